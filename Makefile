@@ -1,0 +1,97 @@
+# cardbot: build, test and benchmark. `make help` lists the targets.
+#
+#   make              build bin/cardbot
+#   make test         every test (unit, property, replay records)
+#   make test SANITIZE=1   the same under AddressSanitizer + UBSan
+#   make bench        benchmarks, printed as figures
+#   make deps         install what a fresh Debian 12 machine lacks
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+SANITIZE ?= 0
+
+WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
+CSTD    = -std=c11 -D_POSIX_C_SOURCE=200809L
+ifeq ($(SANITIZE),1)
+BUILD   = build/san
+OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDSAN   = -fsanitize=address,undefined
+BINDIR  = build/san
+else
+BUILD   = build/rel
+OPT     = -O2 -g
+LDSAN   =
+BINDIR  = bin
+endif
+
+PKGS    = json-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c)
+
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
+ENGINE_CFLAGS = $(CFLAGS) -Iengine
+BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot $(PKG_CFLAGS)
+
+ENGINE_SRC = $(wildcard engine/*.c)
+BOT_SRC    = $(wildcard bot/*.c)
+ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o)
+BOT_LIB_OBJ = $(filter-out $(BUILD)/bot/main.o,$(BOT_OBJ))
+ENGINE_LIB = $(BUILD)/libengine.a
+CARDBOT    = $(BINDIR)/cardbot
+
+TEST_C     = $(wildcard tests/unit/*.c)
+TEST_BIN   = $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test test-unit test-replay bench deps clean help install
+all: $(CARDBOT)
+
+help:
+	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+
+$(BUILD)/engine/%.o: engine/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ENGINE_CFLAGS) -c $< -o $@
+
+$(BUILD)/bot/%.o: bot/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) -c $< -o $@
+
+$(ENGINE_LIB): $(ENGINE_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(CARDBOT): $(BOT_OBJ) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDSAN) $(BOT_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+
+# Unit and property tests link the engine alone (proving it needs only libc),
+# or the bot's objects too when their name starts with bot_.
+$(BUILD)/tests/%.o: tests/unit/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) -Itests/unit -c $< -o $@
+
+$(BUILD)/tests/bot_%: $(BUILD)/tests/bot_%.o $(BOT_LIB_OBJ) $(ENGINE_LIB)
+	$(CC) $(LDSAN) $^ $(PKG_LIBS) -o $@
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(ENGINE_LIB)
+	$(CC) $(LDSAN) $^ -o $@
+
+test: $(CARDBOT) $(TEST_BIN)
+	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN)
+
+bench: $(CARDBOT)
+	$(CARDBOT) bench
+
+deps:
+	sh deploy/deps.sh
+
+install: $(CARDBOT)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(CARDBOT) $(DESTDIR)$(PREFIX)/bin/cardbot
+
+clean:
+	rm -rf build bin
+
+-include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%.d)

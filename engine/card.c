@@ -1,0 +1,76 @@
+/* card.c: card codes and point values. */
+#include "card.h"
+
+static const uint8_t rank_points[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
+static const char rank_chars[RANK_COUNT] = { '7', '8', 'Q', 'K', 'T', 'A', '9', 'J' };
+static const char suit_chars[SUIT_COUNT] = {
+#define X(name, ch, word) ch,
+	SUIT_LIST(X)
+#undef X
+};
+static const char *const suit_words[SUIT_COUNT] = {
+#define X(name, ch, word) word,
+	SUIT_LIST(X)
+#undef X
+};
+
+int card_points(card c) { return rank_points[card_rank(c)]; }
+
+int cardset_points(cardset s)
+{
+	int total = 0;
+	for (int r = 0; r < RANK_COUNT; r++) {
+		cardset of_rank = s & ((cardset)0x01010101u << r);
+		total += rank_points[r] * cardset_count(of_rank);
+	}
+	return total;
+}
+
+void card_code(card c, char out[3])
+{
+	if (c >= CARD_COUNT) {
+		out[0] = '?';
+		out[1] = '?';
+	} else {
+		out[0] = rank_chars[card_rank(c)];
+		out[1] = suit_chars[card_suit(c)];
+	}
+	out[2] = '\0';
+}
+
+static int upper(int ch) { return (ch >= 'a' && ch <= 'z') ? ch - 'a' + 'A' : ch; }
+
+card card_parse(const char *s)
+{
+	if (!s)
+		return CARD_NONE;
+	int rank = -1;
+	if (s[0] == '1' && s[1] == '0') {
+		rank = RANK_T;
+		s += 2;
+	} else {
+		for (int r = 0; r < RANK_COUNT; r++)
+			if (upper((unsigned char)s[0]) == rank_chars[r])
+				rank = r;
+		if (rank < 0)
+			return CARD_NONE;
+		s += 1;
+	}
+	int suit = -1;
+	for (int i = 0; i < SUIT_COUNT; i++)
+		if (upper((unsigned char)s[0]) == suit_chars[i])
+			suit = i;
+	if (suit < 0 || s[1] != '\0')
+		return CARD_NONE;
+	return card_make(suit, rank);
+}
+
+const char *suit_name(int suit)
+{
+	return (suit >= 0 && suit < SUIT_COUNT) ? suit_words[suit] : "no suit";
+}
+
+char suit_letter(int suit)
+{
+	return (suit >= 0 && suit < SUIT_COUNT) ? suit_chars[suit] : '?';
+}

@@ -1,0 +1,55 @@
+/* card.h: the 32-card 304 pack, card codes, point values and card sets as bit masks. */
+#ifndef CARDBOT_CARD_H
+#define CARDBOT_CARD_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+/* Suits in the order of card codes: S H D C. */
+#define SUIT_LIST(X) X(SPADES, 'S', "spades") X(HEARTS, 'H', "hearts") \
+	X(DIAMONDS, 'D', "diamonds") X(CLUBS, 'C', "clubs")
+enum suit {
+#define X(name, ch, word) SUIT_##name,
+	SUIT_LIST(X)
+#undef X
+	SUIT_COUNT
+};
+
+/* Ranks in ascending strength within a suit: 7 8 Q K 10 A 9 J. */
+enum rank { RANK_7, RANK_8, RANK_Q, RANK_K, RANK_T, RANK_A, RANK_9, RANK_J, RANK_COUNT };
+
+/* A card is suit * 8 + rank, 0..31; CARD_NONE marks "no card" or "not known". */
+typedef uint8_t card;
+#define CARD_COUNT 32
+#define CARD_NONE ((card)0xff)
+
+/* A set of cards: bit c stands for card c; a suit is one byte of the mask. */
+typedef uint32_t cardset;
+
+static inline card card_make(int suit, int rank) { return (card)(suit * 8 + rank); }
+static inline int card_suit(card c) { return c >> 3; }
+static inline int card_rank(card c) { return c & 7; }
+static inline cardset card_bit(card c) { return (cardset)1 << c; }
+static inline cardset suit_mask(int suit) { return (cardset)0xffu << (suit * 8); }
+static inline int cardset_count(cardset s) { return __builtin_popcount(s); }
+/* The lowest card in a non-empty set. */
+static inline card cardset_first(cardset s) { return (card)__builtin_ctz(s); }
+/* The strongest card of a non-empty set that lies within one suit. */
+static inline card cardset_top(cardset s) { return (card)(31 - __builtin_clz(s)); }
+
+/* Point value of a card: J 30, 9 20, A 11, 10 10, K 3, Q 2, 8 and 7 none. */
+int card_points(card c);
+/* Points of every card in a set. */
+int cardset_points(cardset s);
+
+/* Writes the two-character code ("JS", "TH") and a NUL into out[3]. */
+void card_code(card c, char out[3]);
+/* Parses a card code: rank 7 8 9 T J Q K A or 10, then suit S H D C, any case.
+ * Returns CARD_NONE for anything else (including trailing characters). */
+card card_parse(const char *s);
+/* Lower-case English name of a suit ("hearts"). */
+const char *suit_name(int suit);
+/* Code letter of a suit ('H'). */
+char suit_letter(int suit);
+
+#endif

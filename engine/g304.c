@@ -1,0 +1,896 @@
+/* g304.c: the rules of 304: dealing, both biddings, the trump card, closed and open play, scoring. */
+#include <string.h>
+#include "g304.h"
+
+static const char *const phase_names[] = {
+#define X(n, s) s,
+	G304_PHASE_LIST(X)
+#undef X
+};
+static const char *const act_names[] = {
+#define X(n, s) s,
+	G304_ACT_LIST(X)
+#undef X
+};
+static const char *const err_names[] = {
+#define X(n, s) s,
+	G304_ERR_LIST(X)
+#undef X
+};
+static const char *const ev_names[] = {
+#define X(n, s) s,
+	G304_EV_LIST(X)
+#undef X
+};
+static const char *const outcome_names[] = {
+#define X(n, s) s,
+	G304_OUTCOME_LIST(X)
+#undef X
+};
+static const char *const caps_outcome_names[] = {
+#define X(n, s) s,
+	G304_CAPS_OUTCOME_LIST(X)
+#undef X
+};
+
+#define NAME_OF(table, i) (((i) >= 0 && (size_t)(i) < sizeof(table) / sizeof(table[0])) ? table[i] : "?")
+const char *g304_phase_name(int phase) { return NAME_OF(phase_names, phase); }
+const char *g304_act_name(int act) { return NAME_OF(act_names, act); }
+const char *g304_err_name(int err) { return NAME_OF(err_names, err); }
+const char *g304_ev_name(int ev) { return NAME_OF(ev_names, ev); }
+const char *g304_outcome_name(int outcome) { return NAME_OF(outcome_names, outcome); }
+const char *g304_caps_outcome_name(int outcome) { return NAME_OF(caps_outcome_names, outcome); }
+
+int g304_act_parse(const char *name)
+{
+	for (int i = 0; i < G304_ACT_COUNT; i++)
+		if (strcmp(name, act_names[i]) == 0)
+			return i;
+	return -1;
+}
+
+void g304_rules_default(g304_rules *r) { memset(r, 0, sizeof *r); }
+
+int g304_payoff(int bid)
+{
+	if (bid >= G304_BID_PCC)
+		return 4;
+	return bid >= G304_BID8_MIN ? 3 : bid >= G304_LIMIT_BID ? 2 : 1;
+}
+
+int g304_charge(int bid) { return g304_payoff(bid) + 1; }
+
+int g304_bid_step_ok(const g304_rules *r, int value)
+{
+	if (value % 10 == 0)
+		return 1;
+	return r->fives && value >= G304_LIMIT_BID && value % 5 == 0;
+}
+
+/* The lowest well-formed bid above b. */
+static int bid_above(const g304_rules *r, int b)
+{
+	if (b < G304_MIN_BID)
+		return G304_MIN_BID;
+	if (r->fives && b + 5 >= G304_LIMIT_BID)
+		return b + 5;
+	return b + 10;
+}
+
+static inline int seat_after(int seat) { return (seat + 1) & 3; }
+
+int g304_next_seat(const g304 *g, int seat)
+{
+	int next = seat_after(seat);
+	if (next == g->sitting_out)
+		next = seat_after(next);
+	return next;
+}
+
+static inline cardset trumps_of(const g304 *g) { return suit_mask(g->trump_suit); }
+
+/* ---- results ---- */
+
+static int refuse(g304_result *res, int err, int a, int b)
+{
+	if (res) {
+		res->err = err;
+		res->a = a;
+		res->b = b;
+		res->nevents = 0;
+	}
+	return err;
+}
+
+static void emit(g304_result *res, int type, int seat, int value, card c, int flags)
+{
+	if (!res || res->nevents >= G304_EVENTS_MAX)
+		return;
+	g304_event *e = &res->events[res->nevents++];
+	e->type = (uint8_t)type;
+	e->seat = (uint8_t)seat;
+	e->value = (uint16_t)value;
+	e->card = c;
+	e->flags = (uint8_t)flags;
+}
+
+/* ---- match and deal ---- */
+
+void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
+{
+	memset(g, 0, sizeof *g);
+	if (rules)
+		g->rules = *rules;
+	g->dealer = (uint8_t)(first_dealer & 3);
+	g->tokens[0] = g->tokens[1] = G304_START_TOKENS;
+	g->winner = -1;
+	g->phase = G304_PHASE_DEAL;
+	g->turn = G304_NO_SEAT;
+	g->last.outcome = G304_OUTCOME_NONE;
+	g->last.trumper = g->last.spoilt_seat = g->last.caps_seat = G304_NO_SEAT;
+	g->last.made = -1;
+}
+
+static void deal_batch(g304 *g, int base)
+{
+	for (int k = 0; k < G304_SEATS; k++) {
+		int seat = (g->dealer + 1 + k) & 3;
+		cardset got = 0;
+		for (int i = 0; i < 4; i++)
+			got |= card_bit(g->deck[base + 4 * k + i]);
+		g->hand[seat] |= got;
+		g->dealt[seat] |= got;
+		if (base == 0)
+			g->first4[seat] = got;
+	}
+}
+
+int g304_deal(g304 *g, const card deck[CARD_COUNT])
+{
+	if (g->phase == G304_PHASE_OVER)
+		return G304_ERR_MATCH_OVER;
+	if (g->phase != G304_PHASE_DEAL)
+		return G304_ERR_WRONG_PHASE;
+	memcpy(g->deck, deck, CARD_COUNT);
+	memset(g->first4, 0, sizeof g->first4);
+	memset(g->dealt, 0, sizeof g->dealt);
+	memset(g->hand, 0, sizeof g->hand);
+	deal_batch(g, 0);
+	g->deal_no++;
+	g->phase = G304_PHASE_BID4;
+	g->turn = (uint8_t)seat_after(g->dealer);
+	g->asker = G304_NO_SEAT;
+	g->spoke = g->passes = g->turns8 = g->any200 = 0;
+	g->bid = g->bid8 = 0;
+	g->bidder = g->bidder8 = G304_NO_SEAT;
+	g->nbidlog = 0;
+	g->trumper = G304_NO_SEAT;
+	g->trump_suit = 0;
+	g->trump_card = CARD_NONE;
+	g->trump_down = g->trump_open = g->trump_public = 0;
+	g->pcc = g->exhausted = 0;
+	g->sitting_out = G304_NO_SEAT;
+	g->trick_no = 0;
+	memset(g->tricks, 0, sizeof g->tricks);
+	for (int t = 0; t < G304_TRICKS; t++)
+		g->tricks[t].winner = G304_NO_SEAT;
+	g->won[0] = g->won[1] = 0;
+	g->tricks_won[0] = g->tricks_won[1] = 0;
+	return G304_ERR_OK;
+}
+
+/* Takes up to `amount` tokens from team `payer`: to the other team, or to
+ * the bank. A team never pays more than it has; at none the match ends. */
+static void pay(g304 *g, int payer, int amount, g304_deal_end *end)
+{
+	if (amount > g->tokens[payer])
+		amount = g->tokens[payer];
+	g->tokens[payer] = (int8_t)(g->tokens[payer] - amount);
+	if (g->rules.scoring == G304_SCORING_BANK)
+		g->bank = (int16_t)(g->bank + amount);
+	else
+		g->tokens[!payer] = (int8_t)(g->tokens[!payer] + amount);
+	end->paid[payer] = (int8_t)(end->paid[payer] + amount);
+}
+
+/* Closes the deal: records the outcome, moves the dealer, ends the match if
+ * a team has no tokens left. */
+static void end_deal(g304 *g, g304_deal_end *end, int keep_dealer, g304_result *res)
+{
+	end->tokens[0] = g->tokens[0];
+	end->tokens[1] = g->tokens[1];
+	g->last = *end;
+	g->turn = G304_NO_SEAT;
+	if (!keep_dealer)
+		g->dealer = (uint8_t)seat_after(g->dealer);
+	emit(res, G304_EV_DEAL_END, end->trumper, end->outcome, CARD_NONE, 0);
+	if (g->tokens[0] <= 0 || g->tokens[1] <= 0) {
+		g->winner = (int8_t)(g->tokens[0] <= 0 ? 1 : 0);
+		g->phase = G304_PHASE_OVER;
+		emit(res, G304_EV_MATCH_END, g->winner, 0, CARD_NONE, 0);
+	} else {
+		g->phase = G304_PHASE_DEAL;
+	}
+}
+
+static void end_init(const g304 *g, g304_deal_end *end, int outcome)
+{
+	memset(end, 0, sizeof *end);
+	end->outcome = (uint8_t)outcome;
+	end->trumper = g->trumper;
+	end->bid = g->trumper == G304_NO_SEAT ? 0 : g->bid;
+	end->made = -1;
+	end->spoilt_seat = G304_NO_SEAT;
+	end->caps = G304_CAPSO_NONE;
+	end->caps_seat = G304_NO_SEAT;
+	end->points[0] = (int16_t)cardset_points(g->won[0]);
+	end->points[1] = (int16_t)cardset_points(g->won[1]);
+}
+
+/* ---- four-card bidding ---- */
+
+static void bidlog_add(g304 *g, int seat, int asker, int round, int value)
+{
+	if (g->nbidlog >= G304_BIDLOG_MAX)
+		return; /* cannot happen: bids rise strictly, see G304_BIDLOG_MAX */
+	g304_bidlog *l = &g->bidlog[g->nbidlog++];
+	l->seat = (uint8_t)seat;
+	l->asker = (uint8_t)asker;
+	l->round = (uint8_t)round;
+	l->value = (uint16_t)value;
+}
+
+/* The lowest bid the four-card rules allow `seat` now, or 0 if none. */
+static int bid4_min(const g304 *g, int seat)
+{
+	int lo = bid_above(&g->rules, g->bid);
+	int spoke = (g->spoke >> seat) & 1;
+	int over_partner = g->bidder == g304_partner(seat);
+	if (g->rules.bidding == G304_BIDDING_SINGLE) {
+		if (spoke || over_partner) {
+			if (g->any200)
+				return 0;
+			if (lo < G304_LIMIT_BID)
+				lo = G304_LIMIT_BID;
+		}
+	} else if ((spoke || over_partner) && lo < G304_LIMIT_BID) {
+		lo = G304_LIMIT_BID;
+	}
+	return lo <= G304_MAX_BID ? lo : 0;
+}
+
+static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
+{
+	if (v == G304_BID_PCC)
+		return refuse(res, G304_ERR_PCC_FOUR, 0, 0);
+	if (v > G304_MAX_BID)
+		return refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
+	if (!g304_bid_step_ok(&g->rules, v))
+		return refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
+	if (v < G304_MIN_BID)
+		return refuse(res, G304_ERR_BID_TOO_LOW, G304_MIN_BID, 0);
+	if (v <= g->bid)
+		return refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
+	int spoke = (g->spoke >> seat) & 1;
+	int over_partner = g->bidder == g304_partner(seat);
+	if (g->rules.bidding == G304_BIDDING_SINGLE) {
+		if ((spoke || over_partner) && (g->any200 || v < G304_LIMIT_BID))
+			return refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, 0);
+	} else if (v < G304_LIMIT_BID) {
+		if (spoke)
+			return refuse(res, G304_ERR_BID_SECOND_TURN, 0, 0);
+		if (over_partner)
+			return refuse(res, G304_ERR_BID_OVER_PARTNER, 0, 0);
+	}
+	return G304_ERR_OK;
+}
+
+/* After a turn of the four-card round: the next seat speaks, unless the
+ * round is over. `owner` is the seat whose turn it was (the asker, if any). */
+static void bid4_next(g304 *g, int owner, g304_result *res)
+{
+	if (g->bidder == G304_NO_SEAT && g->passes >= 4) {
+		g304_deal_end end;
+		end_init(g, &end, G304_OUTCOME_PASSED_OUT);
+		emit(res, G304_EV_PASSED_OUT, G304_NO_SEAT, 0, CARD_NONE, 0);
+		end_deal(g, &end, 0, res);
+		return;
+	}
+	if (g->bidder != G304_NO_SEAT && g->passes >= 3) {
+		g->trumper = g->bidder;
+		g->phase = G304_PHASE_TRUMP4;
+		g->turn = g->trumper;
+		emit(res, G304_EV_BIDDING_WON, g->bidder, g->bid, CARD_NONE, 0);
+		return;
+	}
+	int next = seat_after(owner);
+	if (next == g->bidder)
+		next = seat_after(next);
+	g->turn = (uint8_t)next;
+}
+
+static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
+{
+	int seat = a->seat;
+	int answering = g->asker != G304_NO_SEAT;
+	if (a->type == G304_ACT_REDEAL) {
+		int first = seat_after(g->dealer);
+		if (seat != first)
+			return refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
+		if (g->spoke || answering)
+			return refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
+		int pts = cardset_points(g->hand[seat]);
+		if (pts >= G304_REJECT_BELOW)
+			return refuse(res, G304_ERR_REJECT_POINTS, pts, 0);
+		g304_deal_end end;
+		end_init(g, &end, G304_OUTCOME_REDEAL);
+		emit(res, G304_EV_REJECTED, seat, pts, CARD_NONE, 0);
+		end_deal(g, &end, 1, res);
+		return G304_ERR_OK;
+	}
+	if (a->type != G304_ACT_BID && a->type != G304_ACT_PASS && a->type != G304_ACT_PARTNER)
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	if (seat != g->turn)
+		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
+	int owner = answering ? g->asker : seat;
+	switch (a->type) {
+	case G304_ACT_PARTNER:
+		if (answering)
+			return refuse(res, G304_ERR_ASK_ANSWERING, g->asker, 0);
+		if (g->bidder == g304_partner(seat))
+			return refuse(res, G304_ERR_ASK_PARTNER_HIGH, g->bidder, 0);
+		g->asker = (uint8_t)seat;
+		g->turn = (uint8_t)g304_partner(seat);
+		emit(res, G304_EV_ASK, seat, 0, CARD_NONE, 0);
+		return G304_ERR_OK;
+	case G304_ACT_BID: {
+		int err = bid4_check(g, seat, a->value, res);
+		if (err)
+			return err;
+		g->bid = a->value;
+		g->bidder = (uint8_t)seat;
+		if (a->value >= G304_LIMIT_BID)
+			g->any200 = 1;
+		g->passes = 0;
+		bidlog_add(g, seat, answering ? g->asker : G304_NO_SEAT, 4, a->value);
+		emit(res, G304_EV_BID, seat, a->value, CARD_NONE, answering);
+		break;
+	}
+	case G304_ACT_PASS:
+		g->passes++;
+		bidlog_add(g, seat, answering ? g->asker : G304_NO_SEAT, 4, 0);
+		emit(res, G304_EV_PASS, seat, 0, CARD_NONE, answering);
+		break;
+	default:
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	}
+	g->spoke |= (uint8_t)(1u << seat | 1u << owner);
+	g->asker = G304_NO_SEAT;
+	bid4_next(g, owner, res);
+	return G304_ERR_OK;
+}
+
+/* ---- trump card and eight-card bidding ---- */
+
+static void lay_trump_card(g304 *g, card c)
+{
+	g->trump_card = c;
+	g->trump_suit = (uint8_t)card_suit(c);
+	g->hand[g->trumper] &= ~card_bit(c);
+	g->trump_down = 1;
+}
+
+static void start_play(g304 *g, g304_result *res)
+{
+	g->phase = G304_PHASE_PLAY;
+	int leader = g->pcc ? g->trumper : seat_after(g->dealer);
+	g->tricks[0].leader = (uint8_t)leader;
+	g->turn = (uint8_t)leader;
+	emit(res, G304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
+}
+
+static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
+{
+	if (a->type != G304_ACT_TRUMP)
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	if (a->seat != g->trumper)
+		return refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
+	cardset from = g->phase == G304_PHASE_TRUMP4 ? g->first4[a->seat] : g->hand[a->seat];
+	if (a->card >= CARD_COUNT || !(g->hand[a->seat] & card_bit(a->card)))
+		return refuse(res, G304_ERR_NOT_IN_HAND, a->card, 0);
+	if (!(from & card_bit(a->card)))
+		return refuse(res, G304_ERR_TRUMP_NOT_FIRST4, a->card, 0);
+	lay_trump_card(g, a->card);
+	emit(res, G304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
+	if (g->phase == G304_PHASE_TRUMP4) {
+		deal_batch(g, 16);
+		emit(res, G304_EV_DEALT_REST, G304_NO_SEAT, 0, CARD_NONE, 0);
+		g->phase = G304_PHASE_BID8;
+		g->turn = g->trumper;
+	} else {
+		start_play(g, res);
+	}
+	return G304_ERR_OK;
+}
+
+static int bid8_min(const g304 *g)
+{
+	int lo = bid_above(&g->rules, g->bid);
+	if (lo < G304_BID8_MIN)
+		lo = G304_BID8_MIN;
+	return lo <= G304_MAX_BID ? lo : 0;
+}
+
+static void bid8_end(g304 *g, g304_result *res)
+{
+	if (g->bidder8 == G304_NO_SEAT) {
+		start_play(g, res);
+		return;
+	}
+	/* The old trump card goes back to its owner; the new trumper picks again. */
+	g->hand[g->trumper] |= card_bit(g->trump_card);
+	g->trump_down = 0;
+	emit(res, G304_EV_TRUMP_BACK, g->trumper, 0, CARD_NONE, 0);
+	g->trump_card = CARD_NONE;
+	g->trumper = g->bidder8;
+	g->bid = g->bid8;
+	g->bidder = g->bidder8;
+	if (g->bid8 == G304_BID_PCC) {
+		g->pcc = 1;
+		g->sitting_out = (uint8_t)g304_partner(g->trumper);
+	}
+	g->phase = G304_PHASE_TRUMP8;
+	g->turn = g->trumper;
+	emit(res, G304_EV_BID8_WON, g->trumper, g->bid, CARD_NONE, 0);
+}
+
+static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
+{
+	int seat = a->seat;
+	if (a->type == G304_ACT_REDEAL)
+		return refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
+	if (a->type != G304_ACT_BID && a->type != G304_ACT_PASS && a->type != G304_ACT_PARTNER)
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	if (seat != g->turn)
+		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
+	switch (a->type) {
+	case G304_ACT_PARTNER:
+		return refuse(res, G304_ERR_ASK_EIGHT, 0, 0);
+	case G304_ACT_BID: {
+		int v = a->value;
+		if (g->bidder8 == g304_partner(seat))
+			return refuse(res, G304_ERR_BID8_PARTNER, g->bidder8, 0);
+		if (v != G304_BID_PCC) {
+			if (v > G304_MAX_BID)
+				return refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
+			if (!g304_bid_step_ok(&g->rules, v))
+				return refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
+			if (v < G304_BID8_MIN)
+				return refuse(res, G304_ERR_BID_TOO_LOW, G304_BID8_MIN, 0);
+			if (v <= g->bid)
+				return refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
+		}
+		g->bid8 = (uint16_t)v;
+		g->bidder8 = (uint8_t)seat;
+		if (v > g->bid)
+			g->bid = (uint16_t)v; /* so the next bid must beat it */
+		g->bidder = (uint8_t)seat;
+		bidlog_add(g, seat, G304_NO_SEAT, 8, v);
+		emit(res, G304_EV_BID, seat, v, CARD_NONE, 8);
+		break;
+	}
+	case G304_ACT_PASS:
+		bidlog_add(g, seat, G304_NO_SEAT, 8, 0);
+		emit(res, G304_EV_PASS, seat, 0, CARD_NONE, 8);
+		break;
+	default:
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	}
+	g->turns8++;
+	if (g->turns8 >= G304_SEATS || g->bid8 == G304_BID_PCC)
+		bid8_end(g, res);
+	else
+		g->turn = (uint8_t)seat_after(seat);
+	return G304_ERR_OK;
+}
+
+/* ---- play ---- */
+
+static inline int trick_size(const g304 *g) { return g->pcc ? 3 : 4; }
+
+/* The first-trick rule: a trumper who is dealer+1 may not lead a trump to
+ * the first trick of a closed game. */
+static inline int first_lead_barred(const g304 *g, int seat)
+{
+	return g->trick_no == 0 && !g->trump_open && seat == seat_after(g->dealer)
+		&& seat == g->trumper;
+}
+
+/* Cards `seat` may play now (its turn in PLAY assumed). Never empty for the
+ * seat to move: see RULES.md's two corners. */
+static cardset play_mask(const g304 *g, int seat)
+{
+	const g304_trick *t = &g->tricks[g->trick_no];
+	cardset hand = g->hand[seat];
+	int trumper = seat == g->trumper;
+	if (t->n == 0) {
+		if (!trumper)
+			return hand;
+		if (!hand) /* last trick: only the trump card is left */
+			return g->trump_down ? card_bit(g->trump_card) : 0;
+		cardset m = hand;
+		cardset in_hand_trumps = hand & trumps_of(g);
+		if (g->exhausted && in_hand_trumps)
+			m = in_hand_trumps;
+		if (first_lead_barred(g, seat)) {
+			/* Only trumps in hand: leading one turns the game open. */
+			if (m & ~trumps_of(g))
+				m &= ~trumps_of(g);
+		}
+		return m;
+	}
+	int led = card_suit(t->card[0]);
+	cardset follow = hand & suit_mask(led);
+	if (follow)
+		return follow;
+	if (!trumper || !g->trump_down)
+		return hand;
+	if (!hand)
+		return card_bit(g->trump_card);
+	if (led == g->trump_suit)
+		return hand; /* no trump in hand: throw any (non-trump) face down */
+	/* Cut with the trump card, or throw a non-trump from hand. */
+	return (hand & ~trumps_of(g)) | card_bit(g->trump_card);
+}
+
+/* Why `c` is not among play_mask(g, seat). */
+static int play_refusal(const g304 *g, int seat, card c, g304_result *res)
+{
+	const g304_trick *t = &g->tricks[g->trick_no];
+	int trumper = seat == g->trumper;
+	int is_trump_card = trumper && g->trump_down && c == g->trump_card;
+	if (c >= CARD_COUNT || (!(g->hand[seat] & card_bit(c)) && !is_trump_card))
+		return refuse(res, G304_ERR_NOT_IN_HAND, c, 0);
+	if (t->n == 0) {
+		if (is_trump_card)
+			return refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
+		if (trumper && g->exhausted && card_suit(c) != g->trump_suit)
+			return refuse(res, G304_ERR_EXHAUSTED_TRUMPS, 0, 0);
+		return refuse(res, G304_ERR_NO_TRUMP_LEAD_FIRST, 0, 0);
+	}
+	int led = card_suit(t->card[0]);
+	if (g->hand[seat] & suit_mask(led))
+		return refuse(res, G304_ERR_FOLLOW_SUIT, led, 0);
+	if (is_trump_card)
+		return refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
+	return refuse(res, G304_ERR_CUT_WITH_TRUMP_CARD, 0, 0);
+}
+
+/* Turns the trump card face up for all; back to the trumper's hand if it
+ * still lay on the table. */
+static void reveal_trump(g304 *g, g304_result *res)
+{
+	int back = g->trump_down;
+	if (back)
+		g->hand[g->trumper] |= card_bit(g->trump_card);
+	g->trump_down = 0;
+	g->trump_open = 1;
+	g->trump_public = 1;
+	emit(res, G304_EV_REVEALED, g->trumper, 0, g->trump_card, back);
+}
+
+static void score_deal(g304 *g, g304_result *res)
+{
+	g304_deal_end end;
+	end_init(g, &end, G304_OUTCOME_SCORED);
+	int tt = g304_team(g->trumper);
+	if (g->pcc) {
+		/* The sitting-out partner's cards were never played; they count
+		 * for the trumper's side so a deal's points always total 304. */
+		end.points[tt] = (int16_t)(end.points[tt] + cardset_points(g->hand[g->sitting_out]));
+		end.made = g->tricks_won[tt] == G304_TRICKS;
+	} else {
+		end.made = end.points[tt] >= g->bid;
+	}
+	if (end.made)
+		pay(g, !tt, g304_payoff(g->bid), &end);
+	else
+		pay(g, tt, g304_charge(g->bid), &end);
+	end_deal(g, &end, 0, res);
+}
+
+static void finish_trick(g304 *g, g304_result *res)
+{
+	g304_trick *t = &g->tricks[g->trick_no];
+	int n = t->n;
+	cardset cards = 0;
+	for (int i = 0; i < n; i++)
+		cards |= card_bit(t->card[i]);
+	int led = card_suit(t->card[0]);
+	cardset trumps = cards & trumps_of(g);
+	card top = trumps ? cardset_top(trumps) : cardset_top(cards & suit_mask(led));
+	int wi = 0;
+	while (t->card[wi] != top)
+		wi++;
+	int winner = t->seat[wi];
+
+	if (t->down && !g->trump_open) {
+		/* The inspection: any trump face down opens the trump. */
+		cardset down = 0;
+		for (int i = 0; i < n; i++)
+			if (t->down >> i & 1)
+				down |= card_bit(t->card[i]);
+		if (down & trumps_of(g)) {
+			for (int i = 0; i < n; i++) {
+				int own_throw = t->seat[i] == g->trumper && t->card[i] != g->trump_card;
+				if ((t->down >> i & 1) && !own_throw)
+					t->shown |= (uint8_t)(1u << i);
+			}
+			reveal_trump(g, res);
+		} else {
+			emit(res, G304_EV_NO_TRUMP, g->trumper, g->trick_no, CARD_NONE, 0);
+		}
+	}
+	if (g->trick_no == 0 && !g->trump_open && g->bid >= G304_BID8_MIN)
+		reveal_trump(g, res); /* 250 and over: closed for the first trick only */
+
+	t->winner = (uint8_t)winner;
+	g->won[g304_team(winner)] |= cards;
+	g->tricks_won[g304_team(winner)]++;
+	emit(res, G304_EV_TRICK, winner, g->trick_no, CARD_NONE, 0);
+	if (g->exhausted && !(g->hand[g->trumper] & trumps_of(g)))
+		g->exhausted = 0;
+	if (++g->trick_no == G304_TRICKS) {
+		score_deal(g, res);
+		return;
+	}
+	g304_trick *next = &g->tricks[g->trick_no];
+	next->leader = (uint8_t)winner;
+	g->turn = (uint8_t)winner;
+}
+
+static int apply_play(g304 *g, const g304_action *a, g304_result *res)
+{
+	int seat = a->seat;
+	g304_trick *t = &g->tricks[g->trick_no];
+	switch (a->type) {
+	case G304_ACT_OPEN:
+		if (seat != g->trumper)
+			return refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
+		if (g->trump_open)
+			return refuse(res, G304_ERR_ALREADY_OPEN, 0, 0);
+		if (g->trick_no > 0 || t->n > 0)
+			return refuse(res, G304_ERR_OPEN_TOO_LATE, 0, 0);
+		emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
+		reveal_trump(g, res);
+		return G304_ERR_OK;
+	case G304_ACT_PLAY:
+		break;
+	case G304_ACT_BID:
+	case G304_ACT_PASS:
+	case G304_ACT_PARTNER:
+	case G304_ACT_TRUMP:
+	case G304_ACT_REDEAL:
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	default:
+		return refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
+	}
+	if (seat == g->sitting_out)
+		return refuse(res, G304_ERR_SITTING_OUT, g->trumper, 0);
+	if (seat != g->turn)
+		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
+	card c = a->card;
+	cardset legal = play_mask(g, seat);
+	if (c >= CARD_COUNT || !(legal & card_bit(c)))
+		return play_refusal(g, seat, c, res);
+
+	int trumper = seat == g->trumper;
+	if (t->n == 0 && trumper && card_suit(c) == g->trump_suit && c != g->trump_card) {
+		if (first_lead_barred(g, seat)) {
+			/* RULES.md's corner: nothing but trumps in hand; the game goes open. */
+			emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
+			reveal_trump(g, res);
+		}
+		if (!g->pcc && !g->exhausted) {
+			cardset others = 0;
+			for (int s = 0; s < G304_SEATS; s++)
+				if (s != seat)
+					others |= g->hand[s];
+			if (!(others & trumps_of(g)))
+				g->exhausted = 1;
+		}
+	}
+	int down = t->n > 0 && !g->trump_open && card_suit(c) != card_suit(t->card[0]);
+	if (trumper && g->trump_down && c == g->trump_card) {
+		g->trump_down = 0;
+		if (!down)
+			g->trump_public = 1; /* the trumper's last card, played to a trump lead */
+	} else
+		g->hand[seat] &= ~card_bit(c);
+	t->seat[t->n] = (uint8_t)seat;
+	t->card[t->n] = c;
+	if (down)
+		t->down |= (uint8_t)(1u << t->n);
+	t->n++;
+	emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down);
+	if (t->n == trick_size(g))
+		finish_trick(g, res);
+	else
+		g->turn = (uint8_t)g304_next_seat(g, seat);
+	return G304_ERR_OK;
+}
+
+static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
+{
+	int tt = g304_team(g->trumper);
+	cardset opp = g->dealt[seat_after(g->trumper)] | g->dealt[(g->trumper + 3) & 3];
+	int right = !(opp & trumps_of(g));
+	emit(res, G304_EV_SPOILT, a->seat, 0, CARD_NONE, right);
+	g304_deal_end end;
+	end_init(g, &end, G304_OUTCOME_SPOILT);
+	end.spoilt_seat = a->seat;
+	end.spoilt_right = (uint8_t)right;
+	if (right) {
+		end_deal(g, &end, 1, res);
+		return G304_ERR_OK;
+	}
+	/* A wrong call is a rule violation: the other team gets the deal's
+	 * winnings as if it had won it, and 2 tokens more. */
+	int caller = g304_team(a->seat);
+	int amount = (caller == tt ? g304_charge(g->bid) : g304_payoff(g->bid)) + 2;
+	end.made = caller == tt ? 0 : 1;
+	pay(g, caller, amount, &end);
+	end_deal(g, &end, 0, res);
+	return G304_ERR_OK;
+}
+
+int g304_apply(g304 *g, const g304_action *a, g304_result *res)
+{
+	if (res) {
+		res->err = G304_ERR_OK;
+		res->a = res->b = 0;
+		res->nevents = 0;
+	}
+	if (a->seat >= G304_SEATS)
+		return refuse(res, G304_ERR_BAD_SEAT, a->seat, 0);
+	if (a->type >= G304_ACT_COUNT)
+		return refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
+	if (g->phase == G304_PHASE_OVER)
+		return refuse(res, G304_ERR_MATCH_OVER, g->winner, 0);
+	if (g->phase == G304_PHASE_DEAL)
+		return refuse(res, G304_ERR_NO_DEAL, 0, 0);
+	if (a->type == G304_ACT_CAPS)
+		return refuse(res, G304_ERR_CAPS_NOT_AVAILABLE, 0, 0);
+	if (a->type == G304_ACT_SPOILT) {
+		if (g->phase != G304_PHASE_PLAY)
+			return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return apply_spoilt(g, a, res);
+	}
+	switch (g->phase) {
+	case G304_PHASE_BID4:
+		return apply_bid4(g, a, res);
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		return apply_trump(g, a, res);
+	case G304_PHASE_BID8:
+		return apply_bid8(g, a, res);
+	default:
+		return apply_play(g, a, res);
+	}
+}
+
+/* ---- what a seat may do ---- */
+
+void g304_legal_of(const g304 *g, int seat, g304_legal *out)
+{
+	memset(out, 0, sizeof *out);
+	if (seat < 0 || seat >= G304_SEATS)
+		return;
+	switch (g->phase) {
+	case G304_PHASE_BID4:
+		if (seat == seat_after(g->dealer) && !g->spoke && g->asker == G304_NO_SEAT
+		    && cardset_points(g->hand[seat]) < G304_REJECT_BELOW)
+			out->acts |= 1u << G304_ACT_REDEAL;
+		if (seat != g->turn)
+			return;
+		out->acts |= 1u << G304_ACT_PASS;
+		if (g->asker == G304_NO_SEAT && g->bidder != g304_partner(seat))
+			out->acts |= 1u << G304_ACT_PARTNER;
+		out->bid_min = (uint16_t)bid4_min(g, seat);
+		if (out->bid_min)
+			out->acts |= 1u << G304_ACT_BID;
+		return;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		if (seat != g->trumper)
+			return;
+		out->acts |= 1u << G304_ACT_TRUMP;
+		out->cards = g->phase == G304_PHASE_TRUMP4 ? g->first4[seat] : g->hand[seat];
+		return;
+	case G304_PHASE_BID8:
+		if (seat != g->turn)
+			return;
+		out->acts |= 1u << G304_ACT_PASS;
+		if (g->bidder8 != g304_partner(seat)) {
+			out->pcc_ok = 1;
+			out->acts |= 1u << G304_ACT_BID;
+			out->bid_min = (uint16_t)bid8_min(g);
+		}
+		return;
+	case G304_PHASE_PLAY:
+		out->acts |= 1u << G304_ACT_SPOILT;
+		if (seat == g->trumper && !g->trump_open && g->trick_no == 0 && g->tricks[0].n == 0)
+			out->acts |= 1u << G304_ACT_OPEN;
+		if (seat == g->turn) {
+			out->acts |= 1u << G304_ACT_PLAY;
+			out->cards = play_mask(g, seat);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+/* ---- views ---- */
+
+void g304_view_of(const g304 *g, int seat, g304_view *v)
+{
+	memset(v, 0, sizeof *v);
+	v->seat = (uint8_t)seat;
+	v->phase = g->phase;
+	v->dealer = g->dealer;
+	v->turn = g->turn;
+	v->tokens[0] = g->tokens[0];
+	v->tokens[1] = g->tokens[1];
+	v->bank = g->bank;
+	v->winner = g->winner;
+	v->deal_no = g->deal_no;
+	v->last = g->last;
+	v->asker = g->asker;
+	v->sitting_out = g->sitting_out;
+	v->trump_card = CARD_NONE;
+	v->trump_suit = -1;
+	v->trumper = G304_NO_SEAT;
+	v->bidder = G304_NO_SEAT;
+	if (seat < 0 || seat >= G304_SEATS || g->phase == G304_PHASE_DEAL || g->phase == G304_PHASE_OVER) {
+		/* Between deals nothing of the old deal is shown but its end. */
+		v->turn = G304_NO_SEAT;
+		v->asker = G304_NO_SEAT;
+		v->sitting_out = G304_NO_SEAT;
+		return;
+	}
+	v->hand = g->hand[seat];
+	v->bid = g->bid;
+	v->bidder = g->bidder;
+	v->nbidlog = g->nbidlog;
+	memcpy(v->bidlog, g->bidlog, sizeof v->bidlog[0] * g->nbidlog);
+	if (g->phase != G304_PHASE_BID4)
+		v->trumper = g->trumper;
+	v->pcc = g->pcc;
+	v->trump_down = g->trump_down;
+	v->trump_open = g->trump_open;
+	int knows_trump = g->trump_card != CARD_NONE && (seat == g->trumper || g->trump_public);
+	if (knows_trump) {
+		v->trump_card = g->trump_card;
+		v->trump_suit = (int8_t)g->trump_suit;
+	}
+	if (g->phase != G304_PHASE_PLAY)
+		return;
+	v->ntricks = (uint8_t)(g->trick_no + (g->trick_no < G304_TRICKS));
+	for (int i = 0; i < v->ntricks; i++) {
+		const g304_trick *t = &g->tricks[i];
+		g304_trick *out = &v->tricks[i];
+		*out = *t;
+		int done = t->winner != G304_NO_SEAT;
+		for (int k = 0; k < t->n; k++) {
+			int hidden = (t->down >> k & 1) && !(t->shown >> k & 1);
+			int inspected = done && seat == g->trumper;
+			if (hidden && t->seat[k] != seat && !inspected)
+				out->card[k] = CARD_NONE;
+		}
+		for (int k = t->n; k < G304_SEATS; k++)
+			out->card[k] = CARD_NONE;
+	}
+	v->tricks_won[0] = g->tricks_won[0];
+	v->tricks_won[1] = g->tricks_won[1];
+}

@@ -1,0 +1,338 @@
+/* g304.h: the rules of 304 (Jaffna rules, seeds 000 and 001 as settled by RULES.md).
+ *
+ * A game is a plain value (no pointers inside, copy it with =): a match of
+ * deals between seats 0..3, seats 0 and 2 forming team 0. The host feeds it
+ * a deck for each deal (g304_deal) and the players' actions (g304_apply);
+ * it answers every refused action with a code and parameters that say why.
+ * g304_view gives exactly what one seat may know. No I/O, no clock, no globals.
+ */
+#ifndef CARDBOT_G304_H
+#define CARDBOT_G304_H
+
+#include <stdint.h>
+#include "card.h"
+
+#define G304_SEATS 4
+#define G304_TRICKS 8
+#define G304_START_TOKENS 11   /* tokens each team starts a match with */
+#define G304_MIN_BID 160       /* more than half the 304 points */
+#define G304_LIMIT_BID 200     /* the under-200 limits end here */
+#define G304_BID8_MIN 250      /* lowest eight-card bid; also where "250+" rules start */
+#define G304_MAX_BID 300       /* highest numeric bid: 304 rounded down to the step */
+#define G304_BID_PCC 400       /* Partner Close Caps: above every numeric bid */
+#define G304_REJECT_BELOW 15   /* a first hand worth less than this may be rejected */
+#define G304_BIDLOG_MAX 96     /* bids strictly rise, so a bidding has at most ~80 turns */
+#define G304_NO_SEAT 0xff
+
+static inline int g304_team(int seat) { return seat & 1; }
+static inline int g304_partner(int seat) { return (seat + 2) & 3; }
+
+/* Table options (RULES.md). Zero is the default for every field. */
+enum g304_bidding { G304_BIDDING_PAGAT, G304_BIDDING_SINGLE };
+enum g304_scoring { G304_SCORING_STANDARD, G304_SCORING_BANK };
+enum g304_caps { G304_CAPS_STRICT, G304_CAPS_LENIENT, G304_CAPS_OFF };
+typedef struct g304_rules {
+	uint8_t bidding;        /* enum g304_bidding */
+	uint8_t fives;          /* bids of 200 and over may be multiples of 5 */
+	uint8_t scoring;        /* enum g304_scoring */
+	uint8_t caps;           /* enum g304_caps */
+	uint8_t external_caps;  /* the trumper's opponents may call caps */
+} g304_rules;
+
+#define G304_PHASE_LIST(X) \
+	X(DEAL, "deal")     /* waiting for the next deck */ \
+	X(BID4, "bid4")     /* four-card bidding */ \
+	X(TRUMP4, "trump4") /* the four-card winner picks the trump card */ \
+	X(BID8, "bid8")     /* eight-card bidding, once round */ \
+	X(TRUMP8, "trump8") /* the eight-card winner picks the trump card */ \
+	X(PLAY, "play")     /* the eight tricks */ \
+	X(OVER, "over")     /* the match has ended */
+enum g304_phase {
+#define X(n, s) G304_PHASE_##n,
+	G304_PHASE_LIST(X)
+#undef X
+	G304_PHASE_COUNT
+};
+const char *g304_phase_name(int phase);
+
+#define G304_ACT_LIST(X) \
+	X(REDEAL, "redeal") X(BID, "bid") X(PASS, "pass") X(PARTNER, "partner") \
+	X(TRUMP, "trump") X(OPEN, "open") X(PLAY, "play") X(CAPS, "caps") X(SPOILT, "spoilt")
+enum g304_act {
+#define X(n, s) G304_ACT_##n,
+	G304_ACT_LIST(X)
+#undef X
+	G304_ACT_COUNT
+};
+const char *g304_act_name(int act);
+/* The action type with this record name, or -1. */
+int g304_act_parse(const char *name);
+
+typedef struct g304_action {
+	uint8_t type;     /* enum g304_act */
+	uint8_t seat;     /* who acts */
+	uint16_t value;   /* BID: the bid, or G304_BID_PCC */
+	card card;        /* TRUMP and PLAY */
+	uint8_t norder;   /* CAPS: how many cards in order */
+	card order[G304_TRICKS];
+} g304_action;
+
+/* Why an action was refused. Parameters a and b of g304_result say more
+ * where the comment names them. The host turns these into words. */
+#define G304_ERR_LIST(X) \
+	X(OK, "ok") \
+	X(BAD_SEAT, "bad_seat")                 /* seat out of range */ \
+	X(BAD_ACTION, "bad_action")             /* unknown action type */ \
+	X(MATCH_OVER, "match_over") \
+	X(NO_DEAL, "no_deal")                   /* between deals: nothing to act on */ \
+	X(NOT_YOUR_TURN, "not_your_turn")       /* a: seat to move */ \
+	X(WRONG_PHASE, "wrong_phase")           /* a: phase now */ \
+	X(REJECT_NOT_FIRST, "reject_not_first") /* a: the seat that may reject */ \
+	X(REJECT_TOO_LATE, "reject_too_late") \
+	X(REJECT_POINTS, "reject_points")       /* a: points of the four cards */ \
+	X(BID_NOT_MULTIPLE, "bid_not_multiple") /* a: the bid */ \
+	X(BID_TOO_LOW, "bid_too_low")           /* a: lowest bid the rules allow here */ \
+	X(BID_NOT_HIGHER, "bid_not_higher")     /* a: highest bid so far */ \
+	X(BID_TOO_HIGH, "bid_too_high")         /* a: G304_MAX_BID */ \
+	X(BID_SECOND_TURN, "bid_second_turn")   /* under 200 on a second turn */ \
+	X(BID_OVER_PARTNER, "bid_over_partner") /* under 200 over partner's highest bid */ \
+	X(SINGLE_ONCE, "single_once")           /* single style: one bid only */ \
+	X(SINGLE_PARTNER, "single_partner")     /* single style: not over partner */ \
+	X(PCC_FOUR, "pcc_four")                 /* pcc only with eight cards */ \
+	X(BID8_PARTNER, "bid8_partner")         /* partner holds the eight-card high bid */ \
+	X(ASK_EIGHT, "ask_eight")               /* no asking partner with eight cards */ \
+	X(ASK_ANSWERING, "ask_answering")       /* you were asked: bid or pass */ \
+	X(ASK_PARTNER_HIGH, "ask_partner_high") /* partner holds the highest bid */ \
+	X(NOT_TRUMPER, "not_trumper")           /* a: the trumper */ \
+	X(TRUMP_NOT_FIRST4, "trump_not_first4") /* a: card */ \
+	X(NOT_IN_HAND, "not_in_hand")           /* a: card */ \
+	X(OPEN_TOO_LATE, "open_too_late") \
+	X(ALREADY_OPEN, "already_open") \
+	X(FOLLOW_SUIT, "follow_suit")           /* a: led suit */ \
+	X(TRUMP_CARD_RESERVED, "trump_card_reserved") \
+	X(CUT_WITH_TRUMP_CARD, "cut_with_trump_card") \
+	X(NO_TRUMP_LEAD_FIRST, "no_trump_lead_first") \
+	X(EXHAUSTED_TRUMPS, "exhausted_trumps") \
+	X(SITTING_OUT, "sitting_out") \
+	X(CAPS_NOT_AVAILABLE, "caps_not_available")
+enum g304_err {
+#define X(n, s) G304_ERR_##n,
+	G304_ERR_LIST(X)
+#undef X
+	G304_ERR_COUNT
+};
+/* A stable short name for an error code ("follow_suit"), for logs and tests. */
+const char *g304_err_name(int err);
+
+/* What an accepted action set off, in order. Events name a hidden card only
+ * where every seat may see it (see the comment of each); the host renders
+ * them and asks g304_view for anything private. */
+#define G304_EV_LIST(X) \
+	X(REJECTED, "rejected")         /* seat rejected the hand: same dealer redeals */ \
+	X(BID, "bid")                   /* seat, value; flag 1 = answering partner's ask, flag 8 = eight-card round */ \
+	X(PASS, "pass")                 /* seat; flags as BID */ \
+	X(ASK, "ask")                   /* seat asks partner */ \
+	X(BIDDING_WON, "bidding_won")   /* seat, value: four-card winner */ \
+	X(PASSED_OUT, "passed_out")     /* all passed: next dealer deals */ \
+	X(TRUMP_SET, "trump_set")       /* seat laid a trump card face down (card not named) */ \
+	X(DEALT_REST, "dealt_rest")     /* the last four cards each are dealt */ \
+	X(TRUMP_BACK, "trump_back")     /* seat took the old trump card back (not named) */ \
+	X(BID8_WON, "bid8_won")         /* seat, value: new trumper, new trump card to come */ \
+	X(PLAY_STARTS, "play_starts")   /* seat leads */ \
+	X(OPENED, "opened")             /* seat opened the game: card is the trump card */ \
+	X(PLAYED, "played")             /* seat, card (CARD_NONE if face down), flag 1 = face down */ \
+	X(NO_TRUMP, "no_trump")         /* inspection: no face-down card was a trump */ \
+	X(REVEALED, "revealed")         /* trump revealed: card is the trump card; flag 1 = back to hand */ \
+	X(TRICK, "trick")               /* seat won trick value (0-7) */ \
+	X(SPOILT, "spoilt")             /* seat called spoilt; flag 1 = right */ \
+	X(DEAL_END, "deal_end")         /* see g304_deal_end */ \
+	X(MATCH_END, "match_end")       /* seat = winning team */
+enum g304_ev {
+#define X(n, s) G304_EV_##n,
+	G304_EV_LIST(X)
+#undef X
+	G304_EV_COUNT
+};
+const char *g304_ev_name(int ev);
+
+typedef struct g304_event {
+	uint8_t type, seat, flags;
+	card card;
+	uint16_t value;
+} g304_event;
+
+#define G304_EVENTS_MAX 16
+typedef struct g304_result {
+	int err;            /* enum g304_err; G304_ERR_OK when accepted */
+	int a, b;           /* parameters of the refusal (see G304_ERR_LIST) */
+	int nevents;
+	g304_event events[G304_EVENTS_MAX];
+} g304_result;
+
+#define G304_OUTCOME_LIST(X) \
+	X(NONE, "none") X(SCORED, "scored") X(PASSED_OUT, "passed_out") \
+	X(REDEAL, "redeal") X(SPOILT, "spoilt")
+enum g304_outcome {
+#define X(n, s) G304_OUTCOME_##n,
+	G304_OUTCOME_LIST(X)
+#undef X
+};
+const char *g304_outcome_name(int outcome);
+
+#define G304_CAPS_OUTCOME_LIST(X) \
+	X(NONE, "none") X(CORRECT, "correct") X(LATE, "late") X(EARLY, "early") X(FAILED, "failed")
+enum g304_caps_outcome {
+#define X(n, s) G304_CAPSO_##n,
+	G304_CAPS_OUTCOME_LIST(X)
+#undef X
+};
+const char *g304_caps_outcome_name(int outcome);
+
+/* How the last deal ended; public once the deal is over. */
+typedef struct g304_deal_end {
+	uint8_t outcome;        /* enum g304_outcome */
+	uint8_t trumper;        /* G304_NO_SEAT if none */
+	uint16_t bid;           /* 0 if none; G304_BID_PCC */
+	int16_t points[2];      /* card points of each team (in pcc the sitting-out
+	                         * partner's cards count for the trumper's team) */
+	int8_t made;            /* 1, 0, or -1 for "no bid was played" */
+	uint8_t spoilt_seat;    /* who called spoilt, or G304_NO_SEAT */
+	uint8_t spoilt_right;
+	uint8_t caps;           /* enum g304_caps_outcome */
+	uint8_t caps_seat;      /* who called caps, or G304_NO_SEAT */
+	int8_t paid[2];         /* tokens each team paid in this deal */
+	int8_t tokens[2];       /* match totals after the deal */
+} g304_deal_end;
+
+/* One turn of the bidding log (public). */
+typedef struct g304_bidlog {
+	uint8_t seat;     /* who spoke */
+	uint8_t asker;    /* the seat that asked this one to speak, or G304_NO_SEAT */
+	uint8_t round;    /* 4 or 8 */
+	uint16_t value;   /* the bid, 0 for a pass */
+} g304_bidlog;
+
+typedef struct g304_trick {
+	uint8_t leader, n, winner; /* winner is G304_NO_SEAT until the trick is done */
+	uint8_t seat[G304_SEATS];
+	card card[G304_SEATS];
+	uint8_t down;              /* bit i: card i was played face down */
+	uint8_t shown;             /* bit i: face-down card i was turned up for all */
+} g304_trick;
+
+typedef struct g304 {
+	g304_rules rules;
+	uint8_t phase;
+	uint8_t dealer;
+	int8_t tokens[2];
+	int16_t bank;             /* tokens paid into the bank (bank scoring) */
+	int8_t winner;            /* winning team once the match is over, else -1 */
+	uint16_t deal_no;         /* deals started, redeals included */
+
+	card deck[CARD_COUNT];
+	cardset first4[G304_SEATS];  /* each seat's first four cards */
+	cardset dealt[G304_SEATS];   /* every card dealt to each seat this deal */
+	cardset hand[G304_SEATS];    /* cards in hand; the trump card lying on the
+	                              * table is not in its owner's hand */
+	uint8_t turn;             /* seat to act, or G304_NO_SEAT */
+	uint8_t asker;            /* four-card round: seat whose partner is answering */
+	uint8_t spoke;            /* bit s: seat s has had a four-card turn */
+	uint8_t passes;           /* passing turns in a row */
+	uint8_t turns8;           /* turns taken in the eight-card round */
+	uint8_t any200;           /* some bid of 200 or more was made (single style) */
+	uint16_t bid;             /* highest bid so far (0: none) */
+	uint8_t bidder;
+	uint16_t bid8;            /* highest eight-card bid (0: none) */
+	uint8_t bidder8;
+	uint8_t nbidlog;
+	g304_bidlog bidlog[G304_BIDLOG_MAX];
+
+	uint8_t trumper;
+	uint8_t trump_suit;       /* meaningful once a trump card is chosen */
+	card trump_card;
+	uint8_t trump_down;       /* the trump card lies face down on the table */
+	uint8_t trump_open;       /* the trump suit is known to all */
+	uint8_t trump_public;     /* the trump card has been shown to all */
+	uint8_t pcc;
+	uint8_t exhausted;        /* the exhausted-trumps rule binds the trumper */
+	uint8_t sitting_out;      /* pcc partner, or G304_NO_SEAT */
+
+	uint8_t trick_no;         /* the trick in play, 0..7 */
+	g304_trick tricks[G304_TRICKS];
+	cardset won[2];           /* cards in each team's tricks */
+	uint8_t tricks_won[2];
+
+	g304_deal_end last;       /* the last deal's end (outcome NONE before any) */
+} g304;
+
+void g304_rules_default(g304_rules *r);
+
+/* Starts a match: 11 tokens a team, first_dealer (0..3) deals first. */
+void g304_init(g304 *g, const g304_rules *rules, int first_dealer);
+
+/* Deals the next deal from deck (32 distinct cards, top first): deck[0..3]
+ * to dealer+1 and so on; the second half follows the trump choice. Returns
+ * G304_ERR_OK, G304_ERR_MATCH_OVER or G304_ERR_WRONG_PHASE (a deal is in
+ * progress). The caller checks the deck holds 32 distinct cards. */
+int g304_deal(g304 *g, const card deck[CARD_COUNT]);
+
+/* Applies an action. On refusal nothing changes and the code is returned
+ * (also in res->err with its parameters). res may be NULL. */
+int g304_apply(g304 *g, const g304_action *a, g304_result *res);
+
+/* What a seat may do now (g304_legal_of). bid_min is the lowest bid allowed when BID is in
+ * acts (a value v is allowed iff v >= bid_min, v <= G304_MAX_BID and it is a
+ * multiple of 10, or of 5 from 200 with `fives`; 0 means no number is
+ * left, only pcc), pcc_ok whether pcc is.
+ * cards: for TRUMP the candidates, for PLAY the legal cards. */
+typedef struct g304_legal {
+	uint16_t acts;    /* bit (1 << enum g304_act) */
+	uint16_t bid_min;
+	uint8_t pcc_ok;
+	cardset cards;
+} g304_legal;
+void g304_legal_of(const g304 *g, int seat, g304_legal *out);
+
+/* True when value is a well-formed numeric bid step (multiple of 10, or of 5
+ * from 200 with fives). */
+int g304_bid_step_ok(const g304_rules *r, int value);
+
+/* Tokens a team wins for making a bid, and pays for failing it. */
+int g304_payoff(int bid);
+int g304_charge(int bid);
+
+/* The seat that plays after seat in this deal (skipping a pcc partner). */
+int g304_next_seat(const g304 *g, int seat);
+
+/* The view of one seat: everything it may know, nothing more. Cards the
+ * seat may not know are CARD_NONE; sets hold only known cards. */
+typedef struct g304_view {
+	uint8_t seat, phase, dealer, turn;
+	int8_t tokens[2];
+	int16_t bank;
+	int8_t winner;
+	uint16_t deal_no;
+	cardset hand;             /* own cards in hand */
+	uint8_t trumper;          /* the highest bidder once bidding ends, else G304_NO_SEAT */
+	uint16_t bid;             /* highest bid so far */
+	uint8_t bidder;
+	card trump_card;          /* only for the trumper, or once shown to all */
+	int8_t trump_suit;        /* -1 unless this seat knows it */
+	uint8_t trump_down;       /* a trump card lies face down on the table */
+	uint8_t trump_open;
+	uint8_t pcc;
+	uint8_t sitting_out;
+	uint8_t asker;            /* four-card round: seat whose partner is answering */
+	uint8_t nbidlog;
+	g304_bidlog bidlog[G304_BIDLOG_MAX];
+	uint8_t ntricks;          /* tricks started, the one in progress included */
+	g304_trick tricks[G304_TRICKS]; /* hidden cards as CARD_NONE */
+	uint8_t tricks_won[2];
+	g304_deal_end last;       /* the last finished deal */
+} g304_view;
+void g304_view_of(const g304 *g, int seat, g304_view *v);
+
+/* Total tokens in the match: conserved under standard scoring. */
+static inline int g304_tokens_total(const g304 *g) { return g->tokens[0] + g->tokens[1] + g->bank; }
+
+#endif

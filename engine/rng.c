@@ -1,0 +1,67 @@
+/* rng.c: xoshiro256** seeded through splitmix64. */
+#include "rng.h"
+
+static uint64_t splitmix(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void rng_seed(rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = splitmix(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t rng_next(rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+uint32_t rng_below(rng *r, uint32_t n)
+{
+	/* Lemire's multiply-and-reject: unbiased for every n. */
+	uint64_t m = (uint64_t)(uint32_t)rng_next(r) * n;
+	uint32_t low = (uint32_t)m;
+	if (low < n) {
+		uint32_t threshold = (uint32_t)-n % n;
+		while (low < threshold) {
+			m = (uint64_t)(uint32_t)rng_next(r) * n;
+			low = (uint32_t)m;
+		}
+	}
+	return (uint32_t)(m >> 32);
+}
+
+void rng_shuffle_deck(rng *r, card deck[CARD_COUNT])
+{
+	for (int i = 0; i < CARD_COUNT; i++)
+		deck[i] = (card)i;
+	for (int i = CARD_COUNT - 1; i > 0; i--) {
+		uint32_t j = rng_below(r, (uint32_t)i + 1);
+		card t = deck[i];
+		deck[i] = deck[j];
+		deck[j] = t;
+	}
+}
+
+card rng_pick(rng *r, cardset s)
+{
+	uint32_t k = rng_below(r, (uint32_t)cardset_count(s));
+	while (k--)
+		s &= s - 1;
+	return cardset_first(s);
+}

@@ -1,0 +1,21 @@
+/* rng.h: a small seeded generator (xoshiro256**) for shuffles in tests, benchmarks and search.
+ * The bot's real deals use a CSPRNG instead; this one is for reproducible runs. */
+#ifndef CARDBOT_RNG_H
+#define CARDBOT_RNG_H
+
+#include <stdint.h>
+#include "card.h"
+
+typedef struct rng { uint64_t s[4]; } rng;
+
+/* Seeds the generator; every seed, zero included, gives a usable stream. */
+void rng_seed(rng *r, uint64_t seed);
+uint64_t rng_next(rng *r);
+/* A uniform integer in [0, n), n >= 1, without modulo bias. */
+uint32_t rng_below(rng *r, uint32_t n);
+/* Fills deck with the 32 cards in a uniformly random order (Fisher-Yates). */
+void rng_shuffle_deck(rng *r, card deck[CARD_COUNT]);
+/* A uniformly chosen card of a non-empty set. */
+card rng_pick(rng *r, cardset s);
+
+#endif
