@@ -1,6 +1,7 @@
 /* g304.c: the rules of 304: dealing, both biddings, the trump card, closed and open play, scoring. */
 #include <string.h>
 #include "g304.h"
+#include "g304_caps.h"
 
 static const char *const phase_names[] = {
 #define X(n, s) s,
@@ -176,6 +177,11 @@ int g304_deal(g304 *g, const card deck[CARD_COUNT])
 		g->tricks[t].winner = G304_NO_SEAT;
 	g->won[0] = g->won[1] = 0;
 	g->tricks_won[0] = g->tricks_won[1] = 0;
+	g->caps_seat = G304_NO_SEAT;
+	g->caps_norder = g->caps_k = 0;
+	g->caps_judged = G304_CAPSO_NONE;
+	g->caps_bonus = g->caps_failed = 0;
+	g->caps_since[0] = g->caps_since[1] = G304_CAPS_NEVER;
 	return G304_ERR_OK;
 }
 
@@ -380,6 +386,104 @@ static void lay_trump_card(g304 *g, card c)
 	g->trump_down = 1;
 }
 
+/* ---- caps ---- */
+
+static int caps_may_call(const g304 *g, int seat)
+{
+	return g304_team(seat) == g304_team(g->trumper) || g->rules.external_caps;
+}
+
+/* After every change of what players know: has caps become certain for a
+ * player of a team that may call it? Records the trick it happened in. */
+static void caps_update(g304 *g)
+{
+	if (g->rules.caps == G304_CAPS_OFF || g->pcc || g->caps_seat != G304_NO_SEAT
+	    || g->phase != G304_PHASE_PLAY)
+		return;
+	const g304_trick *t = &g->tricks[g->trick_no];
+	int when = t->n == 0 ? g->trick_no - 1 : g->trick_no;
+	for (int team = 0; team < 2; team++) {
+		if (g->caps_since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
+			continue;
+		for (int seat = team; seat < G304_SEATS; seat += 2) {
+			if (!caps_may_call(g, seat))
+				continue;
+			g304_view v;
+			card order[G304_TRICKS];
+			int n;
+			g304_view_of(g, seat, &v);
+			/* Undecided within the budget counts as not yet certain: a call
+			 * is then never judged late because of this position. */
+			if (g304_caps_find(&v, G304_CAPS_TRACK_BUDGET, order, &n, NULL) == 1) {
+				g->caps_since[team] = (int8_t)when;
+				break;
+			}
+		}
+	}
+}
+
+/* Is a call now within the grace: before the end of the trick in which caps
+ * became certain, or after it but before the next card is led (001)? */
+static int caps_timely(const g304 *g, int team)
+{
+	int since = g->caps_since[team];
+	if (since == G304_CAPS_NEVER)
+		return 1;
+	int now = g->trick_no, n = g->tricks[g->trick_no].n;
+	return now <= since || (now == since + 1 && n == 0);
+}
+
+static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
+{
+	int seat = a->seat;
+	if (g->rules.caps == G304_CAPS_OFF)
+		return refuse(res, G304_ERR_CAPS_OFF, 0, 0);
+	if (g->phase != G304_PHASE_PLAY)
+		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+	if (g->pcc)
+		return refuse(res, G304_ERR_CAPS_PCC, 0, 0);
+	if (!caps_may_call(g, seat))
+		return refuse(res, G304_ERR_CAPS_NOT_YOURS, g->trumper, 0);
+	if (g->caps_seat != G304_NO_SEAT)
+		return refuse(res, G304_ERR_CAPS_CALLED, g->caps_seat, 0);
+	g304_view v;
+	g304_view_of(g, seat, &v);
+	cardset cards = g304_caps_cards(&v), listed = 0;
+	int ok = a->norder == cardset_count(cards);
+	for (int i = 0; ok && i < a->norder; i++) {
+		ok = a->order[i] < CARD_COUNT && (cards & card_bit(a->order[i])) && !(listed & card_bit(a->order[i]));
+		if (ok)
+			listed |= card_bit(a->order[i]);
+	}
+	if (!ok)
+		return refuse(res, G304_ERR_CAPS_ORDER, cardset_count(cards), 0);
+	int team = g304_team(seat);
+	int judged;
+	if (!g304_caps_check(&v, a->order, a->norder, NULL))
+		judged = G304_CAPSO_EARLY;
+	else if (!caps_timely(g, team))
+		judged = G304_CAPSO_LATE;
+	else
+		judged = G304_CAPSO_CORRECT;
+	g->caps_seat = (uint8_t)seat;
+	g->caps_norder = a->norder;
+	g->caps_k = 0;
+	memcpy(g->caps_order, a->order, a->norder);
+	g->caps_judged = (uint8_t)judged;
+	g->caps_bonus = g->trick_no < 6 || (g->trick_no == 6 && g->tricks[6].n == 0);
+	emit(res, G304_EV_CAPS, seat, 0, CARD_NONE, 0);
+	return G304_ERR_OK;
+}
+
+/* The card a caller's caps order plays next, or CARD_NONE if there is no
+ * call (or the order could no longer be followed). */
+static card caps_next(const g304 *g, int seat)
+{
+	if (seat != g->caps_seat || g->caps_k >= g->caps_norder)
+		return CARD_NONE;
+	return g->caps_order[g->caps_k];
+}
+
 static void start_play(g304 *g, g304_result *res)
 {
 	g->phase = G304_PHASE_PLAY;
@@ -387,6 +491,7 @@ static void start_play(g304 *g, g304_result *res)
 	g->tricks[0].leader = (uint8_t)leader;
 	g->turn = (uint8_t)leader;
 	emit(res, G304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
+	caps_update(g);
 }
 
 static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
@@ -395,11 +500,10 @@ static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
 		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	if (a->seat != g->trumper)
 		return refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
-	cardset from = g->phase == G304_PHASE_TRUMP4 ? g->first4[a->seat] : g->hand[a->seat];
+	/* After the four-card bidding the hand is the first four cards; the
+	 * rest are dealt only once the trump card lies on the table. */
 	if (a->card >= CARD_COUNT || !(g->hand[a->seat] & card_bit(a->card)))
 		return refuse(res, G304_ERR_NOT_IN_HAND, a->card, 0);
-	if (!(from & card_bit(a->card)))
-		return refuse(res, G304_ERR_TRUMP_NOT_FIRST4, a->card, 0);
 	lay_trump_card(g, a->card);
 	emit(res, G304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
 	if (g->phase == G304_PHASE_TRUMP4) {
@@ -592,6 +696,33 @@ static void score_deal(g304 *g, g304_result *res)
 	} else {
 		end.made = end.points[tt] >= g->bid;
 	}
+	end.caps_seat = g->caps_seat;
+	int strict = g->rules.caps == G304_CAPS_STRICT;
+	if (g->caps_seat != G304_NO_SEAT) {
+		int ct = g304_team(g->caps_seat);
+		int judged = g->caps_failed ? G304_CAPSO_FAILED : g->caps_judged;
+		end.caps = (uint8_t)judged;
+		if (judged == G304_CAPSO_FAILED)
+			pay(g, ct, G304_CAPS_FAILED_PAYS, &end);
+		else if (judged == G304_CAPSO_EARLY || (judged == G304_CAPSO_LATE && strict))
+			pay(g, ct, G304_WRONG_CAPS_PAYS, &end);
+		else if (judged == G304_CAPSO_CORRECT && ct == tt)
+			pay(g, !tt, g304_payoff(g->bid) + g->caps_bonus, &end);
+		else if (judged == G304_CAPSO_CORRECT)
+			pay(g, tt, g304_charge(g->bid) + g->caps_bonus, &end); /* external caps */
+		else
+			goto by_bid; /* lenient: a late call costs nothing and earns nothing */
+		end_deal(g, &end, 0, res);
+		return;
+	}
+	if (strict && !g->pcc && g->caps_since[tt] != G304_CAPS_NEVER && g->tricks_won[tt] == G304_TRICKS) {
+		/* Every trick won without the call the team could have made. */
+		end.caps = G304_CAPSO_LATE;
+		pay(g, tt, G304_WRONG_CAPS_PAYS, &end);
+		end_deal(g, &end, 0, res);
+		return;
+	}
+by_bid:
 	if (end.made)
 		pay(g, !tt, g304_payoff(g->bid), &end);
 	else
@@ -635,6 +766,8 @@ static void finish_trick(g304 *g, g304_result *res)
 		reveal_trump(g, res); /* 250 and over: closed for the first trick only */
 
 	t->winner = (uint8_t)winner;
+	if (g->caps_seat != G304_NO_SEAT && g304_team(winner) != g304_team(g->caps_seat))
+		g->caps_failed = 1;
 	g->won[g304_team(winner)] |= cards;
 	g->tricks_won[g304_team(winner)]++;
 	emit(res, G304_EV_TRICK, winner, g->trick_no, CARD_NONE, 0);
@@ -663,6 +796,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 			return refuse(res, G304_ERR_OPEN_TOO_LATE, 0, 0);
 		emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
 		reveal_trump(g, res);
+		caps_update(g);
 		return G304_ERR_OK;
 	case G304_ACT_PLAY:
 		break;
@@ -681,8 +815,21 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	card c = a->card;
 	cardset legal = play_mask(g, seat);
+	card next = caps_next(g, seat);
+	if (next != CARD_NONE && (legal & card_bit(next)) && c != next)
+		return refuse(res, G304_ERR_CAPS_NEXT, next, 0);
 	if (c >= CARD_COUNT || !(legal & card_bit(c)))
 		return play_refusal(g, seat, c, res);
+	if (next != CARD_NONE) {
+		if (c == next) {
+			g->caps_k++;
+		} else {
+			/* The order cannot be played here: the call has failed. */
+			g->caps_failed = 1;
+			g->caps_k = g->caps_norder;
+			emit(res, G304_EV_CAPS_BROKEN, seat, 0, CARD_NONE, 0);
+		}
+	}
 
 	int trumper = seat == g->trumper;
 	if (t->n == 0 && trumper && card_suit(c) == g->trump_suit && c != g->trump_card) {
@@ -701,7 +848,9 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 		}
 	}
 	int down = t->n > 0 && !g->trump_open && card_suit(c) != card_suit(t->card[0]);
-	if (trumper && g->trump_down && c == g->trump_card) {
+	int from_table = trumper && g->trump_down && c == g->trump_card;
+	if (from_table) {
+		t->tcard |= (uint8_t)(1u << t->n);
 		g->trump_down = 0;
 		if (!down)
 			g->trump_public = 1; /* the trumper's last card, played to a trump lead */
@@ -712,11 +861,12 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 	if (down)
 		t->down |= (uint8_t)(1u << t->n);
 	t->n++;
-	emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down);
+	emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down | from_table << 1);
 	if (t->n == trick_size(g))
 		finish_trick(g, res);
 	else
 		g->turn = (uint8_t)g304_next_seat(g, seat);
+	caps_update(g);
 	return G304_ERR_OK;
 }
 
@@ -760,7 +910,7 @@ int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 	if (g->phase == G304_PHASE_DEAL)
 		return refuse(res, G304_ERR_NO_DEAL, 0, 0);
 	if (a->type == G304_ACT_CAPS)
-		return refuse(res, G304_ERR_CAPS_NOT_AVAILABLE, 0, 0);
+		return apply_caps(g, a, res);
 	if (a->type == G304_ACT_SPOILT) {
 		if (g->phase != G304_PHASE_PLAY)
 			return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
@@ -821,9 +971,14 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 		out->acts |= 1u << G304_ACT_SPOILT;
 		if (seat == g->trumper && !g->trump_open && g->trick_no == 0 && g->tricks[0].n == 0)
 			out->acts |= 1u << G304_ACT_OPEN;
+		if (g->rules.caps != G304_CAPS_OFF && !g->pcc && g->caps_seat == G304_NO_SEAT && caps_may_call(g, seat))
+			out->acts |= 1u << G304_ACT_CAPS;
 		if (seat == g->turn) {
 			out->acts |= 1u << G304_ACT_PLAY;
 			out->cards = play_mask(g, seat);
+			card next = caps_next(g, seat);
+			if (next != CARD_NONE && (out->cards & card_bit(next)))
+				out->cards = card_bit(next);
 		}
 		return;
 	default:
@@ -852,6 +1007,7 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 	v->trump_suit = -1;
 	v->trumper = G304_NO_SEAT;
 	v->bidder = G304_NO_SEAT;
+	v->caps_seat = G304_NO_SEAT;
 	if (seat < 0 || seat >= G304_SEATS || g->phase == G304_PHASE_DEAL || g->phase == G304_PHASE_OVER) {
 		/* Between deals nothing of the old deal is shown but its end. */
 		v->turn = G304_NO_SEAT;
@@ -876,6 +1032,11 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 	}
 	if (g->phase != G304_PHASE_PLAY)
 		return;
+	/* A caps call shows the caller's remaining cards to everyone. */
+	v->caps_seat = g->caps_seat;
+	v->caps_norder = g->caps_norder;
+	v->caps_k = g->caps_k;
+	memcpy(v->caps_order, g->caps_order, sizeof v->caps_order);
 	v->ntricks = (uint8_t)(g->trick_no + (g->trick_no < G304_TRICKS));
 	for (int i = 0; i < v->ntricks; i++) {
 		const g304_trick *t = &g->tricks[i];
@@ -893,4 +1054,6 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 	}
 	v->tricks_won[0] = g->tricks_won[0];
 	v->tricks_won[1] = g->tricks_won[1];
+	if (seat == g->trumper)
+		v->exhausted = g->exhausted;
 }

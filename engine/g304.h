@@ -23,6 +23,8 @@
 #define G304_REJECT_BELOW 15   /* a first hand worth less than this may be rejected */
 #define G304_BIDLOG_MAX 96     /* bids strictly rise, so a bidding has at most ~80 turns */
 #define G304_NO_SEAT 0xff
+#define G304_WRONG_CAPS_PAYS 2 /* a call too early or too late, or none when due */
+#define G304_CAPS_FAILED_PAYS 5 /* a trick lost after calling caps */
 
 static inline int g304_team(int seat) { return seat & 1; }
 static inline int g304_partner(int seat) { return (seat + 2) & 3; }
@@ -104,7 +106,6 @@ typedef struct g304_action {
 	X(ASK_ANSWERING, "ask_answering")       /* you were asked: bid or pass */ \
 	X(ASK_PARTNER_HIGH, "ask_partner_high") /* partner holds the highest bid */ \
 	X(NOT_TRUMPER, "not_trumper")           /* a: the trumper */ \
-	X(TRUMP_NOT_FIRST4, "trump_not_first4") /* a: card */ \
 	X(NOT_IN_HAND, "not_in_hand")           /* a: card */ \
 	X(OPEN_TOO_LATE, "open_too_late") \
 	X(ALREADY_OPEN, "already_open") \
@@ -114,7 +115,12 @@ typedef struct g304_action {
 	X(NO_TRUMP_LEAD_FIRST, "no_trump_lead_first") \
 	X(EXHAUSTED_TRUMPS, "exhausted_trumps") \
 	X(SITTING_OUT, "sitting_out") \
-	X(CAPS_NOT_AVAILABLE, "caps_not_available")
+	X(CAPS_OFF, "caps_off")                 /* caps is off at this table */ \
+	X(CAPS_PCC, "caps_pcc")                 /* no caps call in pcc */ \
+	X(CAPS_NOT_YOURS, "caps_not_yours")     /* opponents may call only with external_caps */ \
+	X(CAPS_CALLED, "caps_called")           /* a: who called already */ \
+	X(CAPS_ORDER, "caps_order")             /* the order must list exactly your cards; a: how many */ \
+	X(CAPS_NEXT, "caps_next")               /* a: the card your caps order plays next */
 enum g304_err {
 #define X(n, s) G304_ERR_##n,
 	G304_ERR_LIST(X)
@@ -140,11 +146,16 @@ const char *g304_err_name(int err);
 	X(BID8_WON, "bid8_won")         /* seat, value: new trumper, new trump card to come */ \
 	X(PLAY_STARTS, "play_starts")   /* seat leads */ \
 	X(OPENED, "opened")             /* seat opened the game: card is the trump card */ \
-	X(PLAYED, "played")             /* seat, card (CARD_NONE if face down), flag 1 = face down */ \
+	X(PLAYED, "played")             /* seat, card (CARD_NONE if face down), flag 1 = face down,
+	                                 * flag 2 = it is the trump card from the table (all see that) */ \
 	X(NO_TRUMP, "no_trump")         /* inspection: no face-down card was a trump */ \
 	X(REVEALED, "revealed")         /* trump revealed: card is the trump card; flag 1 = back to hand */ \
 	X(TRICK, "trick")               /* seat won trick value (0-7) */ \
 	X(SPOILT, "spoilt")             /* seat called spoilt; flag 1 = right */ \
+	X(CAPS, "caps")                 /* seat called caps; value = its judgement (enum
+	                                 * g304_caps_outcome), shown at the deal's end;
+	                                 * the order is public in every view */ \
+	X(CAPS_BROKEN, "caps_broken")   /* seat cannot play its caps order: the call failed */ \
 	X(DEAL_END, "deal_end")         /* see g304_deal_end */ \
 	X(MATCH_END, "match_end")       /* seat = winning team */
 enum g304_ev {
@@ -218,6 +229,8 @@ typedef struct g304_trick {
 	card card[G304_SEATS];
 	uint8_t down;              /* bit i: card i was played face down */
 	uint8_t shown;             /* bit i: face-down card i was turned up for all */
+	uint8_t tcard;             /* bit i: card i is the trump card, taken from the table
+	                            * (public: everyone sees where the trumper took it from) */
 } g304_trick;
 
 typedef struct g304 {
@@ -262,8 +275,18 @@ typedef struct g304 {
 	cardset won[2];           /* cards in each team's tricks */
 	uint8_t tricks_won[2];
 
+	uint8_t caps_seat;        /* who called caps this deal, or G304_NO_SEAT */
+	uint8_t caps_norder, caps_k;       /* the order and the next card in it */
+	card caps_order[G304_TRICKS];
+	uint8_t caps_judged;      /* enum g304_caps_outcome of the call */
+	uint8_t caps_bonus;       /* the call came before the seventh trick */
+	uint8_t caps_failed;      /* a trick lost, or the order could not be played */
+	int8_t caps_since[2];     /* per team: the trick in which caps first became
+	                           * certain for one of its players (-1: before the
+	                           * first card), or G304_CAPS_NEVER */
 	g304_deal_end last;       /* the last deal's end (outcome NONE before any) */
 } g304;
+#define G304_CAPS_NEVER (-2)
 
 void g304_rules_default(g304_rules *r);
 
@@ -328,6 +351,10 @@ typedef struct g304_view {
 	uint8_t ntricks;          /* tricks started, the one in progress included */
 	g304_trick tricks[G304_TRICKS]; /* hidden cards as CARD_NONE */
 	uint8_t tricks_won[2];
+	uint8_t exhausted;        /* the trumper's own view only: bound to lead trumps */
+	uint8_t caps_seat;        /* who called caps, or G304_NO_SEAT */
+	uint8_t caps_norder, caps_k;
+	card caps_order[G304_TRICKS];  /* public once called */
 	g304_deal_end last;       /* the last finished deal */
 } g304_view;
 void g304_view_of(const g304 *g, int seat, g304_view *v);

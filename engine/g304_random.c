@@ -24,6 +24,19 @@ int g304_random_action(const g304 *g, rng *r, int allow_spoilt, g304_action *out
 	g304_legal_of(g, seat, &l);
 	memset(out, 0, sizeof *out);
 	out->seat = (uint8_t)seat;
+	if ((l.acts & 1u << G304_ACT_CAPS) && rng_below(r, 300) == 0) {
+		/* A caps call with the cards in a random order: usually wrong. */
+		cardset cards = g->hand[seat];
+		if (seat == g->trumper && g->trump_down)
+			cards |= card_bit(g->trump_card);
+		out->type = G304_ACT_CAPS;
+		while (cards) {
+			card c = rng_pick(r, cards);
+			cards &= ~card_bit(c);
+			out->order[out->norder++] = c;
+		}
+		return 1;
+	}
 	if ((l.acts & 1u << G304_ACT_SPOILT) && allow_spoilt && rng_below(r, 400) == 0) {
 		out->seat = (uint8_t)rng_below(r, G304_SEATS);
 		out->type = G304_ACT_SPOILT;

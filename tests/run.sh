@@ -12,7 +12,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
 tally() {
-	line=$(grep -E '^[A-Za-z_ -]*:? ?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	line=$(grep -E '^[A-Za-z0-9_ -]*:? ?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
 	p=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) passed.*/\1/')
 	f=$(printf '%s' "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
 	[ -n "$p" ] || p=0

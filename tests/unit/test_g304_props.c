@@ -12,9 +12,14 @@
 #include "check.h"
 #include "g304.h"
 #include "g304_random.h"
+#include "g304_caps.h"
 
-#define MATCHES_DEFAULT 10000
+#define MATCHES_DEFAULT 1200 /* about 12,000 deals ("games" in the seeds' words); PROPS_MATCHES overrides */
 #define DEALS_PER_MATCH_MAX 2000 /* a random match that runs longer has a bug */
+
+static long ev_count[G304_EV_COUNT];
+static long pcc_deals, exhausted_seen, spoilt_wrong;
+static long caps_outcomes[8], caps_brute_checked, caps_calls_made;
 
 /* What each seat may know in the current deal. */
 typedef struct model {
@@ -50,13 +55,14 @@ static void model_events(model *m, const g304 *before, const g304 *after, const 
 {
 	for (int i = 0; i < res->nevents; i++) {
 		const g304_event *e = &res->events[i];
+		ev_count[e->type]++;
 		switch (e->type) {
 		case G304_EV_DEALT_REST:
 			for (int s = 0; s < G304_SEATS; s++)
 				m->known[s] |= batch(after, s, 16);
 			break;
 		case G304_EV_PLAYED:
-			CHECK(e->flags ? e->card == CARD_NONE : e->card < CARD_COUNT,
+			CHECK((e->flags & 1) ? e->card == CARD_NONE : e->card < CARD_COUNT,
 			      "a PLAYED event names a face-down card");
 			all_know(m, e->card);
 			break;
@@ -85,6 +91,110 @@ static void model_events(model *m, const g304 *before, const g304 *after, const 
 		}
 		default:
 			break;
+		}
+	}
+}
+
+/* Brute force on the true cards: can any sequence of legal replies beat
+ * `seat` playing order[k..]? (Small endings only: the tree is exhaustive.) */
+static int brute_beats(const g304 *g, int seat, const card *order, int k, int n)
+{
+	int team = g304_team(seat);
+	if (g->tricks_won[!team] > 0)
+		return 1;
+	if (g->phase != G304_PHASE_PLAY)
+		return 0;
+	int s = g->turn;
+	if (s == seat) {
+		if (k >= n)
+			return 1;
+		g304 c = *g;
+		g304_action a = { .type = G304_ACT_PLAY, .seat = (uint8_t)seat, .card = order[k] };
+		if (g304_apply(&c, &a, NULL) != G304_ERR_OK)
+			return 1;
+		return brute_beats(&c, seat, order, k + 1, n);
+	}
+	g304_legal l;
+	g304_legal_of(g, s, &l);
+	for (cardset m = l.cards; m; m &= m - 1) {
+		g304 c = *g;
+		g304_action a = { .type = G304_ACT_PLAY, .seat = (uint8_t)s, .card = cardset_first(m) };
+		if (g304_apply(&c, &a, NULL) != G304_ERR_OK)
+			return 1;
+		if (brute_beats(&c, seat, order, k, n))
+			return 1;
+	}
+	return 0;
+}
+
+/* When caps has just become certain for a team: check the claim by brute
+ * force if the ending is small, and sometimes call it (at once, or late). */
+static void caps_moment(g304 *g, const g304 *before, rng *r, model *m)
+{
+	for (int team = 0; team < 2; team++) {
+		if (g->caps_since[team] == G304_CAPS_NEVER || before->caps_since[team] != G304_CAPS_NEVER)
+			continue;
+		for (int seat = team; seat < G304_SEATS; seat += 2) {
+			g304_view v;
+			card order[G304_TRICKS];
+			int n;
+			g304_view_of(g, seat, &v);
+			if (g304_caps_find(&v, 0, order, &n, NULL) != 1)
+				continue;
+			CHECK(g304_caps_check(&v, order, n, NULL), "found order fails its own check");
+			if (G304_TRICKS - g->trick_no <= 4) {
+				g304 copy = *g;
+				copy.rules.caps = G304_CAPS_OFF;
+				copy.caps_seat = G304_NO_SEAT; /* judge the order alone, not an earlier call */
+				int beaten = brute_beats(&copy, seat, order, 0, n);
+				CHECK(!beaten, "a certain caps claim is beaten on the true cards");
+				if (beaten && getenv("CAPS_DEBUG")) {
+					char b[3];
+					printf("seat %d trumper %d trump %c closed %d down %d bid %d dealer %d turn %d trick %d\n", seat,
+					       g->trumper, suit_letter(g->trump_suit), !g->trump_open, g->trump_down, g->bid, g->dealer,
+					       g->turn, g->trick_no);
+					card_code(g->trump_card, b);
+					printf("trump card %s\n", b);
+					for (int x = 0; x < 4; x++) {
+						printf("hand %d:", x);
+						for (int cc = 0; cc < 32; cc++)
+							if (g->hand[x] >> cc & 1) {
+								card_code((card)cc, b);
+								printf(" %s", b);
+							}
+						printf("\n");
+					}
+					for (int i = 0; i <= g->trick_no && i < 8; i++) {
+						printf("trick %d:", i);
+						for (int k = 0; k < g->tricks[i].n; k++) {
+							card_code(g->tricks[i].card[k], b);
+							printf(" %d:%s%s", g->tricks[i].seat[k], b, (g->tricks[i].down >> k & 1) ? "(d)" : "");
+						}
+						printf("\n");
+					}
+					printf("order:");
+					for (int i = 0; i < n; i++) {
+						card_code(order[i], b);
+						printf(" %s", b);
+					}
+					printf("\n");
+					exit(3);
+				}
+				caps_brute_checked++;
+			}
+			if (g->caps_seat == G304_NO_SEAT && rng_below(r, 2)) {
+				g304_action a = { .type = G304_ACT_CAPS, .seat = (uint8_t)seat, .norder = (uint8_t)n };
+				memcpy(a.order, order, (size_t)n);
+				g304 b2 = *g;
+				g304_result res;
+				CHECK(g304_apply(g, &a, &res) == G304_ERR_OK, "a certain caps call was refused: %s",
+				      g304_err_name(res.err));
+				model_events(m, &b2, g, &res);
+				CHECK(g->caps_judged == G304_CAPSO_CORRECT, "a timely certain call judged %s",
+				      g304_caps_outcome_name(g->caps_judged));
+				caps_calls_made++;
+			}
+			return;
 		}
 	}
 }
@@ -238,6 +348,9 @@ static void play_match(uint64_t seed, const g304_rules *rules, long *deals_score
 			if (!err)
 				model_events(&m, &before, &g, &res);
 			(*actions)++;
+			if (!err && g.phase == G304_PHASE_PLAY)
+				caps_moment(&g, &before, &r, &m);
+			exhausted_seen += g.exhausted && !before.exhausted;
 			for (int s = 0; s < G304_SEATS; s++)
 				check_view(&g, &m, s, where);
 			CHECK(++steps < 500, "a deal runs on for ever");
@@ -245,6 +358,19 @@ static void play_match(uint64_t seed, const g304_rules *rules, long *deals_score
 				return;
 		}
 		const g304_deal_end *e = &g.last;
+		if (e->outcome == G304_OUTCOME_SCORED) {
+			caps_outcomes[e->caps]++;
+			if (e->caps == G304_CAPSO_CORRECT)
+				CHECK(e->caps_seat < G304_SEATS && e->points[!g304_team(e->caps_seat)] == 0,
+				      "a correct caps call lost points");
+			if (e->caps != G304_CAPSO_NONE && e->caps_seat == G304_NO_SEAT)
+				CHECK(e->caps == G304_CAPSO_LATE && rules->caps == G304_CAPS_STRICT,
+				      "caps judged without a call");
+			if (rules->caps == G304_CAPS_OFF)
+				CHECK(e->caps == G304_CAPSO_NONE, "caps judged with caps off");
+		}
+		pcc_deals += e->outcome == G304_OUTCOME_SCORED && e->bid == G304_BID_PCC;
+		spoilt_wrong += e->outcome == G304_OUTCOME_SPOILT && !e->spoilt_right;
 		if (e->outcome == G304_OUTCOME_SCORED) {
 			CHECK(e->points[0] + e->points[1] == 304, "scored deal totals %d", e->points[0] + e->points[1]);
 			CHECK(e->made == 0 || e->made == 1, "scored deal without made");
@@ -264,19 +390,45 @@ static void play_match(uint64_t seed, const g304_rules *rules, long *deals_score
 
 int main(int argc, char **argv)
 {
-	long matches = argc > 1 ? atol(argv[1]) : MATCHES_DEFAULT;
-	long scored = 0, actions = 0;
+	long matches = argc > 1 ? atol(argv[1]) : getenv("PROPS_MATCHES") ? atol(getenv("PROPS_MATCHES")) : MATCHES_DEFAULT;
+	long scored = 0, actions = 0, bad_matches = 0;
 	for (long i = 0; i < matches; i++) {
+		int failed_before = check_failed;
 		g304_rules rules;
 		g304_rules_default(&rules);
 		/* Cycle through the options so each is exercised. */
 		rules.bidding = (uint8_t)(i % 2);
 		rules.fives = (uint8_t)((i / 2) % 2);
 		rules.scoring = (uint8_t)((i / 4) % 2);
+		rules.caps = (uint8_t)(i % 3);
+		rules.external_caps = (uint8_t)((i / 3) % 2);
 		play_match((uint64_t)i + 1, &rules, &scored, &actions);
+		bad_matches += check_failed != failed_before;
 		if (check_failed > 20)
 			break;
 	}
 	printf("props: %ld matches, %ld scored deals, %ld actions\n", matches, scored, actions);
-	return check_report("g304_props");
+	printf("props: seen:");
+	for (int i = 0; i < G304_EV_COUNT; i++)
+		printf(" %s=%ld", g304_ev_name(i), ev_count[i]);
+	printf(" pcc_scored=%ld exhausted=%ld spoilt_wrong=%ld\n", pcc_deals, exhausted_seen, spoilt_wrong);
+	printf("props: caps outcomes:");
+	for (int i = 0; i <= G304_CAPSO_FAILED; i++)
+		printf(" %s=%ld", g304_caps_outcome_name(i), caps_outcomes[i]);
+	printf("; certain claims brute-forced=%ld, correct calls made=%ld\n", caps_brute_checked, caps_calls_made);
+	int reached = pcc_deals > 0 && exhausted_seen > 0 && spoilt_wrong > 0 && ev_count[G304_EV_REJECTED] > 0
+	      && ev_count[G304_EV_OPENED] > 0 && ev_count[G304_EV_NO_TRUMP] > 0 && ev_count[G304_EV_PASSED_OUT] > 0
+	      && ev_count[G304_EV_BID8_WON] > 0;
+	reached = reached && caps_brute_checked > 0 && caps_calls_made > 0 && caps_outcomes[G304_CAPSO_CORRECT] > 0
+	      && caps_outcomes[G304_CAPSO_EARLY] > 0 && caps_outcomes[G304_CAPSO_LATE] > 0
+	      && caps_outcomes[G304_CAPSO_FAILED] > 0;
+	/* Coverage is a property of a full-size run only. */
+	int coverage_failed = matches >= 1000 && !reached;
+	if (coverage_failed)
+		fprintf(stderr, "FAIL: random games did not reach every rule and caps outcome\n");
+	/* One line per property run: a match passes when every check in it held. */
+	printf("props: %d checks passed, %d failed\n", check_passed, check_failed);
+	printf("g304_props: %ld passed, %ld failed\n", matches - bad_matches + !coverage_failed,
+	       bad_matches + coverage_failed);
+	return check_failed || coverage_failed ? 1 : 0;
 }

@@ -1,0 +1,743 @@
+/* g304_caps.c: exact caps certainty by adversarial search with lazy card placement.
+ *
+ * The claimer's order is fixed; everything else is the adversary's: which
+ * consistent placement of the unseen cards is true (chosen card by card as
+ * the other seats play them), and every legal reply of the other three
+ * seats, the claimer's partner included. The claim is certain when no line
+ * makes the claimer's team lose a trick or leaves the claimer unable to play
+ * its next card.
+ *
+ * Unseen cards of one suit that no other live card separates in rank form
+ * a run; the adversary tries the top and the bottom of each (see unk_reps). What
+ * the claimer has seen becomes constraints per suit: the suits each seat is
+ * known to lack, face-down cards already played (not of the suit led, and not
+ * trumps when no trump was revealed), the trump card on the table (a trump).
+ * A placement can be completed exactly when Hall's condition holds for every
+ * set of suits; each step of the search keeps it so.
+ *
+ * One rule is left out of the adversary's side on purpose: an opponent
+ * trumper bound by exhausted trumps is allowed any lead. That only gives the
+ * adversary more lines, so "certain" stays sound.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "g304_caps.h"
+
+#define ALL_SUITS 0xfu
+#define ALL_CARDS 0xffffffffu
+
+/* Results at trick boundaries, keyed by the position and the part of the
+ * order still to play (so they hold across the orders the finder tries).
+ * Allocated only once a search grows past CAPS_MEMO_AFTER nodes. */
+#define CAPS_MEMO_BITS 16
+#define CAPS_MEMO_AFTER 2000
+typedef struct memo_entry { uint64_t h1, h2; uint8_t used, refuted; } memo_entry;
+
+typedef struct ctx {
+	const g304_view *v;
+	int me, team, trumper, dealer, bid;
+	const card *order;
+	int horizon;               /* the adversary wins nothing past this order index */
+	g304_caps_stats *stats;
+	memo_entry *memo;          /* NULL until needed; freed by the caller */
+	int memo_failed;           /* allocation failed: search on without */
+	unsigned long limit;       /* stop looking after this many nodes (0: never) */
+	unsigned long budget;      /* the finder's whole budget (0: none) */
+	int out_of_budget;
+	unsigned long start;       /* stats->nodes when this search began */
+	int gave_up;               /* the limit was reached: "no refutation" means nothing */
+} ctx;
+
+/* A prefix of an order is only searched for cheap refutations, to prune
+ * it; the decision itself is always an unbounded search of a whole order. */
+#define CAPS_PREFIX_NODES 400
+
+typedef struct cs {
+	cardset unk;               /* cards the claimer has not seen placed */
+	cardset known[G304_SEATS]; /* cards known to be in another seat's hand */
+	cardset hand;              /* the claimer's hand */
+	card ptc;                  /* the claimer's own trump card on the table */
+	uint8_t cap[G304_SEATS];   /* unseen cards in each other seat's hand */
+	uint8_t voids[G304_SEATS]; /* suits a seat is known not to hold (unseen part) */
+	uint8_t sink[16];          /* face-down cards played earlier, by allowed suits */
+	uint8_t tslot;             /* the trump card lies on the table, unseen by the claimer */
+	uint8_t trump, open, exhausted, trick_no, k, turn;
+	uint8_t leader, n, down, tcard;
+	uint8_t seat[G304_SEATS];
+	card card[G304_SEATS];
+	uint8_t pmask[G304_SEATS]; /* a face-down card in this trick not yet placed: allowed suits */
+} cs;
+
+static int refute(const ctx *c, const cs *s);
+
+static inline int suit_bit(int suit) { return 1 << suit; }
+
+/* Can the unseen cards still be placed? Hall's condition over suit sets. */
+static int feasible(const ctx *c, const cs *s)
+{
+	c->stats->checks++;
+	int u[SUIT_COUNT], total_u = 0, capm[16] = { 0 }, total_cap = 0;
+	for (int i = 0; i < SUIT_COUNT; i++) {
+		u[i] = cardset_count(s->unk & suit_mask(i));
+		total_u += u[i];
+	}
+	for (int x = 0; x < G304_SEATS; x++)
+		if (x != c->me) {
+			capm[~s->voids[x] & ALL_SUITS] += s->cap[x];
+			total_cap += s->cap[x];
+		}
+	for (int m = 1; m < 16; m++) {
+		capm[m] += s->sink[m];
+		total_cap += s->sink[m];
+	}
+	if (s->tslot) {
+		capm[suit_bit(s->trump)]++;
+		total_cap++;
+	}
+	for (int i = 0; i < s->n; i++)
+		if (s->pmask[i]) {
+			capm[s->pmask[i]]++;
+			total_cap++;
+		}
+	if (total_u != total_cap)
+		return 0;
+	/* within[t]: room in groups that take only suits of t. A set of suits
+	 * S can use every group except those within the other suits. */
+	int within[16];
+	memcpy(within, capm, sizeof within);
+	for (int bit = 1; bit < 16; bit <<= 1)
+		for (int t = 0; t < 16; t++)
+			if (t & bit)
+				within[t] += within[t ^ bit];
+	for (int set = 1; set < 16; set++) {
+		int need = 0;
+		for (int i = 0; i < SUIT_COUNT; i++)
+			if (set & suit_bit(i))
+				need += u[i];
+		if (need > total_cap - within[ALL_SUITS & ~set])
+			return 0;
+	}
+	return 1;
+}
+
+/* The unseen cards worth trying: the highest and the lowest of each run of
+ * unseen cards that no live card splits. Cards of one run are alike for
+ * every later trick (what is left of the run is a run of the same size), so
+ * within a trick only which seat plays the run's highest card matters; any
+ * seat can take it by taking the top while the others take the bottom. */
+static cardset unk_reps(const cs *s)
+{
+	cardset other = s->hand | s->known[0] | s->known[1] | s->known[2] | s->known[3];
+	if (s->ptc != CARD_NONE)
+		other |= card_bit(s->ptc);
+	for (int i = 0; i < s->n; i++)
+		if (s->card[i] != CARD_NONE)
+			other |= card_bit(s->card[i]);
+	cardset reps = 0;
+	for (int suit = 0; suit < SUIT_COUNT; suit++) {
+		card last = CARD_NONE;
+		for (int r = RANK_COUNT - 1; r >= 0; r--) {
+			card x = card_make(suit, r);
+			if (s->unk & card_bit(x)) {
+				if (last == CARD_NONE)
+					reps |= card_bit(x);
+				last = x;
+			} else if (other & card_bit(x)) {
+				if (last != CARD_NONE)
+					reps |= card_bit(last);
+				last = CARD_NONE;
+			}
+		}
+		if (last != CARD_NONE)
+			reps |= card_bit(last);
+	}
+	return reps;
+}
+
+static inline int first_lead_barred(const ctx *c, const cs *s, int seat)
+{
+	return s->trick_no == 0 && !s->open && seat == c->trumper && seat == ((c->dealer + 1) & 3);
+}
+
+static int trick_winner(const cs *s)
+{
+	cardset cards = 0;
+	for (int i = 0; i < s->n; i++)
+		cards |= card_bit(s->card[i]);
+	cardset tr = cards & suit_mask(s->trump);
+	card top = tr ? cardset_top(tr) : cardset_top(cards & suit_mask(card_suit(s->card[0])));
+	for (int i = 0; i < s->n; i++)
+		if (s->card[i] == top)
+			return s->seat[i];
+	return s->seat[0];
+}
+
+/* Puts card y from `seat` on the trick (the caller removed it from where it was). */
+static void place(cs *t, int seat, card y, int from_table)
+{
+	int down = t->n > 0 && !t->open && card_suit(y) != card_suit(t->card[0]);
+	t->seat[t->n] = (uint8_t)seat;
+	t->card[t->n] = y;
+	t->pmask[t->n] = 0;
+	if (down)
+		t->down |= (uint8_t)(1u << t->n);
+	if (from_table)
+		t->tcard |= (uint8_t)(1u << t->n);
+	t->n++;
+	t->turn = (uint8_t)((seat + 1) & 3);
+}
+
+/* After the trick: the claimer's team must have won it; then the inspection
+ * and the reveals, and on to the next trick. */
+static int next_trick(const ctx *c, const cs *s)
+{
+	int w = trick_winner(s);
+	if (g304_team(w) != c->team)
+		return 1;
+	cs t = *s;
+	int reveal = 0;
+	if (!t.open) {
+		for (int i = 0; i < t.n; i++)
+			if ((t.down >> i & 1) && card_suit(t.card[i]) == t.trump)
+				reveal = 1;
+		if (t.trick_no == 0 && c->bid >= G304_BID8_MIN)
+			reveal = 1;
+	}
+	t.trick_no++;
+	t.leader = t.turn = (uint8_t)w;
+	t.n = t.down = t.tcard = 0;
+	memset(t.pmask, 0, sizeof t.pmask);
+	if (t.exhausted && !(t.hand & suit_mask(t.trump)))
+		t.exhausted = 0;
+	if (t.trick_no >= G304_TRICKS)
+		return 0; /* every trick won: the claim held on this line */
+	if (reveal) {
+		t.open = 1;
+		if (t.ptc != CARD_NONE) {
+			t.hand |= card_bit(t.ptc);
+			t.ptc = CARD_NONE;
+		}
+		if (t.tslot) {
+			/* The trump card is shown and goes back to the trumper's hand. */
+			t.tslot = 0;
+			cardset reps = unk_reps(&t) & suit_mask(t.trump);
+			for (; reps; reps &= reps - 1) {
+				card y = cardset_first(reps);
+				cs u = t;
+				u.unk &= ~card_bit(y);
+				u.known[c->trumper] |= card_bit(y);
+				if (feasible(c, &u) && refute(c, &u))
+					return 1;
+			}
+			return 0;
+		}
+	}
+	return refute(c, &t);
+}
+
+/* Places the face-down cards of this trick that the claimer has not seen. */
+static int end_trick(const ctx *c, const cs *s)
+{
+	for (int i = 0; i < s->n; i++) {
+		if (!s->pmask[i])
+			continue;
+		cardset reps = unk_reps(s);
+		for (; reps; reps &= reps - 1) {
+			card y = cardset_first(reps);
+			if (!(s->pmask[i] & suit_bit(card_suit(y))))
+				continue;
+			cs t = *s;
+			t.unk &= ~card_bit(y);
+			t.card[i] = y;
+			t.pmask[i] = 0;
+			if (feasible(c, &t) && end_trick(c, &t))
+				return 1;
+		}
+		return 0;
+	}
+	return next_trick(c, s);
+}
+
+static int after_place(const ctx *c, const cs *t)
+{
+	return t->n == G304_SEATS ? end_trick(c, t) : refute(c, t);
+}
+
+/* Is x a legal next card for the claimer? */
+static int me_legal(const ctx *c, const cs *s, card x)
+{
+	int trumper = c->me == c->trumper;
+	int from_table = trumper && s->ptc == x;
+	cardset trumps = suit_mask(s->trump);
+	if (!from_table && !(s->hand & card_bit(x)))
+		return 0;
+	if (s->n == 0) {
+		if (from_table)
+			return s->hand == 0;
+		if (trumper && s->exhausted && (s->hand & trumps) && !(card_bit(x) & trumps))
+			return 0;
+		if (first_lead_barred(c, s, c->me) && (card_bit(x) & trumps) && (s->hand & ~trumps))
+			return 0;
+		return 1;
+	}
+	int led = card_suit(s->card[0]);
+	if (s->hand & suit_mask(led))
+		return !from_table && card_suit(x) == led;
+	if (!trumper || s->ptc == CARD_NONE)
+		return 1;
+	if (!s->hand)
+		return from_table;
+	if (led == s->trump)
+		return !from_table;
+	return from_table || !(card_bit(x) & trumps);
+}
+
+static int me_play(const ctx *c, const cs *s)
+{
+	if (s->k >= c->horizon)
+		return 0;
+	card x = c->order[s->k];
+	if (!me_legal(c, s, x))
+		return 1; /* the order cannot be played here */
+	cs t = *s;
+	t.k++;
+	int from_table = t.ptc == x;
+	if (from_table)
+		t.ptc = CARD_NONE;
+	else
+		t.hand &= ~card_bit(x);
+	int trumper = c->me == c->trumper;
+	if (t.n == 0 && trumper && !from_table && card_suit(x) == t.trump) {
+		if (first_lead_barred(c, s, c->me)) {
+			/* Nothing but trumps in hand: the game is played open. */
+			t.open = 1;
+			if (t.ptc != CARD_NONE)
+				t.hand |= card_bit(t.ptc);
+			t.ptc = CARD_NONE;
+		}
+		if (!t.exhausted && !c->v->pcc) {
+			/* The adversary may make this the moment trumps are exhausted:
+			 * nobody else holds one, and the claimer must lead trumps on. */
+			cs e = t;
+			int ok = 1;
+			for (int x2 = 0; x2 < G304_SEATS; x2++)
+				if (x2 != c->me) {
+					ok &= !(e.known[x2] & suit_mask(e.trump));
+					e.voids[x2] |= (uint8_t)suit_bit(e.trump);
+				}
+			e.exhausted = 1;
+			place(&e, c->me, x, 0);
+			if (ok && feasible(c, &e) && after_place(c, &e))
+				return 1;
+		}
+	}
+	place(&t, c->me, x, from_table);
+	return after_place(c, &t);
+}
+
+/* Tries card y for an adversary seat: from its known cards, its unseen
+ * cards, or the table (the trump card); `newvoid` is a suit the play shows
+ * it lacks, or -1. */
+enum { FROM_KNOWN, FROM_UNSEEN, FROM_TABLE };
+static int adv_try(const ctx *c, const cs *s, int seat, card y, int from, int newvoid)
+{
+	cs t = *s;
+	if (newvoid >= 0) {
+		if (t.known[seat] & suit_mask(newvoid))
+			return 0;
+		t.voids[seat] |= (uint8_t)suit_bit(newvoid);
+	}
+	if (from == FROM_KNOWN) {
+		t.known[seat] &= ~card_bit(y);
+	} else {
+		t.unk &= ~card_bit(y);
+		if (from == FROM_UNSEEN) {
+			if (!t.cap[seat])
+				return 0;
+			t.cap[seat]--;
+		} else {
+			t.tslot = 0;
+		}
+	}
+	if (from != FROM_KNOWN || newvoid >= 0)
+		if (!feasible(c, &t))
+			return 0;
+	place(&t, seat, y, from == FROM_TABLE);
+	if (s->n == 0 && first_lead_barred(c, s, seat) && card_suit(y) == s->trump) {
+		/* Leading a trump here is allowed only from a hand of trumps, and
+		 * then the game goes open. Allowing it more widely, with the trump
+		 * card back in hand unseen, only strengthens the adversary. */
+		t.open = 1;
+		if (t.tslot) {
+			t.tslot = 0;
+			t.cap[seat]++;
+		}
+	}
+	return after_place(c, &t);
+}
+
+/* The card of a set most likely to win a trick: trumps first, then by rank. */
+static card by_strength(cardset set, int trump)
+{
+	cardset tr = set & suit_mask(trump);
+	if (tr)
+		return cardset_top(tr);
+	card best = cardset_top(set);
+	for (cardset rest = set; rest; rest &= rest - 1)
+		if (card_rank(cardset_first(rest)) > card_rank(best))
+			best = cardset_first(rest);
+	return best;
+}
+
+/* Every move of one adversary seat, over its known and unseen cards,
+ * strongest first, since refutations come sooner that way. */
+static int adv_each(const ctx *c, const cs *s, int seat, cardset allowed, int newvoid)
+{
+	cardset known = s->known[seat] & allowed;
+	for (; known; known &= ~card_bit(cardset_top(known)))
+		if (adv_try(c, s, seat, cardset_top(known), FROM_KNOWN, newvoid))
+			return 1;
+	if (!s->cap[seat])
+		return 0;
+	cardset reps = unk_reps(s) & allowed;
+	for (int suit = 0; suit < SUIT_COUNT; suit++)
+		if (s->voids[seat] & suit_bit(suit))
+			reps &= ~suit_mask(suit);
+	while (reps) {
+		card y = by_strength(reps, s->trump);
+		reps &= ~card_bit(y);
+		if (adv_try(c, s, seat, y, FROM_UNSEEN, newvoid))
+			return 1;
+	}
+	return 0;
+}
+
+/* The trumper plays the trump card from the table; its rank is the adversary's choice. */
+static int adv_trump_card(const ctx *c, const cs *s, int seat, int newvoid)
+{
+	cardset reps = unk_reps(s) & suit_mask(s->trump);
+	for (; reps; reps &= reps - 1)
+		if (adv_try(c, s, seat, cardset_first(reps), FROM_TABLE, newvoid))
+			return 1;
+	return 0;
+}
+
+static int adv_play(const ctx *c, const cs *s, int seat)
+{
+	int closed_trumper = seat == c->trumper && s->tslot;
+	int hand_empty = !s->cap[seat] && !s->known[seat];
+	cardset trumps = suit_mask(s->trump);
+	if (s->n == 0) {
+		if (closed_trumper && hand_empty)
+			return adv_trump_card(c, s, seat, -1);
+		return adv_each(c, s, seat, ALL_CARDS, -1);
+	}
+	int led = card_suit(s->card[0]);
+	if (adv_each(c, s, seat, suit_mask(led), -1))
+		return 1;
+	/* Not following: the seat shows it lacks the suit led. */
+	if (!closed_trumper)
+		return adv_each(c, s, seat, ALL_CARDS & ~suit_mask(led), led);
+	if (hand_empty)
+		return adv_trump_card(c, s, seat, -1);
+	if (led != s->trump && adv_trump_card(c, s, seat, led))
+		return 1;
+	return adv_each(c, s, seat, ALL_CARDS & ~suit_mask(led) & ~trumps, led);
+}
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+	h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+/* Hashes a position at a trick boundary with the order still to play. */
+static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
+{
+	uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
+	uint64_t f[] = {
+		s->unk, s->hand, s->ptc,
+		(uint64_t)s->known[0] | (uint64_t)s->known[1] << 32,
+		(uint64_t)s->known[2] | (uint64_t)s->known[3] << 32,
+		(uint64_t)s->cap[0] | (uint64_t)s->cap[1] << 8 | (uint64_t)s->cap[2] << 16 | (uint64_t)s->cap[3] << 24
+			| (uint64_t)s->voids[0] << 32 | (uint64_t)s->voids[1] << 40 | (uint64_t)s->voids[2] << 48
+			| (uint64_t)s->voids[3] << 56,
+		(uint64_t)s->tslot | (uint64_t)s->trump << 8 | (uint64_t)s->open << 16 | (uint64_t)s->exhausted << 24
+			| (uint64_t)s->trick_no << 32 | (uint64_t)s->leader << 40 | (uint64_t)(c->horizon - s->k) << 48,
+	};
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+		a = mix(a, f[i]);
+		b = mix(b ^ 0x5bd1e995u, f[i] * 0xc2b2ae3d27d4eb4full);
+	}
+	for (int i = 0; i < 16; i++) {
+		a = mix(a, s->sink[i]);
+		b = mix(b, (uint64_t)s->sink[i] << i);
+	}
+	for (int k = s->k; k < c->horizon; k++) {
+		a = mix(a, c->order[k]);
+		b = mix(b, (uint64_t)c->order[k] << 5 | (uint64_t)k);
+	}
+	*h1 = a;
+	*h2 = b;
+}
+
+static int refute(const ctx *c, const cs *s)
+{
+	c->stats->nodes++;
+	if ((c->limit && c->stats->nodes - c->start > c->limit) || c->out_of_budget) {
+		((ctx *)c)->gave_up = 1;
+		return 0;
+	}
+	if (c->budget && c->stats->nodes > c->budget) {
+		((ctx *)c)->out_of_budget = 1;
+		((ctx *)c)->gave_up = 1;
+		return 0;
+	}
+	memo_entry *e = NULL;
+	uint64_t h1 = 0, h2 = 0;
+	if (s->n == 0) {
+		ctx *mc = (ctx *)c; /* the memo is the one mutable part of the context */
+		if (!mc->memo && !mc->memo_failed && c->stats->nodes > CAPS_MEMO_AFTER) {
+			mc->memo = calloc((size_t)1 << CAPS_MEMO_BITS, sizeof *mc->memo);
+			mc->memo_failed = !mc->memo;
+		}
+		if (mc->memo) {
+			memo_key(c, s, &h1, &h2);
+			e = &mc->memo[h1 & (((uint64_t)1 << CAPS_MEMO_BITS) - 1)];
+			if (e->used && e->h1 == h1 && e->h2 == h2)
+				return e->refuted;
+		}
+	}
+	int r = s->turn == c->me ? me_play(c, s) : adv_play(c, s, s->turn);
+	if (e && (r || !c->gave_up)) {
+		e->used = 1;
+		e->h1 = h1;
+		e->h2 = h2;
+		e->refuted = (uint8_t)r;
+	}
+	return r;
+}
+
+/* Builds the search state for one trump hypothesis; 0 if the hypothesis
+ * does not fit what the claimer has seen. */
+static int build(const ctx *c, int trump, cs *s)
+{
+	const g304_view *v = c->v;
+	memset(s, 0, sizeof *s);
+	s->trump = (uint8_t)trump;
+	s->open = v->trump_open;
+	s->hand = v->hand;
+	s->ptc = (c->me == c->trumper && v->trump_down) ? v->trump_card : CARD_NONE;
+	s->tslot = c->me != c->trumper && v->trump_down;
+	s->exhausted = c->me == c->trumper && v->exhausted;
+	cardset seen = s->hand;
+	if (s->ptc != CARD_NONE)
+		seen |= card_bit(s->ptc);
+	int played[G304_SEATS] = { 0 };
+	int cur = v->ntricks - 1;
+	for (int i = 0; i < v->ntricks; i++) {
+		const g304_trick *t = &v->tricks[i];
+		if (!t->n)
+			continue;
+		int led = card_suit(t->card[0]);
+		for (int k = 0; k < t->n; k++) {
+			int x = t->seat[k];
+			card y = t->card[k];
+			played[x]++;
+			if (k > 0 && (y == CARD_NONE || card_suit(y) != led))
+				s->voids[x] |= (uint8_t)suit_bit(led);
+			if (y != CARD_NONE) {
+				seen |= card_bit(y);
+				continue;
+			}
+			uint8_t mask = (uint8_t)(ALL_SUITS & ~suit_bit(led));
+			if (i < cur || (x == c->trumper && !(t->tcard >> k & 1)))
+				mask &= (uint8_t)~suit_bit(trump); /* inspected, or the trumper's throw */
+			if (x == c->trumper && (t->tcard >> k & 1))
+				mask = (uint8_t)suit_bit(trump); /* the trump card, cutting */
+			if (i < cur)
+				s->sink[mask]++;
+			else
+				s->pmask[k] = mask;
+		}
+	}
+	if (c->me != c->trumper && v->trump_card != CARD_NONE && !(seen & card_bit(v->trump_card))
+	    && !v->trump_down) {
+		s->known[c->trumper] |= card_bit(v->trump_card);
+		seen |= card_bit(v->trump_card);
+	}
+	/* A closed game whose trumper sat after the dealer: its first lead was no trump. */
+	if (!s->open && c->me != c->trumper && v->ntricks > 0 && v->tricks[0].n > 0
+	    && v->tricks[0].seat[0] == c->trumper && c->trumper == ((c->dealer + 1) & 3)
+	    && card_suit(v->tricks[0].card[0]) == trump)
+		return 0;
+	for (int x = 0; x < G304_SEATS; x++) {
+		if (x == c->me)
+			continue;
+		int held = G304_TRICKS - played[x] - cardset_count(s->known[x]);
+		if (x == c->trumper && v->trump_down)
+			held--;
+		if (held < 0)
+			return 0;
+		s->cap[x] = (uint8_t)held;
+	}
+	s->unk = ALL_CARDS & ~seen;
+	const g304_trick *t = &v->tricks[cur];
+	s->trick_no = (uint8_t)cur;
+	s->leader = t->leader;
+	s->n = t->n;
+	s->down = t->down;
+	s->tcard = t->tcard;
+	memcpy(s->seat, t->seat, sizeof s->seat);
+	memcpy(s->card, t->card, sizeof s->card);
+	s->turn = v->turn;
+	return feasible(c, s);
+}
+
+/* Does some consistent world and line beat the order (up to the horizon)? */
+static int refute_all(const ctx *c)
+{
+	const g304_view *v = c->v;
+	for (int trump = 0; trump < SUIT_COUNT; trump++) {
+		if (v->trump_suit >= 0 && trump != v->trump_suit)
+			continue;
+		cs s;
+		if (build(c, trump, &s) && refute(c, &s))
+			return 1;
+	}
+	return 0;
+}
+
+cardset g304_caps_cards(const g304_view *v)
+{
+	cardset s = v->hand;
+	if (v->seat == v->trumper && v->trump_down && v->trump_card != CARD_NONE)
+		s |= card_bit(v->trump_card);
+	return s;
+}
+
+/* Can a claim be judged at all in this view? */
+static int claimable(const g304_view *v)
+{
+	if (v->phase != G304_PHASE_PLAY || v->pcc || v->ntricks == 0 || v->trumper >= G304_SEATS
+	    || v->seat >= G304_SEATS)
+		return 0;
+	for (int i = 0; i < v->ntricks; i++)
+		if (v->tricks[i].winner != G304_NO_SEAT && g304_team(v->tricks[i].winner) != g304_team(v->seat))
+			return 0;
+	return 1;
+}
+
+static void ctx_init(ctx *c, const g304_view *v, const card *order, int n, g304_caps_stats *stats)
+{
+	c->v = v;
+	c->me = v->seat;
+	c->team = g304_team(v->seat);
+	c->trumper = v->trumper;
+	c->dealer = v->dealer;
+	c->bid = v->bid;
+	c->order = order;
+	c->horizon = n;
+	c->stats = stats;
+	c->memo = NULL;
+	c->memo_failed = 0;
+	c->limit = 0;
+	c->start = 0;
+	c->gave_up = 0;
+	c->budget = 0;
+	c->out_of_budget = 0;
+}
+
+int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stats *stats)
+{
+	g304_caps_stats dummy = { 0, 0 };
+	if (!claimable(v))
+		return 0;
+	cardset cards = g304_caps_cards(v), listed = 0;
+	if (n != cardset_count(cards))
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (order[i] >= CARD_COUNT || (listed & card_bit(order[i])) || !(cards & card_bit(order[i])))
+			return 0;
+		listed |= card_bit(order[i]);
+	}
+	ctx c;
+	ctx_init(&c, v, order, n, stats ? stats : &dummy);
+	int certain = !refute_all(&c);
+	free(c.memo);
+	return certain;
+}
+
+/* Cards of the claimer that are interchangeable with a higher one it holds
+ * (same suit, no card outside its hand between them) need not lead a branch. */
+static int find_rec(ctx *c, card *order, int d, int m, cardset left, cardset others)
+{
+	if (d > 0 || d == m) { /* with no cards left, the rest of this trick still counts */
+		c->horizon = d;
+		c->limit = d < m ? CAPS_PREFIX_NODES : 0;
+		c->start = c->stats->nodes;
+		c->gave_up = 0;
+		int refuted = refute_all(c);
+		c->limit = 0;
+		if (c->out_of_budget)
+			return 0;
+		if (refuted)
+			return 0;
+	}
+	if (d == m)
+		return 1;
+	for (cardset l = left; l; l &= l - 1) {
+		card x = cardset_first(l);
+		/* Skip x if the next higher card of its suit that is still in play
+		 * is also the claimer's, still to be ordered. */
+		int dup = 0;
+		card ptc = (c->me == c->trumper && c->v->trump_down) ? c->v->trump_card : CARD_NONE;
+		for (int r = card_rank(x) + 1; r < RANK_COUNT && x != ptc; r++) {
+			card y = card_make(card_suit(x), r);
+			if (y == ptc)
+				break; /* the trump card plays by other rules: not interchangeable */
+			if (left & card_bit(y)) {
+				dup = 1;
+				break;
+			}
+			if (others & card_bit(y))
+				break;
+		}
+		if (dup)
+			continue;
+		order[d] = x;
+		if (find_rec(c, order, d + 1, m, left & ~card_bit(x), others))
+			return 1;
+	}
+	return 0;
+}
+
+int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n, g304_caps_stats *stats)
+{
+	g304_caps_stats dummy = { 0, 0 };
+	*n = 0;
+	if (!claimable(v))
+		return 0;
+	cardset cards = g304_caps_cards(v);
+	/* Cards not the claimer's and not seen played: they may split its runs. */
+	cardset played = 0;
+	for (int i = 0; i < v->ntricks; i++)
+		for (int k = 0; k < v->tricks[i].n; k++)
+			if (v->tricks[i].card[k] != CARD_NONE)
+				played |= card_bit(v->tricks[i].card[k]);
+	cardset others = ALL_CARDS & ~cards & ~played;
+	card buf[G304_TRICKS];
+	ctx c;
+	ctx_init(&c, v, buf, 0, stats ? stats : &dummy);
+	c.budget = budget ? c.stats->nodes + budget : 0;
+	int m = cardset_count(cards);
+	int found = find_rec(&c, buf, 0, m, cards, others);
+	free(c.memo);
+	if (c.out_of_budget)
+		return -1;
+	if (!found)
+		return 0;
+	memcpy(order, buf, sizeof buf[0] * (size_t)m);
+	*n = m;
+	return 1;
+}

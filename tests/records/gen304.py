@@ -1,0 +1,676 @@
+"""gen304.py: the helpers behind gen_records.py. A small model of the 304
+rules, written from the rule documents (seeds 000 and 001, RULES.md), that
+checks a hand-made record before it is written: that every action meant to be
+accepted is legal, that every refusal is meant, and what the deal scores.
+
+It is a tester's aid, not the engine: its points and tokens are compared with
+the figures written by hand in gen_records.py, and both go into the .expect.
+"""
+import json
+import os
+
+RANKS = "78QKTA9J"            # ascending strength within a suit
+POINTS = {"J": 30, "9": 20, "A": 11, "T": 10, "K": 3, "Q": 2, "8": 0, "7": 0}
+SUITS = "SHDC"
+ALL = [r + s for s in SUITS for r in "789TJQKA"]
+
+
+def pts(c):
+    return POINTS[c[0]]
+
+
+def suit(c):
+    return c[1]
+
+
+def strength(c):
+    return RANKS.index(c[0])
+
+
+def team(s):
+    return s & 1
+
+
+def partner(s):
+    return (s + 2) & 3
+
+
+def payoff(bid):
+    if bid == "pcc":
+        return 4
+    return 1 if bid < 200 else 2 if bid < 250 else 3
+
+
+def charge(bid):
+    if bid == "pcc":
+        return 5
+    return 2 if bid < 200 else 3 if bid < 250 else 4
+
+
+def bidval(v):
+    return 400 if v == "pcc" else v
+
+
+class Refused(Exception):
+    pass
+
+
+class Model:
+    """One match under the given rules, fed deals and actions."""
+
+    def __init__(self, rules, dealer):
+        self.rules = rules
+        self.single = rules.get("bidding") == "single"
+        self.fives = rules.get("fives") == "on"
+        self.bank = rules.get("scoring") == "bank"
+        self.caps_off = rules.get("caps") == "off"
+        self.dealer = dealer
+        self.tokens = [11, 11]
+        self.winner = None
+        self.phase = "deal"
+        self.ends = []
+
+    # ---- dealing -----------------------------------------------------
+    def deck_for(self, hands):
+        """hands: seat -> (first4, last4). Returns the deck, top first."""
+        D = self.dealer
+        order = [(D + 1) % 4, (D + 2) % 4, (D + 3) % 4, D]
+        deck = []
+        for half in (0, 1):
+            for s in order:
+                cards = hands[s][half]
+                assert len(cards) == 4, (s, cards)
+                deck += cards
+        assert sorted(deck) == sorted(ALL), "deck is not the 32 cards: %s" % deck
+        return deck
+
+    def start(self, hands):
+        assert self.phase == "deal"
+        self.first4 = {s: list(hands[s][0]) for s in range(4)}
+        self.last4 = {s: list(hands[s][1]) for s in range(4)}
+        self.dealt = {s: self.first4[s] + self.last4[s] for s in range(4)}
+        self.hand = {s: list(self.first4[s]) for s in range(4)}
+        self.phase = "bid4"
+        self.turn = (self.dealer + 1) % 4
+        self.asker = None
+        self.spoke = set()
+        self.passes = 0
+        self.bid = 0
+        self.bidder = None
+        self.any200 = False
+        self.nacted = 0
+        self.trumper = None
+        self.trump_card = None
+        self.trump_suit = None
+        self.trump_down = False
+        self.open = False
+        self.pcc = False
+        self.sitting = None
+        self.exhausted = False
+        self.bid8 = 0
+        self.bidder8 = None
+        self.turns8 = 0
+        self.tricks = []       # completed: list of (leader, [(seat, card, down)], winner)
+        self.cur = []
+        self.leader = None
+        self.won = [[], []]
+        self.tricks_won = [0, 0]
+        self.end = None
+
+    # ---- actions -----------------------------------------------------
+    def apply(self, seat, do, value=None, card=None):
+        """Applies an action; returns None, or the refusal code."""
+        import copy
+        saved = copy.deepcopy(self.__dict__)
+        try:
+            self._apply(seat, do, value, card)
+            if self.phase not in ("deal", "over"):
+                self.nacted += 1
+            return None
+        except Refused as e:
+            self.__dict__ = saved
+            return str(e)
+
+    def _apply(self, s, do, value, card):
+        if self.phase == "over":
+            raise Refused("match_over")
+        if self.phase == "deal":
+            raise Refused("no_deal")
+        if do == "spoilt":
+            return self._spoilt(s)
+        if self.phase == "bid4":
+            return self._bid4(s, do, value)
+        if self.phase in ("trump4", "trump8"):
+            if do != "trump":
+                raise Refused("wrong_phase")
+            if s != self.trumper:
+                raise Refused("not_trumper")
+            return self._trump(card)
+        if self.phase == "bid8":
+            return self._bid8(s, do, value)
+        if self.phase == "play":
+            if do == "open":
+                return self._open(s)
+            if do != "play":
+                raise Refused("wrong_phase")
+            return self._play(s, card)
+        raise AssertionError(self.phase)
+
+    def _check_step(self, v):
+        if v == "pcc":
+            return
+        if v > 300:
+            raise Refused("bid_too_high")
+        if v % 10 and not (self.fives and v >= 200 and v % 5 == 0):
+            raise Refused("bid_not_multiple")
+
+    def _bid4(self, s, do, value):
+        D = self.dealer
+        if do == "redeal":
+            if s != (D + 1) % 4:
+                raise Refused("reject_not_first")
+            if self.nacted:
+                raise Refused("reject_too_late")
+            p = sum(pts(c) for c in self.first4[s])
+            if p >= 15:
+                raise Refused("reject_points")
+            self._end_deal("redeal")
+            return
+        actor = partner(self.asker) if self.asker is not None else self.turn
+        if s != actor:
+            raise Refused("not_your_turn")
+        if do == "partner":
+            if self.asker is not None:
+                raise Refused("ask_answering")
+            if self.bidder == partner(s):
+                raise Refused("ask_partner_high")
+            self.asker = s
+            return
+        if do == "bid":
+            v = value
+            if v == "pcc":
+                raise Refused("pcc_four")
+            self._check_step(v)
+            if v < 160:
+                raise Refused("bid_too_low")
+            if v <= self.bid:
+                raise Refused("bid_not_higher")
+            if self.single:
+                exception = v >= 200 and not self.any200
+                if s in self.spoke and not exception:
+                    raise Refused("single_once")
+                if self.bidder == partner(s) and not exception:
+                    raise Refused("single_partner")
+            else:
+                if v < 200 and s in self.spoke:
+                    raise Refused("bid_second_turn")
+                if v < 200 and self.bidder == partner(s):
+                    raise Refused("bid_over_partner")
+            self.bid, self.bidder = v, s
+            if v >= 200:
+                self.any200 = True
+            self.passes = 0
+        elif do == "pass":
+            self.passes += 1
+        else:
+            raise Refused("wrong_phase")
+        owner = self.asker if self.asker is not None else s
+        self.spoke.add(s)
+        self.spoke.add(owner)
+        self.asker = None
+        if self.bid and self.passes >= 3:
+            self.trumper = self.bidder
+            self.phase = "trump4"
+            return
+        if not self.bid and self.passes >= 4:
+            self._end_deal("passed_out")
+            return
+        t = (owner + 1) % 4
+        if t == self.bidder:
+            t = (t + 1) % 4
+        self.turn = t
+
+    def _trump(self, card):
+        s = self.trumper
+        if self.phase == "trump4":
+            if card not in self.first4[s]:
+                if card in self.last4[s]:
+                    raise Refused("not_in_hand")  # not dealt yet
+                raise Refused("not_in_hand")
+        else:
+            if card not in self.hand[s]:
+                raise Refused("not_in_hand")
+        self.hand[s].remove(card)
+        self.trump_card = card
+        self.trump_suit = suit(card)
+        self.trump_down = True
+        if self.phase == "trump4":
+            for t in range(4):
+                self.hand[t] += self.last4[t]
+            self.phase = "bid8"
+            self.turn = s
+            self.turns8 = 0
+        else:
+            self._start_play()
+
+    def _bid8(self, s, do, value):
+        if s != self.turn:
+            raise Refused("not_your_turn")
+        if do == "partner":
+            raise Refused("ask_eight")
+        if do == "bid":
+            v = value
+            self._check_step(v)
+            if v != "pcc" and v < 250:
+                raise Refused("bid_too_low")
+            if bidval(v) <= max(self.bid, bidval(self.bid8)):
+                raise Refused("bid_not_higher")
+            if self.bidder8 == partner(s):
+                raise Refused("bid8_partner")
+            self.bid8, self.bidder8 = bidval(v), s
+        elif do != "pass":
+            raise Refused("wrong_phase")
+        self.turns8 += 1
+        if self.turns8 == 4 or self.bid8 == 400:
+            if self.bid8:
+                # the old trump card goes back to its owner
+                self.hand[self.trumper].append(self.trump_card)
+                self.trump_card = None
+                self.trump_down = False
+                self.trumper = self.bidder8
+                self.bid = self.bid8
+                if self.bid8 == 400:
+                    self.pcc = True
+                    self.bid = "pcc"
+                    self.sitting = partner(self.trumper)
+                self.phase = "trump8"
+            else:
+                self._start_play()
+            return
+        self.turn = (s + 1) % 4
+
+    def _start_play(self):
+        self.phase = "play"
+        self.leader = self.trumper if self.pcc else (self.dealer + 1) % 4
+        self.turn = self.leader
+        self.cur = []
+
+    def _open(self, s):
+        if s != self.trumper:
+            raise Refused("not_trumper")
+        if self.open:
+            raise Refused("already_open")
+        if self.tricks or self.cur:
+            raise Refused("open_too_late")
+        self.open = True
+        self.hand[s].append(self.trump_card)
+        self.trump_down = False
+
+    def next_seat(self, s):
+        t = (s + 1) % 4
+        if t == self.sitting:
+            t = (t + 1) % 4
+        return t
+
+    def holds_trump(self, s):
+        return any(suit(c) == self.trump_suit for c in self.hand[s])
+
+    def _play(self, s, card):
+        if s == self.sitting:
+            raise Refused("sitting_out")
+        if s != self.turn:
+            raise Refused("not_your_turn")
+        tr = s == self.trumper
+        is_tc = tr and self.trump_down and card == self.trump_card
+        hand = self.hand[s]
+        if not is_tc and card not in hand:
+            raise Refused("not_in_hand")
+        last_only_tc = tr and self.trump_down and not hand
+        T = self.trump_suit
+        down = False
+        if not self.cur:  # leading
+            if is_tc and not last_only_tc:
+                raise Refused("trump_card_reserved")
+            if tr and not self.open and not self.tricks and s == (self.dealer + 1) % 4 \
+                    and suit(card) == T and not self.pcc:
+                raise Refused("no_trump_lead_first")
+            if tr and self.exhausted and self.holds_trump(s) and suit(card) != T:
+                raise Refused("exhausted_trumps")
+            if tr and not self.pcc and suit(card) == T and not is_tc and not self.exhausted:
+                others = any(self.holds_trump(t) for t in range(4) if t != s)
+                if not others:
+                    self.exhausted = True
+        else:
+            led = suit(self.cur[0][1])
+            has = [c for c in hand if suit(c) == led]
+            if last_only_tc:
+                down = led != T and not self.open
+            elif has:
+                if is_tc:
+                    raise Refused("follow_suit" if led != T else "trump_card_reserved")
+                if suit(card) != led:
+                    raise Refused("follow_suit")
+            else:
+                if tr and self.trump_down:
+                    if is_tc and led == T:
+                        raise Refused("trump_card_reserved")
+                    if not is_tc and suit(card) == T:
+                        raise Refused("cut_with_trump_card")
+                down = not self.open
+        if is_tc:
+            self.trump_down = False
+        else:
+            hand.remove(card)
+        if tr and self.exhausted and not self.holds_trump(s):
+            self.exhausted = False
+        self.cur.append((s, card, down))
+        n = 3 if self.pcc else 4
+        if len(self.cur) < n:
+            self.turn = self.next_seat(s)
+            return
+        self._finish_trick()
+
+    def _finish_trick(self):
+        T = self.trump_suit
+        led = suit(self.cur[0][1])
+        trumps = [x for x in self.cur if suit(x[1]) == T]
+        pool = trumps if trumps else [x for x in self.cur if suit(x[1]) == led]
+        winner = max(pool, key=lambda x: strength(x[1]))[0]
+        if not self.open and any(x[2] and suit(x[1]) == T for x in self.cur):
+            self._reveal()
+        if not self.open and not self.tricks and (self.pcc or self.bid >= 250):
+            self._reveal()
+        self.tricks.append((self.cur[0][0], list(self.cur), winner))
+        self.won[team(winner)] += [x[1] for x in self.cur]
+        self.tricks_won[team(winner)] += 1
+        self.cur = []
+        if len(self.tricks) == 8:
+            self._score()
+        else:
+            self.turn = winner
+            if self.trumper == winner and self.exhausted and not self.holds_trump(winner):
+                self.exhausted = False
+
+    def _reveal(self):
+        self.open = True
+        if self.trump_down:
+            self.hand[self.trumper].append(self.trump_card)
+            self.trump_down = False
+
+    def _score(self):
+        tt = team(self.trumper)
+        p = [sum(pts(c) for c in self.won[0]), sum(pts(c) for c in self.won[1])]
+        if self.pcc:
+            p[tt] += sum(pts(c) for c in self.dealt[self.sitting])
+            made = self.tricks_won[tt] == 8
+        else:
+            made = p[tt] >= self.bid
+            assert self.caps_off or self.tricks_won[tt] < 8, \
+                "the trumper's team wins every trick: set caps off"
+        assert sum(p) == 304, p
+        if made:
+            self._pay(1 - tt, tt, payoff(self.bid))
+        else:
+            self._pay(tt, 1 - tt, charge(self.bid))
+        self._end_deal("scored", points=p, made=made)
+
+    def _pay(self, loser, gainer, n):
+        n = min(n, self.tokens[loser])
+        self.tokens[loser] -= n
+        if not self.bank:
+            self.tokens[gainer] += n
+
+    def _spoilt(self, s):
+        if self.phase != "play":
+            raise Refused("wrong_phase")
+        opp = [t for t in range(4) if team(t) != team(self.trumper)]
+        right = not any(suit(c) == self.trump_suit for t in opp for c in self.dealt[t])
+        if right:
+            self._end_deal("spoilt", spoilt_right=True)
+        else:
+            tt = team(self.trumper)
+            if team(s) == tt:
+                self._pay(tt, 1 - tt, charge(self.bid) + 2)
+            else:
+                self._pay(1 - tt, tt, payoff(self.bid) + 2)
+            self._end_deal("spoilt", spoilt_right=False)
+
+    def _end_deal(self, outcome, points=None, made=None, spoilt_right=None):
+        self.end = dict(outcome=outcome, points=points, made=made,
+                        trumper=self.trumper, bid=self.bid if self.trumper is not None else None,
+                        tokens=list(self.tokens), spoilt_right=spoilt_right)
+        self.ends.append(self.end)
+        if outcome in ("scored", "passed_out") or spoilt_right is False:
+            self.dealer = (self.dealer + 1) % 4
+        if 0 in self.tokens:
+            self.winner = 0 if self.tokens[1] == 0 else 1
+            self.phase = "over"
+        else:
+            self.phase = "deal"
+
+    # ---- helpers for writing play ------------------------------------
+    def legal(self, s):
+        """Cards seat s may play now (by trying each)."""
+        out = []
+        cands = list(self.hand[s])
+        if s == self.trumper and self.trump_down:
+            cands.append(self.trump_card)
+        for c in cands:
+            import copy
+            saved = copy.deepcopy(self.__dict__)
+            try:
+                self._play(s, c)
+                out.append(c)
+            except Refused:
+                pass
+            self.__dict__ = saved
+        return out
+
+
+def spec_hands(spec):
+    """{seat: "a b c d | e f g h"} -> {seat: ([4], [4])}"""
+    out = {}
+    for s, text in spec.items():
+        a, b = text.split("|")
+        out[s] = (a.split(), b.split())
+    return out
+
+
+class Record:
+    """Builds one record and its expectations."""
+
+    def __init__(self, name, dealer=0, rules=None, note=""):
+        self.name = name
+        self.note = note
+        self.rules = dict(rules or {})
+        self.m = Model(self.rules, dealer)
+        self.first_dealer = dealer
+        self.deals = []
+        self.expect = []
+        self.extra = []      # '#noview' / '#hasview' / '!' lines
+        self.pref = {}
+
+    # -- deals --
+    def deal(self, spec, pref=None):
+        hands = spec_hands(spec)
+        deck = self.m.deck_for(hands)
+        self.m.start(hands)
+        self.deals.append({"deck": deck, "actions": []})
+        # play preference: the order the cards are written in, unless given
+        self.pref = {s: hands[s][0] + hands[s][1] for s in range(4)}
+        if pref:
+            for s, text in pref.items():
+                self.pref[s] = text.split()
+        return len(self.deals) - 1
+
+    @property
+    def d(self):
+        return len(self.deals) - 1
+
+    def act(self, seat, do, value=None, card=None, err=None, order=None):
+        a = {"seat": seat, "do": do}
+        if value is not None:
+            a["value"] = value
+        if card is not None:
+            a["card"] = card
+        if order is not None:
+            a["order"] = order
+        acts = self.deals[-1]["actions"]
+        i = len(acts)
+        acts.append(a)
+        got = self.m.apply(seat, do, value=value, card=card)
+        if err is None:
+            assert got is None, "%s deal %d action %d %s: model refuses: %s" % (
+                self.name, self.d, i, a, got)
+            self.expect.append({"deal": self.d, "action": i, "ok": True})
+        else:
+            assert got is not None, "%s deal %d action %d %s: model accepts, %s expected" % (
+                self.name, self.d, i, a, err)
+            if got != err:
+                print("note: %s deal %d action %d %s: model says %s, record says %s" % (
+                    self.name, self.d, i, a, got, err))
+            self.expect.append({"deal": self.d, "action": i, "ok": False, "code": err})
+        return i
+
+    # shorthands
+    def bid(self, seat, value, err=None):
+        return self.act(seat, "bid", value=value, err=err)
+
+    def pas(self, *seats, err=None):
+        for s in seats:
+            i = self.act(s, "pass", err=err)
+        return i
+
+    def ask(self, seat, err=None):
+        return self.act(seat, "partner", err=err)
+
+    def trump(self, seat, card, err=None):
+        return self.act(seat, "trump", card=card, err=err)
+
+    def open(self, seat, err=None):
+        return self.act(seat, "open", err=err)
+
+    def play(self, seat, card, err=None):
+        return self.act(seat, "play", card=card, err=err)
+
+    def spoilt(self, seat, err=None):
+        return self.act(seat, "spoilt", err=err)
+
+    def plays(self, text):
+        """'1:9H 2:7H 3:KH 0:AH' (seat:card, in order)."""
+        last = None
+        for tok in text.split():
+            s, c = tok.split(":")
+            last = self.play(int(s), c)
+        return last
+
+    def auto(self, tricks=None, until_end=True):
+        """Plays on, each seat playing its first legal card in preference order."""
+        m = self.m
+        start = len(m.tricks)
+        last = None
+        while m.phase == "play":
+            if tricks is not None and len(m.tricks) - start >= tricks and not m.cur:
+                break
+            s = m.turn
+            legal = m.legal(s)
+            assert legal, "%s: seat %d has no legal card" % (self.name, s)
+            c = next(c for c in self.pref[s] if c in legal)
+            last = self.play(s, c)
+        return last
+
+    def cards(self, n):
+        """Plays n more cards by preference (for stopping inside a trick)."""
+        last = None
+        for _ in range(n):
+            s = self.m.turn
+            legal = self.m.legal(s)
+            c = next(c for c in self.pref[s] if c in legal)
+            last = self.play(s, c)
+        return last
+
+    def where(self):
+        """(deal, index of the next action)."""
+        return self.d, len(self.deals[-1]["actions"])
+
+    # -- expectations --
+    def end(self, outcome="scored", points=None, made=None, tokens=None, trumper="?", bid="?"):
+        e = self.m.ends[-1]
+        if os.environ.get("PROBE"):
+            print("PROBE %s deal %d: %s" % (self.name, self.d, e))
+            for k, (ld, cards, w) in enumerate(self.m.tricks):
+                print("   T%d %s -> %d (%d)" % (k + 1, " ".join("%d:%s%s" % (s, c, "v" if dn else "")
+                      for s, c, dn in cards), w, sum(pts(c) for _, c, _ in cards)))
+            points, made, tokens = e["points"], e["made"], e["tokens"]
+        assert e["outcome"] == outcome or (outcome == "spoilt" and e["outcome"] == "spoilt"), (self.name, e)
+        want = {"outcome": outcome}
+        if outcome == "scored":
+            assert points == e["points"], "%s: hand points %s, model %s" % (self.name, points, e["points"])
+            assert made == e["made"], (self.name, made, e)
+            want.update(trumper=e["trumper"], bid=e["bid"], points=points, made=made)
+        elif outcome in ("passed_out", "redeal"):
+            want.update(trumper=None, made=None)
+        assert tokens == e["tokens"], "%s: hand tokens %s, model %s" % (self.name, tokens, e["tokens"])
+        want["tokens"] = tokens
+        if trumper != "?":
+            want["trumper"] = trumper
+        if bid != "?":
+            want["bid"] = bid
+        self.expect.append({"deal": self.d, "end": want})
+
+    def end_wrong_spoilt(self, tokens):
+        e = self.m.ends[-1]
+        assert e["spoilt_right"] is False and tokens == e["tokens"], (self.name, e)
+        self.expect.append({"deal": self.d, "end": {"tokens": tokens}})
+
+    def noview(self, seat, card, deal=None, frm=None, to=None):
+        parts = ["#noview", str(seat), card] + [str(x) for x in (deal, frm, to) if x is not None]
+        self.extra.append(" ".join(parts))
+
+    def hasview(self, seat, card, deal, action):
+        self.extra.append("#hasview %d %s %d %d" % (seat, card, deal, action))
+
+    def never(self, obj):
+        self.extra.append("!" + json.dumps(obj))
+
+    def write(self, outdir):
+        m = self.m
+        rec = {"format": "cardbot-record/1", "game": "304"}
+        if self.rules:
+            rec["rules"] = self.rules
+        rec["players"] = ["ann", "ben", "cat", "dev"]
+        rec["dealer"] = self.first_dealer
+        rec["deals"] = self.deals
+        match = {"tokens": m.tokens, "winner": m.winner}
+        if m.winner is not None:
+            match["complete"] = True
+        lines = [json.dumps(x) for x in self.expect]
+        lines.append(json.dumps({"match": match}))
+        lines += self.extra
+        with open(os.path.join(outdir, self.name + ".json"), "w") as f:
+            f.write(_dump_record(rec))
+        with open(os.path.join(outdir, self.name + ".expect"), "w") as f:
+            if self.note:
+                for ln in self.note.strip().splitlines():
+                    f.write("# " + ln + "\n")
+            f.write("\n".join(lines) + "\n")
+
+
+def _dump_record(rec):
+    """JSON with one action a line, readable in a diff."""
+    out = ["{"]
+    keys = [k for k in rec if k != "deals"]
+    for k in keys:
+        out.append("  %s: %s," % (json.dumps(k), json.dumps(rec[k])))
+    out.append('  "deals": [')
+    for di, d in enumerate(rec["deals"]):
+        out.append("    {")
+        out.append('      "deck": %s,' % json.dumps(d["deck"]))
+        out.append('      "actions": [')
+        for ai, a in enumerate(d["actions"]):
+            out.append("        %s%s" % (json.dumps(a), "," if ai < len(d["actions"]) - 1 else ""))
+        out.append("      ]")
+        out.append("    }%s" % ("," if di < len(rec["deals"]) - 1 else ""))
+    out.append("  ]")
+    out.append("}")
+    return "\n".join(out) + "\n"
