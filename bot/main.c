@@ -1,0 +1,103 @@
+/* main.c: the cardbot binary: finds the subcommand in one table and runs it. */
+#include <stdio.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include "replay.h"
+
+#ifndef CARDBOT_VERSION
+#define CARDBOT_VERSION "0.1.0-dev"
+#endif
+
+/* Defined in bench.c. */
+int bench_main(int argc, char **argv);
+
+static int help_main(int argc, char **argv);
+static int version_main(int argc, char **argv);
+
+/* A subcommand: argv[0] is its name; returns the exit status. */
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;   /* one line for `cardbot help` */
+};
+
+/* In the order `cardbot help` lists them. */
+static const struct command commands[] = {
+	{ "bench", bench_main, "run the benchmarks and print the figures" },
+	{ "help", help_main, "list the commands; `help COMMAND` explains one" },
+	{ "replay", replay_main, "replay a game record and print what happened, as JSON lines" },
+	{ "version", version_main, "print the version" },
+};
+#define COMMANDS (sizeof commands / sizeof commands[0])
+
+/* Options that stand for a command, as most programs accept them. */
+static const struct alias {
+	const char *option, *command;
+} aliases[] = {
+	{ "-h", "help" }, { "--help", "help" }, { "-V", "version" }, { "--version", "version" },
+};
+#define ALIASES (sizeof aliases / sizeof aliases[0])
+
+static const struct command *command_find(const char *name)
+{
+	for (size_t i = 0; i < ALIASES; i++)
+		if (!strcmp(name, aliases[i].option))
+			name = aliases[i].command;
+	for (size_t i = 0; i < COMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: cardbot COMMAND [ARGS...]\n\ncommands:\n", f);
+	for (size_t i = 0; i < COMMANDS; i++)
+		fprintf(f, "  %-10s%s\n", commands[i].name, commands[i].summary);
+	fputs("\n`cardbot COMMAND --help` explains a command's options.\n", f);
+}
+
+static int help_main(int argc, char **argv)
+{
+	(void)argv;
+	if (argc > 1) {
+		/* `cardbot help replay` is `cardbot replay --help`. */
+		const struct command *c = command_find(argv[1]);
+		if (c && c->run != help_main) {
+			char help[] = "--help";
+			char *args[] = { argv[1], help, NULL };
+			return c->run(2, args);
+		}
+		if (!c) {
+			fprintf(stderr, "cardbot: unknown command \"%s\"\n", argv[1]);
+			usage(stderr);
+			return EX_USAGE;
+		}
+	}
+	usage(stdout);
+	return fflush(stdout) ? 1 : 0;
+}
+
+static int version_main(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	puts("cardbot " CARDBOT_VERSION);
+	return fflush(stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	const struct command *c = command_find(argv[1]);
+	if (!c) {
+		fprintf(stderr, "cardbot: unknown command \"%s\"\n", argv[1]);
+		usage(stderr);
+		return EX_USAGE;
+	}
+	return c->run(argc - 1, argv + 1);
+}
