@@ -27,18 +27,20 @@ LDSAN   =
 BINDIR  = bin
 endif
 
-PKGS    = json-c
+PKGS    = json-c libconfig openssl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto) -lircclient
 
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 ENGINE_CFLAGS = $(CFLAGS) -Iengine
-BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot $(PKG_CFLAGS)
+BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot -Iadapters $(PKG_CFLAGS)
+ADAPTER_CFLAGS = $(CFLAGS) -Iadapters -Ibot $(PKG_CFLAGS)
 
 ENGINE_SRC = $(wildcard engine/*.c)
 BOT_SRC    = $(wildcard bot/*.c)
+ADAPTER_SRC = $(wildcard adapters/*.c)
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
-BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o)
+BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o) $(ADAPTER_SRC:%.c=$(BUILD)/%.o)
 BOT_LIB_OBJ = $(filter-out $(BUILD)/bot/main.o,$(BOT_OBJ))
 ENGINE_LIB = $(BUILD)/libengine.a
 CARDBOT    = $(BINDIR)/cardbot
@@ -59,6 +61,11 @@ $(BUILD)/engine/%.o: engine/%.c
 $(BUILD)/bot/%.o: bot/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) -c $< -o $@
+
+# Adapters see bot/loop.h but nothing of the engine: they know no card games.
+$(BUILD)/adapters/%.o: adapters/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ADAPTER_CFLAGS) -c $< -o $@
 
 $(ENGINE_LIB): $(ENGINE_OBJ)
 	@rm -f $@

@@ -1,0 +1,76 @@
+/* adapter.h: what the bot needs from a chat network, and what a network tells the bot.
+ *
+ * An adapter speaks one protocol (IRC, Matrix, the console) and knows
+ * nothing of cards. It joins rooms, delivers messages, and reports who said
+ * what where. Everything it hands the bot is already parsed and checked:
+ * NUL-terminated UTF-8 strings of bounded length, never raw protocol lines.
+ *
+ * Identity: `user` is the stable identity the adapter vouches for (an IRC
+ * account when the network says one is logged in, else the nick, which the
+ * adapter follows through renames; a Matrix user id). `name` is for display
+ * only. Rooms are named as the network names them ("#304", "!abc:server").
+ */
+#ifndef CARDBOT_ADAPTER_H
+#define CARDBOT_ADAPTER_H
+
+#include <stddef.h>
+
+#define ADAPTER_TEXT_MAX 2048  /* longest text passed either way; longer is cut by the adapter */
+#define ADAPTER_ID_MAX 256     /* longest user or room identifier */
+
+typedef struct adapter adapter;
+typedef struct loop loop;
+
+/* How a line is meant, so each network can render it: */
+enum adapter_send_flags {
+	ADAPTER_NOTICE = 1,     /* informational (IRC NOTICE, Matrix m.notice) */
+	ADAPTER_HIGHLIGHT = 2,  /* addressed to someone who should be alerted (your turn) */
+};
+
+/* Callbacks into the host. Strings are borrowed for the call only. The host
+ * must not free the adapter from inside a callback (GUIDE: reap later). */
+typedef struct adapter_host {
+	void *ctx;
+	/* A message in a room, or (room == NULL) a private one. */
+	void (*message)(void *ctx, adapter *a, const char *room, const char *user, const char *name,
+			const char *text);
+	/* Someone arrived in a room the bot is in. */
+	void (*joined)(void *ctx, adapter *a, const char *room, const char *user, const char *name);
+	/* Someone left a room (room == NULL: left the network). `why` may be "". */
+	void (*left)(void *ctx, adapter *a, const char *room, const char *user, const char *why);
+	/* A user's identity changed (IRC nick change without an account). */
+	void (*renamed)(void *ctx, adapter *a, const char *old_user, const char *new_user, const char *new_name);
+	/* The bot is connected and in `room` (after a join or a rejoin). */
+	void (*room_ready)(void *ctx, adapter *a, const char *room);
+	/* The bot is no longer in `room` (kicked, banned, parted); `why` may be "". */
+	void (*room_lost)(void *ctx, adapter *a, const char *room, const char *why);
+	/* The connection is up (first time or after a reconnect) or down. */
+	void (*link)(void *ctx, adapter *a, int up, const char *why);
+} adapter_host;
+
+typedef struct adapter_ops {
+	const char *kind;  /* "irc", "matrix", "console" */
+	/* Starts connecting; progress comes through the loop and the host. */
+	int (*start)(adapter *a);
+	/* Queue a line for a room or a person. Never blocks; the adapter paces,
+	 * splits over-long text on UTF-8 boundaries, and keeps order. */
+	void (*send_room)(adapter *a, const char *room, const char *text, int flags);
+	void (*send_private)(adapter *a, const char *user, const char *text, int flags);
+	void (*join)(adapter *a, const char *room, const char *key);
+	void (*part)(adapter *a, const char *room, const char *why);
+	/* Says goodbye and disconnects; the adapter stays valid until freed. */
+	void (*stop)(adapter *a, const char *why);
+	/* The name of the bot itself on this network, for "is this addressed to me". */
+	const char *(*self)(const adapter *a);
+	void (*free)(adapter *a);
+} adapter_ops;
+
+/* The common head of every adapter; each kind embeds it first. */
+struct adapter {
+	const adapter_ops *ops;
+	adapter_host host;
+	loop *ev;
+	char name[64];     /* the network's name in the configuration */
+};
+
+#endif
