@@ -180,7 +180,7 @@ int g304_deal(g304 *g, const card deck[CARD_COUNT])
 	g->caps_seat = G304_NO_SEAT;
 	g->caps_norder = g->caps_k = 0;
 	g->caps_judged = G304_CAPSO_NONE;
-	g->caps_bonus = g->caps_failed = 0;
+	g->caps_bonus = 0;
 	g->caps_since[0] = g->caps_since[1] = G304_CAPS_NEVER;
 	return G304_ERR_OK;
 }
@@ -229,8 +229,12 @@ static void end_init(const g304 *g, g304_deal_end *end, int outcome)
 	end->spoilt_seat = G304_NO_SEAT;
 	end->caps = G304_CAPSO_NONE;
 	end->caps_seat = G304_NO_SEAT;
-	end->points[0] = (int16_t)cardset_points(g->won[0]);
-	end->points[1] = (int16_t)cardset_points(g->won[1]);
+	/* Points only for a deal played out: elsewhere they would mean nothing
+	 * and could tell the value of cards that stayed face down. */
+	if (outcome == G304_OUTCOME_SCORED) {
+		end->points[0] = (int16_t)cardset_points(g->won[0]);
+		end->points[1] = (int16_t)cardset_points(g->won[1]);
+	}
 }
 
 /* ---- four-card bidding ---- */
@@ -412,6 +416,8 @@ static void caps_update(g304 *g)
 			card order[G304_TRICKS];
 			int n;
 			g304_view_of(g, seat, &v);
+			if (!g304_caps_cards(&v))
+				continue; /* no cards left: nothing to call with */
 			/* Undecided within the budget counts as not yet certain: a call
 			 * is then never judged late because of this position. */
 			if (g304_caps_find(&v, G304_CAPS_TRACK_BUDGET, order, &n, NULL) == 1) {
@@ -449,7 +455,7 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 	g304_view v;
 	g304_view_of(g, seat, &v);
 	cardset cards = g304_caps_cards(&v), listed = 0;
-	int ok = a->norder == cardset_count(cards);
+	int ok = a->norder > 0 && a->norder == cardset_count(cards);
 	for (int i = 0; ok && i < a->norder; i++) {
 		ok = a->order[i] < CARD_COUNT && (cards & card_bit(a->order[i])) && !(listed & card_bit(a->order[i]));
 		if (ok)
@@ -700,7 +706,10 @@ static void score_deal(g304 *g, g304_result *res)
 	int strict = g->rules.caps == G304_CAPS_STRICT;
 	if (g->caps_seat != G304_NO_SEAT) {
 		int ct = g304_team(g->caps_seat);
-		int judged = g->caps_failed ? G304_CAPSO_FAILED : g->caps_judged;
+		/* Any trick the caller's side lost in this deal, before or after
+		 * the call, makes it a failed call (000 4.3: "loses a trick in
+		 * that game"). */
+		int judged = g->tricks_won[!ct] > 0 ? G304_CAPSO_FAILED : g->caps_judged;
 		end.caps = (uint8_t)judged;
 		if (judged == G304_CAPSO_FAILED)
 			pay(g, ct, G304_CAPS_FAILED_PAYS, &end);
@@ -709,7 +718,7 @@ static void score_deal(g304 *g, g304_result *res)
 		else if (judged == G304_CAPSO_CORRECT && ct == tt)
 			pay(g, !tt, g304_payoff(g->bid) + g->caps_bonus, &end);
 		else if (judged == G304_CAPSO_CORRECT)
-			pay(g, tt, g304_charge(g->bid) + g->caps_bonus, &end); /* external caps */
+			pay(g, tt, g304_charge(g->bid) + 1, &end); /* external caps: the charge and 1 more */
 		else
 			goto by_bid; /* lenient: a late call costs nothing and earns nothing */
 		end_deal(g, &end, 0, res);
@@ -766,8 +775,6 @@ static void finish_trick(g304 *g, g304_result *res)
 		reveal_trump(g, res); /* 250 and over: closed for the first trick only */
 
 	t->winner = (uint8_t)winner;
-	if (g->caps_seat != G304_NO_SEAT && g304_team(winner) != g304_team(g->caps_seat))
-		g->caps_failed = 1;
 	g->won[g304_team(winner)] |= cards;
 	g->tricks_won[g304_team(winner)]++;
 	emit(res, G304_EV_TRICK, winner, g->trick_no, CARD_NONE, 0);
@@ -824,15 +831,16 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 		if (c == next) {
 			g->caps_k++;
 		} else {
-			/* The order cannot be played here: the call has failed. */
-			g->caps_failed = 1;
+			/* The order cannot be played here, so the claim was never
+			 * certain (judged early at the call); the player plays on freely. */
 			g->caps_k = g->caps_norder;
 			emit(res, G304_EV_CAPS_BROKEN, seat, 0, CARD_NONE, 0);
 		}
 	}
 
 	int trumper = seat == g->trumper;
-	if (t->n == 0 && trumper && card_suit(c) == g->trump_suit && c != g->trump_card) {
+	int from_table_lead = g->trump_down && c == g->trump_card;
+	if (t->n == 0 && trumper && card_suit(c) == g->trump_suit && !from_table_lead) {
 		if (first_lead_barred(g, seat)) {
 			/* RULES.md's corner: nothing but trumps in hand; the game goes open. */
 			emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);

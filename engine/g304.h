@@ -204,8 +204,9 @@ typedef struct g304_deal_end {
 	uint8_t outcome;        /* enum g304_outcome */
 	uint8_t trumper;        /* G304_NO_SEAT if none */
 	uint16_t bid;           /* 0 if none; G304_BID_PCC */
-	int16_t points[2];      /* card points of each team (in pcc the sitting-out
-	                         * partner's cards count for the trumper's team) */
+	int16_t points[2];      /* card points of each team in a played-out deal (in
+	                         * pcc the sitting-out partner's cards count for the
+	                         * trumper's team); 0 for other outcomes */
 	int8_t made;            /* 1, 0, or -1 for "no bid was played" */
 	uint8_t spoilt_seat;    /* who called spoilt, or G304_NO_SEAT */
 	uint8_t spoilt_right;
@@ -280,7 +281,6 @@ typedef struct g304 {
 	card caps_order[G304_TRICKS];
 	uint8_t caps_judged;      /* enum g304_caps_outcome of the call */
 	uint8_t caps_bonus;       /* the call came before the seventh trick */
-	uint8_t caps_failed;      /* a trick lost, or the order could not be played */
 	int8_t caps_since[2];     /* per team: the trick in which caps first became
 	                           * certain for one of its players (-1: before the
 	                           * first card), or G304_CAPS_NEVER */
