@@ -31,9 +31,11 @@ enum adapter_send_flags {
  * must not free the adapter from inside a callback (GUIDE: reap later). */
 typedef struct adapter_host {
 	void *ctx;
-	/* A message in a room, or (room == NULL) a private one. */
+	/* A message in a room, or (room == NULL) a private one; flags has
+	 * ADAPTER_NOTICE when it was sent as a notice (which a bot must never
+	 * answer: two bots answering each other's notices loop for ever). */
 	void (*message)(void *ctx, adapter *a, const char *room, const char *user, const char *name,
-			const char *text);
+			const char *text, int flags);
 	/* Someone arrived in a room the bot is in. */
 	void (*joined)(void *ctx, adapter *a, const char *room, const char *user, const char *name);
 	/* Someone left a room (room == NULL: left the network). `why` may be "". */

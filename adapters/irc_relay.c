@@ -1,0 +1,938 @@
+/* irc_relay.c: a local relay between libircclient and an IRC server, adding TLS, CAP and SASL.
+ *
+ * One relay serves one connection attempt. Its life:
+ *   R_CONNECTING  non-blocking connect to each resolved address in turn
+ *   R_TLS         OpenSSL handshake, then certificate checks (CA + host, or pin)
+ *   R_RELAYING    "CAP LS 302" is queued first, a listener opens on
+ *                 127.0.0.1:0 and events->ready tells the adapter to point
+ *                 libircclient at it; bytes then flow both ways
+ *   R_CLOSED      every descriptor closed; events->closed has been called
+ * The server does not finish registration before CAP END, so libircclient's
+ * PASS/NICK/USER can go out at once while CAP and SASL play out here.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <openssl/crypto.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include "irc_relay.h"
+#include "ircline.h"
+
+#define RELAY_BUF_MAX (1024 * 1024)     /* bytes queued either way before the link is deemed stuck */
+#define RELAY_READ_CHUNK 4096
+#define RELAY_CONNECT_TIMEOUT_MS 30000  /* resolve, TCP, TLS and libircclient's local connect */
+#define RELAY_CAP_TIMEOUT_MS 20000      /* CAP and SASL get this long; then CAP END regardless */
+#define RELAY_PING_CHECK_MS 30000
+#define RELAY_IDLE_PING_MS 120000       /* server silent this long: ask it for a PONG */
+#define RELAY_IDLE_DEAD_MS 240000       /* silent this long: the link is dead (a half-open TCP) */
+#define RELAY_SASL_CHUNK 400            /* IRCv3 SASL: AUTHENTICATE payloads go in 400-byte pieces */
+#define RELAY_LINE_MAX (IRCLINE_MAX - 2) /* a server line without CRLF; longer ones are cut */
+#define RELAY_WHY_MAX 256
+#define RELAY_PING_TOKEN "cardbot-relay"
+
+enum relay_state { R_IDLE, R_CONNECTING, R_TLS, R_RELAYING, R_CLOSED };
+enum cap_state { CAP_LS, CAP_REQ, CAP_AUTH_START, CAP_AUTH_SENT, CAP_DONE };
+
+typedef struct rbuf {
+	char *data;
+	size_t len, cap;
+} rbuf;
+
+struct irc_relay {
+	loop *ev;
+	irc_relay_config cfg;
+	irc_relay_events events;
+	enum relay_state state;
+	struct addrinfo *ai, *ai_next;
+	char peer[96];                 /* "address port" being tried, for log lines */
+	char last_error[RELAY_WHY_MAX];
+	int srv_fd, listen_fd, local_fd;
+	int expect_port;
+	SSL_CTX *ctx;
+	SSL *ssl;
+	int hs_want_write;             /* the handshake waits for writability */
+	int read_wants_write, write_wants_read;
+	rbuf to_server, to_client;
+	char line[RELAY_LINE_MAX + 1];
+	size_t line_len;
+	int line_cut;                  /* the current line overflowed and is being cut */
+	enum cap_state cap;
+	int sasl_offered;              /* CAP LS listed sasl with PLAIN (or with no mechanism list) */
+	uint64_t t_connect, t_cap, t_ping;
+	int64_t last_rx;
+	int ping_sent;
+	char server_error[RELAY_WHY_MAX]; /* the text of an ERROR line, for the close reason */
+};
+
+#define LOG(r, level, ...) ircline_log((r)->cfg.name, level, __VA_ARGS__)
+
+static void relay_close(irc_relay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int rbuf_add(rbuf *b, const char *data, size_t len)
+{
+	if (b->len + len > RELAY_BUF_MAX)
+		return -1;
+	if (b->len + len > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + len)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			return -1;
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, data, len);
+	b->len += len;
+	return 0;
+}
+
+static void rbuf_drop(rbuf *b, size_t n)
+{
+	memmove(b->data, b->data + n, b->len - n);
+	b->len -= n;
+}
+
+/* Frees a buffer, wiping it first: it may have held the SASL secret. */
+static void rbuf_free(rbuf *b)
+{
+	if (b->data)
+		OPENSSL_cleanse(b->data, b->cap);
+	free(b->data);
+	memset(b, 0, sizeof *b);
+}
+
+static void send_server(irc_relay *r, const char *line)
+{
+	if (rbuf_add(&r->to_server, line, strlen(line)) || rbuf_add(&r->to_server, "\r\n", 2))
+		relay_close(r, "the send buffer to the server overflowed");
+}
+
+static void set_nonblock(int fd)
+{
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* Closes descriptors, TLS and timers; leaves the struct usable for free. */
+static void relay_shut(irc_relay *r)
+{
+	if (r->ssl) {
+		/* Best effort close_notify: a non-blocking socket may refuse it. */
+		if (r->state == R_RELAYING)
+			SSL_shutdown(r->ssl);
+		SSL_free(r->ssl);
+		r->ssl = NULL;
+	}
+	SSL_CTX_free(r->ctx);
+	r->ctx = NULL;
+	close_fd(&r->srv_fd);
+	close_fd(&r->listen_fd);
+	close_fd(&r->local_fd);
+	if (r->ai)
+		freeaddrinfo(r->ai);
+	r->ai = r->ai_next = NULL;
+	loop_cancel(r->ev, r->t_connect);
+	loop_cancel(r->ev, r->t_cap);
+	loop_cancel(r->ev, r->t_ping);
+	r->t_connect = r->t_cap = r->t_ping = 0;
+	rbuf_free(&r->to_server);
+	rbuf_free(&r->to_client);
+	ERR_clear_error();
+}
+
+static void relay_close(irc_relay *r, const char *fmt, ...)
+{
+	if (r->state == R_CLOSED)
+		return;
+	char why[RELAY_WHY_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	if (vsnprintf(why, sizeof why, fmt, ap) < 0)
+		strcpy(why, "closed");
+	va_end(ap);
+	relay_shut(r);
+	r->state = R_CLOSED;
+	if (r->events.closed)
+		r->events.closed(r->events.ctx, why);
+}
+
+irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_events *events)
+{
+	irc_relay *r = calloc(1, sizeof *r);
+	if (!r)
+		return NULL;
+	r->ev = ev;
+	r->cfg = *cfg;
+	r->events = *events;
+	r->srv_fd = r->listen_fd = r->local_fd = -1;
+	r->state = R_IDLE;
+	return r;
+}
+
+void irc_relay_free(irc_relay *r)
+{
+	if (!r)
+		return;
+	relay_shut(r);
+	free(r);
+}
+
+void irc_relay_expect_peer(irc_relay *r, int port)
+{
+	r->expect_port = port;
+}
+
+/* ---- connecting ---- */
+
+static void try_next_address(irc_relay *r);
+
+static void on_connect_timeout(void *ctx)
+{
+	irc_relay *r = ctx;
+	r->t_connect = 0;
+	relay_close(r, "timed out connecting to %s:%d", r->cfg.server, r->cfg.port);
+}
+
+void irc_relay_start(irc_relay *r)
+{
+	if (r->state != R_IDLE)
+		return;
+	struct addrinfo hints;
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	char port[16];
+	snprintf(port, sizeof port, "%d", r->cfg.port);
+	r->state = R_CONNECTING;
+	/* Blocking, once per attempt: the resolver's own timeouts bound it, and
+	 * it runs only when (re)connecting, never while serving a link. */
+	int rc = getaddrinfo(r->cfg.server, port, &hints, &r->ai);
+	if (rc) {
+		r->ai = NULL;
+		relay_close(r, "cannot resolve %s: %s", r->cfg.server, gai_strerror(rc));
+		return;
+	}
+	r->t_connect = loop_timer(r->ev, RELAY_CONNECT_TIMEOUT_MS, on_connect_timeout, r);
+	r->ai_next = r->ai;
+	try_next_address(r);
+}
+
+static void try_next_address(irc_relay *r)
+{
+	while (r->ai_next) {
+		struct addrinfo *a = r->ai_next;
+		r->ai_next = a->ai_next;
+		char host[64] = "?", serv[16] = "?";
+		getnameinfo(a->ai_addr, a->ai_addrlen, host, sizeof host, serv, sizeof serv,
+			    NI_NUMERICHOST | NI_NUMERICSERV);
+		snprintf(r->peer, sizeof r->peer, "%s port %s", host, serv);
+		int fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+		if (fd < 0) {
+			snprintf(r->last_error, sizeof r->last_error, "%s", strerror(errno));
+			continue;
+		}
+		set_nonblock(fd);
+		if (connect(fd, a->ai_addr, a->ai_addrlen) == 0 || errno == EINPROGRESS) {
+			r->srv_fd = fd;
+			return;   /* completion shows as writability */
+		}
+		snprintf(r->last_error, sizeof r->last_error, "%s", strerror(errno));
+		LOG(r, "warn", "connect to %s failed: %s", r->peer, r->last_error);
+		close(fd);
+	}
+	relay_close(r, "cannot connect to %s:%d: %s", r->cfg.server, r->cfg.port,
+		    r->last_error[0] ? r->last_error : "no address");
+}
+
+static void on_server_up(irc_relay *r);
+static void tls_begin(irc_relay *r);
+
+static void connect_done(irc_relay *r)
+{
+	int err = 0;
+	socklen_t len = sizeof err;
+	if (getsockopt(r->srv_fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+		err = errno;
+	if (err) {
+		snprintf(r->last_error, sizeof r->last_error, "%s", strerror(err));
+		LOG(r, "warn", "connect to %s failed: %s", r->peer, r->last_error);
+		close_fd(&r->srv_fd);
+		try_next_address(r);
+		return;
+	}
+	freeaddrinfo(r->ai);
+	r->ai = r->ai_next = NULL;
+	if (r->cfg.tls)
+		tls_begin(r);
+	else
+		on_server_up(r);
+}
+
+/* ---- TLS ---- */
+
+static int is_ip_literal(const char *s)
+{
+	unsigned char buf[sizeof(struct in6_addr)];
+	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
+}
+
+static void tls_step(irc_relay *r);
+
+static void tls_begin(irc_relay *r)
+{
+	r->state = R_TLS;
+	r->ctx = SSL_CTX_new(TLS_client_method());
+	if (!r->ctx) {
+		relay_close(r, "TLS: cannot create a context");
+		return;
+	}
+	SSL_CTX_set_min_proto_version(r->ctx, TLS1_2_VERSION);
+	SSL_CTX_set_mode(r->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
+	int verify = !r->cfg.pin && r->cfg.tls_verify;
+	if (verify) {
+		int ok = r->cfg.ca_file[0] ? SSL_CTX_load_verify_locations(r->ctx, r->cfg.ca_file, NULL)
+					   : SSL_CTX_set_default_verify_paths(r->ctx);
+		if (ok != 1) {
+			LOG(r, "error", "TLS: cannot load the CA certificates from %s",
+			    r->cfg.ca_file[0] ? r->cfg.ca_file : "the system store");
+			relay_close(r, "TLS: no CA certificates");
+			return;
+		}
+		SSL_CTX_set_verify(r->ctx, SSL_VERIFY_PEER, NULL);
+	} else {
+		/* A pin replaces CA trust (self-signed servers are its main use);
+		 * without one, tls_verify = 0 was asked for explicitly. */
+		SSL_CTX_set_verify(r->ctx, SSL_VERIFY_NONE, NULL);
+		if (!r->cfg.pin)
+			LOG(r, "warn", "TLS certificate of %s will NOT be verified (tls_verify is off)", r->cfg.server);
+	}
+	r->ssl = SSL_new(r->ctx);
+	if (!r->ssl || SSL_set_fd(r->ssl, r->srv_fd) != 1) {
+		relay_close(r, "TLS: cannot set up the session");
+		return;
+	}
+	int ip = is_ip_literal(r->cfg.server);
+	if (!ip)
+		SSL_set_tlsext_host_name(r->ssl, r->cfg.server);
+	if (verify) {
+		int ok = ip ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(r->ssl), r->cfg.server)
+			    : SSL_set1_host(r->ssl, r->cfg.server);
+		if (ok != 1) {
+			relay_close(r, "TLS: cannot set the expected host name");
+			return;
+		}
+	}
+	tls_step(r);
+}
+
+static int tls_check_pin(irc_relay *r)
+{
+	X509 *cert = SSL_get1_peer_certificate(r->ssl);
+	if (!cert) {
+		LOG(r, "error", "TLS: %s sent no certificate to check against the pinned fingerprint", r->cfg.server);
+		return -1;
+	}
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	int ok = X509_digest(cert, EVP_sha256(), md, &mdlen);
+	X509_free(cert);
+	if (ok != 1 || mdlen != IRC_RELAY_PIN_LEN)
+		return -1;
+	if (CRYPTO_memcmp(md, r->cfg.pin, IRC_RELAY_PIN_LEN) != 0) {
+		char hex[IRC_RELAY_PIN_LEN * 3 + 1];
+		for (unsigned i = 0; i < mdlen; i++)
+			snprintf(hex + 3 * i, 4, "%02X%s", md[i], i + 1 < mdlen ? ":" : "");
+		LOG(r, "error", "TLS certificate of %s does not match the pinned fingerprint; refusing it (its SHA-256 is %s)",
+		    r->cfg.server, hex);
+		return -1;
+	}
+	return 0;
+}
+
+static void tls_step(irc_relay *r)
+{
+	ERR_clear_error();
+	int rc = SSL_connect(r->ssl);
+	if (rc == 1) {
+		if (r->cfg.pin && tls_check_pin(r) < 0) {
+			relay_close(r, "TLS certificate refused (fingerprint mismatch)");
+			return;
+		}
+		LOG(r, "info", "TLS established with %s (%s, %s)", r->peer, SSL_get_version(r->ssl),
+		    SSL_get_cipher_name(r->ssl));
+		on_server_up(r);
+		return;
+	}
+	int e = SSL_get_error(r->ssl, rc);
+	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
+		r->hs_want_write = e == SSL_ERROR_WANT_WRITE;
+		return;
+	}
+	long v = SSL_get_verify_result(r->ssl);
+	if (v != X509_V_OK) {
+		LOG(r, "error", "TLS certificate of %s refused: %s (trusting %s%s)", r->cfg.server,
+		    X509_verify_cert_error_string(v), r->cfg.ca_file[0] ? "CA file " : "the system CA store",
+		    r->cfg.ca_file);
+		relay_close(r, "TLS certificate refused");
+		return;
+	}
+	char ebuf[256] = "connection closed";
+	unsigned long err = ERR_get_error();
+	if (err)
+		ERR_error_string_n(err, ebuf, sizeof ebuf);
+	relay_close(r, "TLS handshake with %s failed: %s", r->peer, ebuf);
+}
+
+/* ---- CAP and SASL ---- */
+
+static void on_cap_timeout(void *ctx);
+static void on_ping_timer(void *ctx);
+
+static int want_sasl(const irc_relay *r)
+{
+	return r->cfg.sasl_user[0] && r->cfg.sasl_password[0];
+}
+
+static void cap_end(irc_relay *r)
+{
+	if (r->cap == CAP_DONE)
+		return;
+	send_server(r, "CAP END");
+	r->cap = CAP_DONE;
+	loop_cancel(r->ev, r->t_cap);
+	r->t_cap = 0;
+}
+
+static void on_cap_timeout(void *ctx)
+{
+	irc_relay *r = ctx;
+	r->t_cap = 0;
+	if (r->cap != CAP_DONE) {
+		LOG(r, "warn", "CAP negotiation did not finish in %d s; ending it", RELAY_CAP_TIMEOUT_MS / 1000);
+		cap_end(r);
+	}
+}
+
+/* 1 when the space-separated list holds `cap` (possibly as "cap=value"); *value gets the value or NULL. */
+static int cap_find(const char *list, const char *cap, const char **value, size_t *vlen)
+{
+	size_t n = strlen(cap);
+	for (const char *p = list; *p;) {
+		while (*p == ' ')
+			p++;
+		size_t t = strcspn(p, " ");
+		if (t >= n && !strncasecmp(p, cap, n) && (t == n || p[n] == '=')) {
+			*value = t > n ? p + n + 1 : NULL;
+			*vlen = t > n ? t - n - 1 : 0;
+			return 1;
+		}
+		p += t;
+	}
+	return 0;
+}
+
+static int list_has_plain(const char *v, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t t = 0;
+		while (i + t < len && v[i + t] != ',')
+			t++;
+		if (t == 5 && !strncasecmp(v + i, "PLAIN", 5))
+			return 1;
+		i += t + 1;
+	}
+	return 0;
+}
+
+static void cap_line(irc_relay *r, const ircline_msg *m)
+{
+	if (m->nparams < 3)
+		return;
+	const char *sub = m->params[1], *list = m->params[m->nparams - 1];
+	const char *value;
+	size_t vlen;
+	if (!strcasecmp(sub, "LS") && r->cap == CAP_LS) {
+		/* "CAP * LS * :..." continues on another line (302 multiline). */
+		int more = m->nparams >= 4 && !strcmp(m->params[2], "*");
+		if (cap_find(list, "sasl", &value, &vlen) && (!value || list_has_plain(value, vlen)))
+			r->sasl_offered = 1;
+		if (more)
+			return;
+		if (want_sasl(r) && r->sasl_offered) {
+			send_server(r, "CAP REQ :sasl");
+			r->cap = CAP_REQ;
+			return;
+		}
+		if (want_sasl(r))
+			LOG(r, "warn", "the server offers no SASL PLAIN; continuing without SASL");
+		cap_end(r);
+	} else if (!strcasecmp(sub, "ACK") && r->cap == CAP_REQ && cap_find(list, "sasl", &value, &vlen)) {
+		send_server(r, "AUTHENTICATE PLAIN");
+		r->cap = CAP_AUTH_START;
+	} else if (!strcasecmp(sub, "NAK") && r->cap == CAP_REQ) {
+		LOG(r, "warn", "the server refused the sasl capability; continuing without SASL");
+		cap_end(r);
+	}
+}
+
+/* Sends base64("\0user\0password") in 400-byte AUTHENTICATE lines; a
+ * payload that is an exact multiple of 400 ends with "AUTHENTICATE +". */
+static void sasl_send_plain(irc_relay *r)
+{
+	const char *user = r->cfg.sasl_user, *pass = r->cfg.sasl_password;
+	size_t ulen = strlen(user), plen = strlen(pass);
+	size_t n = 1 + ulen + 1 + plen;
+	unsigned char *raw = malloc(n);
+	size_t b64cap = 4 * ((n + 2) / 3) + 1;
+	char *b64 = malloc(b64cap);
+	char line[16 + RELAY_SASL_CHUNK];
+	if (!raw || !b64) {
+		free(raw);
+		free(b64);
+		relay_close(r, "out of memory");
+		return;
+	}
+	raw[0] = '\0';
+	memcpy(raw + 1, user, ulen);
+	raw[1 + ulen] = '\0';
+	memcpy(raw + 2 + ulen, pass, plen);
+	int blen = EVP_EncodeBlock((unsigned char *)b64, raw, (int)n);
+	for (int off = 0; off < blen; off += RELAY_SASL_CHUNK) {
+		int k = blen - off < RELAY_SASL_CHUNK ? blen - off : RELAY_SASL_CHUNK;
+		snprintf(line, sizeof line, "AUTHENTICATE %.*s", k, b64 + off);
+		send_server(r, line);
+	}
+	if (blen % RELAY_SASL_CHUNK == 0)
+		send_server(r, "AUTHENTICATE +");
+	OPENSSL_cleanse(raw, n);
+	OPENSSL_cleanse(b64, b64cap);
+	OPENSSL_cleanse(line, sizeof line);
+	free(raw);
+	free(b64);
+}
+
+static void authenticate_line(irc_relay *r, const ircline_msg *m)
+{
+	if (r->cap == CAP_AUTH_START && m->nparams >= 1 && !strcmp(m->params[0], "+")) {
+		sasl_send_plain(r);
+		r->cap = CAP_AUTH_SENT;
+	}
+}
+
+static void sasl_numeric(irc_relay *r, int code, const ircline_msg *m)
+{
+	char text[128] = "";
+	if (m->nparams >= 1)
+		ircline_utf8_clean(m->params[m->nparams - 1], strlen(m->params[m->nparams - 1]), text, sizeof text);
+	if (code == 900 && m->nparams >= 3) {
+		char account[64];
+		ircline_utf8_clean(m->params[2], strlen(m->params[2]), account, sizeof account);
+		LOG(r, "info", "SASL: logged in as account %s", account);
+		return;
+	}
+	if (r->cap != CAP_AUTH_START && r->cap != CAP_AUTH_SENT)
+		return;
+	switch (code) {
+	case 903:
+		LOG(r, "info", "SASL authentication succeeded");
+		cap_end(r);
+		break;
+	case 902: case 904: case 905:
+		LOG(r, "error", "SASL authentication as %s failed (%d: %s); continuing without it",
+		    r->cfg.sasl_user, code, text);
+		cap_end(r);
+		break;
+	case 906: case 907:
+		cap_end(r);
+		break;
+	default:
+		break;  /* 908 lists mechanisms before a 904; 901 is a logout */
+	}
+}
+
+/* ---- lines from the server ---- */
+
+/* Checks one server line, consumes CAP/SASL traffic and passes the rest to
+ * libircclient in canonical form: libircclient's parser trusts its input
+ * (it reads past a NOTICE's missing text, a bare numeric, a lone \x01), so
+ * only well-formed lines reach it. */
+static void server_line(irc_relay *r, char *line)
+{
+	ircline_msg m;
+	size_t raw_len = strlen(line);
+	if (ircline_parse(line, &m) < 0) {
+		LOG(r, "warn", "dropped a malformed line from the server (%zu bytes)", raw_len);
+		return;
+	}
+	int code = ircline_numeric(&m);
+	const char *cmd = m.command;
+	if (!strcasecmp(cmd, "CAP")) {
+		cap_line(r, &m);
+		return;
+	}
+	if (!strcasecmp(cmd, "AUTHENTICATE")) {
+		authenticate_line(r, &m);
+		return;
+	}
+	if (code >= 900 && code <= 908) {
+		sasl_numeric(r, code, &m);
+		return;
+	}
+	if (code == 410 || (code == 421 && m.nparams >= 2 &&
+			    (!strcasecmp(m.params[1], "CAP") || !strcasecmp(m.params[1], "AUTHENTICATE")))) {
+		if (r->cap != CAP_DONE)
+			LOG(r, "warn", "the server does not support CAP%s", want_sasl(r) ? "; continuing without SASL" : "");
+		r->cap = CAP_DONE;
+		return;
+	}
+	if (!strcasecmp(cmd, "PONG") && m.nparams >= 1 && !strcmp(m.params[m.nparams - 1], RELAY_PING_TOKEN))
+		return;
+	if (code == 1 && r->cap != CAP_DONE) {
+		/* Registered without CAP END: the server ignored CAP. */
+		r->cap = CAP_DONE;
+		loop_cancel(r->ev, r->t_cap);
+		r->t_cap = 0;
+	}
+	if (code >= 0 && m.nparams == 0) {
+		LOG(r, "warn", "dropped numeric %03d without parameters", code);
+		return;
+	}
+	if (!strcasecmp(cmd, "ERROR") && m.nparams >= 1)
+		ircline_utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
+	if (!strcasecmp(cmd, "PRIVMSG") || !strcasecmp(cmd, "NOTICE")) {
+		if (m.nparams < 2) {
+			LOG(r, "warn", "dropped a %s without text", cmd);
+			return;
+		}
+		const char *text = m.params[1];
+		/* A lone \x01 makes libircclient read before its buffer; DCC would open sockets. */
+		if ((text[0] == '\x01' && strlen(text) < 2) || !strncasecmp(text, "\x01" "DCC", 4))
+			return;
+	}
+	char out[IRCLINE_MAX + 16];
+	int n = ircline_format(&m, out, sizeof out - 2);
+	if (n < 0) {
+		LOG(r, "warn", "dropped a line that does not fit once rewritten");
+		return;
+	}
+	memcpy(out + n, "\r\n", 2);
+	if (rbuf_add(&r->to_client, out, (size_t)n + 2))
+		relay_close(r, "libircclient is not reading; the relay buffer overflowed");
+}
+
+/* Splits the server's bytes into lines: CR and LF both end a line (a bare
+ * CR included), NULs are dropped, empty lines skipped, and a line longer
+ * than 510 bytes is cut there, the rest discarded up to its end. */
+static void server_bytes(irc_relay *r, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n && r->state == R_RELAYING; i++) {
+		char ch = buf[i];
+		if (ch == '\r' || ch == '\n') {
+			if (r->line_len > 0) {
+				r->line[r->line_len] = '\0';
+				server_line(r, r->line);
+			}
+			r->line_len = 0;
+			r->line_cut = 0;
+		} else if (ch == '\0') {
+			continue;
+		} else if (r->line_len < RELAY_LINE_MAX) {
+			r->line[r->line_len++] = ch;
+		} else if (!r->line_cut) {
+			r->line_cut = 1;
+			LOG(r, "warn", "a line from the server is longer than %d bytes; cut", RELAY_LINE_MAX);
+		}
+	}
+}
+
+static void srv_read(irc_relay *r)
+{
+	char buf[RELAY_READ_CHUNK];
+	r->read_wants_write = 0;
+	while (r->state == R_RELAYING) {
+		ssize_t n;
+		if (r->ssl) {
+			ERR_clear_error();
+			int k = SSL_read(r->ssl, buf, sizeof buf);
+			if (k <= 0) {
+				int e = SSL_get_error(r->ssl, k);
+				if (e == SSL_ERROR_WANT_READ)
+					return;
+				if (e == SSL_ERROR_WANT_WRITE) {
+					r->read_wants_write = 1;
+					return;
+				}
+				if (e == SSL_ERROR_ZERO_RETURN || e == SSL_ERROR_SYSCALL)
+					break;
+				char ebuf[256];
+				ERR_error_string_n(ERR_get_error(), ebuf, sizeof ebuf);
+				relay_close(r, "TLS read failed: %s", ebuf);
+				return;
+			}
+			n = k;
+		} else {
+			n = recv(r->srv_fd, buf, sizeof buf, 0);
+			if (n < 0) {
+				if (errno == EINTR)
+					continue;
+				if (errno == EAGAIN || errno == EWOULDBLOCK)
+					return;
+				relay_close(r, "read from the server failed: %s", strerror(errno));
+				return;
+			}
+			if (n == 0)
+				break;
+		}
+		r->last_rx = loop_now();
+		r->ping_sent = 0;
+		server_bytes(r, buf, (size_t)n);
+	}
+	if (r->state != R_RELAYING)
+		return;
+	if (r->server_error[0])
+		relay_close(r, "the server closed the link: %s", r->server_error);
+	else
+		relay_close(r, "the server closed the connection");
+}
+
+static void srv_write(irc_relay *r)
+{
+	r->write_wants_read = 0;
+	while (r->to_server.len && r->state == R_RELAYING) {
+		if (r->ssl) {
+			ERR_clear_error();
+			int k = SSL_write(r->ssl, r->to_server.data, (int)r->to_server.len);
+			if (k <= 0) {
+				int e = SSL_get_error(r->ssl, k);
+				if (e == SSL_ERROR_WANT_WRITE)
+					return;
+				if (e == SSL_ERROR_WANT_READ) {
+					r->write_wants_read = 1;
+					return;
+				}
+				relay_close(r, "TLS write to the server failed");
+				return;
+			}
+			rbuf_drop(&r->to_server, (size_t)k);
+		} else {
+			ssize_t k = send(r->srv_fd, r->to_server.data, r->to_server.len, MSG_NOSIGNAL);
+			if (k < 0) {
+				if (errno == EINTR)
+					continue;
+				if (errno == EAGAIN || errno == EWOULDBLOCK)
+					return;
+				relay_close(r, "write to the server failed: %s", strerror(errno));
+				return;
+			}
+			rbuf_drop(&r->to_server, (size_t)k);
+		}
+	}
+}
+
+/* ---- the local side (libircclient) ---- */
+
+static void on_server_up(irc_relay *r)
+{
+	r->state = R_RELAYING;
+	r->last_rx = loop_now();
+	r->cap = CAP_LS;
+	send_server(r, "CAP LS 302");
+	r->t_cap = loop_timer(r->ev, RELAY_CAP_TIMEOUT_MS, on_cap_timeout, r);
+	r->t_ping = loop_timer(r->ev, RELAY_PING_CHECK_MS, on_ping_timer, r);
+
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a;
+	memset(&a, 0, sizeof a);
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = 0;   /* ephemeral */
+	socklen_t alen = sizeof a;
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof a) < 0 || listen(fd, 1) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &alen) < 0) {
+		int e = errno;
+		if (fd >= 0)
+			close(fd);
+		relay_close(r, "cannot open the local relay socket: %s", strerror(e));
+		return;
+	}
+	set_nonblock(fd);
+	r->listen_fd = fd;
+	if (r->events.ready)
+		r->events.ready(r->events.ctx, ntohs(a.sin_port));
+}
+
+static void accept_local(irc_relay *r)
+{
+	struct sockaddr_in peer;
+	socklen_t plen = sizeof peer;
+	int fd = accept(r->listen_fd, (struct sockaddr *)&peer, &plen);
+	if (fd < 0)
+		return;
+	/* Only libircclient's socket, known by its port, may use the relay:
+	 * any other local process racing for the port is turned away. */
+	if (peer.sin_family != AF_INET || peer.sin_addr.s_addr != htonl(INADDR_LOOPBACK) ||
+	    ntohs(peer.sin_port) != r->expect_port || r->expect_port == 0) {
+		LOG(r, "warn", "refused an unexpected local connection from port %d", ntohs(peer.sin_port));
+		close(fd);
+		return;
+	}
+	set_nonblock(fd);
+	r->local_fd = fd;
+	close_fd(&r->listen_fd);
+	loop_cancel(r->ev, r->t_connect);
+	r->t_connect = 0;
+}
+
+static void local_read(irc_relay *r)
+{
+	char buf[RELAY_READ_CHUNK];
+	for (;;) {
+		ssize_t n = recv(r->local_fd, buf, sizeof buf, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			relay_close(r, "the local link failed: %s", strerror(errno));
+			return;
+		}
+		if (n == 0) {
+			relay_close(r, "the client closed the local link");
+			return;
+		}
+		if (rbuf_add(&r->to_server, buf, (size_t)n)) {
+			relay_close(r, "the server is not reading; the relay buffer overflowed");
+			return;
+		}
+	}
+}
+
+static void local_write(irc_relay *r)
+{
+	while (r->to_client.len) {
+		ssize_t n = send(r->local_fd, r->to_client.data, r->to_client.len, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				return;
+			relay_close(r, "the local link failed: %s", strerror(errno));
+			return;
+		}
+		rbuf_drop(&r->to_client, (size_t)n);
+	}
+}
+
+static void on_ping_timer(void *ctx)
+{
+	irc_relay *r = ctx;
+	r->t_ping = 0;
+	int64_t idle = loop_now() - r->last_rx;
+	if (idle >= RELAY_IDLE_DEAD_MS) {
+		relay_close(r, "no data from the server for %d s", (int)(idle / 1000));
+		return;
+	}
+	if (idle >= RELAY_IDLE_PING_MS && !r->ping_sent) {
+		send_server(r, "PING :" RELAY_PING_TOKEN);
+		r->ping_sent = 1;
+	}
+	if (r->state == R_RELAYING)
+		r->t_ping = loop_timer(r->ev, RELAY_PING_CHECK_MS, on_ping_timer, r);
+}
+
+/* ---- the loop ---- */
+
+static void add_fd(int fd, fd_set *set, int *maxfd)
+{
+	FD_SET(fd, set);
+	if (fd > *maxfd)
+		*maxfd = fd;
+}
+
+void irc_relay_prepare(irc_relay *r, fd_set *rd, fd_set *wr, int *maxfd, long *timeout_ms)
+{
+	(void)timeout_ms;
+	switch (r->state) {
+	case R_CONNECTING:
+		if (r->srv_fd >= 0)
+			add_fd(r->srv_fd, wr, maxfd);
+		break;
+	case R_TLS:
+		add_fd(r->srv_fd, r->hs_want_write ? wr : rd, maxfd);
+		break;
+	case R_RELAYING:
+		add_fd(r->srv_fd, rd, maxfd);
+		if ((r->to_server.len && !r->write_wants_read) || r->read_wants_write)
+			add_fd(r->srv_fd, wr, maxfd);
+		if (r->listen_fd >= 0)
+			add_fd(r->listen_fd, rd, maxfd);
+		if (r->local_fd >= 0) {
+			add_fd(r->local_fd, rd, maxfd);
+			if (r->to_client.len)
+				add_fd(r->local_fd, wr, maxfd);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static int fd_isset(int fd, fd_set *set)
+{
+	return fd >= 0 && FD_ISSET(fd, set);
+}
+
+void irc_relay_dispatch(irc_relay *r, fd_set *rd, fd_set *wr)
+{
+	switch (r->state) {
+	case R_CONNECTING:
+		if (fd_isset(r->srv_fd, wr))
+			connect_done(r);
+		return;
+	case R_TLS:
+		if (fd_isset(r->srv_fd, rd) || fd_isset(r->srv_fd, wr))
+			tls_step(r);
+		return;
+	case R_RELAYING:
+		break;
+	default:
+		return;
+	}
+	int sr = fd_isset(r->srv_fd, rd), sw = fd_isset(r->srv_fd, wr);
+	int lr = fd_isset(r->local_fd, rd);
+	if (fd_isset(r->listen_fd, rd))
+		accept_local(r);
+	if (lr && r->state == R_RELAYING)
+		local_read(r);
+	if (r->state == R_RELAYING && (sr || (r->read_wants_write && sw)))
+		srv_read(r);
+	/* Writes are tried whenever there is something to write: a
+	 * non-blocking write that cannot proceed costs one system call. */
+	if (r->state == R_RELAYING && r->to_server.len)
+		srv_write(r);
+	if (r->state == R_RELAYING && r->local_fd >= 0 && r->to_client.len)
+		local_write(r);
+}

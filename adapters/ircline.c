@@ -1,0 +1,294 @@
+/* ircline.c: IRC line utilities: parsing, canonical lines, UTF-8 and colour-safe splitting, log lines. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ircline.h"
+
+#define IRCLINE_COMMAND_MAX 32  /* longer than any real command; a guard against garbage */
+#define IRCLINE_WORD_MAX 256    /* matches IRC_FIELD_MAX: names longer than this are refused */
+
+int ircline_parse(char *line, ircline_msg *m)
+{
+	memset(m, 0, sizeof *m);
+	char *p = line;
+	if (*p == '@') {  /* IRCv3 tags: never requested, skipped if a server sends them anyway */
+		p = strchr(p, ' ');
+		if (!p)
+			return -1;
+		while (*p == ' ')
+			p++;
+	}
+	if (*p == ':') {
+		m->prefix = ++p;
+		while (*p && *p != ' ')
+			p++;
+		if (p == m->prefix || !*p)
+			return -1;
+		*p++ = '\0';
+		while (*p == ' ')
+			p++;
+	}
+	m->command = p;
+	while (*p && *p != ' ')
+		p++;
+	size_t clen = (size_t)(p - m->command);
+	if (*p)
+		*p++ = '\0';
+	if (clen == 0 || clen > IRCLINE_COMMAND_MAX)
+		return -1;
+	int digits = 0, letters = 0;
+	for (size_t i = 0; i < clen; i++) {
+		char ch = m->command[i];
+		if (ch >= '0' && ch <= '9')
+			digits++;
+		else if ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))
+			letters++;
+		else
+			return -1;
+	}
+	if (!(letters == (int)clen || (digits == 3 && clen == 3)))
+		return -1;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		/* The fifteenth parameter takes the rest of the line, as RFC 2812 allows. */
+		if (*p == ':' || m->nparams == IRCLINE_PARAMS_MAX - 1) {
+			if (*p == ':')
+				p++;
+			m->params[m->nparams++] = p;
+			break;
+		}
+		m->params[m->nparams++] = p;
+		while (*p && *p != ' ')
+			p++;
+		if (*p)
+			*p++ = '\0';
+	}
+	return 0;
+}
+
+int ircline_format(const ircline_msg *m, char *out, size_t cap)
+{
+	size_t n = 0;
+	const char *parts[2 + IRCLINE_PARAMS_MAX];
+	const char *lead[2 + IRCLINE_PARAMS_MAX];
+	int k = 0;
+	if (m->prefix) {
+		lead[k] = ":";
+		parts[k++] = m->prefix;
+	}
+	lead[k] = k ? " " : "";
+	parts[k++] = m->command;
+	for (int i = 0; i < m->nparams; i++) {
+		lead[k] = i == m->nparams - 1 ? " :" : " ";
+		parts[k++] = m->params[i];
+	}
+	for (int i = 0; i < k; i++) {
+		size_t a = strlen(lead[i]), b = strlen(parts[i]);
+		if (n + a + b + 1 > cap)
+			return -1;
+		memcpy(out + n, lead[i], a);
+		memcpy(out + n + a, parts[i], b);
+		n += a + b;
+	}
+	out[n] = '\0';
+	return (int)n;
+}
+
+int ircline_numeric(const ircline_msg *m)
+{
+	const char *c = m->command;
+	if (c[0] >= '0' && c[0] <= '9' && c[1] >= '0' && c[1] <= '9' && c[2] >= '0' && c[2] <= '9' && !c[3])
+		return (c[0] - '0') * 100 + (c[1] - '0') * 10 + (c[2] - '0');
+	return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s, or 0 when s does not start one. */
+static size_t utf8_seq(const unsigned char *s, size_t len)
+{
+	if (len == 0)
+		return 0;
+	unsigned char c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t need;
+	unsigned char lo = 0x80, hi = 0xBF;
+	if (c >= 0xC2 && c <= 0xDF)
+		need = 1;
+	else if (c >= 0xE0 && c <= 0xEF) {
+		need = 2;
+		if (c == 0xE0)
+			lo = 0xA0;   /* overlong */
+		else if (c == 0xED)
+			hi = 0x9F;   /* surrogates */
+	} else if (c >= 0xF0 && c <= 0xF4) {
+		need = 3;
+		if (c == 0xF0)
+			lo = 0x90;   /* overlong */
+		else if (c == 0xF4)
+			hi = 0x8F;   /* above U+10FFFF */
+	} else
+		return 0;
+	if (len < need + 1 || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i <= need; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return need + 1;
+}
+
+int ircline_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(u + i, len - i);
+		if (!n)
+			return 0;
+		i += n;
+	}
+	return 1;
+}
+
+size_t ircline_utf8_clean(const char *text, size_t len, char *dst, size_t cap)
+{
+	static const char replacement[] = "\xEF\xBF\xBD";  /* U+FFFD */
+	const unsigned char *u = (const unsigned char *)text;
+	size_t n = 0;
+	if (cap == 0)
+		return 0;
+	for (size_t i = 0; i < len;) {
+		if (u[i] == '\r' || u[i] == '\n' || u[i] == '\0') {
+			i++;
+			continue;
+		}
+		size_t k = utf8_seq(u + i, len - i);
+		const char *from = k ? text + i : replacement;
+		size_t flen = k ? k : 3;
+		if (n + flen + 1 > cap)
+			break;
+		memcpy(dst + n, from, flen);
+		n += flen;
+		i += k ? k : 1;
+	}
+	dst[n] = '\0';
+	return n;
+}
+
+static int is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int is_dec(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* The length of a colour code's body after its \x03 (decimal, "NN,NN") or
+ * \x04 (hex, "RRGGBB,RRGGBB"); the comma belongs to the code only when a
+ * digit follows it. */
+static size_t colour_body(const unsigned char *s, size_t len, int hex)
+{
+	size_t most = hex ? 6 : 2, n = 0;
+	int (*digit)(unsigned char) = hex ? is_hex : is_dec;
+	while (n < len && n < most && digit(s[n]))
+		n++;
+	if (n > 0 && n + 1 < len && s[n] == ',' && digit(s[n + 1])) {
+		size_t m = 1;
+		while (n + m < len && m <= most && digit(s[n + m]))
+			m++;
+		n += m;
+	}
+	return n;
+}
+
+size_t ircline_split(const char *text, size_t len, size_t max, size_t *skip)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	*skip = 0;
+	if (len <= max)
+		return len;
+	size_t last_safe = 0, last_space = 0;
+	for (size_t i = 0; i <= max && i < len;) {
+		/* A cut before i is safe when i starts a character outside any colour code. */
+		if ((u[i] & 0xC0) != 0x80) {
+			last_safe = i;
+			if (u[i] == ' ')
+				last_space = i;
+		}
+		if (u[i] == 0x03 || u[i] == 0x04)
+			i += 1 + colour_body(u + i + 1, len - i - 1, u[i] == 0x04);
+		else
+			i++;
+	}
+	if (last_space > 0 && last_space >= max / 2) {
+		*skip = 1;
+		return last_space;
+	}
+	if (last_safe > 0)
+		return last_safe;
+	return max;  /* no boundary at all (a run of stray continuation bytes): cut anyway */
+}
+
+static int fold(unsigned char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A' + 'a';
+	switch (c) {
+	case '[': return '{';
+	case ']': return '}';
+	case '\\': return '|';
+	case '~': return '^';
+	default: return c;
+	}
+}
+
+int ircline_casecmp(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+	for (;; x++, y++) {
+		int d = fold(*x) - fold(*y);
+		if (d || !*x)
+			return d;
+	}
+}
+
+int ircline_is_channel(const char *s)
+{
+	return s[0] && strchr("#&+!", s[0]) != NULL;
+}
+
+int ircline_is_word(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n >= IRCLINE_WORD_MAX || s[0] == ':')
+		return 0;
+	return strcspn(s, " ,\r\n") == n;
+}
+
+void ircline_nick(const char *prefix, char *out, size_t cap)
+{
+	size_t n = strcspn(prefix, "!@");
+	if (cap == 0)
+		return;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, prefix, n);
+	out[n] = '\0';
+}
+
+void ircline_log(const char *name, const char *level, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	/* A log line is cut at 1 KiB: deliberate, it only carries our own words. */
+	fprintf(stderr, "irc[%s]: %s: %s\n", name, level, msg);
+}

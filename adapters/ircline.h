@@ -1,0 +1,67 @@
+/* ircline.h: IRC line utilities: parsing, canonical lines, UTF-8 and colour-safe splitting, log lines.
+ *
+ * Pure functions over caller-owned buffers (logging aside): no sockets, no
+ * libircclient, nothing of cards. Shared by the IRC adapter and its relay.
+ */
+#ifndef CARDBOT_IRCLINE_H
+#define CARDBOT_IRCLINE_H
+
+#include <stddef.h>
+
+#define IRCLINE_MAX 512         /* RFC 1459 2.3: a line, CRLF included, is at most 512 bytes */
+#define IRCLINE_PARAMS_MAX 15   /* RFC 2812 2.3: at most 15 parameters */
+
+/* One parsed line; every pointer points into the buffer given to ircline_parse. */
+typedef struct ircline_msg {
+	const char *prefix;     /* "nick!user@host" or a server name, without ':'; NULL when absent */
+	const char *command;    /* letters, or exactly three digits */
+	const char *params[IRCLINE_PARAMS_MAX];
+	int nparams;
+} ircline_msg;
+
+/* Parses `line` (NUL-terminated, no CR or LF) in place into *m; message tags
+ * are skipped. Returns 0, or -1 when the line is malformed (no command, a
+ * command that is neither letters nor three digits, an empty prefix). */
+int ircline_parse(char *line, ircline_msg *m);
+
+/* Writes m as "[:prefix ]COMMAND p1 ... :last" (no CRLF) into out (cap bytes
+ * with the NUL). Returns the length, or -1 when it does not fit. */
+int ircline_format(const ircline_msg *m, char *out, size_t cap);
+
+/* The numeric code of a three-digit command, or -1. */
+int ircline_numeric(const ircline_msg *m);
+
+/* The next piece of text[0..len) that fits in max bytes (max >= 8): cut
+ * before a UTF-8 lead byte and never inside a mIRC colour code, preferably
+ * at a space. Returns the piece's length (> 0 when len > 0); *skip is set to
+ * the bytes to drop after it (1 when the cut ate a space, else 0). */
+size_t ircline_split(const char *text, size_t len, size_t max, size_t *skip);
+
+/* Copies text[0..len) into dst (cap >= 4 bytes with the NUL) as valid UTF-8:
+ * each invalid byte becomes U+FFFD, CR, LF and NUL are dropped, and the copy
+ * is cut at a character boundary when dst is full. Returns the length. */
+size_t ircline_utf8_clean(const char *text, size_t len, char *dst, size_t cap);
+
+/* 1 when s[0..len) is valid UTF-8 (no overlongs, surrogates or > U+10FFFF). */
+int ircline_utf8_valid(const char *s, size_t len);
+
+/* Compares two names as IRC servers do by default (RFC 1459 case mapping:
+ * ASCII letters, and {}|^ as the lower case of []\~). */
+int ircline_casecmp(const char *a, const char *b);
+
+/* 1 when s names a channel (#, &, + or !). */
+int ircline_is_channel(const char *s);
+
+/* 1 when s can stand as one middle parameter (a nick, channel or key):
+ * non-empty, shorter than 256 bytes, no space, comma, CR, LF, NUL or
+ * leading ':'. */
+int ircline_is_word(const char *s);
+
+/* Copies the nick part of a "nick!user@host" prefix into out (cap bytes). */
+void ircline_nick(const char *prefix, char *out, size_t cap);
+
+/* Writes "irc[name]: level: message" to stderr. Never pass a secret. */
+void ircline_log(const char *name, const char *level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
