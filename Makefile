@@ -1,6 +1,7 @@
 # cardbot: build, test and benchmark. `make help` lists the targets.
 #
 #   make              build bin/cardbot
+#   make run          build and run the bot on a local IRC server (#304)
 #   make test         every test (unit, property, replay records)
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
 #   make bench        benchmarks, printed as figures
@@ -47,12 +48,16 @@ CARDBOT    = $(BINDIR)/cardbot
 
 TEST_C     = $(wildcard tests/unit/*.c)
 TEST_BIN   = $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%)
+TOOLS_C    = $(wildcard tests/tools/*.c)
+TOOLS_BIN  = $(TOOLS_C:tests/tools/%.c=$(BUILD)/tools/%)
 
-.PHONY: all test test-unit test-replay bench deps clean help install
+
+.PHONY: check
+.PHONY: all test test-unit test-replay bench deps clean help install run
 all: $(CARDBOT)
 
 help:
-	@sed -n '2,9p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
@@ -87,7 +92,18 @@ $(BUILD)/tests/bot_%: $(BUILD)/tests/bot_%.o $(BOT_LIB_OBJ) $(ENGINE_LIB)
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ENGINE_LIB)
 	$(CC) $(LDSAN) $^ -o $@
 
-test: $(CARDBOT) $(TEST_BIN)
+# `make test` first installs what a fresh machine lacks, then builds and
+# checks in a new make (so pkg-config sees the installed libraries).
+test:
+	@sh deploy/deps.sh
+	@$(MAKE) --no-print-directory check SANITIZE=$(SANITIZE)
+
+# Test tools (hosts that drive an adapter for the Python tests) link the bot's objects.
+$(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+
+check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN)
 	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN)
 
 bench: $(CARDBOT)
@@ -96,6 +112,11 @@ bench: $(CARDBOT)
 deps:
 	sh deploy/deps.sh
 
+# Build and run the bot on its built-in configuration, with a local ngircd
+# when nothing listens on 127.0.0.1:6667.
+run:
+	bash deploy/run-local.sh
+
 install: $(CARDBOT)
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(CARDBOT) $(DESTDIR)$(PREFIX)/bin/cardbot
@@ -103,4 +124,4 @@ install: $(CARDBOT)
 clean:
 	rm -rf build bin
 
--include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%.d)
+-include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%.d) $(TOOLS_BIN:=.d)

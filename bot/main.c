@@ -3,14 +3,14 @@
 #include <string.h>
 #include <sysexits.h>
 
+#include "bench.h"
+#include "config.h"
 #include "replay.h"
+#include "run.h"
 
 #ifndef CARDBOT_VERSION
 #define CARDBOT_VERSION "0.1.0-dev"
 #endif
-
-/* Defined in bench.c. */
-int bench_main(int argc, char **argv);
 
 static int help_main(int argc, char **argv);
 static int version_main(int argc, char **argv);
@@ -25,8 +25,10 @@ struct command {
 /* In the order `cardbot help` lists them. */
 static const struct command commands[] = {
 	{ "bench", bench_main, "run the benchmarks and print the figures" },
+	{ "check-config", config_check_main, "check a configuration file and summarise it" },
 	{ "help", help_main, "list the commands; `help COMMAND` explains one" },
 	{ "replay", replay_main, "replay a game record and print what happened, as JSON lines" },
+	{ "run", run_main, "connect to the configured networks and host 304 tables" },
 	{ "version", version_main, "print the version" },
 };
 #define COMMANDS (sizeof commands / sizeof commands[0])
@@ -54,7 +56,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: cardbot COMMAND [ARGS...]\n\ncommands:\n", f);
 	for (size_t i = 0; i < COMMANDS; i++)
-		fprintf(f, "  %-10s%s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-14s%s\n", commands[i].name, commands[i].summary);
 	fputs("\n`cardbot COMMAND --help` explains a command's options.\n", f);
 }
 

@@ -122,8 +122,7 @@ static json_object *j_trick(const g304_trick *t)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "leader", j_seat(t->leader));
-	json_object_object_add(o, "cards", json_object_new_array());
-	json_object *cards = json_object_object_get(o, "cards");
+	json_object *cards = json_object_new_array();
 	for (int i = 0; i < t->n && i < G304_SEATS; i++) {
 		json_object *c = json_object_new_object();
 		json_object_object_add(c, "seat", j_seat(t->seat[i]));
@@ -133,6 +132,7 @@ static json_object *j_trick(const g304_trick *t)
 		json_object_object_add(c, "from_table", j_bool(t->tcard >> i & 1));
 		json_object_array_add(cards, c);
 	}
+	json_object_object_add(o, "cards", cards);
 	json_object_object_add(o, "winner", j_seat(t->winner));
 	return o;
 }

@@ -17,4 +17,164 @@ size_t text_refusal(char *buf, size_t len, const g304_result *res, const char *c
  * (G304_ERR_MATCH_OVER, G304_ERR_WRONG_PHASE). */
 size_t text_deal_refused(char *buf, size_t len, int err);
 
+/* Everything the bot says at a table, in one list. {1} {2} {3} stand for
+ * the arguments of text_fmt; they are never printf formats. */
+#define TEXT_LIST(X) \
+	X(T_TABLE_OPENED, "A 304 table is open in {2}. Take a seat with {1}sit, add computer players with {1}bot, and {1}start when four are seated. {1}help lists every command.") \
+	X(T_TABLE_EXISTS, "There is already a table here: {1}sit to join, {1}table to see it.") \
+	X(T_NO_TABLE, "No table is open here: {1}304 opens one.") \
+	X(T_NO_TABLE_FOR_YOU, "You are not at any table. Open one in a channel with {1}304.") \
+	X(T_WHICH_TABLE, "You sit at several tables ({2}): put the channel first, e.g. {1}#channel play js") \
+	X(T_RATE_LIMITED, "Slow down please: you are sending commands faster than I take them; the extra ones are ignored.") \
+	X(T_ERROR, "Something went wrong: {1}") \
+	X(T_DEAL, "Deal {1}: {2} deals; {3} bids first. Hands are sent privately.") \
+	X(T_TURN_BID, "{1}: your turn to bid ({2}).") \
+	X(T_TURN_TRUMP, "{1}: choose your trump card privately (/msg me trump CARD).") \
+	X(T_TURN_PLAY, "{1}: your turn to play.") \
+	X(T_REJECTED, "{1} throws in the hand ({2} points): same dealer, new cards.") \
+	X(T_BID, "{1} bids {2}") \
+	X(T_BID_FOR_PARTNER, "{1} answers for their partner: {2}") \
+	X(T_PASS, "{1} passes") \
+	X(T_ASK, "{1} asks {2} to bid") \
+	X(T_BIDDING_WON, "{1} wins the bidding at {2}") \
+	X(T_TRUMP_SET, "{1} lays a trump card face down") \
+	X(T_DEALT_REST, "the last four cards are dealt; eight-card bidding, {1} first (250 or more, pcc, or pass)") \
+	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
+	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
+	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
+	X(T_OPENED, "{1} opens the game: trumps are {2} (trump card {3})") \
+	X(T_PLAYED, "{1} {2}") \
+	X(T_PLAYED_DOWN, "{1} plays face down") \
+	X(T_PLAYED_TRUMP_CARD, "{1} cuts with the trump card (face down)") \
+	X(T_NO_TRUMP, "no trump was played") \
+	X(T_REVEALED, "trumps are {1}! the trump card is {2}") \
+	X(T_TURNED_UP, "{1} had played {2}") \
+	X(T_TRICK, "{1} wins trick {2}") \
+	X(T_CAPS_CALLED, "{1} calls CAPS and will play: {2}") \
+	X(T_CAPS_BROKEN, "{1} cannot play the caps order: the call has failed") \
+	X(T_CAPS_RESULT, "caps: {1} ({2})") \
+	X(T_PASSED_OUT, "all pass: no play this deal") \
+	X(T_SPOILT_RIGHT, "{1} calls spoilt trumps, rightly: the deal is void and the same dealer deals again") \
+	X(T_SPOILT_WRONG, "{1} calls spoilt trumps, wrongly: that side pays for the violation") \
+	X(T_MADE, "{1}'s side bid {2} and took {3}: made") \
+	X(T_FAILED, "{1}'s side bid {2} and took {3}: failed") \
+	X(T_TOKENS, "tokens: {1} {3} {2}") \
+	X(T_MATCH_WON, "the match is over: {1} win!") \
+	X(T_MATCH_OVER_HINT, "{start} for another match with the same seats.") \
+	X(T_REFUSED, "[{1}] {2}") \
+	X(T_STOOD_IN, "{1} is away: a computer player moves for them") \
+	X(T_WARN, "{1}: still your turn; {2} seconds left before a computer player moves for you.") \
+	X(T_REMIND, "{1}: the table is waiting for you.") \
+	X(T_LEFT_OPEN, "{1} leaves the table") \
+	X(T_LEFT_PLAYING, "{1} has left; their seat is kept for {2} seconds, then anyone may !sit in it") \
+	X(T_BACK, "{1} is back") \
+	X(T_RESUMED, "I am back: the game resumes where it was.") \
+	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
+	X(T_USAGE, "usage: {1}") \
+	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
+	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
+	X(T_SIT, "{1} sits in seat {2}") \
+	X(T_SIT_REPLACE, "{1} takes seat {3} from {2}") \
+	X(T_READY, "four are seated: !start to deal") \
+	X(T_LEFT_TO_COMPUTER, "{1} leaves; a computer player takes the seat until someone !sits in it") \
+	X(T_BOT_ADDED, "{1} (a computer player) sits in seat {2}") \
+	X(T_NO_FREE_SEAT, "[{1}] there is no free seat for a computer player.") \
+	X(T_BOT_REMOVED, "{1} leaves the table") \
+	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence") \
+	X(T_SET_DONE, "{1} is now {2}") \
+	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with !sit or computer players with !bot.") \
+	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
+	X(T_MATCH_STARTS2, "against {1} & {2}; 11 tokens each") \
+	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
+	X(T_TRUMP_PRIVATELY, "[{1}] choose your trump card in a private message to me, not in the channel.") \
+	X(T_BAD_CARD, "I cannot read \"{1}\" as a card: try js, J\xe2\x99\xa0, 10h, th, or its position in your hand.") \
+	X(T_DOWN_PRIVATELY, "[{1}] that card would go face down: send it to me privately (/msg me play CARD). Nothing was played.") \
+	X(T_NO_HAND, "[{1}] no cards are dealt at the moment.") \
+	X(T_NO_LAST, "[{1}] no trick has been played yet in this deal.") \
+	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table (!sit takes one).") \
+	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
+	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
+	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
+	X(T_STOP_VOTE, "{1} votes to stop ({2} needed)") \
+	X(T_NOTIFY_ON, "[{1}] I will tell you when a game starts here (!notify again to stop).") \
+	X(T_NOTIFY_OFF, "[{1}] no more game notices from this table.") \
+	X(T_NOTIFY_FULL, "[{1}] too many people already asked for notices here.") \
+	X(T_ASCII_ON, "Cards will be written with letters (S H D C) and no colours.") \
+	X(T_ASCII_OFF, "Cards will be written with suit symbols and colours.") \
+	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
+	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
+	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
+	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
+	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \
+	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
+	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
+	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
+	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up)") \
+	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it)") \
+	X(T_HELP_NOTIFY, "{1}notify: be told privately when a game starts at this table (again to stop)") \
+	X(T_HELP_OPEN, "{1}open: as trumper, before the first card, play an open game (the trump card is shown)") \
+	X(T_HELP_PARTNER, "{1}partner: ask your partner to bid in your place (four-card bidding)") \
+	X(T_HELP_PASS, "{1}pass: pass in the bidding") \
+	X(T_HELP_PLAY, "{1}play CARD (or {1}p): play a card by name (js, J\xe2\x99\xa0, 10h, th) or by its position in your hand; {1}play trump plays the trump card. Face-down plays go privately: /msg me play CARD") \
+	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
+	X(T_HELP_RULES, "{1}rules: this table's options") \
+	X(T_HELP_SCORE, "{1}score: the tokens of both sides") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace") \
+	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left") \
+	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
+	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \
+	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator)") \
+	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
+	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
+	X(T_HELP_UNBOT, "{1}unbot SEAT: remove a computer player between matches") \
+	X(T_STATE_BID4, "four-card bidding") \
+	X(T_STATE_BID4_HIGH, "four-card bidding, {1} by {2}") \
+	X(T_STATE_TRUMP, "{1} is choosing a trump card") \
+	X(T_STATE_BID8, "eight-card bidding, {1} to beat") \
+	X(T_STATE_TRICK, "trick {1}") \
+	X(T_STATE_LED, ", {1} led") \
+	X(T_STATE_TRUMPS, ", trumps {1}") \
+	X(T_STATE_MY_TRUMP, ", your trump {1} (closed)") \
+	X(T_STATE_TRUMP_HIDDEN, ", trump hidden") \
+	X(T_STATE_CONTRACT, ", bid {1} by {2}") \
+	X(T_STATE_BETWEEN, "between deals") \
+	X(T_STATE_YOUR_TURN, ", your turn") \
+	X(T_HAND, "[{1}] hand: {2}") \
+	X(T_HAND_TRUMP_CARD, " | trump card on the table: {1}") \
+	X(T_HAND_MAY_PLAY, " | you may play: {1}") \
+	X(T_HAND_OR_TRUMP_CARD, " or the trump card (play trump)") \
+	X(T_HAND_CHOOSE_TRUMP, " | choose your trump card: /msg me trump CARD") \
+	X(T_INSPECTION, "[{1}] trick {2}, face down:{3}") \
+	X(T_SEAT_LIST_COMPUTER, " (computer)") \
+	X(T_SEAT_LIST_AWAY, " (away)") \
+	X(T_TABLE_TOKENS, " | tokens {1}") \
+	X(T_TABLE_WAITING, " | waiting for {1} ({2})") \
+	X(T_TABLE_TRICK, " | trick {1}:{2}") \
+	X(T_TABLE_TRUMPS, " | trumps {1}") \
+	X(T_TABLE_TRICKS, " | tricks {1}") \
+	X(T_TABLE_HIGH_BID, " | high bid {1} by {2}") \
+	X(T_TABLE_TIME_LEFT, " | {1} s left for this turn") \
+	X(T_TABLE_IDLE, " | no match in progress; !start when four are seated") \
+	X(T_FACE_DOWN, "(face down)") \
+	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
+	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with !set OPTION VALUE before !start") \
+	X(T_NOBODY, "nobody") \
+	X(T_EMPTY_SEAT, "an empty seat") \
+	X(T_NOT_CALLED, "nobody (not called)") \
+	X(T_WORD_OPEN, "open") \
+	X(T_WORD_CLOSED, "closed") \
+	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West")
+
+enum text_id {
+#define X(id, s) id,
+	TEXT_LIST(X)
+#undef X
+	T_COUNT
+};
+
+/* Writes message id into buf with {1}..{nargs} replaced by args (borrowed);
+ * {start} reads "!start" with the default prefix. Never overruns; returns the
+ * full length like snprintf. */
+size_t text_fmt(char *buf, size_t len, int id, int nargs, const char *const *args);
+
 #endif

@@ -200,3 +200,30 @@ size_t text_deal_refused(char *buf, size_t len, int err)
 		puts_(&o, REFUSAL_UNKNOWN);
 	return finish(&o);
 }
+
+static const char *const messages[T_COUNT] = {
+#define X(id, str) [id] = str,
+	TEXT_LIST(X)
+#undef X
+};
+
+size_t text_fmt(char *buf, size_t len, int id, int nargs, const char *const *args)
+{
+	struct out o = { buf, len, 0 };
+	const char *t = id >= 0 && id < T_COUNT ? messages[id] : "";
+	while (*t) {
+		if (t[0] == '{' && t[1] >= '1' && t[1] <= '9' && t[2] == '}') {
+			int k = t[1] - '1';
+			if (k < nargs && args[k])
+				puts_(&o, args[k]);
+			t += 3;
+		} else if (!strncmp(t, "{start}", 7)) {
+			puts_(&o, "!start");
+			t += 7;
+		} else {
+			put(&o, t, 1);
+			t++;
+		}
+	}
+	return finish(&o);
+}

@@ -64,6 +64,10 @@ class Model:
         self.fives = rules.get("fives") == "on"
         self.bank = rules.get("scoring") == "bank"
         self.caps_off = rules.get("caps") == "off"
+        self.caps_mode = rules.get("caps", "strict")
+        self.external = rules.get("external_caps") in ("on", True)
+        self.track = False      # follow when caps becomes certain (CapsCheck): caps records only
+        self.hand_certain = None  # set by Record.caps for closed positions
         self.dealer = dealer
         self.tokens = [11, 11]
         self.winner = None
@@ -116,16 +120,33 @@ class Model:
         self.won = [[], []]
         self.tricks_won = [0, 0]
         self.end = None
+        self.trick_rev = []    # per completed trick: its face-down cards were turned up
+        self.tc_shown = False  # the trump card has been shown to all
+        self.caps_seat = None
+        self.caps_order = None
+        self.caps_k = 0
+        self.caps_judged = None   # "correct", "early", "late"
+        self.caps_bonus = False
+        self.caps_failed = False
+        self.caps_at = None       # cards played when caps was called
+        self.caps_since = [None, None]  # per team: trick index (-1: before play) caps first certain
+        self.certain_log = []     # (cards played, seat, order) each time found certain
+        self.caps_end = "none"
 
     # ---- actions -----------------------------------------------------
-    def apply(self, seat, do, value=None, card=None):
+    def apply(self, seat, do, value=None, card=None, order=None):
         """Applies an action; returns None, or the refusal code."""
         import copy
         saved = copy.deepcopy(self.__dict__)
         try:
-            self._apply(seat, do, value, card)
+            if do == "caps":
+                self._caps(seat, order)
+            else:
+                self._apply(seat, do, value, card)
             if self.phase not in ("deal", "over"):
                 self.nacted += 1
+            if self.phase == "play" and do in ("play", "open") and self.track:
+                self._track()
             return None
         except Refused as e:
             self.__dict__ = saved
@@ -303,8 +324,89 @@ class Model:
         if self.tricks or self.cur:
             raise Refused("open_too_late")
         self.open = True
+        self.tc_shown = True
         self.hand[s].append(self.trump_card)
         self.trump_down = False
+
+    def _legal_card(self, s, c):
+        import copy
+        saved = copy.deepcopy(self.__dict__)
+        self.caps_failed = True
+        try:
+            self._play(s, c)
+            ok = True
+        except Refused:
+            ok = False
+        self.__dict__ = saved
+        return ok
+
+    def cards_played(self):
+        return sum(len(t[1]) for t in self.tricks) + len(self.cur)
+
+    def mycards(self, s):
+        c = list(self.hand[s])
+        if s == self.trumper and self.trump_down:
+            c.append(self.trump_card)
+        return c
+
+    def certain_now(self, s, order):
+        """The tester's check (trump open), else the hand verdict given."""
+        if self.open:
+            return CapsCheck(self, s).certain(order)
+        assert self.hand_certain is not None, \
+            "caps call while the trump is closed: give certain= by hand"
+        return self.hand_certain
+
+    def _caps(self, s, order):
+        if self.phase != "play":
+            raise Refused("wrong_phase")
+        if self.caps_off:
+            raise Refused("caps_off")
+        if self.pcc:
+            raise Refused("caps_pcc")
+        if team(s) != team(self.trumper) and not self.external:
+            raise Refused("caps_not_yours")
+        if self.caps_seat is not None:
+            raise Refused("caps_called")
+        if len(set(order)) != len(order) or sorted(order) != sorted(self.mycards(s)):
+            raise Refused("caps_order")
+        certain = self.certain_now(s, order)
+        n = self.cards_played()
+        t0 = self.caps_since[team(s)]
+        if not certain:
+            judged = "early"
+        elif t0 is None:
+            # the tracker missed it (closed position, judged by hand): first now
+            self.caps_since[team(s)] = len(self.tricks)
+            judged = "correct"
+        elif (t0 == -1 and n > 0) or (t0 >= 0 and n > 4 * (t0 + 1)):
+            judged = "late"
+        else:
+            judged = "correct"
+        self.caps_seat = s
+        self.caps_order = list(order)
+        self.caps_k = 0
+        self.caps_judged = judged
+        self.caps_at = n
+        self.caps_bonus = n < 4 * 6
+
+    def _track(self):
+        """After each card: does some player of a team (the trumper's, and
+        with external caps the other) now have a certain order?"""
+        if not self.open or self.pcc:
+            return
+        teams = [team(self.trumper)] + ([1 - team(self.trumper)] if self.external else [])
+        for t in teams:
+            if self.caps_since[t] is not None:
+                continue
+            for s in (t, t + 2):
+                if s == self.sitting or not self.hand[s]:
+                    continue
+                o = CapsCheck(self, s).find()
+                if o:
+                    self.caps_since[t] = len(self.tricks) - (0 if self.cur else 1)
+                    self.certain_log.append((self.cards_played(), s, o))
+                    break
 
     def next_seat(self, s):
         t = (s + 1) % 4
@@ -320,6 +422,14 @@ class Model:
             raise Refused("sitting_out")
         if s != self.turn:
             raise Refused("not_your_turn")
+        if s == self.caps_seat and not self.caps_failed and self.caps_k < len(self.caps_order):
+            nxt = self.caps_order[self.caps_k]
+            if card != nxt:
+                if self._legal_card(s, nxt):
+                    raise Refused("caps_next")
+                self.caps_failed = True    # the order cannot be played: the call failed
+            else:
+                self.caps_k += 1
         tr = s == self.trumper
         is_tc = tr and self.trump_down and card == self.trump_card
         hand = self.hand[s]
@@ -373,6 +483,7 @@ class Model:
     def _finish_trick(self):
         T = self.trump_suit
         led = suit(self.cur[0][1])
+        self.trick_rev.append(not self.open and any(x[2] and suit(x[1]) == T for x in self.cur))
         trumps = [x for x in self.cur if suit(x[1]) == T]
         pool = trumps if trumps else [x for x in self.cur if suit(x[1]) == led]
         winner = max(pool, key=lambda x: strength(x[1]))[0]
@@ -380,6 +491,8 @@ class Model:
             self._reveal()
         if not self.open and not self.tricks and (self.pcc or self.bid >= 250):
             self._reveal()
+        if self.caps_seat is not None and team(winner) != team(self.caps_seat):
+            self.caps_failed = True
         self.tricks.append((self.cur[0][0], list(self.cur), winner))
         self.won[team(winner)] += [x[1] for x in self.cur]
         self.tricks_won[team(winner)] += 1
@@ -392,6 +505,7 @@ class Model:
                 self.exhausted = False
 
     def _reveal(self):
+        self.tc_shown = True
         self.open = True
         if self.trump_down:
             self.hand[self.trumper].append(self.trump_card)
@@ -405,13 +519,35 @@ class Model:
             made = self.tricks_won[tt] == 8
         else:
             made = p[tt] >= self.bid
-            assert self.caps_off or self.tricks_won[tt] < 8, \
-                "the trumper's team wins every trick: set caps off"
+            assert self.caps_off or self.track or self.tricks_won[tt] < 8, \
+                "the trumper's team wins every trick: set caps off (or track caps)"
         assert sum(p) == 304, p
-        if made:
+        caps, seat = "none", self.caps_seat
+        strict = self.caps_mode == "strict"
+        if seat is not None:
+            ct = team(seat)
+            if self.caps_failed:
+                caps = "failed"
+                self._pay(ct, 1 - ct, 5)
+            elif self.caps_judged == "early" or (self.caps_judged == "late" and strict):
+                caps = self.caps_judged
+                self._pay(ct, 1 - ct, 2)
+            else:
+                caps = self.caps_judged
+                bonus = 1 if caps == "correct" and self.caps_bonus else 0
+                if ct == tt:
+                    self._pay(1 - tt, tt, payoff(self.bid) + bonus)
+                else:
+                    self._pay(tt, 1 - tt, charge(self.bid) + bonus)
+        elif not self.pcc and self.tricks_won[tt] == 8 and strict and \
+                self.caps_since[tt] is not None:
+            caps = "late"
+            self._pay(tt, 1 - tt, 2)
+        elif made:
             self._pay(1 - tt, tt, payoff(self.bid))
         else:
             self._pay(tt, 1 - tt, charge(self.bid))
+        self.caps_end = caps
         self._end_deal("scored", points=p, made=made)
 
     def _pay(self, loser, gainer, n):
@@ -437,6 +573,8 @@ class Model:
 
     def _end_deal(self, outcome, points=None, made=None, spoilt_right=None):
         self.end = dict(outcome=outcome, points=points, made=made,
+                        caps=getattr(self, "caps_end", "none") if outcome == "scored" else "none",
+                        caps_seat=self.caps_seat if outcome == "scored" else None,
                         trumper=self.trumper, bid=self.bid if self.trumper is not None else None,
                         tokens=list(self.tokens), spoilt_right=spoilt_right)
         self.ends.append(self.end)
@@ -479,11 +617,12 @@ def spec_hands(spec):
 class Record:
     """Builds one record and its expectations."""
 
-    def __init__(self, name, dealer=0, rules=None, note=""):
+    def __init__(self, name, dealer=0, rules=None, note="", track_caps=False):
         self.name = name
         self.note = note
         self.rules = dict(rules or {})
         self.m = Model(self.rules, dealer)
+        self.m.track = track_caps and self.rules.get("caps") != "off"
         self.first_dealer = dealer
         self.deals = []
         self.expect = []
@@ -518,7 +657,7 @@ class Record:
         acts = self.deals[-1]["actions"]
         i = len(acts)
         acts.append(a)
-        got = self.m.apply(seat, do, value=value, card=card)
+        got = self.m.apply(seat, do, value=value, card=card, order=order)
         if err is None:
             assert got is None, "%s deal %d action %d %s: model refuses: %s" % (
                 self.name, self.d, i, a, got)
@@ -555,6 +694,31 @@ class Record:
 
     def spoilt(self, seat, err=None):
         return self.act(seat, "spoilt", err=err)
+
+    def caps(self, seat, order, err=None, certain=None, judged=None):
+        """A caps call. order: a list or a string of cards. certain: the hand
+        verdict, required while the trump is closed and, where given, checked
+        against the tester's search; judged: the verdict expected
+        (correct/early/late), checked against the model."""
+        if isinstance(order, str):
+            order = order.split()
+        m = self.m
+        if err is None and m.phase == "play" and m.open and certain is not None:
+            got = CapsCheck(m, seat).certain(order)
+            assert got == certain, "%s: caps by seat %d %s: hand says certain=%s, search says %s" % (
+                self.name, seat, order, certain, got)
+        m.hand_certain = certain
+        i = self.act(seat, "caps", order=order, err=err)
+        m.hand_certain = None
+        if err is None and judged is not None:
+            assert m.caps_judged == judged, "%s: caps by seat %d judged %s, model says %s (since %s)" % (
+                self.name, seat, judged, m.caps_judged, m.caps_since)
+        return i
+
+    def since(self, team_, trick):
+        """Asserts the trick in which caps first became certain for the team."""
+        assert self.m.caps_since[team_] == trick, "%s: caps certain for team %d since %s, hand says %s (%s)" % (
+            self.name, team_, self.m.caps_since[team_], trick, self.m.certain_log)
 
     def plays(self, text):
         """'1:9H 2:7H 3:KH 0:AH' (seat:card, in order)."""
@@ -594,7 +758,8 @@ class Record:
         return self.d, len(self.deals[-1]["actions"])
 
     # -- expectations --
-    def end(self, outcome="scored", points=None, made=None, tokens=None, trumper="?", bid="?"):
+    def end(self, outcome="scored", points=None, made=None, tokens=None, trumper="?", bid="?",
+            caps="?", caps_seat="?"):
         e = self.m.ends[-1]
         if os.environ.get("PROBE"):
             print("PROBE %s deal %d: %s" % (self.name, self.d, e))
@@ -616,6 +781,12 @@ class Record:
             want["trumper"] = trumper
         if bid != "?":
             want["bid"] = bid
+        if caps != "?":
+            assert caps == e["caps"], "%s: caps %s, model %s" % (self.name, caps, e["caps"])
+            want["caps"] = caps
+        if caps_seat != "?":
+            assert caps_seat == e["caps_seat"], "%s: caps_seat %s, model %s" % (self.name, caps_seat, e["caps_seat"])
+            want["caps_seat"] = caps_seat
         self.expect.append({"deal": self.d, "end": want})
 
     def end_wrong_spoilt(self, tokens):
@@ -674,3 +845,246 @@ def _dump_record(rec):
     out.append("  ]")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+# ---- caps: a tester's own certainty check -------------------------------
+#
+# Written from 000 4.3 and 001 "Caps" and the engine's stated interface: a
+# call is certain when playing the order wins every remaining trick for the
+# caller's team whatever legal cards the other three play (the partner
+# included) and however the cards the caller has not seen lie, consistent
+# with what it has seen. It is an exhaustive search (cards the caller has not
+# seen are placed lazily, each partial placement kept completable: Hall's
+# condition over suits), small and slow, enough for hand-made records. It
+# only judges positions where the trump is open (known to all); anything
+# earlier is argued by hand in gen_records.py.
+
+def _feasible(pool_by_suit, holders):
+    """holders: list of [cap, voids]; every pool card must go to a holder
+    with room whose voids do not include its suit, filling every cap."""
+    n = len(holders)
+    for mask in range(1 << n):
+        cap = sum(holders[i][0] for i in range(n) if mask >> i & 1)
+        need = 0
+        for s, k in pool_by_suit.items():
+            if not k:
+                continue
+            outside = [i for i in range(n) if not (mask >> i & 1)
+                       and holders[i][0] > 0 and s not in holders[i][1]]
+            if not outside:
+                need += k
+        if need > cap:
+            return False
+    return True
+
+
+class Knowledge:
+    """What seat X knows at a moment of play (trump open)."""
+
+    def __init__(self, m, X):
+        assert m.open and not m.trump_down
+        self.X = X
+        self.T = m.trump_suit
+        tr = m.trumper
+        seen = set(m.hand[X])
+        known = {s: set() for s in range(4)}
+        if m.tc_shown and m.trump_card in m.hand[tr]:
+            known[tr].add(m.trump_card)
+        if m.caps_seat is not None:
+            known[m.caps_seat] |= set(m.hand[m.caps_seat])
+        voids = {s: set() for s in range(4)}
+        hidden = []
+        tricks = [(cards, m.trick_rev[i], True) for i, (_, cards, _) in enumerate(m.tricks)]
+        if m.cur:
+            tricks.append((m.cur, False, False))
+        for cards, rev, done in tricks:
+            led = suit(cards[0][1])
+            for j, (s, c, down) in enumerate(cards):
+                if j and suit(c) != led:
+                    voids[s].add(led)
+                if not down or s == X or (X == tr and done) or (rev and (s != tr or c == m.trump_card)):
+                    seen.add(c)
+                else:
+                    hidden.append({led, self.T} if done else {led})
+        for s in range(4):
+            if s != X:
+                seen |= known[s]
+        self.known = {s: set(known[s]) for s in range(4) if s != X}
+        self.pool = set(ALL) - seen
+        self.seats = [s for s in range(4) if s != X and s != m.sitting]
+        self.holders = [[len(m.hand[s]) - len(known[s]), set(voids[s])] for s in self.seats]
+        self.holders += [[1, v] for v in hidden]
+        self.voids = voids
+        assert sum(h[0] for h in self.holders) == len(self.pool), (
+            "knowledge of seat %d does not add up" % X)
+
+
+def _winner(cards, T):
+    led = suit(cards[0][1])
+    tr = [x for x in cards if suit(x[1]) == T]
+    pool = tr if tr else [x for x in cards if suit(x[1]) == led]
+    return max(pool, key=lambda x: strength(x[1]))[0]
+
+
+class CapsCheck:
+    """certain(order) and find() for seat X from Knowledge."""
+
+    def __init__(self, m, X):
+        self.k = Knowledge(m, X)
+        self.m = m
+        self.X = X
+        self.team = team(X)
+        self.n = 3 if m.pcc else 4
+        self.memo = {}
+
+    def _bysuit(self, pool):
+        d = {s: 0 for s in SUITS}
+        for c in pool:
+            d[suit(c)] += 1
+        return d
+
+    def certain(self, order):
+        return self._fail(order) is None
+
+    def _fail(self, order):
+        """None if the order is certain, else how many of its cards were
+        played (the failing one included) on some losing line."""
+        m, k = self.m, self.k
+        mine = m.mycards(self.X)
+        if sorted(order) != sorted(mine) or len(set(order)) != len(order):
+            return 0
+        holders = tuple((h[0], frozenset(h[1])) for h in k.holders)
+        known = tuple(frozenset(k.known[s]) for s in k.seats)
+        exh = m.exhausted if self.X == m.trumper else False
+        cur = tuple((s, c) for s, c, _ in m.cur)
+        leader = m.cur[0][0] if m.cur else m.turn
+        r = self._go(tuple(order), frozenset(k.pool), holders, known, cur, leader, exh,
+                     len(m.tricks))
+        return None if r is None else len(order) - r
+
+    def _go(self, order, pool, holders, known, cur, leader, exh, ntricks):
+        # None: every line wins; else the number of order cards left after
+        # the failing one on a losing line.
+        key = (order, pool, holders, known, cur, leader, exh, ntricks)
+        if key in self.memo:
+            return self.memo[key]
+        r = self._go1(order, pool, holders, known, cur, leader, exh, ntricks)
+        self.memo[key] = r
+        return r
+
+    def _next(self, s):
+        t = (s + 1) % 4
+        if t == self.m.sitting:
+            t = (t + 1) % 4
+        return t
+
+    def _classes(self, pool, order, known, cur):
+        """Pool cards that are interchangeable (same suit, no other unplayed or
+        current-trick card between them in rank): one representative each."""
+        live = set(order) | set(c for _, c in cur)
+        for ks in known:
+            live |= ks
+        reps = set()
+        for su in SUITS:
+            run = False
+            for r in reversed(RANKS):
+                c = r + su
+                if c in pool:
+                    if not run:
+                        reps.add(c)
+                        run = True
+                elif c in live:
+                    run = False
+        return reps
+
+    def _go1(self, order, pool, holders, known, cur, leader, exh, ntricks):
+        if ntricks == 8:
+            return None
+        T = self.k.T
+        if len(cur) == self.n:
+            w = _winner(cur, T)
+            if team(w) != self.team:
+                return len(order)
+            return self._go(order, pool, holders, known, (), w, exh, ntricks + 1)
+        s = leader if not cur else self._next(cur[-1][0])
+        led = suit(cur[0][1]) if cur else None
+        if s == self.X:
+            c = order[0]
+            rest = order[1:]
+            if led is None:
+                if exh and suit(c) != T and any(suit(x) == T for x in order):
+                    return len(rest)
+                if self.X == self.m.trumper and suit(c) == T and not exh:
+                    others = any(suit(x) == T for x in pool) or any(suit(x) == T for ks in known for x in ks)
+                    if not others:
+                        exh = True
+            elif suit(c) != led and any(suit(x) == led for x in order):
+                return len(rest)
+            if exh and not any(suit(x) == T for x in rest):
+                exh = False
+            return self._go(rest, pool, holders, known, cur + ((s, c),), leader, exh, ntricks)
+        i = self.k.seats.index(s)
+        cap, voids = holders[i]
+        kn = known[i]
+        has_known_led = led is not None and any(suit(x) == led for x in kn)
+        offv = voids | {led} if led is not None else voids
+        reps = self._classes(pool, order, known, cur)
+        opts = []   # (card, from_pool, new_voids)
+        for c in kn:
+            if led is None or suit(c) == led:
+                opts.append((c, False, voids))
+            elif not has_known_led:
+                opts.append((c, False, offv))
+        if cap > 0:
+            for c in pool:
+                if c not in reps or suit(c) in voids:
+                    continue
+                if led is None or suit(c) == led:
+                    opts.append((c, True, voids))
+                elif not has_known_led:
+                    opts.append((c, True, offv))
+        for c, fp, nv in opts:
+            nh = list(holders)
+            nk = list(known)
+            np_ = pool
+            if fp:
+                np_ = pool - {c}
+                nh[i] = (cap - 1, frozenset(nv))
+            else:
+                nk[i] = kn - {c}
+                nh[i] = (cap, frozenset(nv))
+            if not _feasible(self._bysuit(np_), [list(h) for h in nh]):
+                continue
+            r = self._go(order, np_, tuple(nh), tuple(nk), cur + ((s, c),), leader, exh, ntricks)
+            if r is not None:
+                return r
+        return None
+
+    def find(self):
+        """Some certain order, or None."""
+        import itertools
+        mine = sorted(self.m.mycards(self.X), key=lambda c: (suit(c), -strength(c)))
+        # the seat's own interchangeable cards (same suit, nothing unseen or
+        # held elsewhere between them) are tried in one order only
+        k = self.k
+        live = set(k.pool) | set(c for _, c, _ in self.m.cur)
+        for ks in k.known.values():
+            live |= ks
+        twin = {}   # card -> the next higher card of the seat it is interchangeable with
+        for a in mine:
+            for b in mine:
+                if a != b and suit(a) == suit(b) and strength(b) > strength(a):
+                    between = [r + suit(a) for r in RANKS[strength(a) + 1:strength(b)]]
+                    if not any(x in live or x in mine for x in between):
+                        twin[a] = b
+        failed = set()
+        for p in itertools.permutations(mine):
+            if any(p.index(twin[a]) > p.index(a) for a in twin):
+                continue
+            if any(p[:j] in failed for j in range(1, len(p) + 1)):
+                continue
+            f = self._fail(list(p))
+            if f is None:
+                return list(p)
+            failed.add(p[:max(f, 1)])
+        return None

@@ -1,0 +1,354 @@
+/* bot.c: the host: turns what the networks report into commands for tables, and tables' words into sends. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "bot.h"
+#include "text.h"
+
+#define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
+#define CMD_WORD_MAX 64      /* a longer word is cut */
+
+bot *bot_new(loop *ev, const table_settings *defaults, const char *prefix)
+{
+	bot *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	b->ev = ev;
+	b->defaults = *defaults;
+	snprintf(b->prefix, sizeof b->prefix, "%s", prefix && *prefix ? prefix : "!");
+	b->cmd_burst = BOT_CMD_BURST;
+	b->cmd_per_second = BOT_CMD_PER_SECOND;
+	return b;
+}
+
+void bot_free(bot *b)
+{
+	if (!b)
+		return;
+	if (b->reap_timer)
+		loop_cancel(b->ev, b->reap_timer);
+	for (int i = 0; i < b->ntables; i++)
+		table_free(b->tables[i]);
+	for (int i = 0; i < b->nnets; i++)
+		b->nets[i]->ops->free(b->nets[i]);
+	free(b);
+}
+
+int bot_add_network(bot *b, adapter *a)
+{
+	if (b->nnets >= BOT_NETWORKS_MAX)
+		return -1;
+	b->nets[b->nnets++] = a;
+	return 0;
+}
+
+/* Operators are named by identity ("nick" or "account:NAME" as the adapter
+ * reports it), compared without case. */
+int bot_is_operator(const bot *b, const char *user)
+{
+	for (int i = 0; i < b->noperators; i++)
+		if (!strcasecmp(b->operators[i], user))
+			return 1;
+	return 0;
+}
+
+void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags)
+{
+	(void)b;
+	net->ops->send_room(net, room, text, flags);
+}
+
+void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags)
+{
+	(void)b;
+	net->ops->send_private(net, user, text, flags);
+}
+
+/* ---- tables ---- */
+
+static table *find_table(bot *b, adapter *net, const char *room)
+{
+	for (int i = 0; i < b->ntables; i++)
+		if (b->tables[i]->net == net && !strcasecmp(b->tables[i]->room, room) && !b->tables[i]->closing)
+			return b->tables[i];
+	return NULL;
+}
+
+/* Tables are freed here, outside any callback that might still use them. */
+static void reap(void *ctx)
+{
+	bot *b = ctx;
+	b->reap_timer = 0;
+	for (int i = 0; i < b->ntables;) {
+		if (b->tables[i]->closing) {
+			table_free(b->tables[i]);
+			b->tables[i] = b->tables[--b->ntables];
+		} else {
+			i++;
+		}
+	}
+}
+
+void bot_close_table(bot *b, table *t)
+{
+	t->closing = 1;
+	if (!b->reap_timer)
+		b->reap_timer = loop_timer(b->ev, 0, reap, b);
+}
+
+/* ---- commands ---- */
+
+/* Splits text into words in place, dropping control characters (colour
+ * codes included) so nothing a user typed can be echoed as formatting. */
+static int split_words(char *text, char **argv)
+{
+	int argc = 0;
+	char *w = text;
+	for (char *r = text; *r; r++)
+		if ((unsigned char)*r >= 0x20 && *r != 0x7f)
+			*w++ = *r;
+	*w = '\0';
+	for (char *p = text; *p && argc < CMD_ARGS_MAX;) {
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		argv[argc++] = p;
+		char *end = p;
+		while (*end && *end != ' ')
+			end++;
+		if (end - p > CMD_WORD_MAX) {
+			/* Cut at a character boundary, never inside a UTF-8 sequence. */
+			size_t cut = CMD_WORD_MAX;
+			while (cut > 0 && ((unsigned char)p[cut] & 0xc0) == 0x80)
+				cut--;
+			p[cut] = '\0';
+		}
+		if (*end)
+			*end++ = '\0';
+		p = end;
+	}
+	return argc;
+}
+
+/* A token bucket per user: a burst, then a steady rate; the rest is ignored. */
+static int rate_ok(bot *b, adapter *net, const char *user)
+{
+	int64_t now = loop_now();
+	user_bucket *u = NULL, *oldest = &b->users[0];
+	for (int i = 0; i < BOT_USERS_MAX; i++) {
+		if (b->users[i].net == net && !strcasecmp(b->users[i].user, user)) {
+			u = &b->users[i];
+			break;
+		}
+		if (b->users[i].last < oldest->last)
+			oldest = &b->users[i];
+	}
+	if (!u) {
+		u = oldest;
+		snprintf(u->user, sizeof u->user, "%s", user);
+		u->net = net;
+		u->tokens = b->cmd_burst;
+		u->last = now;
+		u->warned = 0;
+	}
+	u->tokens += (double)(now - u->last) / 1000.0 * BOT_CMD_PER_SECOND;
+	if (u->tokens > BOT_CMD_BURST)
+		u->tokens = b->cmd_burst;
+	u->last = now;
+	if (u->tokens < 1.0) {
+		if (!u->warned) {
+			u->warned = 1;
+			char buf[512];
+			text_fmt(buf, sizeof buf, T_RATE_LIMITED, 0, NULL);
+			net->ops->send_private(net, user, buf, ADAPTER_NOTICE);
+		}
+		return 0;
+	}
+	u->tokens -= 1.0;
+	u->warned = 0;
+	return 1;
+}
+
+static void say_private_id(bot *b, adapter *net, const char *user, int id, const char *a1, const char *a2)
+{
+	char buf[1024];
+	const char *args[3] = { b->prefix, a1 ? a1 : "", a2 ? a2 : "" };
+	text_fmt(buf, sizeof buf, id, 3, args);
+	net->ops->send_private(net, user, buf, ADAPTER_NOTICE);
+}
+
+/* "help" at no table: the command list needs a table for nothing. */
+static int is_word(const char *w, const char *a, const char *b2)
+{
+	return !strcasecmp(w, a) || (b2 && !strcasecmp(w, b2));
+}
+
+static void open_table(bot *b, adapter *net, const char *room, const char *user, const char *name)
+{
+	table *t = find_table(b, net, room);
+	if (t) {
+		say_private_id(b, net, user, T_TABLE_EXISTS, NULL, NULL);
+		return;
+	}
+	if (b->ntables >= BOT_TABLES_MAX) {
+		say_private_id(b, net, user, T_ERROR, "too many tables are open on this bot", NULL);
+		return;
+	}
+	table_settings set = b->defaults;
+	if (b->settings_for)
+		b->settings_for(b->settings_ctx, net, room, &set);
+	t = table_new(b, net, room, &set);
+	if (!t) {
+		say_private_id(b, net, user, T_ERROR, "out of memory", NULL);
+		return;
+	}
+	b->tables[b->ntables++] = t;
+	char buf[1024];
+	const char *args[3] = { b->prefix, room, "" };
+	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
+	net->ops->send_room(net, room, buf, ADAPTER_NOTICE);
+	char *sit[1] = { "sit" };
+	table_command(t, user, name, 1, 1, sit);
+}
+
+static void on_message(void *ctx, adapter *net, const char *room, const char *user, const char *name, const char *text,
+		       int flags)
+{
+	bot *b = ctx;
+	if (flags & ADAPTER_NOTICE)
+		return; /* never answer a notice: that is how bots loop */
+	char buf[ADAPTER_TEXT_MAX];
+	snprintf(buf, sizeof buf, "%s", text);
+	char *line = buf;
+	size_t plen = strlen(b->prefix);
+	if (room) {
+		table *t = find_table(b, net, room);
+		if (t)
+			table_user_seen(t, user);
+		if (strncmp(line, b->prefix, plen) != 0)
+			return; /* ordinary conversation */
+		line += plen;
+	} else if (!strncmp(line, b->prefix, plen)) {
+		line += plen;
+	}
+	char *argv[CMD_ARGS_MAX];
+	int argc = split_words(line, argv);
+	if (argc == 0)
+		return;
+	if (!rate_ok(b, net, user))
+		return;
+	if (room) {
+		if (is_word(argv[0], "304", "new")) {
+			open_table(b, net, room, user, name);
+			return;
+		}
+		table *t = find_table(b, net, room);
+		if (!t) {
+			if (is_word(argv[0], "help", NULL))
+				say_private_id(b, net, user, T_NO_TABLE, NULL, NULL);
+			return; /* other bots' commands are none of our business */
+		}
+		table_command(t, user, name, 1, argc, argv);
+		return;
+	}
+	/* Private: "#channel command ..." names the table; else the one table
+	 * the user sits at. */
+	table *t = NULL;
+	if (argv[0][0] == '#' || argv[0][0] == '!' || argv[0][0] == '&') {
+		t = find_table(b, net, argv[0]);
+		if (!t || argc < 2) {
+			say_private_id(b, net, user, t ? T_USAGE : T_NO_TABLE, "#channel command", NULL);
+			return;
+		}
+		argc--;
+		memmove(argv, argv + 1, (size_t)argc * sizeof argv[0]);
+		if (argv[0][0] && !strncmp(argv[0], b->prefix, plen))
+			argv[0] += plen;
+	} else {
+		char rooms[512] = "";
+		int found = 0;
+		for (int i = 0; i < b->ntables; i++)
+			if (b->tables[i]->net == net && !b->tables[i]->closing && table_seat_of(b->tables[i], user) >= 0) {
+				if (!found)
+					t = b->tables[i];
+				found++;
+				size_t l = strlen(rooms);
+				snprintf(rooms + l, sizeof rooms - l, "%s%s", l ? ", " : "", b->tables[i]->room);
+			}
+		if (found > 1) {
+			say_private_id(b, net, user, T_WHICH_TABLE, rooms, NULL);
+			return;
+		}
+		if (!t) {
+			say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
+			return;
+		}
+	}
+	table_command(t, user, name, 0, argc, argv);
+}
+
+static void on_joined(void *ctx, adapter *net, const char *room, const char *user, const char *name)
+{
+	(void)name;
+	bot *b = ctx;
+	table *t = find_table(b, net, room);
+	if (t)
+		table_user_seen(t, user);
+}
+
+static void on_left(void *ctx, adapter *net, const char *room, const char *user, const char *why)
+{
+	(void)why;
+	bot *b = ctx;
+	for (int i = 0; i < b->ntables; i++) {
+		table *t = b->tables[i];
+		if (t->net == net && !t->closing && (!room || !strcasecmp(t->room, room)))
+			table_user_left(t, user);
+	}
+}
+
+static void on_renamed(void *ctx, adapter *net, const char *old_user, const char *new_user, const char *new_name)
+{
+	bot *b = ctx;
+	for (int i = 0; i < b->ntables; i++)
+		if (b->tables[i]->net == net && !b->tables[i]->closing)
+			table_user_renamed(b->tables[i], old_user, new_user, new_name);
+}
+
+static void on_room_ready(void *ctx, adapter *net, const char *room)
+{
+	bot *b = ctx;
+	table *t = find_table(b, net, room);
+	if (t)
+		table_resumed(t);
+}
+
+static void on_room_lost(void *ctx, adapter *net, const char *room, const char *why)
+{
+	(void)ctx, (void)net, (void)room, (void)why;
+	/* The table waits: when the bot is back in the room it resumes. */
+}
+
+static void on_link(void *ctx, adapter *net, int up, const char *why)
+{
+	(void)ctx;
+	fprintf(stderr, "info: network %s is %s%s%s\n", net->name, up ? "up" : "down", why && *why ? ": " : "",
+		why ? why : "");
+}
+
+adapter_host bot_host(bot *b)
+{
+	adapter_host h = {
+		.ctx = b,
+		.message = on_message,
+		.joined = on_joined,
+		.left = on_left,
+		.renamed = on_renamed,
+		.room_ready = on_room_ready,
+		.room_lost = on_room_lost,
+		.link = on_link,
+	};
+	return h;
+}

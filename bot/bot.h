@@ -1,0 +1,58 @@
+/* bot.h: the host: networks, the tables in their rooms, and the commands that reach them. */
+#ifndef CARDBOT_BOT_H
+#define CARDBOT_BOT_H
+
+#include "adapter.h"
+#include "loop.h"
+#include "table.h"
+
+#define BOT_TABLES_MAX 4096      /* one per room; far beyond a family server's needs */
+#define BOT_NETWORKS_MAX 16
+#define BOT_OPERATORS_MAX 32
+#define BOT_USERS_MAX 1024       /* rate-limit buckets kept at once */
+#define BOT_CMD_BURST 5.0        /* commands a user may send at once... */
+#define BOT_CMD_PER_SECOND 1.0   /* ...then this many a second; more are ignored */
+
+typedef struct user_bucket {
+	char user[ADAPTER_ID_MAX];
+	adapter *net;
+	double tokens;
+	int64_t last;
+	int warned;
+} user_bucket;
+
+typedef struct bot {
+	loop *ev;
+	adapter *nets[BOT_NETWORKS_MAX];
+	int nnets;
+	table *tables[BOT_TABLES_MAX];
+	int ntables;
+	char prefix[8];
+	char operators[BOT_OPERATORS_MAX][ADAPTER_ID_MAX];
+	int noperators;
+	table_settings defaults;
+	user_bucket users[BOT_USERS_MAX];
+	uint64_t reap_timer;
+	/* Table settings for a new table in a room (per-channel defaults);
+	 * NULL: the defaults above. */
+	void (*settings_for)(void *ctx, adapter *net, const char *room, table_settings *out);
+	void *settings_ctx;
+	double cmd_burst, cmd_per_second; /* per-user limits (BOT_CMD_* by default) */
+} bot;
+
+/* A bot with no networks yet, on loop ev; NULL when out of memory. */
+bot *bot_new(loop *ev, const table_settings *defaults, const char *prefix);
+void bot_free(bot *b);
+/* The callbacks an adapter reports to (ctx = the bot). */
+adapter_host bot_host(bot *b);
+/* Takes ownership of a started or unstarted adapter. */
+int bot_add_network(bot *b, adapter *a);
+int bot_is_operator(const bot *b, const char *user);
+
+/* Sends text to a table's room or to one person. */
+void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags);
+void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags);
+/* Marks a table for freeing at the next safe point. */
+void bot_close_table(bot *b, table *t);
+
+#endif

@@ -1,0 +1,1387 @@
+/* table.c: a 304 table in a chat room: seating, the flow of a match, what is said where, and the turn timer.
+ *
+ * What is private stays private: hands, the trump choice, face-down plays
+ * and the trumper's inspection go only to the seat entitled to them, and
+ * every refusal goes privately too (a refusal can say something about the
+ * refused card, such as that it is a trump).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include "bot.h"
+#include "g304_simple.h"
+#include "loop.h"
+#include "render.h"
+#include "table.h"
+#include "text.h"
+
+#define LINE_MAX_BYTES 380   /* one announcement line; adapters split longer ones anyway */
+#define PRIVATE_MAX 1024
+#define TEAM_TEXT (2 * TABLE_NAME_MAX + 8) /* "ann & cat" */
+
+enum timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
+
+void table_settings_default(table_settings *s)
+{
+	memset(s, 0, sizeof *s);
+	g304_rules_default(&s->rules);
+	s->pace = PACE_CASUAL;
+	s->live_turn_seconds = 60;
+	s->casual_remind_seconds = 300;
+	s->corr_remind_seconds = 12 * 3600;
+	s->grace_seconds = 120;
+	s->deal_pause_ms = 4000;
+	s->computer_delay_ms = 700;
+}
+
+static void schedule(table *t);
+static int caps_autoplay(table *t, int s);
+static const char *txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
+
+/* ---- saying things ---- */
+
+static const char *seat_name(const table *t, int s)
+{
+	static char nobody[64], empty[64];
+	if (!nobody[0]) {
+		txt(nobody, sizeof nobody, T_NOBODY, NULL, NULL, NULL);
+		txt(empty, sizeof empty, T_EMPTY_SEAT, NULL, NULL, NULL);
+	}
+	if (s < 0 || s >= G304_SEATS)
+		return nobody;
+	return t->seats[s].user[0] ? t->seats[s].name : empty;
+}
+
+/* Appends one announcement; announcements are joined into as few lines as
+ * fit, and sent when the table flushes. */
+static void announce(table *t, const char *text)
+{
+	size_t n = strlen(text);
+	if (t->outlen && t->outlen + 3 + n < sizeof t->out) {
+		memcpy(t->out + t->outlen, " \xc2\xb7 ", 4);
+		t->outlen += 4;
+	}
+	if (t->outlen + n >= sizeof t->out)
+		n = sizeof t->out - 1 - t->outlen;
+	memcpy(t->out + t->outlen, text, n);
+	t->outlen += n;
+	t->out[t->outlen] = '\0';
+}
+
+static void say(table *t, int id, const char *a1, const char *a2, const char *a3)
+{
+	char buf[PRIVATE_MAX];
+	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
+	text_fmt(buf, sizeof buf, id, 3, args);
+	announce(t, buf);
+}
+
+/* Message id with up to three arguments, written into buf (returned). */
+static const char *txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
+{
+	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
+	text_fmt(buf, len, id, 3, args);
+	return buf;
+}
+
+static void sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3)
+{
+	char buf[PRIVATE_MAX];
+	sb_add(b, txt(buf, sizeof buf, id, a1, a2, a3));
+}
+
+/* Sends what was announced, split at the joints into lines of a sensible size. */
+static void flush(table *t)
+{
+	const char *sep = " \xc2\xb7 ";
+	char *p = t->out;
+	while (*p) {
+		size_t len = strlen(p);
+		size_t cut = len;
+		if (len > LINE_MAX_BYTES) {
+			cut = 0;
+			for (char *q = strstr(p, sep); q && (size_t)(q - p) <= LINE_MAX_BYTES; q = strstr(q + 1, sep))
+				cut = (size_t)(q - p);
+			if (!cut)
+				cut = len; /* one long announcement: the adapter splits it */
+		}
+		char line[TABLE_OUT_MAX];
+		memcpy(line, p, cut);
+		line[cut] = '\0';
+		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
+		p += cut;
+		if (strncmp(p, sep, strlen(sep)) == 0)
+			p += strlen(sep);
+	}
+	t->outlen = 0;
+	t->out[0] = '\0';
+}
+
+static void tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3)
+{
+	char buf[PRIVATE_MAX];
+	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
+	text_fmt(buf, sizeof buf, id, 3, args);
+	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+}
+
+static int style_of(const table *t, int s)
+{
+	return (s >= 0 && s < G304_SEATS && t->seats[s].ascii) ? RENDER_ASCII : RENDER_COLOUR;
+}
+
+/* Cards in a line for everyone: the room uses symbols with colours. */
+static void room_card(card c, char *buf, size_t len)
+{
+	strbuf b;
+	sb_init(&b, buf, len);
+	render_card(&b, c, RENDER_COLOUR);
+}
+
+static void bid_text(int bid, char *buf, size_t len)
+{
+	if (bid >= G304_BID_PCC)
+		snprintf(buf, len, "pcc");
+	else
+		snprintf(buf, len, "%d", bid);
+}
+
+/* "trick 3, spades led, trump hidden" for a seat. */
+static void state_line(const table *t, int s, char *buf, size_t len)
+{
+	g304_view v;
+	g304_view_of(&t->game, s, &v);
+	strbuf b;
+	sb_init(&b, buf, len);
+	sb_printf(&b, "%s: ", t->room);
+	char n[32], m[32];
+	switch (v.phase) {
+	case G304_PHASE_BID4:
+		snprintf(n, sizeof n, "%d", v.bid);
+		sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, seat_name(t, v.bidder), NULL);
+		break;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		sb_txt(&b, T_STATE_TRUMP, seat_name(t, v.trumper), NULL, NULL);
+		break;
+	case G304_PHASE_BID8:
+		snprintf(n, sizeof n, "%d", v.bid);
+		sb_txt(&b, T_STATE_BID8, n, NULL, NULL);
+		break;
+	case G304_PHASE_PLAY: {
+		const g304_trick *tr = &v.tricks[v.ntricks - 1];
+		snprintf(n, sizeof n, "%d", v.ntricks);
+		sb_txt(&b, T_STATE_TRICK, n, NULL, NULL);
+		if (tr->n)
+			sb_txt(&b, T_STATE_LED, suit_name(card_suit(tr->card[0])), NULL, NULL);
+		if (v.trump_open)
+			sb_txt(&b, T_STATE_TRUMPS, suit_name(v.trump_suit), NULL, NULL);
+		else if (s == v.trumper)
+			sb_txt(&b, T_STATE_MY_TRUMP, suit_name(v.trump_suit), NULL, NULL);
+		else
+			sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
+		bid_text(v.bid, m, sizeof m);
+		sb_txt(&b, T_STATE_CONTRACT, m, seat_name(t, v.trumper), NULL);
+		break;
+	}
+	default:
+		sb_txt(&b, T_STATE_BETWEEN, NULL, NULL, NULL);
+	}
+	if (v.turn == s)
+		sb_txt(&b, T_STATE_YOUR_TURN, NULL, NULL, NULL);
+}
+
+/* The private hand line: table, state, hand with positions, legal cards. */
+static void send_hand(table *t, int s)
+{
+	if (s < 0 || !t->seats[s].user[0] || t->seats[s].computer || t->state != TABLE_PLAYING)
+		return;
+	g304_view v;
+	g304_legal l;
+	g304_view_of(&t->game, s, &v);
+	g304_legal_of(&t->game, s, &l);
+	char line[PRIVATE_MAX], st[256];
+	strbuf b;
+	sb_init(&b, line, sizeof line);
+	state_line(t, s, st, sizeof st);
+	char cards[PRIVATE_MAX];
+	strbuf cb;
+	sb_init(&cb, cards, sizeof cards);
+	render_hand(&cb, v.hand, style_of(t, s), 1);
+	sb_txt(&b, T_HAND, st, cards, NULL);
+	if (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE) {
+		sb_init(&cb, cards, sizeof cards);
+		render_card(&cb, v.trump_card, style_of(t, s));
+		sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
+	}
+	if (l.acts & (1u << G304_ACT_PLAY)) {
+		sb_init(&cb, cards, sizeof cards);
+		render_hand(&cb, l.cards & v.hand, style_of(t, s), 0);
+		sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
+		if (s == v.trumper && v.trump_down && (l.cards & card_bit(v.trump_card)))
+			sb_txt(&b, T_HAND_OR_TRUMP_CARD, NULL, NULL, NULL);
+	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
+		sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
+	}
+	bot_say_private(t->bot, t->net, t->seats[s].user, line, ADAPTER_NOTICE);
+}
+
+/* Whose turn, and what they may do, in the room with their name so that
+ * clients highlight it. */
+static void prompt_turn(table *t)
+{
+	int s = t->game.turn;
+	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT || t->seats[s].computer)
+		return;
+	g304_legal l;
+	g304_legal_of(&t->game, s, &l);
+	char what[128];
+	switch (t->game.phase) {
+	case G304_PHASE_BID4:
+	case G304_PHASE_BID8:
+		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min)
+			snprintf(what, sizeof what, "%d or more%s, or pass", l.bid_min,
+				 (l.acts & (1u << G304_ACT_PARTNER)) ? ", partner" : "");
+		else if (l.pcc_ok)
+			snprintf(what, sizeof what, "pcc or pass");
+		else
+			snprintf(what, sizeof what, "pass%s", (l.acts & (1u << G304_ACT_PARTNER)) ? " or partner" : "");
+		say(t, T_TURN_BID, t->seats[s].name, what, NULL);
+		break;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		say(t, T_TURN_TRUMP, t->seats[s].name, NULL, NULL);
+		break;
+	case G304_PHASE_PLAY:
+		say(t, T_TURN_PLAY, t->seats[s].name, NULL, NULL);
+		break;
+	default:
+		return;
+	}
+	send_hand(t, s);
+}
+
+/* ---- dealing ---- */
+
+/* An unbiased Fisher-Yates over bytes from the kernel's CSPRNG. */
+static int secure_shuffle(card deck[CARD_COUNT])
+{
+	for (int i = 0; i < CARD_COUNT; i++)
+		deck[i] = (card)i;
+	for (int i = CARD_COUNT - 1; i > 0; i--) {
+		uint32_t bound = (uint32_t)i + 1, x, limit = UINT32_MAX - UINT32_MAX % bound;
+		do {
+			if (getrandom(&x, sizeof x, 0) != (ssize_t)sizeof x)
+				return -1;
+		} while (x >= limit);
+		uint32_t j = x % bound;
+		card tmp = deck[i];
+		deck[i] = deck[j];
+		deck[j] = tmp;
+	}
+	return 0;
+}
+
+static void deal_next(void *ctx)
+{
+	table *t = ctx;
+	t->deal_timer = 0;
+	if (t->state != TABLE_PLAYING || t->game.phase != G304_PHASE_DEAL)
+		return;
+	card deck[CARD_COUNT];
+	if (secure_shuffle(deck) < 0) {
+		say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
+		t->state = TABLE_OPEN;
+		flush(t);
+		return;
+	}
+	g304_deal(&t->game, deck);
+	char n[16];
+	snprintf(n, sizeof n, "%d", t->game.deal_no);
+	say(t, T_DEAL, n, seat_name(t, t->game.dealer), seat_name(t, (t->game.dealer + 1) & 3));
+	for (int s = 0; s < G304_SEATS; s++)
+		if (s != t->game.turn)
+			send_hand(t, s);
+	prompt_turn(t);
+	flush(t);
+	schedule(t);
+}
+
+/* ---- events into words ---- */
+
+static void team_names(const table *t, int team, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s & %s", seat_name(t, team), seat_name(t, team + 2));
+}
+
+
+static void deal_end_words(table *t)
+{
+	const g304_deal_end *e = &t->game.last;
+	char a[TEAM_TEXT], b[TEAM_TEXT], c[64];
+	switch (e->outcome) {
+	case G304_OUTCOME_REDEAL:
+		return; /* the REJECTED event said it */
+	case G304_OUTCOME_PASSED_OUT:
+		say(t, T_PASSED_OUT, seat_name(t, t->game.dealer), NULL, NULL);
+		break;
+	case G304_OUTCOME_SPOILT:
+		if (e->spoilt_right)
+			say(t, T_SPOILT_RIGHT, seat_name(t, e->spoilt_seat), NULL, NULL);
+		else
+			say(t, T_SPOILT_WRONG, seat_name(t, e->spoilt_seat), NULL, NULL);
+		break;
+	case G304_OUTCOME_SCORED: {
+		int tt = g304_team(e->trumper);
+		bid_text(e->bid, c, sizeof c);
+		snprintf(a, sizeof a, "%d", e->points[tt]);
+		say(t, e->made ? T_MADE : T_FAILED, seat_name(t, e->trumper), c, a);
+		if (e->caps != G304_CAPSO_NONE)
+			say(t, T_CAPS_RESULT, g304_caps_outcome_name(e->caps),
+			    e->caps_seat < G304_SEATS ? seat_name(t, e->caps_seat) : txt(c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
+			    NULL);
+		break;
+	}
+	default:
+		break;
+	}
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b, sizeof b);
+	char tok[64];
+	snprintf(tok, sizeof tok, "%d : %d", t->game.tokens[0], t->game.tokens[1]);
+	say(t, T_TOKENS, a, b, tok);
+}
+
+/* The trumper's private look at the face-down cards of a finished trick. */
+static void inspection(table *t, int trick)
+{
+	int tr = t->game.trumper;
+	if (tr == G304_NO_SEAT || t->seats[tr].computer)
+		return;
+	g304_view v;
+	g304_view_of(&t->game, tr, &v);
+	const g304_trick *x = &v.tricks[trick];
+	char cards[PRIVATE_MAX], line[PRIVATE_MAX], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	int any = 0;
+	for (int k = 0; k < x->n; k++)
+		if ((x->down >> k & 1) && x->seat[k] != tr && x->card[k] != CARD_NONE) {
+			sb_printf(&b, " %s ", seat_name(t, x->seat[k]));
+			render_card(&b, x->card[k], style_of(t, tr));
+			any = 1;
+		}
+	snprintf(n, sizeof n, "%d", trick + 1);
+	if (any)
+		bot_say_private(t->bot, t->net, t->seats[tr].user, txt(line, sizeof line, T_INSPECTION, t->room, n, cards),
+				ADAPTER_NOTICE);
+}
+
+static void events_words(table *t, const g304_result *res)
+{
+	char c1[32], c2[32], n[32];
+	for (int i = 0; i < res->nevents; i++) {
+		const g304_event *e = &res->events[i];
+		const char *who = seat_name(t, e->seat);
+		switch (e->type) {
+		case G304_EV_REJECTED:
+			snprintf(n, sizeof n, "%d", e->value);
+			say(t, T_REJECTED, who, n, NULL);
+			break;
+		case G304_EV_BID:
+			bid_text(e->value, n, sizeof n);
+			say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
+			break;
+		case G304_EV_PASS:
+			say(t, T_PASS, who, NULL, NULL);
+			break;
+		case G304_EV_ASK:
+			say(t, T_ASK, who, seat_name(t, g304_partner(e->seat)), NULL);
+			break;
+		case G304_EV_BIDDING_WON:
+			snprintf(n, sizeof n, "%d", e->value);
+			say(t, T_BIDDING_WON, who, n, NULL);
+			break;
+		case G304_EV_TRUMP_SET:
+			say(t, T_TRUMP_SET, who, NULL, NULL);
+			break;
+		case G304_EV_DEALT_REST:
+			say(t, T_DEALT_REST, seat_name(t, t->game.trumper), NULL, NULL);
+			for (int s = 0; s < G304_SEATS; s++)
+				if (s != t->game.turn)
+					send_hand(t, s);
+			break;
+		case G304_EV_TRUMP_BACK:
+			say(t, T_TRUMP_BACK, who, NULL, NULL);
+			break;
+		case G304_EV_BID8_WON:
+			bid_text(e->value, n, sizeof n);
+			say(t, T_BID8_WON, who, n, NULL);
+			break;
+		case G304_EV_PLAY_STARTS:
+			say(t, T_PLAY_STARTS, who,
+			    txt(c1, sizeof c1, t->game.trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
+			break;
+		case G304_EV_OPENED:
+			room_card(e->card, c1, sizeof c1);
+			say(t, T_OPENED, who, suit_name(card_suit(e->card)), c1);
+			break;
+		case G304_EV_PLAYED:
+			if (e->flags & 1)
+				say(t, (e->flags & 2) ? T_PLAYED_TRUMP_CARD : T_PLAYED_DOWN, who, NULL, NULL);
+			else {
+				room_card(e->card, c1, sizeof c1);
+				say(t, T_PLAYED, who, c1, NULL);
+			}
+			break;
+		case G304_EV_NO_TRUMP:
+			say(t, T_NO_TRUMP, NULL, NULL, NULL);
+			inspection(t, e->value);
+			break;
+		case G304_EV_REVEALED: {
+			room_card(e->card, c1, sizeof c1);
+			say(t, T_REVEALED, suit_name(card_suit(e->card)), c1, NULL);
+			/* Cards turned up by the reveal, shown to all. */
+			/* The trick the reveal ended: the one just finished, unless the
+			 * reveal came from opening before any card. */
+			int tn = t->game.trick_no;
+			if (tn > 0 && (tn == G304_TRICKS || t->game.tricks[tn].n == 0))
+				tn--;
+			if (tn >= 0 && tn < G304_TRICKS) {
+				const g304_trick *x = &t->game.tricks[tn];
+				for (int k = 0; k < x->n; k++)
+					if ((x->shown >> k & 1) && x->seat[k] != t->game.trumper) {
+						room_card(x->card[k], c2, sizeof c2);
+						say(t, T_TURNED_UP, seat_name(t, x->seat[k]), c2, NULL);
+					}
+			}
+			if (e->flags & 1)
+				send_hand(t, t->game.trumper);
+			break;
+		}
+		case G304_EV_TRICK:
+			snprintf(n, sizeof n, "%d", e->value + 1);
+			say(t, T_TRICK, who, n, NULL);
+			break;
+		case G304_EV_CAPS: {
+			char order[160];
+			strbuf b;
+			sb_init(&b, order, sizeof order);
+			for (int k = 0; k < t->game.caps_norder; k++) {
+				if (k)
+					sb_add(&b, " ");
+				render_card(&b, t->game.caps_order[k], RENDER_COLOUR);
+			}
+			say(t, T_CAPS_CALLED, who, order, NULL);
+			break;
+		}
+		case G304_EV_CAPS_BROKEN:
+			say(t, T_CAPS_BROKEN, who, NULL, NULL);
+			break;
+		case G304_EV_DEAL_END:
+			deal_end_words(t);
+			break;
+		case G304_EV_MATCH_END: {
+			char a[TEAM_TEXT];
+			team_names(t, e->seat, a, sizeof a);
+			say(t, T_MATCH_WON, a, NULL, NULL);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+/* ---- acting ---- */
+
+static void after_action(table *t)
+{
+	if (t->game.phase == G304_PHASE_OVER) {
+		t->state = TABLE_OPEN;
+		t->stop_votes = 0;
+		say(t, T_MATCH_OVER_HINT, NULL, NULL, NULL);
+		flush(t);
+		schedule(t);
+		return;
+	}
+	if (t->game.phase == G304_PHASE_DEAL) {
+		t->deals_played++;
+		flush(t);
+		if (!t->deal_timer)
+			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+		schedule(t);
+		return;
+	}
+	prompt_turn(t);
+	/* While computer players move one after another, their moves gather
+	 * into one line; it goes out when a person is to act. */
+	int s = t->game.turn;
+	int computer_next = s != G304_NO_SEAT && (t->seats[s].computer || caps_autoplay(t, s));
+	if (!computer_next || t->outlen > TABLE_OUT_MAX / 2)
+		flush(t);
+	schedule(t);
+}
+
+/* Applies an action for seat s; refusals go privately to `user` (NULL: a
+ * computer, whose refusals would be a bug worth a log line). */
+static int act(table *t, const g304_action *a, const char *user)
+{
+	g304_result res;
+	int err = g304_apply(&t->game, a, &res);
+	if (err) {
+		if (user) {
+			const char *names[G304_SEATS];
+			for (int s = 0; s < G304_SEATS; s++)
+				names[s] = seat_name(t, s);
+			char buf[PRIVATE_MAX];
+			text_refusal(buf, sizeof buf, &res, names);
+			tell(t, user, T_REFUSED, t->room, buf, NULL);
+		} else {
+			fprintf(stderr, "table %s: a computer player's %s was refused (%s)\n", t->room,
+				g304_act_name(a->type), g304_err_name(err));
+		}
+		return err;
+	}
+	t->stop_votes = 0;
+	events_words(t, &res);
+	after_action(t);
+	return 0;
+}
+
+/* A computer player (or the stand-in for an absent one) moves. */
+static void computer_move(table *t, int s, int standing_in)
+{
+	g304_view v;
+	g304_legal l;
+	g304_action a;
+	g304_view_of(&t->game, s, &v);
+	g304_legal_of(&t->game, s, &l);
+	if (!g304_simple_action(&v, &l, &a))
+		return;
+	if (standing_in)
+		say(t, T_STOOD_IN, seat_name(t, s), NULL, NULL);
+	if (act(t, &a, NULL) != G304_ERR_OK && a.type == G304_ACT_CAPS) {
+		a.type = G304_ACT_PLAY; /* should not happen: fall back to a plain play */
+	}
+}
+
+static void computer_timer(void *ctx)
+{
+	table *t = ctx;
+	t->computer_timer = 0;
+	int s = t->game.turn;
+	if (t->state == TABLE_PLAYING && s != G304_NO_SEAT && t->seats[s].computer)
+		computer_move(t, s, 0);
+}
+
+/* Caller of a correct caps: the bot plays its stated order for it. */
+static int caps_autoplay(table *t, int s)
+{
+	return t->game.caps_seat == s && t->game.caps_k < t->game.caps_norder;
+}
+
+static void turn_timer(void *ctx)
+{
+	table *t = ctx;
+	t->timer = 0;
+	int s = t->game.turn;
+	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT)
+		return;
+	char secs[16];
+	switch (t->timer_kind) {
+	case TK_WARN:
+		snprintf(secs, sizeof secs, "%d", t->set.live_turn_seconds - t->set.live_turn_seconds / 2);
+		say(t, T_WARN, seat_name(t, s), secs, NULL);
+		flush(t);
+		t->warned = 1;
+		t->timer_kind = TK_MOVE;
+		t->timer = loop_timer(t->bot->ev, (long)(t->set.live_turn_seconds - t->set.live_turn_seconds / 2) * 1000,
+				      turn_timer, t);
+		return;
+	case TK_MOVE:
+		computer_move(t, s, 1);
+		return;
+	case TK_REMIND:
+		say(t, T_REMIND, seat_name(t, s), NULL, NULL);
+		flush(t);
+		send_hand(t, s);
+		return;
+	default:
+		return;
+	}
+}
+
+/* One pending deadline per table, set afresh after every change. */
+static void schedule(table *t)
+{
+	if (t->timer)
+		loop_cancel(t->bot->ev, t->timer);
+	if (t->computer_timer)
+		loop_cancel(t->bot->ev, t->computer_timer);
+	t->timer = t->computer_timer = 0;
+	t->timer_kind = TK_NONE;
+	t->warned = 0;
+	t->move_by = 0;
+	int s = t->game.turn;
+	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT)
+		return;
+	if (t->seats[s].computer || caps_autoplay(t, s)) {
+		t->computer_timer = loop_timer(t->bot->ev, t->set.computer_delay_ms, computer_timer, t);
+		return;
+	}
+	long ms;
+	switch (t->set.pace) {
+	case PACE_LIVE:
+		t->timer_kind = TK_WARN;
+		ms = (long)t->set.live_turn_seconds * 1000 / 2;
+		t->move_by = loop_now() + (int64_t)t->set.live_turn_seconds * 1000;
+		break;
+	case PACE_CORRESPONDENCE:
+		t->timer_kind = TK_REMIND;
+		ms = (long)t->set.corr_remind_seconds * 1000;
+		break;
+	default:
+		t->timer_kind = TK_REMIND;
+		ms = (long)t->set.casual_remind_seconds * 1000;
+	}
+	t->timer = loop_timer(t->bot->ev, ms, turn_timer, t);
+}
+
+/* ---- seating ---- */
+
+table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set)
+{
+	table *t = calloc(1, sizeof *t);
+	if (!t)
+		return NULL;
+	t->bot = b;
+	t->net = net;
+	snprintf(t->room, sizeof t->room, "%s", room);
+	t->set = *set;
+	t->state = TABLE_OPEN;
+	g304_init(&t->game, &t->set.rules, 0);
+	return t;
+}
+
+void table_free(table *t)
+{
+	if (!t)
+		return;
+	if (t->timer)
+		loop_cancel(t->bot->ev, t->timer);
+	if (t->computer_timer)
+		loop_cancel(t->bot->ev, t->computer_timer);
+	if (t->deal_timer)
+		loop_cancel(t->bot->ev, t->deal_timer);
+	free(t);
+}
+
+int table_seat_of(const table *t, const char *user)
+{
+	for (int s = 0; s < G304_SEATS; s++)
+		if (!t->seats[s].computer && t->seats[s].user[0] && strcasecmp(t->seats[s].user, user) == 0)
+			return s;
+	return -1;
+}
+
+static int seated_count(const table *t)
+{
+	int n = 0;
+	for (int s = 0; s < G304_SEATS; s++)
+		n += t->seats[s].user[0] != 0;
+	return n;
+}
+
+static void seat_human(table *t, int s, const char *user, const char *name)
+{
+	snprintf(t->seats[s].user, sizeof t->seats[s].user, "%s", user);
+	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", name);
+	t->seats[s].computer = 0;
+	t->seats[s].away = 0;
+}
+
+static void seat_computer(table *t, int s)
+{
+	/* The four names are one message, separated by spaces. */
+	char names[128];
+	txt(names, sizeof names, T_COMPUTER_NAMES, NULL, NULL, NULL);
+	const char *p = names;
+	for (int i = 0; i < s && strchr(p, ' '); i++)
+		p = strchr(p, ' ') + 1;
+	size_t len = strcspn(p, " ");
+	snprintf(t->seats[s].user, sizeof t->seats[s].user, "*computer%d", s);
+	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%.*s", (int)(len < TABLE_NAME_MAX ? len : TABLE_NAME_MAX - 1), p);
+	t->seats[s].computer = 1;
+	t->seats[s].away = 0;
+}
+
+void table_user_renamed(table *t, const char *old_user, const char *new_user, const char *new_name)
+{
+	int s = table_seat_of(t, old_user);
+	if (s < 0)
+		return;
+	snprintf(t->seats[s].user, sizeof t->seats[s].user, "%s", new_user);
+	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", new_name);
+}
+
+void table_user_left(table *t, const char *user)
+{
+	int s = table_seat_of(t, user);
+	if (s < 0)
+		return;
+	if (t->state == TABLE_OPEN) {
+		say(t, T_LEFT_OPEN, t->seats[s].name, NULL, NULL);
+		memset(&t->seats[s], 0, sizeof t->seats[s]);
+	} else {
+		t->seats[s].away = 1;
+		t->seats[s].away_since = loop_now();
+		char g[16];
+		snprintf(g, sizeof g, "%d", t->set.grace_seconds);
+		say(t, T_LEFT_PLAYING, t->seats[s].name, g, NULL);
+	}
+	flush(t);
+}
+
+void table_user_seen(table *t, const char *user)
+{
+	int s = table_seat_of(t, user);
+	if (s < 0)
+		return;
+	if (t->seats[s].away) {
+		t->seats[s].away = 0;
+		say(t, T_BACK, t->seats[s].name, NULL, NULL);
+		flush(t);
+		send_hand(t, s);
+	} else if (t->set.pace == PACE_CORRESPONDENCE && t->game.turn == s && t->state == TABLE_PLAYING
+		   && t->timer_kind == TK_REMIND) {
+		/* Seen talking while we wait for them: a gentle reminder, once. */
+		say(t, T_REMIND, t->seats[s].name, NULL, NULL);
+		flush(t);
+		send_hand(t, s);
+		t->timer_kind = TK_NONE;
+	}
+}
+
+void table_resumed(table *t)
+{
+	if (t->state != TABLE_PLAYING)
+		return;
+	say(t, T_RESUMED, NULL, NULL, NULL);
+	prompt_turn(t);
+	flush(t);
+	for (int s = 0; s < G304_SEATS; s++)
+		if (s != t->game.turn)
+			send_hand(t, s);
+	schedule(t);
+}
+
+/* ---- commands ---- */
+
+typedef void (*cmd_fn)(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
+
+enum cmd_flags {
+	CMD_SEATED = 1,   /* only a seated player */
+	CMD_PLAYING = 2,  /* only while a match is on */
+	CMD_OPEN = 4,     /* only between matches */
+};
+
+typedef struct command {
+	const char *name;
+	const char *alias;
+	cmd_fn fn;
+	int min_args, max_args; /* words after the command */
+	int flags;
+	int help;               /* text id of its help line */
+} command;
+
+static int parse_seat_number(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+	return (*end || n < 1 || n > G304_SEATS) ? -1 : (int)n - 1;
+}
+
+static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)in_room;
+	if (table_seat_of(t, user) >= 0) {
+		tell(t, user, T_ALREADY_SEATED, t->room, NULL, NULL);
+		return;
+	}
+	int want = argc > 1 ? parse_seat_number(argv[1]) : -1;
+	if (argc > 1 && want < 0) {
+		tell(t, user, T_USAGE, "sit [1-4]", NULL, NULL);
+		return;
+	}
+	int s = -1;
+	int64_t now = loop_now();
+	for (int i = 0; i < G304_SEATS && s < 0; i++) {
+		int k = want >= 0 ? want : i;
+		seat *x = &t->seats[k];
+		int takeable = !x->user[0] || x->computer
+			|| (x->away && now - x->away_since >= (int64_t)t->set.grace_seconds * 1000);
+		if (takeable)
+			s = k;
+		if (want >= 0)
+			break;
+	}
+	if (s < 0) {
+		tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, t->room, NULL, NULL);
+		return;
+	}
+	int replacing = t->seats[s].user[0] != 0;
+	char old[TABLE_NAME_MAX];
+	snprintf(old, sizeof old, "%s", t->seats[s].name);
+	seat_human(t, s, user, name);
+	char n[16];
+	snprintf(n, sizeof n, "%d", s + 1);
+	if (replacing)
+		say(t, T_SIT_REPLACE, name, old, n);
+	else
+		say(t, T_SIT, name, n, NULL);
+	if (t->state == TABLE_OPEN && seated_count(t) == G304_SEATS)
+		say(t, T_READY, NULL, NULL, NULL);
+	flush(t);
+	if (t->state == TABLE_PLAYING) {
+		send_hand(t, s);
+		schedule(t);
+	}
+}
+
+static void cmd_leave(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	int s = table_seat_of(t, user);
+	if (t->state == TABLE_OPEN) {
+		say(t, T_LEFT_OPEN, t->seats[s].name, NULL, NULL);
+		memset(&t->seats[s], 0, sizeof t->seats[s]);
+	} else {
+		char who[TABLE_NAME_MAX];
+		snprintf(who, sizeof who, "%s", t->seats[s].name);
+		seat_computer(t, s);
+		say(t, T_LEFT_TO_COMPUTER, who, NULL, NULL);
+	}
+	flush(t);
+	schedule(t);
+}
+
+static void cmd_bot(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	int want = argc > 1 ? parse_seat_number(argv[1]) : -1;
+	if (argc > 1 && want < 0) {
+		tell(t, user, T_USAGE, "bot [1-4]", NULL, NULL);
+		return;
+	}
+	int added = 0;
+	for (int s = 0; s < G304_SEATS; s++) {
+		if (want >= 0 && s != want)
+			continue;
+		seat *x = &t->seats[s];
+		if (!x->user[0] || (x->away && t->state == TABLE_PLAYING)) {
+			seat_computer(t, s);
+			char n[16];
+			snprintf(n, sizeof n, "%d", s + 1);
+			say(t, T_BOT_ADDED, t->seats[s].name, n, NULL);
+			added = 1;
+			if (want < 0)
+				break;
+		}
+	}
+	if (!added)
+		tell(t, user, T_NO_FREE_SEAT, t->room, NULL, NULL);
+	if (t->state == TABLE_OPEN && seated_count(t) == G304_SEATS)
+		say(t, T_READY, NULL, NULL, NULL);
+	flush(t);
+	schedule(t);
+}
+
+static void cmd_unbot(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	int s = argc > 1 ? parse_seat_number(argv[1]) : -1;
+	if (s < 0 || !t->seats[s].computer) {
+		tell(t, user, T_USAGE, "unbot 1-4 (a seat held by a computer player)", NULL, NULL);
+		return;
+	}
+	say(t, T_BOT_REMOVED, t->seats[s].name, NULL, NULL);
+	memset(&t->seats[s], 0, sizeof t->seats[s]);
+	flush(t);
+}
+
+static int on_off(const char *v)
+{
+	if (!strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true"))
+		return 1;
+	if (!strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "false"))
+		return 0;
+	return -1;
+}
+
+static void cmd_set(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc;
+	const char *opt = argv[1], *val = argv[2];
+	g304_rules *r = &t->set.rules;
+	int ok = 1, b;
+	if (!strcasecmp(opt, "bidding") && (!strcasecmp(val, "pagat") || !strcasecmp(val, "single")))
+		r->bidding = !strcasecmp(val, "single") ? G304_BIDDING_SINGLE : G304_BIDDING_PAGAT;
+	else if (!strcasecmp(opt, "fives") && (b = on_off(val)) >= 0)
+		r->fives = (uint8_t)b;
+	else if (!strcasecmp(opt, "scoring") && (!strcasecmp(val, "standard") || !strcasecmp(val, "bank")))
+		r->scoring = !strcasecmp(val, "bank") ? G304_SCORING_BANK : G304_SCORING_STANDARD;
+	else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "strict"))
+		r->caps = G304_CAPS_STRICT;
+	else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "lenient"))
+		r->caps = G304_CAPS_LENIENT;
+	else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "off"))
+		r->caps = G304_CAPS_OFF;
+	else if (!strcasecmp(opt, "external_caps") && (b = on_off(val)) >= 0)
+		r->external_caps = (uint8_t)b;
+	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "live"))
+		t->set.pace = PACE_LIVE;
+	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "casual"))
+		t->set.pace = PACE_CASUAL;
+	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "correspondence"))
+		t->set.pace = PACE_CORRESPONDENCE;
+	else
+		ok = 0;
+	if (!ok) {
+		tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
+		return;
+	}
+	say(t, T_SET_DONE, opt, val, NULL);
+	flush(t);
+}
+
+static void cmd_start(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	if (seated_count(t) < G304_SEATS) {
+		tell(t, user, T_NEED_FOUR, t->room, NULL, NULL);
+		return;
+	}
+	uint32_t r = 0;
+	if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+		r = 0;
+	t->first_dealer = (int)(r % G304_SEATS);
+	g304_init(&t->game, &t->set.rules, t->first_dealer);
+	t->state = TABLE_PLAYING;
+	t->stop_votes = 0;
+	say(t, T_MATCH_STARTS, seat_name(t, 0), seat_name(t, 2), NULL);
+	say(t, T_MATCH_STARTS2, seat_name(t, 1), seat_name(t, 3), NULL);
+	flush(t);
+	for (int i = 0; i < t->nnotify; i++)
+		tell(t, t->notify[i], T_NOTIFY_START, t->room, NULL, NULL);
+	deal_next(t);
+}
+
+/* Turns "60" into 160 and "pcc" into G304_BID_PCC; -1 if not a bid. */
+static int parse_bid(const char *s)
+{
+	if (!strcasecmp(s, "pcc"))
+		return G304_BID_PCC;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || end == s || v < 0 || v > 999)
+		return -1;
+	if (v >= 60 && v <= 99)
+		v += 100;
+	return (int)v;
+}
+
+/* A card named by a player: a card ("js", "J♠", "10h") or a position in
+ * the hand as shown; "trump" means the trump card on the table. */
+static card parse_played(const table *t, int s, const char *word)
+{
+	if (!strcasecmp(word, "trump") && s == t->game.trumper && t->game.trump_down)
+		return t->game.trump_card;
+	char *end;
+	long pos = strtol(word, &end, 10);
+	if (!*end && end != word && pos >= 1 && pos <= 8)
+		return render_hand_at(t->game.hand[s], (int)pos);
+	return render_parse_card(word);
+}
+
+static void game_act(table *t, const char *user, int type, int value, card c)
+{
+	int s = table_seat_of(t, user);
+	g304_action a;
+	memset(&a, 0, sizeof a);
+	a.type = (uint8_t)type;
+	a.seat = (uint8_t)s;
+	a.value = (uint16_t)value;
+	a.card = c;
+	act(t, &a, user);
+}
+
+static void cmd_bid(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc;
+	int v = parse_bid(argv[1]);
+	if (v < 0) {
+		tell(t, user, T_USAGE, "bid N (60 means 160), or bid pcc", NULL, NULL);
+		return;
+	}
+	game_act(t, user, G304_ACT_BID, v, CARD_NONE);
+}
+
+static void cmd_simple(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc;
+	int type = g304_act_parse(argv[0]);
+	if (!strcasecmp(argv[0], "ask"))
+		type = G304_ACT_PARTNER;
+	if (!strcasecmp(argv[0], "reject"))
+		type = G304_ACT_REDEAL;
+	game_act(t, user, type, 0, CARD_NONE);
+}
+
+static void cmd_trump(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)argc;
+	if (in_room) {
+		tell(t, user, T_TRUMP_PRIVATELY, t->room, NULL, NULL);
+		return;
+	}
+	int s = table_seat_of(t, user);
+	card c = parse_played(t, s, argv[1]);
+	if (c == CARD_NONE) {
+		tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		return;
+	}
+	game_act(t, user, G304_ACT_TRUMP, 0, c);
+}
+
+static void cmd_play(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)argc;
+	int s = table_seat_of(t, user);
+	card c = parse_played(t, s, argv[1]);
+	if (c == CARD_NONE) {
+		tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		return;
+	}
+	/* A card that would go face down must not be named in the room. */
+	const g304_trick *tr = &t->game.tricks[t->game.trick_no];
+	if (in_room && t->game.phase == G304_PHASE_PLAY && t->game.turn == s && tr->n > 0 && !t->game.trump_open
+	    && card_suit(c) != card_suit(tr->card[0])) {
+		tell(t, user, T_DOWN_PRIVATELY, t->room, NULL, NULL);
+		return;
+	}
+	if (in_room && !strcasecmp(argv[1], "trump")) {
+		tell(t, user, T_DOWN_PRIVATELY, t->room, NULL, NULL);
+		return;
+	}
+	game_act(t, user, G304_ACT_PLAY, 0, c);
+}
+
+static void cmd_caps(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	int s = table_seat_of(t, user);
+	g304_action a;
+	memset(&a, 0, sizeof a);
+	a.type = G304_ACT_CAPS;
+	a.seat = (uint8_t)s;
+	for (int i = 1; i < argc && a.norder < G304_TRICKS; i++) {
+		card c = parse_played(t, s, argv[i]);
+		if (c == CARD_NONE) {
+			tell(t, user, T_BAD_CARD, argv[i], NULL, NULL);
+			return;
+		}
+		a.order[a.norder++] = c;
+	}
+	act(t, &a, user);
+}
+
+static void cmd_hand(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	int s = table_seat_of(t, user);
+	if (t->state != TABLE_PLAYING || t->game.phase == G304_PHASE_DEAL) {
+		tell(t, user, T_NO_HAND, t->room, NULL, NULL);
+		return;
+	}
+	send_hand(t, s);
+}
+
+static void cmd_table(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)argc, (void)argv;
+	char line[PRIVATE_MAX];
+	strbuf b;
+	sb_init(&b, line, sizeof line);
+	char x[PRIVATE_MAX], y[PRIVATE_MAX], n[64];
+	sb_printf(&b, "%s: ", t->room);
+	for (int s = 0; s < G304_SEATS; s++) {
+		sb_printf(&b, "%s%d %s", s ? ", " : "", s + 1, seat_name(t, s));
+		if (t->seats[s].computer)
+			sb_txt(&b, T_SEAT_LIST_COMPUTER, NULL, NULL, NULL);
+		if (t->seats[s].away)
+			sb_txt(&b, T_SEAT_LIST_AWAY, NULL, NULL, NULL);
+	}
+	if (t->state == TABLE_PLAYING) {
+		g304_view v;
+		int me = table_seat_of(t, user);
+		g304_view_of(&t->game, me >= 0 ? me : 0, &v);
+		snprintf(n, sizeof n, "%d : %d", t->game.tokens[0], t->game.tokens[1]);
+		sb_txt(&b, T_TABLE_TOKENS, n, NULL, NULL);
+		if (t->game.turn != G304_NO_SEAT)
+			sb_txt(&b, T_TABLE_WAITING, seat_name(t, t->game.turn), g304_phase_name(t->game.phase), NULL);
+		if (v.phase == G304_PHASE_PLAY) {
+			const g304_trick *tr = &v.tricks[v.ntricks - 1];
+			strbuf cb;
+			sb_init(&cb, x, sizeof x);
+			for (int k = 0; k < tr->n; k++) {
+				sb_printf(&cb, " %s ", seat_name(t, tr->seat[k]));
+				if (tr->down >> k & 1)
+					sb_txt(&cb, T_FACE_DOWN, NULL, NULL, NULL);
+				else
+					render_card(&cb, tr->card[k], RENDER_COLOUR);
+			}
+			snprintf(n, sizeof n, "%d", v.ntricks);
+			sb_txt(&b, T_TABLE_TRICK, n, x, NULL);
+			if (v.trump_open)
+				sb_txt(&b, T_TABLE_TRUMPS, suit_name(v.trump_suit), NULL, NULL);
+			snprintf(n, sizeof n, "%d : %d", v.tricks_won[0], v.tricks_won[1]);
+			sb_txt(&b, T_TABLE_TRICKS, n, NULL, NULL);
+		}
+		if (v.bid) {
+			bid_text(v.bid, y, sizeof y);
+			sb_txt(&b, T_TABLE_HIGH_BID, y, seat_name(t, v.bidder), NULL);
+		}
+		if (t->move_by) {
+			int64_t left = (t->move_by - loop_now()) / 1000;
+			snprintf(n, sizeof n, "%lld", (long long)(left > 0 ? left : 0));
+			sb_txt(&b, T_TABLE_TIME_LEFT, n, NULL, NULL);
+		}
+	} else {
+		sb_txt(&b, T_TABLE_IDLE, NULL, NULL, NULL);
+	}
+	if (in_room)
+		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
+	else
+		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+static void cmd_last(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	if (t->state != TABLE_PLAYING || t->game.phase != G304_PHASE_PLAY || t->game.trick_no == 0) {
+		tell(t, user, T_NO_LAST, t->room, NULL, NULL);
+		return;
+	}
+	/* Built from a view of a seat that is not the trumper, so face-down
+	 * cards that stayed hidden show as face down. */
+	int me = table_seat_of(t, user);
+	int viewer = me >= 0 ? me : (t->game.trumper + 1) & 3;
+	g304_view v;
+	g304_view_of(&t->game, viewer, &v);
+	const g304_trick *tr = &v.tricks[t->game.trick_no - 1];
+	char cards[PRIVATE_MAX], line[PRIVATE_MAX], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	for (int k = 0; k < tr->n; k++) {
+		sb_printf(&b, " %s ", seat_name(t, tr->seat[k]));
+		int hidden_to_all = (tr->down >> k & 1) && !(tr->shown >> k & 1);
+		if (hidden_to_all && tr->seat[k] != me)
+			sb_txt(&b, T_FACE_DOWN, NULL, NULL, NULL);
+		else
+			render_card(&b, tr->card[k], style_of(t, me));
+	}
+	snprintf(n, sizeof n, "%d", t->game.trick_no);
+	const char *args[4] = { t->room, n, cards, seat_name(t, tr->winner) };
+	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
+	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+static void cmd_score(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)argc, (void)argv;
+	char a[TEAM_TEXT], b2[TEAM_TEXT], tok[64];
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b2, sizeof b2);
+	snprintf(tok, sizeof tok, "%d : %d", t->game.tokens[0], t->game.tokens[1]);
+	char buf[PRIVATE_MAX];
+	const char *args[3] = { a, b2, tok };
+	text_fmt(buf, sizeof buf, T_TOKENS, 3, args);
+	if (in_room)
+		bot_say_room(t->bot, t->net, t->room, buf, ADAPTER_NOTICE);
+	else
+		bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+}
+
+static void cmd_rules(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	const g304_rules *r = &t->set.rules;
+	static const char *const paces[] = { "live", "casual", "correspondence" };
+	static const char *const caps[] = { "strict", "lenient", "off" };
+	char line[PRIVATE_MAX];
+	const char *args[7] = { t->room, r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
+		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
+		paces[t->set.pace % 3] };
+	text_fmt(line, sizeof line, T_RULES, 7, args);
+	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+static void cmd_stop(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)in_room, (void)argc, (void)argv;
+	int s = table_seat_of(t, user);
+	int op = bot_is_operator(t->bot, user);
+	if (s < 0 && !op) {
+		tell(t, user, T_NOT_SEATED, t->room, NULL, NULL);
+		return;
+	}
+	int humans = 0, votes = 0;
+	if (s >= 0)
+		t->stop_votes |= (uint8_t)(1u << s);
+	for (int i = 0; i < G304_SEATS; i++)
+		if (t->seats[i].user[0] && !t->seats[i].computer) {
+			humans++;
+			votes += t->stop_votes >> i & 1;
+		}
+	if (op || votes * 2 > humans) {
+		say(t, T_STOPPED, name, NULL, NULL);
+		flush(t);
+		bot_close_table(t->bot, t);
+		return;
+	}
+	char n[32];
+	snprintf(n, sizeof n, "%d/%d", votes, humans / 2 + 1);
+	say(t, T_STOP_VOTE, name, n, NULL);
+	flush(t);
+}
+
+static void cmd_notify(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	for (int i = 0; i < t->nnotify; i++)
+		if (!strcasecmp(t->notify[i], user)) {
+			memmove(t->notify[i], t->notify[i + 1], (size_t)(t->nnotify - i - 1) * sizeof t->notify[0]);
+			t->nnotify--;
+			tell(t, user, T_NOTIFY_OFF, t->room, NULL, NULL);
+			return;
+		}
+	if (t->nnotify >= TABLE_NOTIFY_MAX) {
+		tell(t, user, T_NOTIFY_FULL, t->room, NULL, NULL);
+		return;
+	}
+	snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", user);
+	tell(t, user, T_NOTIFY_ON, t->room, NULL, NULL);
+}
+
+static void cmd_ascii(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	int s = table_seat_of(t, user);
+	int on = argc > 1 ? on_off(argv[1]) : !t->seats[s].ascii;
+	if (on < 0) {
+		tell(t, user, T_USAGE, "ascii [on|off]", NULL, NULL);
+		return;
+	}
+	t->seats[s].ascii = on;
+	tell(t, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL, NULL);
+	send_hand(t, s);
+}
+
+static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
+
+/* The command table: validated in one place (table_command) before any handler runs. */
+static const command commands[] = {
+	{ "ascii", NULL, cmd_ascii, 0, 1, CMD_SEATED, T_HELP_ASCII },
+	{ "bid", "b", cmd_bid, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
+	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
+	{ "caps", NULL, cmd_caps, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
+	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED, T_HELP_HAND },
+	{ "help", NULL, cmd_help, 0, 1, 0, T_HELP_HELP },
+	{ "last", NULL, cmd_last, 0, 0, 0, T_HELP_LAST },
+	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
+	{ "notify", NULL, cmd_notify, 0, 0, 0, T_HELP_NOTIFY },
+	{ "open", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_OPEN },
+	{ "partner", "ask", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
+	{ "pass", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PASS },
+	{ "play", "p", cmd_play, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
+	{ "redeal", "reject", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
+	{ "rules", NULL, cmd_rules, 0, 0, 0, T_HELP_RULES },
+	{ "score", NULL, cmd_score, 0, 0, 0, T_HELP_SCORE },
+	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
+	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
+	{ "spoilt", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_SPOILT },
+	{ "start", "deal", cmd_start, 0, 0, CMD_OPEN, T_HELP_START },
+	{ "stop", NULL, cmd_stop, 0, 0, 0, T_HELP_STOP },
+	{ "table", "t", cmd_table, 0, 0, 0, T_HELP_TABLE },
+	{ "trump", NULL, cmd_trump, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_TRUMP },
+	{ "unbot", NULL, cmd_unbot, 1, 1, CMD_OPEN, T_HELP_UNBOT },
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const command *find_command(const char *word)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcasecmp(word, commands[i].name) || (commands[i].alias && !strcasecmp(word, commands[i].alias)))
+			return &commands[i];
+	return NULL;
+}
+
+static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	char buf[PRIVATE_MAX];
+	if (argc > 1) {
+		const command *c = find_command(argv[1][0] == t->bot->prefix[0] ? argv[1] + 1 : argv[1]);
+		if (!c) {
+			tell(t, user, T_UNKNOWN_COMMAND, argv[1], t->bot->prefix, NULL);
+			return;
+		}
+		const char *args[3] = { t->bot->prefix, "", "" };
+		text_fmt(buf, sizeof buf, c->help, 3, args);
+		bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+		return;
+	}
+	strbuf b;
+	sb_init(&b, buf, sizeof buf);
+	const char *args[3] = { t->bot->prefix, "", "" };
+	text_fmt(buf, sizeof buf, T_HELP_INTRO, 3, args);
+	b.len = strlen(buf);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		sb_printf(&b, "%s%s%s", i ? " " : "", t->bot->prefix, commands[i].name);
+	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+}
+
+void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	const command *c = find_command(argv[0]);
+	if (!c) {
+		tell(t, user, T_UNKNOWN_COMMAND, argv[0], t->bot->prefix, NULL);
+		return;
+	}
+	char usage[64];
+	snprintf(usage, sizeof usage, "%s%s", t->bot->prefix, c->name);
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
+		char buf[PRIVATE_MAX];
+		const char *args[3] = { t->bot->prefix, "", "" };
+		text_fmt(buf, sizeof buf, c->help, 3, args);
+		tell(t, user, T_USAGE, buf, NULL, NULL);
+		return;
+	}
+	if ((c->flags & CMD_SEATED) && table_seat_of(t, user) < 0) {
+		tell(t, user, T_NOT_SEATED, t->room, NULL, NULL);
+		return;
+	}
+	if ((c->flags & CMD_PLAYING) && t->state != TABLE_PLAYING) {
+		tell(t, user, T_NOT_PLAYING, t->room, t->bot->prefix, NULL);
+		return;
+	}
+	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN) {
+		tell(t, user, T_ONLY_BETWEEN, t->room, NULL, NULL);
+		return;
+	}
+	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */
+	c->fn(t, user, name, in_room, argc, argv);
+}

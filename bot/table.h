@@ -1,0 +1,78 @@
+/* table.h: one 304 table in one channel: seats, the match, announcements, the turn timer. */
+#ifndef CARDBOT_TABLE_H
+#define CARDBOT_TABLE_H
+
+#include <stdint.h>
+#include "adapter.h"
+#include "g304.h"
+#include "rng.h"
+
+#define TABLE_NAME_MAX 64        /* display names are cut to this */
+#define TABLE_OUT_MAX 4096       /* announcements gathered before they are sent */
+#define TABLE_NOTIFY_MAX 32      /* people who asked to hear when a game starts */
+
+enum table_state { TABLE_OPEN, TABLE_PLAYING };
+enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
+
+typedef struct table_settings {
+	g304_rules rules;
+	int pace;                  /* enum table_pace */
+	int live_turn_seconds;     /* live: a computer moves for an absent player after this */
+	int casual_remind_seconds; /* casual: a reminder after this */
+	int corr_remind_seconds;   /* correspondence: a reminder after this */
+	int grace_seconds;         /* a player who quit keeps the seat this long */
+	int deal_pause_ms;         /* between one deal's end and the next deal */
+	int computer_delay_ms;     /* a computer player's pause before moving */
+} table_settings;
+void table_settings_default(table_settings *s);
+
+typedef struct seat {
+	char user[ADAPTER_ID_MAX];  /* identity; "" for an empty seat */
+	char name[TABLE_NAME_MAX];  /* shown to others */
+	int computer;
+	int away;                   /* left or quit; the seat may be taken after the grace */
+	int64_t away_since;
+	int ascii;                  /* this player's client shows boxes for suit symbols */
+} seat;
+
+struct bot;
+
+typedef struct table {
+	struct bot *bot;
+	adapter *net;
+	char room[ADAPTER_ID_MAX];
+	int state;
+	table_settings set;
+	g304 game;
+	seat seats[G304_SEATS];
+	int first_dealer;
+	uint64_t timer;            /* the one pending deadline (0: none) */
+	int64_t move_by;           /* live pace: when a computer moves for the player (0: no limit) */
+	int timer_kind;
+	int warned;                /* live pace: the half-time warning went out */
+	uint64_t computer_timer;   /* a computer player's pending move */
+	uint8_t stop_votes;        /* seats that voted to stop */
+	uint64_t deal_timer;       /* the next deal */
+	char notify[TABLE_NOTIFY_MAX][ADAPTER_ID_MAX];
+	int nnotify;
+	char out[TABLE_OUT_MAX];   /* channel announcements not yet sent */
+	size_t outlen;
+	int closing;               /* to be freed at a safe point */
+	long deals_played;
+} table;
+
+table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set);
+void table_free(table *t);
+
+/* A command from `user` (shown as `name`) at this table; in_room is 0 for a
+ * private message. args[0] is the command word. */
+void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
+/* The network told us about people and the room. */
+void table_user_renamed(table *t, const char *old_user, const char *new_user, const char *new_name);
+void table_user_left(table *t, const char *user);
+void table_user_seen(table *t, const char *user);  /* spoke or joined */
+void table_resumed(table *t);                       /* the bot is back in the room */
+/* The seat of a user at this table, or -1. */
+int table_seat_of(const table *t, const char *user);
+
+#endif

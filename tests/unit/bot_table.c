@@ -1,0 +1,258 @@
+/* bot_table.c: the bot core over a fake in-memory network: tables open,
+ * seat people and computer players, and play whole matches through real
+ * command text; nothing said in the room names a card still hidden. */
+#include <stdlib.h>
+#include <string.h>
+#include "bot.h"
+#include "check.h"
+#include "g304_simple.h"
+#include "loop.h"
+#include "render.h"
+#include "table.h"
+
+#define LOG_MAX 20000
+
+typedef struct fake {
+	adapter a;
+	int nroom, npriv;
+	char room_lines[LOG_MAX][512];
+	char priv_lines[LOG_MAX][512];
+	char priv_to[LOG_MAX][64];
+} fake;
+
+static fake net;
+
+static void f_send_room(adapter *a, const char *room, const char *text, int flags)
+{
+	(void)a, (void)room, (void)flags;
+	if (net.nroom < LOG_MAX)
+		snprintf(net.room_lines[net.nroom++], sizeof net.room_lines[0], "%s", text);
+}
+
+static void f_send_private(adapter *a, const char *user, const char *text, int flags)
+{
+	(void)a, (void)flags;
+	if (net.npriv < LOG_MAX) {
+		snprintf(net.priv_to[net.npriv], sizeof net.priv_to[0], "%s", user);
+		snprintf(net.priv_lines[net.npriv++], sizeof net.priv_lines[0], "%s", text);
+	}
+}
+
+static void f_nop(adapter *a) { (void)a; }
+static int f_start(adapter *a) { (void)a; return 0; }
+static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
+
+static const adapter_ops fake_ops = {
+	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
+	.self = f_self, .free = f_nop,
+};
+
+/* Every card code a line names, as rendered for the room. */
+static cardset cards_in(const char *line)
+{
+	cardset found = 0;
+	for (int c = 0; c < CARD_COUNT; c++) {
+		char buf[32];
+		strbuf b;
+		sb_init(&b, buf, sizeof buf);
+		render_card(&b, (card)c, RENDER_COLOUR);
+		const char *p = line;
+		while ((p = strstr(p, buf))) {
+			/* "10♥" must not also count as "0♥"-something; ranks are distinct strings. */
+			found |= card_bit((card)c);
+			p++;
+		}
+	}
+	return found;
+}
+
+static void say(bot *b, const char *room, const char *user, const char *text)
+{
+	adapter_host h = bot_host(b);
+	h.message(h.ctx, &net.a, room, user, user, text, 0);
+}
+
+static void run_for(loop *ev, int ms)
+{
+	int64_t end = loop_now() + ms;
+	while (loop_now() < end)
+		loop_once(ev, 5);
+}
+
+/* Cards hidden from the room right now: in hands, or the trump card down. */
+static cardset hidden_now(const table *t)
+{
+	cardset h = 0;
+	for (int s = 0; s < G304_SEATS; s++)
+		h |= t->game.hand[s];
+	if (t->game.trump_down)
+		h |= card_bit(t->game.trump_card);
+	if (t->game.trump_public)
+		h &= ~card_bit(t->game.trump_card); /* shown to all by a reveal or an opening */
+	for (int k = 0; t->game.caps_seat != G304_NO_SEAT && k < t->game.caps_norder; k++)
+		h &= ~card_bit(t->game.caps_order[k]); /* a caps call shows the caller's cards */
+	for (int i = 0; i <= t->game.trick_no && i < G304_TRICKS && t->game.phase == G304_PHASE_PLAY; i++)
+		for (int k = 0; k < t->game.tricks[i].n; k++)
+			if ((t->game.tricks[i].down >> k & 1) && !(t->game.tricks[i].shown >> k & 1))
+				h |= card_bit(t->game.tricks[i].card[k]);
+	return h;
+}
+
+int main(void)
+{
+	loop *ev = loop_new();
+	table_settings set;
+	table_settings_default(&set);
+	set.deal_pause_ms = 0;
+	set.computer_delay_ms = 0;
+	bot *b = bot_new(ev, &set, "!");
+	b->cmd_burst = 1e9; /* the rate limit has its own check below */
+	b->cmd_per_second = 1e9;
+	net.a.ops = &fake_ops;
+	snprintf(net.a.name, sizeof net.a.name, "fake");
+	bot_add_network(b, &net.a);
+
+	say(b, "#304", "ann", "!304");
+	CHECK(b->ntables == 1, "!304 opens a table");
+	table *t = b->tables[0];
+	CHECK(table_seat_of(t, "ann") == 0, "the opener sits in seat 1");
+	say(b, "#304", "ann", "!bot");
+	say(b, "#304", "ann", "!bot");
+	say(b, "#304", "ann", "!start");
+	CHECK(t->state == TABLE_OPEN, "three players cannot start");
+	say(b, "#304", "ann", "!bot");
+	say(b, "#304", "ann", "!set caps off");
+	CHECK(t->set.rules.caps == G304_CAPS_OFF, "!set caps off");
+	say(b, "#304", "ann", "!start");
+	CHECK(t->state == TABLE_PLAYING, "four seated: the match starts");
+
+	/* ann plays through the command text; the computers move on timers. */
+	int refusals_before = 0, steps = 0;
+	long deals = 0;
+	while (t->state == TABLE_PLAYING && steps < 20000) {
+		steps++;
+		int room_before = net.nroom;
+		int deal_before = t->game.deal_no;
+		cardset hidden_before = hidden_now(t);
+		if (t->game.turn == 0) {
+			g304_view v;
+			g304_legal l;
+			g304_action a;
+			char cmd[64];
+			g304_view_of(&t->game, 0, &v);
+			g304_legal_of(&t->game, 0, &l);
+			/* The simple player chooses; we type it as a person would. */
+			g304_simple_action(&v, &l, &a);
+			const char *in = "#304";
+			switch (a.type) {
+			case G304_ACT_BID:
+				snprintf(cmd, sizeof cmd, "!bid %d", a.value >= G304_BID_PCC ? 0 : a.value);
+				if (a.value >= G304_BID_PCC)
+					snprintf(cmd, sizeof cmd, "!bid pcc");
+				break;
+			case G304_ACT_PASS: snprintf(cmd, sizeof cmd, "!pass"); break;
+			case G304_ACT_REDEAL: snprintf(cmd, sizeof cmd, "!redeal"); break;
+			case G304_ACT_TRUMP: {
+				char code[3];
+				card_code(a.card, code);
+				snprintf(cmd, sizeof cmd, "trump %s", code);
+				in = NULL; /* privately */
+				break;
+			}
+			case G304_ACT_PLAY: {
+				char code[3];
+				card_code(a.card, code);
+				int tablecard = a.card == t->game.trump_card && t->game.trump_down;
+				snprintf(cmd, sizeof cmd, "play %s", tablecard ? "trump" : code);
+				in = NULL; /* plays go privately: they may be face down */
+				break;
+			}
+			default: snprintf(cmd, sizeof cmd, "!pass"); break;
+			}
+			int priv_before = net.npriv;
+			say(b, in, "ann", cmd);
+			for (int i = priv_before; i < net.npriv; i++)
+				refusals_before += strstr(net.priv_lines[i], "[#304] ") == net.priv_lines[i]
+					&& !strstr(net.priv_lines[i], "face down:");
+		} else {
+			loop_once(ev, 2); /* one step, so each action is checked on its own */
+		}
+		/* Nothing said in the room may name a card that was hidden before
+		 * the action and is still hidden after it. */
+		cardset hidden = deal_before == t->game.deal_no ? hidden_before & hidden_now(t) : 0;
+		for (int i = room_before; i < net.nroom; i++)
+			CHECK(!(cards_in(net.room_lines[i]) & hidden), "room line names a hidden card: %s", net.room_lines[i]);
+		deals = t->deals_played;
+	}
+	CHECK(t->state == TABLE_OPEN && t->game.phase == G304_PHASE_OVER, "the match ended (%ld deals, %d steps)", deals, steps);
+	CHECK(refusals_before == 0, "ann's typed commands were refused %d times", refusals_before);
+	/* Private lines went to ann only: computers get none. */
+	for (int i = 0; i < net.npriv; i++)
+		CHECK(!strcmp(net.priv_to[i], "ann"), "a private line went to %s", net.priv_to[i]);
+
+	/* A face-down play named in the room is refused without playing it. */
+	say(b, "#304", "ann", "!start");
+	for (int i = 0; i < 2000 && t->state == TABLE_PLAYING; i++) {
+		if (t->game.phase == G304_PHASE_PLAY && t->game.turn == 0 && t->game.tricks[t->game.trick_no].n > 0
+		    && !t->game.trump_open) {
+			g304_legal l;
+			g304_legal_of(&t->game, 0, &l);
+			int led = card_suit(t->game.tricks[t->game.trick_no].card[0]);
+			cardset off = l.cards & ~suit_mask(led) & t->game.hand[0];
+			if (off) {
+				char cmd[32], code[3];
+				card_code(cardset_first(off), code);
+				snprintf(cmd, sizeof cmd, "!play %s", code);
+				int n_before = t->game.tricks[t->game.trick_no].n, priv = net.npriv;
+				say(b, "#304", "ann", cmd);
+				CHECK(t->game.tricks[t->game.trick_no].n == n_before, "a face-down play from the room was played");
+				CHECK(net.npriv > priv && strstr(net.priv_lines[net.npriv - 1], "face down"),
+				      "the player is told to play face-down cards privately");
+				break;
+			}
+		}
+		if (t->game.turn == 0) {
+			g304_view v;
+			g304_legal l;
+			g304_action a;
+			g304_view_of(&t->game, 0, &v);
+			g304_legal_of(&t->game, 0, &l);
+			g304_simple_action(&v, &l, &a);
+			g304_apply(&t->game, &a, NULL); /* shortcut: the path above is tested already */
+		} else {
+			run_for(ev, 2);
+		}
+	}
+
+	/* Stop by vote: ann is the only human, so her vote ends it. */
+	say(b, "#304", "ann", "!stop");
+	run_for(ev, 5);
+	CHECK(b->ntables == 0, "!stop by the only human closes the table");
+
+	/* Garbage does not crash or open tables. */
+	say(b, "#304", "eve", "!");
+	say(b, "#304", "eve", "!\x03\x04\x01\xff\xfe");
+	say(b, "#304", "eve", "!play");
+	say(b, NULL, "eve", "#nowhere play js");
+	CHECK(b->ntables == 0, "garbage opened no table");
+	adapter_host h = bot_host(b);
+	h.message(h.ctx, &net.a, "#304", "otherbot", "otherbot", "!304", ADAPTER_NOTICE);
+	CHECK(b->ntables == 0, "a notice is never answered or obeyed");
+
+	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
+	b->cmd_burst = 5;
+	b->cmd_per_second = 1;
+	int priv = net.npriv;
+	for (int i = 0; i < 1000; i++)
+		say(b, "#304", "flood", "!help");
+	int slow = 0, helps = 0;
+	for (int i = priv; i < net.npriv; i++) {
+		slow += strstr(net.priv_lines[i], "Slow down") != NULL;
+		helps += strstr(net.priv_lines[i], "No table") != NULL;
+	}
+	CHECK(slow == 1 && helps == 5, "1000 commands: %d answered, %d slow-down notices", helps, slow);
+
+	bot_free(b);
+	loop_free(ev);
+	return check_report("bot_table");
+}
