@@ -1114,6 +1114,9 @@ static const struct field table_fields[] = {
 	TABLE_INT(live_turn_seconds, 10, 3600, "seconds"),
 	TABLE_INT(correspondence_reminder_hours, 1, 168, "hours"),
 	TABLE_INT(grace_seconds, 0, 86400, "seconds"),
+	TABLE_INT(casual_reminder_minutes, 1, 1440, "minutes"),
+	TABLE_INT(deal_pause_ms, 0, 60000, "milliseconds"),
+	TABLE_INT(computer_delay_ms, 0, 10000, "milliseconds"),
 	{ .key = "computer_level", .kind = K_WORD, .off = offsetof(config_table, computer_level),
 	  .size = sizeof(int), .words = level_words, .what = "a computer level" },
 	{ .key = "hints", .kind = K_BOOL, .off = offsetof(config_table, hints), .size = sizeof(int) },
@@ -1133,6 +1136,10 @@ static const struct field bot_fields[] = {
 	{ .key = "data_dir", .kind = K_STRING, .off = offsetof(config_bot, data_dir), .size = CONFIG_PATH_MAX,
 	  .check = check_nonempty },
 	{ .key = "allow_invites", .kind = K_BOOL, .off = offsetof(config_bot, allow_invites), .size = sizeof(int) },
+	{ .key = "commands_burst", .kind = K_INT, .off = offsetof(config_bot, commands_burst), .size = sizeof(int),
+	  .min = 1, .max = 1000, .what = "commands" },
+	{ .key = "commands_per_minute", .kind = K_INT, .off = offsetof(config_bot, commands_per_minute),
+	  .size = sizeof(int), .min = 1, .max = 60000, .what = "commands a minute" },
 };
 static const struct group bot_group = { bot_fields, sizeof bot_fields / sizeof bot_fields[0] };
 
@@ -1400,11 +1407,16 @@ static void config_defaults(config *c)
 	c->bot.log_level = CONFIG_LOG_INFO;
 	snprintf(c->bot.data_dir, sizeof c->bot.data_dir, "./data");
 	c->bot.allow_invites = 1;
+	c->bot.commands_burst = 5;
+	c->bot.commands_per_minute = 60;
 	c->tables.game = CONFIG_GAME_G304;
 	c->tables.pace = CONFIG_PACE_CASUAL;
 	c->tables.live_turn_seconds = 60;
 	c->tables.correspondence_reminder_hours = 12;
 	c->tables.grace_seconds = 120;
+	c->tables.casual_reminder_minutes = 5;
+	c->tables.deal_pause_ms = 4000;
+	c->tables.computer_delay_ms = 700;
 	c->tables.computer_level = CONFIG_LEVEL_NORMAL;
 	c->tables.hints = 1;
 	g304_rules_default(&c->tables.rules);

@@ -76,6 +76,9 @@ typedef struct config_table {
 	int live_turn_seconds;         /* live pace: time for a turn before a computer moves for the player */
 	int correspondence_reminder_hours; /* correspondence pace: remind the player to move this often */
 	int grace_seconds;             /* a player who left keeps the seat this long before it is offered */
+	int casual_reminder_minutes;   /* casual pace: remind the awaited player after this */
+	int deal_pause_ms;             /* pause between one deal's end and the next deal */
+	int computer_delay_ms;         /* a computer player's pause before it moves */
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
 	int hints;                     /* mark legal cards and suggest bids */
 	g304_rules rules;              /* the 304 table options (RULES.md) */
@@ -94,6 +97,8 @@ typedef struct config_bot {
 	int log_level;                 /* enum config_log_level */
 	char data_dir[CONFIG_PATH_MAX];/* where state lives (resolved; may not exist yet) */
 	int allow_invites;             /* master switch: no network joins on invite when 0 */
+	int commands_burst;            /* per user: commands taken at once... */
+	int commands_per_minute;       /* ...then this many a minute; the rest are ignored */
 } config_bot;
 
 typedef struct config_network {

@@ -27,6 +27,11 @@ static void settings_from(const config_table *ct, table_settings *out)
 	out->live_turn_seconds = ct->live_turn_seconds;
 	out->corr_remind_seconds = ct->correspondence_reminder_hours * 3600;
 	out->grace_seconds = ct->grace_seconds;
+	out->casual_remind_seconds = ct->casual_reminder_minutes * 60;
+	out->deal_pause_ms = ct->deal_pause_ms;
+	out->computer_delay_ms = ct->computer_delay_ms;
+	out->computer_easy = ct->computer_level == CONFIG_LEVEL_EASY;
+	out->hints = ct->hints;
 }
 
 static void settings_for(void *ctx, adapter *net, const char *room, table_settings *out)
@@ -130,6 +135,8 @@ int run_main(int argc, char **argv)
 		return 70;
 	}
 	r.b->settings_for = settings_for;
+	r.b->cmd_burst = r.cfg.bot.commands_burst;
+	r.b->cmd_per_second = r.cfg.bot.commands_per_minute / 60.0;
 	r.b->settings_ctx = &r;
 	for (int i = 0; i < r.cfg.bot.noperators && i < BOT_OPERATORS_MAX; i++)
 		snprintf(r.b->operators[r.b->noperators++], sizeof r.b->operators[0], "%s%s",

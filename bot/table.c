@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <sys/random.h>
 #include "bot.h"
+#include "g304_random.h"
 #include "g304_simple.h"
 #include "loop.h"
 #include "render.h"
@@ -34,6 +35,7 @@ void table_settings_default(table_settings *s)
 	s->grace_seconds = 120;
 	s->deal_pause_ms = 4000;
 	s->computer_delay_ms = 700;
+	s->hints = 1;
 }
 
 static void schedule(table *t);
@@ -216,7 +218,7 @@ static void send_hand(table *t, int s)
 		render_card(&cb, v.trump_card, style_of(t, s));
 		sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
 	}
-	if (l.acts & (1u << G304_ACT_PLAY)) {
+	if ((l.acts & (1u << G304_ACT_PLAY)) && t->set.hints) {
 		sb_init(&cb, cards, sizeof cards);
 		render_hand(&cb, l.cards & v.hand, style_of(t, s), 0);
 		sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
@@ -497,7 +499,7 @@ static void events_words(table *t, const g304_result *res)
 
 /* ---- acting ---- */
 
-static void after_action(table *t)
+static void after_action(table *t, int by_person)
 {
 	if (t->game.phase == G304_PHASE_OVER) {
 		t->state = TABLE_OPEN;
@@ -520,7 +522,9 @@ static void after_action(table *t)
 	 * into one line; it goes out when a person is to act. */
 	int s = t->game.turn;
 	int computer_next = s != G304_NO_SEAT && (t->seats[s].computer || caps_autoplay(t, s));
-	if (!computer_next || t->outlen > TABLE_OUT_MAX / 2)
+	/* A person's own action is answered at once; only a run of computer
+	 * moves waits to go out as one line. */
+	if (by_person || !computer_next || t->outlen > TABLE_OUT_MAX / 2)
 		flush(t);
 	schedule(t);
 }
@@ -547,7 +551,7 @@ static int act(table *t, const g304_action *a, const char *user)
 	}
 	t->stop_votes = 0;
 	events_words(t, &res);
-	after_action(t);
+	after_action(t, user != NULL);
 	return 0;
 }
 
@@ -559,8 +563,12 @@ static void computer_move(table *t, int s, int standing_in)
 	g304_action a;
 	g304_view_of(&t->game, s, &v);
 	g304_legal_of(&t->game, s, &l);
-	if (!g304_simple_action(&v, &l, &a))
+	if (t->set.computer_easy) {
+		if (!g304_random_action(&t->game, &t->dice, 0, &a))
+			return;
+	} else if (!g304_simple_action(&v, &l, &a)) {
 		return;
+	}
 	if (standing_in)
 		say(t, T_STOOD_IN, seat_name(t, s), NULL, NULL);
 	if (act(t, &a, NULL) != G304_ERR_OK && a.type == G304_ACT_CAPS) {
@@ -663,6 +671,10 @@ table *table_new(struct bot *b, adapter *net, const char *room, const table_sett
 	t->set = *set;
 	t->state = TABLE_OPEN;
 	g304_init(&t->game, &t->set.rules, 0);
+	uint64_t seed = 0;
+	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
+		seed = (uint64_t)loop_now();
+	rng_seed(&t->dice, seed);
 	return t;
 }
 

@@ -23,6 +23,8 @@ typedef struct table_settings {
 	int grace_seconds;         /* a player who quit keeps the seat this long */
 	int deal_pause_ms;         /* between one deal's end and the next deal */
 	int computer_delay_ms;     /* a computer player's pause before moving */
+	int computer_easy;         /* computer players play randomly (level "easy") */
+	int hints;                 /* private prompts list the legal cards */
 } table_settings;
 void table_settings_default(table_settings *s);
 
@@ -59,6 +61,7 @@ typedef struct table {
 	size_t outlen;
 	int closing;               /* to be freed at a safe point */
 	long deals_played;
+	rng dice;                  /* for easy computer players only; deals use the kernel's CSPRNG */
 } table;
 
 table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set);
