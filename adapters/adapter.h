@@ -64,6 +64,9 @@ typedef struct adapter_ops {
 	void (*stop)(adapter *a, const char *why);
 	/* The name of the bot itself on this network, for "is this addressed to me". */
 	const char *(*self)(const adapter *a);
+	/* The full origin last seen for a user ("nick!user@host" on IRC), for
+	 * operator masks; writes "" and returns 0 when unknown. May be NULL. */
+	int (*origin)(const adapter *a, const char *user, char *out, size_t len);
 	void (*free)(adapter *a);
 } adapter_ops;
 

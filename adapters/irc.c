@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include <libircclient.h>
@@ -61,6 +62,8 @@ typedef struct irc_chan {
 	uint64_t t_rejoin;
 } irc_chan;
 
+#define IRC_SEEN_MAX 64 /* recent speakers whose origin is remembered */
+
 struct irc {
 	adapter base;               /* first: an irc * is an adapter * */
 	irc_settings set;
@@ -85,6 +88,11 @@ struct irc {
 	uint64_t t_reconnect, t_reap, t_flush, t_regain, t_stop;
 
 	irc_chan chans[IRC_CHANNELS_MAX];
+
+	/* The origin (nick!user@host) last seen for recent speakers, so the
+	 * host can match operator masks. A small ring: speakers come and go. */
+	struct { char nick[IRC_FIELD_MAX]; char origin[IRC_FIELD_MAX]; } seen[IRC_SEEN_MAX];
+	int seen_next;
 
 	/* Outgoing lines (ring buffer) and the token bucket that paces them. */
 	char **q;
@@ -746,6 +754,20 @@ static void ev_invite(irc_session_t *s, const char *event, const char *origin, c
 	join_one(c, ch);
 }
 
+static void remember_origin(irc *c, const char *nick, const char *origin)
+{
+	int slot = -1;
+	for (int i = 0; i < IRC_SEEN_MAX; i++)
+		if (!strcasecmp(c->seen[i].nick, nick))
+			slot = i;
+	if (slot < 0) {
+		slot = c->seen_next;
+		c->seen_next = (c->seen_next + 1) % IRC_SEEN_MAX;
+	}
+	snprintf(c->seen[slot].nick, sizeof c->seen[slot].nick, "%s", nick);
+	clean(origin, c->seen[slot].origin, sizeof c->seen[slot].origin);
+}
+
 /* PRIVMSG and NOTICE, in channels and in private, all come here. */
 static void deliver(irc *c, const char *origin, const char *target, const char *text, int notice)
 {
@@ -758,6 +780,7 @@ static void deliver(irc *c, const char *origin, const char *target, const char *
 		return;
 	char user[ADAPTER_ID_MAX], room[ADAPTER_ID_MAX], body[ADAPTER_TEXT_MAX + 1];
 	clean(nick, user, sizeof user);
+	remember_origin(c, user, origin);
 	clean(text, body, sizeof body);
 	int in_room = ircline_is_channel(target);
 	if (in_room)
@@ -1110,6 +1133,19 @@ static void op_stop(adapter *a, const char *why)
 	}
 }
 
+static int op_origin(const adapter *a, const char *user, char *out, size_t len)
+{
+	const irc *c = (const irc *)a;
+	if (len)
+		out[0] = '\0';
+	for (int i = 0; i < IRC_SEEN_MAX; i++)
+		if (c->seen[i].nick[0] && !strcasecmp(c->seen[i].nick, user)) {
+			snprintf(out, len, "%s", c->seen[i].origin);
+			return 1;
+		}
+	return 0;
+}
+
 static const char *op_self(const adapter *a)
 {
 	const irc *c = (const irc *)a;
@@ -1146,6 +1182,7 @@ static const adapter_ops irc_ops = {
 	.part = op_part,
 	.stop = op_stop,
 	.self = op_self,
+	.origin = op_origin,
 	.free = op_free,
 };
 

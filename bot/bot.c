@@ -1,4 +1,5 @@
 /* bot.c: the host: turns what the networks report into commands for tables, and tables' words into sends. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,13 +44,45 @@ int bot_add_network(bot *b, adapter *a)
 	return 0;
 }
 
-/* Operators are named by identity ("nick" or "account:NAME" as the adapter
- * reports it), compared without case. */
-int bot_is_operator(const bot *b, const char *user)
+/* Does text match a mask with * (any run) and ? (one character), ignoring case? */
+static int glob_match(const char *mask, const char *text)
 {
-	for (int i = 0; i < b->noperators; i++)
-		if (!strcasecmp(b->operators[i], user))
+	const char *star = NULL, *resume = NULL;
+	while (*text) {
+		if (*mask == '*') {
+			star = mask++;
+			resume = text;
+		} else if (*mask == '?' || (*mask && tolower((unsigned char)*mask) == tolower((unsigned char)*text))) {
+			mask++;
+			text++;
+		} else if (star) {
+			mask = star + 1;
+			text = ++resume;
+		} else {
+			return 0;
+		}
+	}
+	while (*mask == '*')
+		mask++;
+	return !*mask;
+}
+
+/* Operators are masks matched against the origin the network reports
+ * ("nick!user@host" on IRC), or against the nick alone when the mask has
+ * no '!'. "account:NAME" entries need the network to report accounts,
+ * which the IRC adapter does not do yet, so they match nobody for now. */
+int bot_is_operator(const bot *b, adapter *net, const char *user)
+{
+	char origin[ADAPTER_ID_MAX] = "";
+	if (net && net->ops->origin)
+		net->ops->origin(net, user, origin, sizeof origin);
+	for (int i = 0; i < b->noperators; i++) {
+		const char *m = b->operators[i];
+		if (!strncasecmp(m, "account:", 8))
+			continue;
+		if (strchr(m, '!') ? (origin[0] && glob_match(m, origin)) : glob_match(m, user))
 			return 1;
+	}
 	return 0;
 }
 

@@ -47,7 +47,9 @@ void bot_free(bot *b);
 adapter_host bot_host(bot *b);
 /* Takes ownership of a started or unstarted adapter. */
 int bot_add_network(bot *b, adapter *a);
-int bot_is_operator(const bot *b, const char *user);
+/* Is this user an operator (a configured mask matches the origin the
+ * network reports for them)? */
+int bot_is_operator(const bot *b, adapter *net, const char *user);
 
 /* Sends text to a table's room or to one person. */
 void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags);

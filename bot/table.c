@@ -1245,7 +1245,7 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 {
 	(void)in_room, (void)argc, (void)argv;
 	int s = table_seat_of(t, user);
-	int op = bot_is_operator(t->bot, user);
+	int op = bot_is_operator(t->bot, t->net, user);
 	if (s < 0 && !op) {
 		tell(t, user, T_NOT_SEATED, t->room, NULL, NULL);
 		return;

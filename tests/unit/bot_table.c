@@ -39,12 +39,20 @@ static void f_send_private(adapter *a, const char *user, const char *text, int f
 }
 
 static void f_nop(adapter *a) { (void)a; }
+
+/* Origins as an IRC server would report them. */
+static int f_origin(const adapter *a, const char *user, char *out, size_t len)
+{
+	(void)a;
+	snprintf(out, len, "%s!%s@%s", user, user, strcmp(user, "boss") ? "elsewhere.example" : "home.example.org");
+	return 1;
+}
 static int f_start(adapter *a) { (void)a; return 0; }
 static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
 
 static const adapter_ops fake_ops = {
 	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
-	.self = f_self, .free = f_nop,
+	.self = f_self, .origin = f_origin, .free = f_nop,
 };
 
 /* Every card code a line names, as rendered for the room. */
@@ -224,10 +232,22 @@ int main(void)
 		}
 	}
 
+	/* An operator (by host mask) may stop a table without sitting at it;
+	 * someone else who is not seated may not. */
+	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "*!*@home.example.org");
+	CHECK(bot_is_operator(b, &net.a, "boss") && !bot_is_operator(b, &net.a, "eve"), "operator masks match origins");
+	say(b, "#304", "eve", "!stop");
+	run_for(ev, 5);
+	CHECK(b->ntables == 1, "a passer-by cannot stop a table");
+
 	/* Stop by vote: ann is the only human, so her vote ends it. */
 	say(b, "#304", "ann", "!stop");
 	run_for(ev, 5);
 	CHECK(b->ntables == 0, "!stop by the only human closes the table");
+	say(b, "#304", "ann", "!304");
+	say(b, "#304", "boss", "!stop");
+	run_for(ev, 5);
+	CHECK(b->ntables == 0, "an operator stops a table at once");
 
 	/* Garbage does not crash or open tables. */
 	say(b, "#304", "eve", "!");
