@@ -4,7 +4,8 @@
 set -u
 
 PACKAGES="build-essential pkg-config python3 libjson-c-dev libconfig-dev
-libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev openssl ngircd"
+libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev openssl ngircd
+inspircd atheme-services"
 
 missing=""
 for p in $PACKAGES; do
@@ -16,8 +17,9 @@ echo "deps: installing$missing"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO apt-get update -qq
-# ngircd is only a test and `make run` peer: keep its package from starting a
-# system-wide daemon on port 6667 (policy-rc.d exit 101 = "do not start").
+# ngircd, inspircd and atheme-services are only test and `make run` peers:
+# keep their packages from starting system-wide daemons (policy-rc.d exit
+# 101 = "do not start"), and below, from starting at the next boot.
 guard=""
 if [ ! -e /usr/sbin/policy-rc.d ]; then
 	printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
@@ -27,4 +29,10 @@ fi
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 status=$?
 [ -n "$guard" ] && $SUDO rm -f /usr/sbin/policy-rc.d
+# Only the daemons installed just now, never ones the owner already had.
+if command -v systemctl >/dev/null 2>&1; then
+	for unit in ngircd inspircd atheme-services; do
+		case " $missing " in *" $unit "*) $SUDO systemctl disable "$unit" >/dev/null 2>&1 ;; esac
+	done
+fi
 exit $status
