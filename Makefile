@@ -108,6 +108,7 @@ check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN)
 
 bench: $(CARDBOT)
 	$(CARDBOT) bench
+	CARDBOT=$(CARDBOT) python3 tests/bench/irc.py
 
 deps:
 	sh deploy/deps.sh

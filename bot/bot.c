@@ -186,8 +186,8 @@ static int rate_ok(bot *b, adapter *net, const char *user)
 		u->last = now;
 		u->warned = 0;
 	}
-	u->tokens += (double)(now - u->last) / 1000.0 * BOT_CMD_PER_SECOND;
-	if (u->tokens > BOT_CMD_BURST)
+	u->tokens += (double)(now - u->last) / 1000.0 * b->cmd_per_second;
+	if (u->tokens > b->cmd_burst)
 		u->tokens = b->cmd_burst;
 	u->last = now;
 	if (u->tokens < 1.0) {
