@@ -155,7 +155,8 @@ const char *g304_err_name(int err);
 	X(CAPS, "caps")                 /* seat called caps; value = its judgement (enum
 	                                 * g304_caps_outcome), shown at the deal's end;
 	                                 * the order is public in every view */ \
-	X(CAPS_BROKEN, "caps_broken")   /* seat cannot play its caps order: the call failed */ \
+	X(CAPS_BROKEN, "caps_broken")   /* seat cannot play its caps order (so it was never
+	                                 * certain: judged early); it plays on freely */ \
 	X(DEAL_END, "deal_end")         /* see g304_deal_end */ \
 	X(MATCH_END, "match_end")       /* seat = winning team */
 enum g304_ev {

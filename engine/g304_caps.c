@@ -616,6 +616,97 @@ cardset g304_caps_cards(const g304_view *v)
 	return s;
 }
 
+/* A quick sufficient test, tried before any search: the claimer is to
+ * lead now and every card of the order, when led, wins for certain. A
+ * trump wins when it beats every trump still outside the claimer's hand;
+ * and each trump lead draws at least one of those (whoever holds one must
+ * follow), so after as many trump leads as there were trumps outside, none
+ * can be left, wherever they lay. From then on a side card wins when no
+ * card of its suit outside the claimer's hand is higher. Nobody, partner
+ * included, can then win a trick or take the lead, so the claimer leads
+ * every trick; the order must only respect the claimer's own lead rules
+ * (the trump card last, the first-trick rule, exhausted trumps). Hidden
+ * cards count as still in play, which only makes the test stricter. */
+static int sure_cash(const g304_view *v, const card *order, int n)
+{
+	if (v->trump_suit < 0 || v->turn != v->seat || v->ntricks == 0 || v->pcc)
+		return 0;
+	const g304_trick *cur = &v->tricks[v->ntricks - 1];
+	if (cur->n != 0)
+		return 0;
+	int trump = v->trump_suit, me = v->seat;
+	int trumper = me == v->trumper;
+	card ptc = (trumper && v->trump_down) ? v->trump_card : CARD_NONE;
+	cardset left = g304_caps_cards(v), played = 0;
+	for (int i = 0; i < v->ntricks; i++)
+		for (int k = 0; k < v->tricks[i].n; k++)
+			if (v->tricks[i].card[k] != CARD_NONE)
+				played |= card_bit(v->tricks[i].card[k]);
+	cardset others = ALL_CARDS & ~left & ~played;
+	cardset outside_trumps = others & suit_mask(trump);
+	int trumps_left = cardset_count(outside_trumps); /* at most this many still out */
+	int exhausted = trumper && v->exhausted;
+	for (int i = 0; i < n; i++) {
+		card c = order[i];
+		if (c >= CARD_COUNT || !(left & card_bit(c)))
+			return 0;
+		cardset hand = left & ~(ptc != CARD_NONE ? card_bit(ptc) : 0);
+		int from_table = c == ptc;
+		if (from_table && hand)
+			return 0; /* the trump card leads only as the last card */
+		if (trumper && !v->trump_open && v->ntricks - 1 + i == 0 && me == ((v->dealer + 1) & 3)
+		    && card_suit(c) == trump && (hand & ~suit_mask(trump)))
+			return 0; /* no trump lead to the first trick of a closed game */
+		if (exhausted && (hand & suit_mask(trump)) && card_suit(c) != trump)
+			return 0;
+		if (trumper && card_suit(c) == trump && !from_table)
+			exhausted = 1; /* assume the worst: nobody else holds a trump */
+		cardset higher = suit_mask(card_suit(c)) & ~((card_bit(c) << 1) - 1);
+		if (card_suit(c) == trump) {
+			if (outside_trumps & higher)
+				return 0;
+			if (trumps_left > 0)
+				trumps_left--;
+		} else if (trumps_left > 0 || (others & higher)) {
+			return 0;
+		}
+		left &= ~card_bit(c);
+		if (!(left & ~(ptc != CARD_NONE ? card_bit(ptc) : 0) & suit_mask(trump)))
+			exhausted = 0;
+	}
+	return 1;
+}
+
+/* Two plain orders for sure_cash: trumps first or side suits first, each
+ * suit from the top, the trump card last. */
+static int sure_cash_order(const g304_view *v, card *order, int *n)
+{
+	cardset cards = g304_caps_cards(v);
+	card ptc = (v->seat == v->trumper && v->trump_down) ? v->trump_card : CARD_NONE;
+	for (int trumps_first = 1; trumps_first >= 0; trumps_first--) {
+		int m = 0;
+		for (int pass = 0; pass < 2; pass++) {
+			int want_trumps = pass == 0 ? trumps_first : !trumps_first;
+			for (int suit = 0; suit < SUIT_COUNT; suit++) {
+				if ((suit == v->trump_suit) != want_trumps)
+					continue;
+				for (int r = RANK_COUNT - 1; r >= 0; r--) {
+					card c = card_make(suit, r);
+					if ((cards & card_bit(c)) && c != ptc)
+						order[m++] = c;
+				}
+			}
+		}
+		if (ptc != CARD_NONE)
+			order[m++] = ptc;
+		if (sure_cash(v, order, m)) {
+			*n = m;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /* Can a claim be judged at all in this view? */
 static int claimable(const g304_view *v)
 {
@@ -661,6 +752,8 @@ int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stat
 			return 0;
 		listed |= card_bit(order[i]);
 	}
+	if (sure_cash(v, order, n))
+		return 1;
 	ctx c;
 	ctx_init(&c, v, order, n, stats ? stats : &dummy);
 	int certain = !refute_all(&c);
@@ -718,6 +811,8 @@ int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n
 	*n = 0;
 	if (!claimable(v))
 		return 0;
+	if (sure_cash_order(v, order, n))
+		return 1;
 	cardset cards = g304_caps_cards(v);
 	/* Cards not the claimer's and not seen played: they may split its runs. */
 	cardset played = 0;

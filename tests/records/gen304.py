@@ -5,6 +5,9 @@ accepted is legal, that every refusal is meant, and what the deal scores.
 
 It is a tester's aid, not the engine: its points and tokens are compared with
 the figures written by hand in gen_records.py, and both go into the .expect.
+For caps it has its own certainty check (CapsCheck, at the end), which
+checks the hand-written verdicts of the caps records and follows, after every
+card, when caps first became certain for a team.
 """
 import json
 import os
@@ -67,6 +70,7 @@ class Model:
         self.caps_mode = rules.get("caps", "strict")
         self.external = rules.get("external_caps") in ("on", True)
         self.track = False      # follow when caps becomes certain (CapsCheck): caps records only
+        self.track_budget = 300000
         self.hand_certain = None  # set by Record.caps for closed positions
         self.dealer = dealer
         self.tokens = [11, 11]
@@ -132,6 +136,7 @@ class Model:
         self.caps_since = [None, None]  # per team: trick index (-1: before play) caps first certain
         self.certain_log = []     # (cards played, seat, order) each time found certain
         self.caps_end = "none"
+        self.track_unknown = []   # (cards played, seat) where the tracker gave up
 
     # ---- actions -----------------------------------------------------
     def apply(self, seat, do, value=None, card=None, order=None):
@@ -352,7 +357,7 @@ class Model:
     def certain_now(self, s, order):
         """The tester's check (trump open), else the hand verdict given."""
         if self.open:
-            return CapsCheck(self, s).certain(order)
+            return caps_certain(self, s, order)
         assert self.hand_certain is not None, \
             "caps call while the trump is closed: give certain= by hand"
         return self.hand_certain
@@ -376,7 +381,10 @@ class Model:
         if not certain:
             judged = "early"
         elif t0 is None:
-            # the tracker missed it (closed position, judged by hand): first now
+            # first certain now (a closed position, judged by hand), unless
+            # the tracker gave up somewhere: then the record must say when
+            gave_up = [x for x in self.track_unknown if team(x[1]) == team(s)]
+            assert not gave_up, "the caps tracker gave up at %s: use Record.certain_at" % gave_up
             self.caps_since[team(s)] = len(self.tricks)
             judged = "correct"
         elif (t0 == -1 and n > 0) or (t0 >= 0 and n > 4 * (t0 + 1)):
@@ -388,7 +396,7 @@ class Model:
         self.caps_k = 0
         self.caps_judged = judged
         self.caps_at = n
-        self.caps_bonus = n < 4 * 6
+        self.caps_bonus = n <= 4 * 6    # before the first card of the seventh trick
 
     def _track(self):
         """After each card: does some player of a team (the trumper's, and
@@ -402,7 +410,10 @@ class Model:
             for s in (t, t + 2):
                 if s == self.sitting or not self.hand[s]:
                     continue
-                o = CapsCheck(self, s).find()
+                o = caps_find(self, s, self.track_budget)
+                if o == "unknown":
+                    self.track_unknown.append((self.cards_played(), s))
+                    continue
                 if o:
                     self.caps_since[t] = len(self.tricks) - (0 if self.cur else 1)
                     self.certain_log.append((self.cards_played(), s, o))
@@ -422,12 +433,15 @@ class Model:
             raise Refused("sitting_out")
         if s != self.turn:
             raise Refused("not_your_turn")
-        if s == self.caps_seat and not self.caps_failed and self.caps_k < len(self.caps_order):
+        if s == self.caps_seat and self.caps_k < len(self.caps_order):
             nxt = self.caps_order[self.caps_k]
             if card != nxt:
                 if self._legal_card(s, nxt):
                     raise Refused("caps_next")
-                self.caps_failed = True    # the order cannot be played: the call failed
+                # The order cannot be played: the claim was never certain
+                # (judged early at the call); the caller plays on freely.
+                # Only a lost trick costs 5 (000 4.3).
+                self.caps_k = len(self.caps_order)
             else:
                 self.caps_k += 1
         tr = s == self.trumper
@@ -704,7 +718,7 @@ class Record:
             order = order.split()
         m = self.m
         if err is None and m.phase == "play" and m.open and certain is not None:
-            got = CapsCheck(m, seat).certain(order)
+            got = caps_certain(m, seat, order)
             assert got == certain, "%s: caps by seat %d %s: hand says certain=%s, search says %s" % (
                 self.name, seat, order, certain, got)
         m.hand_certain = certain
@@ -714,6 +728,21 @@ class Record:
             assert m.caps_judged == judged, "%s: caps by seat %d judged %s, model says %s (since %s)" % (
                 self.name, seat, judged, m.caps_judged, m.caps_since)
         return i
+
+    def certain_at(self, seat, order):
+        """Shows (by the full search) that seat has a certain order now, for
+        positions where the tracker's budget is too small; caps is then
+        certain for its team from this moment on at the latest."""
+        m = self.m
+        if isinstance(order, str):
+            order = order.split()
+        assert caps_certain(m, seat, order), "%s: seat %d: %s is not certain" % (self.name, seat, order)
+        t = team(seat)
+        now = len(m.tricks) - (0 if m.cur else 1)
+        if m.caps_since[t] is None or m.caps_since[t] > now:
+            m.caps_since[t] = now
+        n = m.cards_played()
+        m.track_unknown = [x for x in m.track_unknown if team(x[1]) != t or x[0] != n]
 
     def since(self, team_, trick):
         """Asserts the trick in which caps first became certain for the team."""
@@ -926,16 +955,50 @@ def _winner(cards, T):
     return max(pool, key=lambda x: strength(x[1]))[0]
 
 
+_CACHE = {}   # (position, seat, order or None) -> result, shared by the records
+
+
+def _position(m):
+    """What a caps check depends on, as a hashable value."""
+    return (tuple(tuple(m.dealt[s]) for s in range(4)), m.trumper, m.trump_card, m.pcc,
+            tuple((ld, tuple(cards), w) for ld, cards, w in m.tricks), tuple(m.cur),
+            m.caps_seat, tuple(m.caps_order or ()), m.open, m.exhausted)
+
+
+def caps_certain(m, seat, order):
+    key = (_position(m), seat, tuple(order))
+    if key not in _CACHE:
+        _CACHE[key] = CapsCheck(m, seat).certain(order)
+    return _CACHE[key]
+
+
+def caps_find(m, seat, budget):
+    """A certain order, None, or "unknown" (over budget)."""
+    key = (_position(m), seat, None)
+    if key not in _CACHE:
+        try:
+            _CACHE[key] = CapsCheck(m, seat, budget=budget).find()
+        except OverBudget:
+            _CACHE[key] = "unknown"
+    return _CACHE[key]
+
+
+class OverBudget(Exception):
+    pass
+
+
 class CapsCheck:
     """certain(order) and find() for seat X from Knowledge."""
 
-    def __init__(self, m, X):
+    def __init__(self, m, X, budget=None):
         self.k = Knowledge(m, X)
         self.m = m
         self.X = X
         self.team = team(X)
         self.n = 3 if m.pcc else 4
         self.memo = {}
+        self.budget = budget   # positions to visit before giving up (None: no limit)
+        self.nodes = 0
 
     def _bysuit(self, pool):
         d = {s: 0 for s in SUITS}
@@ -965,12 +1028,35 @@ class CapsCheck:
     def _go(self, order, pool, holders, known, cur, leader, exh, ntricks):
         # None: every line wins; else the number of order cards left after
         # the failing one on a losing line.
-        key = (order, pool, holders, known, cur, leader, exh, ntricks)
+        key = self._key(order, pool, holders, known, cur, leader, exh, ntricks)
         if key in self.memo:
             return self.memo[key]
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise OverBudget()
+        if len(self.memo) > 3000000:
+            self.memo.clear()
         r = self._go1(order, pool, holders, known, cur, leader, exh, ntricks)
         self.memo[key] = r
         return r
+
+    def _key(self, order, pool, holders, known, cur, leader, exh, ntricks):
+        """The position up to renaming: only the rank order of the cards still
+        in play matters, so each suit is written high to low as who holds
+        each card still unplayed (or played to this trick)."""
+        where = {}
+        for j, c in enumerate(order):
+            where[c] = ("X", j)
+        for i, ks in enumerate(known):
+            for c in ks:
+                where[c] = ("K", i)
+        for s, c in cur:
+            where[c] = ("C", s)
+        for c in pool:
+            where[c] = "P"
+        suits = tuple(tuple(where[r + su] for r in reversed(RANKS) if r + su in where)
+                      for su in SUITS)
+        return (suits, holders, tuple(s for s, _ in cur), leader, exh, ntricks)
 
     def _next(self, s):
         t = (s + 1) % 4
@@ -979,8 +1065,11 @@ class CapsCheck:
         return t
 
     def _classes(self, pool, order, known, cur):
-        """Pool cards that are interchangeable (same suit, no other unplayed or
-        current-trick card between them in rank): one representative each."""
+        """Pool cards that are interchangeable for the last player of a trick
+        (same suit, no unplayed card outside the pool and no card of this
+        trick between them in rank): one representative each. What is left
+        of such a run afterwards is the same up to an order-preserving
+        renaming, whichever card was taken."""
         live = set(order) | set(c for _, c in cur)
         for ks in known:
             live |= ks
@@ -1028,15 +1117,17 @@ class CapsCheck:
         kn = known[i]
         has_known_led = led is not None and any(suit(x) == led for x in kn)
         offv = voids | {led} if led is not None else voids
-        reps = self._classes(pool, order, known, cur)
+        # the last card of a trick: interchangeable pool cards are one choice
+        # (earlier in a trick they are not: later cards compare with them)
+        reps = self._classes(pool, order, known, cur) if len(cur) == self.n - 1 else pool
         opts = []   # (card, from_pool, new_voids)
-        for c in kn:
+        for c in sorted(kn):
             if led is None or suit(c) == led:
                 opts.append((c, False, voids))
             elif not has_known_led:
                 opts.append((c, False, offv))
         if cap > 0:
-            for c in pool:
+            for c in sorted(pool):
                 if c not in reps or suit(c) in voids:
                     continue
                 if led is None or suit(c) == led:
@@ -1061,7 +1152,7 @@ class CapsCheck:
         return None
 
     def find(self):
-        """Some certain order, or None."""
+        """Some certain order, or None; raises OverBudget."""
         import itertools
         mine = sorted(self.m.mycards(self.X), key=lambda c: (suit(c), -strength(c)))
         # the seat's own interchangeable cards (same suit, nothing unseen or

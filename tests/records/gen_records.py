@@ -8,6 +8,9 @@ and tokens written here by hand. Run: python3 tests/records/gen_records.py
 Card points: J 30, 9 20, A 11, T 10, K 3, Q 2, 8 0, 7 0 (76 a suit, 304 in
 all); order in a suit J 9 A T K Q 8 7. Seats 0..3 in play order, teams
 {0,2} and {1,3}; dealer+1 gets the first batch and speaks and leads first.
+
+The caps records take a few minutes (gen304.CapsCheck is an exhaustive
+search); name records on the command line to write only those.
 """
 import os
 import sys
@@ -1323,6 +1326,761 @@ round, which ends it at once, and picks its old trump card 8S again.""")
     _bid_once(r, 0, 250, "JS")
     r.auto()
     r.end(points=[304, 0], made=True, tokens=[22, 0], trumper=0, bid=250)
+    return r
+
+
+# ---------------------------------------------------------------- caps
+#
+# Caps (000 4.3, 001 "Caps", RULES.md): winning all eight tricks, called by
+# naming the order of one's remaining cards at the first moment it is certain
+# from what the caller knows, whatever legal cards the other three play (the
+# partner included). Grace (strict, the default): until the end of the trick
+# in which it became certain for any player of the team, or after its last
+# card but before the next lead. Correct: the bid's payoff, +1 if called
+# before the first card of the seventh trick. Early or late: the caller's
+# team pays 2 and gets nothing for the bid. A trick lost after the call (or an
+# order that cannot be played): pays 5. Each record says by hand when caps
+# became certain and why; gen304.CapsCheck (an exhaustive search of the
+# caller's view, trump open) checks those statements before anything is
+# written, and the model tracks after every card when caps first became
+# certain for a player of the trumper's team.
+
+# 001's worked example. Clubs trump; the trumper, seat 2, holds
+# JC 9C KC 8C JH 9H 8H 7H and cuts the first lead (a spade) with the trump
+# card 8C; then leads JC and 9C, on which the other four trumps (AC TC QC
+# 7C) fall with one diamond (8D) and one heart (QH) from partner seat 0;
+# then JH: the right-hand opponent (seat 3) plays TH, the partner (seat 0)
+# KH, and the left-hand opponent (seat 1) AH.
+#   Seat 1 (dealer+1) leads AS in a closed game; seat 2 has no spade and cuts
+#   with the trump card face down; the inspection finds a trump, so the trump
+#   is open from trick 2 on and everyone saw 8C.
+#   Before the JH trick three hearts are out (AH TH KH): all three may lie in
+#   one hand, which then still holds one over the 8H after JH and 9H are
+#   played: not certain. After TH (seat 3) two are out (AH KH), both may be
+#   seat 3's: not certain. After the partner's KH only AH is out: whoever
+#   holds it plays it under JH or 9H, and no trump is left out (KC is the
+#   last): certain (order 9H 8H 7H KC). The partner (spades and diamonds
+#   besides its hearts) is never certain. Bid 200 (payoff 2, charge 3).
+CAPS001 = {1: "AS KS QC 7C | AH JD 9D TD", 2: "8C JH 9H 8H | JC 9C KC 7H",
+           3: "AC TC TH JS | 9S TS AD KD", 0: "KH QH QS 8S | 7S QD 8D 7D"}
+
+
+def _caps001(r):
+    """Bidding and tricks 1-3 of 001's example; returns the deal index."""
+    r.deal(CAPS001)
+    r.pas(1)
+    r.bid(2, 200)
+    r.pas(3, 0, 1)
+    r.trump(2, "8C")
+    pass8(r, 2)
+    r.plays("1:AS 2:8C 3:TS 0:8S")
+    r.plays("2:JC 3:AC 0:8D 1:7C")
+    r.plays("2:9C 3:TC 0:QH 1:QC")
+    return r.d
+
+
+def _caps001_rest(r):
+    """Tricks 5-8 after the JH trick: seat 2 leads 9H 8H 7H KC."""
+    r.plays("2:9H 3:JS 0:QS 1:KS")
+    r.plays("2:8H 3:9S 0:7S 1:JD")
+    r.plays("2:7H 3:AD 0:QD 1:9D")
+    r.plays("2:KC 3:KD 0:7D 1:TD")
+
+
+@record
+def caps_001_early():
+    r = Record("caps_001_early", dealer=0, track_caps=True, note="""
+001's Caps example (clubs trump, trumper seat 2 with JC 9C KC 8C JH 9H 8H
+7H). Caps called after the two trump tricks, before leading JH: three hearts
+(AH TH KH) are still out and may lie together, so the call is early (001:
+"Calling Caps any earlier would be Wrong Caps"). Seat 2 then wins every
+trick as called: wrong caps, team 0 pays 2 and gets nothing for its 200.""")
+    _caps001(r)
+    r.since(0, None)
+    r.caps(2, "JH 9H 8H 7H KC", certain=False, judged="early")
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=200,
+          caps="early", caps_seat=2)
+    return r
+
+
+@record
+def caps_001_early_mid():
+    r = Record("caps_001_early_mid", dealer=0, track_caps=True, note="""
+001's Caps example: caps called in the JH trick after the right-hand
+opponent's TH but before the partner's heart. AH and KH are out and may both
+be seat 3's (which then beats 8H): not yet certain, "until you have seen two
+different players play a heart on your jack" (001). Early: team 0 pays 2.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH")
+    r.since(0, None)
+    r.caps(2, "9H 8H 7H KC", certain=False, judged="early")
+    r.plays("0:KH 1:AH")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=200,
+          caps="early", caps_seat=2)
+    return r
+
+
+@record
+def caps_001_right():
+    r = Record("caps_001_right", dealer=0, track_caps=True, note="""
+001's Caps example: caps called in the JH trick right after the partner's
+heart (001: "At this point you must call Caps"). Only AH is out; it falls
+under JH or 9H. Correct, before the seventh trick: the 200 pays 2, +1 = 3.
+(The spade cut with the trump card in trick 1 showed 8C to everyone.)""")
+    d = _caps001(r)
+    e = r.deals[d]["actions"].index({"seat": 0, "do": "play", "card": "8S"})
+    for s in (0, 1, 3):
+        r.hasview(s, "8C", d, e)
+    r.plays("2:JH 3:TH 0:KH")
+    r.since(0, 3)
+    r.caps(2, "9H 8H 7H KC", certain=True, judged="correct")
+    r.plays("1:AH")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[14, 8], trumper=2, bid=200,
+          caps="correct", caps_seat=2)
+    return r
+
+
+@record
+def caps_001_grace():
+    r = Record("caps_001_grace", dealer=0, track_caps=True, note="""
+001's Caps example: caps called after the whole JH trick, before seat 2
+leads again (001: "calling Caps after all players have played the heart J
+trick would still be allowed, provided that you do so before leading your
+next card"). Correct: 2 + 1 = 3.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    r.since(0, 3)
+    r.caps(2, "9H 8H 7H KC", certain=True, judged="correct")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[14, 8], trumper=2, bid=200,
+          caps="correct", caps_seat=2)
+    return r
+
+
+@record
+def caps_001_late():
+    r = Record("caps_001_late", dealer=0, track_caps=True, note="""
+001's Caps example: caps called only after seat 2 has led 9H to the next
+trick. Caps became certain in the JH trick (the fourth, index 3); the grace
+ended with the next lead: late (wrong caps), team 0 pays 2.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    r.play(2, "9H")
+    r.caps(2, "8H 7H KC", certain=True, judged="late")
+    r.plays("3:JS 0:QS 1:KS")
+    r.plays("2:8H 3:9S 0:7S 1:JD")
+    r.plays("2:7H 3:AD 0:QD 1:9D")
+    r.plays("2:KC 3:KD 0:7D 1:TD")
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=200,
+          caps="late", caps_seat=2)
+    return r
+
+
+@record
+def caps_001_late_lenient():
+    r = Record("caps_001_late_lenient", dealer=0, rules={"caps": "lenient"}, track_caps=True, note="""
+caps_001_late under caps = lenient: a late call costs nothing and earns no
+bonus: the 200 is paid as bid, 2 tokens.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    r.play(2, "9H")
+    r.caps(2, "8H 7H KC", certain=True, judged="late")
+    r.plays("3:JS 0:QS 1:KS")
+    r.plays("2:8H 3:9S 0:7S 1:JD")
+    r.plays("2:7H 3:AD 0:QD 1:9D")
+    r.plays("2:KC 3:KD 0:7D 1:TD")
+    r.end(points=[304, 0], made=True, tokens=[13, 9], trumper=2, bid=200, caps_seat=2)
+    return r
+
+
+@record
+def caps_001_early_lenient():
+    r = Record("caps_001_early_lenient", dealer=0, rules={"caps": "lenient"}, track_caps=True, note="""
+caps_001_early under caps = lenient: an early call is still wrong caps:
+team 0 pays 2.""")
+    _caps001(r)
+    r.caps(2, "JH 9H 8H 7H KC", certain=False, judged="early")
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=200,
+          caps="early", caps_seat=2)
+    return r
+
+
+@record
+def caps_001_nocall():
+    r = Record("caps_001_nocall", dealer=0, track_caps=True, note="""
+001's Caps example without a call (caps = strict, the default): team 0 wins
+all eight tricks, and caps had become certain for seat 2 in the JH trick:
+"not at all when one is able to do so" is wrong caps (001). Team 0 pays 2;
+caps late with no caller.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    _caps001_rest(r)
+    r.since(0, 3)
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=200,
+          caps="late", caps_seat=None)
+    return r
+
+
+@record
+def caps_001_nocall_lenient():
+    r = Record("caps_001_nocall_lenient", dealer=0, rules={"caps": "lenient"}, track_caps=True, note="""
+caps_001_nocall under caps = lenient: no penalty for not calling: the 200
+is made, 2 tokens.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH 0:KH 1:AH")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[13, 9], trumper=2, bid=200, caps_seat=None)
+    r.never({"deal": 0, "end": {"caps": "late"}})
+    return r
+
+
+@record
+def caps_001_off():
+    r = Record("caps_001_off", dealer=0, rules={"caps": "off"}, note="""
+caps_001 under caps = off: the call in the JH trick is refused (caps_off);
+no penalty for not calling: the 200 is made, 2 tokens.""")
+    _caps001(r)
+    r.plays("2:JH 3:TH 0:KH")
+    r.caps(2, "9H 8H 7H KC", err="caps_off")
+    r.plays("1:AH")
+    _caps001_rest(r)
+    r.end(points=[304, 0], made=True, tokens=[13, 9], trumper=2, bid=200,
+          caps="none", caps_seat=None)
+    return r
+
+
+@record
+def caps_refusals():
+    r = Record("caps_refusals", dealer=0, track_caps=True, note="""
+Refused caps calls on 001's example. While bidding: wrong_phase. At the
+right moment (after the partner's KH in the JH trick): an order missing KC,
+one naming JH (already played) and one naming KD (not seat 2's) for KC are
+refused (caps_order); an opponent's call without external caps
+(caps_not_yours).
+Then the right call by seat 2; a second call by the partner or by seat 2
+(caps_called). Seat 2 must lead 9H next: KC is refused (caps_next). The call
+was correct, before the seventh trick: 2 + 1 = 3.""")
+    r.deal(CAPS001)
+    r.caps(2, "8C JH 9H 8H", err="wrong_phase")
+    r.pas(1)
+    r.bid(2, 200)
+    r.pas(3, 0, 1)
+    r.trump(2, "8C")
+    pass8(r, 2)
+    r.plays("1:AS 2:8C 3:TS 0:8S")
+    r.plays("2:JC 3:AC 0:8D 1:7C")
+    r.plays("2:9C 3:TC 0:QH 1:QC")
+    r.plays("2:JH 3:TH 0:KH")
+    r.caps(2, "9H 8H 7H", err="caps_order")
+    r.caps(2, "JH 9H 8H 7H KC", err="caps_order")
+    r.caps(2, "9H 8H 7H KD", err="caps_order")
+    r.caps(3, "JS 9S AD KD", err="caps_not_yours")
+    r.caps(2, "9H 8H 7H KC", certain=True, judged="correct")
+    r.caps(0, "QS 7S QD 7D", err="caps_called")
+    r.caps(2, "9H 8H 7H KC", err="caps_called")
+    r.plays("1:AH")
+    r.play(2, "KC", err="caps_next")
+    r.play(2, "8H", err="caps_next")
+    r.plays("2:9H 3:JS 0:QS 1:KS")
+    r.plays("2:8H 3:9S 0:7S 1:JD")
+    r.plays("2:7H 3:AD 0:QD 1:9D")
+    r.plays("2:KC 3:KD 0:7D 1:TD")
+    r.end(points=[304, 0], made=True, tokens=[14, 8], trumper=2, bid=200,
+          caps="correct", caps_seat=2)
+    return r
+
+
+
+def _certain_if_seen(r, seat, order, card):
+    """The tester's check for seat with the face-down card `card` turned up:
+    shows that a claim is uncertain only for want of seeing that card."""
+    import copy
+    from gen304 import caps_certain
+    m = copy.deepcopy(r.m)
+    for _, cards, _ in m.tricks:
+        for j, (s, c, down) in enumerate(cards):
+            if c == card:
+                cards[j] = (s, c, False)
+    return caps_certain(m, seat, order.split())
+
+
+# A claim the partner can spoil. Clubs trump, open game, trumper seat 2 holds
+# JC 9C AC TC and KH AH TH 9H; the partner, seat 0, holds JH QH 8H 7H with
+# 7S 8S 7D 8D; the opponents hold every other card (no heart). Seat 2 cuts
+# the first spade, draws the four other trumps (KC QC 8C 7C) in two leads,
+# then leads KH: both opponents show they have no heart, the partner plays
+# 7H. Seat 2 now knows every heart left (JH QH 8H) is the partner's, no trump
+# is out but its AC, and holds AC AH TH 9H.
+OVERTAKE = {1: "KC QC JS 9S | AS JD 9D AD", 2: "TC 9H AH TH | JC 9C AC KH",
+            3: "8C 7C TS KS | QS TD KD QD", 0: "JH QH 8H 7H | 7S 8S 7D 8D"}
+
+
+def _overtake(r):
+    r.deal(OVERTAKE)
+    r.pas(1)
+    r.bid(2, 160)
+    r.pas(3, 0, 1)
+    r.trump(2, "TC")
+    pass8(r, 2)
+    r.open(2)
+    r.plays("1:JS 2:TC 3:TS 0:7S")
+    r.plays("2:JC 3:7C 0:7D 1:QC")
+    r.plays("2:9C 3:8C 0:8D 1:KC")
+    r.plays("2:KH 3:KS 0:7H 1:9S")
+    return r.d
+
+
+@record
+def caps_partner_overtake():
+    r = Record("caps_partner_overtake", dealer=0, track_caps=True, note="""
+A claim the partner could spoil: seat 2 (trumper, clubs, open game) calls
+9H AH TH AC after trick 4, knowing the opponents hold no heart and no trump.
+But its partner holds JH (with QH 8H 8S): it may overtake any of seat 2's
+hearts with JH and lead 8S, on which seat 2 must play the heart its order
+names and the opponents' spade wins; no order avoids that (with AC kept for
+the spade the partner overtakes later instead). Not certain, since "one is
+not allowed to assume any intelligence on the part of ... one's partner"
+(000 4.3): early, although the partner plays low and overtakes only the
+last heart, and AC then cuts its 8S: all eight tricks, team 0 pays 2.""")
+    _overtake(r)
+    r.caps(2, "9H AH TH AC", certain=False, judged="early")
+    r.plays("2:9H 3:QS 0:8H 1:JD")
+    r.plays("2:AH 3:TD 0:QH 1:9D")
+    r.plays("2:TH 3:KD 0:JH 1:AD")
+    r.plays("0:8S 1:AS 2:AC 3:QD")
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=160,
+          caps="early", caps_seat=2)
+    return r
+
+
+@record
+def caps_failed_trick():
+    r = Record("caps_failed_trick", dealer=0, track_caps=True, note="""
+caps_partner_overtake where the partner does overtake: JH on seat 2's 9H,
+then 8S, on which seat 2 plays AH as called and seat 1's AS wins. A trick
+lost after calling caps: failed, team 0 pays 5 (not 2, although the call
+was also early) and gets nothing for its bid (160 made on points).""")
+    _overtake(r)
+    r.caps(2, "9H AH TH AC", certain=False, judged="early")
+    r.plays("2:9H 3:QS 0:JH 1:JD")
+    r.plays("0:8S 1:AS 2:AH 3:TD")
+    r.plays("1:9D 2:TH 3:KD 0:QH")
+    r.plays("1:AD 2:AC 3:QD 0:8H")
+    r.end(points=[237, 67], made=True, tokens=[6, 16], trumper=2, bid=160,
+          caps="failed", caps_seat=2)
+    return r
+
+
+@record
+def caps_order_broken():
+    r = Record("caps_order_broken", dealer=0, track_caps=True, note="""
+caps_partner_overtake with the order 9H AC AH TH. Seat 2 may not lead AH
+first (caps_next: 9H is next and legal). The partner overtakes 9H with JH
+and leads 8H: seat 2's next card AC cannot be played (it holds hearts:
+follow_suit), so it plays AH, a legal card. An order that cannot be played
+was never certain, so the call stays early (it was judged so when made).
+Team 0 wins all eight tricks, and only a lost trick costs 5 (000 4.3):
+Wrong Caps, team 0 pays 2.""")
+    _overtake(r)
+    r.caps(2, "9H AC AH TH", certain=False, judged="early")
+    r.play(2, "AH", err="caps_next")
+    r.plays("2:9H 3:QS 0:JH 1:JD")
+    r.play(0, "8H")
+    r.play(1, "9D")
+    r.play(2, "AC", err="follow_suit")
+    r.play(2, "AH")
+    r.play(3, "TD")
+    r.plays("2:AC 3:KD 0:8S 1:AS")
+    r.plays("2:TH 3:QD 0:QH 1:AD")
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=160,
+          caps="early", caps_seat=2)
+    return r
+
+
+@record
+def caps_hidden_trumper_card():
+    r = Record("caps_hidden_trumper_card", dealer=0, track_caps=True, note="""
+A claim resting on a face-down card the claimer never sees. Closed game,
+clubs, trumper seat 2 (trump card 7C). Trick 1: seat 1 leads JS; seat 2 has
+no spade and throws AD face down from hand; seat 3 follows; the partner,
+seat 0, has no spade and plays TC face down: the inspection finds a trump,
+so TC is shown, the trump card 7C is shown and goes back to seat 2, and TC
+wins; seat 2's own AD is never shown. Seat 0 draws trumps (JC, 9C: all
+eight clubs seen) and, holding AC JD 9D TD KD, calls JD 9D TD KD AC. Had it
+seen AD it would be certain (the tester's check says so); as it is, AD may
+still be in a hand with QD and 8D and beat TD: early. Seat 0 wins every
+trick: team 0 pays 2.""")
+    r.deal({2: "7C AD 7H 8H | QH KH TH AH", 0: "JC 9C AC TC | JD 9D TD KD",
+            1: "JS 9S AS TS | KC 8C JH QD", 3: "KS QS 8S 7S | QC 9H 8D 7D"})
+    r.pas(1)
+    r.bid(2, 160)
+    r.pas(3, 0, 1)
+    r.trump(2, "7C")
+    pass8(r, 2)
+    d = r.d
+    r.plays("1:JS 2:AD 3:7S 0:TC")
+    r.plays("0:JC 1:8C 2:7C 3:QC")
+    r.plays("0:9C 1:KC 2:7H 3:8S")
+    order = "JD 9D TD KD AC"
+    assert _certain_if_seen(r, 0, order, "AD")
+    r.caps(0, order, certain=False, judged="early")
+    for s in (0, 1, 3):
+        r.noview(s, "AD", d)
+    r.plays("0:JD 1:QD 2:8H 3:7D")
+    r.plays("0:9D 1:JH 2:QH 3:8D")
+    r.plays("0:TD 1:9S 2:KH 3:9H")
+    r.plays("0:KD 1:AS 2:TH 3:KS")
+    r.plays("0:AC 1:TS 2:AH 3:QS")
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=160,
+          caps="early", caps_seat=0)
+    return r
+
+
+# Inspection knowledge. Bid 250 (the trump is shown after trick 1). Seat 1
+# leads 7S; seat 3, with no spade, throws AD face down: no trump, so AD stays
+# face down for ever and only the trumper (and seat 3) ever know it is gone.
+# The seat holding JS JC 9C AC TC JD 9D TD wins trick 1 with JS; leading its
+# four trumps draws the other four (KC QC 8C 7C) whatever their lie; its
+# diamonds J 9 T then beat every diamond left (KD QD 8D 7D) once AD is gone.
+SEES = {2: "TC JS JD 9D | JC 9C AC TD", 3: "AD KD JH 9H | AH TH KC QC",
+        1: "9S AS TS 7S | KH QH QD 8C", 0: "KS QS 8S 8H | 7H 8D 7D 7C"}
+
+
+def _sees(r):
+    """Bidding and trick 1 of caps_trumper_sees; returns the last action."""
+    r.pas(1)
+    r.bid(2, 250)
+    r.pas(3, 0, 1)
+    r.trump(2, "TC")
+    pass8(r, 2)
+    r.since(0, None)
+    e = r.plays("1:7S 2:JS 3:AD 0:8S")
+    r.since(0, 0)
+    return e
+
+
+@record
+def caps_trumper_sees():
+    r = Record("caps_trumper_sees", dealer=0, track_caps=True, note="""
+The trumper's inspection makes a claim certain. Seat 2 bids 250 (clubs,
+trump card TC), holds JS JC 9C AC TC JD 9D TD. Trick 1: 7S, JS, seat 3's AD
+face down (no trump: it stays face down), 8S. Only the trumper saw AD, so
+only it knows that nothing beats its diamonds once the trumps are drawn.
+Before AD was played the claim was not certain (AD could lie with KD QD).
+It calls JC 9C AC TC JD 9D TD before leading to trick 2: correct, before
+the seventh trick: 3 + 1 = 4 tokens.""")
+    r.deal(SEES)
+    d = r.d
+    e = _sees(r)
+    r.hasview(2, "AD", d, e)
+    r.noview(0, "AD", d)
+    r.noview(1, "AD", d)
+    r.caps(2, "JC 9C AC TC JD 9D TD", certain=True, judged="correct")
+    r.auto()
+    r.end(points=[304, 0], made=True, tokens=[15, 7], trumper=2, bid=250,
+          caps="correct", caps_seat=2)
+    return r
+
+
+@record
+def caps_trumper_sees_late():
+    r = Record("caps_trumper_sees_late", dealer=0, track_caps=True, note="""
+caps_trumper_sees with the call made after seat 2 has led JC to trick 2:
+caps became certain for seat 2 with the last card of trick 1 (the
+inspection), so the grace ended with its next lead: late, team 0 pays 2.""")
+    r.deal(SEES)
+    _sees(r)
+    r.play(2, "JC")
+    r.caps(2, "9C AC TC JD 9D TD", certain=True, judged="late")
+    r.auto()
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=250,
+          caps="late", caps_seat=2)
+    return r
+
+
+@record
+def caps_partner_blind():
+    r = Record("caps_partner_blind", dealer=0, track_caps=True, note="""
+caps_trumper_sees with the strong cards in the partner's hand: seat 2 bids
+250 (clubs, trump card 7C); seat 0 holds JS JC 9C AC TC JD 9D TD, wins trick
+1 with JS over seat 3's AD face down, and calls the same claim. Seat 0 never
+saw AD, which may still lie with KD and QD: early (it would be certain with
+AD seen: the tester's check says so). Team 0 wins all eight: pays 2.""")
+    r.deal({2: "7C KS QS 8S | 8H 7H 8D 7D", 3: "AD KD JH 9H | AH TH KC QC",
+            1: "9S AS TS 7S | KH QH QD 8C", 0: "JS JD 9D TD | JC 9C AC TC"})
+    r.pas(1)
+    r.bid(2, 250)
+    r.pas(3, 0, 1)
+    r.trump(2, "7C")
+    pass8(r, 2)
+    d = r.d
+    r.plays("1:7S 2:8S 3:AD 0:JS")
+    r.noview(0, "AD", d)
+    order = "JC 9C AC TC JD 9D TD"
+    assert _certain_if_seen(r, 0, order, "AD")
+    r.caps(0, order, certain=False, judged="early")
+    r.auto()
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=250,
+          caps="early", caps_seat=0)
+    return r
+
+
+@record
+def caps_pcc():
+    r = Record("caps_pcc", dealer=0, track_caps=True, note="""
+pcc_made with a caps call: no caps call in Partner Close Caps (caps_pcc),
+not even from the bidder who is about to win every trick. Winning all eight
+is the bid itself, so no wrong-caps penalty under strict caps: 4 tokens.""")
+    r.deal(PCC_HANDS)
+    r.bid(1, 160)
+    r.pas(2, 3, 0)
+    r.trump(1, "AD")
+    r.pas(1)
+    r.bid(2, "pcc")
+    r.trump(2, "QS")
+    r.plays("2:JS 3:8S 1:7S")
+    r.caps(2, "9S AS TS KS QS JH 9H", err="caps_pcc")
+    r.plays("2:9S 3:JD 1:AD")
+    r.plays("2:JH 3:JC 1:AH")
+    r.plays("2:9H 3:9D 1:TH")
+    r.plays("2:AS 3:9C 1:KH")
+    r.plays("2:TS 3:QD 1:QH")
+    r.plays("2:KS 3:AC 1:TD")
+    r.plays("2:QS 3:TC 1:KD")
+    r.end(points=[304, 0], made=True, tokens=[15, 7], trumper=2, bid="pcc",
+          caps="none", caps_seat=None)
+    return r
+
+
+# External caps. Seat 0 bids 160 with KS QS 8S 7S (trump card 7S) and opens
+# the game; seat 1 holds JS 9S AS TS JH 9H AH TH. Once the game is open seat 1
+# knows spades are trump and that 7S is seat 0's: leading its four trumps
+# draws KS QS 8S 7S, and its four hearts are the four best. Its partner
+# (seat 3: KD QD and six clubs) can neither overtake nor cut. Certain from
+# the opening, before any card is played; not before (a closed trump of
+# another suit could cut its leads).
+EXTERNAL = {0: "KS QS 8S 7S | 8D 7D 8C 7C", 1: "JS 9S AS TS | JH 9H AH TH",
+            2: "KH QH 8H 7H | JD 9D AD TD", 3: "KD QD JC 9C | AC TC KC QC"}
+
+
+def _external(r):
+    r.deal(EXTERNAL)
+    r.pas(1, 2, 3)
+    r.bid(0, 160)
+    r.pas(1, 2, 3)
+    r.trump(0, "7S")
+    pass8(r, 0)
+    r.open(0)
+    r.certain_at(1, "JS 9S AS TS JH 9H AH TH")
+    return r.d
+
+
+@record
+def caps_external_refused():
+    r = Record("caps_external_refused", dealer=0, track_caps=True, note="""
+Without external_caps the trumper's opponents may not call caps: seat 1's
+certain claim is refused (caps_not_yours). Team 1 then wins every trick;
+the trumper (seat 0, 160) fails: pays 2. No caps outcome: the wrong-caps
+rule for not calling binds the trumper's team only.""")
+    _external(r)
+    r.caps(1, "JS 9S AS TS JH 9H AH TH", err="caps_not_yours")
+    r.auto()
+    r.end(points=[0, 304], made=False, tokens=[9, 13], trumper=0, bid=160,
+          caps="none", caps_seat=None)
+    return r
+
+
+@record
+def caps_external():
+    r = Record("caps_external", dealer=0, rules={"external_caps": "on"}, track_caps=True, note="""
+External caps (001 variants; RULES.md external_caps = on): seat 1, an
+opponent of the trumper, calls JS 9S AS TS JH 9H AH TH right after seat 0
+opens the game, before the first card, as soon as it is certain. Correct
+before the seventh trick: the trumper's team pays the failed-bid charge
+(160: 2) plus 1, so 3 tokens.""")
+    _external(r)
+    r.caps(1, "JS 9S AS TS JH 9H AH TH", certain=True, judged="correct")
+    r.auto()
+    r.end(points=[0, 304], made=False, tokens=[8, 14], trumper=0, bid=160,
+          caps="correct", caps_seat=1)
+    return r
+
+
+BONUS6 = {2: "KC JH 9H 8H | JC 9C AC TC", 1: "AS 7C KH 7D | 8D TH AD TD",
+          3: "7S 8C QC QH | 8S AH 7H KD", 0: "QS KS TS 9S | JS JD 9D QD"}
+
+
+def _bonus6(r):
+    """caps_bonus_sixth up to seat 1's card in the sixth trick."""
+    r.pas(1)
+    r.bid(2, 160)
+    r.pas(3, 0, 1)
+    r.trump(2, "KC")
+    pass8(r, 2)
+    r.open(2)
+    r.plays("1:AS 2:KC 3:7S 0:QS")
+    r.plays("2:JC 3:8C 0:KS 1:7C")
+    r.plays("2:9C 3:QC 0:TS 1:KH")
+    r.plays("2:AC 3:QH 0:9S 1:7D")
+    r.plays("2:TC 3:8S 0:JS 1:8D")
+    r.plays("2:JH 3:AH 0:JD")
+    r.since(0, None)
+
+
+@record
+def caps_bonus_sixth():
+    r = Record("caps_bonus_sixth", dealer=0, track_caps=True, note="""
+The bonus up to the last moment. Clubs trump, seat 2 opens the game, holds
+KC JC 9C AC TC JH 9H 8H; cuts seat 1's AS with KC, then leads JC 9C AC TC
+(exhausted trumps from AC on: nobody else has a trump), the others throwing
+KH and QH among other cards. Sixth trick: JH; seat 3 plays AH, seat 0 has no
+heart, seat 1 plays TH. Before TH, TH and 7H were out and could both be
+seat 3's (7H under 9H, then TH over 8H): not certain. After it only 7H is
+out: certain with the last card of the sixth trick. The call 9H 8H before
+the seventh trick's first card is correct and earns the bonus: 160 pays
+1 + 1 = 2.""")
+    r.deal(BONUS6)
+    _bonus6(r)
+    r.plays("1:TH")
+    r.since(0, 5)
+    r.caps(2, "9H 8H", certain=True, judged="correct")
+    r.plays("2:9H 3:7H 0:9D 1:AD")
+    r.plays("2:8H 3:KD 0:QD 1:TD")
+    r.end(points=[304, 0], made=True, tokens=[13, 9], trumper=2, bid=160,
+          caps="correct", caps_seat=2)
+    return r
+
+
+@record
+def caps_no_bonus_seventh():
+    r = Record("caps_no_bonus_seventh", dealer=0, track_caps=True, note="""
+Caps that becomes certain only in the seventh trick. Clubs trump, seat 2
+opens the game, holds QC JC 9C AC TC KC JH 8H; cuts seat 1's AS with QC,
+then leads JC 9C AC TC KC (exhausted trumps from 9C on), the others throwing
+9H TH KH QH among other cards. Before the seventh trick nobody on team 0 is
+certain (for seat 2: AH and 7H could be one player's, 7H under JH, AH over
+8H). Seventh trick: seat 2 leads JH, and its partner (7H JD, the best
+diamond) becomes certain; seat 3 plays AH: now only 7H is out, below 8H,
+and seat 2 calls 8H, within the grace of that trick.
+Correct, but after the seventh trick began: no bonus (000 4.3: "the extra
+token ... may not be collected in this case"): 160 pays 1.""")
+    r.deal({2: "QC JH 8H JC | 9C AC TC KC", 1: "AS 7C 9H TH | 7D 8D AD TD",
+            3: "7S 8C KH QH | 8S QD AH KD", 0: "QS KS TS 9S | JS 9D 7H JD"})
+    r.pas(1)
+    r.bid(2, 160)
+    r.pas(3, 0, 1)
+    r.trump(2, "QC")
+    pass8(r, 2)
+    r.open(2)
+    r.plays("1:AS 2:QC 3:7S 0:QS")
+    r.plays("2:JC 3:8C 0:KS 1:7C")
+    r.plays("2:9C 3:KH 0:TS 1:9H")
+    r.plays("2:AC 3:QH 0:9S 1:TH")
+    r.plays("2:TC 3:8S 0:JS 1:7D")
+    r.plays("2:KC 3:QD 0:9D 1:8D")
+    r.since(0, None)
+    r.plays("2:JH")
+    # the partner (7H JD) is certain first: AH must fall under JH if 8H is
+    # seat 2's, and if 8H is not, JD wins the diamond seat 2 leads last
+    r.since(0, 6)
+    r.plays("3:AH")
+    r.caps(2, "8H", certain=True, judged="correct")
+    r.plays("0:7H 1:TD")
+    r.plays("2:8H 3:KD 0:JD 1:AD")
+    r.end(points=[304, 0], made=True, tokens=[12, 10], trumper=2, bid=160,
+          caps="correct", caps_seat=2)
+    return r
+
+
+
+@record
+def caps_external_late():
+    r = Record("caps_external_late", dealer=0, rules={"external_caps": "on"}, track_caps=True, note="""
+caps_external with the call made only after seat 1 has led JS. Caps was
+certain for seat 1 from the opening of the game, before the first card, and
+then the call must come before the first card is led: late (wrong caps),
+team 1 pays 2 and the trumper's failed 160 pays nothing.""")
+    _external(r)
+    r.play(1, "JS")
+    r.caps(1, "9S AS TS JH 9H AH TH", certain=True, judged="late")
+    r.auto()
+    r.end(points=[0, 304], made=False, tokens=[13, 9], trumper=0, bid=160,
+          caps="late", caps_seat=1)
+    return r
+
+
+# The trumper certain before the first card: seat 1 (dealer+1) bids 160 with
+# JS 9S AS TS (trump card TS), holds JH 9H AH TH too, and opens the game.
+# Closed, it was not certain (it may not lead a trump to the first trick of
+# a closed game, and a heart could be cut by a hidden trump); open, leading
+# its four trumps draws KS QS 8S 7S and its hearts are the four best.
+FIRST = {1: "JS 9S AS TS | JH 9H AH TH", 0: "KS QS 8S 7S | 8D 7D 8C 7C",
+         2: "KH QH 8H 7H | JD 9D AD TD", 3: "KD QD JC 9C | AC TC KC QC"}
+
+
+def _first(r):
+    r.deal(FIRST)
+    r.bid(1, 160)
+    r.pas(2, 3, 0)
+    r.trump(1, "TS")
+    pass8(r, 1)
+    r.since(1, None)
+    r.open(1)
+    r.certain_at(1, "JS 9S AS TS JH 9H AH TH")
+    r.since(1, -1)
+    return r.d
+
+
+@record
+def caps_first_card():
+    r = Record("caps_first_card", dealer=0, track_caps=True, note="""
+Caps certain before the first card: seat 1 (dealer+1, spades, 160) opens
+the game holding JS 9S AS TS JH 9H AH TH and calls at once, before leading:
+correct, 1 + 1 = 2 tokens.""")
+    _first(r)
+    r.caps(1, "JS 9S AS TS JH 9H AH TH", certain=True, judged="correct")
+    r.auto()
+    r.end(points=[0, 304], made=True, tokens=[9, 13], trumper=1, bid=160,
+          caps="correct", caps_seat=1)
+    return r
+
+
+@record
+def caps_first_card_late():
+    r = Record("caps_first_card_late", dealer=0, track_caps=True, note="""
+caps_first_card with the call after seat 1's first lead (JS): caps was
+certain before the first card, so the call had to come before it: late,
+team 1 pays 2.""")
+    _first(r)
+    r.play(1, "JS")
+    r.caps(1, "9S AS TS JH 9H AH TH", certain=True, judged="late")
+    r.auto()
+    r.end(points=[0, 304], made=True, tokens=[13, 9], trumper=1, bid=160,
+          caps="late", caps_seat=1)
+    return r
+
+
+@record
+def caps_late_after_trick_end():
+    r = Record("caps_late_after_trick_end", dealer=0, track_caps=True, note="""
+caps_bonus_sixth with the call made after seat 2 has led 9H to the seventh
+trick. Caps became certain with the last card of the sixth trick; the grace
+ended when the next card was led: late, team 0 pays 2.""")
+    r.deal(BONUS6)
+    _bonus6(r)
+    r.plays("1:TH")
+    r.play(2, "9H")
+    r.caps(2, "8H", certain=True, judged="late")
+    r.plays("3:7H 0:9D 1:AD")
+    r.plays("2:8H 3:KD 0:QD 1:TD")
+    r.end(points=[304, 0], made=True, tokens=[9, 13], trumper=2, bid=160,
+          caps="late", caps_seat=2)
     return r
 
 
