@@ -629,10 +629,13 @@ cardset g304_caps_cards(const g304_view *v)
  * cards count as still in play, which only makes the test stricter. */
 static int sure_cash(const g304_view *v, const card *order, int n)
 {
-	if (v->trump_suit < 0 || v->turn != v->seat || v->ntricks == 0 || v->pcc)
+	if (v->trump_suit < 0 || v->ntricks == 0 || v->pcc)
 		return 0;
 	const g304_trick *cur = &v->tricks[v->ntricks - 1];
-	if (cur->n != 0)
+	/* Either the claimer is to lead now, or it led the trick in progress
+	 * (its card there is then checked like a lead, below). */
+	int led_now = cur->n > 0 && cur->seat[0] == v->seat;
+	if (!led_now && (cur->n != 0 || v->turn != v->seat))
 		return 0;
 	int trump = v->trump_suit, me = v->seat;
 	int trumper = me == v->trumper;
@@ -646,6 +649,24 @@ static int sure_cash(const g304_view *v, const card *order, int n)
 	cardset outside_trumps = others & suit_mask(trump);
 	int trumps_left = cardset_count(outside_trumps); /* at most this many still out */
 	int exhausted = trumper && v->exhausted;
+	if (led_now) {
+		card c0 = cur->card[0];
+		cardset higher = suit_mask(card_suit(c0)) & ~((card_bit(c0) << 1) - 1);
+		cardset on_table = 0;
+		for (int k = 1; k < cur->n; k++)
+			if (cur->card[k] != CARD_NONE)
+				on_table |= card_bit(cur->card[k]);
+		if (card_suit(c0) == trump) {
+			if ((outside_trumps | on_table) & higher)
+				return 0;
+			if (trumps_left > 0)
+				trumps_left--;
+		} else if (trumps_left > 0 || ((others | on_table) & higher) || (on_table & suit_mask(trump))) {
+			return 0;
+		}
+		/* Face-down cards already on the table are among `others`, so the
+		 * tests above cover them too. */
+	}
 	for (int i = 0; i < n; i++) {
 		card c = order[i];
 		if (c >= CARD_COUNT || !(left & card_bit(c)))
@@ -654,7 +675,7 @@ static int sure_cash(const g304_view *v, const card *order, int n)
 		int from_table = c == ptc;
 		if (from_table && hand)
 			return 0; /* the trump card leads only as the last card */
-		if (trumper && !v->trump_open && v->ntricks - 1 + i == 0 && me == ((v->dealer + 1) & 3)
+		if (trumper && !v->trump_open && v->ntricks - 1 + i + led_now == 0 && me == ((v->dealer + 1) & 3)
 		    && card_suit(c) == trump && (hand & ~suit_mask(trump)))
 			return 0; /* no trump lead to the first trick of a closed game */
 		if (exhausted && (hand & suit_mask(trump)) && card_suit(c) != trump)
@@ -756,9 +777,12 @@ int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stat
 		return 1;
 	ctx c;
 	ctx_init(&c, v, order, n, stats ? stats : &dummy);
+	c.budget = c.stats->nodes + G304_CAPS_JUDGE_BUDGET;
 	int certain = !refute_all(&c);
 	free(c.memo);
-	return certain;
+	/* No refutation found within the budget: the call has the benefit of
+	 * the doubt (a trick lost later still makes it a failed call). */
+	return certain || c.out_of_budget;
 }
 
 /* Cards of the claimer that are interchangeable with a higher one it holds

@@ -26,7 +26,10 @@ typedef struct g304_caps_stats {
 /* 1 if playing order[0..n-1] (the seat's remaining cards, the trump card
  * included if it lies on the table and is the seat's) is certain to win
  * every remaining trick for the seat's team; 0 if not, or if the order is
- * not exactly the seat's cards. stats may be NULL. */
+ * not exactly the seat's cards. The search stops after
+ * G304_CAPS_JUDGE_BUDGET positions (a second or two: one caller must not
+ * stall every table); a claim not refuted by then counts as certain.
+ * stats may be NULL. */
 int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stats *stats);
 
 /* 1 if some order is certain for the view's seat (written to order, room
@@ -34,6 +37,9 @@ int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stat
  * visited `budget` positions without deciding (0: no budget, always
  * decides). stats may be NULL. */
 int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n, g304_caps_stats *stats);
+
+/* The budget for judging an actual call. */
+#define G304_CAPS_JUDGE_BUDGET 2000000ul
 
 /* The budget the engine's after-every-card tracking uses (a few milliseconds; see make bench). */
 #define G304_CAPS_TRACK_BUDGET 30000ul
