@@ -80,7 +80,7 @@ typedef struct config_table {
 	int deal_pause_ms;             /* pause between one deal's end and the next deal */
 	int computer_delay_ms;         /* a computer player's pause before it moves */
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
-	int hints;                     /* mark legal cards and suggest bids */
+	int hints;                     /* private prompts list the legal cards */
 	g304_rules rules;              /* the 304 table options (RULES.md) */
 } config_table;
 
