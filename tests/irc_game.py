@@ -1359,13 +1359,23 @@ class CheckerSelfTest:
         obs6 = obs[:t] + [mk(m.t, m.src, m.cmd, m.target, bad, "", m.conn)] + obs[t + 1:]
         cases.append(("tokens that do not add up", {}, obs6, None, "tokens add up to"))
         # 7. a card still in the hand after the channel announced it played
+        # (the hand line planted is the last one before the announcement that
+        # still shows the card: the bot may send the updated hand first)
         for i, m in enumerate(la):
-            if m.src.lower() == BOTNICK and is_chan(m) and any(
-                    PLAYED_RE.match(s) and sc.alias(PLAYED_RE.match(s).group("name")) == a for s in segs(m.text)):
-                prev = [x for x in la[:i] if x.src.lower() == BOTNICK and not is_chan(x) and parse_hand(x.text)][-1]
+            mine = [PLAYED_RE.match(s) for s in segs(m.text)] if m.src.lower() == BOTNICK and is_chan(m) else []
+            mine = [p for p in mine if p and sc.alias(p.group("name")) == a]
+            if mine:
+                card = cards_in(mine[0].group("card"))[0]
+                prevs = [x for x in la[:i] if x.src.lower() == BOTNICK and not is_chan(x) and parse_hand(x.text)
+                         and card in parse_hand(x.text)["hand"]]
+                if not prevs:
+                    continue
+                prev = prevs[-1]
                 la7 = la[:i + 1] + [mk(m.t, BOTNICK, "NOTICE", a, prev.text, "", m.conn)] + la[i + 1:]
                 cases.append(("a played card still in the hand", {a: la7}, None, None, "still holds"))
                 break
+        else:
+            self.failures.append("no hand line of %s to plant after a card it played" % a)
         for what, lines, ob, acts_, expect in cases:
             got = self.analyse_with(lines, ob, acts_)
             if not any(expect in f for f in got):
