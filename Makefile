@@ -11,26 +11,28 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SANITIZE ?= 0
+# BUILD and BINDIR may be set to build into a separate tree
+# (e.g. make BUILD=build/x BINDIR=build/x check).
 
 WARN    = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wformat=2
 CSTD    = -std=c11 -D_POSIX_C_SOURCE=200809L
 ifeq ($(SANITIZE),1)
-BUILD   = build/san
+BUILD  ?= build/san
 OPT     = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 LDSAN   = -fsanitize=address,undefined
-BINDIR  = build/san
+BINDIR ?= build/san
 # The plain run covers the full property counts; sanitized runs do fewer.
 export PROPS_MATCHES = 200
 else
-BUILD   = build/rel
+BUILD  ?= build/rel
 OPT     = -O2 -g
 LDSAN   =
-BINDIR  = bin
+BINDIR ?= bin
 endif
 
-PKGS    = json-c libconfig openssl
+PKGS    = json-c libconfig openssl libcurl sqlite3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto) -lircclient
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto -lcurl -lsqlite3) -lircclient
 
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 ENGINE_CFLAGS = $(CFLAGS) -Iengine

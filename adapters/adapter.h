@@ -48,6 +48,14 @@ typedef struct adapter_host {
 	void (*room_lost)(void *ctx, adapter *a, const char *room, const char *why);
 	/* The connection is up (first time or after a reconnect) or down. */
 	void (*link)(void *ctx, adapter *a, int up, const char *why);
+	/* Small state the adapter keeps across restarts (Matrix: the sync token,
+	 * the direct-room map), stored by the host in its database under the
+	 * adapter's network name. state_get copies the value of `key` into `out`
+	 * and returns 1, or returns 0 when there is none (or it does not fit);
+	 * state_set stores `value` (NULL deletes) and returns 0, or -1 when it
+	 * could not be stored. Either may be NULL: then nothing is kept. */
+	int (*state_get)(void *ctx, adapter *a, const char *key, char *out, size_t len);
+	int (*state_set)(void *ctx, adapter *a, const char *key, const char *value);
 } adapter_host;
 
 typedef struct adapter_ops {
