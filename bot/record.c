@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "record.h"
+#include "rook.h"
 
 /* Longest piece of a bad string quoted back in an error message. */
 #define QUOTE_MAX 24
@@ -429,7 +430,222 @@ static int parse_deal(json_object *o, size_t d, record_deal *deal, char err[RECO
 	return 0;
 }
 
-static int parse_top(json_object *top, record *rec, char err[RECORD_ERR_MAX])
+/* ---- games other than 304 (trump304, rook) ---- */
+
+static int get_gcard(json_object *o, const char *path, const game_def *def, uint8_t *c,
+		     char err[RECORD_ERR_MAX])
+{
+	char q[QUOTE_MAX * 4 + 8];
+	if (expect(o, json_type_string, path, def == &game_def_rook ? "a card code such as \"14R\""
+			 : "a card code such as \"JS\"", err))
+		return -1;
+	const char *s = json_object_get_string(o);
+	size_t n = (size_t)json_object_get_string_len(o);
+	*c = strlen(s) == n ? def->card_parse(s) : GAME_NO_CARD;
+	if (*c == GAME_NO_CARD)
+		return fail(err, "%s: unknown card %s", path, quote(q, s, n));
+	return 0;
+}
+
+static int get_gseat(json_object *o, const char *path, int nseats, int *seat, char err[RECORD_ERR_MAX])
+{
+	if (expect(o, json_type_int, path, "a seat number", err))
+		return -1;
+	int64_t v = json_object_get_int64(o);
+	if (v < 0 || v >= nseats)
+		return fail(err, "%s: %lld is not a seat (0-%d)", path, (long long)v, nseats - 1);
+	*seat = (int)v;
+	return 0;
+}
+
+static int parse_gaction(json_object *o, const char *path, const record *rec, game_action *a,
+			 char err[RECORD_ERR_MAX])
+{
+	const game_def *def = rec->game;
+	char fpath[PATH_MAX_LEN], q[QUOTE_MAX * 4 + 8];
+	json_object *v;
+	memset(a, 0, sizeof *a);
+	memset(a->cards, GAME_NO_CARD, sizeof a->cards);
+	if (expect(o, json_type_object, path, "an action object", err))
+		return -1;
+	int seat;
+	if (!(v = member(o, "seat", path, err)))
+		return -1;
+	path_fmt(fpath, "%s.seat", path);
+	if (get_gseat(v, fpath, rec->nseats, &seat, err))
+		return -1;
+	a->seat = (uint8_t)seat;
+	if (!(v = member(o, "do", path, err)))
+		return -1;
+	path_fmt(fpath, "%s.do", path);
+	if (expect(v, json_type_string, fpath, "an action name", err))
+		return -1;
+	const char *name = json_object_get_string(v);
+	size_t nlen = (size_t)json_object_get_string_len(v);
+	int type = strlen(name) == nlen ? def->act_parse(name) : -1;
+	if (type < 0)
+		return fail(err, "%s: unknown action %s", fpath, quote(q, name, nlen));
+	a->type = (uint8_t)type;
+	int is_rook = def == &game_def_rook;
+	if (!strcmp(name, "bid")) {
+		if (!(v = member(o, "value", path, err)))
+			return -1;
+		path_fmt(fpath, "%s.value", path);
+		if (expect(v, json_type_int, fpath, "a bid (a number)", err))
+			return -1;
+		int64_t b = json_object_get_int64(v);
+		/* The engine says why a bid is too low or too high. */
+		if (b < 0 || b > 999)
+			return fail(err, "%s: %lld is not a bid", fpath, (long long)b);
+		a->value = (uint16_t)b;
+	} else if (!strcmp(name, "play") || !strcmp(name, "discard") || (!is_rook && !strcmp(name, "trump"))) {
+		if (!(v = member(o, "card", path, err)))
+			return -1;
+		path_fmt(fpath, "%s.card", path);
+		if (get_gcard(v, fpath, def, &a->cards[0], err))
+			return -1;
+		a->ncards = 1;
+	} else if (!strcmp(name, "exchange")) {
+		if (!(v = member(o, "cards", path, err)))
+			return -1;
+		path_fmt(fpath, "%s.cards", path);
+		if (expect(v, json_type_array, fpath, "a list of 2 cards", err))
+			return -1;
+		if (json_object_array_length(v) != 2)
+			return fail(err, "%s: expected 2 cards, found %zu", fpath, json_object_array_length(v));
+		for (size_t i = 0; i < 2; i++) {
+			char cpath[PATH_MAX_LEN];
+			path_fmt(cpath, "%s[%zu]", fpath, i);
+			if (get_gcard(json_object_array_get_idx(v, i), cpath, def, &a->cards[i], err))
+				return -1;
+		}
+		a->ncards = 2;
+	} else if (is_rook && !strcmp(name, "trump")) {
+		if (!(v = member(o, "colour", path, err)))
+			return -1;
+		path_fmt(fpath, "%s.colour", path);
+		if (expect(v, json_type_string, fpath, "a colour (R, G, Y, B)", err))
+			return -1;
+		const char *s = json_object_get_string(v);
+		size_t n = (size_t)json_object_get_string_len(v);
+		int c = strlen(s) == n ? rook_colour_parse(s) : -1;
+		if (c < 0)
+			return fail(err, "%s: unknown colour %s; expected R, G, Y or B", fpath, quote(q, s, n));
+		a->value = (uint16_t)c;
+	}
+	return 0;
+}
+
+static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
+{
+	const game_def *def = rec->game;
+	json_object *v;
+	char q[QUOTE_MAX * 4 + 8];
+	if (json_object_object_get_ex(top, "rules", &v)) {
+		if (expect(v, json_type_object, "rules", "an object of table options", err))
+			return -1;
+		json_object_object_foreach(v, key, val) {
+			(void)val;
+			return fail(err, "rules: unknown option %s; %s has no options", quote(q, key, strlen(key)),
+				    def->name);
+		}
+	}
+	if (!(v = member(top, "players", "", err)))
+		return -1;
+	if (expect(v, json_type_array, "players", "a list of names", err))
+		return -1;
+	size_t n = json_object_array_length(v);
+	if (n < def->min_seats || n > def->max_seats) {
+		if (def->min_seats == def->max_seats)
+			return fail(err, "players: expected a list of %d names, found %zu", def->min_seats, n);
+		return fail(err, "players: expected a list of %d to %d names, found %zu", def->min_seats,
+			    def->max_seats, n);
+	}
+	rec->nseats = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		json_object *name = json_object_array_get_idx(v, i);
+		char path[PATH_MAX_LEN];
+		path_fmt(path, "players[%zu]", i);
+		if (expect(name, json_type_string, path, "a name", err))
+			return -1;
+		const char *s = json_object_get_string(name);
+		size_t len = (size_t)json_object_get_string_len(name);
+		if (len == 0)
+			return fail(err, "%s: empty name", path);
+		if (len > RECORD_MAX_NAME)
+			return fail(err, "%s: name longer than %d bytes", path, RECORD_MAX_NAME);
+		if (strlen(s) != len)
+			return fail(err, "%s: name holds a NUL character", path);
+		if (!(rec->players[i] = malloc(len + 1)))
+			return fail(err, "%s: out of memory", path);
+		memcpy(rec->players[i], s, len + 1);
+	}
+	if (!(v = member(top, "dealer", "", err)) || get_gseat(v, "dealer", rec->nseats, &rec->dealer, err))
+		return -1;
+	if (!(v = member(top, "deals", "", err)))
+		return -1;
+	if (expect(v, json_type_array, "deals", "a list of deals", err))
+		return -1;
+	n = json_object_array_length(v);
+	if (n > RECORD_MAX_DEALS)
+		return fail(err, "deals: %zu deals, more than the limit of %d", n, RECORD_MAX_DEALS);
+	if (n > 0 && !(rec->deals = calloc(n, sizeof *rec->deals)))
+		return fail(err, "deals: out of memory");
+	rec->ndeals = n;
+	for (size_t d = 0; d < n; d++) {
+		json_object *o = json_object_array_get_idx(v, d), *x;
+		record_deal *deal = &rec->deals[d];
+		char path[PATH_MAX_LEN], dpath[PATH_MAX_LEN];
+		path_fmt(path, "deals[%zu]", d);
+		if (expect(o, json_type_object, path, "a deal object", err))
+			return -1;
+		if (!(x = member(o, "deck", path, err)))
+			return -1;
+		path_fmt(dpath, "%s.deck", path);
+		if (expect(x, json_type_array, dpath, "a list of card codes", err))
+			return -1;
+		size_t nc = json_object_array_length(x);
+		if (nc != def->deck_size)
+			return fail(err, "%s: expected %d cards, found %zu", dpath, def->deck_size, nc);
+		uint8_t where[GAME_MAX_DECK];
+		game_cards seen = 0;
+		for (size_t i = 0; i < nc; i++) {
+			char cpath[PATH_MAX_LEN], code[8];
+			path_fmt(cpath, "%s[%zu]", dpath, i);
+			uint8_t c;
+			if (get_gcard(json_object_array_get_idx(x, i), cpath, def, &c, err))
+				return -1;
+			if (seen >> c & 1) {
+				def->card_code(c, code);
+				return fail(err, "%s: duplicate card \"%s\" (also at %s[%u])", cpath, code, dpath,
+					    (unsigned)where[c]);
+			}
+			seen |= (game_cards)1 << c;
+			where[c] = (uint8_t)i;
+			deal->gdeck[i] = c;
+		}
+		if (!(x = member(o, "actions", path, err)))
+			return -1;
+		path_fmt(dpath, "%s.actions", path);
+		if (expect(x, json_type_array, dpath, "a list of actions", err))
+			return -1;
+		size_t na = json_object_array_length(x);
+		if (na > RECORD_MAX_ACTIONS)
+			return fail(err, "%s: %zu actions, more than the limit of %d", dpath, na, RECORD_MAX_ACTIONS);
+		if (na > 0 && !(deal->gactions = calloc(na, sizeof *deal->gactions)))
+			return fail(err, "%s: out of memory", dpath);
+		deal->nactions = na;
+		for (size_t i = 0; i < na; i++) {
+			char ipath[PATH_MAX_LEN];
+			path_fmt(ipath, "%s[%zu]", dpath, i);
+			if (parse_gaction(json_object_array_get_idx(x, i), ipath, rec, &deal->gactions[i], err))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR_MAX])
 {
 	json_object *v;
 	char q[QUOTE_MAX * 4 + 8];
@@ -449,9 +665,19 @@ static int parse_top(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 		return -1;
 	if (expect(v, json_type_string, "game", "the name of a game", err))
 		return -1;
-	if (!str_is(v, "304"))
-		return fail(err, "game: %s is not supported yet; only \"304\" records can be replayed",
-			    quote(q, json_object_get_string(v), (size_t)json_object_get_string_len(v)));
+	rec->game = &game_def_304;
+	rec->nseats = G304_SEATS;
+	if (!str_is(v, "304")) {
+		const game_def *def = str_is(v, "trump304") ? &game_def_trump304
+				      : str_is(v, "rook") ? &game_def_rook : NULL;
+		if (!any || !def)
+			return fail(err, any ? "game: %s is not a game cardbot knows; expected \"304\", "
+				    "\"trump304\" or \"rook\"" : "game: %s is not supported yet; only "
+				    "\"304\" records can be replayed",
+				    quote(q, json_object_get_string(v), (size_t)json_object_get_string_len(v)));
+		rec->game = def;
+		return parse_other(top, rec, err);
+	}
 
 	g304_rules_default(&rec->rules);
 	if (json_object_object_get_ex(top, "rules", &v) && parse_rules(v, &rec->rules, err))
@@ -553,7 +779,7 @@ static json_object *parse_json(const char *text, size_t len, char err[RECORD_ERR
 	return top;
 }
 
-record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX])
+static record *parse_record(const char *text, size_t len, int any, char err[RECORD_ERR_MAX])
 {
 	err[0] = '\0';
 	if (len > RECORD_MAX_BYTES) {
@@ -569,12 +795,22 @@ record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX])
 		fail(err, "out of memory");
 		return NULL;
 	}
-	if (parse_top(top, rec, err)) {
+	if (parse_top(top, rec, any, err)) {
 		record_free(rec);
 		rec = NULL;
 	}
 	json_object_put(top);
 	return rec;
+}
+
+record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX])
+{
+	return parse_record(text, len, 0, err);
+}
+
+record *record_parse_game(const char *text, size_t len, char err[RECORD_ERR_MAX])
+{
+	return parse_record(text, len, 1, err);
 }
 
 void record_free(record *r)
@@ -583,8 +819,10 @@ void record_free(record *r)
 		return;
 	for (int i = 0; i < G304_SEATS; i++)
 		free(r->players[i]);
-	for (size_t d = 0; d < r->ndeals; d++)
+	for (size_t d = 0; d < r->ndeals; d++) {
 		free(r->deals[d].actions);
+		free(r->deals[d].gactions);
+	}
 	free(r->deals);
 	free(r);
 }

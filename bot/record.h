@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include "card.h"
 #include "g304.h"
+#include "game.h"
 
 #define RECORD_FORMAT "cardbot-record/1"
 /* A record is one match: even at one action a second a match is far shorter
@@ -27,6 +28,10 @@ typedef struct record_deal {
 	card deck[CARD_COUNT];   /* top first, 32 distinct cards */
 	size_t nactions;
 	g304_action *actions;    /* owned; seats 0..3, types and cards checked */
+	/* Games other than 304 (record.game): the deck in the game's own pack
+	 * (game->deck_size cards) and nactions actions of the game_def. */
+	uint8_t gdeck[GAME_MAX_DECK];
+	game_action *gactions;   /* owned */
 } record_deal;
 
 typedef struct record {
@@ -35,12 +40,19 @@ typedef struct record {
 	int dealer;                /* first dealer, 0..3 */
 	size_t ndeals;
 	record_deal *deals;        /* owned */
+	const game_def *game;      /* &game_def_304, &game_def_trump304 or &game_def_rook */
+	int nseats;                /* players: 4, or 2-4 for trump304 */
 } record;
 
 /* Parses a whole record from text (len bytes, need not be NUL-terminated).
  * Returns a record that belongs to the caller (free with record_free), or
  * NULL with a one-line reason naming the field written into err. */
 record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX]);
+
+/* As record_parse, for a record of any game (304, trump304, rook): a record
+ * whose game is not 304 has nseats players (players[nseats..] NULL), no
+ * rules, and its decks and actions in gdeck and gactions (actions NULL). */
+record *record_parse_game(const char *text, size_t len, char err[RECORD_ERR_MAX]);
 
 enum record_read_status {
 	RECORD_READ_OK,

@@ -9,6 +9,8 @@
 
 #include "g304.h"
 #include "record.h"
+#include "rook.h"
+#include "t304.h"
 #include "replay.h"
 #include "text.h"
 
@@ -248,8 +250,364 @@ static int has_event(const g304_result *res, int type)
 	return 0;
 }
 
+
+/* ---- Trump304 and Rook records (through engine/game.h) ---- */
+
+static json_object *j_gcard(const game_def *def, uint8_t c)
+{
+	char code[8];
+	if (c >= def->deck_size)
+		return NULL;
+	def->card_code(c, code);
+	return json_object_new_string(code);
+}
+
+static json_object *j_gcards(const game_def *def, game_cards s)
+{
+	json_object *arr = json_object_new_array();
+	for (; s; s &= s - 1)
+		json_object_array_add(arr, j_gcard(def, (uint8_t)__builtin_ctzll(s)));
+	return arr;
+}
+
+static json_object *j_list(const int32_t *v, int n)
+{
+	json_object *arr = json_object_new_array_ext(n);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_int(v[i]));
+	return arr;
+}
+
+static json_object *j_gseat(int seat, int nseats)
+{
+	return seat >= 0 && seat < nseats ? json_object_new_int(seat) : NULL;
+}
+
+/* A refusal in words, for the player who acted. */
+static void other_refusal(char *buf, size_t len, const game_def *def, const game_result *res,
+			  const char *const names[GAME_MAX_SEATS], int nseats)
+{
+	const char *code = def->err_name(res->err);
+	const char *who = res->a >= 0 && res->a < nseats ? names[res->a] : "nobody";
+	char code_a[8] = "?";
+	if (res->a >= 0 && res->a < def->deck_size)
+		def->card_code((uint8_t)res->a, code_a);
+	int is_rook = def == &game_def_rook;
+	const char *suit = is_rook ? rook_colour_name(res->a) : suit_name(res->a & 3);
+	static const struct { const char *code, *text; } words[] = {
+		{ "bad_seat", "there is no such seat" },
+		{ "bad_action", "that is not an action of this game" },
+		{ "match_over", "the match is over" },
+		{ "no_deal", "no deal is in progress" },
+		{ "not_your_turn", "it is not your turn: %s is to act" },
+		{ "wrong_phase", "you cannot do that now" },
+		{ "bid_too_high", "the highest bid is %d" },
+		{ "bid_too_low", "the lowest bid allowed here is %d" },
+		{ "bid_not_higher", "a bid must be higher than %d" },
+		{ "bid_once", "you have spoken: only a bid of 200 or more, before any such bid, may be a second bid" },
+		{ "bid_over_partner", "you may not overbid your partner %s, except with 200 or more before any such bid" },
+		{ "dealer_must_bid", "everyone else passed: the dealer must bid %d" },
+		{ "dealer_forced", "everyone else passed: the dealer's bid is %d" },
+		{ "last_must_bid", "everyone else passed: you must bid, at least %d" },
+		{ "not_trumper", "only the trumper, %s, may do that" },
+		{ "not_bidder", "only the bidder, %s, may do that" },
+		{ "not_in_hand", "you do not hold %c" },
+		{ "exchange_cards", "an exchange puts down exactly two different cards from your hand" },
+		{ "follow_suit", "you must follow suit: you hold %S" },
+		{ "must_cut", "you asked for the trump to cut: play a trump (%S)" },
+		{ "reveal_lead", "the trump can be revealed only when a card has been led" },
+		{ "reveal_can_follow", "you can follow suit (%S): no reveal" },
+		{ "already_revealed", "the trump is already revealed" },
+		{ "trump_card_aside", "the trump card is set aside until the trump is revealed" },
+		{ "discard_counter", "%c is a counter: counters may not be discarded" },
+		{ "bad_colour", "the trump colour is red, green, yellow or black" },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strcmp(code, words[i].code))
+			continue;
+		const char *t = words[i].text;
+		size_t o = 0;
+		for (; *t && o + 1 < len; t++) {
+			const char *ins = NULL;
+			char num[16];
+			if (t[0] == '%' && t[1]) {
+				switch (*++t) {
+				case 'd': snprintf(num, sizeof num, "%d", res->a); ins = num; break;
+				case 's': ins = who; break;
+				case 'c': ins = code_a; break;
+				case 'S': ins = suit; break;
+				default: ins = "?"; break;
+				}
+				size_t n = strlen(ins);
+				if (o + n >= len)
+					n = len - 1 - o;
+				memcpy(buf + o, ins, n);
+				o += n;
+			} else {
+				buf[o++] = *t;
+			}
+		}
+		buf[o] = '\0';
+		return;
+	}
+	if (!strcmp(code, "bid_not_multiple"))
+		snprintf(buf, len, is_rook ? "%d is not a bid: bids go in fives from 70 to 200"
+			 : "%d is not a bid: bids go in tens from 150 to 300, or 304", res->a);
+	else
+		snprintf(buf, len, "refused (%s)", code);
+}
+
+static json_object *j_t304_trick(const game_def *def, const t304_trick *t, int nseats)
+{
+	if (t->n == 0)
+		return NULL;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_gseat(t->leader, nseats));
+	json_object *cards = json_object_new_array();
+	for (int i = 0; i < t->n && i < T304_MAX_SEATS; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_gseat(t->seat[i], nseats));
+		json_object_object_add(c, "card", j_gcard(def, t->card[i]));
+		json_object_object_add(c, "cut", j_bool(t->cut >> i & 1));
+		json_object_array_add(cards, c);
+	}
+	json_object_object_add(o, "cards", cards);
+	json_object_object_add(o, "winner", j_gseat(t->winner, nseats));
+	return o;
+}
+
+static json_object *j_rook_trick(const game_def *def, const rook_trick *t)
+{
+	if (t->n == 0)
+		return NULL;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_gseat(t->leader, ROOK_SEATS));
+	json_object *cards = json_object_new_array();
+	for (int i = 0; i < t->n && i < ROOK_SEATS; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_gseat(t->seat[i], ROOK_SEATS));
+		json_object_object_add(c, "card", j_gcard(def, t->card[i]));
+		json_object_array_add(cards, c);
+	}
+	json_object_object_add(o, "cards", cards);
+	json_object_object_add(o, "winner", j_gseat(t->winner, ROOK_SEATS));
+	return o;
+}
+
+/* The end of a deal as the game defines its sides (docs/GAMES.md). */
+static json_object *j_other_end(const game *g, int nseats)
+{
+	json_object *o = json_object_new_object();
+	if (g->def == &game_def_rook) {
+		const rook_hand_end *e = &((const rook *)g->state)->last;
+		int32_t pts[2] = { e->points[0], e->points[1] }, tr[2] = { e->tricks[0], e->tricks[1] };
+		int32_t ch[2] = { e->delta[0], e->delta[1] };
+		json_object_object_add(o, "outcome", json_object_new_string("scored"));
+		json_object_object_add(o, "bidder", j_gseat(e->bidder, ROOK_SEATS));
+		json_object_object_add(o, "bid", json_object_new_int(e->bid));
+		json_object_object_add(o, "points", j_list(pts, 2));
+		json_object_object_add(o, "tricks", j_list(tr, 2));
+		json_object_object_add(o, "cards", json_object_new_int(e->cards_team));
+		json_object_object_add(o, "made", j_bool(e->made));
+		json_object_object_add(o, "change", j_list(ch, 2));
+		json_object_object_add(o, "score", j_list(e->score, 2));
+		return o;
+	}
+	const t304_deal_end *e = &((const t304 *)g->state)->last;
+	int32_t pts[2] = { e->points[0], e->points[1] }, won[T304_MAX_SEATS];
+	for (int i = 0; i < T304_MAX_SEATS; i++)
+		won[i] = e->won[i];
+	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
+	json_object_object_add(o, "trumper", j_gseat(e->trumper, nseats));
+	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
+	json_object_object_add(o, "points", j_list(pts, 2));
+	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
+	json_object_object_add(o, "won", j_list(won, e->nsides));
+	json_object_object_add(o, "tokens", j_list(e->tokens, e->nsides));
+	return o;
+}
+
+static json_object *j_bidlist(const uint8_t *seats, const uint16_t *values, int n, int nseats)
+{
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < n; i++) {
+		json_object *b = json_object_new_object();
+		json_object_object_add(b, "seat", j_gseat(seats[i], nseats));
+		json_object_object_add(b, "value", values[i] ? json_object_new_int(values[i])
+						      : json_object_new_string("pass"));
+		json_object_array_add(bids, b);
+	}
+	return bids;
+}
+
+static json_object *j_other_legal(const game *g, int seat, game_cards known)
+{
+	const game_def *def = g->def;
+	game_legal l;
+	game_legal_of(g, seat, &l);
+	json_object *o = json_object_new_object();
+	json_object *acts = json_object_new_array();
+	for (int a = 0; a < def->act_count; a++)
+		if (l.acts >> a & 1)
+			json_object_array_add(acts, json_object_new_string(def->act_name(a)));
+	json_object_object_add(o, "actions", acts);
+	json_object_object_add(o, "bid_min", l.bid_min ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(o, "bid_max", l.bid_max ? json_object_new_int(l.bid_max) : NULL);
+	if (l.cards & ~known)
+		fprintf(stderr, "replay: engine offered seat %d cards it does not hold; left out of the view\n", seat);
+	json_object_object_add(o, "cards", j_gcards(def, l.cards & known));
+	return o;
+}
+
+static json_object *j_other_view(const game *g, int seat, int nseats)
+{
+	const game_def *def = g->def;
+	json_object *o = json_object_new_object();
+	if (def == &game_def_rook) {
+		rook_view v;
+		rook_view_of(g->state, seat, &v);
+		uint8_t seats[ROOK_BIDLOG_MAX];
+		uint16_t values[ROOK_BIDLOG_MAX];
+		for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++) {
+			seats[i] = v.bidlog[i].seat;
+			values[i] = v.bidlog[i].value;
+		}
+		int32_t tw[2] = { v.tricks_won[0], v.tricks_won[1] };
+		char trump[2] = { rook_colour_letter(v.trump), '\0' };
+		json_object_object_add(o, "seat", j_gseat(v.seat, nseats));
+		json_object_object_add(o, "phase", json_object_new_string(rook_phase_name(v.phase)));
+		json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
+		json_object_object_add(o, "dealer", j_gseat(v.dealer, nseats));
+		json_object_object_add(o, "turn", j_gseat(v.turn, nseats));
+		json_object_object_add(o, "hand", j_gcards(def, v.hand));
+		json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+		json_object_object_add(o, "bidder", j_gseat(v.bidder, nseats));
+		json_object_object_add(o, "bids", j_bidlist(seats, values, v.nbidlog, nseats));
+		json_object_object_add(o, "nest", j_bool(v.nest));
+		json_object_object_add(o, "discard", j_gcard(def, v.discard));
+		json_object_object_add(o, "trump", v.trump >= 0 ? json_object_new_string(trump) : NULL);
+		json_object_object_add(o, "trick", j_rook_trick(def, &v.trick));
+		json_object_object_add(o, "last_trick", j_rook_trick(def, &v.last_trick));
+		json_object_object_add(o, "tricks_won", j_list(tw, 2));
+		json_object_object_add(o, "score", j_list(v.score, 2));
+		json_object_object_add(o, "winner", v.winner >= 0 ? json_object_new_int(v.winner) : NULL);
+		json_object_object_add(o, "last", v.last.scored ? j_other_end(g, nseats) : NULL);
+		json_object_object_add(o, "legal", j_other_legal(g, seat, v.hand));
+		return o;
+	}
+	t304_view v;
+	t304_view_of(g->state, seat, &v);
+	uint8_t seats[T304_BIDLOG_MAX];
+	uint16_t values[T304_BIDLOG_MAX];
+	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++) {
+		seats[i] = v.bidlog[i].seat;
+		values[i] = v.bidlog[i].value;
+	}
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object_object_add(o, "seat", j_gseat(v.seat, nseats));
+	json_object_object_add(o, "phase", json_object_new_string(t304_phase_name(v.phase)));
+	json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
+	json_object_object_add(o, "dealer", j_gseat(v.dealer, nseats));
+	json_object_object_add(o, "turn", j_gseat(v.turn, nseats));
+	json_object_object_add(o, "hand", j_gcards(def, v.hand));
+	json_object_object_add(o, "trumper", j_gseat(v.trumper, nseats));
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", j_gseat(v.bidder, nseats));
+	json_object_object_add(o, "bids", j_bidlist(seats, values, v.nbidlog, nseats));
+	json_object_object_add(o, "trump_card", j_gcard(def, v.trump_card));
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_aside", j_bool(v.trump_aside));
+	json_object_object_add(o, "revealed", j_bool(v.revealed));
+	json_object_object_add(o, "revealed_by", j_gseat(v.revealed_by, nseats));
+	json_object_object_add(o, "must_cut", j_gseat(v.must_cut, nseats));
+	json_object_object_add(o, "centre", json_object_new_int(v.centre));
+	json_object_object_add(o, "exchanged", j_bool(v.exchanged));
+	json_object_object_add(o, "put_down", j_gcards(def, v.putdown));
+	json_object_object_add(o, "pile", json_object_new_int(v.npile));
+	json_object_object_add(o, "trick", j_t304_trick(def, &v.trick, nseats));
+	json_object_object_add(o, "last_trick", j_t304_trick(def, &v.last_trick, nseats));
+	json_object_object_add(o, "tokens", j_list(v.tokens, v.nsides));
+	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? j_other_end(g, nseats) : NULL);
+	json_object_object_add(o, "legal", j_other_legal(g, seat, v.hand));
+	return o;
+}
+
+static int replay_other(const record *rec, int view_seat, FILE *out)
+{
+	const game_def *def = rec->game;
+	const char *names[GAME_MAX_SEATS] = { 0 };
+	char text[REPLAY_TEXT_MAX];
+	int err, nseats = rec->nseats;
+	for (int s = 0; s < nseats && s < GAME_MAX_SEATS; s++)
+		names[s] = rec->players[s];
+	game *g = game_new(def, nseats, rec->dealer, NULL, &err);
+	if (!g)
+		return -1;
+	int ev_end = game_ev_parse(def, def == &game_def_rook ? "hand_end" : "deal_end");
+	int rc = 0;
+	for (size_t d = 0; d < rec->ndeals && rc == 0; d++) {
+		const record_deal *deal = &rec->deals[d];
+		err = game_deal(g, deal->gdeck);
+		if (err) {
+			json_object *o = j_where(d, -1);
+			game_status st;
+			game_status_of(g, &st);
+			json_object_object_add(o, "ok", j_bool(0));
+			json_object_object_add(o, "error", json_object_new_string(
+				st.over ? "the match is over: no more deals" : "the previous deal has not ended"));
+			json_object_object_add(o, "code", json_object_new_string(def->err_name(err)));
+			rc = emit(out, o);
+			continue;
+		}
+		for (size_t i = 0; i < deal->nactions && rc == 0; i++) {
+			game_result res;
+			memset(&res, 0, sizeof res);
+			json_object *o = j_where(d, (long)i);
+			if (game_apply(g, &deal->gactions[i], &res) != 0) {
+				other_refusal(text, sizeof text, def, &res, names, nseats);
+				json_object_object_add(o, "ok", j_bool(0));
+				json_object_object_add(o, "error", json_object_new_string(text));
+				json_object_object_add(o, "code", json_object_new_string(def->err_name(res.err)));
+				rc = emit(out, o);
+				continue;
+			}
+			json_object_object_add(o, "ok", j_bool(1));
+			rc = emit(out, o);
+			int ended = 0;
+			for (int k = 0; k < res.nevents && k < GAME_EVENTS_MAX; k++)
+				ended |= res.events[k].type == ev_end;
+			if (rc == 0 && ended) {
+				o = j_where(d, -1);
+				json_object_object_add(o, "end", j_other_end(g, nseats));
+				rc = emit(out, o);
+			}
+			if (rc == 0 && view_seat >= 0) {
+				o = j_where(d, (long)i);
+				json_object_object_add(o, "view", j_other_view(g, view_seat, nseats));
+				rc = emit(out, o);
+			}
+		}
+	}
+	if (rc == 0) {
+		game_status st;
+		game_status_of(g, &st);
+		json_object *m = json_object_new_object();
+		json_object_object_add(m, def == &game_def_rook ? "score" : "tokens", j_list(st.score, st.nsides));
+		json_object_object_add(m, "winner", st.winner >= 0 ? json_object_new_int(st.winner) : NULL);
+		json_object_object_add(m, "complete", j_bool(st.over));
+		json_object *o = json_object_new_object();
+		json_object_object_add(o, "match", m);
+		rc = emit(out, o);
+	}
+	game_free(g);
+	return rc;
+}
+
 int replay_run(const record *rec, int view_seat, FILE *out)
 {
+	if (rec->game && rec->game != &game_def_304)
+		return replay_other(rec, view_seat, out);
 	char text[REPLAY_TEXT_MAX];
 	const char *names[G304_SEATS];
 	for (int s = 0; s < G304_SEATS; s++)
@@ -364,12 +722,16 @@ int replay_main(int argc, char **argv)
 		fprintf(stderr, "cardbot replay: %s\n", err);
 		return st == RECORD_READ_TOO_BIG ? REPLAY_EXIT_MALFORMED : REPLAY_EXIT_IO;
 	}
-	record *rec = record_parse(text, len, err);
+	record *rec = record_parse_game(text, len, err);
 	free(text);
 	if (!rec) {
 		fprintf(stderr, "cardbot replay: %s: %s\n", strcmp(path, "-") ? path : "standard input",
 			err);
 		return REPLAY_EXIT_MALFORMED;
+	}
+	if (view >= rec->nseats) {
+		record_free(rec);
+		return usage_error("--view: this record has no such seat", NULL);
 	}
 	int rc = replay_run(rec, view, stdout);
 	record_free(rec);

@@ -94,7 +94,15 @@ def malformed_cases():
     mod("format missing", lambda r: r.pop("format"), "format: missing")
     mod("format wrong", lambda r: r.update(format="cardbot-record/2"), "format: \"cardbot-record/2\"")
     mod("format not a string", lambda r: r.update(format=1), "format: expected")
-    mod("game rook", lambda r: r.update(game="rook"), "game: \"rook\" is not supported yet")
+    mod("game unknown", lambda r: r.update(game="bridge"), "game: \"bridge\" is not a game")
+    mod("game rook with a 304 deck", lambda r: r.update(game="rook"),
+        "deals[0].deck: expected 57 cards, found 32")
+    mod("trump304 with five players", lambda r: r.update(game="trump304", players=list("abcde")),
+        "players: expected a list of 2 to 4 names, found 5")
+    mod("trump304 option", lambda r: r.update(game="trump304", rules={"caps": "off"}),
+        "rules: unknown option \"caps\"; trump304 has no options")
+    mod("trump304 seat past the players", lambda r: r.update(game="trump304", players=["a", "b"]),
+        "deals[0].actions[1].seat: 2 is not a seat (0-1)")
     mod("game missing", lambda r: r.pop("game"), "game: missing")
     mod("unknown card", lambda r: r["deals"][1]["deck"].__setitem__(5, "XZ"),
         "deals[1].deck[5]: unknown card \"XZ\"")
