@@ -8,6 +8,10 @@
 #include "g304.h"
 #include "g304_caps.h"
 #include "g304_random.h"
+#include "g304_ai.h"
+#include "g304_ai_match.h"
+#include "g304_simple.h"
+#include "store.h"
 
 #define BENCH_SECONDS_DEFAULT 2.0
 #define BENCH_STATES 4096            /* play positions sampled for the move-generation figure */
@@ -173,13 +177,319 @@ static void bench_caps(void)
 	free(cost);
 }
 
+/* ---- cardbot bench ai: the search player's speed and a duplicate match ---- */
+
+typedef struct ai_side {
+	int simple;                 /* the rule-based player */
+	g304_ai_params params;
+	double *times;              /* seconds per decision */
+	long ntimes, cap;
+	g304_ai_stats stats;
+} ai_side;
+
+typedef struct ai_bench {
+	ai_side side[2];
+	double ms;                  /* time budget per decision, 0: none */
+	double deadline;
+} ai_bench;
+
+/* Square root by Newton's method (no libm for one figure). */
+static double root(double v)
+{
+	double x = v > 1 ? v : 1;
+	for (int i = 0; i < 60 && v > 0; i++)
+		x = 0.5 * (x + v / x);
+	return v > 0 ? x : 0;
+}
+
+static int ai_stop(void *ctx)
+{
+	const ai_bench *b = ctx;
+	return b->ms > 0 && now_seconds() >= b->deadline;
+}
+
+static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_legal *l, g304_action *a)
+{
+	ai_bench *b = ctx;
+	ai_side *sd = &b->side[which];
+	double t0 = now_seconds();
+	int ok;
+	if (sd->simple) {
+		ok = g304_simple_action(v, l, a);
+	} else {
+		g304_ai_params p = sd->params;
+		p.seed = sd->params.seed ^ ((uint64_t)v->deal_no << 40) ^ ((uint64_t)v->nbidlog << 20)
+			^ ((uint64_t)v->ntricks << 8) ^ (uint64_t)v->seat;
+		p.stop = ai_stop;
+		p.stop_ctx = b;
+		b->deadline = t0 + b->ms / 1000.0;
+		ok = g304_ai_action(v, l, &p, &sd->stats, a);
+	}
+	double dt = now_seconds() - t0;
+	if (sd->ntimes == sd->cap) {
+		sd->cap = sd->cap ? sd->cap * 2 : 4096;
+		sd->times = realloc(sd->times, (size_t)sd->cap * sizeof *sd->times);
+		if (!sd->times) {
+			fprintf(stderr, "bench: out of memory\n");
+			exit(1);
+		}
+	}
+	sd->times[sd->ntimes++] = dt;
+	return ok;
+}
+
+static int ai_player(const char *name, ai_side *sd, uint64_t seed)
+{
+	memset(sd, 0, sizeof *sd);
+	if (strcmp(name, "simple") == 0) {
+		sd->simple = 1;
+		return 0;
+	}
+	int level = g304_ai_level_parse(name);
+	if (level < 0)
+		return -1;
+	g304_ai_params_default(&sd->params, level, seed);
+	return 0;
+}
+
+/* A position at the first card of play, after random bidding. */
+static int ai_play_position(rng *r, int trick, g304_ai_pos *p)
+{
+	g304 g;
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = G304_CAPS_OFF;
+	g304_init(&g, &rules, (int)rng_below(r, 4));
+	card deck[CARD_COUNT];
+	rng_shuffle_deck(r, deck);
+	g304_deal(&g, deck);
+	g304_action a;
+	while (g.phase != G304_PHASE_DEAL && g.turn != G304_NO_SEAT) {
+		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == 0 && !g.pcc)
+			return g304_ai_pos_of(&g, p);
+		if (!g304_random_action(&g, r, 0, &a) || g304_apply(&g, &a, NULL) != G304_ERR_OK)
+			return 0;
+	}
+	return 0;
+}
+
+static void ai_speed(double seconds)
+{
+	rng r;
+	rng_seed(&r, 99);
+	g304_ai_pos pos[256];
+	int n = 0;
+	while (n < 256)
+		n += ai_play_position(&r, 0, &pos[n]);
+	long playouts = 0;
+	double t0 = now_seconds(), t;
+	long sink = 0;
+	do {
+		for (int i = 0; i < n; i++)
+			sink += g304_ai_playouts(&pos[i], 100, (uint64_t)playouts + (uint64_t)i);
+		playouts += 100L * n;
+	} while ((t = now_seconds() - t0) < seconds);
+	printf("ai playouts: %.0f full-deal playouts/s (8 tricks each, the search's policy) [%ld]\n",
+	       playouts / t, sink % 10);
+	/* The exact solver from five tricks before the end. */
+	enum { SOLVES = 400 };
+	double times[SOLVES];
+	unsigned long nodes = 0;
+	for (int i = 0; i < SOLVES; i++) {
+		g304_ai_pos p;
+		while (!ai_play_position(&r, 3, &p))
+			;
+		double s0 = now_seconds();
+		sink += g304_ai_solve(&p, &nodes);
+		times[i] = now_seconds() - s0;
+	}
+	qsort(times, SOLVES, sizeof times[0], cmp_double);
+	double sum = 0;
+	for (int i = 0; i < SOLVES; i++)
+		sum += times[i];
+	printf("ai solver, 5 tricks left: %d positions, mean %.3f ms, median %.3f ms, p99 %.3f ms, max %.3f ms, %lu nodes each\n",
+	       SOLVES, 1e3 * sum / SOLVES, 1e3 * times[SOLVES / 2], 1e3 * times[SOLVES * 99 / 100],
+	       1e3 * times[SOLVES - 1], nodes / SOLVES);
+}
+
+static void ai_times(const char *name, ai_side *sd)
+{
+	if (!sd->ntimes)
+		return;
+	qsort(sd->times, (size_t)sd->ntimes, sizeof sd->times[0], cmp_double);
+	double sum = 0;
+	for (long i = 0; i < sd->ntimes; i++)
+		sum += sd->times[i];
+	printf("  %-7s %ld decisions, %.0f/s; time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+	       name, sd->ntimes, sd->ntimes / sum, 1e3 * sd->times[sd->ntimes / 2],
+	       1e3 * sd->times[sd->ntimes * 99 / 100], 1e3 * sd->times[sd->ntimes - 1]);
+	if (sd->stats.samples)
+		printf("          %lu sampled deals, %lu playouts, %lu exact solves: %.0f iterations"
+		       " (playouts + solves) per second of thinking\n",
+		       sd->stats.samples, sd->stats.playouts, sd->stats.solves,
+		       (sd->stats.playouts + sd->stats.solves) / sum);
+}
+
+static int bench_ai(int argc, char **argv)
+{
+	const char *name[2] = { "strong", "simple" };
+	int deals = 40, samples = 0;
+	double ms = 300, seconds = 1.0;
+	uint64_t seed = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+		char *end = NULL;
+		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+			printf("usage: cardbot bench ai [--a P] [--b P] [--deals N] [--samples N] [--ms M] [--seed S] [--seconds S]\n"
+			       "  P is strong, normal, easy or simple (the rule-based player); defaults: strong vs simple\n"
+			       "  --deals N    duplicate deals, each played twice with the sides swapped (default 40)\n"
+			       "  --samples N  sampled deals per card decision of a search player (default: its level's)\n"
+			       "  --ms M       time budget per decision in ms (default 300; 0: samples only)\n"
+			       "  --seconds S  time for the playout-speed figure (default 1)\n");
+			return 0;
+		}
+		if (!val) {
+			fprintf(stderr, "bench ai: '%s' needs a value (see --help)\n", arg);
+			return 64;
+		}
+		i++;
+		if (strcmp(arg, "--a") == 0)
+			name[0] = val;
+		else if (strcmp(arg, "--b") == 0)
+			name[1] = val;
+		else if (strcmp(arg, "--deals") == 0)
+			deals = (int)strtol(val, &end, 10);
+		else if (strcmp(arg, "--samples") == 0)
+			samples = (int)strtol(val, &end, 10);
+		else if (strcmp(arg, "--ms") == 0)
+			ms = strtod(val, &end);
+		else if (strcmp(arg, "--seed") == 0)
+			seed = strtoull(val, &end, 10);
+		else if (strcmp(arg, "--seconds") == 0)
+			seconds = strtod(val, &end);
+		else {
+			fprintf(stderr, "bench ai: unknown option '%s' (see --help)\n", arg);
+			return 64;
+		}
+		if (end && *end) {
+			fprintf(stderr, "bench ai: '%s' is not a number for %s\n", val, arg);
+			return 64;
+		}
+	}
+	if (deals < 1 || deals > 1000000 || samples < 0 || ms < 0 || seconds <= 0 || seconds > 3600) {
+		fprintf(stderr, "bench ai: a value is out of range (see --help)\n");
+		return 64;
+	}
+	ai_bench b;
+	memset(&b, 0, sizeof b);
+	b.ms = ms;
+	for (int k = 0; k < 2; k++) {
+		if (ai_player(name[k], &b.side[k], seed * 2 + (uint64_t)k) < 0) {
+			fprintf(stderr, "bench ai: unknown player '%s' (strong, normal, easy, simple)\n", name[k]);
+			return 64;
+		}
+		b.side[k].params.samples = (unsigned)samples;
+	}
+	printf("# cardbot bench ai --a %s --b %s --deals %d --samples %d --ms %.0f --seed %llu: one core\n",
+	       name[0], name[1], deals, samples, ms, (unsigned long long)seed);
+	ai_speed(seconds);
+	g304_rules rules;
+	g304_rules_default(&rules);
+	double *x = malloc((size_t)deals * sizeof *x);
+	if (!x)
+		return 1;
+	long points = 0, refused = 0;
+	int won[2][4] = { { 0 } }, made[2][4] = { { 0 } };
+	double t0 = now_seconds();
+	for (int d = 0; d < deals; d++) {
+		g304_dup_deal out;
+		g304_dup_play(&rules, seed, d, ai_bench_decide, &b, &out);
+		x[d] = out.tokens;
+		points += out.points;
+		refused += out.refused;
+		for (int h = 0; h < 2; h++) {
+			const g304_deal_end *e = &out.end[h];
+			if (e->outcome != G304_OUTCOME_SCORED || e->trumper >= G304_SEATS)
+				continue;
+			int side = g304_team(e->trumper) == h ? 0 : 1;
+			int band = e->bid >= G304_BID_PCC ? 3 : e->bid >= G304_BID8_MIN ? 2 : e->bid >= G304_LIMIT_BID ? 1 : 0;
+			won[side][band]++;
+			made[side][band] += e->made > 0;
+		}
+	}
+	double elapsed = now_seconds() - t0, mean = 0, var = 0;
+	for (int d = 0; d < deals; d++)
+		mean += x[d];
+	mean /= deals;
+	for (int d = 0; d < deals; d++)
+		var += (x[d] - mean) * (x[d] - mean);
+	var = deals > 1 ? var / (deals - 1) : 0;
+	double half = 1.96 * root(var / deals);
+	printf("duplicate match, %s (A) vs %s (B): %d deals x 2 in %.1f s\n", name[0], name[1], deals, elapsed);
+	printf("  A's tokens per 100 deals: %+.1f, 95%% interval [%+.1f, %+.1f]%s\n", 100 * mean,
+	       100 * (mean - half), 100 * (mean + half),
+	       mean - half > 0 ? " (A better)" : mean + half < 0 ? " (B better)" : " (no clear difference)");
+	printf("  A's card points per deal over B's: %+.1f\n", (double)points / deals);
+	static const char *const bands[4] = { "160-199", "200-249", "250-300", "pcc" };
+	for (int k = 0; k < 2; k++) {
+		printf("  bids won/made by %c:", 'A' + k);
+		for (int j = 0; j < 4; j++)
+			printf(" %s %d/%d", bands[j], won[k][j], made[k][j]);
+		printf("\n");
+	}
+	ai_times("A", &b.side[0]);
+	ai_times("B", &b.side[1]);
+	if (refused)
+		printf("  %ld actions refused: a player is broken\n", refused);
+	free(x);
+	free(b.side[0].times);
+	free(b.side[1].times);
+	return refused ? 1 : 0;
+}
+
+/* The cost of one committed action: an INSERT that has reached the disk
+ * (WAL, synchronous=FULL), in a scratch database in the current directory
+ * (or $TMPDIR), as the bot pays it before announcing a move. */
+static int bench_store(void)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : ".";
+	char path[4200];
+	snprintf(path, sizeof path, "%s/cardbot-bench-%ld.db", dir, (long)getpid());
+	char err[STORE_ERR_MAX];
+	store *db = store_open(path, err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "bench: %s\n", err);
+		return 1;
+	}
+	enum { N = 2000 };
+	static double us[N];
+	int rc = store_bench(db, N, us);
+	if (rc < 0)
+		fprintf(stderr, "bench: %s\n", store_error(db));
+	store_close(db);
+	char side[4300];
+	unlink(path);
+	snprintf(side, sizeof side, "%s-wal", path);
+	unlink(side);
+	snprintf(side, sizeof side, "%s-shm", path);
+	unlink(side);
+	if (rc < 0)
+		return 1;
+	qsort(us, N, sizeof us[0], cmp_double);
+	printf("store.commit_us median %.0f  p99 %.0f  worst %.0f  (%d committed actions, WAL, synchronous=FULL, in %s)\n",
+	       us[N / 2], us[N * 99 / 100], us[N - 1], N, dir);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: cardbot bench [engine|caps|all] [--seconds S]\n"
+	fprintf(f, "usage: cardbot bench [engine|caps|store|all] [--seconds S]\n"
+		   "       cardbot bench ai [options]   (the computer players; ai --help)\n"
 		   "  engine       random 304 deals per second (caps off and strict) and the\n"
 		   "               cost of one legal-move generation\n"
 		   "  caps         the per-card cost of caps tracking over %d random deals\n"
-		   "  all          both (the default)\n"
+		   "  store        the cost of one action committed to the database\n"
+		   "  all          all three (the default)\n"
 		   "  --seconds S  time spent on each timed figure (default %.0f)\n"
 		   "Figures are for one core; run on an idle machine.\n",
 		BENCH_CAPS_DEALS, BENCH_SECONDS_DEFAULT);
@@ -189,6 +499,8 @@ int bench_main(int argc, char **argv)
 {
 	double seconds = BENCH_SECONDS_DEFAULT;
 	const char *what = "all";
+	if (argc > 1 && strcmp(argv[1], "ai") == 0)
+		return bench_ai(argc - 1, argv + 1);
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--seconds") == 0 && i + 1 < argc) {
 			char *end;
@@ -200,7 +512,8 @@ int bench_main(int argc, char **argv)
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
 			return 0;
-		} else if (strcmp(argv[i], "engine") == 0 || strcmp(argv[i], "caps") == 0 || strcmp(argv[i], "all") == 0) {
+		} else if (strcmp(argv[i], "engine") == 0 || strcmp(argv[i], "caps") == 0 || strcmp(argv[i], "all") == 0
+			   || strcmp(argv[i], "store") == 0) {
 			what = argv[i];
 		} else {
 			fprintf(stderr, "bench: unknown argument '%s'\n", argv[i]);
@@ -210,6 +523,8 @@ int bench_main(int argc, char **argv)
 	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	printf("# cardbot bench %s --seconds %.1f: one core used; this machine has %ld\n", what, seconds, cpus);
+	if (strcmp(what, "store") == 0)
+		return bench_store();
 	if (strcmp(what, "caps") != 0) {
 		bench_deals(seconds, G304_CAPS_OFF);
 		bench_deals(seconds, G304_CAPS_STRICT);
@@ -217,5 +532,7 @@ int bench_main(int argc, char **argv)
 	}
 	if (strcmp(what, "engine") != 0)
 		bench_caps();
+	if (strcmp(what, "all") == 0)
+		return bench_store();
 	return 0;
 }
