@@ -75,6 +75,11 @@ typedef struct adapter_ops {
 	/* The full origin last seen for a user ("nick!user@host" on IRC), for
 	 * operator masks; writes "" and returns 0 when unknown. May be NULL. */
 	int (*origin)(const adapter *a, const char *user, char *out, size_t len);
+	/* Sends a file to a person (Matrix: an upload and an m.file message in
+	 * their direct room). NULL where the network carries no files (IRC).
+	 * Returns 0 when queued, -1 when it cannot be sent. */
+	int (*send_file)(adapter *a, const char *user, const char *filename, const char *mimetype, const char *data,
+			 size_t len);
 	void (*free)(adapter *a);
 } adapter_ops;
 

@@ -1,0 +1,48 @@
+/* matrix.h: the Matrix adapter (Client-Server API over libcurl's multi interface, JSON by json-c). */
+#ifndef CARDBOT_MATRIX_H
+#define CARDBOT_MATRIX_H
+
+#include "adapter.h"
+
+#define MATRIX_FIELD_MAX 256
+#define MATRIX_ROOMS_MAX 64
+#define MATRIX_ALLOW_MAX 64
+
+/* Everything the adapter needs; filled by bot/config.c. Secrets are already
+ * resolved (from the file, the environment or the config itself). */
+typedef struct matrix_settings {
+	char homeserver[MATRIX_FIELD_MAX];  /* base URL: "https://matrix.example.org" */
+	char user_id[MATRIX_FIELD_MAX];     /* "@cardbot:example.org" */
+	char password[MATRIX_FIELD_MAX];    /* log in with this... */
+	char access_token[MATRIX_FIELD_MAX];/* ...or use this token (one of the two) */
+	char device_id[MATRIX_FIELD_MAX];   /* "" = the one kept from the last login, else the server's */
+	char ca_file[MATRIX_FIELD_MAX];     /* "" = the system's CA store */
+	int tls_verify;                     /* 1 (default): refuse an unverified certificate */
+	char rooms[MATRIX_ROOMS_MAX][MATRIX_FIELD_MAX]; /* room ids or aliases joined at start */
+	int nrooms;
+	int accept_invites;                 /* join rooms the bot is invited to */
+	/* Who may invite: "@user:server" exactly, or "server" for anyone on it.
+	 * Empty: anyone. */
+	char invite_allow[MATRIX_ALLOW_MAX][MATRIX_FIELD_MAX];
+	int ninvite_allow;
+	int sync_timeout_ms;                /* long-poll time of /sync */
+	int backoff_min_ms;                 /* after a failed request: from this... */
+	int backoff_max_ms;                 /* ...doubling up to this, with jitter */
+} matrix_settings;
+
+/* Defaults: invites accepted from anyone, 30 s long polls, backoff from
+ * 1 s to 5 minutes, certificates verified. */
+void matrix_settings_default(matrix_settings *s);
+
+/* A new Matrix adapter on loop `ev` reporting to `host`; NULL on failure.
+ * The settings are copied. Call ops->start to log in and sync. */
+adapter *matrix_adapter_new(loop *ev, const adapter_host *host, const char *name, const matrix_settings *s);
+
+/* Turns text with mIRC control codes (\x03NN colours, \x02 bold, \x1d
+ * italic, \x1f underline, \x0f reset) into a plain body (codes removed) and
+ * an HTML formatted_body (org.matrix.custom.html) with every character of
+ * the text escaped. Both outputs are always NUL-terminated and cut, never
+ * mid-character, to their sizes. Exposed for the tests. */
+void matrix_render(const char *text, char *body, size_t body_len, char *html, size_t html_len);
+
+#endif
