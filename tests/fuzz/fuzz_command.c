@@ -1,0 +1,288 @@
+/* fuzz_command.c: the bot's command handling (bot/bot.c, bot/table.c) over a fake network.
+ *
+ * The input is a script, one event a line. The first byte of a line picks
+ * the event and who causes it; the rest is the text:
+ *   bits 0-2  the person: alice, bob, carol, dave, boss (an operator by
+ *             host mask), eve (nobody), or one of two more names
+ *   bits 3-4  0 private message, 1 "#304", 2 "#other", 3 another event
+ *   bit 5     sent as a notice (which the bot must ignore)
+ *   bits 6-7  for "another event": 0 joined, 1 left the room, 2 quit the
+ *             network, 3 renamed to the text, a room ready or lost, the
+ *             link going down and up, or a run of the loop's timers
+ * After each line the loop runs what is due, so computer players move and
+ * deals follow one another with no pauses. A fresh loop and bot each input.
+ * An input starting with 'R' keeps the per-user rate limit, and one
+ * starting with 'C' keeps caps judging on (both off otherwise, for speed).
+ * Text is the adapter's, already checked UTF-8 of bounded length; bytes are
+ * passed as they are, so the bot's own guards are exercised too.
+ *
+ * Checked: nothing sent holds a line break; and no room line names a card
+ * that was hidden from the room before the event and still is after it
+ * (the check of tests/unit/bot_table.c, here over any sequence of events).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/types.h>
+
+#include "adapter.h"
+#include "bot.h"
+#include "card.h"
+#include "fuzz.h"
+#include "loop.h"
+#include "render.h"
+#include "table.h"
+
+#define LINES_MAX 400    /* events in one input: enough for a deal with computer players */
+
+/* The bot deals with getrandom(2); here the same input must give the same
+ * deals, or libFuzzer could not minimise nor replay a crash. This
+ * definition takes the place of the C library's for the whole program. */
+static uint64_t dice;
+ssize_t getrandom(void *buf, size_t len, unsigned int flags);
+ssize_t getrandom(void *buf, size_t len, unsigned int flags)
+{
+	(void)flags;
+	unsigned char *p = buf;
+	for (size_t i = 0; i < len; i++) {
+		uint64_t z = (dice += 0x9e3779b97f4a7c15u);
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+		p[i] = (unsigned char)(z ^ (z >> 31));
+	}
+	return (ssize_t)len;
+}
+
+static const char *const people[8] = { "alice", "bob", "carol", "dave", "boss", "eve", "Alice", "zed" };
+static char renamed[8][ADAPTER_ID_MAX];
+static long sent;
+static int verbose; /* FUZZ_VERBOSE=1 prints what the bot says, to write seeds */
+
+/* Room lines said during the current event, for the hidden-card check. */
+#define STEP_LINES 256
+static char step_room[STEP_LINES][ADAPTER_ID_MAX];
+static char step_text[STEP_LINES][512];
+static int nstep;
+
+static void f_send(adapter *a, const char *to, const char *text, int flags)
+{
+	(void)a, (void)flags;
+	FUZZ_ASSERT(to && text);
+	/* What goes out is NUL-terminated and never holds a line break. */
+	FUZZ_ASSERT(!strchr(text, '\n') && !strchr(text, '\r'));
+	sent++;
+	if (verbose)
+		fprintf(stderr, "-> %s: %s\n", to, text);
+}
+
+static void f_send_room(adapter *a, const char *room, const char *text, int flags)
+{
+	f_send(a, room, text, flags);
+	if (nstep < STEP_LINES) {
+		snprintf(step_room[nstep], sizeof step_room[0], "%s", room);
+		snprintf(step_text[nstep], sizeof step_text[0], "%s", text);
+		nstep++;
+	}
+}
+
+/* Every card a line names, as the room sees cards (as tests/unit/bot_table.c). */
+static cardset cards_in(const char *line)
+{
+	cardset found = 0;
+	for (int c = 0; c < CARD_COUNT; c++) {
+		char buf[32];
+		strbuf sb;
+		sb_init(&sb, buf, sizeof buf);
+		render_card(&sb, (card)c, RENDER_COLOUR);
+		if (strstr(line, buf))
+			found |= card_bit((card)c);
+	}
+	return found;
+}
+
+/* Cards the room may not know now: in hands, the trump card while face
+ * down, unrevealed face-down plays of this deal; less what a caps call
+ * showed (as tests/unit/bot_table.c). */
+static cardset hidden_now(const table *t)
+{
+	cardset h = 0;
+	for (int s = 0; s < G304_SEATS; s++)
+		h |= t->game.hand[s];
+	if (t->game.trump_down)
+		h |= card_bit(t->game.trump_card);
+	if (t->game.trump_public)
+		h &= ~card_bit(t->game.trump_card);
+	for (int k = 0; t->game.caps_seat != G304_NO_SEAT && k < t->game.caps_norder; k++)
+		h &= ~card_bit(t->game.caps_order[k]);
+	for (int i = 0; i <= t->game.trick_no && i < G304_TRICKS && t->game.phase == G304_PHASE_PLAY; i++)
+		for (int k = 0; k < t->game.tricks[i].n; k++)
+			if ((t->game.tricks[i].down >> k & 1) && !(t->game.tricks[i].shown >> k & 1))
+				h |= card_bit(t->game.tricks[i].card[k]);
+	return h;
+}
+
+/* What each table hid before an event. */
+static struct before {
+	const table *t;
+	int deal_no;
+	cardset hidden;
+} before[8];
+static int nbefore;
+
+static void note_before(const bot *b)
+{
+	nbefore = 0;
+	nstep = 0;
+	for (int i = 0; i < b->ntables && nbefore < 8; i++) {
+		const table *t = b->tables[i];
+		before[nbefore++] = (struct before){ t, t->game.deal_no, hidden_now(t) };
+	}
+}
+
+/* Nothing said in a room names a card hidden there both before and after
+ * the event (a card played face up leaves the hidden set as it is named). */
+static void check_after(const bot *b)
+{
+	for (int k = 0; k < nbefore; k++) {
+		const table *t = NULL;
+		for (int i = 0; i < b->ntables; i++)
+			if (b->tables[i] == before[k].t)
+				t = b->tables[i];
+		if (!t || t->game.deal_no != before[k].deal_no)
+			continue; /* closed, or a new deal: its cards are new */
+		cardset hidden = before[k].hidden & hidden_now(t);
+		for (int i = 0; i < nstep; i++)
+			if (!strcasecmp(step_room[i], t->room) && (cards_in(step_text[i]) & hidden)) {
+				fprintf(stderr, "room %s was told a hidden card: %s\n", t->room, step_text[i]);
+				FUZZ_ASSERT(!(cards_in(step_text[i]) & hidden));
+			}
+	}
+}
+static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
+static void f_part(adapter *a, const char *room, const char *why) { (void)a, (void)room, (void)why; }
+static void f_stop(adapter *a, const char *why) { (void)a, (void)why; }
+static void f_free(adapter *a) { (void)a; }
+static int f_start(adapter *a) { (void)a; return 0; }
+static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
+static int f_origin(const adapter *a, const char *user, char *out, size_t len)
+{
+	(void)a;
+	snprintf(out, len, "%s!~%s@%s", user, user, strcmp(user, "boss") ? "elsewhere.example" : "home.example.org");
+	return 1;
+}
+
+static const adapter_ops fake_ops = {
+	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send, .join = f_join,
+	.part = f_part, .stop = f_stop, .self = f_self, .origin = f_origin, .free = f_free,
+};
+
+static void event(bot *b, adapter *net, loop *ev, unsigned sel, const char *text)
+{
+	adapter_host h = bot_host(b);
+	const char *user = renamed[sel & 7][0] ? renamed[sel & 7] : people[sel & 7];
+	unsigned where = sel >> 3 & 3;
+	static const char *const rooms[3] = { NULL, "#304", "#other" };
+	if (where < 3) {
+		h.message(h.ctx, net, rooms[where], user, user, text, sel & 0x20 ? ADAPTER_NOTICE : 0);
+		return;
+	}
+	const char *room = sel & 0x20 ? "#other" : "#304";
+	switch (sel >> 6) {
+	case 0:
+		h.joined(h.ctx, net, room, user, user);
+		break;
+	case 1:
+		h.left(h.ctx, net, room, user, text);
+		break;
+	case 2:
+		h.left(h.ctx, net, NULL, user, text);
+		break;
+	default:
+		if (text[0] == '\0') {
+			for (int i = 0; i < 50; i++)
+				loop_once(ev, 0);
+		} else if (text[0] == '+') {
+			h.room_ready(h.ctx, net, room);
+		} else if (text[0] == '-') {
+			h.room_lost(h.ctx, net, room, text + 1);
+		} else if (text[0] == '~') {
+			h.link(h.ctx, net, 0, "ping timeout"); /* logged: keep the fuzzer's output short */
+			h.link(h.ctx, net, 1, "");
+		} else {
+			char old[ADAPTER_ID_MAX];
+			snprintf(old, sizeof old, "%s", user);
+			/* Bytes as they come (the bot must clean display names), but
+			 * no card glyphs: a name spelling "J♠" would look like a
+			 * leak to the hidden-card check. */
+			size_t l = 0;
+			for (const char *c = text; *c && l < sizeof renamed[0] - 1; c++)
+				if ((unsigned char)*c != 0xe2) /* the lead byte of every suit symbol */
+					renamed[sel & 7][l++] = *c;
+			renamed[sel & 7][l] = '\0';
+			h.renamed(h.ctx, net, old, renamed[sel & 7], renamed[sel & 7]);
+		}
+		break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (size > 64 * 1024)
+		return 0;
+	dice = 304;
+	verbose = getenv("FUZZ_VERBOSE") != NULL;
+	loop *ev = loop_new();
+	if (!ev)
+		abort();
+	table_settings set;
+	table_settings_default(&set);
+	set.deal_pause_ms = 0;
+	set.computer_delay_ms = 0;
+	/* Judging caps (engine/g304_caps.c, tested on its own) costs most of
+	 * the time of a deal: it is off unless the input starts with 'C' or a
+	 * script turns it on with !set caps. */
+	if (size == 0 || data[0] != 'C')
+		set.rules.caps = G304_CAPS_OFF;
+	bot *b = bot_new(ev, &set, "!");
+	if (!b)
+		abort();
+	/* The rate limit is tested on its own (tests/ops_security.py); here it
+	 * would stop every script after five lines. Some inputs keep it. */
+	if (size == 0 || data[0] != 'R') {
+		b->cmd_burst = 1e9;
+		b->cmd_per_second = 1e9;
+	}
+	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "%s", "boss!*@home.example.org");
+	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "%s", "account:alice");
+	static adapter net;
+	memset(&net, 0, sizeof net);
+	net.ops = &fake_ops;
+	net.ev = ev;
+	snprintf(net.name, sizeof net.name, "fake");
+	if (bot_add_network(b, &net) != 0)
+		abort();
+	memset(renamed, 0, sizeof renamed);
+
+	char text[ADAPTER_TEXT_MAX];
+	size_t i = 0;
+	int lines = 0;
+	while (i < size && lines++ < LINES_MAX) {
+		unsigned sel = data[i++];
+		size_t n = 0;
+		while (i < size && data[i] != '\n') {
+			if (n < sizeof text - 1)
+				text[n++] = (char)data[i];
+			i++;
+		}
+		i++; /* the newline */
+		text[n] = '\0';
+		note_before(b);
+		event(b, &net, ev, sel, text);
+		loop_once(ev, 0);
+		check_after(b);
+	}
+	bot_free(b);
+	loop_free(ev);
+	return 0;
+}

@@ -1,0 +1,298 @@
+/* security_check.c: the rules of docs/SECURITY.md that a fake network can check.
+ *
+ * Drives the bot (bot/bot.c, bot/table.c) as the networks do, through the
+ * adapter_host callbacks, and checks: the per-user command rate limit (a
+ * burst, then a steady rate, one "slow down" notice, other users
+ * unaffected); notices are never answered; input limits (over-long text and
+ * words are cut, control characters never echoed, excess words dropped,
+ * display names cannot carry line breaks into a room);
+ * who may stop a table (players by vote, operators by host mask or nick
+ * mask, never anyone else, and "account:" entries match nobody yet).
+ * Run by `make test`; prints "security_check: N passed, M failed".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit/check.h"
+#include "adapter.h"
+#include "bot.h"
+#include "loop.h"
+#include "table.h"
+#include "text.h"
+
+#define SENT_MAX 512
+
+static struct sent {
+	int room;              /* 1 said in a room, 0 privately */
+	char to[ADAPTER_ID_MAX];
+	char text[ADAPTER_TEXT_MAX + 64];
+} sent[SENT_MAX];
+static int nsent;
+
+static void record_send(int room, const char *to, const char *text)
+{
+	if (nsent >= SENT_MAX)
+		return;
+	sent[nsent].room = room;
+	snprintf(sent[nsent].to, sizeof sent[0].to, "%s", to);
+	snprintf(sent[nsent].text, sizeof sent[0].text, "%s", text);
+	nsent++;
+}
+static void f_room(adapter *a, const char *room, const char *text, int flags)
+{
+	(void)a, (void)flags;
+	record_send(1, room, text);
+}
+static void f_private(adapter *a, const char *user, const char *text, int flags)
+{
+	(void)a, (void)flags;
+	record_send(0, user, text);
+}
+static void f_free(adapter *a) { (void)a; }
+static int f_start(adapter *a) { (void)a; return 0; }
+static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
+/* Origins as a server reports them: boss alone comes from home.example.org. */
+static int f_origin(const adapter *a, const char *user, char *out, size_t len)
+{
+	(void)a;
+	snprintf(out, len, "%s!~%s@%s", user, user, strcmp(user, "boss") ? "elsewhere.example" : "home.example.org");
+	return 1;
+}
+static const adapter_ops fake_ops = {
+	.kind = "fake", .start = f_start, .send_room = f_room, .send_private = f_private,
+	.self = f_self, .origin = f_origin, .free = f_free,
+};
+
+static adapter net, net2;
+
+static void say_on(bot *b, adapter *a, const char *room, const char *user, const char *text, int flags)
+{
+	adapter_host h = bot_host(b);
+	h.message(h.ctx, a, room, user, user, text, flags);
+}
+static void say(bot *b, const char *room, const char *user, const char *text)
+{
+	say_on(b, &net, room, user, text, 0);
+}
+
+static int count_to(const char *user, const char *containing)
+{
+	int n = 0;
+	for (int i = 0; i < nsent; i++)
+		if (!sent[i].room && !strcmp(sent[i].to, user) && (!containing || strstr(sent[i].text, containing)))
+			n++;
+	return n;
+}
+
+static int room_says(const char *containing)
+{
+	for (int i = 0; i < nsent; i++)
+		if (sent[i].room && strstr(sent[i].text, containing))
+			return 1;
+	return 0;
+}
+
+static bot *fresh(loop *ev)
+{
+	table_settings set;
+	table_settings_default(&set);
+	set.deal_pause_ms = 0;
+	set.computer_delay_ms = 0;
+	bot *b = bot_new(ev, &set, "!");
+	if (!b)
+		abort();
+	net.ops = net2.ops = &fake_ops;
+	net.ev = net2.ev = ev;
+	snprintf(net.name, sizeof net.name, "one");
+	snprintf(net2.name, sizeof net2.name, "two");
+	bot_add_network(b, &net);
+	bot_add_network(b, &net2);
+	nsent = 0;
+	return b;
+}
+
+static void rate_limit(loop *ev)
+{
+	bot *b = fresh(ev);
+	b->cmd_burst = 5;
+	b->cmd_per_second = 0.001; /* no refill within the test */
+	for (int i = 0; i < 9; i++)
+		say(b, "#304", "alice", "!help");
+	int answers = count_to("alice", "No table is open here");
+	int slow = count_to("alice", "Slow down");
+	CHECK(answers == 5, "a burst of 5 commands is taken, the rest ignored: %d answers", answers);
+	CHECK(slow == 1, "one slow-down notice for the flood, not one a line: %d", slow);
+	say(b, "#304", "bob", "!help");
+	CHECK(count_to("bob", "No table is open here") == 1, "another user is not limited by alice's flood");
+	say_on(b, &net2, "#304", "alice", "!help", 0);
+	CHECK(count_to("alice", "No table is open here") == 6, "the same nick on another network has its own limit");
+	/* Ordinary conversation costs nothing. */
+	nsent = 0;
+	b->cmd_burst = 2;
+	for (int i = 0; i < 20; i++)
+		say(b, "#304", "carol", "hello there, no command here");
+	say(b, "#304", "carol", "!help");
+	CHECK(count_to("carol", "No table is open here") == 1, "chat without the prefix is not counted");
+	bot_free(b);
+}
+
+static void notices(loop *ev)
+{
+	bot *b = fresh(ev);
+	say_on(b, &net, "#304", "alice", "!304", ADAPTER_NOTICE);
+	say_on(b, &net, NULL, "alice", "help", ADAPTER_NOTICE);
+	CHECK(nsent == 0 && b->ntables == 0, "a notice is never answered nor obeyed (%d lines, %d tables)", nsent,
+	      b->ntables);
+	bot_free(b);
+}
+
+static int has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 1;
+	return 0;
+}
+
+static void input_limits(loop *ev)
+{
+	bot *b = fresh(ev);
+	b->cmd_burst = b->cmd_per_second = 1e9;
+	say(b, "#304", "alice", "!304");
+	CHECK(b->ntables == 1, "a table opens");
+	/* An unknown word is echoed in the reply: cut, and without controls. */
+	char line[8192];
+	memset(line, 'x', sizeof line);
+	memcpy(line, "!help ", 6);
+	line[sizeof line - 1] = '\0';
+	nsent = 0;
+	say(b, "#304", "alice", line);
+	int longest = 0, run = 0, found = 0;
+	for (int i = 0; i < nsent; i++) {
+		found++;
+		for (const char *c = sent[i].text; *c; c++) {
+			run = *c == 'x' ? run + 1 : 0;
+			if (run > longest)
+				longest = run;
+		}
+	}
+	CHECK(found >= 1, "an over-long word is answered");
+	CHECK(longest <= 64, "a word is cut at 64 bytes before it is echoed (longest run %d)", longest);
+	nsent = 0;
+	say(b, "#304", "alice", "!help \x03" "4red\x02" "bold\x07\x1b[31m");
+	CHECK(nsent >= 1, "a word with control characters is answered");
+	for (int i = 0; i < nsent; i++)
+		CHECK(!has_control(sent[i].text), "no control character is echoed: \"%s\"", sent[i].text);
+	/* A UTF-8 word over the limit is cut at a character boundary. */
+	char wide[512] = "!help ";
+	for (int i = 0; i < 40; i++)
+		strcat(wide, "\xe2\x99\xa0"); /* ♠, 3 bytes */
+	nsent = 0;
+	say(b, "#304", "alice", wide);
+	for (int i = 0; i < nsent; i++) {
+		const char *q = strchr(sent[i].text, '"');
+		const char *e = q ? strchr(q + 1, '"') : NULL;
+		CHECK(q && e && (e - q - 1) % 3 == 0 && e - q - 1 <= 64,
+		      "an over-long UTF-8 word is cut between characters: \"%s\"", sent[i].text);
+	}
+	/* Words past the twelfth are dropped: 20 cards named in a caps call
+	 * are refused as a usage error, not parsed. */
+	nsent = 0;
+	say(b, "#304", "alice", "!caps 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20");
+	CHECK(nsent >= 1 && count_to("alice", NULL) == nsent, "too many words: a private answer only");
+	/* Text past the adapter's limit is cut, not overrun. */
+	static char huge[64 * 1024];
+	memset(huge, 'y', sizeof huge - 1);
+	memcpy(huge, "!sit ", 5);
+	nsent = 0;
+	say(b, "#304", "bob", huge);
+	CHECK(nsent >= 1, "an over-long line is answered");
+	for (int i = 0; i < nsent; i++)
+		CHECK(strlen(sent[i].text) < 1024, "the answer stays short (%zu bytes)", strlen(sent[i].text));
+	/* A display name (Matrix lets people choose any) cannot forge a line
+	 * of the bot's: its line breaks and colour codes are dropped. */
+	nsent = 0;
+	adapter_host h = bot_host(b);
+	h.message(h.ctx, &net, "#other", "mallory", "evil\r\nalice wins\x03" "4", "!304", 0);
+	int shown = 0;
+	for (int i = 0; i < nsent; i++) {
+		CHECK(!has_control(sent[i].text), "a name's control characters never reach a room: \"%s\"", sent[i].text);
+		shown += strstr(sent[i].text, "evilalice wins4") != NULL;
+	}
+	CHECK(shown >= 1, "the name is shown without them");
+	bot_free(b);
+}
+
+static void operators(loop *ev)
+{
+	bot *b = fresh(ev);
+	b->cmd_burst = b->cmd_per_second = 1e9;
+	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "boss!*@home.example.org");
+	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "account:eve");
+	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "CAROL");
+	CHECK(bot_is_operator(b, &net, "boss"), "a host mask matches the origin the network reports");
+	CHECK(!bot_is_operator(b, &net, "bossy"), "a mask matches whole origins only");
+	CHECK(!bot_is_operator(b, &net, "eve"), "account: entries match nobody until accounts are reported");
+	CHECK(bot_is_operator(b, &net, "carol"), "a mask without '!' matches the nick, ignoring case");
+	CHECK(!bot_is_operator(b, &net, "alice"), "anyone else is no operator");
+
+	say(b, "#304", "alice", "!304");
+	say(b, "#304", "bob", "!sit");
+	CHECK(b->ntables == 1, "a table opens with two players");
+	nsent = 0;
+	say(b, "#304", "eve", "!stop");
+	CHECK(!b->tables[0]->closing, "a spectator cannot stop a table");
+	CHECK(count_to("eve", "do not have a seat") == 1, "and is told why, privately");
+	say(b, "#304", "alice", "!stop");
+	CHECK(!b->tables[0]->closing, "one player of two is no majority");
+	say(b, "#304", "boss", "!stop");
+	CHECK(b->tables[0]->closing, "an operator (host mask) stops any table");
+	CHECK(room_says("stops the table"), "the room is told who stopped it");
+	loop_once(ev, 0);
+	CHECK(b->ntables == 0, "the stopped table is freed");
+
+	say(b, "#304", "alice", "!304");
+	say(b, "#304", "bob", "!sit");
+	say(b, "#304", "alice", "!stop");
+	say(b, "#304", "bob", "!stop");
+	CHECK(b->ntables == 1 && b->tables[0]->closing, "the players together stop their table");
+	loop_once(ev, 0);
+
+	/* During a game a spectator changes nothing. */
+	say(b, "#304", "alice", "!304");
+	say(b, "#304", "alice", "!bot");
+	say(b, "#304", "alice", "!bot");
+	say(b, "#304", "alice", "!bot");
+	say(b, "#304", "alice", "!start");
+	loop_once(ev, 0);
+	table *t = b->ntables == 1 ? b->tables[0] : NULL;
+	CHECK(t && t->state == TABLE_PLAYING, "a game with three computer players starts");
+	if (t) {
+		g304_rules rules = t->set.rules;
+		int deal = t->game.deal_no;
+		nsent = 0;
+		say(b, "#304", "eve", "!set caps off");
+		say(b, "#304", "eve", "!bid 60");
+		say(b, "#304", "eve", "!pass");
+		say(b, NULL, "eve", "#304 play 1");
+		say(b, "#304", "eve", "!unbot 2");
+		CHECK(!memcmp(&rules, &t->set.rules, sizeof rules) && t->game.deal_no == deal && t->seats[1].computer,
+		      "a spectator's commands change nothing in a game");
+		CHECK(count_to("eve", NULL) == 5 && nsent == 5, "each is refused privately (%d lines)", nsent);
+	}
+	bot_free(b);
+}
+
+int main(void)
+{
+	loop *ev = loop_new();
+	if (!ev)
+		return 1;
+	rate_limit(ev);
+	notices(ev);
+	input_limits(ev);
+	operators(ev);
+	loop_free(ev);
+	return check_report("security_check");
+}
