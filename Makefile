@@ -23,6 +23,7 @@ LDSAN   = -fsanitize=address,undefined
 BINDIR ?= build/san
 # The plain run covers the full property counts; sanitized runs do fewer.
 export PROPS_MATCHES = 200
+export CRASH_KILLS = 40
 else
 BUILD  ?= build/rel
 OPT     = -O2 -g
@@ -52,6 +53,15 @@ TEST_C     = $(wildcard tests/unit/*.c)
 TEST_BIN   = $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%)
 TOOLS_C    = $(wildcard tests/tools/*.c)
 TOOLS_BIN  = $(TOOLS_C:tests/tools/%.c=$(BUILD)/tools/%)
+# Fuzzing (tests/fuzz/README.md): each tests/fuzz/fuzz_NAME.c is a libFuzzer
+# harness with its corpus in tests/fuzz/corpus/NAME/. `make fuzz` runs each
+# for FUZZ_SECONDS under clang; `make test` replays every corpus file once
+# with any compiler (replay_NAME), so a saved crash stays a regression test.
+FUZZ_C       = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES   = $(FUZZ_C:tests/fuzz/fuzz_%.c=%)
+FUZZ_REPLAY  = $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%) $(BUILD)/fuzz/security_check
+FUZZ_SECONDS ?= 60
+FUZZ_CC     ?= clang
 
 
 .PHONY: check
@@ -105,8 +115,34 @@ $(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN)
-	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN)
+check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY)
+	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN) $(FUZZ_REPLAY)
+
+# A harness with a main() that replays its corpus (tests/fuzz/replay_main.c),
+# and the libFuzzer build of it (for `make fuzz`, in build/fuzz with clang).
+$(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) -Itests/fuzz -DFUZZ_NAME='"fuzz_$*"' -DFUZZ_CORPUS='"tests/fuzz/corpus/$*"' $(LDSAN) \
+		$< tests/fuzz/replay_main.c $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+
+# The SECURITY.md rules that a fake network can check (tests/fuzz/security_check.c).
+$(BUILD)/fuzz/security_check: tests/fuzz/security_check.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+
+.PHONY: fuzz fuzz-build
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null 2>&1 || { echo "fuzz: $(FUZZ_CC) not found; make deps installs clang" >&2; exit 1; }
+	@$(MAKE) --no-print-directory fuzz-build BUILD=build/fuzz CC=$(FUZZ_CC) \
+		OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined' \
+		LDSAN='-fsanitize=fuzzer,address,undefined'
+	@for n in $(FUZZ_NAMES); do sh tests/fuzz/run.sh $$n $(FUZZ_SECONDS) || exit 1; done
+
+fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
 bench: $(CARDBOT)
 	$(CARDBOT) bench
@@ -120,11 +156,17 @@ deps:
 run:
 	bash deploy/run-local.sh
 
+# The binary, the example configuration (as an example: never over a real
+# one) and the man pages. make install PREFIX=/usr DESTDIR=/tmp/pkg
 install: $(CARDBOT)
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/cardbot \
+		$(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/man/man5
 	install -m 755 $(CARDBOT) $(DESTDIR)$(PREFIX)/bin/cardbot
+	install -m 644 config/cardbot.cfg $(DESTDIR)$(PREFIX)/share/doc/cardbot/cardbot.cfg.example
+	install -m 644 docs/cardbot.1 $(DESTDIR)$(PREFIX)/share/man/man1/cardbot.1
+	install -m 644 docs/cardbot.cfg.5 $(DESTDIR)$(PREFIX)/share/man/man5/cardbot.cfg.5
 
 clean:
 	rm -rf build bin
 
--include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%.d) $(TOOLS_BIN:=.d)
+-include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%.d) $(TOOLS_BIN:=.d) $(FUZZ_REPLAY:=.d)

@@ -1082,7 +1082,7 @@ static void op_join(adapter *a, const char *room, const char *key)
 		LOG(c, "warn", "refusing to join an invalid channel name or key");
 		return;
 	}
-	irc_chan *ch = chan_add(c, room, key ? key : "");
+	irc_chan *ch = chan_add(c, room, key && key[0] ? key : NULL); /* keep a configured key */
 	if (!ch)
 		return;
 	ch->wanted = 1;

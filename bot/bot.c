@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "ai_worker.h"
 #include "bot.h"
 #include "text.h"
 
@@ -31,6 +32,7 @@ void bot_free(bot *b)
 		loop_cancel(b->ev, b->reap_timer);
 	for (int i = 0; i < b->ntables; i++)
 		table_free(b->tables[i]);
+	ai_worker_free(b->ai);
 	for (int i = 0; i < b->nnets; i++)
 		b->nets[i]->ops->free(b->nets[i]);
 	free(b);
@@ -125,6 +127,8 @@ static void reap(void *ctx)
 
 void bot_close_table(bot *b, table *t)
 {
+	if (b->db && !t->closing && store_table_delete(b->db, t->net->name, t->room) < 0)
+		fprintf(stderr, "error: %s\n", store_error(b->db));
 	t->closing = 1;
 	if (!b->reap_timer)
 		b->reap_timer = loop_timer(b->ev, 0, reap, b);
@@ -242,8 +246,32 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	const char *args[3] = { b->prefix, room, "" };
 	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	net->ops->send_room(net, room, buf, ADAPTER_NOTICE);
+	table_recall_settings(t);
 	char *sit[1] = { "sit" };
 	table_command(t, user, name, 1, 1, sit);
+}
+
+/* A display name as rooms will read it: control characters (line breaks,
+ * colour codes) dropped, so that nobody can forge a line of the bot's with
+ * a name like "x\nalice wins", cut at a character boundary; the user id
+ * when nothing is left. (Found by tests/fuzz/fuzz_command.c.) */
+static const char *clean_name(const char *name, const char *user, char out[ADAPTER_ID_MAX])
+{
+	size_t n = 0;
+	const char *c = name ? name : "";
+	for (; *c && n < ADAPTER_ID_MAX - 1; c++)
+		if ((unsigned char)*c >= 0x20 && *c != 0x7f)
+			out[n++] = *c;
+	if (*c) { /* cut short: drop the last character, which may be incomplete */
+		while (n > 0 && ((unsigned char)out[n - 1] & 0xc0) == 0x80)
+			n--;
+		if (n > 0 && (unsigned char)out[n - 1] >= 0xc0)
+			n--;
+	}
+	out[n] = '\0';
+	if (!n && user && user != name)
+		return clean_name(user, NULL, out);
+	return out;
 }
 
 static void on_message(void *ctx, adapter *net, const char *room, const char *user, const char *name, const char *text,
@@ -252,6 +280,8 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 	bot *b = ctx;
 	if (flags & ADAPTER_NOTICE)
 		return; /* never answer a notice: that is how bots loop */
+	char shown_name[ADAPTER_ID_MAX];
+	name = clean_name(name, user, shown_name);
 	char buf[ADAPTER_TEXT_MAX];
 	snprintf(buf, sizeof buf, "%s", text);
 	char *line = buf;
@@ -345,6 +375,8 @@ static void on_left(void *ctx, adapter *net, const char *room, const char *user,
 static void on_renamed(void *ctx, adapter *net, const char *old_user, const char *new_user, const char *new_name)
 {
 	bot *b = ctx;
+	char shown_name[ADAPTER_ID_MAX];
+	new_name = clean_name(new_name, new_user, shown_name);
 	for (int i = 0; i < b->ntables; i++)
 		if (b->tables[i]->net == net && !b->tables[i]->closing)
 			table_user_renamed(b->tables[i], old_user, new_user, new_name);
@@ -371,6 +403,79 @@ static void on_link(void *ctx, adapter *net, int up, const char *why)
 		why ? why : "");
 }
 
+static int state_get(void *ctx, adapter *net, const char *key, char *out, size_t len)
+{
+	bot *b = ctx;
+	if (!b->db)
+		return 0;
+	return store_state_get(b->db, net->name, key, out, len) == 1;
+}
+
+static int state_set(void *ctx, adapter *net, const char *key, const char *value)
+{
+	bot *b = ctx;
+	if (!b->db)
+		return -1;
+	if (store_state_set(b->db, net->name, key, value) < 0) {
+		fprintf(stderr, "error: %s\n", store_error(b->db));
+		return -1;
+	}
+	return 0;
+}
+
+struct restore_ctx {
+	bot *b;
+	int n, failed;
+};
+
+static void restore_one(void *ctx, const char *netname, const char *room, const char *meta, int64_t match_id)
+{
+	struct restore_ctx *rc = ctx;
+	bot *b = rc->b;
+	adapter *net = NULL;
+	for (int i = 0; i < b->nnets; i++)
+		if (!strcmp(b->nets[i]->name, netname))
+			net = b->nets[i];
+	if (!net) {
+		fprintf(stderr, "warn: a table in %s on network %s is kept in the database, but that network is no "
+				"longer configured\n", room, netname);
+		return;
+	}
+	if (find_table(b, net, room) || b->ntables >= BOT_TABLES_MAX)
+		return;
+	table_settings set = b->defaults;
+	if (b->settings_for)
+		b->settings_for(b->settings_ctx, net, room, &set);
+	table *t = table_new(b, net, room, &set);
+	if (!t) {
+		rc->failed++;
+		return;
+	}
+	char err[512];
+	if (table_restore(t, meta, match_id, err, sizeof err) < 0) {
+		fprintf(stderr, "error: the table in %s on %s could not be restored: %s; it starts afresh\n", room,
+			netname, err);
+		rc->failed++;
+	}
+	b->tables[b->ntables++] = t;
+	rc->n++;
+	/* Rooms the bot followed an invitation into are not in the
+	 * configuration: go back to them. */
+	net->ops->join(net, room, NULL);
+}
+
+int bot_restore(bot *b)
+{
+	if (!b->db)
+		return 0;
+	struct restore_ctx rc = { b, 0, 0 };
+	if (store_tables_each(b->db, restore_one, &rc) < 0) {
+		fprintf(stderr, "error: %s\n", store_error(b->db));
+		return -1;
+	}
+	return rc.n;
+}
+
 adapter_host bot_host(bot *b)
 {
 	adapter_host h = {
@@ -382,6 +487,8 @@ adapter_host bot_host(bot *b)
 		.room_ready = on_room_ready,
 		.room_lost = on_room_lost,
 		.link = on_link,
+		.state_get = state_get,
+		.state_set = state_set,
 	};
 	return h;
 }

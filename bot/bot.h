@@ -4,6 +4,7 @@
 
 #include "adapter.h"
 #include "loop.h"
+#include "store.h"
 #include "table.h"
 
 #define BOT_TABLES_MAX 4096      /* one per room; far beyond a family server's needs */
@@ -38,6 +39,10 @@ typedef struct bot {
 	void (*settings_for)(void *ctx, adapter *net, const char *room, table_settings *out);
 	void *settings_ctx;
 	double cmd_burst, cmd_per_second; /* per-user limits (BOT_CMD_* by default) */
+	store *db;                 /* the database (not owned); NULL: nothing is kept */
+	struct ai_worker *ai;      /* computer players' thinking thread (made on first use) */
+	char public_dir[4096];     /* where !record writes files for the web ("" none) */
+	char public_url[1024];      /* the address public_dir is served at ("" none) */
 } bot;
 
 /* A bot with no networks yet, on loop ev; NULL when out of memory. */
@@ -56,5 +61,9 @@ void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int 
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags);
 /* Marks a table for freeing at the next safe point. */
 void bot_close_table(bot *b, table *t);
+/* Rebuilds every table the database holds for the networks added so far
+ * (each says "resumed" when the bot is back in its room); returns how many
+ * tables were restored, or -1 when the database could not be read. */
+int bot_restore(bot *b);
 
 #endif

@@ -594,6 +594,10 @@ static void secret_file(struct loader *L, const config_setting_t *s, const char 
 		error(L, s, path, "cannot read \"%s\": %s", full, strerror(errno));
 		return;
 	}
+	struct stat st;
+	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH)))
+		warning(L, s, path, "the secret in \"%s\" may be read by group or others (mode %04o): chmod 600 %s",
+			full, (unsigned)(st.st_mode & 07777), full);
 	char line[CONFIG_STRING_MAX + 2]; /* a longest secret, "\r\n" would not fit: "too long" */
 	size_t n = fread(line, 1, sizeof line - 1, in);
 	int failed = ferror(in), err = errno;
@@ -1041,7 +1045,14 @@ static void load_operator(struct loader *L, const config_setting_t *s, const cha
 		return;
 	}
 	if (v[0] == '@' && strchr(v, ':')) {
-		error(L, s, path, "%s looks like a Matrix user id: Matrix support is not built yet", shown(q, v));
+		/* A Matrix user id, exact or with * and ?: matched against the id. */
+		if (strpbrk(v, " !") || strlen(v) >= sizeof op->text) {
+			error(L, s, path, "%s is not a Matrix user id (@name:server, * and ? match anything)",
+			      shown(q, v));
+			return;
+		}
+		op->kind = CONFIG_OPERATOR_MASK;
+		memcpy(op->text, v, strlen(v) + 1);
 		return;
 	}
 	const char *bang = strchr(v, '!'), *at = strchr(v, '@');
@@ -1119,6 +1130,7 @@ static const struct field table_fields[] = {
 	TABLE_INT(computer_delay_ms, 0, 10000, "milliseconds"),
 	{ .key = "computer_level", .kind = K_WORD, .off = offsetof(config_table, computer_level),
 	  .size = sizeof(int), .words = level_words, .what = "a computer level" },
+	TABLE_INT(computer_think_ms, 10, 10000, "milliseconds"),
 	{ .key = "hints", .kind = K_BOOL, .off = offsetof(config_table, hints), .size = sizeof(int) },
 	{ .key = "rules", .kind = K_GROUP, .off = offsetof(config_table, rules), .sub = &rules_group },
 };
@@ -1135,6 +1147,8 @@ static const struct field bot_fields[] = {
 	  .words = log_words, .what = "a log level" },
 	{ .key = "data_dir", .kind = K_STRING, .off = offsetof(config_bot, data_dir), .size = CONFIG_PATH_MAX,
 	  .check = check_nonempty },
+	{ .key = "public_dir", .kind = K_STRING, .off = offsetof(config_bot, public_dir), .size = CONFIG_PATH_MAX },
+	{ .key = "public_url", .kind = K_STRING, .off = offsetof(config_bot, public_url), .size = CONFIG_STRING_MAX },
 	{ .key = "allow_invites", .kind = K_BOOL, .off = offsetof(config_bot, allow_invites), .size = sizeof(int) },
 	{ .key = "commands_burst", .kind = K_INT, .off = offsetof(config_bot, commands_burst), .size = sizeof(int),
 	  .min = 1, .max = 1000, .what = "commands" },
@@ -1309,6 +1323,188 @@ static void check_network(struct loader *L, const config_setting_t *g, const cha
 		warning(L, g, path, "no channels, and invites are off: the bot would join nothing");
 }
 
+/* ---- Matrix networks ---- */
+
+static int check_homeserver(struct loader *L, const config_setting_t *s, const char *path, const char *v)
+{
+	char q[SHOWN_MAX * 4 + 8];
+	const char *host = !strncmp(v, "https://", 8) ? v + 8 : !strncmp(v, "http://", 7) ? v + 7 : NULL;
+	if (!host || !*host || *host == '/' || strpbrk(v, " \"?#")) {
+		error(L, s, path, "%s is not a homeserver URL: https://host[:port], http:// only for this machine",
+		      shown(q, v));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_user_id(struct loader *L, const config_setting_t *s, const char *path, const char *v)
+{
+	char q[SHOWN_MAX * 4 + 8];
+	const char *colon = strchr(v, ':');
+	if (v[0] != '@' || !colon || colon == v + 1 || !colon[1] || strchr(v, ' ') || strlen(v) > 255) {
+		error(L, s, path, "%s is not a Matrix user id: @name:server", shown(q, v));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_device_id(struct loader *L, const config_setting_t *s, const char *path, const char *v)
+{
+	for (const char *c = v; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("_-.=", *c)) {
+			char q[SHOWN_MAX * 4 + 8];
+			error(L, s, path, "%s is not a device id: letters, digits, _ - . = only", shown(q, v));
+			return -1;
+		}
+	return 0;
+}
+
+/* A list of strings, each checked by `ok` (which says what is wrong, or NULL). */
+static void load_string_list(struct loader *L, const config_setting_t *s, const char *path,
+			     char (*dst)[MATRIX_FIELD_MAX], int *count, int max, const char *what,
+			     const char *(*ok)(const char *v))
+{
+	*count = 0;
+	if (!is_sequence(s)) {
+		wrong_type(L, s, path, what, 0);
+		return;
+	}
+	int n = config_setting_length(s);
+	if (n > max) {
+		error(L, s, path, "%d entries; at most %d", n, max);
+		n = max;
+	}
+	for (int i = 0; i < n; i++) {
+		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
+		char sub[KEYPATH_MAX];
+		path_index(sub, path, i);
+		if (config_setting_type(e) != CONFIG_TYPE_STRING) {
+			wrong_type(L, e, sub, "a string", 0);
+			continue;
+		}
+		const char *v = config_setting_get_string(e);
+		const char *why = text_problem(v);
+		char q[SHOWN_MAX * 4 + 8];
+		if (!why && strlen(v) >= MATRIX_FIELD_MAX)
+			why = "is too long";
+		if (!why)
+			why = ok(v);
+		if (why) {
+			error(L, e, sub, "%s %s", shown(q, v), why);
+			continue;
+		}
+		snprintf(dst[(*count)++], MATRIX_FIELD_MAX, "%s", v);
+	}
+}
+
+static const char *room_problem(const char *v)
+{
+	if ((v[0] != '!' && v[0] != '#') || !strchr(v, ':') || strchr(v, ' '))
+		return "is not a room: a room id !id:server or an alias #name:server";
+	return NULL;
+}
+
+static const char *allow_problem(const char *v)
+{
+	if (v[0] == '@')
+		return strchr(v, ':') && !strchr(v, ' ') ? NULL : "is not a user id @name:server";
+	if (!*v || strpbrk(v, " @/"))
+		return "is not a user id (@name:server) or a server name";
+	return NULL;
+}
+
+static void load_matrix_rooms(struct loader *L, const config_setting_t *s, const char *path, void *base)
+{
+	config_network *net = base;
+	load_string_list(L, s, path, net->matrix.rooms, &net->matrix.nrooms, MATRIX_ROOMS_MAX,
+			 "a list ( \"!id:server\", \"#alias:server\" )", room_problem);
+}
+
+static void load_invite_allow(struct loader *L, const config_setting_t *s, const char *path, void *base)
+{
+	config_network *net = base;
+	load_string_list(L, s, path, net->matrix.invite_allow, &net->matrix.ninvite_allow, MATRIX_ALLOW_MAX,
+			 "a list of \"@user:server\" or \"server\"", allow_problem);
+}
+
+static const struct field matrix_fields[] = {
+	{ .key = "name", .kind = K_STRING, .off = offsetof(config_network, name), .size = CONFIG_NAME_MAX,
+	  .check = check_network_name, .required = 1 },
+	{ .key = "type", .kind = K_CUSTOM, .custom = load_nothing },
+	{ .key = "homeserver", .kind = K_STRING, .off = offsetof(config_network, matrix.homeserver),
+	  .size = MATRIX_FIELD_MAX, .check = check_homeserver, .required = 1 },
+	{ .key = "user_id", .kind = K_STRING, .off = offsetof(config_network, matrix.user_id),
+	  .size = MATRIX_FIELD_MAX, .check = check_user_id, .required = 1 },
+	{ .key = "password", .kind = K_SECRET, .off = offsetof(config_network, matrix.password),
+	  .size = MATRIX_FIELD_MAX },
+	{ .key = "access_token", .kind = K_SECRET, .off = offsetof(config_network, matrix.access_token),
+	  .size = MATRIX_FIELD_MAX },
+	{ .key = "device_id", .kind = K_STRING, .off = offsetof(config_network, matrix.device_id),
+	  .size = MATRIX_FIELD_MAX, .check = check_device_id },
+	{ .key = "ca_file", .kind = K_PATH, .off = offsetof(config_network, matrix.ca_file), .size = MATRIX_FIELD_MAX,
+	  .path_must_read = 1 },
+	{ .key = "tls_verify", .kind = K_BOOL, .off = offsetof(config_network, matrix.tls_verify),
+	  .size = sizeof(int) },
+	{ .key = "rooms", .kind = K_CUSTOM, .custom = load_matrix_rooms },
+	{ .key = "accept_invites", .kind = K_BOOL, .off = offsetof(config_network, matrix.accept_invites),
+	  .size = sizeof(int) },
+	{ .key = "invite_allow", .kind = K_CUSTOM, .custom = load_invite_allow },
+	{ .key = "sync_timeout_seconds", .kind = K_INT, .off = offsetof(config_network, matrix.sync_timeout_ms),
+	  .size = sizeof(int), .min = 1, .max = 300, .scale = 1000, .what = "seconds" },
+	{ .key = "reconnect_min_seconds", .kind = K_INT, .off = offsetof(config_network, matrix.backoff_min_ms),
+	  .size = sizeof(int), .min = 1, .max = 3600, .scale = 1000, .what = "seconds" },
+	{ .key = "reconnect_max_seconds", .kind = K_INT, .off = offsetof(config_network, matrix.backoff_max_ms),
+	  .size = sizeof(int), .min = 1, .max = 86400, .scale = 1000, .what = "seconds" },
+};
+static const struct group matrix_group = { matrix_fields, sizeof matrix_fields / sizeof matrix_fields[0] };
+
+static void check_matrix_network(struct loader *L, const config_setting_t *g, const char *path,
+				 config_network *net, int clean)
+{
+	matrix_settings *s = &net->matrix;
+	const config_setting_t *m;
+	char sub[KEYPATH_MAX];
+	if (!clean)
+		return;
+	if (!s->password[0] == !s->access_token[0])
+		error(L, g, path, "%s", s->password[0] ? "give password or access_token, not both"
+		      : "password or access_token is missing (or password_file, access_token_env...)");
+	if (s->backoff_min_ms > s->backoff_max_ms) {
+		m = config_setting_get_member(g, "reconnect_max_seconds");
+		path_key(sub, path, "reconnect_max_seconds");
+		error(L, m ? m : g, sub, "%d is less than reconnect_min_seconds (%d)", s->backoff_max_ms / 1000,
+		      s->backoff_min_ms / 1000);
+	}
+	if (!strncmp(s->homeserver, "http://", 7)) {
+		const char *h = s->homeserver + 7;
+		char host[MATRIX_FIELD_MAX];
+		snprintf(host, sizeof host, "%s", h);
+		host[strcspn(host, "/")] = '\0';
+		if (host[0] == '[') {
+			host[strcspn(host, "]")] = '\0';
+			memmove(host, host + 1, strlen(host));
+		} else if (strchr(host, ':') == strrchr(host, ':')) {
+			host[strcspn(host, ":")] = '\0';
+		}
+		if (!is_loopback(host))
+			warning(L, g, path, "the password or token goes to %s without TLS, readable on the way: use "
+				"https://", host);
+	}
+	if (!s->tls_verify && (m = config_setting_get_member(g, "tls_verify"))) {
+		path_key(sub, path, "tls_verify");
+		warning(L, m, sub, "the homeserver's certificate is not checked, so anyone on the way can pose as it");
+	}
+	m = config_setting_get_member(g, "accept_invites");
+	if (m && s->accept_invites && !L->out->bot.allow_invites) {
+		path_key(sub, path, "accept_invites");
+		warning(L, m, sub, "has no effect while bot.allow_invites is false");
+	}
+	if (!L->out->bot.allow_invites)
+		s->accept_invites = 0;
+	if (!s->nrooms && !s->accept_invites)
+		warning(L, g, path, "no rooms, and invites are off: the bot would join nothing");
+}
+
 static void load_network(struct loader *L, const config_setting_t *g, const char *path, config_network *net)
 {
 	const config_setting_t *ts = config_setting_get_member(g, "type");
@@ -1327,7 +1523,7 @@ static void load_network(struct loader *L, const config_setting_t *g, const char
 				found = i;
 		if (found < 0) {
 			char q[SHOWN_MAX * 4 + 8];
-			error(L, ts, sub, "%s is not a network type: use \"irc\"", shown(q, t));
+			error(L, ts, sub, "%s is not a network type: use \"irc\" or \"matrix\"", shown(q, t));
 			return;
 		}
 		if (!network_built[found]) {
@@ -1338,6 +1534,13 @@ static void load_network(struct loader *L, const config_setting_t *g, const char
 		net->type = found;
 	}
 	irc_settings_default(&net->irc);
+	if (net->type == CONFIG_NETWORK_MATRIX) {
+		matrix_settings_default(&net->matrix);
+		int mbefore = L->errs->nerrors;
+		load_group(L, g, path, &matrix_group, net);
+		check_matrix_network(L, g, path, net, L->errs->nerrors == mbefore);
+		return;
+	}
 	int before = L->errs->nerrors;
 	load_group(L, g, path, &irc_group, net);
 	check_network(L, g, path, net, L->errs->nerrors == before);
@@ -1418,6 +1621,7 @@ static void config_defaults(config *c)
 	c->tables.deal_pause_ms = 4000;
 	c->tables.computer_delay_ms = 700;
 	c->tables.computer_level = CONFIG_LEVEL_NORMAL;
+	c->tables.computer_think_ms = 300;
 	c->tables.hints = 1;
 	g304_rules_default(&c->tables.rules);
 }
@@ -1652,6 +1856,12 @@ static void print_summary(FILE *f, const char *name, const config *c)
 	fprintf(f, "tables: %s\n", t);
 	for (int i = 0; i < c->nnetworks; i++) {
 		const config_network *n = &c->networks[i];
+		if (n->type == CONFIG_NETWORK_MATRIX) {
+			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s\n", n->name, n->matrix.homeserver,
+				n->matrix.user_id, n->matrix.nrooms, n->matrix.nrooms == 1 ? "" : "s",
+				n->matrix.accept_invites ? "accepted" : "declined");
+			continue;
+		}
 		fprintf(f, "network %s (%s): %s:%d%s, nick %s, %d channel%s\n", n->name,
 			config_network_type_name(n->type), n->irc.server, n->irc.port, n->irc.tls ? " TLS" : "",
 			n->irc.nick, n->irc.nchannels, n->irc.nchannels == 1 ? "" : "s");

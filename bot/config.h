@@ -14,6 +14,7 @@
 
 #include "g304.h"
 #include "irc.h"
+#include "matrix.h"
 
 /* Limits, each with its reason. */
 #define CONFIG_NETWORKS_MAX 16    /* one connection each: more is a mistake, not a deployment */
@@ -34,10 +35,11 @@
 #define CONFIG_LOG_LEVELS(X) X(DEBUG, "debug") X(INFO, "info") X(WARN, "warn") X(ERROR, "error")
 #define CONFIG_LEVELS(X) \
 	X(EASY, "easy")                  /* the random player */ \
-	X(NORMAL, "normal")              /* the simple rule-based player */
+	X(NORMAL, "normal")              /* the search player, small budget (docs/AI.md) */ \
+	X(STRONG, "strong")              /* the search player, full budget */
 /* enum constant, the word, built yet (0: recognised but refused). */
 #define CONFIG_GAMES(X) X(G304, "304", 1) X(TRUMP304, "trump304", 0) X(ROOK, "rook", 0)
-#define CONFIG_NETWORK_TYPES(X) X(IRC, "irc", 1) X(MATRIX, "matrix", 0)
+#define CONFIG_NETWORK_TYPES(X) X(IRC, "irc", 1) X(MATRIX, "matrix", 1)
 #define CONFIG_OPERATOR_KINDS(X) \
 	X(MASK, "mask")                  /* IRC nick!user@host with * and ? */ \
 	X(ACCOUNT, "account")            /* a services account (SASL/NickServ), exact, case-insensitive */
@@ -80,6 +82,7 @@ typedef struct config_table {
 	int deal_pause_ms;             /* pause between one deal's end and the next deal */
 	int computer_delay_ms;         /* a computer player's pause before it moves */
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
+	int computer_think_ms;         /* a search player's thinking budget per decision */
 	int hints;                     /* private prompts list the legal cards */
 	g304_rules rules;              /* the 304 table options (RULES.md) */
 } config_table;
@@ -96,6 +99,8 @@ typedef struct config_bot {
 	char language[CONFIG_LANGUAGE_MAX]; /* "en" */
 	int log_level;                 /* enum config_log_level */
 	char data_dir[CONFIG_PATH_MAX];/* where state lives (resolved; may not exist yet) */
+	char public_dir[CONFIG_PATH_MAX];/* !record writes match records here ("": sends them privately) */
+	char public_url[CONFIG_STRING_MAX];/* the web address of public_dir ("": tell the path) */
 	int allow_invites;             /* master switch: no network joins on invite when 0 */
 	int commands_burst;            /* per user: commands taken at once... */
 	int commands_per_minute;       /* ...then this many a minute; the rest are ignored */
@@ -103,10 +108,12 @@ typedef struct config_bot {
 
 typedef struct config_network {
 	char name[CONFIG_NAME_MAX];    /* unique: [A-Za-z0-9_-] */
-	int type;                      /* enum config_network_type: CONFIG_NETWORK_IRC for now */
+	int type;                      /* enum config_network_type */
 	irc_settings irc;              /* complete: irc_settings_default() where the file is silent,
 	                                * secrets resolved, accept_invites and-ed with bot.allow_invites */
 	config_table channel_tables[IRC_CHANNELS_MAX]; /* table defaults in irc.channels[i] */
+	matrix_settings matrix;        /* type matrix: complete, secrets resolved, accept_invites and-ed
+	                                * with bot.allow_invites (irc above is then unused) */
 } config_network;
 
 typedef struct config {

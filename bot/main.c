@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "config.h"
 #include "replay.h"
+#include "verify.h"
 #include "run.h"
 
 #ifndef CARDBOT_VERSION
@@ -26,9 +27,11 @@ struct command {
 static const struct command commands[] = {
 	{ "bench", bench_main, "run the benchmarks and print the figures" },
 	{ "check-config", config_check_main, "check a configuration file and summarise it" },
+	{ "export", export_main, "list the matches in the bot's database, or print one's record" },
 	{ "help", help_main, "list the commands; `help COMMAND` explains one" },
 	{ "replay", replay_main, "replay a game record and print what happened, as JSON lines" },
 	{ "run", run_main, "connect to the configured networks and host 304 tables" },
+	{ "verify", verify_main, "check a match record's deck commitments and replay it" },
 	{ "version", version_main, "print the version" },
 };
 #define COMMANDS (sizeof commands / sizeof commands[0])

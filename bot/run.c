@@ -1,13 +1,19 @@
 /* run.c: `cardbot run`: load the configuration, connect every network, host tables until told to stop. */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
 #include "bot.h"
 #include "config.h"
+#include "g304_ai.h"
 #include "irc.h"
 #include "loop.h"
+#include "matrix.h"
 #include "run.h"
+#include "store.h"
 
 #define STOP_GRACE_MS 1500 /* time for goodbyes to leave before the loop ends */
 
@@ -16,6 +22,8 @@ typedef struct runner {
 	bot *b;
 	config cfg;
 	int stopping;
+	store *db;
+	const char *path;          /* the config file (NULL: built in) */
 } runner;
 
 static void settings_from(const config_table *ct, table_settings *out)
@@ -31,6 +39,8 @@ static void settings_from(const config_table *ct, table_settings *out)
 	out->deal_pause_ms = ct->deal_pause_ms;
 	out->computer_delay_ms = ct->computer_delay_ms;
 	out->computer_easy = ct->computer_level == CONFIG_LEVEL_EASY;
+	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;
+	out->computer_think_ms = ct->computer_think_ms;
 	out->hints = ct->hints;
 }
 
@@ -65,10 +75,122 @@ static void on_stop_signal(void *ctx, int sig)
 	loop_timer(r->ev, STOP_GRACE_MS, end_loop, r);
 }
 
+/* Applies what a reload may change while tables play: the bot's
+ * settings, table defaults, and each network's channels. */
+static void apply_bot_settings(runner *r)
+{
+	bot *b = r->b;
+	settings_from(&r->cfg.tables, &b->defaults);
+	snprintf(b->prefix, sizeof b->prefix, "%s", r->cfg.bot.prefix);
+	b->cmd_burst = r->cfg.bot.commands_burst;
+	b->cmd_per_second = r->cfg.bot.commands_per_minute / 60.0;
+	b->noperators = 0;
+	for (int i = 0; i < r->cfg.bot.noperators && i < BOT_OPERATORS_MAX; i++)
+		snprintf(b->operators[b->noperators++], sizeof b->operators[0], "%s%s",
+			 r->cfg.bot.operators[i].kind == CONFIG_OPERATOR_ACCOUNT ? "account:" : "",
+			 r->cfg.bot.operators[i].text);
+	snprintf(b->public_dir, sizeof b->public_dir, "%s", r->cfg.bot.public_dir);
+	snprintf(b->public_url, sizeof b->public_url, "%s", r->cfg.bot.public_url);
+}
+
 static void on_hup(void *ctx, int sig)
 {
-	(void)ctx, (void)sig;
-	fprintf(stderr, "warn: SIGHUP: reloading the configuration is not supported yet; restart to apply changes\n");
+	(void)sig;
+	runner *r = ctx;
+	if (!r->path) {
+		fprintf(stderr, "info: SIGHUP: the bot runs on its built-in configuration; nothing to reload\n");
+		return;
+	}
+	config fresh;
+	memset(&fresh, 0, sizeof fresh);
+	config_errors errs = { 0 };
+	int nerr = config_load(r->path, &fresh, &errs);
+	config_errors_print(&errs, stderr);
+	config_errors_free(&errs);
+	if (nerr) {
+		fprintf(stderr, "error: SIGHUP: %s has errors (above); the running configuration is kept\n", r->path);
+		config_free(&fresh);
+		return;
+	}
+	/* Networks are connections: adding, removing or changing one needs a
+	 * restart. Their channels follow the new file. */
+	int same = fresh.nnetworks == r->cfg.nnetworks;
+	for (int i = 0; same && i < fresh.nnetworks; i++)
+		same = !strcmp(fresh.networks[i].name, r->cfg.networks[i].name)
+		       && fresh.networks[i].type == r->cfg.networks[i].type;
+	if (strcmp(fresh.bot.data_dir, r->cfg.bot.data_dir))
+		fprintf(stderr, "warn: SIGHUP: bot.data_dir changed; the database moves only on a restart\n");
+	if (!same)
+		fprintf(stderr, "warn: SIGHUP: the list of networks changed; that takes a restart (channels, tables "
+				"and bot settings are reloaded now)\n");
+	for (int i = 0; same && i < fresh.nnetworks; i++) {
+		if (fresh.networks[i].type != CONFIG_NETWORK_IRC)
+			continue;
+		adapter *a = NULL;
+		for (int k = 0; k < r->b->nnets; k++)
+			if (!strcmp(r->b->nets[k]->name, fresh.networks[i].name))
+				a = r->b->nets[k];
+		if (!a)
+			continue;
+		const irc_settings *old = &r->cfg.networks[i].irc, *new = &fresh.networks[i].irc;
+		for (int c = 0; c < new->nchannels; c++)
+			a->ops->join(a, new->channels[c].name, new->channels[c].key);
+		for (int c = 0; c < old->nchannels; c++) {
+			int kept = 0;
+			for (int d = 0; d < new->nchannels && !kept; d++)
+				kept = !strcasecmp(old->channels[c].name, new->channels[d].name);
+			int busy = 0;
+			for (int k = 0; k < r->b->ntables; k++)
+				busy |= r->b->tables[k]->net == a && !strcasecmp(r->b->tables[k]->room, old->channels[c].name)
+					&& r->b->tables[k]->state == TABLE_PLAYING;
+			if (!kept && !busy)
+				a->ops->part(a, old->channels[c].name, "no longer in my configuration");
+			else if (!kept)
+				fprintf(stderr, "warn: SIGHUP: %s is no longer configured, but a game is on there; staying\n",
+					old->channels[c].name);
+		}
+	}
+	if (same) {
+		/* The adapters keep pointers into their own copies of the
+		 * settings; only the bot's side is swapped. */
+		config old = r->cfg;
+		r->cfg = fresh;
+		config_free(&old);
+	} else {
+		config_bot keep_bot = fresh.bot;
+		config_table keep_tables = fresh.tables;
+		config_free(&fresh);
+		r->cfg.bot = keep_bot;
+		r->cfg.tables = keep_tables;
+	}
+	apply_bot_settings(r);
+	fprintf(stderr, "info: SIGHUP: reloaded %s\n", r->path);
+}
+
+/* Opens (creating) data_dir and the database in it. */
+static store *open_store(const config *cfg)
+{
+	const char *dir = cfg->bot.data_dir;
+	struct stat st;
+	if (mkdir(dir, 0700) < 0 && (errno != EEXIST || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "run: cannot create the data directory %s: %s (bot.data_dir)\n", dir,
+			errno == EEXIST ? "a file of that name is in the way" : strerror(errno));
+		return NULL;
+	}
+	char path[CONFIG_PATH_MAX + 16];
+	snprintf(path, sizeof path, "%s/cardbot.db", dir);
+	char err[STORE_ERR_MAX];
+	store *db = store_open(path, err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "run: %s\n", err);
+		return NULL;
+	}
+	if (store_found_version(db) == 0)
+		fprintf(stderr, "info: created the database %s\n", path);
+	else if (store_found_version(db) < STORE_VERSION)
+		fprintf(stderr, "info: upgraded the database %s from schema %d to %d\n", path, store_found_version(db),
+			STORE_VERSION);
+	return db;
 }
 
 static void usage(FILE *f)
@@ -124,6 +246,16 @@ int run_main(int argc, char **argv)
 	/* A player's text must never kill the process: a send to a closed
 	 * socket is an error to handle, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
+	/* A file size limit makes a write fail (and the move be refused), not
+	 * kill the bot. */
+	signal(SIGXFSZ, SIG_IGN);
+	r.path = path;
+	r.db = open_store(&r.cfg);
+	if (!r.db) {
+		fprintf(stderr, "run: nothing was started\n");
+		config_free(&r.cfg);
+		return 74;
+	}
 	r.ev = loop_new();
 	table_settings defaults;
 	settings_from(&r.cfg.tables, &defaults);
@@ -131,35 +263,42 @@ int run_main(int argc, char **argv)
 	if (!r.b) {
 		fprintf(stderr, "run: out of memory\n");
 		loop_free(r.ev);
+		store_close(r.db);
 		config_free(&r.cfg);
 		return 70;
 	}
 	r.b->settings_for = settings_for;
-	r.b->cmd_burst = r.cfg.bot.commands_burst;
-	r.b->cmd_per_second = r.cfg.bot.commands_per_minute / 60.0;
 	r.b->settings_ctx = &r;
-	for (int i = 0; i < r.cfg.bot.noperators && i < BOT_OPERATORS_MAX; i++)
-		snprintf(r.b->operators[r.b->noperators++], sizeof r.b->operators[0], "%s%s",
-			 r.cfg.bot.operators[i].kind == CONFIG_OPERATOR_ACCOUNT ? "account:" : "",
-			 r.cfg.bot.operators[i].text);
+	r.b->db = r.db;
+	apply_bot_settings(&r);
 	adapter_host host = bot_host(r.b);
 	for (int i = 0; i < r.cfg.nnetworks; i++) {
 		config_network *n = &r.cfg.networks[i];
-		adapter *a = irc_adapter_new(r.ev, &host, n->name, &n->irc);
+		adapter *a = n->type == CONFIG_NETWORK_MATRIX ? matrix_adapter_new(r.ev, &host, n->name, &n->matrix)
+			: irc_adapter_new(r.ev, &host, n->name, &n->irc);
 		if (!a || bot_add_network(r.b, a) < 0) {
 			fprintf(stderr, "run: cannot set up network %s\n", n->name);
 			continue;
 		}
 		a->ops->start(a);
-		fprintf(stderr, "info: network %s: connecting to %s port %d%s\n", n->name, n->irc.server, n->irc.port,
-			n->irc.tls ? " (TLS)" : "");
+		if (n->type == CONFIG_NETWORK_MATRIX)
+			fprintf(stderr, "info: network %s: connecting to %s as %s\n", n->name, n->matrix.homeserver,
+				n->matrix.user_id);
+		else
+			fprintf(stderr, "info: network %s: connecting to %s port %d%s\n", n->name, n->irc.server,
+				n->irc.port, n->irc.tls ? " (TLS)" : "");
 	}
+	int restored = bot_restore(r.b);
+	if (restored > 0)
+		fprintf(stderr, "info: restored %d table%s from %s\n", restored, restored == 1 ? "" : "s",
+			store_path(r.db));
 	loop_on_signal(r.ev, SIGTERM, on_stop_signal, &r);
 	loop_on_signal(r.ev, SIGINT, on_stop_signal, &r);
 	loop_on_signal(r.ev, SIGHUP, on_hup, &r);
 	loop_run(r.ev);
 	bot_free(r.b);
 	loop_free(r.ev);
+	store_close(r.db);
 	config_free(&r.cfg);
 	fprintf(stderr, "info: stopped\n");
 	return 0;

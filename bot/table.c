@@ -10,16 +10,22 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <time.h>
 #include "bot.h"
+#include "fair.h"
 #include "g304_random.h"
 #include "g304_simple.h"
+#include "g304_ai.h"
+#include "ai_worker.h"
 #include "loop.h"
 #include "render.h"
 #include "table.h"
+#include "table_store.h"
 #include "text.h"
 
 #define LINE_MAX_BYTES 380   /* one announcement line; adapters split longer ones anyway */
 #define PRIVATE_MAX 1024
+#define SAVE_RETRY_MS 5000   /* a computer player's next try after a failed save */
 #define TEAM_TEXT (2 * TABLE_NAME_MAX + 8) /* "ann & cat" */
 
 enum timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
@@ -41,6 +47,7 @@ void table_settings_default(table_settings *s)
 static void schedule(table *t);
 static int caps_autoplay(table *t, int s);
 static const char *txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
+static void tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
 
 /* ---- saying things ---- */
 
@@ -94,9 +101,54 @@ static void sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char
 	sb_add(b, txt(buf, sizeof buf, id, a1, a2, a3));
 }
 
+/* Saves the table's seats and settings when they changed since the last save. */
+static void persist(table *t)
+{
+	store *db = t->bot->db;
+	if (!db || t->closing)
+		return;
+	static char meta[TSTORE_META_MAX];
+	if (tstore_meta(t, meta, sizeof meta) < 0)
+		return;
+	unsigned long h = 5381;
+	for (const unsigned char *p = (const unsigned char *)meta; *p; p++)
+		h = h * 33 + *p;
+	h ^= (unsigned long)t->match_id * 0x9e3779b9ul;
+	if (h == t->meta_hash)
+		return;
+	if (store_table_save(db, t->net->name, t->room, meta, t->match_id) < 0) {
+		fprintf(stderr, "error: table %s: %s\n", t->room, store_error(db));
+		return;
+	}
+	if (t->match_id && t->state == TABLE_PLAYING) {
+		/* Who plays each seat now (a newcomer, a computer standing in). */
+		store_seat ss[G304_SEATS];
+		for (int s = 0; s < G304_SEATS; s++)
+			ss[s] = (store_seat){ t->seats[s].computer ? "" : t->seats[s].user, t->seats[s].name,
+					      t->seats[s].computer };
+		if (store_match_seats(db, t->match_id, ss) < 0)
+			fprintf(stderr, "error: table %s: %s\n", t->room, store_error(db));
+	}
+	t->meta_hash = h;
+}
+
+/* A write to the database failed: the table says so (once until a write
+ * works again), and the log has the reason. */
+static void save_failed(table *t, const char *user)
+{
+	fprintf(stderr, "error: table %s: %s\n", t->room, store_error(t->bot->db));
+	if (user)
+		tell(t, user, T_SAVE_FAILED, t->room, NULL, NULL);
+	if (!t->save_failed) {
+		t->save_failed = 1;
+		say(t, T_SAVE_FAILED_ROOM, NULL, NULL, NULL);
+	}
+}
+
 /* Sends what was announced, split at the joints into lines of a sensible size. */
 static void flush(table *t)
 {
+	persist(t);
 	const char *sep = " \xc2\xb7 ";
 	char *p = t->out;
 	while (*p) {
@@ -123,6 +175,8 @@ static void flush(table *t)
 
 static void tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3)
 {
+	if (!user || !*user)
+		return; /* nobody to tell (settings recalled from the database) */
 	char buf[PRIVATE_MAX];
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
 	text_fmt(buf, sizeof buf, id, 3, args);
@@ -267,25 +321,6 @@ static void prompt_turn(table *t)
 
 /* ---- dealing ---- */
 
-/* An unbiased Fisher-Yates over bytes from the kernel's CSPRNG. */
-static int secure_shuffle(card deck[CARD_COUNT])
-{
-	for (int i = 0; i < CARD_COUNT; i++)
-		deck[i] = (card)i;
-	for (int i = CARD_COUNT - 1; i > 0; i--) {
-		uint32_t bound = (uint32_t)i + 1, x, limit = UINT32_MAX - UINT32_MAX % bound;
-		do {
-			if (getrandom(&x, sizeof x, 0) != (ssize_t)sizeof x)
-				return -1;
-		} while (x >= limit);
-		uint32_t j = x % bound;
-		card tmp = deck[i];
-		deck[i] = deck[j];
-		deck[j] = tmp;
-	}
-	return 0;
-}
-
 static void deal_next(void *ctx)
 {
 	table *t = ctx;
@@ -293,16 +328,32 @@ static void deal_next(void *ctx)
 	if (t->state != TABLE_PLAYING || t->game.phase != G304_PHASE_DEAL)
 		return;
 	card deck[CARD_COUNT];
-	if (secure_shuffle(deck) < 0) {
+	if (fair_shuffle(deck) < 0 || fair_salt(t->salt) < 0 || fair_commit(deck, t->salt, t->commitment) < 0) {
 		say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
 		t->state = TABLE_OPEN;
 		flush(t);
 		return;
 	}
+	/* The deck is stored before anyone sees a card of it. */
+	store *db = t->bot->db;
+	if (db && t->match_id) {
+		char dj[TSTORE_DECK_MAX];
+		tstore_deck_json(deck, dj, sizeof dj);
+		if (store_deal_begin(db, t->match_id, t->deal_idx, dj, t->salt, t->commitment) < 0) {
+			save_failed(t, NULL);
+			flush(t);
+			t->deal_timer = loop_timer(t->bot->ev, SAVE_RETRY_MS, deal_next, t);
+			return;
+		}
+		t->save_failed = 0;
+	}
+	t->deal_idx++;
+	t->seq = 0;
 	g304_deal(&t->game, deck);
 	char n[16];
 	snprintf(n, sizeof n, "%d", t->game.deal_no);
 	say(t, T_DEAL, n, seat_name(t, t->game.dealer), seat_name(t, (t->game.dealer + 1) & 3));
+	say(t, T_COMMITMENT, t->commitment, NULL, NULL);
 	for (int s = 0; s < G304_SEATS; s++)
 		if (s != t->game.turn)
 			send_hand(t, s);
@@ -529,11 +580,41 @@ static void after_action(table *t, int by_person)
 	schedule(t);
 }
 
+/* A deal ended: each seat's share of it, for the statistics. */
+static void deal_results(const table *t, store_deal_end *end)
+{
+	const g304_deal_end *e = &t->game.last;
+	memset(end, 0, sizeof *end);
+	for (int s = 0; s < G304_SEATS; s++) {
+		int team = g304_team(s);
+		store_result *r = &end->seats[s];
+		r->user = t->seats[s].computer ? "" : t->seats[s].user;
+		r->name = t->seats[s].name;
+		r->computer = t->seats[s].computer;
+		r->seat = s;
+		r->team = team;
+		r->outcome = g304_outcome_name(e->outcome);
+		r->trumper = e->trumper == s;
+		r->bid = e->bid == G304_BID_PCC ? 1000 : e->bid;
+		r->made = e->made;
+		r->won = e->paid[team ^ 1] > e->paid[team];
+		r->points = e->points[team];
+		r->caps = g304_caps_outcome_name(e->caps);
+		r->caps_called = e->caps_seat == s;
+	}
+	end->match_over = t->game.phase == G304_PHASE_OVER;
+	end->winner = t->game.winner;
+	end->tokens[0] = t->game.tokens[0];
+	end->tokens[1] = t->game.tokens[1];
+}
+
 /* Applies an action for seat s; refusals go privately to `user` (NULL: a
  * computer, whose refusals would be a bug worth a log line). */
 static int act(table *t, const g304_action *a, const char *user)
 {
 	g304_result res;
+	int phase_before = t->game.phase;
+	g304 before = t->game;
 	int err = g304_apply(&t->game, a, &res);
 	if (err) {
 		if (user) {
@@ -549,13 +630,145 @@ static int act(table *t, const g304_action *a, const char *user)
 		}
 		return err;
 	}
+	/* Stored before it is announced: a crash after this loses nothing
+	 * anyone saw, and a failed write undoes the action. */
+	store *db = t->bot->db;
+	int deal_over = phase_before != G304_PHASE_DEAL
+			&& (t->game.phase == G304_PHASE_DEAL || t->game.phase == G304_PHASE_OVER);
+	if (db && t->match_id) {
+		char js[TSTORE_ACTION_MAX];
+		tstore_action_json(a, js, sizeof js);
+		store_deal_end end;
+		if (deal_over)
+			deal_results(t, &end);
+		if (store_action(db, t->match_id, t->deal_idx - 1, t->seq, js, deal_over ? &end : NULL) < 0) {
+			t->game = before;
+			save_failed(t, user);
+			flush(t);
+			if (!user)
+				schedule(t); /* a computer player tries again later */
+			return G304_ERR_COUNT;
+		}
+		if (t->save_failed) {
+			t->save_failed = 0;
+			say(t, T_SAVE_WORKS, NULL, NULL, NULL);
+		}
+		t->seq++;
+	}
 	t->stop_votes = 0;
 	events_words(t, &res);
+	if (deal_over) {
+		/* The salt opens the commitment told at the start of the deal. */
+		char n[16];
+		snprintf(n, sizeof n, "%d", t->game.deal_no);
+		say(t, T_SALT, n, t->salt, NULL);
+	}
 	after_action(t, user != NULL);
 	return 0;
 }
 
 /* A computer player (or the stand-in for an absent one) moves. */
+/* ---- computer players that search (engine/g304_ai.c), off the loop ---- */
+
+enum { AI_MOVE, AI_STAND_IN, AI_HINT };
+
+/* Where the match stands: a search's answer is used only if nothing
+ * happened while it was thinking. */
+static uint64_t decision_stamp(const table *t)
+{
+	const g304 *g = &t->game;
+	int k = g->trick_no < G304_TRICKS ? g->trick_no : G304_TRICKS - 1;
+	return (uint64_t)g->deal_no << 24 | (uint64_t)g->phase << 20 | (uint64_t)g->nbidlog << 12
+		| (uint64_t)g->trick_no << 8 | (uint64_t)g->tricks[k].n << 5
+		| (uint64_t)(g->caps_seat & 7) << 2 | (uint64_t)(g->turn & 3);
+}
+
+static void computer_apply(table *t, int s, int standing_in, g304_action *a)
+{
+	if (standing_in)
+		say(t, T_STOOD_IN, seat_name(t, s), NULL, NULL);
+	if (act(t, a, NULL) != G304_ERR_OK && a->type == G304_ACT_CAPS) {
+		a->type = G304_ACT_PLAY; /* should not happen: fall back to a plain play */
+	}
+}
+
+/* The hint, as the command the player would type. */
+static void send_hint(table *t, int s, const g304_action *a)
+{
+	char what[96], code[3];
+	switch (a->type) {
+	case G304_ACT_BID:
+		if (a->value >= G304_BID_PCC)
+			snprintf(what, sizeof what, "bid pcc");
+		else
+			snprintf(what, sizeof what, "bid %d", a->value);
+		break;
+	case G304_ACT_TRUMP:
+		card_code(a->card, code);
+		snprintf(what, sizeof what, "trump %s", code);
+		break;
+	case G304_ACT_PLAY:
+		card_code(a->card, code);
+		snprintf(what, sizeof what, "play %s",
+			 t->game.trump_down && s == t->game.trumper && a->card == t->game.trump_card ? "trump" : code);
+		break;
+	case G304_ACT_CAPS: {
+		size_t n = (size_t)snprintf(what, sizeof what, "caps");
+		for (int k = 0; k < a->norder && k < G304_TRICKS && n + 4 < sizeof what; k++) {
+			card_code(a->order[k], code);
+			n += (size_t)snprintf(what + n, sizeof what - n, " %s", code);
+		}
+		break;
+	}
+	default:
+		snprintf(what, sizeof what, "%s", a->type == G304_ACT_PARTNER ? "ask" : g304_act_name(a->type));
+		break;
+	}
+	tell(t, t->seats[s].user, T_HINT, t->room, what, NULL);
+}
+
+static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
+{
+	table *t = ctx;
+	int kind = (int)(tag & 3), s = (int)(tag >> 4 & 3);
+	if (t->closing || t->state != TABLE_PLAYING || tag >> 8 != decision_stamp(t) || t->game.turn != s)
+		return;
+	if (kind == AI_HINT) {
+		if (ok && t->seats[s].user[0] && !t->seats[s].computer)
+			send_hint(t, s, res);
+		return;
+	}
+	if (kind == AI_MOVE && !t->seats[s].computer && !caps_autoplay(t, s))
+		return;
+	g304_action a;
+	if (ok) {
+		a = *res;
+	} else {
+		g304_view v;
+		g304_legal l;
+		g304_view_of(&t->game, s, &v);
+		g304_legal_of(&t->game, s, &l);
+		if (!g304_simple_action(&v, &l, &a))
+			return;
+	}
+	computer_apply(t, s, kind == AI_STAND_IN, &a);
+}
+
+/* Hands the decision to the worker thread; 0 if it cannot take it. */
+static int ai_submit(table *t, int s, int kind, const g304_view *v, const g304_legal *l)
+{
+	if (!t->bot->ai)
+		t->bot->ai = ai_worker_new(t->bot->ev);
+	if (!t->bot->ai)
+		return 0;
+	g304_ai_params p;
+	int level = kind == AI_HINT || t->set.computer_level == G304_AI_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;
+	g304_ai_params_default(&p, level, rng_next(&t->dice));
+	long ms = t->set.computer_think_ms > 0 ? t->set.computer_think_ms : AI_BUDGET_MS_DEFAULT;
+	uint64_t tag = decision_stamp(t) << 8 | (uint64_t)s << 4 | (uint64_t)kind;
+	return ai_worker_submit(t->bot->ai, v, l, &p, ms, tag, ai_done, t) != 0;
+}
+
 static void computer_move(table *t, int s, int standing_in)
 {
 	g304_view v;
@@ -566,14 +779,12 @@ static void computer_move(table *t, int s, int standing_in)
 	if (t->set.computer_easy) {
 		if (!g304_random_action(&t->game, &t->dice, 0, &a))
 			return;
+	} else if (ai_submit(t, s, standing_in ? AI_STAND_IN : AI_MOVE, &v, &l)) {
+		return; /* the answer comes back through ai_done */
 	} else if (!g304_simple_action(&v, &l, &a)) {
 		return;
 	}
-	if (standing_in)
-		say(t, T_STOOD_IN, seat_name(t, s), NULL, NULL);
-	if (act(t, &a, NULL) != G304_ERR_OK && a.type == G304_ACT_CAPS) {
-		a.type = G304_ACT_PLAY; /* should not happen: fall back to a plain play */
-	}
+	computer_apply(t, s, standing_in, &a);
 }
 
 static void computer_timer(void *ctx)
@@ -637,7 +848,9 @@ static void schedule(table *t)
 	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT)
 		return;
 	if (t->seats[s].computer || caps_autoplay(t, s)) {
-		t->computer_timer = loop_timer(t->bot->ev, t->set.computer_delay_ms, computer_timer, t);
+		/* After a failed save, try again in a while rather than at once. */
+		t->computer_timer = loop_timer(t->bot->ev, t->save_failed ? SAVE_RETRY_MS : t->set.computer_delay_ms,
+					       computer_timer, t);
 		return;
 	}
 	long ms;
@@ -688,6 +901,7 @@ void table_free(table *t)
 		loop_cancel(t->bot->ev, t->computer_timer);
 	if (t->deal_timer)
 		loop_cancel(t->bot->ev, t->deal_timer);
+	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
 	free(t);
 }
 
@@ -713,6 +927,9 @@ static void seat_human(table *t, int s, const char *user, const char *name)
 	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", name);
 	t->seats[s].computer = 0;
 	t->seats[s].away = 0;
+	store_user u;
+	if (t->bot->db && store_user_get(t->bot->db, t->net->name, user, &u) == 1)
+		t->seats[s].ascii = u.ascii;
 }
 
 static void seat_computer(table *t, int s)
@@ -777,11 +994,88 @@ void table_user_seen(table *t, const char *user)
 	}
 }
 
+static void cmd_set(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
+
+struct recall {
+	table *t;
+	char list[512];
+};
+
+static void recall_one(void *ctx, const char *option, const char *value)
+{
+	struct recall *rc = ctx;
+	char opt[32], val[32];
+	snprintf(opt, sizeof opt, "%s", option);
+	snprintf(val, sizeof val, "%s", value);
+	char *argv[3] = { "set", opt, val };
+	table_settings before = rc->t->set;
+	cmd_set(rc->t, "", "", 0, 3, argv);
+	if (memcmp(&before, &rc->t->set, sizeof before)) {
+		size_t n = strlen(rc->list);
+		snprintf(rc->list + n, sizeof rc->list - n, "%s%s %s", n ? ", " : "", opt, val);
+	}
+}
+
+void table_recall_settings(table *t)
+{
+	if (!t->bot->db || t->state != TABLE_OPEN)
+		return;
+	struct recall rc = { t, "" };
+	size_t keep = t->outlen;
+	if (store_channel_each(t->bot->db, t->net->name, t->room, recall_one, &rc) < 0)
+		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+	/* One line for all of them rather than one per option. */
+	t->outlen = keep;
+	t->out[keep] = '\0';
+	if (rc.list[0])
+		say(t, T_SETTINGS_RECALLED, rc.list, t->bot->prefix, NULL);
+}
+
+int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_t errlen)
+{
+	table_settings keep = t->set;
+	if (tstore_apply_meta(t, meta, err, errlen) < 0) {
+		memset(t->seats, 0, sizeof t->seats);
+		t->state = TABLE_OPEN;
+		return -1;
+	}
+	if (t->state == TABLE_PLAYING) {
+		if (!match_id) {
+			snprintf(err, errlen, "the table was playing, but no match is stored");
+		} else if (tstore_rebuild(t, t->bot->db, match_id, err, errlen) == 0) {
+			if (t->game.phase == G304_PHASE_OVER)
+				t->state = TABLE_OPEN;
+			t->meta_hash = 0;
+			return 0;
+		}
+		/* The seats stay; the broken match does not. */
+		t->state = TABLE_OPEN;
+		t->match_id = 0;
+		t->set = keep;
+		g304_init(&t->game, &t->set.rules, 0);
+		return -1;
+	}
+	return 0;
+}
+
 void table_resumed(table *t)
 {
 	if (t->state != TABLE_PLAYING)
 		return;
-	say(t, T_RESUMED, NULL, NULL, NULL);
+	if (t->game.phase != G304_PHASE_DEAL && t->commitment[0]) {
+		char n[16];
+		snprintf(n, sizeof n, "%d", t->game.deal_no);
+		say(t, T_RESUMED_DEAL, n, t->commitment, NULL);
+	} else {
+		say(t, T_RESUMED, NULL, NULL, NULL);
+	}
+	if (t->game.phase == G304_PHASE_DEAL) {
+		/* Between deals: the next one comes after the usual pause. */
+		flush(t);
+		if (!t->deal_timer)
+			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+		return;
+	}
 	prompt_turn(t);
 	flush(t);
 	for (int s = 0; s < G304_SEATS; s++)
@@ -959,6 +1253,12 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 		t->set.pace = PACE_CASUAL;
 	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "correspondence"))
 		t->set.pace = PACE_CORRESPONDENCE;
+	else if (!strcasecmp(opt, "level") && g304_ai_level_parse(val) >= 0) {
+		/* easy is the random player here; normal and strong search. */
+		t->set.computer_easy = g304_ai_level_parse(val) == G304_AI_EASY;
+		t->set.computer_level = g304_ai_level_parse(val);
+	} else if (!strcasecmp(opt, "think") && (b = atoi(val)) >= 10 && b <= 10000)
+		t->set.computer_think_ms = b;
 	else
 		ok = 0;
 	if (!ok) {
@@ -966,6 +1266,9 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	say(t, T_SET_DONE, opt, val, NULL);
+	/* The channel's next tables start with this choice too. */
+	if (t->bot->db && *user && store_channel_set(t->bot->db, t->net->name, t->room, opt, val) < 0)
+		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
 	flush(t);
 }
 
@@ -980,6 +1283,24 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 	if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
 		r = 0;
 	t->first_dealer = (int)(r % G304_SEATS);
+	store *db = t->bot->db;
+	if (db) {
+		char rules[TSTORE_RULES_MAX];
+		store_seat ss[G304_SEATS];
+		tstore_rules_json(&t->set.rules, rules, sizeof rules);
+		for (int s = 0; s < G304_SEATS; s++)
+			ss[s] = (store_seat){ t->seats[s].computer ? "" : t->seats[s].user, t->seats[s].name,
+					      t->seats[s].computer };
+		if (store_match_begin(db, t->net->name, t->room, rules, ss, t->first_dealer, &t->match_id) < 0) {
+			t->match_id = 0;
+			save_failed(t, user);
+			flush(t);
+			return;
+		}
+		t->save_failed = 0;
+		t->deal_idx = 0;
+		t->seq = 0;
+	}
 	g304_init(&t->game, &t->set.rules, t->first_dealer);
 	t->state = TABLE_PLAYING;
 	t->stop_votes = 0;
@@ -1039,6 +1360,31 @@ static void cmd_bid(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	game_act(t, user, G304_ACT_BID, v, CARD_NONE);
+}
+
+static void cmd_hint(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	int s = table_seat_of(t, user);
+	if (s < 0)
+		return;
+	if (!t->set.hints) {
+		tell(t, user, T_HINT_OFF, t->room, NULL, NULL);
+		return;
+	}
+	g304_view v;
+	g304_legal l;
+	g304_view_of(&t->game, s, &v);
+	g304_legal_of(&t->game, s, &l);
+	if (t->game.turn != s || !(l.acts & ~(1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS))) {
+		tell(t, user, T_HINT_NOTHING, t->room, NULL, NULL);
+		return;
+	}
+	if (!ai_submit(t, s, AI_HINT, &v, &l)) {
+		g304_action a;
+		if (g304_simple_action(&v, &l, &a))
+			send_hint(t, s, &a);
+	}
 }
 
 static void cmd_simple(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1261,6 +1607,9 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 	if (op || votes * 2 > humans) {
 		say(t, T_STOPPED, name, NULL, NULL);
 		flush(t);
+		if (t->bot->db && t->match_id && t->state == TABLE_PLAYING
+		    && store_match_end(t->bot->db, t->match_id, -1, t->game.tokens[0], t->game.tokens[1]) < 0)
+			fprintf(stderr, "error: table %s: %s\n", t->room, store_error(t->bot->db));
 		bot_close_table(t->bot, t);
 		return;
 	}
@@ -1298,8 +1647,223 @@ static void cmd_ascii(table *t, const char *user, const char *name, int in_room,
 		return;
 	}
 	t->seats[s].ascii = on;
+	if (t->bot->db) {
+		store_user u = { .ascii = on, .language = "en", .notices = 1 };
+		store_user old;
+		if (store_user_get(t->bot->db, t->net->name, user, &old) == 1) {
+			u = old;
+			u.ascii = on;
+		}
+		if (store_user_set(t->bot->db, t->net->name, user, &u) < 0)
+			fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+	}
 	tell(t, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL, NULL);
 	send_hand(t, s);
+}
+
+/* ---- history and statistics ---- */
+
+static int need_db(table *t, const char *user)
+{
+	if (t->bot->db)
+		return 1;
+	tell(t, user, T_NO_STORAGE, NULL, NULL, NULL);
+	return 0;
+}
+
+static void cmd_stats(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)in_room;
+	if (!need_db(t, user))
+		return;
+	store *db = t->bot->db;
+	char who[ADAPTER_ID_MAX];
+	const char *shown = name;
+	snprintf(who, sizeof who, "%s", user);
+	if (argc > 1) {
+		/* A seated player by name, else whoever last played under it. */
+		int found = 0;
+		for (int s = 0; s < G304_SEATS && !found; s++)
+			if (!t->seats[s].computer && t->seats[s].user[0] && !strcasecmp(t->seats[s].name, argv[1])) {
+				snprintf(who, sizeof who, "%s", t->seats[s].user);
+				found = 1;
+			}
+		if (!found && store_user_by_name(db, t->net->name, argv[1], who, sizeof who) != 1)
+			snprintf(who, sizeof who, "%s", argv[1]);
+		shown = argv[1];
+	}
+	store_stats st;
+	int r = store_stats_get(db, t->net->name, who, &st);
+	if (r < 0) {
+		fprintf(stderr, "error: %s\n", store_error(db));
+		tell(t, user, T_ERROR, "the statistics could not be read", NULL, NULL);
+		return;
+	}
+	if (r == 0) {
+		tell(t, user, T_STATS_NONE, shown, NULL, NULL);
+		return;
+	}
+	char buf[PRIVATE_MAX];
+	strbuf b;
+	sb_init(&b, buf, sizeof buf);
+	sb_printf(&b, "matches %d (won %d), deals %d (won %d); bids made:", st.matches, st.matches_won, st.deals,
+		  st.deals_won);
+	int any = 0;
+	for (int i = 0; i < 4; i++)
+		if (st.bids[i]) {
+			sb_printf(&b, "%s %s %d/%d", any ? "," : "", store_band_names[i], st.bids_made[i], st.bids[i]);
+			any = 1;
+		}
+	if (!any)
+		sb_printf(&b, " none yet");
+	sb_printf(&b, "; caps called %d (right %d)", st.caps_calls, st.caps_correct);
+	if (st.trumper_deals)
+		sb_printf(&b, "; as trumper %d deals, %.0f points on average", st.trumper_deals, st.trumper_points);
+	say(t, T_STATS, st.name[0] ? st.name : shown, buf, NULL);
+	flush(t);
+}
+
+static void cmd_top(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	if (!need_db(t, user))
+		return;
+	store_top_row rows[10];
+	int n = store_top(t->bot->db, t->net->name, t->room, rows, 10);
+	if (n < 0) {
+		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+		tell(t, user, T_ERROR, "the leaderboard could not be read", NULL, NULL);
+		return;
+	}
+	if (n == 0) {
+		say(t, T_TOP_NONE, NULL, NULL, NULL);
+		flush(t);
+		return;
+	}
+	char buf[PRIVATE_MAX];
+	strbuf b;
+	sb_init(&b, buf, sizeof buf);
+	for (int i = 0; i < n; i++)
+		sb_printf(&b, "%s%d. %s %d/%d matches, %d/%d deals", i ? "; " : "", i + 1, rows[i].name,
+			  rows[i].matches_won, rows[i].matches, rows[i].deals_won, rows[i].deals);
+	say(t, T_TOP, t->room, buf, NULL);
+	flush(t);
+}
+
+static void cmd_history(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	if (!need_db(t, user))
+		return;
+	store_match_info m[5];
+	int n = store_history(t->bot->db, t->net->name, t->room, m, 5);
+	if (n < 0) {
+		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+		tell(t, user, T_ERROR, "the history could not be read", NULL, NULL);
+		return;
+	}
+	if (n == 0) {
+		tell(t, user, T_HISTORY_NONE, NULL, NULL, NULL);
+		return;
+	}
+	char buf[PRIVATE_MAX];
+	strbuf b;
+	sb_init(&b, buf, sizeof buf);
+	for (int i = 0; i < n; i++) {
+		char day[32];
+		time_t when = (time_t)m[i].ended;
+		struct tm tmv;
+		strftime(day, sizeof day, "%Y-%m-%d", gmtime_r(&when, &tmv));
+		const char *res = m[i].winner == 0 ? "won by" : m[i].winner == 1 ? "won by" : "stopped:";
+		int w = m[i].winner < 0 ? 0 : m[i].winner;
+		sb_printf(&b, "%s#%lld %s %s %s & %s (%d : %d)", i ? "; " : "", (long long)m[i].id, day, res,
+			  m[i].players[w], m[i].players[w + 2], m[i].tokens[0], m[i].tokens[1]);
+	}
+	tell(t, user, T_HISTORY, buf, NULL, NULL);
+}
+
+static void cmd_record(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	if (!need_db(t, user))
+		return;
+	store *db = t->bot->db;
+	store_match_info m;
+	int64_t id = 0;
+	if (argc > 1) {
+		char *end;
+		long long v = strtoll(argv[1][0] == '#' ? argv[1] + 1 : argv[1], &end, 10);
+		if (*end || v <= 0) {
+			tell(t, user, T_USAGE, "record [number]", NULL, NULL);
+			return;
+		}
+		id = v;
+	} else if (store_history(db, t->net->name, t->room, &m, 1) == 1) {
+		id = m.id;
+	}
+	/* Only a finished match of this room: a match in play keeps its
+	 * decks secret. */
+	if (!id || store_match_info_get(db, id, &m) != 1 || !m.ended || strcmp(m.network, t->net->name)
+	    || strcasecmp(m.room, t->room)) {
+		char n[32];
+		snprintf(n, sizeof n, "%lld", (long long)id);
+		tell(t, user, T_RECORD_NONE, n, t->bot->prefix, NULL);
+		return;
+	}
+	char *rec = store_match_record(db, id, 1, 1);
+	if (!rec) {
+		fprintf(stderr, "error: %s\n", store_error(db));
+		tell(t, user, T_ERROR, "the record could not be read", NULL, NULL);
+		return;
+	}
+	char n[32];
+	snprintf(n, sizeof n, "%lld", (long long)id);
+	if (t->net->ops->send_file) {
+		char fname[64];
+		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
+		if (t->net->ops->send_file(t->net, user, fname, "application/json", rec, strlen(rec)) == 0) {
+			tell(t, user, T_RECORD_FILE, n, fname, NULL);
+			free(rec);
+			return;
+		}
+	}
+	if (t->bot->public_dir[0]) {
+		char path[4200], shown[4200];
+		snprintf(path, sizeof path, "%s/match-%lld.json", t->bot->public_dir, (long long)id);
+		FILE *f = fopen(path, "w");
+		int ok = f && fputs(rec, f) >= 0;
+		if (f && fclose(f) != 0)
+			ok = 0;
+		if (ok) {
+			if (t->bot->public_url[0])
+				snprintf(shown, sizeof shown, "%s/match-%lld.json", t->bot->public_url, (long long)id);
+			else
+				snprintf(shown, sizeof shown, "%s", path);
+			tell(t, user, T_RECORD_FILE, n, shown, NULL);
+			free(rec);
+			return;
+		}
+		fprintf(stderr, "error: writing %s failed\n", path);
+	}
+	/* In private lines: the JSON without its line breaks, cut into pieces
+	 * that fit a line (the adapter would split them anyway). */
+	size_t len = 0;
+	for (char *p = rec; *p; p++)
+		if (*p != '\n')
+			rec[len++] = *p;
+	rec[len] = 0;
+	const size_t piece = 400;
+	char cnt[24];
+	snprintf(cnt, sizeof cnt, "%zu", (len + piece - 1) / piece);
+	tell(t, user, T_RECORD_LINE, n, cnt, NULL);
+	for (size_t off = 0; off < len; off += piece) {
+		char line[512];
+		size_t k = len - off < piece ? len - off : piece;
+		memcpy(line, rec + off, k);
+		line[k] = 0;
+		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+	}
+	free(rec);
 }
 
 static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
@@ -1312,6 +1876,8 @@ static const command commands[] = {
 	{ "caps", NULL, cmd_caps, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED, T_HELP_HAND },
 	{ "help", NULL, cmd_help, 0, 1, 0, T_HELP_HELP },
+	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_HINT },
+	{ "history", NULL, cmd_history, 0, 0, 0, T_HELP_HISTORY },
 	{ "last", NULL, cmd_last, 0, 0, 0, T_HELP_LAST },
 	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
 	{ "notify", NULL, cmd_notify, 0, 0, 0, T_HELP_NOTIFY },
@@ -1319,6 +1885,7 @@ static const command commands[] = {
 	{ "partner", "ask", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
 	{ "pass", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PASS },
 	{ "play", "p", cmd_play, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
+	{ "record", NULL, cmd_record, 0, 1, 0, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
 	{ "rules", NULL, cmd_rules, 0, 0, 0, T_HELP_RULES },
 	{ "score", NULL, cmd_score, 0, 0, 0, T_HELP_SCORE },
@@ -1326,8 +1893,10 @@ static const command commands[] = {
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
 	{ "spoilt", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_SPOILT },
 	{ "start", "deal", cmd_start, 0, 0, CMD_OPEN, T_HELP_START },
+	{ "stats", NULL, cmd_stats, 0, 1, 0, T_HELP_STATS },
 	{ "stop", NULL, cmd_stop, 0, 0, 0, T_HELP_STOP },
 	{ "table", "t", cmd_table, 0, 0, 0, T_HELP_TABLE },
+	{ "top", NULL, cmd_top, 0, 0, 0, T_HELP_TOP },
 	{ "trump", NULL, cmd_trump, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_TRUMP },
 	{ "unbot", NULL, cmd_unbot, 1, 1, CMD_OPEN, T_HELP_UNBOT },
 };
@@ -1396,4 +1965,5 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	}
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */
 	c->fn(t, user, name, in_room, argc, argv);
+	persist(t); /* seats, settings and the notify list, when they changed */
 }

@@ -24,6 +24,8 @@ typedef struct table_settings {
 	int deal_pause_ms;         /* between one deal's end and the next deal */
 	int computer_delay_ms;     /* a computer player's pause before moving */
 	int computer_easy;         /* computer players play randomly (level "easy") */
+	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
+	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
 } table_settings;
 void table_settings_default(table_settings *s);
@@ -62,6 +64,14 @@ typedef struct table {
 	int closing;               /* to be freed at a safe point */
 	long deals_played;
 	rng dice;                  /* for easy computer players only; deals use the kernel's CSPRNG */
+	/* Storage (bot->db; all unused when the bot runs without a database). */
+	int64_t match_id;          /* the match in the database (0: none) */
+	int deal_idx;              /* deals of this match stored so far (redeals included) */
+	int seq;                   /* actions of the current deal stored so far */
+	char salt[33];             /* the current deal's salt, told when the deal ends */
+	char commitment[65];       /* the current deal's commitment, told when it starts */
+	unsigned long meta_hash;   /* of the meta last saved, to save only changes */
+	int save_failed;           /* the last save failed (said once, not every line) */
 } table;
 
 table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set);
@@ -75,6 +85,13 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 void table_user_left(table *t, const char *user);
 void table_user_seen(table *t, const char *user);  /* spoke or joined */
 void table_resumed(table *t);                       /* the bot is back in the room */
+/* A new table takes the choices players made with !set at this channel's
+ * earlier tables (kept in the database), and says which. */
+void table_recall_settings(table *t);
+/* Sets a new table up from the database: its meta and, when match_id is
+ * not 0, its match replayed through the engine. On -1 (err says why) the
+ * table is left open with nobody seated. */
+int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_t errlen);
 /* The seat of a user at this table, or -1. */
 int table_seat_of(const table *t, const char *user);
 

@@ -69,6 +69,23 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_LEFT_PLAYING, "{1} has left; their seat is kept for {2} seconds, then anyone may !sit in it") \
 	X(T_BACK, "{1} is back") \
 	X(T_RESUMED, "I am back: the game resumes where it was.") \
+	X(T_RESUMED_DEAL, "I am back: the game resumes where it was (deal {1}, deck commitment {2}).") \
+	X(T_COMMITMENT, "deck commitment {1}") \
+	X(T_SALT, "deal {1} salt {2}: with the match record, cardbot verify checks the cards were fixed before the deal") \
+	X(T_SAVE_FAILED, "[{1}] I could not save that, so it was not taken; the operator has been told. Try again shortly.") \
+	X(T_SAVE_FAILED_ROOM, "I cannot save the game right now (a problem with my storage), so moves are not being taken. The game will go on when it is fixed.") \
+	X(T_STATS, "{1}: {2}") \
+	X(T_STATS_NONE, "No finished deals for {1} yet.") \
+	X(T_TOP, "Leaderboard for {1}: {2}") \
+	X(T_TOP_NONE, "No finished matches here yet.") \
+	X(T_HISTORY, "Last matches here: {1}") \
+	X(T_HISTORY_NONE, "No finished matches here yet.") \
+	X(T_RECORD_FILE, "The record of match {1}: {2}") \
+	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
+	X(T_RECORD_NONE, "There is no finished match {1} here. {2}history lists them.") \
+	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \
+	X(T_SETTINGS_RECALLED, "This channel's choices from earlier tables: {1} ({2}set changes them).") \
+	X(T_NO_STORAGE, "This bot keeps no database, so there is no history or statistics.") \
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
@@ -80,7 +97,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_BOT_ADDED, "{1} (a computer player) sits in seat {2}") \
 	X(T_NO_FREE_SEAT, "[{1}] there is no free seat for a computer player.") \
 	X(T_BOT_REMOVED, "{1} leaves the table") \
-	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence") \
+	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000)") \
 	X(T_SET_DONE, "{1} is now {2}") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with !sit or computer players with !bot.") \
 	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
@@ -109,6 +126,10 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
+	X(T_HELP_HINT, "{1}hint: the computer's suggestion for your move, sent to you privately (at tables that allow hints)") \
+	X(T_HINT, "[{1}] The computer would: {2}") \
+	X(T_HINT_OFF, "[{1}] Hints are off at this table.") \
+	X(T_HINT_NOTHING, "[{1}] There is nothing for you to decide right now.") \
 	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up)") \
 	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it)") \
 	X(T_HELP_NOTIFY, "{1}notify: be told privately when a game starts at this table (again to stop)") \
@@ -119,7 +140,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens of both sides") \
-	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace (remembered for this channel)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \
@@ -127,6 +148,10 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
 	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
 	X(T_HELP_UNBOT, "{1}unbot SEAT: remove a computer player between matches") \
+	X(T_HELP_STATS, "{1}stats [name]: deals and matches played and won, bids by band, caps, average points as trumper") \
+	X(T_HELP_TOP, "{1}top: this channel's leaderboard (matches won, then deals won)") \
+	X(T_HELP_HISTORY, "{1}history: the last matches finished at this table, with their numbers") \
+	X(T_HELP_RECORD, "{1}record [number]: the record of a finished match (the last one by default), sent to you") \
 	X(T_STATE_BID4, "four-card bidding") \
 	X(T_STATE_BID4_HIGH, "four-card bidding, {1} by {2}") \
 	X(T_STATE_TRUMP, "{1} is choosing a trump card") \

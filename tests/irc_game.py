@@ -59,7 +59,7 @@ TRICK_RE = re.compile(r"^(?P<name>\S+) wins trick (?P<n>\d+)$")
 WON_RE = re.compile(r"^(?P<name>\S+) wins the (?:eight-card )?bidding at (?P<bid>\S+)$")
 PROMPT_RE = re.compile(r"^(?P<name>\S+): your turn to (?P<what>bid|play)\b")
 DEAL_RE = re.compile(r"^Deal (?P<n>\d+): (?P<dealer>\S+) deals; (?P<first>\S+) bids first\.")
-RESUMED = "I am back: the game resumes where it was."
+RESUMED = "I am back: the game resumes where it was"
 NO_TRUMP = "no trump was played"
 SLOW = "Slow down please"
 
@@ -246,7 +246,7 @@ class Player(threading.Thread):
             return
         if is_chan(m):
             for s in segs(m.text):
-                if s == RESUMED or re.match(r"^%s is back$" % re.escape(self.c.nick), s):
+                if s.startswith(RESUMED) or re.match(r"^%s is back$" % re.escape(self.c.nick), s):
                     self.epoch += 1
             if deal_ended(m.text):
                 self.deal += 1
@@ -1068,7 +1068,7 @@ class ServerRestart(Scenario):
         bot_first = any(m.conn == conn and m.cmd == "353" and re.search(r"(^|\s)[@+]?%s(\s|$)" % BOTNICK, m.text)
                         for m in self.observer.lines)
         self.hold.clear()
-        ok = self.wait_chan(self.observer, lambda s: s == RESUMED, 30)
+        ok = self.wait_chan(self.observer, lambda s: s.startswith(RESUMED), 30)
         if bot_first and not ok:
             self.note("the bot rejoined before the observer; its 'resumed' line could not be seen")
         else:

@@ -1,0 +1,56 @@
+/* fair.c: the shuffle and the deck commitments (see fair.h). */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <openssl/evp.h>
+#include "fair.h"
+
+int fair_shuffle(card deck[CARD_COUNT])
+{
+	for (int i = 0; i < CARD_COUNT; i++)
+		deck[i] = (card)i;
+	for (int i = CARD_COUNT - 1; i > 0; i--) {
+		/* Rejection sampling: values past the last whole multiple of
+		 * the bound are drawn again, so every j is equally likely. */
+		uint32_t bound = (uint32_t)i + 1, x, limit = UINT32_MAX - UINT32_MAX % bound;
+		do {
+			if (getrandom(&x, sizeof x, 0) != (ssize_t)sizeof x)
+				return -1;
+		} while (x >= limit);
+		uint32_t j = x % bound;
+		card tmp = deck[i];
+		deck[i] = deck[j];
+		deck[j] = tmp;
+	}
+	return 0;
+}
+
+int fair_salt(char out[FAIR_SALT_HEX])
+{
+	unsigned char b[16];
+	if (getrandom(b, sizeof b, 0) != (ssize_t)sizeof b)
+		return -1;
+	for (int i = 0; i < 16; i++)
+		snprintf(out + 2 * i, 3, "%02x", b[i]);
+	return 0;
+}
+
+int fair_commit(const card deck[CARD_COUNT], const char *salt, char out[FAIR_COMMIT_HEX])
+{
+	char text[16 + CARD_COUNT * 3 + 2 + 64];
+	size_t n = (size_t)snprintf(text, sizeof text, "cardbot-deal/1:");
+	for (int i = 0; i < CARD_COUNT; i++) {
+		char code[3];
+		card_code(deck[i], code);
+		n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", i ? "," : "", code);
+	}
+	n += (size_t)snprintf(text + n, sizeof text - n, ":%.32s", salt);
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	if (n >= sizeof text || !EVP_Digest(text, n, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
+		return -1;
+	for (unsigned i = 0; i < mdlen; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* store.h: the bot's SQLite database: tables in play, every accepted action, finished matches, statistics.
+ *
+ * One file (data_dir/cardbot.db), WAL journal, synchronous=FULL: a call that
+ * returns 0 has reached the disk, so the caller may announce what it stored.
+ * Each table in play is its match record (decks and actions, the
+ * cardbot-record/1 pieces as JSON text) plus a small JSON "meta" (seats,
+ * settings) that the table itself writes and reads; the store does not
+ * interpret either. Every failure leaves the database as it was and puts a
+ * one-line reason (naming the file) in store_error().
+ */
+#ifndef CARDBOT_STORE_H
+#define CARDBOT_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define STORE_VERSION 2          /* the schema this build writes; older ones are migrated */
+#define STORE_ERR_MAX 2048
+
+typedef struct store store;
+
+/* Opens the database at path, creating it (and nothing else) when missing,
+ * and migrating an older schema. NULL on failure, with the reason and what
+ * to do in err (a database from a newer cardbot, a damaged file, a file
+ * that is not a cardbot database, no permission, a read-only file). */
+store *store_open(const char *path, char *err, size_t errlen);
+void store_close(store *s);
+const char *store_path(const store *s);
+/* The reason the last failing call failed. */
+const char *store_error(const store *s);
+/* The schema version found in the file when it was opened (0: new file). */
+int store_found_version(const store *s);
+
+/* ---- an adapter's small state (Matrix sync token, direct rooms) ---- */
+int store_state_get(store *s, const char *net, const char *key, char *out, size_t len);
+int store_state_set(store *s, const char *net, const char *key, const char *value); /* NULL deletes */
+
+/* ---- per-user settings ---- */
+typedef struct store_user {
+	int ascii;       /* S H D C instead of suit symbols, no colours */
+	char language[8];
+	int notices;     /* private lines as notices (1) or messages (0) */
+} store_user;
+/* 1 and *out filled when the user has settings, 0 when not, -1 on error. */
+int store_user_get(store *s, const char *net, const char *user, store_user *out);
+int store_user_set(store *s, const char *net, const char *user, const store_user *u);
+
+/* ---- a channel's remembered choices (!set), applied to its next tables ---- */
+int store_channel_set(store *s, const char *net, const char *room, const char *option, const char *value);
+typedef void (*store_setting_fn)(void *ctx, const char *option, const char *value);
+int store_channel_each(store *s, const char *net, const char *room, store_setting_fn fn, void *ctx);
+
+/* ---- tables (one per room) ---- */
+int store_table_save(store *s, const char *net, const char *room, const char *meta, int64_t match_id);
+int store_table_delete(store *s, const char *net, const char *room);
+typedef void (*store_table_fn)(void *ctx, const char *net, const char *room, const char *meta, int64_t match_id);
+/* Calls fn for every stored table, oldest first. */
+int store_tables_each(store *s, store_table_fn fn, void *ctx);
+
+/* ---- matches: the record, piece by piece ---- */
+typedef struct store_seat {
+	const char *user;    /* identity on the network; "" for a computer player */
+	const char *name;    /* shown */
+	int computer;
+} store_seat;
+/* A new match; *id receives its number. rules_json is the record's "rules"
+ * object as text. */
+int store_match_begin(store *s, const char *net, const char *room, const char *rules_json, const store_seat seats[4],
+		      int dealer, int64_t *id);
+/* Updates who sits where (a player replaced, a computer standing in). */
+int store_match_seats(store *s, int64_t id, const store_seat seats[4]);
+/* Deal number idx (0-based, redeals included) with its deck (a JSON array
+ * of 32 card codes), its salt and commitment (hex). */
+int store_deal_begin(store *s, int64_t id, int idx, const char *deck_json, const char *salt, const char *commitment);
+
+/* One seat's share of a finished deal, for statistics. */
+typedef struct store_result {
+	const char *user;
+	const char *name;
+	int computer;
+	int seat, team;
+	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt" */
+	int trumper;           /* this seat played the bid */
+	int bid;               /* the bid played (0: none; 1000: pcc) */
+	int made;              /* -1 no bid played; else whether the trumper's team made it */
+	int won;               /* this seat's team came out ahead in the deal */
+	int points;            /* the team's card points */
+	const char *caps;      /* caps outcome name */
+	int caps_called;       /* this seat called caps */
+} store_result;
+/* How a deal ended, stored with the action that ended it. */
+typedef struct store_deal_end {
+	store_result seats[4];
+	int match_over;        /* the action also ended the match */
+	int winner;            /* the winning team then */
+	int tokens[2];
+} store_deal_end;
+/* One accepted action (a record action object as JSON text); with end,
+ * the deal's end (and the match's) go in the same commit, so a crash
+ * never keeps the one without the other. */
+int store_action(store *s, int64_t id, int idx, int seq, const char *action_json, const store_deal_end *end);
+/* The match is over (winner: team 0/1, or -1 when stopped). */
+int store_match_end(store *s, int64_t id, int winner, int tokens0, int tokens1);
+
+/* The match's record as cardbot-record/1 JSON text (malloc'd; NULL on
+ * error). With secrets, each deal also carries its salt and commitment;
+ * with only_ended, deals not yet ended are left out (their decks are
+ * still secret). */
+char *store_match_record(store *s, int64_t id, int with_secrets, int only_ended);
+/* Facts about a match: 1 found, 0 none, -1 error. */
+typedef struct store_match_info {
+	int64_t id;
+	char network[64], room[256];
+	int64_t started, ended;   /* unix seconds; ended 0 while in play */
+	int winner;               /* -1: none */
+	int tokens[2];
+	char players[4][256];
+} store_match_info;
+int store_match_info_get(store *s, int64_t id, store_match_info *out);
+/* The last n finished matches in a room, newest first; returns how many. */
+int store_history(store *s, const char *net, const char *room, store_match_info *out, int n);
+
+/* ---- statistics ---- */
+typedef struct store_stats {
+	char name[256];                  /* the name last seen */
+	int deals, deals_won;
+	int matches, matches_won;
+	int bids[4], bids_made[4];       /* by band: under 200, 200-249, 250 and over, pcc */
+	int caps_calls, caps_correct;
+	int trumper_deals;
+	double trumper_points;           /* average card points of the team as trumper */
+} store_stats;
+extern const char *const store_band_names[4];
+/* 1 found, 0 no games yet, -1 error. */
+int store_stats_get(store *s, const char *net, const char *user, store_stats *out);
+/* Looks a user up by the name shown (the most recent one); 1 found. */
+int store_user_by_name(store *s, const char *net, const char *name, char *user, size_t len);
+typedef struct store_top {
+	char name[256];
+	int matches, matches_won, deals, deals_won;
+} store_top_row;
+/* The room's leaderboard (people only): matches won, then deals won. */
+int store_top(store *s, const char *net, const char *room, store_top_row *out, int n);
+
+/* Measures the cost of committed actions (for `cardbot bench`): n inserts
+ * into a scratch match; durations in microseconds into us[0..n-1]. */
+int store_bench(store *s, int n, double *us);
+
+#endif

@@ -1,0 +1,292 @@
+/* table_store.c: a table's meta and match in the database's text forms (see table_store.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "record.h"
+#include "table_store.h"
+
+static const char *const bidding_w[] = { "pagat", "single" };
+static const char *const scoring_w[] = { "standard", "bank" };
+static const char *const caps_w[] = { "strict", "lenient", "off" };
+
+void tstore_rules_json(const g304_rules *r, char *out, size_t len)
+{
+	snprintf(out, len, "{\"bidding\": \"%s\", \"fives\": \"%s\", \"scoring\": \"%s\", \"caps\": \"%s\", \"external_caps\": \"%s\"}",
+		 bidding_w[r->bidding & 1], r->fives ? "on" : "off", scoring_w[r->scoring & 1],
+		 caps_w[r->caps <= G304_CAPS_OFF ? r->caps : 0], r->external_caps ? "on" : "off");
+}
+
+void tstore_deck_json(const card deck[CARD_COUNT], char *out, size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "[");
+	for (int i = 0; i < CARD_COUNT && n < len; i++) {
+		char code[3];
+		card_code(deck[i], code);
+		n += (size_t)snprintf(out + n, len - n, "%s\"%s\"", i ? ", " : "", code);
+	}
+	if (n < len)
+		snprintf(out + n, len - n, "]");
+}
+
+void tstore_action_json(const g304_action *a, char *out, size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "{\"seat\": %d, \"do\": \"%s\"", a->seat, g304_act_name(a->type));
+	char code[3];
+	switch (a->type) {
+	case G304_ACT_BID:
+		if (a->value == G304_BID_PCC)
+			n += (size_t)snprintf(out + n, len - n, ", \"value\": \"pcc\"");
+		else
+			n += (size_t)snprintf(out + n, len - n, ", \"value\": %d", a->value);
+		break;
+	case G304_ACT_TRUMP:
+	case G304_ACT_PLAY:
+		card_code(a->card, code);
+		n += (size_t)snprintf(out + n, len - n, ", \"card\": \"%s\"", code);
+		break;
+	case G304_ACT_CAPS:
+		n += (size_t)snprintf(out + n, len - n, ", \"order\": [");
+		for (int i = 0; i < a->norder && n < len; i++) {
+			card_code(a->order[i], code);
+			n += (size_t)snprintf(out + n, len - n, "%s\"%s\"", i ? ", " : "", code);
+		}
+		if (n < len)
+			n += (size_t)snprintf(out + n, len - n, "]");
+		break;
+	default:
+		break;
+	}
+	if (n < len)
+		snprintf(out + n, len - n, "}");
+}
+
+/* ---- meta ---- */
+
+int tstore_meta(const table *t, char *out, size_t len)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "v", json_object_new_int(1));
+	json_object_object_add(o, "state", json_object_new_string(t->state == TABLE_PLAYING ? "playing" : "open"));
+	json_object_object_add(o, "first_dealer", json_object_new_int(t->first_dealer));
+	json_object_object_add(o, "deals_played", json_object_new_int64(t->deals_played));
+	json_object_object_add(o, "stop_votes", json_object_new_int(t->stop_votes));
+	json_object *set = json_object_new_object();
+	const table_settings *s = &t->set;
+	json_object_object_add(set, "bidding", json_object_new_int(s->rules.bidding));
+	json_object_object_add(set, "fives", json_object_new_int(s->rules.fives));
+	json_object_object_add(set, "scoring", json_object_new_int(s->rules.scoring));
+	json_object_object_add(set, "caps", json_object_new_int(s->rules.caps));
+	json_object_object_add(set, "external_caps", json_object_new_int(s->rules.external_caps));
+	json_object_object_add(set, "pace", json_object_new_int(s->pace));
+	json_object_object_add(set, "live_turn_seconds", json_object_new_int(s->live_turn_seconds));
+	json_object_object_add(set, "casual_remind_seconds", json_object_new_int(s->casual_remind_seconds));
+	json_object_object_add(set, "corr_remind_seconds", json_object_new_int(s->corr_remind_seconds));
+	json_object_object_add(set, "grace_seconds", json_object_new_int(s->grace_seconds));
+	json_object_object_add(set, "deal_pause_ms", json_object_new_int(s->deal_pause_ms));
+	json_object_object_add(set, "computer_delay_ms", json_object_new_int(s->computer_delay_ms));
+	json_object_object_add(set, "computer_easy", json_object_new_int(s->computer_easy));
+	json_object_object_add(set, "hints", json_object_new_int(s->hints));
+	json_object_object_add(set, "computer_level", json_object_new_int(s->computer_level));
+	json_object_object_add(set, "computer_think_ms", json_object_new_int(s->computer_think_ms));
+	json_object_object_add(o, "settings", set);
+	json_object *seats = json_object_new_array();
+	for (int i = 0; i < G304_SEATS; i++) {
+		const seat *st = &t->seats[i];
+		json_object *j = json_object_new_object();
+		json_object_object_add(j, "user", json_object_new_string(st->user));
+		json_object_object_add(j, "name", json_object_new_string(st->name));
+		json_object_object_add(j, "computer", json_object_new_boolean(st->computer));
+		json_object_object_add(j, "away", json_object_new_boolean(st->away));
+		json_object_object_add(j, "ascii", json_object_new_boolean(st->ascii));
+		json_object_array_add(seats, j);
+	}
+	json_object_object_add(o, "seats", seats);
+	json_object *nl = json_object_new_array();
+	for (int i = 0; i < t->nnotify; i++)
+		json_object_array_add(nl, json_object_new_string(t->notify[i]));
+	json_object_object_add(o, "notify", nl);
+	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	int r = snprintf(out, len, "%s", text) < (int)len ? 0 : -1;
+	json_object_put(o);
+	return r;
+}
+
+static int get_int(json_object *o, const char *key, int lo, int hi, int *out)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v))
+		return 0; /* absent: keep what is there */
+	if (!json_object_is_type(v, json_type_int) && !json_object_is_type(v, json_type_boolean))
+		return -1;
+	int64_t x = json_object_get_int64(v);
+	if (x < lo || x > hi)
+		return -1;
+	*out = (int)x;
+	return 0;
+}
+
+static int get_str(json_object *o, const char *key, char *out, size_t len)
+{
+	json_object *v;
+	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return -1;
+	const char *s = json_object_get_string(v);
+	if ((size_t)json_object_get_string_len(v) >= len || strlen(s) != (size_t)json_object_get_string_len(v))
+		return -1;
+	memcpy(out, s, strlen(s) + 1);
+	return 0;
+}
+
+int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
+{
+	json_object *o = json_tokener_parse(meta);
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		snprintf(err, errlen, "the table's saved state is not a JSON object");
+		json_object_put(o);
+		return -1;
+	}
+	const char *bad = NULL;
+	char state[16];
+	int v;
+	if (get_str(o, "state", state, sizeof state) < 0 || (strcmp(state, "open") && strcmp(state, "playing")))
+		bad = "state";
+	table_settings s = t->set;
+	json_object *set;
+	if (!bad && json_object_object_get_ex(o, "settings", &set) && json_object_is_type(set, json_type_object)) {
+		struct { const char *key; int lo, hi; int *p; } ints[] = {
+			{ "pace", 0, 2, &s.pace },
+			{ "live_turn_seconds", 1, 1 << 24, &s.live_turn_seconds },
+			{ "casual_remind_seconds", 0, 1 << 24, &s.casual_remind_seconds },
+			{ "corr_remind_seconds", 0, 1 << 26, &s.corr_remind_seconds },
+			{ "grace_seconds", 0, 1 << 24, &s.grace_seconds },
+			{ "deal_pause_ms", 0, 1 << 24, &s.deal_pause_ms },
+			{ "computer_delay_ms", 0, 1 << 24, &s.computer_delay_ms },
+			{ "computer_easy", 0, 1, &s.computer_easy },
+			{ "hints", 0, 1, &s.hints },
+			{ "computer_level", 0, 2, &s.computer_level },
+			{ "computer_think_ms", 0, 1 << 24, &s.computer_think_ms },
+		};
+		for (size_t i = 0; i < sizeof ints / sizeof ints[0] && !bad; i++)
+			if (get_int(set, ints[i].key, ints[i].lo, ints[i].hi, ints[i].p) < 0)
+				bad = ints[i].key;
+		struct { const char *key; int hi; uint8_t *p; } rules[] = {
+			{ "bidding", 1, &s.rules.bidding }, { "fives", 1, &s.rules.fives },
+			{ "scoring", 1, &s.rules.scoring }, { "caps", 2, &s.rules.caps },
+			{ "external_caps", 1, &s.rules.external_caps },
+		};
+		for (size_t i = 0; i < sizeof rules / sizeof rules[0] && !bad; i++) {
+			v = *rules[i].p;
+			if (get_int(set, rules[i].key, 0, rules[i].hi, &v) < 0)
+				bad = rules[i].key;
+			*rules[i].p = (uint8_t)v;
+		}
+	}
+	seat seats[G304_SEATS];
+	memset(seats, 0, sizeof seats);
+	json_object *arr;
+	if (!bad && (!json_object_object_get_ex(o, "seats", &arr) || !json_object_is_type(arr, json_type_array)
+		     || json_object_array_length(arr) != G304_SEATS))
+		bad = "seats";
+	for (int i = 0; !bad && i < G304_SEATS; i++) {
+		json_object *j = json_object_array_get_idx(arr, (size_t)i);
+		int comp = 0, away = 0, ascii = 0;
+		if (!json_object_is_type(j, json_type_object) || get_str(j, "user", seats[i].user, sizeof seats[i].user) < 0
+		    || get_str(j, "name", seats[i].name, sizeof seats[i].name) < 0 || get_int(j, "computer", 0, 1, &comp) < 0
+		    || get_int(j, "away", 0, 1, &away) < 0 || get_int(j, "ascii", 0, 1, &ascii) < 0)
+			bad = "seats";
+		seats[i].computer = comp;
+		seats[i].away = away;
+		seats[i].ascii = ascii;
+	}
+	int first = 0, votes = 0;
+	if (!bad && (get_int(o, "first_dealer", 0, 3, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
+		bad = "first_dealer";
+	if (bad) {
+		snprintf(err, errlen, "the table's saved state has a bad \"%s\"", bad);
+		json_object_put(o);
+		return -1;
+	}
+	t->set = s;
+	memcpy(t->seats, seats, sizeof seats);
+	t->first_dealer = first;
+	t->stop_votes = (uint8_t)votes;
+	t->state = !strcmp(state, "playing") ? TABLE_PLAYING : TABLE_OPEN;
+	json_object *dp;
+	if (json_object_object_get_ex(o, "deals_played", &dp) && json_object_is_type(dp, json_type_int))
+		t->deals_played = (long)json_object_get_int64(dp);
+	t->nnotify = 0;
+	json_object *nl;
+	if (json_object_object_get_ex(o, "notify", &nl) && json_object_is_type(nl, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(nl) && t->nnotify < TABLE_NOTIFY_MAX; i++) {
+			json_object *u = json_object_array_get_idx(nl, i);
+			if (json_object_is_type(u, json_type_string) && json_object_get_string_len(u) > 0
+			    && (size_t)json_object_get_string_len(u) < sizeof t->notify[0])
+				snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", json_object_get_string(u));
+		}
+	json_object_put(o);
+	return 0;
+}
+
+int tstore_rebuild(table *t, store *db, int64_t id, char *err, size_t errlen)
+{
+	char *text = store_match_record(db, id, 1, 0);
+	if (!text) {
+		snprintf(err, errlen, "%s", store_error(db));
+		return -1;
+	}
+	char rerr[RECORD_ERR_MAX];
+	record *r = record_parse(text, strlen(text), rerr);
+	/* The current deal's salt and commitment (record_parse ignores them). */
+	char salt[sizeof t->salt] = "", commitment[sizeof t->commitment] = "";
+	json_object *top = r ? json_tokener_parse(text) : NULL, *deals, *last, *v;
+	if (top && json_object_object_get_ex(top, "deals", &deals) && json_object_is_type(deals, json_type_array)
+	    && json_object_array_length(deals) > 0) {
+		last = json_object_array_get_idx(deals, json_object_array_length(deals) - 1);
+		if (json_object_object_get_ex(last, "salt", &v) && json_object_is_type(v, json_type_string))
+			snprintf(salt, sizeof salt, "%s", json_object_get_string(v));
+		if (json_object_object_get_ex(last, "commitment", &v) && json_object_is_type(v, json_type_string))
+			snprintf(commitment, sizeof commitment, "%s", json_object_get_string(v));
+	}
+	json_object_put(top);
+	free(text);
+	if (!r) {
+		snprintf(err, errlen, "match %lld: %s", (long long)id, rerr);
+		return -1;
+	}
+	g304 g;
+	g304_init(&g, &r->rules, r->dealer);
+	int rc = 0;
+	size_t last_n = 0;
+	for (size_t d = 0; d < r->ndeals && !rc; d++) {
+		int e = g304_deal(&g, r->deals[d].deck);
+		if (e) {
+			snprintf(err, errlen, "match %lld: deal %zu cannot start (%s)", (long long)id, d + 1, g304_err_name(e));
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; i < r->deals[d].nactions; i++) {
+			g304_result res;
+			e = g304_apply(&g, &r->deals[d].actions[i], &res);
+			if (e) {
+				snprintf(err, errlen, "match %lld: deal %zu action %zu is refused (%s)", (long long)id, d + 1,
+					 i + 1, g304_err_name(e));
+				rc = -1;
+				break;
+			}
+		}
+		last_n = r->deals[d].nactions;
+	}
+	if (!rc) {
+		t->game = g;
+		t->set.rules = r->rules;
+		t->first_dealer = r->dealer;
+		t->match_id = id;
+		t->deal_idx = (int)r->ndeals;
+		t->seq = (int)last_n;
+		memcpy(t->salt, salt, sizeof salt);
+		memcpy(t->commitment, commitment, sizeof commitment);
+	}
+	record_free(r);
+	return rc;
+}

@@ -1,0 +1,159 @@
+/* verify.c: `cardbot verify FILE` checks that every deal of a record was fixed before the deal
+ * (its deck and salt give the commitment published at the start) and that the record replays
+ * cleanly; `cardbot export` writes records out of the bot's database. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include "fair.h"
+#include "record.h"
+#include "store.h"
+#include "verify.h"
+
+static void verify_usage(FILE *f)
+{
+	fputs("usage: cardbot verify FILE|-\n"
+	      "\n"
+	      "Checks a match record (as `!record` gives it): for every deal, the\n"
+	      "SHA-256 of its deck and salt must equal the commitment the bot\n"
+	      "published before the deal, and every action must replay through the\n"
+	      "engine without a refusal. Prints one line per deal.\n"
+	      "\n"
+	      "Exit status: 0 every deal checks out; 1 the file cannot be read;\n"
+	      "2 the record is malformed; 3 a deal does not match its commitment,\n"
+	      "has no salt, or does not replay; 64 wrong arguments.\n",
+	      f);
+}
+
+int verify_main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		verify_usage(stdout);
+		return 0;
+	}
+	if (argc != 2) {
+		verify_usage(stderr);
+		return 64;
+	}
+	char err[RECORD_ERR_MAX];
+	char *text;
+	size_t len;
+	if (record_read_file(argv[1], &text, &len, err) != RECORD_READ_OK) {
+		fprintf(stderr, "cardbot verify: %s\n", err);
+		return 1;
+	}
+	record *r = record_parse(text, len, err);
+	if (!r) {
+		fprintf(stderr, "cardbot verify: %s: %s\n", argv[1], err);
+		free(text);
+		return 2;
+	}
+	json_object *top = json_tokener_parse(text), *deals = NULL;
+	free(text);
+	json_object_object_get_ex(top, "deals", &deals);
+	int bad = 0;
+	g304 g;
+	g304_init(&g, &r->rules, r->dealer);
+	for (size_t d = 0; d < r->ndeals; d++) {
+		json_object *jd = json_object_array_get_idx(deals, d), *v;
+		const char *salt = NULL, *commitment = NULL;
+		if (json_object_object_get_ex(jd, "salt", &v) && json_object_is_type(v, json_type_string))
+			salt = json_object_get_string(v);
+		if (json_object_object_get_ex(jd, "commitment", &v) && json_object_is_type(v, json_type_string))
+			commitment = json_object_get_string(v);
+		char want[FAIR_COMMIT_HEX] = "";
+		const char *verdict = "ok";
+		if (!salt || !commitment)
+			verdict = "no salt or commitment in the record: cannot be checked";
+		else if (strlen(salt) != FAIR_SALT_HEX - 1 || fair_commit(r->deals[d].deck, salt, want) < 0)
+			verdict = "the salt is not 32 hex digits";
+		else if (strcmp(want, commitment))
+			verdict = "MISMATCH: the deck and salt do not give the published commitment";
+		int e = g304_deal(&g, r->deals[d].deck);
+		char why[160] = "";
+		if (e)
+			snprintf(why, sizeof why, "; the deal cannot start (%s)", g304_err_name(e));
+		for (size_t i = 0; !e && i < r->deals[d].nactions; i++) {
+			g304_result res;
+			e = g304_apply(&g, &r->deals[d].actions[i], &res);
+			if (e)
+				snprintf(why, sizeof why, "; action %zu is refused (%s)", i + 1, g304_err_name(e));
+		}
+		if (strcmp(verdict, "ok") || e)
+			bad = 1;
+		printf("deal %zu: commitment %s: %s%s\n", d + 1, commitment ? commitment : "-", verdict, why);
+	}
+	printf("%s: %zu deal%s, %s\n", argv[1], r->ndeals, r->ndeals == 1 ? "" : "s",
+	       bad ? "NOT verified" : "every deal verified");
+	json_object_put(top);
+	record_free(r);
+	return bad ? 3 : 0;
+}
+
+static void export_usage(FILE *f)
+{
+	fputs("usage: cardbot export DATABASE [MATCH]\n"
+	      "\n"
+	      "Without MATCH, lists the matches in the bot's database (data_dir/cardbot.db):\n"
+	      "number, network, room, start and end (unix time, 0 while in play), winner.\n"
+	      "With MATCH, prints that match's record (cardbot-record/1 JSON, with each\n"
+	      "deal's salt and commitment) for `cardbot replay` and `cardbot verify`.\n"
+	      "The database holds the decks of deals still in play: it is for the\n"
+	      "operator's eyes only.\n",
+	      f);
+}
+
+int export_main(int argc, char **argv)
+{
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		export_usage(stdout);
+		return 0;
+	}
+	if (argc < 2 || argc > 3) {
+		export_usage(stderr);
+		return 64;
+	}
+	FILE *probe = fopen(argv[1], "rb");
+	if (!probe) {
+		fprintf(stderr, "cardbot export: %s: cannot open the database\n", argv[1]);
+		return 1;
+	}
+	fclose(probe);
+	char err[STORE_ERR_MAX];
+	store *db = store_open(argv[1], err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "cardbot export: %s\n", err);
+		return 1;
+	}
+	int rc = 0;
+	if (argc == 3) {
+		char *end;
+		long long id = strtoll(argv[2], &end, 10);
+		char *rec = *end || id <= 0 ? NULL : store_match_record(db, id, 1, 0);
+		if (!rec) {
+			fprintf(stderr, "cardbot export: %s\n", *end || id <= 0 ? "MATCH must be a match number" : store_error(db));
+			rc = 2;
+		} else {
+			fputs(rec, stdout);
+			free(rec);
+		}
+	} else {
+		for (int64_t id = 1;; id++) {
+			store_match_info m;
+			int found = store_match_info_get(db, id, &m);
+			if (found < 0) {
+				fprintf(stderr, "cardbot export: %s\n", store_error(db));
+				rc = 1;
+				break;
+			}
+			if (!found) {
+				/* ids may have gaps only at the end; stop at the first missing one past the last */
+				break;
+			}
+			printf("%lld %s %s %lld %lld %d\n", (long long)m.id, m.network, m.room, (long long)m.started,
+			       (long long)m.ended, m.winner);
+		}
+	}
+	store_close(db);
+	return rc;
+}
