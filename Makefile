@@ -146,6 +146,7 @@ fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
 bench: $(CARDBOT)
 	$(CARDBOT) bench
+	$(CARDBOT) bench ai
 	CARDBOT=$(CARDBOT) python3 tests/bench/irc.py
 
 deps:

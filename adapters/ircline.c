@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ircline.h"
+#include "log.h"
 
 #define IRCLINE_COMMAND_MAX 32  /* longer than any real command; a guard against garbage */
 #define IRCLINE_WORD_MAX 256    /* matches IRC_FIELD_MAX: names longer than this are refused */
@@ -290,5 +291,7 @@ void ircline_log(const char *name, const char *level, const char *fmt, ...)
 	if (n < 0)
 		return;
 	/* A log line is cut at 1 KiB: deliberate, it only carries our own words. */
-	fprintf(stderr, "irc[%s]: %s: %s\n", name, level, msg);
+	char who[96];
+	snprintf(who, sizeof who, "irc[%s]", name);
+	log_word(level, who, "%s", msg);
 }

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "g304_ai.h"
 #include "irc.h"
+#include "log.h"
 #include "loop.h"
 #include "matrix.h"
 #include "run.h"
@@ -69,7 +70,7 @@ static void on_stop_signal(void *ctx, int sig)
 		return;
 	}
 	r->stopping = 1;
-	fprintf(stderr, "info: signal %d: saying goodbye and stopping\n", sig);
+	log_msg(LOG_INFO, NULL, "signal %d: saying goodbye and stopping", sig);
 	for (int i = 0; i < r->b->nnets; i++)
 		r->b->nets[i]->ops->stop(r->b->nets[i], "cardbot is stopping; games resume when it is back");
 	loop_timer(r->ev, STOP_GRACE_MS, end_loop, r);
@@ -89,6 +90,8 @@ static void apply_bot_settings(runner *r)
 		snprintf(b->operators[b->noperators++], sizeof b->operators[0], "%s%s",
 			 r->cfg.bot.operators[i].kind == CONFIG_OPERATOR_ACCOUNT ? "account:" : "",
 			 r->cfg.bot.operators[i].text);
+	/* config_log_level and log_level list the levels in the same order. */
+	log_set_level(r->cfg.bot.log_level);
 	snprintf(b->public_dir, sizeof b->public_dir, "%s", r->cfg.bot.public_dir);
 	snprintf(b->public_url, sizeof b->public_url, "%s", r->cfg.bot.public_url);
 }
@@ -98,7 +101,7 @@ static void on_hup(void *ctx, int sig)
 	(void)sig;
 	runner *r = ctx;
 	if (!r->path) {
-		fprintf(stderr, "info: SIGHUP: the bot runs on its built-in configuration; nothing to reload\n");
+		log_msg(LOG_INFO, NULL, "SIGHUP: the bot runs on its built-in configuration; nothing to reload");
 		return;
 	}
 	config fresh;
@@ -108,7 +111,7 @@ static void on_hup(void *ctx, int sig)
 	config_errors_print(&errs, stderr);
 	config_errors_free(&errs);
 	if (nerr) {
-		fprintf(stderr, "error: SIGHUP: %s has errors (above); the running configuration is kept\n", r->path);
+		log_msg(LOG_ERROR, NULL, "SIGHUP: %s has errors (above); the running configuration is kept", r->path);
 		config_free(&fresh);
 		return;
 	}
@@ -119,11 +122,28 @@ static void on_hup(void *ctx, int sig)
 		same = !strcmp(fresh.networks[i].name, r->cfg.networks[i].name)
 		       && fresh.networks[i].type == r->cfg.networks[i].type;
 	if (strcmp(fresh.bot.data_dir, r->cfg.bot.data_dir))
-		fprintf(stderr, "warn: SIGHUP: bot.data_dir changed; the database moves only on a restart\n");
+		log_msg(LOG_WARN, NULL, "SIGHUP: bot.data_dir changed; the database moves only on a restart");
 	if (!same)
-		fprintf(stderr, "warn: SIGHUP: the list of networks changed; that takes a restart (channels, tables "
-				"and bot settings are reloaded now)\n");
+		log_msg(LOG_WARN, NULL, "SIGHUP: the list of networks changed; that takes a restart (channels, tables "
+				"and bot settings are reloaded now)");
 	for (int i = 0; same && i < fresh.nnetworks; i++) {
+		if (fresh.networks[i].type == CONFIG_NETWORK_MATRIX) {
+			/* Rooms newly listed are joined; rooms taken off the list are
+			 * kept (the bot may have been invited there too). */
+			adapter *m = NULL;
+			for (int k = 0; k < r->b->nnets; k++)
+				if (!strcmp(r->b->nets[k]->name, fresh.networks[i].name))
+					m = r->b->nets[k];
+			const matrix_settings *ms = &fresh.networks[i].matrix, *mo = &r->cfg.networks[i].matrix;
+			for (int c = 0; m && c < ms->nrooms; c++) {
+				int known = 0;
+				for (int d = 0; d < mo->nrooms && !known; d++)
+					known = !strcmp(ms->rooms[c], mo->rooms[d]);
+				if (!known)
+					m->ops->join(m, ms->rooms[c], NULL);
+			}
+			continue;
+		}
 		if (fresh.networks[i].type != CONFIG_NETWORK_IRC)
 			continue;
 		adapter *a = NULL;
@@ -146,7 +166,7 @@ static void on_hup(void *ctx, int sig)
 			if (!kept && !busy)
 				a->ops->part(a, old->channels[c].name, "no longer in my configuration");
 			else if (!kept)
-				fprintf(stderr, "warn: SIGHUP: %s is no longer configured, but a game is on there; staying\n",
+				log_msg(LOG_WARN, NULL, "SIGHUP: %s is no longer configured, but a game is on there; staying",
 					old->channels[c].name);
 		}
 	}
@@ -164,7 +184,7 @@ static void on_hup(void *ctx, int sig)
 		r->cfg.tables = keep_tables;
 	}
 	apply_bot_settings(r);
-	fprintf(stderr, "info: SIGHUP: reloaded %s\n", r->path);
+	log_msg(LOG_INFO, NULL, "SIGHUP: reloaded %s", r->path);
 }
 
 /* Opens (creating) data_dir and the database in it. */
@@ -186,9 +206,9 @@ static store *open_store(const config *cfg)
 		return NULL;
 	}
 	if (store_found_version(db) == 0)
-		fprintf(stderr, "info: created the database %s\n", path);
+		log_msg(LOG_INFO, NULL, "created the database %s", path);
 	else if (store_found_version(db) < STORE_VERSION)
-		fprintf(stderr, "info: upgraded the database %s from schema %d to %d\n", path, store_found_version(db),
+		log_msg(LOG_INFO, NULL, "upgraded the database %s from schema %d to %d", path, store_found_version(db),
 			STORE_VERSION);
 	return db;
 }
@@ -250,6 +270,7 @@ int run_main(int argc, char **argv)
 	 * kill the bot. */
 	signal(SIGXFSZ, SIG_IGN);
 	r.path = path;
+	log_set_level(r.cfg.bot.log_level);
 	r.db = open_store(&r.cfg);
 	if (!r.db) {
 		fprintf(stderr, "run: nothing was started\n");
@@ -282,15 +303,15 @@ int run_main(int argc, char **argv)
 		}
 		a->ops->start(a);
 		if (n->type == CONFIG_NETWORK_MATRIX)
-			fprintf(stderr, "info: network %s: connecting to %s as %s\n", n->name, n->matrix.homeserver,
+			log_msg(LOG_INFO, NULL, "network %s: connecting to %s as %s", n->name, n->matrix.homeserver,
 				n->matrix.user_id);
 		else
-			fprintf(stderr, "info: network %s: connecting to %s port %d%s\n", n->name, n->irc.server,
+			log_msg(LOG_INFO, NULL, "network %s: connecting to %s port %d%s", n->name, n->irc.server,
 				n->irc.port, n->irc.tls ? " (TLS)" : "");
 	}
 	int restored = bot_restore(r.b);
 	if (restored > 0)
-		fprintf(stderr, "info: restored %d table%s from %s\n", restored, restored == 1 ? "" : "s",
+		log_msg(LOG_INFO, NULL, "restored %d table%s from %s", restored, restored == 1 ? "" : "s",
 			store_path(r.db));
 	loop_on_signal(r.ev, SIGTERM, on_stop_signal, &r);
 	loop_on_signal(r.ev, SIGINT, on_stop_signal, &r);
@@ -300,6 +321,6 @@ int run_main(int argc, char **argv)
 	loop_free(r.ev);
 	store_close(r.db);
 	config_free(&r.cfg);
-	fprintf(stderr, "info: stopped\n");
+	log_msg(LOG_INFO, NULL, "stopped");
 	return 0;
 }

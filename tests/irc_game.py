@@ -341,6 +341,7 @@ class Scenario:
         self.expect_bot_quit = False
         self.honest_after = 0.0   # refusals to players after this time are failures
         self.lat_exclude = []     # (from, to): commands sent then are not timed
+        self.outage = None        # (from, to): the server was down (scenario 6)
         self.expected_refusals = []
         self.reconnect = (1, 2)    # the bot's reconnect_min/max_seconds  # (player, text) refusals the scenario caused on purpose
 
@@ -766,7 +767,16 @@ class Scenario:
             return
         pcc = self.pcc_deal(chan_stream)
         self.check(sorted(tricks) == list(range(1, 9)), "%s: tricks announced %s, not 1..8" % (tag, tricks))
-        self.check(nplays == (24 if pcc else 32), "%s: %d plays announced" % (tag, nplays))
+        want = 24 if pcc else 32
+        # A play made just as the server went down may be announced into the
+        # dying connection and never reach anyone: that is IRC, not a bug.
+        # Such plays are excused only when a player made them in the outage.
+        lost_ok = 0
+        if self.outage:
+            lost_ok = sum(1 for p in self.players for a in p.actions
+                          if a[1] == d and a[2] in ("play", "tcard") and self.outage[0] <= a[0] <= self.outage[1])
+        self.check(want - lost_ok <= nplays <= want, "%s: %d plays announced (%d made in the outage)" % (
+            tag, nplays, lost_ok))
         if self.check(end is not None, "%s: no end line" % tag):
             bid = end.group("bid")
             took = int(end.group("took"))
@@ -1040,11 +1050,13 @@ class ServerRestart(Scenario):
         if not got:
             return
         self.hold.set()
+        t_hold = time.time()
         self.srv.stop()
         t_down = time.time()
         time.sleep(0.5)
         self.srv.start()
         t_up = time.time()
+        self.outage = (t_hold - 1.0, t_up + 0.5)
 
         def back(c):
             c.wait(lambda: c.closed_by_server, 5)
