@@ -23,6 +23,7 @@ int log_level_parse(const char *word)
 	return -1;
 }
 
+__attribute__((format(printf, 3, 0)))
 static void vlog(int level, const char *component, const char *fmt, va_list ap)
 {
 	if (level < min_level)
