@@ -18,6 +18,7 @@
 #include <curl/curl.h>
 #include <json-c/json.h>
 #include "loop.h"
+#include "log.h"
 #include "matrix.h"
 
 #define MX_SEND_TIMEOUT_MS 30000     /* one send, login, join...: then it counts as a network error */
@@ -32,13 +33,15 @@
 #define MX_STATE_MAX (64 * 1024)     /* the saved direct-room map */
 #define MX_MEMBERS_MAX 5000          /* members remembered per room (for names and mentions) */
 #define MX_RETRY_AFTER_MAX 600000    /* a 429 asking for more than 10 minutes gets 10 */
+#define MX_FILE_MAX (1024 * 1024)   /* a file sent to someone (send_file): larger ones are refused */
+#define MX_FILES_BYTES_MAX (8 * 1024 * 1024) /* all files waiting to be uploaded, together */
 #define MX_ASK_DELAY_MS 4000         /* a player not in their direct room this long after a line is asked to join */
 
 typedef struct matrix matrix;
 
 enum req_kind {
 	REQ_LOGIN, REQ_WHOAMI, REQ_FILTER, REQ_DIRECT_GET, REQ_SYNC, REQ_JOIN, REQ_LEAVE, REQ_FORGET,
-	REQ_SEND, REQ_CREATE_DM, REQ_DIRECT_PUT,
+	REQ_SEND, REQ_CREATE_DM, REQ_DIRECT_PUT, REQ_UPLOAD,
 };
 
 typedef struct mx_req {
@@ -53,12 +56,24 @@ typedef struct mx_req {
 	int kind;
 	char room[ADAPTER_ID_MAX];  /* join/leave/forget/send: the room; create: the direct room's user */
 	int join_via_invite;        /* REQ_JOIN after an invite (not a configured room) */
+	unsigned long file_id;      /* REQ_UPLOAD: which queued file */
 	char errbuf[CURL_ERROR_SIZE];
 } mx_req;
+
+/* A file in a send queue: uploaded first, then sent as an m.file event in
+ * its turn among the lines (the message's text is the file name). */
+typedef struct mx_file {
+	unsigned long id;
+	char *data;                 /* the bytes, until they are uploaded */
+	size_t len;
+	char mime[128];
+	char uri[512];              /* the mxc:// URI once uploaded, else "" */
+} mx_file;
 
 typedef struct mx_msg {
 	struct mx_msg *next;
 	int flags;
+	mx_file *file;              /* NULL for a line of text */
 	char text[];
 } mx_msg;
 
@@ -122,6 +137,8 @@ struct matrix {
 	long pace_ms;                  /* after a 429: the spacing of sends (0: none) */
 	int direct_dirty;              /* m.direct must be written again */
 	int direct_putting;
+	size_t file_bytes;             /* bytes of queued files not yet uploaded */
+	unsigned long file_serial;
 };
 
 /* ---- small helpers ---- */
@@ -136,7 +153,9 @@ static void mx_log(const matrix *m, const char *level, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return;
-	fprintf(stderr, "matrix[%s]: %s: %s\n", m->base.name, level, msg);
+	char who[96];
+	snprintf(who, sizeof who, "matrix[%s]", m->base.name);
+	log_word(level, who, "%s", msg);
 }
 
 #define LOG(m, lvl, ...) mx_log(m, lvl, __VA_ARGS__)
@@ -430,11 +449,31 @@ static mx_room *dm_find(matrix *m, const char *user)
 	return NULL;
 }
 
+static void file_drop_data(matrix *m, mx_file *f)
+{
+	if (f && f->data) {
+		m->file_bytes -= f->len <= m->file_bytes ? f->len : m->file_bytes;
+		free(f->data);
+		f->data = NULL;
+	}
+}
+
+static void msg_free(matrix *m, mx_msg *msg)
+{
+	if (!msg)
+		return;
+	if (msg->file) {
+		file_drop_data(m, msg->file);
+		free(msg->file);
+	}
+	free(msg);
+}
+
 static void queue_clear(mx_room *r)
 {
 	while (r->head) {
 		mx_msg *n = r->head->next;
-		free(r->head);
+		msg_free(r->m, r->head);
 		r->head = n;
 	}
 	r->tail = NULL;
@@ -565,9 +604,11 @@ static void path_escape(matrix *m, const char *seg, char *out, size_t len)
 	(void)m;
 }
 
-/* Starts a request: method, path (with query) under the homeserver, a JSON
- * body or NULL (taken over). Returns the request, or NULL (logged). */
-static mx_req *request(matrix *m, int kind, const char *method, const char *path, char *body, long timeout_ms)
+/* Starts a request: method, path (with query) under the homeserver, a body
+ * of `blen` bytes and its content type, or NULL (taken over). Returns the
+ * request, or NULL (logged). */
+static mx_req *request_raw(matrix *m, int kind, const char *method, const char *path, char *body, size_t blen,
+			   const char *ctype, long timeout_ms)
 {
 	mx_req *q = calloc(1, sizeof *q);
 	CURL *h = q ? curl_easy_init() : NULL;
@@ -608,9 +649,11 @@ static mx_req *request(matrix *m, int kind, const char *method, const char *path
 		q->hdrs = curl_slist_append(q->hdrs, auth);
 	}
 	if (body) {
-		q->hdrs = curl_slist_append(q->hdrs, "Content-Type: application/json");
+		char ct[192];
+		snprintf(ct, sizeof ct, "Content-Type: %s", ctype);
+		q->hdrs = curl_slist_append(q->hdrs, ct);
 		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)blen);
 	}
 	if (strcmp(method, "POST") != 0 || !body)
 		curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, method);
@@ -627,6 +670,12 @@ static mx_req *request(matrix *m, int kind, const char *method, const char *path
 	q->next = m->reqs;
 	m->reqs = q;
 	return q;
+}
+
+/* The same with a JSON body (a string) or none. */
+static mx_req *request(matrix *m, int kind, const char *method, const char *path, char *body, long timeout_ms)
+{
+	return request_raw(m, kind, method, path, body, body ? strlen(body) : 0, "application/json", timeout_ms);
 }
 
 /* A JSON object as text (owned by the caller), or NULL. */
@@ -661,6 +710,8 @@ static long retry_after(json_object *body)
 static void start_step(void *ctx);
 static void sync_now(void *ctx);
 static void send_next(matrix *m, mx_room *r);
+static void schedule_send_retry(matrix *m, mx_room *r, long ms);
+static void create_dm(matrix *m, mx_room *r);
 static void join_room(matrix *m, const char *room, int via_invite);
 
 static void link_state(matrix *m, int up, const char *why)
@@ -889,6 +940,8 @@ static void room_left(matrix *m, const char *room, const char *why)
 
 /* ---- sending ---- */
 
+static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg);
+
 static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 {
 	if (r->gone)
@@ -904,14 +957,25 @@ static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 		return;
 	msg->next = NULL;
 	msg->flags = flags;
+	msg->file = NULL;
 	memcpy(msg->text, text, n);
 	msg->text[n] = '\0';
+	enqueue_msg(m, r, msg);
+}
+
+/* Appends a message (taken over) to a room's queue and sends when it can. */
+static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg)
+{
+	if (r->gone) {
+		msg_free(m, msg);
+		return;
+	}
 	if (r->nqueued >= MX_QUEUE_MAX) {
 		mx_msg *old = r->head;
 		r->head = old->next;
 		if (!r->head)
 			r->tail = NULL;
-		free(old);
+		msg_free(m, old);
 		r->nqueued--;
 		LOG(m, "warn", "%s: the send queue is full; the oldest line was dropped", r->id[0] ? r->id : r->dm_user);
 	}
@@ -951,15 +1015,19 @@ static const mx_member *find_address(const matrix *m, const mx_room *r, const ch
 
 /* Builds the event content for the lines at the head of the queue (merged
  * while they fit), and gives it a transaction id. */
+static int build_file_batch(matrix *m, mx_room *r);
+
 static int build_batch(matrix *m, mx_room *r)
 {
+	if (r->head && r->head->file)
+		return build_file_batch(m, r);
 	size_t cap = MX_BATCH_MAX + 1, used = 0;
 	char *text = malloc(cap);
 	if (!text)
 		return -1;
 	text[0] = '\0';
 	int lines = 0, any_notice_only = 1, highlight = 0;
-	for (mx_msg *p = r->head; p && lines < MX_BATCH_LINES; p = p->next) {
+	for (mx_msg *p = r->head; p && !p->file && lines < MX_BATCH_LINES; p = p->next) {
 		size_t n = strlen(p->text);
 		if (lines && used + 1 + n > MX_BATCH_MAX)
 			break;
@@ -1021,6 +1089,68 @@ static int build_batch(matrix *m, mx_room *r)
 	return 0;
 }
 
+/* The m.file event for the uploaded file at the head of the queue. */
+static int build_file_batch(matrix *m, mx_room *r)
+{
+	const mx_file *f = r->head->file;
+	json_object *o = json_object_new_object(), *info = json_object_new_object();
+	if (!o || !info) {
+		json_object_put(o), json_object_put(info);
+		return -1;
+	}
+	json_object_object_add(o, "msgtype", json_object_new_string("m.file"));
+	json_object_object_add(o, "body", json_object_new_string(r->head->text));
+	json_object_object_add(o, "filename", json_object_new_string(r->head->text));
+	json_object_object_add(o, "url", json_object_new_string(f->uri));
+	json_object_object_add(info, "mimetype", json_object_new_string(f->mime));
+	json_object_object_add(info, "size", json_object_new_int64((int64_t)f->len));
+	json_object_object_add(o, "info", info);
+	json_object_object_add(o, "m.mentions", json_object_new_object());
+	free(r->batch);
+	r->batch = json_text(o);
+	if (!r->batch)
+		return -1;
+	r->batch_lines = 1;
+	r->attempts = 0;
+	snprintf(r->txn, sizeof r->txn, "cb%llx.%lu", m->txn_base, ++m->txn_counter);
+	return 0;
+}
+
+/* Uploads the file at the head of a room's queue to the content repository. */
+static void upload_start(matrix *m, mx_room *r)
+{
+	mx_file *f = r->head->file;
+	if (!f->data && f->len) {
+		/* Cannot happen (the bytes stay until the URI is known); dropped. */
+		LOG(m, "warn", "%s: a file lost its bytes before the upload; it is dropped", r->id);
+		mx_msg *msg = r->head;
+		r->head = msg->next;
+		if (!r->head)
+			r->tail = NULL;
+		r->nqueued--;
+		msg_free(m, msg);
+		send_next(m, r);
+		return;
+	}
+	char *copy = malloc(f->len ? f->len : 1);
+	if (!copy) {
+		LOG(m, "error", "out of memory uploading a file");
+		schedule_send_retry(m, r, backoff_ms(m, r->attempts++));
+		return;
+	}
+	if (f->len)
+		memcpy(copy, f->data, f->len);
+	char name[3 * 256], path[1024];
+	path_escape(m, r->head->text, name, sizeof name);
+	snprintf(path, sizeof path, "/_matrix/media/v3/upload?filename=%s", name);
+	mx_req *q = request_raw(m, REQ_UPLOAD, "POST", path, copy, f->len, f->mime, MX_SEND_TIMEOUT_MS);
+	if (q) {
+		snprintf(q->room, sizeof q->room, "%s", r->id);
+		q->file_id = f->id;
+		r->sending = 1;
+	}
+}
+
 /* Tells a player, in a room both share, that a direct room waits for them. */
 static void ask_to_join(matrix *m, mx_room *dm)
 {
@@ -1071,6 +1201,12 @@ static void send_next(matrix *m, mx_room *r)
 			}
 			return;
 		}
+		if (r->head->file && !r->head->file->uri[0]) {
+			if (r->dm_user[0] && !r->partner_joined && !r->partner_told && !r->ask_timer)
+				r->ask_timer = loop_timer(m->base.ev, MX_ASK_DELAY_MS, ask_fire, r);
+			upload_start(m, r);
+			return;
+		}
 		if (build_batch(m, r) < 0) {
 			LOG(m, "error", "out of memory building a message");
 			return;
@@ -1113,7 +1249,7 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 	if (status == 200 && jstr(body, "event_id")) {
 		for (int i = 0; i < r->batch_lines && r->head; i++) {
 			mx_msg *n = r->head->next;
-			free(r->head);
+			msg_free(m, r->head);
 			r->head = n;
 			r->nqueued--;
 		}
@@ -1167,7 +1303,7 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 	LOG(m, "warn", "%s: the homeserver refused a message (%ld, %s); it is dropped", r->id, status, why);
 	for (int i = 0; i < r->batch_lines && r->head; i++) {
 		mx_msg *n = r->head->next;
-		free(r->head);
+		msg_free(m, r->head);
 		r->head = n;
 		r->nqueued--;
 	}
@@ -1184,14 +1320,77 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 		r->head = r->tail = NULL;
 		r->nqueued = 0;
 		direct_save(m);
+		/* The rest (lines and files, in order) goes to a new direct room. */
+		mx_room *nr = rest && !m->fatal ? dm_find(m, user) : NULL;
+		if (rest && !m->fatal && !nr && (nr = room_add(m, "")) != NULL) {
+			snprintf(nr->dm_user, sizeof nr->dm_user, "%s", user);
+			create_dm(m, nr);
+		}
 		while (rest) {
 			mx_msg *n = rest->next;
-			m->base.ops->send_private(&m->base, user, rest->text, rest->flags);
-			free(rest);
+			rest->next = NULL;
+			if (nr)
+				enqueue_msg(m, nr, rest);
+			else
+				msg_free(m, rest);
 			rest = n;
 		}
 		return;
 	}
+	send_next(m, r);
+}
+
+/* The content repository answered an upload. */
+static void upload_done(matrix *m, mx_req *q, long status, json_object *body, const char *err)
+{
+	mx_room *r = room_find(m, q->room);
+	if (!r)
+		return;
+	r->sending = 0;
+	mx_msg *msg = r->head;
+	if (!msg || !msg->file || msg->file->id != q->file_id) {
+		send_next(m, r); /* the file was dropped meanwhile (the room was left) */
+		return;
+	}
+	mx_file *f = msg->file;
+	const char *uri = jstr(body, "content_uri");
+	char why[512];
+	if (status == 200 && uri && !strncmp(uri, "mxc://", 6) && strlen(uri) < sizeof f->uri) {
+		copy_clean(f->uri, sizeof f->uri, uri, 1);
+		file_drop_data(m, f);
+		r->attempts = 0;
+		LOG(m, "info", "%s: uploaded %s (%zu bytes)", r->id, msg->text, f->len);
+		send_next(m, r);
+		return;
+	}
+	if (status == 429) {
+		long ms = retry_after(body);
+		LOG(m, "info", "%s: upload rate-limited; trying again in %ld ms", r->id, ms);
+		if (m->gate_until < loop_now() + ms)
+			m->gate_until = loop_now() + ms;
+		m->n429++;
+		schedule_send_retry(m, r, ms);
+		return;
+	}
+	if (status == 0 || status >= 500 || status == 200) {
+		long ms = backoff_ms(m, r->attempts++);
+		snprintf(why, sizeof why, "%s", status == 0 ? err : status == 200 ? "a reply without an mxc:// URI" : "");
+		if (status >= 500)
+			error_text(body, why, sizeof why);
+		LOG(m, "warn", "%s: uploading %s failed (%s, status %ld); trying again in %ld ms", r->id, msg->text, why,
+		    status, ms);
+		schedule_send_retry(m, r, ms);
+		return;
+	}
+	error_text(body, why, sizeof why);
+	LOG(m, "warn", "%s: the homeserver refused the upload of %s (%zu bytes; %ld, %s); it is dropped", r->id,
+	    msg->text, f->len, status, why);
+	r->head = msg->next;
+	if (!r->head)
+		r->tail = NULL;
+	r->nqueued--;
+	msg_free(m, msg);
+	r->attempts = 0;
 	send_next(m, r);
 }
 
@@ -1820,6 +2019,9 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc)
 	case REQ_CREATE_DM:
 		create_done(m, q, status, body, err);
 		break;
+	case REQ_UPLOAD:
+		upload_done(m, q, status, body, err);
+		break;
 	}
 	json_object_put(body);
 }
@@ -1935,6 +2137,71 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 	enqueue(m, r, text, flags);
 }
 
+/* A MIME type fit for a header: "type/subtype" and parameters, printable
+ * ASCII only; anything else becomes application/octet-stream. */
+static void clean_mime(const char *in, char *out, size_t len)
+{
+	size_t n = in ? strlen(in) : 0;
+	int ok = n > 2 && n < len && strchr(in, '/') != NULL;
+	for (size_t i = 0; ok && i < n; i++)
+		if (!strchr("!#$&^_.+-/;= \"", in[i]) && !((in[i] >= 'a' && in[i] <= 'z') || (in[i] >= 'A' && in[i] <= 'Z')
+							     || (in[i] >= '0' && in[i] <= '9')))
+			ok = 0;
+	snprintf(out, len, "%s", ok ? in : "application/octet-stream");
+}
+
+static int op_send_file(adapter *a, const char *user, const char *filename, const char *mimetype, const char *data,
+			size_t len)
+{
+	matrix *m = (matrix *)a;
+	if (!is_user_id(user) || !filename || !data || m->fatal || m->stopping || !strcmp(user, m->set.user_id))
+		return -1;
+	if (len > MX_FILE_MAX || m->file_bytes + len > MX_FILES_BYTES_MAX) {
+		LOG(m, "warn", "a file for %s (%zu bytes) is refused: over the limit of %d bytes (%zu bytes waiting)", user,
+		    len, MX_FILE_MAX, m->file_bytes);
+		return -1;
+	}
+	char name[256];
+	copy_clean(name, sizeof name, filename, 1);
+	for (char *p = name; *p; p++)
+		if (*p == '/' || *p == '\\')
+			*p = '_';
+	if (!name[0])
+		snprintf(name, sizeof name, "file");
+	size_t nl = strlen(name);
+	mx_msg *msg = malloc(sizeof *msg + nl + 1);
+	mx_file *f = calloc(1, sizeof *f);
+	char *copy = malloc(len ? len : 1);
+	if (!msg || !f || !copy) {
+		free(msg), free(f), free(copy);
+		LOG(m, "warn", "out of memory for a file for %s", user);
+		return -1;
+	}
+	if (len)
+		memcpy(copy, data, len);
+	f->id = ++m->file_serial;
+	f->data = copy;
+	f->len = len;
+	clean_mime(mimetype, f->mime, sizeof f->mime);
+	msg->next = NULL;
+	msg->flags = ADAPTER_NOTICE;
+	msg->file = f;
+	memcpy(msg->text, name, nl + 1);
+	m->file_bytes += len;
+	mx_room *r = dm_find(m, user);
+	if (!r) {
+		r = room_add(m, "");
+		if (!r) {
+			msg_free(m, msg);
+			return -1;
+		}
+		snprintf(r->dm_user, sizeof r->dm_user, "%s", user);
+		create_dm(m, r);
+	}
+	enqueue_msg(m, r, msg);
+	return 0;
+}
+
 static void op_join(adapter *a, const char *room, const char *key)
 {
 	(void)key;
@@ -2020,6 +2287,7 @@ static const adapter_ops matrix_ops = {
 	.stop = op_stop,
 	.self = op_self,
 	.origin = NULL,
+	.send_file = op_send_file,
 	.free = op_free,
 };
 

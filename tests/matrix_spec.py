@@ -66,6 +66,20 @@ def checker_catches():
     R.check(validate(notice, {"msgtype": "m.notice", "body": "x"}) == [], "a notice is refused")
     R.check(validate(notice, {"msgtype": "m.text", "body": "x"}) != [], "m.text passes as m.notice")
     R.check(validate(notice, {"msgtype": "m.notice"}) != [], "a notice without body is accepted")
+    ep, _ = spec.route("POST", "/_matrix/media/v3/upload")
+    R.check(ep is not None and ep.get("body_type") == "application/octet-stream",
+            "the media upload endpoint is missing or not raw bytes")
+    R.check(ep is not None and validate(ep["responses"]["200"], {"content_uri": "http://x/y"}) != [],
+            "an upload answer without an mxc:// URI passes")
+    ep2, _ = spec.route("POST", "/media/v3/upload")
+    R.check(ep2 is None, "the upload is found under the client-server base")
+    fil = spec.content_schema("m.room.message$m.file")
+    R.check(validate(fil, {"msgtype": "m.file", "body": "a.json", "url": "mxc://s/x",
+                           "info": {"mimetype": "application/json", "size": 3}}) == [], "an m.file is refused")
+    R.check(validate(fil, {"msgtype": "m.file", "body": "a.json", "url": "https://s/x"}) != [],
+            "an m.file with an http url is accepted")
+    R.check(validate(fil, {"msgtype": "m.file", "body": "a", "info": {"size": "3"}}) != [],
+            "an m.file with a string size is accepted")
     ep, _ = spec.route("GET", "/sync")
     R.check(validate(ep["responses"]["200"], {"next_batch": 5}) != [], "a sync answer with a number token passes")
     R.check(validate(ep["responses"]["200"], {"next_batch": "s1"}) == [], "a minimal sync answer is refused")

@@ -131,13 +131,17 @@ class Spec:
         self.events = d["events"]
         self.endpoints = []
         for e in d["endpoints"]:
-            p = e["path"].strip()
+            # Matched on the whole path: the endpoint's base ("/_matrix/client/v3",
+            # or "/_matrix" for the content repository) and its path.
+            p = e.get("base", BASE) + e["path"].strip()
             names = re.findall(r"\{(\w+)\}", p)
             rx = "^" + re.sub(r"\\\{\w+\\\}", "([^/]+)", re.escape(p)) + "$"
             self.endpoints.append((e["method"], re.compile(rx), names, e))
 
     def route(self, method, path):
         """(endpoint, {param: value}) or (None, reason)."""
+        if not path.startswith("/_matrix/"):
+            path = BASE + path  # a client-server path given without its base
         known_path = False
         for m, rx, names, e in self.endpoints:
             mt = rx.match(path)
@@ -203,6 +207,8 @@ class Homeserver:
         self.faults = []         # [pred, action, remaining]
         self.rate = None         # (burst, per_second) for sends by any user, or None
         self.buckets = {}
+        self.media = {}          # "mxc://server/id" -> {"data", "content_type", "filename", "user"}
+        self.media_max = 4 * 1024 * 1024  # larger uploads get 413
         self.history_initial = history_initial
         self.next_id = 0
         self.httpd = None
@@ -485,14 +491,11 @@ class Homeserver:
         rec = {"t": time.time(), "method": method, "path": path, "query": query, "raw": raw, "status": None}
         with self.lock:
             self.requests.append(rec)
-        if not path.startswith(BASE):
-            self.violation("%s %s: not under %s" % (method, path, BASE))
-            return self._send(h, 404, {"errcode": "M_UNRECOGNIZED", "error": "unknown"})
-        sub = path[len(BASE):]
-        ep, params = self.spec.route(method, sub)
+        ep, params = self.spec.route(method, path)
         if ep is None:
             self.violation(params)
             return self._send(h, 404, {"errcode": "M_UNRECOGNIZED", "error": params})
+        sub = path[len(ep.get("base", BASE)):]
         rec["endpoint"] = ep["path"].strip()
         # -- the request against the spec --
         for p in ep["parameters"]:
@@ -503,11 +506,22 @@ class Homeserver:
                                                                            query[p["name"]][0], p["schema"]))
                 elif p["required"]:
                     self.violation("%s %s: required query parameter %s is missing" % (method, sub, p["name"]))
+            elif p["in"] == "header":
+                v = h.headers.get(p["name"])
+                if v is None and p["required"]:
+                    self.violation("%s %s: required header %s is missing" % (method, sub, p["name"]))
+                elif v is not None and not _param_ok(p["schema"], v):
+                    self.violation("%s %s: header %s=%r is not a %s" % (method, sub, p["name"], v, p["schema"]))
         known = {p["name"] for p in ep["parameters"] if p["in"] == "query"}
         for q in query:
             if q not in known:
                 self.violation("%s %s: unknown query parameter %s" % (method, sub, q))
-        if raw:
+        if ep.get("body_type", "application/json") != "application/json":
+            # Raw bytes (an upload): present when required, never JSON-checked.
+            if not raw and ep["body_required"]:
+                self.violation("%s %s: the required body is missing" % (method, sub))
+            rec["content_type"] = h.headers.get("Content-Type")
+        elif raw:
             try:
                 body = json.loads(raw.decode("utf-8"))
             except (UnicodeDecodeError, ValueError) as e:
@@ -526,7 +540,7 @@ class Homeserver:
                 mt = body.get("msgtype")
                 key = "m.room.message$" + str(mt)
                 if key not in self.spec.events:
-                    self.violation("PUT send: msgtype %r is not m.text or m.notice" % mt)
+                    self.violation("PUT send: msgtype %r is not m.text, m.notice or m.file" % mt)
                 else:
                     for err in validate(self.spec.content_schema(key), body):
                         self.violation("PUT send %s: content: %s" % (mt, err))
@@ -747,6 +761,21 @@ class Homeserver:
                 ev["txn"] = params["txnId"]
                 self.txns[key] = ev["event_id"]
             return 200, {"event_id": ev["event_id"]}
+        if p == "/media/v3/upload" and m == "POST":
+            data = rec["raw"]
+            if len(data) > self.media_max:
+                return err(413, "M_TOO_LARGE", "Cannot upload files larger than %d bytes" % self.media_max)
+            with self.lock:
+                ok, wait = self._rate_ok(user)
+                if not ok:
+                    return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
+                                 "retry_after_ms": wait}
+                uri = "mxc://%s/%s" % (SERVER, os.urandom(12).hex())
+                fn = query.get("filename", [None])[0]
+                self.media[uri] = {"data": data, "content_type": rec.get("content_type"), "filename": fn,
+                                   "user": user}
+                rec["uploaded"] = uri
+            return 200, {"content_uri": uri}
         if p == "/createRoom":
             with self.lock:
                 rid = self.create_room(user, invite=body.get("invite", []), is_direct=bool(body.get("is_direct")),

@@ -26,9 +26,11 @@ DEFAULT_SPEC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "
 API_FILES = [
     "login.yaml", "whoami.yaml", "filter.yaml", "account-data.yaml", "sync.yaml", "joining.yaml",
     "leaving.yaml", "room_send.yaml", "create_room.yaml", "kicking.yaml", "inviting.yaml",
+    # Only the upload from the content repository (send_file: `!record` as a file).
+    ("content-repo.yaml", {("/media/v3/upload", "post")}),
 ]
 EVENTS = [
-    "m.room.message$m.text", "m.room.message$m.notice", "m.direct", "m.room.member",
+    "m.room.message$m.text", "m.room.message$m.notice", "m.room.message$m.file", "m.direct", "m.room.member",
 ]
 DROP = {"description", "example", "examples", "summary", "x-addedInMatrixVersion", "x-changedInMatrixVersion",
         "x-example", "externalDocs", "title", "x-weight", "x-alias", "x-ignore-definitions"}
@@ -74,20 +76,28 @@ def main():
     api = os.path.join(spec, "data", "api", "client-server")
     cache = {}
     endpoints = []
-    for name in API_FILES:
+    for entry in API_FILES:
+        name, only = entry if isinstance(entry, tuple) else (entry, None)
         path = os.path.join(api, name)
         doc = load(path, cache)
+        # Where the paths of this file live: "/_matrix/client/v3", "/_matrix" (media)...
+        base = doc.get("servers", [{}])[0].get("variables", {}).get("basePath", {}).get("default",
+                                                                                        "/_matrix/client/v3")
         for p, ops in sorted(doc.get("paths", {}).items()):
             for method, op in sorted(ops.items()):
                 if method not in ("get", "put", "post", "delete"):
                     continue
+                if only is not None and (p, method) not in only:
+                    continue
                 op = resolve(op, path, cache)
                 body = None
                 body_required = False
+                body_type = None
                 rb = op.get("requestBody")
                 if rb:
                     body_required = bool(rb.get("required"))
                     body = rb.get("content", {}).get("application/json", {}).get("schema")
+                    body_type = sorted(rb.get("content", {}))[0] if rb.get("content") else None
                 params = [{"in": x["in"], "name": x["name"], "required": bool(x.get("required")),
                            "schema": x.get("schema", {})} for x in op.get("parameters", [])]
                 responses = {}
@@ -95,10 +105,15 @@ def main():
                     sch = r.get("content", {}).get("application/json", {}).get("schema")
                     if sch is not None:
                         responses[str(code)] = sch
-                endpoints.append({"file": name, "method": method.upper(), "path": p, "parameters": params,
+                ep = {"file": name, "method": method.upper(), "path": p, "parameters": params,
                                   "body": body, "body_required": body_required, "responses": responses,
                                   "auth": bool(op.get("security")) and any("accessTokenBearer" in s
-                                                                             for s in op["security"])})
+                                                                             for s in op["security"])}
+                if base != "/_matrix/client/v3":
+                    ep["base"] = base
+                if body_type not in (None, "application/json"):
+                    ep["body_type"] = body_type
+                endpoints.append(ep)
     events = {}
     for ev in EVENTS:
         path = os.path.join(spec, "data", "event-schemas", "schema", ev + ".yaml")
