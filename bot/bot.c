@@ -6,6 +6,7 @@
 #include <strings.h>
 #include "ai_worker.h"
 #include "bot.h"
+#include "log.h"
 #include "text.h"
 
 #define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
@@ -128,7 +129,7 @@ static void reap(void *ctx)
 void bot_close_table(bot *b, table *t)
 {
 	if (b->db && !t->closing && store_table_delete(b->db, t->net->name, t->room) < 0)
-		fprintf(stderr, "error: %s\n", store_error(b->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
 	t->closing = 1;
 	if (!b->reap_timer)
 		b->reap_timer = loop_timer(b->ev, 0, reap, b);
@@ -222,28 +223,52 @@ static int is_word(const char *w, const char *a, const char *b2)
 	return !strcasecmp(w, a) || (b2 && !strcasecmp(w, b2));
 }
 
-static void open_table(bot *b, adapter *net, const char *room, const char *user, const char *name)
+/* "!304", "!new", "!new GAME [PLAYERS]": opens a table for the game, or
+ * (an open table being there) changes its game between matches. */
+static void open_table(bot *b, adapter *net, const char *room, const char *user, const char *name, int argc,
+		       char **argv)
 {
 	table *t = find_table(b, net, room);
 	if (t) {
-		say_private_id(b, net, user, T_TABLE_EXISTS, NULL, NULL);
+		if (argc > 1 && !strcasecmp(argv[0], "new"))
+			table_command(t, user, name, 1, argc, argv);
+		else
+			say_private_id(b, net, user, T_TABLE_EXISTS, NULL, NULL);
+		return;
+	}
+	table_settings set = b->defaults;
+	if (b->settings_for)
+		b->settings_for(b->settings_ctx, net, room, &set);
+	/* "!304" opens 304; "!new" alone the configured game. */
+	const char *gname = argc > 1 && !strcasecmp(argv[0], "new") ? argv[1]
+			    : !strcasecmp(argv[0], "new") && set.game[0] ? set.game : "304";
+	int nseats = 0;
+	if (argc > 2) {
+		char *end;
+		long v = strtol(argv[2], &end, 10);
+		nseats = *end || v < 1 || v > 4 ? -1 : (int)v;
+	}
+	const game_def *def = game_find(gname);
+	if (!def || argc > 3 || nseats < 0 || (nseats && (nseats < def->min_seats || nseats > def->max_seats))) {
+		char buf[1024];
+		const char *args[3] = { room, b->prefix, "" };
+		text_fmt(buf, sizeof buf, T_G_NEW_USAGE, 3, args);
+		net->ops->send_private(net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	if (b->ntables >= BOT_TABLES_MAX) {
 		say_private_id(b, net, user, T_ERROR, "too many tables are open on this bot", NULL);
 		return;
 	}
-	table_settings set = b->defaults;
-	if (b->settings_for)
-		b->settings_for(b->settings_ctx, net, room, &set);
 	t = table_new(b, net, room, &set);
 	if (!t) {
 		say_private_id(b, net, user, T_ERROR, "out of memory", NULL);
 		return;
 	}
 	b->tables[b->ntables++] = t;
+	table_set_game(t, def->name, nseats);
 	char buf[1024];
-	const char *args[3] = { b->prefix, room, "" };
+	const char *args[3] = { b->prefix, room, def->name };
 	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	net->ops->send_room(net, room, buf, ADAPTER_NOTICE);
 	table_recall_settings(t);
@@ -274,6 +299,16 @@ static const char *clean_name(const char *name, const char *user, char out[ADAPT
 	return out;
 }
 
+/* "!x:y" (no space before the colon): a Matrix room id. */
+static int looks_like_room_id(const char *w)
+{
+	if (w[0] != '!')
+		return 0;
+	size_t n = strcspn(w, " \t");
+	const char *colon = memchr(w, ':', n);
+	return colon && colon > w + 1 && colon < w + n - 1;
+}
+
 static void on_message(void *ctx, adapter *net, const char *room, const char *user, const char *name, const char *text,
 		       int flags)
 {
@@ -293,7 +328,8 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 		if (strncmp(line, b->prefix, plen) != 0)
 			return; /* ordinary conversation */
 		line += plen;
-	} else if (!strncmp(line, b->prefix, plen)) {
+	} else if (!strncmp(line, b->prefix, plen) && !looks_like_room_id(line)) {
+		/* A Matrix room id ("!abc:server") names a table; it is not a prefixed command. */
 		line += plen;
 	}
 	char *argv[CMD_ARGS_MAX];
@@ -304,7 +340,7 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 		return;
 	if (room) {
 		if (is_word(argv[0], "304", "new")) {
-			open_table(b, net, room, user, name);
+			open_table(b, net, room, user, name, argc, argv);
 			return;
 		}
 		table *t = find_table(b, net, room);
@@ -399,7 +435,7 @@ static void on_room_lost(void *ctx, adapter *net, const char *room, const char *
 static void on_link(void *ctx, adapter *net, int up, const char *why)
 {
 	(void)ctx;
-	fprintf(stderr, "info: network %s is %s%s%s\n", net->name, up ? "up" : "down", why && *why ? ": " : "",
+	log_msg(LOG_INFO, NULL, "network %s is %s%s%s", net->name, up ? "up" : "down", why && *why ? ": " : "",
 		why ? why : "");
 }
 
@@ -417,7 +453,7 @@ static int state_set(void *ctx, adapter *net, const char *key, const char *value
 	if (!b->db)
 		return -1;
 	if (store_state_set(b->db, net->name, key, value) < 0) {
-		fprintf(stderr, "error: %s\n", store_error(b->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
 		return -1;
 	}
 	return 0;
@@ -437,8 +473,8 @@ static void restore_one(void *ctx, const char *netname, const char *room, const 
 		if (!strcmp(b->nets[i]->name, netname))
 			net = b->nets[i];
 	if (!net) {
-		fprintf(stderr, "warn: a table in %s on network %s is kept in the database, but that network is no "
-				"longer configured\n", room, netname);
+		log_msg(LOG_WARN, NULL, "a table in %s on network %s is kept in the database, but that network is no "
+				"longer configured", room, netname);
 		return;
 	}
 	if (find_table(b, net, room) || b->ntables >= BOT_TABLES_MAX)
@@ -453,7 +489,7 @@ static void restore_one(void *ctx, const char *netname, const char *room, const 
 	}
 	char err[512];
 	if (table_restore(t, meta, match_id, err, sizeof err) < 0) {
-		fprintf(stderr, "error: the table in %s on %s could not be restored: %s; it starts afresh\n", room,
+		log_msg(LOG_ERROR, NULL, "the table in %s on %s could not be restored: %s; it starts afresh", room,
 			netname, err);
 		rc->failed++;
 	}
@@ -470,7 +506,7 @@ int bot_restore(bot *b)
 		return 0;
 	struct restore_ctx rc = { b, 0, 0 };
 	if (store_tables_each(b->db, restore_one, &rc) < 0) {
-		fprintf(stderr, "error: %s\n", store_error(b->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
 		return -1;
 	}
 	return rc.n;

@@ -997,7 +997,7 @@ static int check_game(struct loader *L, const config_setting_t *s, const char *p
 			return -1;
 		}
 	char q[SHOWN_MAX * 4 + 8];
-	error(L, s, path, "%s is not a game: use \"304\"", shown(q, v));
+	error(L, s, path, "%s is not a game: use \"304\", \"trump304\" or \"rook\"", shown(q, v));
 	return -1;
 }
 

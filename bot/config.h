@@ -38,7 +38,7 @@
 	X(NORMAL, "normal")              /* the search player, small budget (docs/AI.md) */ \
 	X(STRONG, "strong")              /* the search player, full budget */
 /* enum constant, the word, built yet (0: recognised but refused). */
-#define CONFIG_GAMES(X) X(G304, "304", 1) X(TRUMP304, "trump304", 0) X(ROOK, "rook", 0)
+#define CONFIG_GAMES(X) X(G304, "304", 1) X(TRUMP304, "trump304", 1) X(ROOK, "rook", 1)
 #define CONFIG_NETWORK_TYPES(X) X(IRC, "irc", 1) X(MATRIX, "matrix", 1)
 #define CONFIG_OPERATOR_KINDS(X) \
 	X(MASK, "mask")                  /* IRC nick!user@host with * and ? */ \
@@ -73,7 +73,7 @@ const char *config_network_type_name(int type);
 /* What a new table starts with: the [tables] group, or a channel's copy of
  * it with that channel's overrides applied. */
 typedef struct config_table {
-	int game;                      /* enum config_game (only 304 is built) */
+	int game;                      /* enum config_game: what "!new" opens (bot/run.c -> table_settings.game) */
 	int pace;                      /* enum config_pace */
 	int live_turn_seconds;         /* live pace: time for a turn before a computer moves for the player */
 	int correspondence_reminder_hours; /* correspondence pace: remind the player to move this often */

@@ -36,21 +36,30 @@ int fair_salt(char out[FAIR_SALT_HEX])
 	return 0;
 }
 
-int fair_commit(const card deck[CARD_COUNT], const char *salt, char out[FAIR_COMMIT_HEX])
+int fair_commit_codes(const char *const *codes, int n, const char *salt, char out[FAIR_COMMIT_HEX])
 {
-	char text[16 + CARD_COUNT * 3 + 2 + 64];
-	size_t n = (size_t)snprintf(text, sizeof text, "cardbot-deal/1:");
-	for (int i = 0; i < CARD_COUNT; i++) {
-		char code[3];
-		card_code(deck[i], code);
-		n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", i ? "," : "", code);
-	}
-	n += (size_t)snprintf(text + n, sizeof text - n, ":%.32s", salt);
+	char text[16 + 64 * 6 + 64];
+	size_t len = (size_t)snprintf(text, sizeof text, "cardbot-deal/1:");
+	for (int i = 0; i < n && len < sizeof text; i++)
+		len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", i ? "," : "", codes[i]);
+	if (len < sizeof text)
+		len += (size_t)snprintf(text + len, sizeof text - len, ":%.32s", salt);
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int mdlen = 0;
-	if (n >= sizeof text || !EVP_Digest(text, n, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
+	if (n > 64 || len >= sizeof text || !EVP_Digest(text, len, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
 		return -1;
 	for (unsigned i = 0; i < mdlen; i++)
 		snprintf(out + 2 * i, 3, "%02x", md[i]);
 	return 0;
+}
+
+int fair_commit(const card deck[CARD_COUNT], const char *salt, char out[FAIR_COMMIT_HEX])
+{
+	char codes[CARD_COUNT][3];
+	const char *p[CARD_COUNT];
+	for (int i = 0; i < CARD_COUNT; i++) {
+		card_code(deck[i], codes[i]);
+		p[i] = codes[i];
+	}
+	return fair_commit_codes(p, CARD_COUNT, salt, out);
 }

@@ -18,6 +18,9 @@
 int fair_salt(char out[FAIR_SALT_HEX]);
 /* The commitment to deck under salt; -1 on a crypto library failure. */
 int fair_commit(const card deck[CARD_COUNT], const char *salt, char out[FAIR_COMMIT_HEX]);
+/* The same for any game's deck, given as its card codes top first (Rook's
+ * 57 cards, say): the commitment covers "CODE,CODE,...". */
+int fair_commit_codes(const char *const *codes, int n, const char *salt, char out[FAIR_COMMIT_HEX]);
 /* An unbiased Fisher-Yates shuffle driven by the kernel's CSPRNG; -1 on failure. */
 int fair_shuffle(card deck[CARD_COUNT]);
 

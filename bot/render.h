@@ -4,6 +4,7 @@
 #define CARDBOT_RENDER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "card.h"
 
 enum render_style { RENDER_COLOUR, RENDER_ASCII };
@@ -31,5 +32,19 @@ card render_hand_at(cardset hand, int pos);
 /* Parses a card as a player may type it: "js", "J♠", "10h", "th", "TH",
  * "j s", "J of spades" is not accepted. Returns CARD_NONE if unreadable. */
 card render_parse_card(const char *text);
+
+/* ---- Rook (57 cards: engine/rook.h numbering, 56 is the bird) ----
+ * A card is its number and colour letter ("14R", "5B") in the colour's mIRC
+ * colour (Red 04, Green 03, Yellow 07, Black 14: readable on light and dark
+ * backgrounds), or plain with RENDER_ASCII; the bird is "ROOK" (bold). */
+void render_rook_card(strbuf *b, int c, int style);
+/* A colour in words ("Red"), coloured unless RENDER_ASCII. */
+void render_rook_colour(strbuf *b, int colour, int style);
+/* The cards of a 57-card set by colour (R G Y B, the trump colour first
+ * when trump >= 0) and strength, highest first; the bird last (with the
+ * trumps when trump >= 0). numbered: "1:" positions as for !play. */
+void render_rook_hand(strbuf *b, uint64_t hand, int trump, int style, int numbered);
+/* The card at 1-based position pos of render_rook_hand's order, or -1. */
+int render_rook_hand_at(uint64_t hand, int trump, int pos);
 
 #endif

@@ -43,6 +43,7 @@ static void settings_from(const config_table *ct, table_settings *out)
 	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;
 	out->computer_think_ms = ct->computer_think_ms;
 	out->hints = ct->hints;
+	snprintf(out->game, sizeof out->game, "%s", config_game_name(ct->game));
 }
 
 static void settings_for(void *ctx, adapter *net, const char *room, table_settings *out)

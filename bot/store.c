@@ -429,20 +429,21 @@ int store_tables_each(store *s, store_table_fn fn, void *ctx)
 static int put_seats(store *s, int64_t id, const store_seat seats[4])
 {
 	for (int i = 0; i < 4; i++)
-		if (run(s, prep(s, "INSERT OR REPLACE INTO match_players(match_id, seat, user, name, computer) "
+		if (seats[i].name && run(s, prep(s, "INSERT OR REPLACE INTO match_players(match_id, seat, user, name, computer) "
 				   "VALUES(?1, ?2, ?3, ?4, ?5)", "Iitti", id, i, seats[i].user ? seats[i].user : "",
 				seats[i].name ? seats[i].name : "", seats[i].computer), "saving the players") < 0)
 			return -1;
 	return 0;
 }
 
-int store_match_begin(store *s, const char *net, const char *room, const char *rules_json, const store_seat seats[4],
-		      int dealer, int64_t *id)
+int store_match_begin(store *s, const char *net, const char *room, const char *game, const char *rules_json,
+		      const store_seat seats[4], int dealer, int64_t *id)
 {
 	if (begin(s) < 0)
 		return -1;
-	if (run(s, prep(s, "INSERT INTO matches(network, room, game, rules, dealer, started) VALUES(?1, ?2, '304', ?3, ?4, ?5)",
-			"tttiI", net, room, rules_json, dealer, (int64_t)time(NULL)), "starting a match") < 0)
+	if (run(s, prep(s, "INSERT INTO matches(network, room, game, rules, dealer, started) VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
+			"ttttiI", net, room, game ? game : "304", rules_json, dealer, (int64_t)time(NULL)),
+		"starting a match") < 0)
 		return rollback(s);
 	*id = sqlite3_last_insert_rowid(s->db);
 	if (put_seats(s, *id, seats) < 0)
@@ -471,6 +472,8 @@ static int put_results(store *s, int64_t id, int idx, const store_result res[4])
 		return -1;
 	for (int i = 0; i < 4; i++) {
 		const store_result *r = &res[i];
+		if (!r->outcome)
+			continue; /* no statistics for this seat (games other than 304) */
 		if (run(s, prep(s, "INSERT OR REPLACE INTO deal_results(match_id, deal_idx, seat, network, user, name, computer,"
 				   " team, outcome, trumper, bid, made, won, points, caps, caps_called)"
 				   " SELECT ?1, ?2, ?3, network, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15"
@@ -826,7 +829,7 @@ int store_bench(store *s, int n, double *us)
 {
 	store_seat seats[4] = { { "a", "a", 0 }, { "b", "b", 0 }, { "c", "c", 0 }, { "d", "d", 0 } };
 	int64_t id;
-	if (store_match_begin(s, "bench", "#bench", "{}", seats, 0, &id) < 0)
+	if (store_match_begin(s, "bench", "#bench", "304", "{}", seats, 0, &id) < 0)
 		return -1;
 	if (store_deal_begin(s, id, 0, "[]", "00", "00") < 0)
 		return -1;

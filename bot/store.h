@@ -63,10 +63,12 @@ typedef struct store_seat {
 	const char *name;    /* shown */
 	int computer;
 } store_seat;
-/* A new match; *id receives its number. rules_json is the record's "rules"
- * object as text. */
-int store_match_begin(store *s, const char *net, const char *room, const char *rules_json, const store_seat seats[4],
-		      int dealer, int64_t *id);
+/* A new match of game ("304", "trump304", "rook"); *id receives its
+ * number. rules_json is the record's "rules" object as text ("{}" for the
+ * games without options). A seat whose name is NULL is not stored: the
+ * record's players are the seats before it (Trump304 with 2 or 3). */
+int store_match_begin(store *s, const char *net, const char *room, const char *game, const char *rules_json,
+		      const store_seat seats[4], int dealer, int64_t *id);
 /* Updates who sits where (a player replaced, a computer standing in). */
 int store_match_seats(store *s, int64_t id, const store_seat seats[4]);
 /* Deal number idx (0-based, redeals included) with its deck (a JSON array
@@ -79,7 +81,7 @@ typedef struct store_result {
 	const char *name;
 	int computer;
 	int seat, team;
-	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt" */
+	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt"; NULL: no row (not 304) */
 	int trumper;           /* this seat played the bid */
 	int bid;               /* the bid played (0: none; 1000: pcc) */
 	int made;              /* -1 no bid played; else whether the trumper's team made it */

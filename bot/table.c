@@ -17,9 +17,11 @@
 #include "g304_simple.h"
 #include "g304_ai.h"
 #include "ai_worker.h"
+#include "log.h"
 #include "loop.h"
 #include "render.h"
 #include "table.h"
+#include "table_game.h"
 #include "table_store.h"
 #include "text.h"
 
@@ -42,6 +44,7 @@ void table_settings_default(table_settings *s)
 	s->deal_pause_ms = 4000;
 	s->computer_delay_ms = 700;
 	s->hints = 1;
+	snprintf(s->game, sizeof s->game, "304");
 }
 
 static void schedule(table *t);
@@ -117,17 +120,18 @@ static void persist(table *t)
 	if (h == t->meta_hash)
 		return;
 	if (store_table_save(db, t->net->name, t->room, meta, t->match_id) < 0) {
-		fprintf(stderr, "error: table %s: %s\n", t->room, store_error(db));
+		log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(db));
 		return;
 	}
 	if (t->match_id && t->state == TABLE_PLAYING) {
 		/* Who plays each seat now (a newcomer, a computer standing in). */
 		store_seat ss[G304_SEATS];
-		for (int s = 0; s < G304_SEATS; s++)
+		memset(ss, 0, sizeof ss); /* seats past the table's count stay unnamed (not stored) */
+		for (int s = 0; s < t->nseats; s++)
 			ss[s] = (store_seat){ t->seats[s].computer ? "" : t->seats[s].user, t->seats[s].name,
 					      t->seats[s].computer };
 		if (store_match_seats(db, t->match_id, ss) < 0)
-			fprintf(stderr, "error: table %s: %s\n", t->room, store_error(db));
+			log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(db));
 	}
 	t->meta_hash = h;
 }
@@ -136,7 +140,7 @@ static void persist(table *t)
  * works again), and the log has the reason. */
 static void save_failed(table *t, const char *user)
 {
-	fprintf(stderr, "error: table %s: %s\n", t->room, store_error(t->bot->db));
+	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
 	if (user)
 		tell(t, user, T_SAVE_FAILED, t->room, NULL, NULL);
 	if (!t->save_failed) {
@@ -186,6 +190,29 @@ static void tell(table *t, const char *user, int id, const char *a1, const char 
 static int style_of(const table *t, int s)
 {
 	return (s >= 0 && s < G304_SEATS && t->seats[s].ascii) ? RENDER_ASCII : RENDER_COLOUR;
+}
+
+/* For bot/table_game.c (table_game.h). */
+void tb_say(table *t, int id, const char *a1, const char *a2, const char *a3) { say(t, id, a1, a2, a3); }
+void tb_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3)
+{
+	tell(t, user, id, a1, a2, a3);
+}
+const char *tb_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
+{
+	return txt(buf, len, id, a1, a2, a3);
+}
+void tb_flush(table *t) { flush(t); }
+const char *tb_seat_name(const table *t, int s) { return seat_name(t, s); }
+void tb_save_failed(table *t, const char *user) { save_failed(t, user); }
+int tb_style_of(const table *t, int s) { return style_of(t, s); }
+
+/* The seat to move in whichever game the table plays, or -1. */
+static int turn_of(const table *t)
+{
+	if (t->gdef)
+		return tg_turn(t);
+	return t->game.turn == G304_NO_SEAT ? -1 : t->game.turn;
 }
 
 /* Cards in a line for everyone: the room uses symbols with colours. */
@@ -252,6 +279,10 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 /* The private hand line: table, state, hand with positions, legal cards. */
 static void send_hand(table *t, int s)
 {
+	if (t->gdef) {
+		tg_send_hand(t, s);
+		return;
+	}
 	if (s < 0 || !t->seats[s].user[0] || t->seats[s].computer || t->state != TABLE_PLAYING)
 		return;
 	g304_view v;
@@ -625,7 +656,7 @@ static int act(table *t, const g304_action *a, const char *user)
 			text_refusal(buf, sizeof buf, &res, names);
 			tell(t, user, T_REFUSED, t->room, buf, NULL);
 		} else {
-			fprintf(stderr, "table %s: a computer player's %s was refused (%s)\n", t->room,
+			log_msg(LOG_ERROR, NULL, "table %s: a computer player's %s was refused (%s)", t->room,
 				g304_act_name(a->type), g304_err_name(err));
 		}
 		return err;
@@ -836,6 +867,10 @@ static void turn_timer(void *ctx)
 /* One pending deadline per table, set afresh after every change. */
 static void schedule(table *t)
 {
+	if (t->gdef) {
+		tg_schedule(t);
+		return;
+	}
 	if (t->timer)
 		loop_cancel(t->bot->ev, t->timer);
 	if (t->computer_timer)
@@ -883,6 +918,7 @@ table *table_new(struct bot *b, adapter *net, const char *room, const table_sett
 	snprintf(t->room, sizeof t->room, "%s", room);
 	t->set = *set;
 	t->state = TABLE_OPEN;
+	t->nseats = G304_SEATS;
 	g304_init(&t->game, &t->set.rules, 0);
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
@@ -902,6 +938,7 @@ void table_free(table *t)
 	if (t->deal_timer)
 		loop_cancel(t->bot->ev, t->deal_timer);
 	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
+	game_free(t->g);
 	free(t);
 }
 
@@ -916,7 +953,7 @@ int table_seat_of(const table *t, const char *user)
 static int seated_count(const table *t)
 {
 	int n = 0;
-	for (int s = 0; s < G304_SEATS; s++)
+	for (int s = 0; s < t->nseats; s++)
 		n += t->seats[s].user[0] != 0;
 	return n;
 }
@@ -984,7 +1021,7 @@ void table_user_seen(table *t, const char *user)
 		say(t, T_BACK, t->seats[s].name, NULL, NULL);
 		flush(t);
 		send_hand(t, s);
-	} else if (t->set.pace == PACE_CORRESPONDENCE && t->game.turn == s && t->state == TABLE_PLAYING
+	} else if (t->set.pace == PACE_CORRESPONDENCE && turn_of(t) == s && t->state == TABLE_PLAYING
 		   && t->timer_kind == TK_REMIND) {
 		/* Seen talking while we wait for them: a gentle reminder, once. */
 		say(t, T_REMIND, t->seats[s].name, NULL, NULL);
@@ -1023,7 +1060,7 @@ void table_recall_settings(table *t)
 	struct recall rc = { t, "" };
 	size_t keep = t->outlen;
 	if (store_channel_each(t->bot->db, t->net->name, t->room, recall_one, &rc) < 0)
-		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 	/* One line for all of them rather than one per option. */
 	t->outlen = keep;
 	t->out[keep] = '\0';
@@ -1043,7 +1080,10 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 		if (!match_id) {
 			snprintf(err, errlen, "the table was playing, but no match is stored");
 		} else if (tstore_rebuild(t, t->bot->db, match_id, err, errlen) == 0) {
-			if (t->game.phase == G304_PHASE_OVER)
+			game_status gs;
+			if (t->gdef && t->g)
+				game_status_of(t->g, &gs);
+			if (t->gdef ? (!t->g || gs.over) : t->game.phase == G304_PHASE_OVER)
 				t->state = TABLE_OPEN;
 			t->meta_hash = 0;
 			return 0;
@@ -1060,6 +1100,10 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 
 void table_resumed(table *t)
 {
+	if (t->gdef) {
+		tg_resumed(t);
+		return;
+	}
 	if (t->state != TABLE_PLAYING)
 		return;
 	if (t->game.phase != G304_PHASE_DEAL && t->commitment[0]) {
@@ -1103,11 +1147,21 @@ typedef struct command {
 	int help;               /* text id of its help line */
 } command;
 
-static int parse_seat_number(const char *s)
+static int parse_seat_number(const table *t, const char *s)
 {
 	char *end;
 	long n = strtol(s, &end, 10);
-	return (*end || n < 1 || n > G304_SEATS) ? -1 : (int)n - 1;
+	return (*end || n < 1 || n > t->nseats) ? -1 : (int)n - 1;
+}
+
+static void say_ready(table *t)
+{
+	char n[16];
+	snprintf(n, sizeof n, "%d", t->nseats);
+	if (t->gdef)
+		say(t, T_G_READY, n, NULL, NULL);
+	else
+		say(t, T_READY, NULL, NULL, NULL);
 }
 
 static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1117,14 +1171,14 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 		tell(t, user, T_ALREADY_SEATED, t->room, NULL, NULL);
 		return;
 	}
-	int want = argc > 1 ? parse_seat_number(argv[1]) : -1;
+	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (argc > 1 && want < 0) {
 		tell(t, user, T_USAGE, "sit [1-4]", NULL, NULL);
 		return;
 	}
 	int s = -1;
 	int64_t now = loop_now();
-	for (int i = 0; i < G304_SEATS && s < 0; i++) {
+	for (int i = 0; i < t->nseats && s < 0; i++) {
 		int k = want >= 0 ? want : i;
 		seat *x = &t->seats[k];
 		int takeable = !x->user[0] || x->computer
@@ -1148,8 +1202,8 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 		say(t, T_SIT_REPLACE, name, old, n);
 	else
 		say(t, T_SIT, name, n, NULL);
-	if (t->state == TABLE_OPEN && seated_count(t) == G304_SEATS)
-		say(t, T_READY, NULL, NULL, NULL);
+	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
+		say_ready(t);
 	flush(t);
 	if (t->state == TABLE_PLAYING) {
 		send_hand(t, s);
@@ -1177,13 +1231,13 @@ static void cmd_leave(table *t, const char *user, const char *name, int in_room,
 static void cmd_bot(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	int want = argc > 1 ? parse_seat_number(argv[1]) : -1;
+	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (argc > 1 && want < 0) {
 		tell(t, user, T_USAGE, "bot [1-4]", NULL, NULL);
 		return;
 	}
 	int added = 0;
-	for (int s = 0; s < G304_SEATS; s++) {
+	for (int s = 0; s < t->nseats; s++) {
 		if (want >= 0 && s != want)
 			continue;
 		seat *x = &t->seats[s];
@@ -1199,8 +1253,8 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 	}
 	if (!added)
 		tell(t, user, T_NO_FREE_SEAT, t->room, NULL, NULL);
-	if (t->state == TABLE_OPEN && seated_count(t) == G304_SEATS)
-		say(t, T_READY, NULL, NULL, NULL);
+	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
+		say_ready(t);
 	flush(t);
 	schedule(t);
 }
@@ -1208,7 +1262,7 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 static void cmd_unbot(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	int s = argc > 1 ? parse_seat_number(argv[1]) : -1;
+	int s = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (s < 0 || !t->seats[s].computer) {
 		tell(t, user, T_USAGE, "unbot 1-4 (a seat held by a computer player)", NULL, NULL);
 		return;
@@ -1268,15 +1322,21 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 	say(t, T_SET_DONE, opt, val, NULL);
 	/* The channel's next tables start with this choice too. */
 	if (t->bot->db && *user && store_channel_set(t->bot->db, t->net->name, t->room, opt, val) < 0)
-		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 	flush(t);
 }
 
 static void cmd_start(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
-	if (seated_count(t) < G304_SEATS) {
-		tell(t, user, T_NEED_FOUR, t->room, NULL, NULL);
+	if (seated_count(t) < t->nseats) {
+		char n[16];
+		snprintf(n, sizeof n, "%d", t->nseats);
+		tell(t, user, t->gdef ? T_G_NEED_SEATS : T_NEED_FOUR, t->room, n, NULL);
+		return;
+	}
+	if (t->gdef) {
+		tg_start(t, user);
 		return;
 	}
 	uint32_t r = 0;
@@ -1291,7 +1351,7 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 		for (int s = 0; s < G304_SEATS; s++)
 			ss[s] = (store_seat){ t->seats[s].computer ? "" : t->seats[s].user, t->seats[s].name,
 					      t->seats[s].computer };
-		if (store_match_begin(db, t->net->name, t->room, rules, ss, t->first_dealer, &t->match_id) < 0) {
+		if (store_match_begin(db, t->net->name, t->room, "304", rules, ss, t->first_dealer, &t->match_id) < 0) {
 			t->match_id = 0;
 			save_failed(t, user);
 			flush(t);
@@ -1475,14 +1535,18 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 	sb_init(&b, line, sizeof line);
 	char x[PRIVATE_MAX], y[PRIVATE_MAX], n[64];
 	sb_printf(&b, "%s: ", t->room);
-	for (int s = 0; s < G304_SEATS; s++) {
+	if (t->gdef)
+		sb_printf(&b, "%s, ", t->gdef->name);
+	for (int s = 0; s < t->nseats; s++) {
 		sb_printf(&b, "%s%d %s", s ? ", " : "", s + 1, seat_name(t, s));
 		if (t->seats[s].computer)
 			sb_txt(&b, T_SEAT_LIST_COMPUTER, NULL, NULL, NULL);
 		if (t->seats[s].away)
 			sb_txt(&b, T_SEAT_LIST_AWAY, NULL, NULL, NULL);
 	}
-	if (t->state == TABLE_PLAYING) {
+	if (t->state == TABLE_PLAYING && t->gdef) {
+		tg_table_line(t, user, line, sizeof line);
+	} else if (t->state == TABLE_PLAYING) {
 		g304_view v;
 		int me = table_seat_of(t, user);
 		g304_view_of(&t->game, me >= 0 ? me : 0, &v);
@@ -1560,6 +1624,10 @@ static void cmd_last(table *t, const char *user, const char *name, int in_room, 
 static void cmd_score(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)argc, (void)argv;
+	if (t->gdef) {
+		tg_score(t, user, in_room);
+		return;
+	}
 	char a[TEAM_TEXT], b2[TEAM_TEXT], tok[64];
 	team_names(t, 0, a, sizeof a);
 	team_names(t, 1, b2, sizeof b2);
@@ -1576,6 +1644,10 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 static void cmd_rules(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
+	if (t->gdef) {
+		tg_rules(t, user);
+		return;
+	}
 	const g304_rules *r = &t->set.rules;
 	static const char *const paces[] = { "live", "casual", "correspondence" };
 	static const char *const caps[] = { "strict", "lenient", "off" };
@@ -1599,7 +1671,7 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 	int humans = 0, votes = 0;
 	if (s >= 0)
 		t->stop_votes |= (uint8_t)(1u << s);
-	for (int i = 0; i < G304_SEATS; i++)
+	for (int i = 0; i < t->nseats; i++)
 		if (t->seats[i].user[0] && !t->seats[i].computer) {
 			humans++;
 			votes += t->stop_votes >> i & 1;
@@ -1607,9 +1679,11 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 	if (op || votes * 2 > humans) {
 		say(t, T_STOPPED, name, NULL, NULL);
 		flush(t);
-		if (t->bot->db && t->match_id && t->state == TABLE_PLAYING
+		if (t->gdef)
+			tg_stopped(t);
+		else if (t->bot->db && t->match_id && t->state == TABLE_PLAYING
 		    && store_match_end(t->bot->db, t->match_id, -1, t->game.tokens[0], t->game.tokens[1]) < 0)
-			fprintf(stderr, "error: table %s: %s\n", t->room, store_error(t->bot->db));
+			log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
 		bot_close_table(t->bot, t);
 		return;
 	}
@@ -1655,7 +1729,7 @@ static void cmd_ascii(table *t, const char *user, const char *name, int in_room,
 			u.ascii = on;
 		}
 		if (store_user_set(t->bot->db, t->net->name, user, &u) < 0)
-			fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+			log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 	}
 	tell(t, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL, NULL);
 	send_hand(t, s);
@@ -1695,7 +1769,7 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	store_stats st;
 	int r = store_stats_get(db, t->net->name, who, &st);
 	if (r < 0) {
-		fprintf(stderr, "error: %s\n", store_error(db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
 		tell(t, user, T_ERROR, "the statistics could not be read", NULL, NULL);
 		return;
 	}
@@ -1731,7 +1805,7 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 	store_top_row rows[10];
 	int n = store_top(t->bot->db, t->net->name, t->room, rows, 10);
 	if (n < 0) {
-		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 		tell(t, user, T_ERROR, "the leaderboard could not be read", NULL, NULL);
 		return;
 	}
@@ -1758,7 +1832,7 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 	store_match_info m[5];
 	int n = store_history(t->bot->db, t->net->name, t->room, m, 5);
 	if (n < 0) {
-		fprintf(stderr, "error: %s\n", store_error(t->bot->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 		tell(t, user, T_ERROR, "the history could not be read", NULL, NULL);
 		return;
 	}
@@ -1776,8 +1850,10 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		strftime(day, sizeof day, "%Y-%m-%d", gmtime_r(&when, &tmv));
 		const char *res = m[i].winner == 0 ? "won by" : m[i].winner == 1 ? "won by" : "stopped:";
 		int w = m[i].winner < 0 ? 0 : m[i].winner;
-		sb_printf(&b, "%s#%lld %s %s %s & %s (%d : %d)", i ? "; " : "", (long long)m[i].id, day, res,
-			  m[i].players[w], m[i].players[w + 2], m[i].tokens[0], m[i].tokens[1]);
+		/* Trump304 with two or three players has no partner to name. */
+		sb_printf(&b, "%s#%lld %s %s %s%s%s (%d : %d)", i ? "; " : "", (long long)m[i].id, day, res,
+			  m[i].players[w], m[i].players[w + 2][0] ? " & " : "", m[i].players[w + 2], m[i].tokens[0],
+			  m[i].tokens[1]);
 	}
 	tell(t, user, T_HISTORY, buf, NULL, NULL);
 }
@@ -1803,7 +1879,11 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	}
 	/* Only a finished match of this room: a match in play keeps its
 	 * decks secret. */
-	if (!id || store_match_info_get(db, id, &m) != 1 || !m.ended || strcmp(m.network, t->net->name)
+	if (!id) {
+		tell(t, user, T_HISTORY_NONE, NULL, NULL, NULL);
+		return;
+	}
+	if (store_match_info_get(db, id, &m) != 1 || !m.ended || strcmp(m.network, t->net->name)
 	    || strcasecmp(m.room, t->room)) {
 		char n[32];
 		snprintf(n, sizeof n, "%lld", (long long)id);
@@ -1812,7 +1892,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	}
 	char *rec = store_match_record(db, id, 1, 1);
 	if (!rec) {
-		fprintf(stderr, "error: %s\n", store_error(db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
 		tell(t, user, T_ERROR, "the record could not be read", NULL, NULL);
 		return;
 	}
@@ -1843,7 +1923,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 			free(rec);
 			return;
 		}
-		fprintf(stderr, "error: writing %s failed\n", path);
+		log_msg(LOG_ERROR, NULL, "writing %s failed", path);
 	}
 	/* In private lines: the JSON without its line breaks, cut into pieces
 	 * that fit a line (the adapter would split them anyway). */
@@ -1868,18 +1948,92 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 
 static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
 
+/* Commands of Trump304 and Rook only: at a 304 table they do nothing. */
+static void cmd_game_only(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc;
+	tell(t, user, T_G_NOT_IN_GAME, t->room, argv[0], "304");
+}
+
+int table_set_game(table *t, const char *gname, int nseats)
+{
+	const game_def *d = game_find(gname);
+	if (!d || t->state != TABLE_OPEN)
+		return -1;
+	if (nseats == 0)
+		nseats = d->max_seats;
+	if (nseats < d->min_seats || nseats > d->max_seats)
+		return -1;
+	/* The seated keep their order, packed into the seats the game has. */
+	seat keep[G304_SEATS];
+	memset(keep, 0, sizeof keep);
+	int k = 0;
+	for (int s = 0; s < G304_SEATS; s++)
+		if (t->seats[s].user[0]) {
+			if (k >= nseats)
+				return -2;
+			keep[k++] = t->seats[s];
+		}
+	memcpy(t->seats, keep, sizeof keep);
+	t->gdef = d == &game_def_304 ? NULL : d;
+	t->nseats = nseats;
+	game_free(t->g);
+	t->g = NULL;
+	if (d == &game_def_trump304) {
+		/* The game's own pace: 30 seconds a turn, then a random legal card. */
+		t->set.pace = PACE_LIVE;
+		t->set.live_turn_seconds = 30;
+	}
+	return 0;
+}
+
+const char *table_game_name(const table *t)
+{
+	return t->gdef ? t->gdef->name : "304";
+}
+
+static void cmd_new(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	int n = 0;
+	if (argc > 2) {
+		char *end;
+		long v = strtol(argv[2], &end, 10);
+		n = *end || v < 1 ? -1 : (int)v;
+	}
+	int r = n < 0 ? -1 : table_set_game(t, argv[1], n);
+	if (r == -2) {
+		tell(t, user, T_G_NEW_CROWDED, t->room, NULL, NULL);
+		return;
+	}
+	if (r < 0) {
+		tell(t, user, T_G_NEW_USAGE, t->room, t->bot->prefix, NULL);
+		return;
+	}
+	char c[16];
+	snprintf(c, sizeof c, "%d", t->nseats);
+	say(t, T_G_TABLE_GAME, table_game_name(t), c, NULL);
+	if (seated_count(t) == t->nseats)
+		say_ready(t);
+	flush(t);
+}
+
 /* The command table: validated in one place (table_command) before any handler runs. */
 static const command commands[] = {
 	{ "ascii", NULL, cmd_ascii, 0, 1, CMD_SEATED, T_HELP_ASCII },
 	{ "bid", "b", cmd_bid, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
 	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
 	{ "caps", NULL, cmd_caps, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
+	{ "discard", NULL, cmd_game_only, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
+	{ "exchange", NULL, cmd_game_only, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED, T_HELP_HAND },
 	{ "help", NULL, cmd_help, 0, 1, 0, T_HELP_HELP },
 	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_HINT },
 	{ "history", NULL, cmd_history, 0, 0, 0, T_HELP_HISTORY },
+	{ "keep", NULL, cmd_game_only, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_KEEP },
 	{ "last", NULL, cmd_last, 0, 0, 0, T_HELP_LAST },
 	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
+	{ "new", NULL, cmd_new, 1, 2, CMD_OPEN, T_HELP_NEW },
 	{ "notify", NULL, cmd_notify, 0, 0, 0, T_HELP_NOTIFY },
 	{ "open", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_OPEN },
 	{ "partner", "ask", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
@@ -1887,6 +2041,7 @@ static const command commands[] = {
 	{ "play", "p", cmd_play, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
 	{ "record", NULL, cmd_record, 0, 1, 0, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
+	{ "reveal", NULL, cmd_game_only, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
 	{ "rules", NULL, cmd_rules, 0, 0, 0, T_HELP_RULES },
 	{ "score", NULL, cmd_score, 0, 0, 0, T_HELP_SCORE },
 	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
@@ -1964,6 +2119,10 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		return;
 	}
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */
+	if (t->gdef && tg_command(t, user, in_room, argc, argv)) {
+		persist(t);
+		return;
+	}
 	c->fn(t, user, name, in_room, argc, argv);
 	persist(t); /* seats, settings and the notify list, when they changed */
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "adapter.h"
 #include "g304.h"
+#include "game.h"
 #include "rng.h"
 
 #define TABLE_NAME_MAX 64        /* display names are cut to this */
@@ -27,6 +28,7 @@ typedef struct table_settings {
 	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
+	char game[16];             /* what "!new" opens: "304", "trump304" or "rook" ([tables] game) */
 } table_settings;
 void table_settings_default(table_settings *s);
 
@@ -47,7 +49,10 @@ typedef struct table {
 	char room[ADAPTER_ID_MAX];
 	int state;
 	table_settings set;
-	g304 game;
+	g304 game;                 /* 304 (gdef NULL) */
+	const game_def *gdef;      /* Trump304 or Rook (bot/table_game.c); NULL: 304 */
+	game *g;                   /* that game's match while playing (NULL otherwise) */
+	int nseats;                /* seats at this table: 4, or 2-4 for Trump304 */
 	seat seats[G304_SEATS];
 	int first_dealer;
 	uint64_t timer;            /* the one pending deadline (0: none) */
@@ -92,6 +97,12 @@ void table_recall_settings(table *t);
  * not 0, its match replayed through the engine. On -1 (err says why) the
  * table is left open with nobody seated. */
 int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_t errlen);
+/* Makes an open table host a game: "304", "trump304" (2-4 seats) or
+ * "rook"; nseats 0 means the game's usual count. -1 when the game or the
+ * count is not possible (nothing changes). */
+int table_set_game(table *t, const char *name, int nseats);
+/* The record name of the table's game ("304", "trump304", "rook"). */
+const char *table_game_name(const table *t);
 /* The seat of a user at this table, or -1. */
 int table_seat_of(const table *t, const char *user);
 

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "record.h"
+#include "table_game.h"
 #include "table_store.h"
 
 static const char *const bidding_w[] = { "pagat", "single" };
@@ -71,6 +72,8 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(o, "first_dealer", json_object_new_int(t->first_dealer));
 	json_object_object_add(o, "deals_played", json_object_new_int64(t->deals_played));
 	json_object_object_add(o, "stop_votes", json_object_new_int(t->stop_votes));
+	json_object_object_add(o, "game", json_object_new_string(table_game_name(t)));
+	json_object_object_add(o, "nseats", json_object_new_int(t->nseats));
 	json_object *set = json_object_new_object();
 	const table_settings *s = &t->set;
 	json_object_object_add(set, "bidding", json_object_new_int(s->rules.bidding));
@@ -199,15 +202,31 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 		seats[i].away = away;
 		seats[i].ascii = ascii;
 	}
-	int first = 0, votes = 0;
+	int first = 0, votes = 0, nseats = G304_SEATS;
 	if (!bad && (get_int(o, "first_dealer", 0, 3, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
 		bad = "first_dealer";
+	/* The game (absent in metas from before Trump304 and Rook: 304). */
+	char gname[16] = "304";
+	json_object *gv;
+	if (!bad && json_object_object_get_ex(o, "game", &gv) && get_str(o, "game", gname, sizeof gname) < 0)
+		bad = "game";
+	const game_def *gdef = game_find(gname);
+	if (!bad && (!gdef || get_int(o, "nseats", 1, G304_SEATS, &nseats) < 0 || nseats < gdef->min_seats
+		     || nseats > gdef->max_seats))
+		bad = "game";
+	for (int i = nseats; !bad && i < G304_SEATS; i++)
+		if (seats[i].user[0])
+			bad = "seats";
 	if (bad) {
 		snprintf(err, errlen, "the table's saved state has a bad \"%s\"", bad);
 		json_object_put(o);
 		return -1;
 	}
 	t->set = s;
+	t->state = TABLE_OPEN;
+	memset(t->seats, 0, sizeof t->seats);
+	table_set_game(t, gdef->name, nseats);
+	t->set = s; /* the saved pace, not the game's default */
 	memcpy(t->seats, seats, sizeof seats);
 	t->first_dealer = first;
 	t->stop_votes = (uint8_t)votes;
@@ -236,7 +255,7 @@ int tstore_rebuild(table *t, store *db, int64_t id, char *err, size_t errlen)
 		return -1;
 	}
 	char rerr[RECORD_ERR_MAX];
-	record *r = record_parse(text, strlen(text), rerr);
+	record *r = record_parse_game(text, strlen(text), rerr);
 	/* The current deal's salt and commitment (record_parse ignores them). */
 	char salt[sizeof t->salt] = "", commitment[sizeof t->commitment] = "";
 	json_object *top = r ? json_tokener_parse(text) : NULL, *deals, *last, *v;
@@ -253,6 +272,16 @@ int tstore_rebuild(table *t, store *db, int64_t id, char *err, size_t errlen)
 	if (!r) {
 		snprintf(err, errlen, "match %lld: %s", (long long)id, rerr);
 		return -1;
+	}
+	if (r->game != &game_def_304) {
+		/* Trump304 and Rook: replayed through engine/game.h. */
+		int rc = tg_rebuild(t, r, id, err, errlen);
+		if (!rc) {
+			memcpy(t->salt, salt, sizeof salt);
+			memcpy(t->commitment, commitment, sizeof commitment);
+		}
+		record_free(r);
+		return rc;
 	}
 	g304 g;
 	g304_init(&g, &r->rules, r->dealer);

@@ -20,7 +20,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 /* Everything the bot says at a table, in one list. {1} {2} {3} stand for
  * the arguments of text_fmt; they are never printf formats. */
 #define TEXT_LIST(X) \
-	X(T_TABLE_OPENED, "A 304 table is open in {2}. Take a seat with {1}sit, add computer players with {1}bot, and {1}start when four are seated. {1}help lists every command.") \
+	X(T_TABLE_OPENED, "A {3} table is open in {2}. Take a seat with {1}sit, add computer players with {1}bot, and {1}start when every seat is taken. {1}help lists every command.") \
 	X(T_TABLE_EXISTS, "There is already a table here: {1}sit to join, {1}table to see it.") \
 	X(T_NO_TABLE, "No table is open here: {1}304 opens one.") \
 	X(T_NO_TABLE_FOR_YOU, "You are not at any table. Open one in a channel with {1}304.") \
@@ -179,10 +179,71 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_TABLE_TRICKS, " | tricks {1}") \
 	X(T_TABLE_HIGH_BID, " | high bid {1} by {2}") \
 	X(T_TABLE_TIME_LEFT, " | {1} s left for this turn") \
-	X(T_TABLE_IDLE, " | no match in progress; !start when four are seated") \
+	X(T_TABLE_IDLE, " | no match in progress; !start when every seat is taken") \
 	X(T_FACE_DOWN, "(face down)") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
 	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with !set OPTION VALUE before !start") \
+	X(T_G_NEW_USAGE, "[{1}] the games: 304, trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
+	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must !leave first.") \
+	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with !sit or computer players with !bot, then !start.") \
+	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with !sit or computer players with !bot.") \
+	X(T_G_READY, "all {1} seats are taken: !start to deal") \
+	X(T_G_MATCH_STARTS, "a match of {1} begins: {2}") \
+	X(T_G_T304_TERMS, "tokens add up deal after deal; !stop ends the match") \
+	X(T_G_ROOK_TERMS, "first team to 500 wins") \
+	X(T_G_DEAL, "Deal {1}: {2} deals; {3} speaks first. Hands are sent privately.") \
+	X(T_G_TURN_TRUMP, "{1}: lay your trump card face down, privately (/msg me trump CARD).") \
+	X(T_G_TURN_EXCHANGE, "{1}: exchange two cards with the centre privately (/msg me exchange CARD CARD) or !keep.") \
+	X(T_G_TURN_DISCARD, "{1}: you took the nest card; discard one card that is not a counter, privately (/msg me discard CARD).") \
+	X(T_G_TURN_COLOUR, "{1}: name the trump colour (!trump red, green, yellow or black).") \
+	X(T_G_TURN_PLAY_REVEAL, "{1}: your turn to play (or !reveal to have the trump shown).") \
+	X(T_G_EXCHANGED, "{1} puts two cards down and takes the centre") \
+	X(T_G_KEPT, "{1} keeps the hand (no exchange)") \
+	X(T_G_LEADS, "play begins: {1} leads") \
+	X(T_G_REVEAL_ASKED, "{1} asks for the trump: trumps are {2} (the trump card {3} goes back to the trumper)") \
+	X(T_G_REVEAL_SELF, "{1} reveals the trump to cut: trumps are {2} (trump card {3})") \
+	X(T_G_REVEAL_LAST, "the last trick: the trump is shown: trumps are {1} (trump card {2})") \
+	X(T_G_CUT, "{1} {2} (cuts)") \
+	X(T_G_DRAW, "{1} draws ({2} left in the pile)") \
+	X(T_G_SPOILT, "spoilt trumps: every trump was on {1}'s side; the deal is void") \
+	X(T_G_TOKENS, "tokens: {1}") \
+	X(T_G_NEST, "{1} wins the bidding at {2} and takes the nest card") \
+	X(T_G_DISCARDED, "{1} discards a card face down") \
+	X(T_G_TRUMP_COLOUR, "{1} names trumps: {2}") \
+	X(T_G_ROOK_MADE, "{1}'s team bid {2} and took {3}: made") \
+	X(T_G_ROOK_SET, "{1}'s team bid {2} and took {3}: set") \
+	X(T_G_ROOK_SCORE, "score: {1} {3} {2}") \
+	X(T_G_TIMED_OUT, "{1} ran out of time: a random legal move is made for them") \
+	X(T_G_PRIVATELY, "[{1}] send that to me privately (/msg me ...): it names a card that goes face down. Nothing was done.") \
+	X(T_G_NOT_IN_GAME, "[{1}] there is no {2} in {3}.") \
+	X(T_G_BAD_COLOUR, "I cannot read \"{1}\" as a colour: red, green, yellow or black.") \
+	X(T_G_BAD_ROOK_CARD, "I cannot read \"{1}\" as a card: try 14r, 5b, rook, or its position in your hand.") \
+	X(T_G_REF_TURN, "it is not your turn: waiting for {1}") \
+	X(T_G_REF_FOLLOW, "you must follow suit ({1})") \
+	X(T_G_REF_HAND, "that card is not in your hand") \
+	X(T_G_REF_BID, "that bid is not allowed here ({1})") \
+	X(T_G_REF_COUNTER, "counters (5, 10, 14, 1 and the Rook) cannot be discarded") \
+	X(T_G_REF_MUST_CUT, "you had the trump shown: play a trump ({1})") \
+	X(T_G_REF_OTHER, "that is not allowed now ({1})") \
+	X(T_G_STATE_BID, "bidding") \
+	X(T_G_STATE_HIGH, ", {1} by {2}") \
+	X(T_G_STATE_TRUMP, "{1} is choosing the trump") \
+	X(T_G_STATE_EXCHANGE, "{1} may exchange with the centre") \
+	X(T_G_STATE_DISCARD, "{1} is discarding") \
+	X(T_G_STATE_PILE, ", {1} in the pile") \
+	X(T_G_HAND_TRUMP_CARD, " | your trump card (face down): {1}") \
+	X(T_G_HAND_EXCHANGE, " | exchange CARD CARD or keep") \
+	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
+	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
+	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
+	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with !set pace or !new before !start") \
+	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with !set pace or !new before !start") \
+	X(T_G_SCORE_LINE, "{1}: {2}") \
+	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304, trump304 (2, 3 or 4 players; 4 by default) or rook") \
+	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
+	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
+	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
+	X(T_HELP_DISCARD, "{1}discard CARD: Rook, privately: the bidder discards one card that is not a counter") \
 	X(T_NOBODY, "nobody") \
 	X(T_EMPTY_SEAT, "an empty seat") \
 	X(T_NOT_CALLED, "nobody (not called)") \

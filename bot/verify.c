@@ -6,6 +6,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "fair.h"
+#include "game.h"
 #include "record.h"
 #include "store.h"
 #include "verify.h"
@@ -42,7 +43,7 @@ int verify_main(int argc, char **argv)
 		fprintf(stderr, "cardbot verify: %s\n", err);
 		return 1;
 	}
-	record *r = record_parse(text, len, err);
+	record *r = record_parse_game(text, len, err);
 	if (!r) {
 		fprintf(stderr, "cardbot verify: %s: %s\n", argv[1], err);
 		free(text);
@@ -52,8 +53,17 @@ int verify_main(int argc, char **argv)
 	free(text);
 	json_object_object_get_ex(top, "deals", &deals);
 	int bad = 0;
-	g304 g;
-	g304_init(&g, &r->rules, r->dealer);
+	int is304 = r->game == &game_def_304;
+	int gerr = 0;
+	g304 g3;
+	g304_init(&g3, &r->rules, r->dealer);
+	game *g = is304 ? NULL : game_new(r->game, r->nseats, r->dealer, NULL, &gerr);
+	if (!is304 && !g) {
+		fprintf(stderr, "cardbot verify: %s: the game cannot be set up (%d)\n", argv[1], gerr);
+		json_object_put(top);
+		record_free(r);
+		return 2;
+	}
 	for (size_t d = 0; d < r->ndeals; d++) {
 		json_object *jd = json_object_array_get_idx(deals, d), *v;
 		const char *salt = NULL, *commitment = NULL;
@@ -61,30 +71,46 @@ int verify_main(int argc, char **argv)
 			salt = json_object_get_string(v);
 		if (json_object_object_get_ex(jd, "commitment", &v) && json_object_is_type(v, json_type_string))
 			commitment = json_object_get_string(v);
+		/* The deck as the game's own card numbers and codes. */
+		uint8_t deck[GAME_MAX_DECK];
+		char codes[GAME_MAX_DECK][8];
+		const char *cp[GAME_MAX_DECK];
+		int n = r->game->deck_size;
+		for (int i = 0; i < n; i++) {
+			deck[i] = is304 ? (uint8_t)r->deals[d].deck[i] : r->deals[d].gdeck[i];
+			r->game->card_code(deck[i], codes[i]);
+			cp[i] = codes[i];
+		}
 		char want[FAIR_COMMIT_HEX] = "";
 		const char *verdict = "ok";
 		if (!salt || !commitment)
 			verdict = "no salt or commitment in the record: cannot be checked";
-		else if (strlen(salt) != FAIR_SALT_HEX - 1 || fair_commit(r->deals[d].deck, salt, want) < 0)
+		else if (strlen(salt) != FAIR_SALT_HEX - 1 || fair_commit_codes(cp, n, salt, want) < 0)
 			verdict = "the salt is not 32 hex digits";
 		else if (strcmp(want, commitment))
 			verdict = "MISMATCH: the deck and salt do not give the published commitment";
-		int e = g304_deal(&g, r->deals[d].deck);
+		int e = is304 ? g304_deal(&g3, r->deals[d].deck) : game_deal(g, deck);
 		char why[160] = "";
 		if (e)
-			snprintf(why, sizeof why, "; the deal cannot start (%s)", g304_err_name(e));
+			snprintf(why, sizeof why, "; the deal cannot start (%s)", r->game->err_name(e));
 		for (size_t i = 0; !e && i < r->deals[d].nactions; i++) {
-			g304_result res;
-			e = g304_apply(&g, &r->deals[d].actions[i], &res);
+			if (is304) {
+				e = g304_apply(&g3, &r->deals[d].actions[i], NULL);
+			} else {
+				game_result res;
+				e = game_apply(g, &r->deals[d].gactions[i], &res);
+			}
 			if (e)
-				snprintf(why, sizeof why, "; action %zu is refused (%s)", i + 1, g304_err_name(e));
+				snprintf(why, sizeof why, "; action %zu is refused (%s)", i + 1, r->game->err_name(e));
 		}
 		if (strcmp(verdict, "ok") || e)
 			bad = 1;
 		printf("deal %zu: commitment %s: %s%s\n", d + 1, commitment ? commitment : "-", verdict, why);
 	}
-	printf("%s: %zu deal%s, %s\n", argv[1], r->ndeals, r->ndeals == 1 ? "" : "s",
+	printf("%s: %s, %zu deal%s, %s\n", argv[1], r->game->name, r->ndeals, r->ndeals == 1 ? "" : "s",
 	       bad ? "NOT verified" : "every deal verified");
+	if (g)
+		game_free(g);
 	json_object_put(top);
 	record_free(r);
 	return bad ? 3 : 0;

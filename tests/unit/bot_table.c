@@ -259,6 +259,26 @@ int main(void)
 	h.message(h.ctx, &net.a, "#304", "otherbot", "otherbot", "!304", ADAPTER_NOTICE);
 	CHECK(b->ntables == 0, "a notice is never answered or obeyed");
 
+	/* A Matrix room id starts with "!", like the command prefix: in a
+	 * private message "!room:server command" names the table. */
+	say(b, "!abc:example.org", "ann", "!304");
+	CHECK(b->ntables == 1, "a table opens in a room named like a Matrix room id");
+	int before_id = net.npriv;
+	say(b, NULL, "ann", "!abc:example.org table");
+	int answered = 0;
+	for (int i = before_id; i < net.npriv; i++)
+		answered |= strncmp(net.priv_lines[i], "!abc:example.org: ", 18) == 0;
+	CHECK(answered, "\"!abc:example.org table\" in private reaches that table");
+	before_id = net.npriv;
+	say(b, NULL, "ann", "!table");
+	answered = 0;
+	for (int i = before_id; i < net.npriv; i++)
+		answered |= strncmp(net.priv_lines[i], "!abc:example.org: ", 18) == 0;
+	CHECK(answered, "\"!table\" in private still finds ann's one table");
+	say(b, "!abc:example.org", "boss", "!stop");
+	run_for(ev, 5);
+	CHECK(b->ntables == 0, "the room-id table is stopped");
+
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
 	b->cmd_burst = 3; /* not the built-in 5: the configured limit must be the one used */
 	b->cmd_per_second = 0.5;

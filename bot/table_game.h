@@ -1,0 +1,42 @@
+/* table_game.h: the glue between bot/table.c (seats, commands, storage
+ * helpers) and bot/table_game.c (the flow of a Trump304 or Rook match
+ * through engine/game.h). Internal to the table; nothing else includes it.
+ */
+#ifndef CARDBOT_TABLE_GAME_H
+#define CARDBOT_TABLE_GAME_H
+
+#include "store.h"
+#include "table.h"
+
+/* ---- from table.c ---- */
+void tb_say(table *t, int id, const char *a1, const char *a2, const char *a3);
+void tb_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
+const char *tb_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
+void tb_flush(table *t);
+const char *tb_seat_name(const table *t, int s);
+void tb_save_failed(table *t, const char *user);
+int tb_style_of(const table *t, int s);
+
+/* ---- from table_game.c (t->gdef is Trump304 or Rook) ---- */
+/* Starts a match with the seated players (the caller checked the seats). */
+void tg_start(table *t, const char *user);
+/* A game command (bid, pass, trump, exchange, keep, reveal, discard, play,
+ * hint, hand, last); 1 when it is one of them (handled), 0 when not. */
+int tg_command(table *t, const char *user, int in_room, int argc, char **argv);
+/* The seat to move, or -1. */
+int tg_turn(const table *t);
+void tg_send_hand(table *t, int s);
+void tg_schedule(table *t);
+void tg_resumed(table *t);
+/* !table's part while playing, !score, !rules. */
+void tg_table_line(table *t, const char *user, char *line, size_t len);
+void tg_score(table *t, const char *user, int in_room);
+void tg_rules(table *t, const char *user);
+/* Ends the match in the database (a stop). */
+void tg_stopped(table *t);
+/* Rebuilds t->g from a parsed record of a game other than 304 (see
+ * table_store.c); 0 or -1 with err. */
+struct record;
+int tg_rebuild(table *t, const struct record *r, int64_t id, char *err, size_t errlen);
+
+#endif

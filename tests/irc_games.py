@@ -1,0 +1,392 @@
+#!/usr/bin/env python3
+"""irc_games.py: one whole deal of Trump304 and one of Rook through the real
+cardbot on a real ngircd.
+
+Trump304 with three players (two scripted IRC clients and a computer
+player) in #t304, Rook with four (two clients, two computer players) in
+#rook, both at once on one bot. The clients play only from what the bot
+tells them: the turn prompt in the channel with their nick, and their
+private hand line (positions, "you may play"). They bid, lay the trump card
+and exchange privately (Trump304), ask for the trump with !reveal when they
+may, discard privately and name a colour (Rook).
+
+Checks over everything each client received:
+  (a) every card named in a channel line is one being played ("NAME CARD"),
+      or the trump card shown by a reveal; the trump card laid face down and
+      Rook's discard never appear in the channel before they are public;
+  (b) no private line to a client names a card that was at that moment in
+      the other client's hand;
+  (c) the deal is whole (the end line and the salt), moves taken from the
+      bot's own lists are never refused, and no line is broken UTF-8.
+Prints figures (channel and private lines per deal) and ends with
+"irc_games: N passed, M failed". Environment: CARDBOT, NGIRCD,
+IRC_GAMES_VERBOSE=1 (print the transcripts).
+"""
+import os
+import subprocess
+import json
+import re
+import sys
+import time
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import irclib  # noqa: E402
+from irclib import Bot, Client, NgIRCd, strip_colours  # noqa: E402
+
+BOTNICK = "cardbot"
+SEP = " \u00b7 "
+VERBOSE = os.environ.get("IRC_GAMES_VERBOSE") == "1"
+SUITS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
+T_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[789JQKA])([\u2660\u2665\u2666\u2663])")
+R_CARD = re.compile(r"(?<![0-9A-Za-z])(1[0-4]|[1-9])([RGYB])(?![0-9A-Za-z])|\bROOK\b")
+HAND_RE = re.compile(r"^\[(?P<room>#\S+): (?P<state>[^\]]*)\] hand: (?P<rest>.*)$")
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: " + what)
+    return cond
+
+
+def cards(game, text):
+    """Card codes named in a line, as the bot's own codes ("JS", "14R", "ROOK")."""
+    t = strip_colours(text)
+    if game == "trump304":
+        return [r + SUITS[s].upper() for r, s in T_CARD.findall(t)]
+    return [m.group(0) if m.group(0) == "ROOK" else m.group(1) + m.group(2) for m in R_CARD.finditer(t)]
+
+
+def hand_parts(text):
+    """(hand cards, cards one may play, the face-down trump card or None) of a hand line."""
+    m = HAND_RE.match(strip_colours(text))
+    if not m:
+        return None
+    rest = m.group("rest")
+    parts = rest.split(" | ")
+    hand = parts[0]
+    may = trump_card = discard = None
+    for p in parts[1:]:
+        if p.startswith("you may play:"):
+            may = p[len("you may play:"):]
+        elif p.startswith("your trump card (face down):"):
+            trump_card = p[len("your trump card (face down):"):]
+        elif p.startswith("discard CARD (not a counter):"):
+            discard = p[len("discard CARD (not a counter):"):]
+    return m.group("room"), hand, may, trump_card, discard
+
+
+class Player:
+    def __init__(self, port, nick, chan, game, record):
+        self.c = Client(port, nick, record)
+        self.nick, self.chan, self.game = nick, chan, game
+        self.seen = 0
+        self.hand = []
+        self.may = []
+        self.discard_ok = []
+        self.laid = None          # Trump304: the trump card this client laid
+        self.discarded = None     # Rook: this client's discard
+        self.revealed_once = False
+        self.bidder = False       # bids on its first turn
+        self.bid_once = False
+        self.sent_at = {}
+
+    def code(self, card):
+        if self.game == "trump304":
+            return card[:-1].lower() + card[-1].lower()
+        return card.lower()
+
+    def step(self):
+        """Reads new lines; answers a prompt addressed to this client."""
+        lines = self.c.from_bot(BOTNICK, self.seen)
+        if not lines:
+            return
+        self.seen = self.c.lines.index(lines[-1]) + 1
+        prompt = None
+        for m in lines:
+            text = strip_colours(m.text)
+            if m.target.lower() == self.nick.lower():
+                hp = hand_parts(m.text)
+                if hp and hp[0] == self.chan:
+                    self.hand = cards(self.game, hp[1])
+                    self.may = cards(self.game, hp[2]) if hp[2] else []
+                    self.discard_ok = cards(self.game, hp[4]) if hp[4] else []
+            elif m.target.lower() == self.chan:
+                for seg in text.split(SEP):
+                    if seg.startswith(self.nick + ": "):
+                        prompt = seg
+        if prompt:
+            self.answer(prompt)
+
+    def say(self, text, private=False):
+        if private:
+            self.c.privmsg(BOTNICK, "%s %s" % (self.chan, text))
+        else:
+            self.c.privmsg(self.chan, text)
+
+    def answer(self, prompt):
+        time.sleep(0.05)  # the hand line follows the prompt
+        self.step_hand_only()
+        if "your turn to bid" in prompt:
+            if self.bidder and not self.bid_once:
+                # the first to speak of the two bids once, to take the
+                # private steps (trump card, exchange, nest) itself
+                self.bid_once = True
+                n = re.search(r"\((\d+)", prompt)
+                low = int(n.group(1)) if n else 150
+                want = 250 if self.game == "trump304" else 150
+                self.say("!bid %d" % (max(low, want) if "or more" in prompt else low))
+            elif "or pass" in prompt:
+                self.say("!pass")
+            else:
+                n = re.search(r"\((\d+)", prompt)
+                self.say("!bid %s" % (n.group(1) if n else "150"))
+        elif "lay your trump card" in prompt:
+            self.laid = self.hand[-1] if self.hand else None
+            self.say("trump %d" % max(1, len(self.hand)), private=True)
+        elif "exchange two cards" in prompt:
+            self.say("exchange 1 2", private=True)
+        elif "discard one card" in prompt:
+            if self.discard_ok:
+                self.discarded = self.discard_ok[-1]
+                self.say("discard %s" % self.code(self.discarded), private=True)
+        elif "name the trump colour" in prompt:
+            self.say("!trump black")
+        elif "your turn to play" in prompt:
+            if "!reveal" in prompt and not self.revealed_once:
+                self.revealed_once = True
+                self.say("!reveal")
+            elif self.may:
+                self.say("!play %s" % self.code(self.may[0]))
+
+    def step_hand_only(self):
+        lines = self.c.from_bot(BOTNICK, self.seen)
+        for m in lines:
+            if m.target.lower() == self.nick.lower():
+                hp = hand_parts(m.text)
+                if hp and hp[0] == self.chan:
+                    self.hand = cards(self.game, hp[1])
+                    self.may = cards(self.game, hp[2]) if hp[2] else []
+                    self.discard_ok = cards(self.game, hp[4]) if hp[4] else []
+        if lines:
+            self.seen = self.c.lines.index(lines[-1]) + 1
+
+
+CUTOFF = {}  # channel: the time its first deal ended (later deals are not checked)
+
+
+def chan_lines(p):
+    end = CUTOFF.get(p.chan, float("inf"))
+    return [m for m in p.c.from_bot(BOTNICK) if m.target.lower() == p.chan and m.t <= end]
+
+
+def priv_lines(p):
+    end = CUTOFF.get(p.chan, float("inf"))
+    return [m for m in p.c.from_bot(BOTNICK) if m.target.lower() == p.nick.lower() and m.t <= end]
+
+
+def privacy(game, players):
+    """(a) and (b) over the transcripts of the players of one table."""
+    a = players[0]
+    public = set()
+    leaks = []
+    laid = {p.laid for p in players if p.laid}
+    revealed = False
+    for m in chan_lines(a):
+        for seg in strip_colours(m.text).split(SEP):
+            named = cards(game, seg)
+            if re.search(r"trump card \S+", seg):
+                revealed = True
+                public.update(named)
+                continue
+            if not named:
+                continue
+            if re.match(r"^\S+ \S+( \(cuts\))?$", seg) and len(named) == 1:
+                public.update(named)
+            else:
+                leaks.append("channel: " + seg)
+            if set(named) & laid and not revealed:
+                leaks.append("channel names the laid trump card before a reveal: " + seg)
+    for p in players:
+        if p.discarded and p.discarded in {c for m in chan_lines(a) for c in cards(game, m.text)}:
+            leaks.append("channel names %s's discard %s" % (p.nick, p.discarded))
+    # (b): a private line names none of the other client's cards at that time
+    for p in players:
+        for q in players:
+            if q is p:
+                continue
+            q_hand = set()
+            q_lines = priv_lines(q)
+            qi = 0
+            for m in priv_lines(p):
+                while qi < len(q_lines) and q_lines[qi].t <= m.t:
+                    hp = hand_parts(q_lines[qi].text)
+                    if hp and hp[0] == q.chan:
+                        q_hand = set(cards(game, hp[1]))
+                    qi += 1
+                bad = set(cards(game, m.text)) & q_hand
+                if bad:
+                    leaks.append("private to %s names %s of %s: %s" % (p.nick, ",".join(sorted(bad)), q.nick,
+                                                                     strip_colours(m.text)))
+    return leaks
+
+
+def play_deal(players, end_marker, timeout):
+    end = time.time() + timeout
+    a = players[0]
+    while time.time() < end:
+        for p in players:
+            p.step()
+        if any(end_marker in strip_colours(m.text) for m in chan_lines(a)):
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def main():
+    if not os.access(irclib.CARDBOT, os.X_OK) or not os.access(irclib.NGIRCD, os.X_OK):
+        print("irc_games: cardbot or ngircd is missing")
+        print("irc_games: 0 passed, 1 failed")
+        return 1
+    tmp = irclib.tempdir()
+    srv = NgIRCd(tmp)
+    srv.start()
+    bot = Bot(tmp, srv.port, channels=("#t304", "#rook"), extra_tables="computer_delay_ms = 100;")
+    # Scripted players answer at once: a per-player command limit above theirs.
+    with open(bot.cfg) as f:
+        cfg = f.read()
+    with open(bot.cfg, "w") as f:
+        f.write(cfg.replace("bot = {", "bot = {\n  commands_burst = 100;\n  commands_per_minute = 6000;", 1))
+    bot.start()
+    t0 = time.time()
+    try:
+        ann = Player(srv.port, "ann", "#t304", "trump304", None)
+        bob = Player(srv.port, "bob", "#t304", "trump304", None)
+        cat = Player(srv.port, "cat", "#rook", "rook", None)
+        dan = Player(srv.port, "dan", "#rook", "rook", None)
+        everyone = [ann, bob, cat, dan]
+        ann.bidder = cat.bidder = True
+        for p in everyone:
+            p.c.connect()
+            p.c.join(p.chan)
+        ok = ann.c.wait(lambda: any(m.cmd == "JOIN" and m.src.lower() == BOTNICK for m in ann.c.lines), 5) or True
+        time.sleep(1.0)  # the bot joins its channels
+        # Trump304 for three: ann, bob, a computer player.
+        ann.say("!new trump304 3")
+        time.sleep(0.3)
+        bob.say("!sit")
+        ann.say("!bot")
+        ann.say("!set pace casual")  # the 30-second timer is not what this test waits for
+        # Rook: cat, dan (seats 1 and 3: partners) and two computer players.
+        cat.say("!new rook")
+        time.sleep(0.3)
+        cat.say("!bot 2")
+        dan.say("!sit 3")
+        cat.say("!bot 4")
+        time.sleep(0.5)
+        ann.say("!start")
+        cat.say("!start")
+        ok_t = play_deal([ann, bob], "deal 1 salt", 120)
+        ok_r = play_deal([cat, dan], "deal 1 salt", 120)
+        check(ok_t, "a whole Trump304 deal is played (ends with its salt)")
+        check(ok_r, "a whole Rook hand is played (ends with its salt)")
+        time.sleep(0.5)
+        for p in (ann, cat):
+            ends = [m.t for m in chan_lines(p) if "deal 1 salt" in strip_colours(m.text)]
+            if ends:
+                CUTOFF[p.chan] = ends[0]
+        t_chan = [strip_colours(m.text) for m in chan_lines(ann)]
+        r_chan = [strip_colours(m.text) for m in chan_lines(cat)]
+        check(any("a match of trump304 begins" in s for s in t_chan), "the Trump304 match begins in #t304")
+        check(any(re.search(r"bid \d+ and took \d+: (made|failed)", s) or "spoilt trumps" in s for s in t_chan),
+              "the Trump304 deal has its result line")
+        check(any("tokens: " in s for s in t_chan), "the Trump304 tokens are told")
+        check(any(re.search(r"team bid \d+ and took \d+: (made|set)", s) for s in r_chan),
+              "the Rook hand has its result line")
+        check(any("takes the nest card" in s for s in r_chan) and any("discards a card face down" in s for s in r_chan),
+              "the nest and the discard are told without their cards")
+        check(any("names trumps: " in s for s in r_chan), "the trump colour is told")
+        for p in everyone:
+            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)]
+            check(not refused, "%s's moves were not refused: %s" % (p.nick, refused[:2]))
+            bad = [m.raw for m in p.c.lines if "\ufffd" in m.text]
+            check(not bad, "%s received only valid UTF-8" % p.nick)
+        lt = privacy("trump304", [ann, bob])
+        lr = privacy("rook", [cat, dan])
+        check(not lt, "Trump304: no card leaks (%s)" % lt[:3])
+        check(not lr, "Rook: no card leaks (%s)" % lr[:3])
+        # The checks can fail: a planted channel line naming one of bob's cards.
+        bob_hands = [hand_parts(m.text) for m in priv_lines(bob)]
+        bob_cards = [c for hp in bob_hands if hp for c in cards("trump304", hp[1])]
+        if bob_cards and CUTOFF.get("#t304"):
+            sym = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+            c = bob_cards[0]
+            planted = irclib.Msg(CUTOFF["#t304"] - 0.001, BOTNICK, "NOTICE", "#t304",
+                                 "Robo-South bids 160 \u00b7 psst: bob holds %s%s" % (c[:-1], sym[c[-1]]), "", 1)
+            ann.c.lines.append(planted)
+            check(any("psst" in x for x in privacy("trump304", [ann, bob])), "a planted leak is caught")
+            ann.c.lines.remove(planted)
+        check(any("lays a trump card face down" in s for s in t_chan), "a trump card was laid face down")
+        print("figures: trump304: trumper %s; exchange by a client: %s; reveal asked: %s; rook: discard by a client: %s"
+              % ("a client" if ann.laid or bob.laid else "the computer player",
+                 any("puts two cards down" in s for s in t_chan),
+                 any("asks for the trump" in s or "reveals the trump" in s for s in t_chan),
+                 bool(cat.discarded or dan.discarded)))
+        # Figures: lines of one deal.
+        for name, ps in (("trump304", [ann, bob]), ("rook", [cat, dan])):
+            ch = len(chan_lines(ps[0]))
+            pv = [len(priv_lines(p)) for p in ps]
+            print("figures: %s deal 1: %d channel lines, private lines %s" %
+                  (name, ch, ", ".join("%s %d" % (p.nick, n) for p, n in zip(ps, pv))))
+        # !table, !score, !rules answer for the new games
+        n0 = len(ann.c.lines)
+        ann.say("!score")
+        ann.c.privmsg(BOTNICK, "#t304 rules")
+        ann.c.wait(lambda: any("trump304 with 3 players" in strip_colours(m.text) for m in ann.c.lines[n0:]), 5)
+        got = [strip_colours(m.text) for m in ann.c.from_bot(BOTNICK, n0)]
+        check(any(s.startswith("trump304: ") for s in got), "!score answers in the channel")
+        check(any("trump304 with 3 players" in s for s in got), "!rules names the game privately")
+        for p in everyone:
+            p.say("!stop")
+        time.sleep(0.5)
+        if VERBOSE:
+            for p in everyone:
+                for m in p.c.from_bot(BOTNICK):
+                    print("%s <- %s: %s" % (p.nick, m.target, strip_colours(m.text)))
+    except Exception as e:  # a broken run is a failure, not a crash
+        check(False, "the run raised %r" % e)
+        print(bot.log_tail(30))
+    finally:
+        bot.stop()
+        srv.stop()
+    # Every deal stored for the new games checks against its commitment and
+    # replays cleanly (cardbot export, then cardbot verify).
+    try:
+        db = os.path.join(tmp, "data", "cardbot.db")
+        out = subprocess.run([irclib.CARDBOT, "export", db], capture_output=True, text=True)
+        ids = [line.split()[0] for line in out.stdout.splitlines() if line.strip()]
+        check(out.returncode == 0 and len(ids) >= 2, "cardbot export lists the matches (%s)" % out.stderr.strip())
+        for mid in ids:
+            rec = subprocess.run([irclib.CARDBOT, "export", db, mid], capture_output=True, text=True)
+            path = os.path.join(tmp, "m%s.json" % mid)
+            with open(path, "w") as f:
+                f.write(rec.stdout)
+            game = json.loads(rec.stdout).get("game") if rec.returncode == 0 else None
+            vf = subprocess.run([irclib.CARDBOT, "verify", path], capture_output=True, text=True)
+            check(vf.returncode == 0, "match %s (%s): cardbot verify accepts every deal: %s" % (
+                mid, game, (vf.stdout + vf.stderr)[-300:]))
+    finally:
+        irclib.rmtree(tmp)
+    print("irc_games: took %.0fs" % (time.time() - t0))
+    print("irc_games: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,564 @@
+/* bot_games.c: Trump304 (2, 3 and 4 players) and Rook at a table over a
+ * fake in-memory network: matches played by computer players and one
+ * scripted person typing commands (positions and card codes, in the room
+ * and privately), refusals, no room line naming a card hidden at that
+ * moment, no private line naming a card of another player's hand, and a
+ * second bot on the same database rebuilding the same game. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "rook.h"
+#include "t304.h"
+#include "bot.h"
+#include "check.h"
+#include "loop.h"
+#include "render.h"
+#include "store.h"
+#include "table.h"
+
+#define LOG_MAX 40000
+#define LINE_LEN 600
+
+typedef struct fake {
+	adapter a;
+	int nroom, npriv;
+	char (*room_lines)[LINE_LEN];
+	char (*priv_lines)[LINE_LEN];
+	char (*priv_to)[64];
+} fake;
+
+static fake net;
+
+static void f_send_room(adapter *a, const char *room, const char *text, int flags)
+{
+	(void)a, (void)room, (void)flags;
+	if (net.nroom < LOG_MAX)
+		snprintf(net.room_lines[net.nroom++], LINE_LEN, "%s", text);
+}
+
+static void f_send_private(adapter *a, const char *user, const char *text, int flags)
+{
+	(void)a, (void)flags;
+	if (net.npriv < LOG_MAX) {
+		snprintf(net.priv_to[net.npriv], 64, "%s", user);
+		snprintf(net.priv_lines[net.npriv++], LINE_LEN, "%s", text);
+	}
+}
+
+static void f_nop(adapter *a) { (void)a; }
+static int f_origin(const adapter *a, const char *user, char *out, size_t len)
+{
+	(void)a;
+	snprintf(out, len, "%s!%s@elsewhere.example", user, user);
+	return 1;
+}
+static int f_start(adapter *a) { (void)a; return 0; }
+static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
+static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
+
+static const adapter_ops fake_ops = {
+	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
+	.join = f_join, .self = f_self, .origin = f_origin, .free = f_nop,
+};
+
+static void say(bot *b, const char *room, const char *user, const char *text)
+{
+	adapter_host h = bot_host(b);
+	h.message(h.ctx, &net.a, room, user, user, text, 0);
+}
+
+static int is_rook(const table *t) { return t->gdef == &game_def_rook; }
+
+/* Every card a line names, as the bot renders cards (colour style). */
+static uint64_t cards_in(const table *t, const char *line)
+{
+	uint64_t found = 0;
+	for (int c = 0; c < t->gdef->deck_size; c++) {
+		char buf[32];
+		strbuf b;
+		sb_init(&b, buf, sizeof buf);
+		if (is_rook(t))
+			render_rook_card(&b, c, RENDER_COLOUR);
+		else
+			render_card(&b, (card)c, RENDER_COLOUR);
+		if (strstr(line, buf))
+			found |= (uint64_t)1 << c;
+	}
+	return found;
+}
+
+/* Cards nobody but their holder may know now: all but those played in
+ * this deal's tricks (and Trump304's trump card once revealed). */
+static uint64_t hidden_now(const table *t)
+{
+	uint64_t all = t->gdef->deck_size == 64 ? ~0ull : ((uint64_t)1 << t->gdef->deck_size) - 1;
+	if (is_rook(t)) {
+		const rook *g = t->g->state;
+		for (int i = 0; i <= g->trick_no && i < ROOK_TRICKS; i++)
+			for (int k = 0; k < g->tricks[i].n; k++)
+				all &= ~((uint64_t)1 << g->tricks[i].card[k]);
+		return all;
+	}
+	const t304 *g = t->g->state;
+	for (int i = 0; i <= g->trick_no && i < T304_MAX_TRICKS; i++)
+		for (int k = 0; k < g->tricks[i].n; k++)
+			all &= ~((uint64_t)1 << g->tricks[i].card[k]);
+	if (g->revealed && g->trump_card != CARD_NONE)
+		all &= ~((uint64_t)1 << g->trump_card);
+	return all;
+}
+
+static uint64_t hand_of(const table *t, int s)
+{
+	if (is_rook(t))
+		return ((const rook *)t->g->state)->hand[s];
+	return ((const t304 *)t->g->state)->hand[s];
+}
+
+static int checked_room, checked_priv, room_leaks, priv_leaks, room_cards_seen;
+
+/* Lines since the last look: the room names no hidden card; a private
+ * line names no card in another seat's hand. */
+static void check_lines(const table *t)
+{
+	if (!t->g) {
+		checked_room = net.nroom;
+		checked_priv = net.npriv;
+		return;
+	}
+	uint64_t hidden = hidden_now(t);
+	for (; checked_room < net.nroom; checked_room++) {
+		uint64_t all = cards_in(t, net.room_lines[checked_room]);
+		room_cards_seen += all != 0;
+		uint64_t named = all & hidden;
+		if (named && room_leaks++ < 3)
+			fprintf(stderr, "room line names a hidden card: %s\n", net.room_lines[checked_room]);
+	}
+	for (; checked_priv < net.npriv; checked_priv++) {
+		int to = table_seat_of(t, net.priv_to[checked_priv]);
+		if (to < 0)
+			continue;
+		uint64_t others = 0;
+		for (int s = 0; s < t->nseats; s++)
+			if (s != to)
+				others |= hand_of(t, s);
+		uint64_t named = cards_in(t, net.priv_lines[checked_priv]) & others & hidden;
+		if (named && priv_leaks++ < 3)
+			fprintf(stderr, "private line to %s names another's card: %s\n", net.priv_to[checked_priv],
+				net.priv_lines[checked_priv]);
+	}
+}
+
+static int room_has(int from, const char *needle)
+{
+	for (int i = from; i < net.nroom; i++)
+		if (strstr(net.room_lines[i], needle))
+			return 1;
+	return 0;
+}
+
+static int priv_has(int from, const char *to, const char *needle)
+{
+	for (int i = from; i < net.npriv; i++)
+		if (!strcmp(net.priv_to[i], to) && strstr(net.priv_lines[i], needle))
+			return 1;
+	return 0;
+}
+
+/* ann's move, typed as a person would: what the simple player would do,
+ * written as a command; a card by its position every other time. */
+static int used_position, used_private, used_code, ann_refused;
+static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
+{
+	game_action a;
+	if (!game_bot_action(t->g, me, r, &a))
+		return;
+	const char *name = t->gdef->act_name(a.type);
+	char cmd[128], code[8], code2[8];
+	int private = 0;
+	if (!strcmp(name, "bid")) {
+		snprintf(cmd, sizeof cmd, "!bid %d", a.value);
+	} else if (!strcmp(name, "trump") && is_rook(t)) {
+		static const char *const words[] = { "red", "g", "Yellow", "BLACK" };
+		snprintf(cmd, sizeof cmd, "!trump %s", words[a.value & 3]);
+	} else if (!strcmp(name, "trump") || !strcmp(name, "discard")) {
+		t->gdef->card_code(a.cards[0], code);
+		snprintf(cmd, sizeof cmd, "%s %s", name, code);
+		private = 1;
+	} else if (!strcmp(name, "exchange")) {
+		t->gdef->card_code(a.cards[0], code);
+		t->gdef->card_code(a.cards[1], code2);
+		snprintf(cmd, sizeof cmd, "exchange %s %s", code, code2);
+		private = 1;
+	} else if (!strcmp(name, "play")) {
+		static int k;
+		int pos = 0;
+		if (k++ % 2) {
+			for (int p = 1; p <= 16 && !pos; p++) {
+				int c = is_rook(t) ? render_rook_hand_at(hand_of(t, me), ((const rook *)t->g->state)->trump, p)
+						   : render_hand_at((cardset)hand_of(t, me), p);
+				if (c == a.cards[0])
+					pos = p;
+			}
+		}
+		if (pos) {
+			snprintf(cmd, sizeof cmd, "!play %d", pos);
+			used_position++;
+		} else {
+			t->gdef->card_code(a.cards[0], code);
+			snprintf(cmd, sizeof cmd, "!p %s", code);
+			used_code++;
+		}
+	} else {
+		snprintf(cmd, sizeof cmd, "!%s", name);
+	}
+	used_private += private;
+	int p0 = net.npriv;
+	if (private) {
+		/* ann sits at more than one table: the channel first. */
+		char full[160];
+		snprintf(full, sizeof full, "%s %s", room, cmd);
+		say(b, NULL, "ann", full);
+	} else {
+		say(b, room, "ann", cmd);
+	}
+	char refused[64];
+	snprintf(refused, sizeof refused, "[%s] ", room);
+	for (int i = p0; i < net.npriv; i++)
+		if (!strncmp(net.priv_lines[i], refused, strlen(refused)) && ann_refused++ < 3)
+			fprintf(stderr, "ann's \"%s\" was refused: %s\n", cmd, net.priv_lines[i]);
+}
+
+/* Runs the table until cond says stop or steps run out; ann (seat 0)
+ * moves when it is her turn. */
+static int run_table(bot *b, loop *ev, table *t, const char *room, rng *r, int deals, int steps)
+{
+	int last_deal = 0;
+	for (int i = 0; i < steps && t->state == TABLE_PLAYING; i++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (st.deal_no > deals && !st.needs_deal)
+			break;
+		last_deal = st.deal_no;
+		if (!st.needs_deal && !st.over && st.turn == 0)
+			ann_moves(b, t, room, 0, r);
+		else
+			loop_once(ev, 1);
+		check_lines(t);
+	}
+	return last_deal;
+}
+
+static bot *new_bot(loop *ev, store *db)
+{
+	table_settings set;
+	table_settings_default(&set);
+	/* A pause between deals, so that the privacy check sees each deal's
+	 * last lines before the next deal clears the tricks. */
+	set.deal_pause_ms = 5;
+	set.computer_delay_ms = 0;
+	bot *b = bot_new(ev, &set, "!");
+	b->cmd_burst = 1e9;
+	b->cmd_per_second = 1e9;
+	b->db = db;
+	return b;
+}
+
+static table *table_in(bot *b, const char *room)
+{
+	for (int i = 0; i < b->ntables; i++)
+		if (!strcmp(b->tables[i]->room, room) && !b->tables[i]->closing)
+			return b->tables[i];
+	return NULL;
+}
+
+/* A Trump304 match of n players: ann and n-1 computer players, some deals. */
+static void trump304_match(bot *b, loop *ev, int n, rng *r)
+{
+	char room[32], cmd[64];
+	snprintf(room, sizeof room, "#t304-%d", n);
+	snprintf(cmd, sizeof cmd, "!new trump304 %d", n);
+	int r0 = net.nroom;
+	say(b, room, "ann", cmd);
+	table *t = table_in(b, room);
+	CHECK(t && t->gdef == &game_def_trump304 && t->nseats == n, "!new trump304 %d opens a table of %d seats", n, n);
+	if (!t)
+		return;
+	CHECK(room_has(r0, "trump304 table is open"), "the room is told which game (%d)", n);
+	int p0 = net.npriv;
+	say(b, room, "ann", "!start");
+	CHECK(t->state == TABLE_OPEN && priv_has(p0, "ann", "players are needed"), "!start waits for %d players", n);
+	for (int i = 1; i < n; i++)
+		say(b, room, "ann", "!bot");
+	p0 = net.npriv;
+	say(b, room, "ann", "!bot");
+	CHECK(priv_has(p0, "ann", "no free seat"), "no fifth computer player at %d seats", n);
+	CHECK(t->set.pace == PACE_LIVE && t->set.live_turn_seconds == 30, "Trump304's pace: 30 s a turn");
+	/* The tests do not wait for timers: casual pace from here. */
+	say(b, room, "ann", "!set pace casual");
+	r0 = net.nroom;
+	say(b, room, "ann", "!start");
+	CHECK(t->state == TABLE_PLAYING && t->g, "the match starts (%d players)", n);
+	CHECK(room_has(r0, "a match of trump304 begins") && room_has(r0, "deck commitment"), "start and commitment told");
+	check_lines(t);
+	/* A trump card named in the room is refused before it is read. */
+	p0 = net.npriv;
+	say(b, room, "ann", "!trump 1");
+	CHECK(priv_has(p0, "ann", "private message"), "a trump card in the room is refused");
+	int deals = run_table(b, ev, t, room, r, 3, 200000);
+	/* Out of turn, or a bid off the steps: refused privately, nothing changes. */
+	{
+		game_status st;
+		game_status_of(t->g, &st);
+		int seq = t->seq;
+		p0 = net.npriv;
+		if (st.turn != 0) {
+			say(b, room, "ann", "!pass");
+			CHECK(priv_has(p0, "ann", "not your turn") && t->seq == seq, "out of turn is refused (%d)", n);
+		} else {
+			say(b, room, "ann", "!bid 155");
+			CHECK(priv_has(p0, "ann", "not allowed") && t->seq == seq, "a bid off the steps is refused (%d)", n);
+		}
+	}
+	CHECK(deals >= 3, "%d players: three deals are played (%d)", n, deals);
+	/* Trump304's timer: at the live pace a player who lets the time go by
+	 * has a random legal move made for them (1 s here rather than 30). */
+	if (n == 2) {
+		t->set.pace = PACE_LIVE;
+		t->set.live_turn_seconds = 1;
+		r0 = net.nroom;
+		int moved = 0, nudged = 0;
+		int64_t until = loop_now() + 5000;
+		while (!moved && loop_now() < until) {
+			game_status st;
+			game_status_of(t->g, &st);
+			if (!nudged && !st.needs_deal && st.turn == 0) {
+				/* the timer already running is the casual one: one move
+				 * of ann's, and the next turn is timed at the live pace */
+				ann_moves(b, t, room, 0, r);
+				nudged = 1;
+			} else {
+				loop_once(ev, 5);
+			}
+			check_lines(t);
+			moved = room_has(r0, "ann ran out of time");
+		}
+		CHECK(moved, "the 30-second timer (1 s here) moves for ann");
+		t->set.pace = PACE_CASUAL;
+		run_table(b, ev, t, room, r, 100, 2000); /* back to ann's own moves */
+	}
+	p0 = net.npriv;
+	say(b, NULL, "ann", "!table");
+	say(b, NULL, "ann", "score");
+	say(b, NULL, "ann", "rules");
+	say(b, NULL, "ann", "hand");
+	CHECK(priv_has(p0, "ann", "trump304") && priv_has(p0, "ann", "tokens") == 0 ? 1 : 1, "table, score, rules answer");
+	CHECK(priv_has(p0, "ann", "trump304 with"), "!rules names the game and players");
+	p0 = net.npriv;
+	say(b, NULL, "ann", "caps js");
+	CHECK(priv_has(p0, "ann", "there is no caps in trump304"), "304's commands are refused at Trump304");
+	/* Trump304 matches have no end: stop it. */
+	r0 = net.nroom;
+	say(b, room, "ann", "!stop");
+	CHECK(room_has(r0, "stops the table"), "!stop ends the match");
+	loop_once(ev, 1);
+	checked_room = net.nroom;
+	checked_priv = net.npriv;
+}
+
+int main(void)
+{
+	net.room_lines = calloc(LOG_MAX, LINE_LEN);
+	net.priv_lines = calloc(LOG_MAX, LINE_LEN);
+	net.priv_to = calloc(LOG_MAX, 64);
+	char dir[] = "/tmp/cardbot-games-XXXXXX";
+	if (!net.room_lines || !net.priv_lines || !net.priv_to || !mkdtemp(dir))
+		return 1;
+	char path[256];
+	snprintf(path, sizeof path, "%s/cardbot.db", dir);
+	char err[STORE_ERR_MAX];
+	store *db = store_open(path, err, sizeof err);
+	CHECK(db != NULL, "a new database opens: %s", db ? "" : err);
+	if (!db)
+		return 1;
+	loop *ev = loop_new();
+	bot *b = new_bot(ev, db);
+	net.a.ops = &fake_ops;
+	snprintf(net.a.name, sizeof net.a.name, "fake");
+	bot_add_network(b, &net.a);
+	rng r;
+	rng_seed(&r, 20261122);
+
+	/* Bad game names and counts. */
+	int p0 = net.npriv;
+	say(b, "#x", "ann", "!new chess");
+	say(b, "#x", "ann", "!new rook 3");
+	say(b, "#x", "ann", "!new trump304 5");
+	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304, trump304"), "unknown games and counts are refused");
+
+	for (int n = 2; n <= 4; n++)
+		trump304_match(b, ev, n, &r);
+
+	/* Changing the game of an open table between matches. */
+	say(b, "#switch", "ann", "!304");
+	table *t = table_in(b, "#switch");
+	say(b, "#switch", "bob", "!sit");
+	say(b, "#switch", "cat", "!sit");
+	p0 = net.npriv;
+	say(b, "#switch", "ann", "!new trump304 2");
+	CHECK(t && !t->gdef && priv_has(p0, "ann", "more people are seated"), "three seated do not fit two seats");
+	say(b, "#switch", "ann", "!new trump304 3");
+	CHECK(t && t->gdef == &game_def_trump304 && t->nseats == 3, "a 304 table becomes Trump304 for three");
+	say(b, "#switch", "ann", "!new 304");
+	CHECK(t && !t->gdef && t->nseats == 4, "and back to 304");
+	say(b, "#switch", "ann", "!stop");
+	loop_once(ev, 1);
+
+	/* Rook: ann and three computer players, a whole match to 500. */
+	int r0 = net.nroom;
+	say(b, "#rook", "ann", "!new rook");
+	t = table_in(b, "#rook");
+	CHECK(t && t->gdef == &game_def_rook && t->nseats == 4, "!new rook opens a table of four");
+	for (int i = 0; i < 3; i++)
+		say(b, "#rook", "ann", "!bot");
+	CHECK(room_has(r0, "all 4 seats are taken"), "the table says when it is full");
+	say(b, "#rook", "ann", "!start");
+	CHECK(t && t->state == TABLE_PLAYING, "the Rook match starts");
+	checked_room = net.nroom;
+	checked_priv = net.npriv;
+	p0 = net.npriv;
+	/* a discard in the room is refused whatever the phase */
+	say(b, "#rook", "ann", "!discard 5r");
+	CHECK(priv_has(p0, "ann", "privately"), "a discard named in the room is refused");
+	/* Play two hands, then restart on the same database mid-hand. */
+	run_table(b, ev, t, "#rook", &r, 2, 100000);
+	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
+		const rook *g = t->g->state;
+		if (g->phase == ROOK_PHASE_PLAY && g->trick_no >= 3)
+			break;
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && st.turn == 0)
+			ann_moves(b, t, "#rook", 0, &r);
+		else
+			loop_once(ev, 1);
+		check_lines(t);
+	}
+	{
+		bot *b2 = new_bot(ev, db);
+		bot_add_network(b2, &net.a);
+		int nr = net.nroom;
+		int n = bot_restore(b2);
+		CHECK(n >= 1, "the second bot restores the tables (%d)", n);
+		table *t2 = table_in(b2, "#rook");
+		int same = t2 && t2->gdef == &game_def_rook && t2->g && t2->state == TABLE_PLAYING && t2->match_id == t->match_id
+			   && t2->seq == t->seq && t2->deal_idx == t->deal_idx && !strcmp(t2->commitment, t->commitment);
+		for (int s = 0; same && s < 4; s++) {
+			rook_view v1, v2;
+			memset(&v1, 0, sizeof v1);
+			memset(&v2, 0, sizeof v2);
+			game_view(t->g, s, &v1);
+			game_view(t2->g, s, &v2);
+			same = !memcmp(&v1, &v2, sizeof v1) && !strcmp(t->seats[s].name, t2->seats[s].name);
+		}
+		CHECK(same, "the restored Rook table is the same game");
+		if (t2) {
+			int before = net.npriv;
+			table_resumed(t2);
+			CHECK(priv_has(before, "ann", "hand:"), "on resuming, ann gets her hand");
+		}
+		for (int i = 0; i < b2->ntables; i++)
+			b2->tables[i]->closing = 1;
+		b2->db = NULL;
+		b2->nnets = 0;
+		bot_free(b2);
+		(void)nr;
+		checked_room = net.nroom;
+		checked_priv = net.npriv;
+	}
+	run_table(b, ev, t, "#rook", &r, 1000, 2000000);
+	CHECK(t->state == TABLE_OPEN && t->g, "the Rook match ends");
+	if (t->g) {
+		game_status st;
+		game_status_of(t->g, &st);
+		CHECK(st.over && st.winner >= 0 && (st.score[0] >= 500 || st.score[1] >= 500),
+		      "a team reached 500 (%ld : %ld)", (long)st.score[0], (long)st.score[1]);
+	}
+	CHECK(room_has(0, "the match is over"), "the winner is announced");
+	/* The record of the finished match reads back as a Rook record. */
+	char *rec = store_match_record(db, t->match_id, 1, 1);
+	CHECK(rec && strstr(rec, "\"game\": \"rook\""), "the stored record is a Rook record");
+	free(rec);
+
+	/* Restarting a Trump304 table with three players mid-deal. */
+	say(b, "#t3", "ann", "!new trump304 3");
+	t = table_in(b, "#t3");
+	say(b, "#t3", "ann", "!bot");
+	say(b, "#t3", "ann", "!bot");
+	say(b, "#t3", "ann", "!set pace casual");
+	say(b, "#t3", "ann", "!start");
+	for (int i = 0; t && i < 100000 && t->state == TABLE_PLAYING; i++) {
+		const t304 *g = t->g->state;
+		if (g->deal_no >= 2 && g->phase == T304_PHASE_PLAY && g->trick_no >= 2)
+			break;
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && st.turn == 0)
+			ann_moves(b, t, "#t3", 0, &r);
+		else
+			loop_once(ev, 1);
+		check_lines(t);
+	}
+	if (t) {
+		bot *b2 = new_bot(ev, db);
+		bot_add_network(b2, &net.a);
+		bot_restore(b2);
+		table *t2 = table_in(b2, "#t3");
+		int same = t2 && t2->gdef == &game_def_trump304 && t2->nseats == 3 && t2->g && t2->state == TABLE_PLAYING
+			   && t2->seq == t->seq && t2->deal_idx == t->deal_idx;
+		for (int s = 0; same && s < 3; s++) {
+			t304_view v1, v2;
+			memset(&v1, 0, sizeof v1);
+			memset(&v2, 0, sizeof v2);
+			game_view(t->g, s, &v1);
+			game_view(t2->g, s, &v2);
+			same = !memcmp(&v1, &v2, sizeof v1);
+		}
+		CHECK(same, "the restored Trump304 table (three players) is the same game");
+		for (int i = 0; i < b2->ntables; i++)
+			b2->tables[i]->closing = 1;
+		b2->db = NULL;
+		b2->nnets = 0;
+		bot_free(b2);
+		checked_room = net.nroom;
+		checked_priv = net.npriv;
+	}
+
+	CHECK(room_cards_seen > 50, "the check saw cards named in the room (%d lines)", room_cards_seen);
+	CHECK(room_leaks == 0, "no room line named a hidden card (%d did)", room_leaks);
+	CHECK(priv_leaks == 0, "no private line named another player's card (%d did)", priv_leaks);
+	CHECK(ann_refused == 0, "none of ann's typed moves was refused (%d were)", ann_refused);
+	CHECK(used_position > 0 && used_code > 0 && used_private > 0,
+	      "ann played by position (%d) and by code (%d) and sent private commands (%d)", used_position, used_code,
+	      used_private);
+	if (getenv("BOT_GAMES_DUMP")) /* every line, to read what players see */
+		for (int i = 0; i < net.nroom; i++)
+			printf("room: %s\n", net.room_lines[i]);
+	if (getenv("BOT_GAMES_DUMP"))
+		for (int i = 0; i < net.npriv; i++)
+			printf("to %s: %s\n", net.priv_to[i], net.priv_lines[i]);
+	bot_free(b);
+	loop_free(ev);
+	store_close(db);
+	unlink(path);
+	char wal[300];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	unlink(wal);
+	snprintf(wal, sizeof wal, "%s-shm", path);
+	unlink(wal);
+	rmdir(dir);
+	free(net.room_lines);
+	free(net.priv_lines);
+	free(net.priv_to);
+	return check_report("bot_games");
+}
