@@ -352,6 +352,22 @@ def main():
         got = [strip_colours(m.text) for m in ann.c.from_bot(BOTNICK, n0)]
         check(any(s.startswith("trump304: ") for s in got), "!score answers in the channel")
         check(any("trump304 with 3 players" in s for s in got), "!rules names the game privately")
+        # A complete game of Rook: cat and dan play on with the computer
+        # players until a team reaches 500 (Trump304's tokens only add up,
+        # so its match has no end of its own: the table stops it). The
+        # privacy checks above cover the first hand; from here on every
+        # line counts.
+        CUTOFF.pop(cat.chan, None)
+        t_full = time.time()
+        full = play_deal([cat, dan], "the match is over", int(os.environ.get("ROOK_GAME_SECONDS", "240")))
+        r_all = [strip_colours(m.text) for m in chan_lines(cat)]
+        hands = sum(1 for x in r_all for sg in x.split(" \u00b7 ") if re.search(r"team bid \d+ and took \d+: (made|set)", sg))
+        check(full, "a complete game of Rook is played to its end on the IRC server (%d hands, %.0f s)" % (
+            hands, time.time() - t_full))
+        for p in (cat, dan):
+            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)]
+            check(not refused, "%s's moves over the whole game were not refused: %s" % (p.nick, refused[:2]))
+        print("figures: rook complete game: %d hands in %.0f s" % (hands, time.time() - t_full))
         for p in everyone:
             p.say("!stop")
         time.sleep(0.5)
