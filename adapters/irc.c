@@ -6,6 +6,19 @@
  * says through one token-bucket queue. Anything that ends a connection only
  * marks it dead; a zero-delay timer tears it down outside every callback and
  * schedules the reconnect (GUIDE: never free inside a callback).
+ *
+ * Identity (adapter.h): a person logged in to a services account is
+ * reported to the host as "account:NAME" (no nick can contain ':', so it
+ * never collides with a nick), anyone else by their nick. Accounts are
+ * learned from extended JOIN, WHOX replies (sent after each join when the
+ * server offers WHOX), account-notify's ACCOUNT lines, and the account tag
+ * on messages (which the relay turns into ACCOUNT lines; irc_relay.h). The
+ * people seen in the bot's channels are tracked with their account and
+ * channels, and forgotten when they share none with the bot any more, so
+ * a nick is never taken for an account by someone who inherits it unseen.
+ * A login or logout changes the identity: the host hears `renamed` (old
+ * identity, new one, nick), and a seat follows. A logged-in person's nick
+ * change keeps the identity and changes only the display name.
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -47,6 +60,17 @@
 #define IRC_JOIN_LINE_MAX 400        /* several channels share one JOIN up to this length */
 #define IRC_WHY_MAX 256
 #define IRC_VERSION_REPLY "cardbot"
+#define IRC_ACCOUNT_PREFIX "account:"  /* identity of a logged-in person: "account:NAME" */
+#define IRC_ACCOUNT_MAX 64           /* account names this long or longer are not believed (services
+				      * allow far less: Atheme 31, Anope 31); such a person is treated
+				      * as not logged in, which grants nothing */
+#define IRC_PERSON_NICK_MAX 64       /* longer nicks are not tracked (NICKLEN is 9 to 32 in practice) */
+#define IRC_PEOPLE_MAX 4096          /* people tracked in the bot's channels: card channels hold tens,
+				      * this allows a few busy ones (about 600 KB). Past it newcomers go
+				      * untracked and count as not logged in (their nick is their
+				      * identity), which can make seats and operator checks stricter,
+				      * never looser; message tags still name their account. */
+#define IRC_WHOX_TOKEN "304"         /* our WHOX queries, told apart from anyone else's */
 
 typedef struct irc irc;
 
@@ -63,6 +87,16 @@ typedef struct irc_chan {
 } irc_chan;
 
 #define IRC_SEEN_MAX 64 /* recent speakers whose origin is remembered */
+
+/* Someone in the bot's channels. */
+typedef struct irc_person {
+	char nick[IRC_PERSON_NICK_MAX];     /* "" = a free slot */
+	char account[IRC_ACCOUNT_MAX];      /* "" = not logged in (or not known to be) */
+	uint64_t chans;                     /* bit i: shares chans[i] with the bot */
+	int loose;                          /* learned from ACCOUNT without knowing the channels:
+					     * forgotten at the first PART or KICK */
+} irc_person;
+_Static_assert(IRC_CHANNELS_MAX <= 64, "a person's channels are bits of a uint64_t");
 
 struct irc {
 	adapter base;               /* first: an irc * is an adapter * */
@@ -93,6 +127,19 @@ struct irc {
 	 * host can match operator masks. A small ring: speakers come and go. */
 	struct { char nick[IRC_FIELD_MAX]; char origin[IRC_FIELD_MAX]; } seen[IRC_SEEN_MAX];
 	int seen_next;
+
+	/* Accounts (see the top of this file). */
+	irc_person *people;         /* IRC_PEOPLE_MAX slots */
+	int people_warned;
+	char self_account[IRC_ACCOUNT_MAX]; /* the bot's own, from 900 */
+	/* The account tag of the message about to be delivered (the relay's
+	 * ACCOUNT line comes just before the message it belongs to). */
+	char tag_nick[IRC_PERSON_NICK_MAX];
+	char tag_account[IRC_ACCOUNT_MAX];
+	/* Who is speaking while the host handles a message: answers to that
+	 * identity go to that nick, even when one account has several. */
+	char cur_nick[IRC_FIELD_MAX];
+	char cur_user[ADAPTER_ID_MAX];
 
 	/* Outgoing lines (ring buffer) and the token bucket that paces them. */
 	char **q;
@@ -513,6 +560,224 @@ static void next_nick(irc *c)
 	irc_send_raw(c->session, "NICK %s", cand);
 }
 
+/* ---- accounts and identity ---- */
+
+/* A nick the host may see as an identity: none contains ':', so none can
+ * pass for "account:NAME" (a server that sends one is not believed). */
+static int nick_ok(const char *nick)
+{
+	return nick[0] && !strchr(nick, ':');
+}
+
+/* Reads an account name as the server gave it: 1 and the name in out
+ * (IRC_ACCOUNT_MAX bytes), or 0 for none ("*", "", or `none` such as
+ * WHOX's "0"); a name that is too long, not one word or not UTF-8 is
+ * logged and taken as none. */
+static int account_arg(irc *c, const char *s, const char *none, char *out)
+{
+	out[0] = '\0';
+	if (!s || !s[0] || !strcmp(s, "*") || (none && !strcmp(s, none)))
+		return 0;
+	size_t n = strlen(s);
+	int ok = n < IRC_ACCOUNT_MAX && ircline_is_word(s) && ircline_utf8_valid(s, n);
+	for (size_t i = 0; ok && i < n; i++)
+		ok = (unsigned char)s[i] >= 0x20 && s[i] != 0x7f;
+	if (!ok) {
+		LOG(c, "warn", "an account name from the server is unusable (%zu bytes); taken as none", n);
+		return 0;
+	}
+	memcpy(out, s, n + 1);
+	return 1;
+}
+
+/* The identity for a nick with account `account` ("" = none). */
+static void identity(const char *account, const char *nick, char *out, size_t cap)
+{
+	if (account && account[0])
+		snprintf(out, cap, IRC_ACCOUNT_PREFIX "%s", account);
+	else
+		clean(nick, out, cap);
+}
+
+static irc_person *person_find(irc *c, const char *nick)
+{
+	if (!c->people)
+		return NULL;
+	for (int i = 0; i < IRC_PEOPLE_MAX; i++)
+		if (c->people[i].nick[0] && !ircline_casecmp(c->people[i].nick, nick))
+			return &c->people[i];
+	return NULL;
+}
+
+static irc_person *person_add(irc *c, const char *nick)
+{
+	irc_person *p = person_find(c, nick);
+	if (p || !c->people || strlen(nick) >= IRC_PERSON_NICK_MAX)
+		return p;
+	for (int i = 0; i < IRC_PEOPLE_MAX; i++)
+		if (!c->people[i].nick[0]) {
+			p = &c->people[i];
+			memset(p, 0, sizeof *p);
+			set_str(p->nick, sizeof p->nick, nick);
+			return p;
+		}
+	if (!c->people_warned)
+		LOG(c, "warn", "tracking %d people already; newcomers count as not logged in", IRC_PEOPLE_MAX);
+	c->people_warned = 1;
+	return NULL;
+}
+
+static void person_drop(irc_person *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+/* The identity of a nick now: its account if it is known to have one. */
+static void identity_of(irc *c, const char *nick, char *out, size_t cap)
+{
+	irc_person *p = person_find(c, nick);
+	identity(p ? p->account : "", nick, out, cap);
+}
+
+/* 1 when someone other than `except` is logged in to `account` (and, with
+ * chan_bit, is in that channel). */
+static int account_elsewhere(irc *c, const char *account, const irc_person *except, uint64_t chan_bit)
+{
+	if (!account[0] || !c->people)
+		return 0;
+	for (int i = 0; i < IRC_PEOPLE_MAX; i++) {
+		const irc_person *p = &c->people[i];
+		if (p != except && p->nick[0] && !ircline_casecmp(p->account, account) && (!chan_bit || (p->chans & chan_bit)))
+			return 1;
+	}
+	return 0;
+}
+
+static uint64_t chan_bit(irc *c, const irc_chan *ch)
+{
+	return ch ? (uint64_t)1 << (ch - c->chans) : 0;
+}
+
+/* The server says `nick` is logged in to `account` ("" = not at all). When
+ * that changes the person's identity, the host hears renamed, so a seat
+ * follows the person. */
+static void account_changed(irc *c, irc_person *p, const char *account)
+{
+	if (!ircline_casecmp(p->account, account))
+		return;
+	char before[ADAPTER_ID_MAX], after[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX];
+	identity(p->account, p->nick, before, sizeof before);
+	set_str(p->account, sizeof p->account, account);
+	identity(p->account, p->nick, after, sizeof after);
+	clean(p->nick, name, sizeof name);
+	LOG(c, "debug", "%s is now %s", name, after);
+	if (strcmp(before, after) && c->base.host.renamed)
+		c->base.host.renamed(c->base.host.ctx, &c->base, before, after, name);
+}
+
+/* `nick` is in channel ch (NULL: some channel of the bot's, unknown which)
+ * with `account` (learned == 0: the server did not say). */
+static void person_seen(irc *c, const char *nick, irc_chan *ch, int learned, const char *account)
+{
+	if (!nick_ok(nick) || is_self(c, nick))
+		return;
+	irc_person *p = person_find(c, nick);
+	if (!p && (ch || (learned && account[0])))
+		p = person_add(c, nick);
+	if (!p)
+		return;
+	if (ch)
+		p->chans |= chan_bit(c, ch);
+	else if (!p->chans)
+		p->loose = 1;
+	if (learned)
+		account_changed(c, p, account);
+}
+
+/* `nick` left channel ch (NULL: the network). Writes the identity it had
+ * into out; returns 0 when the host should not hear of it, because the
+ * same account is still there under another nick. */
+static int person_left(irc *c, const char *nick, irc_chan *ch, char *out, size_t cap)
+{
+	identity_of(c, nick, out, cap);
+	irc_person *p = person_find(c, nick);
+	if (!p)
+		return 1;
+	uint64_t bit = chan_bit(c, ch);
+	int still = account_elsewhere(c, p->account, p, ch ? bit : 0);
+	if (ch)
+		p->chans &= ~bit;
+	if (!ch || p->loose || !p->chans)
+		person_drop(p);
+	return !still;
+}
+
+/* The bot left channel ch (or, with NULL, every channel). */
+static void people_forget_channel(irc *c, irc_chan *ch)
+{
+	if (!c->people)
+		return;
+	uint64_t bit = chan_bit(c, ch);
+	for (int i = 0; i < IRC_PEOPLE_MAX; i++) {
+		irc_person *p = &c->people[i];
+		if (!p->nick[0])
+			continue;
+		p->chans &= ch ? ~bit : 0;
+		if (p->loose || !p->chans)
+			person_drop(p);
+	}
+}
+
+/* The nick to send to for an identity: itself, or for "account:NAME" the
+ * nick speaking now with that identity, else a nick in the bot's channels
+ * logged in to NAME. 0 when there is none: a private line (a hand) never
+ * goes to a nick merely hoped to be theirs. */
+static int nick_for(const irc *c, const char *user, char *out, size_t cap)
+{
+	if (strncmp(user, IRC_ACCOUNT_PREFIX, strlen(IRC_ACCOUNT_PREFIX))) {
+		set_str(out, cap, user);
+		return 1;
+	}
+	if (c->cur_user[0] && !strcmp(c->cur_user, user)) {
+		set_str(out, cap, c->cur_nick);
+		return 1;
+	}
+	const char *account = user + strlen(IRC_ACCOUNT_PREFIX);
+	const irc_person *best = NULL;
+	for (int i = 0; c->people && i < IRC_PEOPLE_MAX; i++) {
+		const irc_person *p = &c->people[i];
+		if (p->nick[0] && p->account[0] && !ircline_casecmp(p->account, account) && (!best || !p->loose))
+			best = p;
+	}
+	if (!best) {
+		out[0] = '\0';
+		return 0;
+	}
+	set_str(out, cap, best->nick);
+	return 1;
+}
+
+/* "WHO #chan %tcna,304": each member's nick and account (354 replies). */
+static void whox_query(irc *c, const irc_chan *ch)
+{
+	if (!(irc_relay_caps(c->relay) & IRC_RELAY_ISUPPORT_WHOX))
+		return;
+	char line[IRC_FIELD_MAX + 32];
+	snprintf(line, sizeof line, "WHO %s %%tcna," IRC_WHOX_TOKEN, ch->name);
+	queue_line(c, line, 0);
+	flush(c);
+}
+
+static void people_reset(irc *c)
+{
+	if (c->people)
+		memset(c->people, 0, IRC_PEOPLE_MAX * sizeof *c->people);
+	c->people_warned = 0;
+	c->self_account[0] = '\0';
+	c->tag_nick[0] = c->tag_account[0] = '\0';
+	c->cur_nick[0] = c->cur_user[0] = '\0';
+}
+
 /* ---- libircclient events ---- */
 
 static irc *ctx_of(irc_session_t *s)
@@ -589,6 +854,29 @@ static void ev_numeric(irc_session_t *s, unsigned code, const char *origin, cons
 		LOG(c, "error", "banned from this server: %s", t);
 		break;
 	}
+	case 354: {  /* WHOX: me token channel nick account ("0": none) */
+		char account[IRC_ACCOUNT_MAX];
+		if (count < 5 || strcmp(params[1], IRC_WHOX_TOKEN) || !ircline_is_word(params[3]))
+			break;
+		irc_chan *ch = chan_find(c, params[2]);
+		if (!ch || !ch->joined)
+			break;
+		account_arg(c, params[4], "0", account);
+		person_seen(c, params[3], ch, 1, account);
+		break;
+	}
+	case 900: {  /* logged in: me nick!user@host account :text */
+		char shown[IRC_ACCOUNT_MAX + 8];
+		if (count >= 3 && account_arg(c, params[2], NULL, c->self_account)) {
+			clean(c->self_account, shown, sizeof shown);
+			LOG(c, "info", "the bot is logged in to the account %s", shown);
+		}
+		break;
+	}
+	case 901:
+		c->self_account[0] = '\0';
+		LOG(c, "info", "the bot is logged out of its account");
+		break;
 	default:
 		break;
 	}
@@ -609,10 +897,30 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
 	}
 	if (!ircline_casecmp(old, c->set.nick))
 		regain_nick(c);
-	clean(old, oldc, sizeof oldc);
+	if (!nick_ok(old) || !nick_ok(params[0])) {
+		irc_person *gone = person_find(c, old);
+		if (gone)  /* not followed: nobody must inherit the account with the old nick */
+			person_drop(gone);
+		return;
+	}
+	/* Whoever had the new nick before is gone from it. */
+	irc_person *stale = person_find(c, params[0]);
+	irc_person *p = person_find(c, old);
+	if (stale && stale != p)
+		person_drop(stale);
+	identity(p ? p->account : "", old, oldc, sizeof oldc);
 	clean(params[0], fresh, sizeof fresh);
+	if (p) {
+		if (strlen(params[0]) < sizeof p->nick)
+			set_str(p->nick, sizeof p->nick, params[0]);
+		else
+			person_drop(p);  /* too long to track: the new nick speaks for itself */
+	}
+	char now[ADAPTER_ID_MAX];
+	identity_of(c, params[0], now, sizeof now);
+	/* Logged in: the identity stays and only the display name changes. */
 	if (c->base.host.renamed)
-		c->base.host.renamed(c->base.host.ctx, &c->base, oldc, fresh, fresh);
+		c->base.host.renamed(c->base.host.ctx, &c->base, oldc, now, fresh);
 }
 
 static void ev_quit(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
@@ -627,9 +935,10 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
 		return;
 	if (!ircline_casecmp(nick, c->set.nick))
 		regain_nick(c);
-	clean(nick, user, sizeof user);
+	if (!nick_ok(nick))
+		return;
 	clean(count > 0 ? params[0] : "", why, sizeof why);
-	if (c->base.host.left)
+	if (person_left(c, nick, NULL, user, sizeof user) && c->base.host.left)
 		c->base.host.left(c->base.host.ctx, &c->base, NULL, user, why);
 }
 
@@ -665,15 +974,27 @@ static void ev_join(irc_session_t *s, const char *event, const char *origin, con
 		ch->t_rejoin = 0;
 		clean(ch->name, room, sizeof room);
 		LOG(c, "info", "joined %s", room);
+		whox_query(c, ch);
 		if (c->base.host.room_ready)
 			c->base.host.room_ready(c->base.host.ctx, &c->base, room);
 		return;
 	}
-	char user[ADAPTER_ID_MAX];
-	clean(nick, user, sizeof user);
+	if (!nick_ok(nick))
+		return;
+	/* extended-join: "JOIN #chan ACCOUNT :realname", "*" for none. */
+	char account[IRC_ACCOUNT_MAX] = "";
+	int learned = (irc_relay_caps(c->relay) & IRC_RELAY_CAP_EXTENDED_JOIN) && count >= 2;
+	if (learned)
+		account_arg(c, params[1], NULL, account);
+	irc_chan *ch = chan_find(c, params[0]);
+	if (ch && ch->joined)
+		person_seen(c, nick, ch, learned, account);
+	char user[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX];
+	identity_of(c, nick, user, sizeof user);
+	clean(nick, name, sizeof name);
 	room_name(c, params[0], room, sizeof room);
 	if (c->base.host.joined)
-		c->base.host.joined(c->base.host.ctx, &c->base, room, user, user);
+		c->base.host.joined(c->base.host.ctx, &c->base, room, user, name);
 }
 
 static void ev_part(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
@@ -686,9 +1007,10 @@ static void ev_part(irc_session_t *s, const char *event, const char *origin, con
 	ircline_nick(origin, nick, sizeof nick);
 	room_name(c, params[0], room, sizeof room);
 	clean(count > 1 ? params[1] : "", why, sizeof why);
+	irc_chan *ch = chan_find(c, params[0]);
 	if (is_self(c, nick)) {
-		irc_chan *ch = chan_find(c, params[0]);
 		if (ch) {
+			people_forget_channel(c, ch);
 			ch->joined = 0;
 			ch->wanted = 0;
 		}
@@ -696,9 +1018,10 @@ static void ev_part(irc_session_t *s, const char *event, const char *origin, con
 			c->base.host.room_lost(c->base.host.ctx, &c->base, room, why);
 		return;
 	}
+	if (!nick_ok(nick))
+		return;
 	char user[ADAPTER_ID_MAX];
-	clean(nick, user, sizeof user);
-	if (c->base.host.left)
+	if (person_left(c, nick, ch, user, sizeof user) && c->base.host.left)
 		c->base.host.left(c->base.host.ctx, &c->base, room, user, why);
 }
 
@@ -712,10 +1035,11 @@ static void ev_kick(irc_session_t *s, const char *event, const char *origin, con
 	char room[ADAPTER_ID_MAX], why[IRC_WHY_MAX], user[ADAPTER_ID_MAX];
 	room_name(c, params[0], room, sizeof room);
 	clean(count > 2 ? params[2] : "", why, sizeof why);
+	irc_chan *ch = chan_find(c, params[0]);
 	if (is_self(c, params[1])) {
-		irc_chan *ch = chan_find(c, params[0]);
 		LOG(c, "warn", "kicked from %s (%s)", room, why);
 		if (ch) {
+			people_forget_channel(c, ch);
 			ch->joined = 0;
 			if (ch->wanted)
 				schedule_rejoin(c, ch);
@@ -724,8 +1048,9 @@ static void ev_kick(irc_session_t *s, const char *event, const char *origin, con
 			c->base.host.room_lost(c->base.host.ctx, &c->base, room, why);
 		return;
 	}
-	clean(params[1], user, sizeof user);
-	if (c->base.host.left)
+	if (!nick_ok(params[1]))
+		return;
+	if (person_left(c, params[1], ch, user, sizeof user) && c->base.host.left)
 		c->base.host.left(c->base.host.ctx, &c->base, room, user, why);
 }
 
@@ -776,18 +1101,59 @@ static void deliver(irc *c, const char *origin, const char *target, const char *
 		return;
 	char nick[IRC_FIELD_MAX];
 	ircline_nick(origin, nick, sizeof nick);
-	if (is_self(c, nick))
+	if (is_self(c, nick) || !nick_ok(nick)) {
+		c->tag_nick[0] = '\0';
 		return;
-	char user[ADAPTER_ID_MAX], room[ADAPTER_ID_MAX], body[ADAPTER_TEXT_MAX + 1];
-	clean(nick, user, sizeof user);
-	remember_origin(c, user, origin);
+	}
+	char user[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX], room[ADAPTER_ID_MAX], body[ADAPTER_TEXT_MAX + 1];
+	/* The message's own account tag, when it had one, else what is known. */
+	if (c->tag_nick[0] && !ircline_casecmp(c->tag_nick, nick))
+		identity(c->tag_account, nick, user, sizeof user);
+	else
+		identity_of(c, nick, user, sizeof user);
+	clean(nick, name, sizeof name);
+	remember_origin(c, name, origin);
 	clean(text, body, sizeof body);
 	int in_room = ircline_is_channel(target);
 	if (in_room)
 		room_name(c, target, room, sizeof room);
+	set_str(c->cur_nick, sizeof c->cur_nick, nick);
+	set_str(c->cur_user, sizeof c->cur_user, user);
 	if (c->base.host.message)
-		c->base.host.message(c->base.host.ctx, &c->base, in_room ? room : NULL, user, user, body,
+		c->base.host.message(c->base.host.ctx, &c->base, in_room ? room : NULL, user, name, body,
 				     notice ? ADAPTER_NOTICE : 0);
+	c->tag_nick[0] = c->cur_nick[0] = c->cur_user[0] = '\0';
+}
+
+/* ACCOUNT from the server (account-notify: "ACCOUNT NAME", "*" when logged
+ * out) or from the relay (a message's account tag: "ACCOUNT NAME :tag"). */
+static void ev_account(irc *c, const char *origin, const char **params, unsigned count)
+{
+	char nick[IRC_FIELD_MAX], account[IRC_ACCOUNT_MAX];
+	if (!origin || !strchr(origin, '!') || count < 1 || !params[0])
+		return;
+	ircline_nick(origin, nick, sizeof nick);
+	if (!nick_ok(nick) || is_self(c, nick))
+		return;
+	account_arg(c, params[0], NULL, account);
+	if (count >= 2) {
+		/* A tag speaks for the message after it. It updates people the
+		 * bot tracks (it saw them all along), but creates nobody: a nick
+		 * seen only in private may change hands unseen. */
+		set_str(c->tag_nick, sizeof c->tag_nick, nick);
+		set_str(c->tag_account, sizeof c->tag_account, account);
+		irc_person *p = person_find(c, nick);
+		if (p)
+			account_changed(c, p, account);
+		return;
+	}
+	person_seen(c, nick, NULL, 1, account);
+}
+
+static void ev_unknown(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
+{
+	if (event && !strcmp(event, "ACCOUNT"))
+		ev_account(ctx_of(s), origin, params, count);
 }
 
 static void ev_message(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
@@ -816,6 +1182,7 @@ static void ev_ctcp_request(irc_session_t *s, const char *event, const char *ori
 {
 	(void)event;
 	irc *c = ctx_of(s);
+	c->tag_nick[0] = '\0';
 	if (!origin || count < 1 || strcmp(params[0], "VERSION"))
 		return;
 	char nick[IRC_FIELD_MAX], line[IRC_FIELD_MAX + 64];
@@ -889,6 +1256,7 @@ static void teardown(irc *c)
 	c->dead_why[0] = '\0';
 	c->registered = 0;
 	c->userhost[0] = '\0';
+	people_reset(c);  /* the next connection learns them again (WHOX, tags) */
 	int was_up = c->link_up;
 	c->link_up = 0;
 	if (c->stopping) {
@@ -946,6 +1314,7 @@ static void relay_ready(void *ctx, int port)
 	cb.event_ctcp_rep = ev_ignore;
 	cb.event_ctcp_action = ev_action;
 	cb.event_numeric = ev_numeric;
+	cb.event_unknown = ev_unknown;
 	c->session = irc_create_session(&cb);
 	if (!c->session) {
 		mark_dead(c, "libircclient: cannot create a session");
@@ -1071,8 +1440,14 @@ static void op_send_room(adapter *a, const char *room, const char *text, int fla
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
 {
 	irc *c = irc_of(a);
-	if (user && text)
-		queue_text(c, (flags & ADAPTER_NOTICE) || c->set.private_notice ? "NOTICE" : "PRIVMSG", user, text);
+	char nick[IRC_FIELD_MAX];
+	if (!user || !text)
+		return;
+	if (!nick_for(c, user, nick, sizeof nick)) {
+		LOG(c, "info", "no nick is logged in to %s now; a private line was not sent", user);
+		return;
+	}
+	queue_text(c, (flags & ADAPTER_NOTICE) || c->set.private_notice ? "NOTICE" : "PRIVMSG", nick, text);
 }
 
 static void op_join(adapter *a, const char *room, const char *key)
@@ -1136,10 +1511,13 @@ static void op_stop(adapter *a, const char *why)
 static int op_origin(const adapter *a, const char *user, char *out, size_t len)
 {
 	const irc *c = (const irc *)a;
+	char nick[IRC_FIELD_MAX];
 	if (len)
 		out[0] = '\0';
+	if (!user || !nick_for(c, user, nick, sizeof nick))
+		return 0;
 	for (int i = 0; i < IRC_SEEN_MAX; i++)
-		if (c->seen[i].nick[0] && !strcasecmp(c->seen[i].nick, user)) {
+		if (c->seen[i].nick[0] && !strcasecmp(c->seen[i].nick, nick)) {
 			snprintf(out, len, "%s", c->seen[i].origin);
 			return 1;
 		}
@@ -1168,6 +1546,7 @@ static void op_free(adapter *a)
 	while (c->qlen)
 		queue_pop(c);
 	free(c->q);
+	free(c->people);
 	/* The settings hold passwords. */
 	memset(&c->set, 0, sizeof c->set);
 	free(c);
@@ -1210,10 +1589,16 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 	irc *c = calloc(1, sizeof *c);
 	if (!c)
 		return NULL;
+	c->people = calloc(IRC_PEOPLE_MAX, sizeof *c->people);
+	if (!c->people) {
+		free(c);
+		return NULL;
+	}
 	c->set = *s;
 	if (s->fingerprint[0]) {
 		if (parse_pin(s->fingerprint, c->pin) < 0) {
 			ircline_log(net, "error", "fingerprint must be a SHA-256 in hex (64 digits, colons allowed)");
+			free(c->people);
 			free(c);
 			return NULL;
 		}
@@ -1245,6 +1630,7 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 	c->src_id = loop_add_source(ev, &src);
 	if (c->src_id < 0) {
 		ircline_log(net, "error", "the event loop has no room for another source");
+		free(c->people);
 		free(c);
 		return NULL;
 	}

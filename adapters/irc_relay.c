@@ -9,6 +9,10 @@
  *   R_CLOSED      every descriptor closed; events->closed has been called
  * The server does not finish registration before CAP END, so libircclient's
  * PASS/NICK/USER can go out at once while CAP and SASL play out here.
+ * CAP: after the whole LS list, one REQ asks for the account capabilities
+ * offered (account-notify, extended-join, account-tag) and another for sasl
+ * when SASL is configured, so that a refusal of one leaves the other; CAP
+ * END follows once every REQ is answered and SASL is over.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -42,11 +46,21 @@
 #define RELAY_IDLE_DEAD_MS 240000       /* silent this long: the link is dead (a half-open TCP) */
 #define RELAY_SASL_CHUNK 400            /* IRCv3 SASL: AUTHENTICATE payloads go in 400-byte pieces */
 #define RELAY_LINE_MAX (IRCLINE_MAX - 2) /* a server line without CRLF; longer ones are cut */
+#define RELAY_TAGS_MAX 8191             /* IRCv3 message-tags: the tag section may add this much before the 510 */
 #define RELAY_WHY_MAX 256
 #define RELAY_PING_TOKEN "cardbot-relay"
 
 enum relay_state { R_IDLE, R_CONNECTING, R_TLS, R_RELAYING, R_CLOSED };
-enum cap_state { CAP_LS, CAP_REQ, CAP_AUTH_START, CAP_AUTH_SENT, CAP_DONE };
+enum cap_state { CAP_LS, CAP_REQ, CAP_DONE };
+enum sasl_state { SASL_NONE, SASL_REQ, SASL_START, SASL_SENT, SASL_OVER };
+
+/* The capabilities through which the server tells accounts (irc_relay.h). */
+static const struct { const char *name; int bit; } account_caps[] = {
+	{ "account-notify", IRC_RELAY_CAP_ACCOUNT_NOTIFY },
+	{ "extended-join", IRC_RELAY_CAP_EXTENDED_JOIN },
+	{ "account-tag", IRC_RELAY_CAP_ACCOUNT_TAG },
+};
+#define ACCOUNT_CAPS ((int)(sizeof account_caps / sizeof account_caps[0]))
 
 typedef struct rbuf {
 	char *data;
@@ -68,11 +82,15 @@ struct irc_relay {
 	int hs_want_write;             /* the handshake waits for writability */
 	int read_wants_write, write_wants_read;
 	rbuf to_server, to_client;
-	char line[RELAY_LINE_MAX + 1];
+	char line[RELAY_TAGS_MAX + 1 + RELAY_LINE_MAX + 1];
 	size_t line_len;
+	size_t tags_len;               /* the tag section's bytes with its space; 0 before the space or without tags */
 	int line_cut;                  /* the current line overflowed and is being cut */
 	enum cap_state cap;
+	enum sasl_state sasl;
+	int reqs_pending;              /* CAP REQs not yet answered by ACK or NAK */
 	int sasl_offered;              /* CAP LS listed sasl with PLAIN (or with no mechanism list) */
+	int caps_offered, caps;        /* IRC_RELAY_CAP_* offered by LS, and granted by ACK */
 	uint64_t t_connect, t_cap, t_ping;
 	int64_t last_rx;
 	int ping_sent;
@@ -467,6 +485,27 @@ static int list_has_plain(const char *v, size_t len)
 	return 0;
 }
 
+/* CAP END once every REQ has its answer and SASL, if it began, is over. */
+static void cap_maybe_end(irc_relay *r)
+{
+	if (r->cap == CAP_REQ && r->reqs_pending <= 0 && (r->sasl == SASL_NONE || r->sasl == SASL_OVER))
+		cap_end(r);
+}
+
+/* Sets or clears, in *bits, the account capabilities named in list. */
+static void account_caps_in(const char *list, int *bits, int set)
+{
+	const char *value;
+	size_t vlen;
+	for (int i = 0; i < ACCOUNT_CAPS; i++)
+		if (cap_find(list, account_caps[i].name, &value, &vlen)) {
+			if (set)
+				*bits |= account_caps[i].bit;
+			else
+				*bits &= ~account_caps[i].bit;
+		}
+}
+
 static void cap_line(irc_relay *r, const ircline_msg *m)
 {
 	if (m->nparams < 3)
@@ -479,23 +518,58 @@ static void cap_line(irc_relay *r, const ircline_msg *m)
 		int more = m->nparams >= 4 && !strcmp(m->params[2], "*");
 		if (cap_find(list, "sasl", &value, &vlen) && (!value || list_has_plain(value, vlen)))
 			r->sasl_offered = 1;
+		account_caps_in(list, &r->caps_offered, 1);
 		if (more)
 			return;
+		r->cap = CAP_REQ;
+		if (r->caps_offered) {
+			char req[128] = "CAP REQ :";
+			for (int i = 0; i < ACCOUNT_CAPS; i++)
+				if (r->caps_offered & account_caps[i].bit) {
+					strcat(req, account_caps[i].name);
+					strcat(req, " ");
+				}
+			req[strlen(req) - 1] = '\0';
+			send_server(r, req);
+			r->reqs_pending++;
+		}
 		if (want_sasl(r) && r->sasl_offered) {
 			send_server(r, "CAP REQ :sasl");
-			r->cap = CAP_REQ;
-			return;
-		}
-		if (want_sasl(r))
+			r->reqs_pending++;
+			r->sasl = SASL_REQ;
+		} else if (want_sasl(r)) {
 			LOG(r, "warn", "the server offers no SASL PLAIN; continuing without SASL");
-		cap_end(r);
-	} else if (!strcasecmp(sub, "ACK") && r->cap == CAP_REQ && cap_find(list, "sasl", &value, &vlen)) {
-		send_server(r, "AUTHENTICATE PLAIN");
-		r->cap = CAP_AUTH_START;
+		}
+		cap_maybe_end(r);
+	} else if (!strcasecmp(sub, "ACK") && r->cap == CAP_REQ) {
+		r->reqs_pending--;
+		account_caps_in(list, &r->caps, 1);
+		if (r->sasl == SASL_REQ && cap_find(list, "sasl", &value, &vlen)) {
+			send_server(r, "AUTHENTICATE PLAIN");
+			r->sasl = SASL_START;
+		}
+		cap_maybe_end(r);
 	} else if (!strcasecmp(sub, "NAK") && r->cap == CAP_REQ) {
-		LOG(r, "warn", "the server refused the sasl capability; continuing without SASL");
-		cap_end(r);
+		r->reqs_pending--;
+		if (r->sasl == SASL_REQ && cap_find(list, "sasl", &value, &vlen)) {
+			LOG(r, "warn", "the server refused the sasl capability; continuing without SASL");
+			r->sasl = SASL_OVER;
+		} else {
+			LOG(r, "warn", "the server refused the account capabilities; accounts are learned from WHOX only");
+		}
+		cap_maybe_end(r);
+	} else if (!strcasecmp(sub, "DEL")) {
+		/* cap-notify (implied by CAP LS 302): the server withdrew some. */
+		int before = r->caps;
+		account_caps_in(list, &r->caps, 0);
+		if (before != r->caps)
+			LOG(r, "info", "the server withdrew an account capability");
 	}
+}
+
+int irc_relay_caps(const irc_relay *r)
+{
+	return r ? r->caps : 0;
 }
 
 /* Sends base64("\0user\0password") in 400-byte AUTHENTICATE lines; a
@@ -536,9 +610,9 @@ static void sasl_send_plain(irc_relay *r)
 
 static void authenticate_line(irc_relay *r, const ircline_msg *m)
 {
-	if (r->cap == CAP_AUTH_START && m->nparams >= 1 && !strcmp(m->params[0], "+")) {
+	if (r->sasl == SASL_START && m->nparams >= 1 && !strcmp(m->params[0], "+")) {
 		sasl_send_plain(r);
-		r->cap = CAP_AUTH_SENT;
+		r->sasl = SASL_SENT;
 	}
 }
 
@@ -553,27 +627,88 @@ static void sasl_numeric(irc_relay *r, int code, const ircline_msg *m)
 		LOG(r, "info", "SASL: logged in as account %s", account);
 		return;
 	}
-	if (r->cap != CAP_AUTH_START && r->cap != CAP_AUTH_SENT)
+	if (r->sasl != SASL_START && r->sasl != SASL_SENT)
 		return;
 	switch (code) {
 	case 903:
 		LOG(r, "info", "SASL authentication succeeded");
-		cap_end(r);
+		r->sasl = SASL_OVER;
 		break;
 	case 902: case 904: case 905:
 		LOG(r, "error", "SASL authentication as %s failed (%d: %s); continuing without it",
 		    r->cfg.sasl_user, code, text);
-		cap_end(r);
+		r->sasl = SASL_OVER;
 		break;
 	case 906: case 907:
-		cap_end(r);
+		r->sasl = SASL_OVER;
 		break;
 	default:
-		break;  /* 908 lists mechanisms before a 904; 901 is a logout */
+		return;  /* 908 lists mechanisms before a 904; 901 is a logout */
 	}
+	cap_maybe_end(r);
 }
 
 /* ---- lines from the server ---- */
+
+/* The value of the "account" tag in a line's tag section ("@k=v;k2=v2 ..."),
+ * unescaped (IRCv3 message-tags) into out. Returns 1 when it is there and
+ * is one IRC word other than "*", 0 when the line has no such tag, -1 when
+ * it is there but unusable: empty, given twice, too long for out, or not a
+ * word once unescaped. A client-only "+account" is another tag. */
+static int tag_account(const char *line, char *out, size_t cap)
+{
+	if (line[0] != '@')
+		return 0;
+	const char *end = line + strcspn(line, " ");
+	int found = 0, bad = 0;
+	out[0] = '\0';
+	for (const char *p = line + 1; p < end;) {
+		const char *q = p;
+		while (q < end && *q != ';')
+			q++;
+		const char *eq = memchr(p, '=', (size_t)(q - p));
+		size_t klen = (size_t)((eq ? eq : q) - p);
+		if (klen == 7 && !memcmp(p, "account", 7) && found++ == 0) {
+			size_t n = 0;
+			for (const char *v = eq ? eq + 1 : q; v < q && !bad; v++) {
+				char ch = *v;
+				if (ch == '\\') {
+					if (++v == q)
+						break;  /* a lone trailing backslash is dropped */
+					ch = *v == ':' ? ';' : *v == 's' ? ' ' : *v == 'r' ? '\r' : *v == 'n' ? '\n' : *v;
+				}
+				if (n + 1 >= cap)
+					bad = 1;
+				else
+					out[n++] = ch;
+			}
+			out[n] = '\0';
+			if (!n || !ircline_is_word(out) || !strcmp(out, "*"))
+				bad = 1;
+		} else if (klen == 7 && !memcmp(p, "account", 7)) {
+			bad = 1;
+		}
+		p = q + 1;
+	}
+	if (bad)
+		out[0] = '\0';
+	return !found ? 0 : bad ? -1 : 1;
+}
+
+/* Passes m to libircclient; -1 when it does not fit in a line (dropped). */
+static int to_client(irc_relay *r, const ircline_msg *m)
+{
+	char out[IRCLINE_MAX + 16];
+	int n = ircline_format(m, out, sizeof out - 2);
+	if (n < 0) {
+		LOG(r, "warn", "dropped a line that does not fit once rewritten");
+		return -1;
+	}
+	memcpy(out + n, "\r\n", 2);
+	if (rbuf_add(&r->to_client, out, (size_t)n + 2))
+		relay_close(r, "libircclient is not reading; the relay buffer overflowed");
+	return 0;
+}
 
 /* Checks one server line, consumes CAP/SASL traffic and passes the rest to
  * libircclient in canonical form: libircclient's parser trusts its input
@@ -583,6 +718,8 @@ static void server_line(irc_relay *r, char *line)
 {
 	ircline_msg m;
 	size_t raw_len = strlen(line);
+	char account[IRCLINE_MAX];
+	int tagged = tag_account(line, account, sizeof account);
 	if (ircline_parse(line, &m) < 0) {
 		LOG(r, "warn", "dropped a malformed line from the server (%zu bytes)", raw_len);
 		return;
@@ -599,6 +736,12 @@ static void server_line(irc_relay *r, char *line)
 	}
 	if (code >= 900 && code <= 908) {
 		sasl_numeric(r, code, &m);
+		if (code > 901 || m.nparams < 3)
+			return;  /* 900 logged in, 901 logged out: the adapter hears them too */
+	}
+	if (!strcasecmp(cmd, "ACCOUNT") && (m.nparams != 1 || !m.prefix || !strchr(m.prefix, '!'))) {
+		/* Only the relay's own ACCOUNT lines (below) carry a second parameter. */
+		LOG(r, "warn", "dropped a malformed ACCOUNT line");
 		return;
 	}
 	if (code == 410 || (code == 421 && m.nparams >= 2 &&
@@ -620,6 +763,10 @@ static void server_line(irc_relay *r, char *line)
 		LOG(r, "warn", "dropped numeric %03d without parameters", code);
 		return;
 	}
+	if (code == 5)
+		for (int i = 1; i + 1 < m.nparams; i++)
+			if (!strcasecmp(m.params[i], "WHOX") || !strncasecmp(m.params[i], "WHOX=", 5))
+				r->caps |= IRC_RELAY_ISUPPORT_WHOX;
 	if (!strcasecmp(cmd, "ERROR") && m.nparams >= 1)
 		ircline_utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
 	if (!strcasecmp(cmd, "PRIVMSG") || !strcasecmp(cmd, "NOTICE")) {
@@ -631,21 +778,37 @@ static void server_line(irc_relay *r, char *line)
 		/* A lone \x01 makes libircclient read before its buffer; DCC would open sockets. */
 		if ((text[0] == '\x01' && strlen(text) < 2) || !strncasecmp(text, "\x01" "DCC", 4))
 			return;
+		/* With account-tag, every message from a person says whether its
+		 * sender is logged in. libircclient drops tags, so the relay puts
+		 * the answer just before the message, in band, as
+		 * ":nick!user@host ACCOUNT <name or *> :tag". */
+		if ((r->caps & IRC_RELAY_CAP_ACCOUNT_TAG) && m.prefix && strchr(m.prefix, '!')) {
+			if (tagged < 0)
+				LOG(r, "warn", "a message carried an unusable account tag; taken as no account");
+			ircline_msg a;
+			memset(&a, 0, sizeof a);
+			a.prefix = m.prefix;
+			a.command = "ACCOUNT";
+			a.params[0] = tagged > 0 ? account : "*";
+			a.params[1] = "tag";
+			a.nparams = 2;
+			if (to_client(r, &a) < 0) {
+				/* A long prefix and a long name: "*" always fits, since
+				 * the message itself fitted with that prefix. */
+				a.params[0] = "*";
+				to_client(r, &a);
+			}
+			if (r->state != R_RELAYING)
+				return;
+		}
 	}
-	char out[IRCLINE_MAX + 16];
-	int n = ircline_format(&m, out, sizeof out - 2);
-	if (n < 0) {
-		LOG(r, "warn", "dropped a line that does not fit once rewritten");
-		return;
-	}
-	memcpy(out + n, "\r\n", 2);
-	if (rbuf_add(&r->to_client, out, (size_t)n + 2))
-		relay_close(r, "libircclient is not reading; the relay buffer overflowed");
+	to_client(r, &m);
 }
 
 /* Splits the server's bytes into lines: CR and LF both end a line (a bare
  * CR included), NULs are dropped, empty lines skipped, and a line longer
- * than 510 bytes is cut there, the rest discarded up to its end. */
+ * than 510 bytes (not counting an IRCv3 tag section of up to 8191) is cut
+ * there, the rest discarded up to its end. */
 static void server_bytes(irc_relay *r, const char *buf, size_t n)
 {
 	for (size_t i = 0; i < n && r->state == R_RELAYING; i++) {
@@ -656,10 +819,17 @@ static void server_bytes(irc_relay *r, const char *buf, size_t n)
 				server_line(r, r->line);
 			}
 			r->line_len = 0;
+			r->tags_len = 0;
 			r->line_cut = 0;
 		} else if (ch == '\0') {
 			continue;
-		} else if (r->line_len < RELAY_LINE_MAX) {
+		} else if (r->line_len > 0 && r->line[0] == '@' && !r->tags_len && r->line_len < RELAY_TAGS_MAX) {
+			/* Still in the tag section. */
+			r->line[r->line_len++] = ch;
+			if (ch == ' ')
+				r->tags_len = r->line_len;
+		} else if (r->line_len - r->tags_len < RELAY_LINE_MAX &&
+			   !(r->line_len > 0 && r->line[0] == '@' && !r->tags_len)) {
 			r->line[r->line_len++] = ch;
 		} else if (!r->line_cut) {
 			r->line_cut = 1;

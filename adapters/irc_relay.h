@@ -6,7 +6,16 @@
  * on 127.0.0.1 (ephemeral port, one accepted peer). Bytes from libircclient go
  * to the server as they are; lines from the server are checked, rewritten in
  * a canonical form, and passed on, except CAP, AUTHENTICATE and the SASL
- * numerics (900-908), which the relay consumes.
+ * numerics (902-908), which the relay consumes (900 and 901, logged in and
+ * out, go on to the adapter too).
+ *
+ * Accounts: the relay asks for account-notify, extended-join and
+ * account-tag when offered. libircclient never sees message tags, so when
+ * account-tag is granted each PRIVMSG or NOTICE from a person is preceded
+ * by a line the relay makes, ":nick!user@host ACCOUNT NAME :tag" (NAME "*"
+ * when the message carried no usable account tag). The server's own
+ * ACCOUNT lines (account-notify) pass with exactly one parameter; others
+ * are dropped, so a second parameter always means the relay's line.
  */
 #ifndef CARDBOT_IRC_RELAY_H
 #define CARDBOT_IRC_RELAY_H
@@ -43,6 +52,19 @@ typedef struct irc_relay_events {
 	 * relay later, never from inside this call. */
 	void (*closed)(void *ctx, const char *why);
 } irc_relay_events;
+
+/* Capabilities granted by the server (irc_relay_caps). */
+enum {
+	IRC_RELAY_CAP_ACCOUNT_NOTIFY = 1,  /* ACCOUNT lines when someone logs in or out */
+	IRC_RELAY_CAP_EXTENDED_JOIN = 2,   /* "JOIN #chan ACCOUNT :realname" ("*": none) */
+	IRC_RELAY_CAP_ACCOUNT_TAG = 4,     /* an account tag on messages (see above) */
+	IRC_RELAY_ISUPPORT_WHOX = 8,       /* not a capability: RPL_ISUPPORT (005) listed WHOX, read by
+					    * the relay because libircclient keeps only 10 parameters */
+};
+
+/* The IRC_RELAY_CAP_* bits granted so far on this link, and
+ * IRC_RELAY_ISUPPORT_WHOX; 0 for NULL. */
+int irc_relay_caps(const irc_relay *r);
 
 /* A new relay (not connecting yet), or NULL when out of memory. */
 irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_events *events);

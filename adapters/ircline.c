@@ -13,7 +13,7 @@ int ircline_parse(char *line, ircline_msg *m)
 {
 	memset(m, 0, sizeof *m);
 	char *p = line;
-	if (*p == '@') {  /* IRCv3 tags: never requested, skipped if a server sends them anyway */
+	if (*p == '@') {  /* IRCv3 tags: the relay (irc_relay.c) reads the account tag; the rest are skipped */
 		p = strchr(p, ' ');
 		if (!p)
 			return -1;

@@ -7,7 +7,8 @@
  * words are cut, control characters never echoed, excess words dropped,
  * display names cannot carry line breaks into a room);
  * who may stop a table (players by vote, operators by host mask or nick
- * mask, never anyone else, and "account:" entries match nobody yet).
+ * mask, never anyone else, and "account:" entries match only the account
+ * the network vouches for).
  * Run by `make test`; prints "security_check: N passed, M failed".
  */
 #include <stdio.h>
@@ -233,7 +234,9 @@ static void operators(loop *ev)
 	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "CAROL");
 	CHECK(bot_is_operator(b, &net, "boss"), "a host mask matches the origin the network reports");
 	CHECK(!bot_is_operator(b, &net, "bossy"), "a mask matches whole origins only");
-	CHECK(!bot_is_operator(b, &net, "eve"), "account: entries match nobody until accounts are reported");
+	CHECK(!bot_is_operator(b, &net, "eve"), "an account: entry does not match a nick of that name");
+	CHECK(bot_is_operator(b, &net, "account:EVE"), "an account: entry matches the logged-in account, ignoring case");
+	CHECK(!bot_is_operator(b, &net, "account:evelyn"), "an account: entry matches the whole account name only");
 	CHECK(bot_is_operator(b, &net, "carol"), "a mask without '!' matches the nick, ignoring case");
 	CHECK(!bot_is_operator(b, &net, "alice"), "anyone else is no operator");
 
