@@ -40,7 +40,10 @@ typedef struct adapter_host {
 	void (*joined)(void *ctx, adapter *a, const char *room, const char *user, const char *name);
 	/* Someone left a room (room == NULL: left the network). `why` may be "". */
 	void (*left)(void *ctx, adapter *a, const char *room, const char *user, const char *why);
-	/* A user's identity changed (IRC nick change without an account). */
+	/* A user's identity or name changed: an IRC nick change without an
+	 * account, or a login to or logout from services (the id moves between
+	 * the nick and "account:NAME"); a logged-in person's nick change comes
+	 * with old_user equal to new_user and only new_name new. */
 	void (*renamed)(void *ctx, adapter *a, const char *old_user, const char *new_user, const char *new_name);
 	/* The bot is connected and in `room` (after a join or a rejoin). */
 	void (*room_ready)(void *ctx, adapter *a, const char *room);
@@ -80,6 +83,11 @@ typedef struct adapter_ops {
 	 * Returns 0 when queued, -1 when it cannot be sent. */
 	int (*send_file)(adapter *a, const char *user, const char *filename, const char *mimetype, const char *data,
 			 size_t len);
+	/* Gets ready to talk privately with a person before there is anything
+	 * to say (Matrix: makes the direct room and invites them now, so they
+	 * can accept before the first private line). NULL where nothing needs
+	 * doing (IRC). */
+	void (*open_private)(adapter *a, const char *user);
 	void (*free)(adapter *a);
 } adapter_ops;
 

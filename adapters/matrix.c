@@ -106,6 +106,7 @@ typedef struct mx_room {
 	int attempts;
 	int sending;                   /* a PUT is out */
 	uint64_t retry_timer;
+	void (*retry_fn)(void *);       /* what retry_timer calls (send_retry_fire or create_dm_retry) */
 	uint64_t ask_timer;            /* asking the player to accept the direct room */
 	mx_member *members;
 	int nmembers, capmembers;
@@ -128,6 +129,7 @@ struct matrix {
 	int synced_once;               /* a sync has been processed since the start */
 	mx_req *sync_req;
 	uint64_t sync_timer, start_timer;
+	void (*start_fn)(void *);      /* what start_timer calls (start_step or filter_retry) */
 	int sync_failures, start_failures;
 	unsigned long long txn_base;
 	unsigned long txn_counter;
@@ -181,16 +183,44 @@ static long backoff_ms(matrix *m, int failures)
 	return half + (long)(mx_rand(m) % (uint64_t)(half + 1));
 }
 
-/* Length of the UTF-8 character starting at s (1 for a stray byte). */
+/* Length of the UTF-8 character starting at s; 1 for a byte that starts
+ * none: a stray byte, an overlong form, a surrogate, past U+10FFFF (json-c
+ * lets those through, and the host is promised valid UTF-8). */
 static size_t utf8_len(const unsigned char *s)
 {
 	if (s[0] < 0x80)
 		return 1;
-	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc0 ? 2 : 1;
-	for (size_t i = 1; i < n; i++)
+	size_t n;
+	uint32_t cp, min;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f, min = 0x80;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f, min = 0x800;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07, min = 0x10000;
+	else
+		return 1;
+	for (size_t i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 1;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 1;
 	return n;
+}
+
+/* Valid UTF-8 without control characters (a sync token kept by the host). */
+static int text_ok(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	while (*s) {
+		size_t n = utf8_len(s);
+		if (n == 1 && (*s >= 0x80 || *s < 0x20 || *s == 0x7f))
+			return 0;
+		s += n;
+	}
+	return 1;
 }
 
 /* Copies src into dst (size len), dropping control characters when
@@ -223,15 +253,28 @@ static void copy_clean(char *dst, size_t len, const char *src, int drop_ctl)
 	dst[o] = '\0';
 }
 
+/* Ids hold printable ASCII only (the spec's grammar, historical user ids
+ * included): no space, no control character, nothing a log line or the
+ * host could be fooled by. */
+static int id_chars_ok(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f)
+			return 0;
+	return 1;
+}
+
 /* A user id as the spec writes it: "@localpart:server", bounded. */
 static int is_user_id(const char *s)
 {
-	return s && s[0] == '@' && strchr(s, ':') && strlen(s) < ADAPTER_ID_MAX;
+	const char *colon = s ? strchr(s, ':') : NULL;
+	return s && s[0] == '@' && colon && colon > s + 1 && colon[1] && strlen(s) < ADAPTER_ID_MAX && id_chars_ok(s);
 }
 
+/* "!opaque:server", or "!opaque" (room version 12 has no server part). */
 static int is_room_id(const char *s)
 {
-	return s && s[0] == '!' && strlen(s) < ADAPTER_ID_MAX;
+	return s && s[0] == '!' && s[1] && strlen(s) < ADAPTER_ID_MAX && id_chars_ok(s);
 }
 
 static const char *jstr(json_object *o, const char *key)
@@ -734,6 +777,7 @@ static void start_retry(matrix *m, const char *what, const char *why)
 {
 	long d = backoff_ms(m, m->start_failures++);
 	LOG(m, "warn", "%s failed (%s); trying again in %ld ms", what, why, d);
+	m->start_fn = start_step;
 	m->start_timer = loop_timer(m->base.ev, d, start_step, m);
 }
 
@@ -985,7 +1029,11 @@ static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg)
 		r->head = msg;
 	r->tail = msg;
 	r->nqueued++;
-	send_next(m, r);
+	/* Lines queued in one turn of the loop (all that one command caused)
+	 * go out together as one event: a send is counted against the
+	 * homeserver's rate limit, however many lines it holds. */
+	if (!r->sending && !r->retry_timer)
+		schedule_send_retry(m, r, 0);
 }
 
 /* Looks for "NAME:" addressing a member of the room (at the start of a line
@@ -1228,9 +1276,20 @@ static void send_next(matrix *m, mx_room *r)
 static void send_retry_fire(void *ctx);
 
 /* Rooms stay allocated until the adapter is freed, so a timer may hold one. */
+/* A room has one retry timer: setting it again replaces the one pending
+ * (two would fire on the same record, the first clearing the id of the
+ * second, which could then fire after the record is freed). */
+static void room_retry(matrix *m, mx_room *r, long ms, void (*fn)(void *))
+{
+	if (r->retry_timer)
+		loop_cancel(m->base.ev, r->retry_timer);
+	r->retry_fn = fn;
+	r->retry_timer = loop_timer(m->base.ev, ms, fn, r);
+}
+
 static void schedule_send_retry(matrix *m, mx_room *r, long ms)
 {
-	r->retry_timer = loop_timer(m->base.ev, ms, send_retry_fire, r);
+	room_retry(m, r, ms, send_retry_fire);
 }
 
 static void send_retry_fire(void *ctx)
@@ -1480,7 +1539,7 @@ static void create_done(matrix *m, mx_req *q, long status, json_object *body, co
 		return;
 	}
 	LOG(m, "warn", "making a direct room for %s failed (%s); trying again in %ld ms", r->dm_user, why, ms);
-	r->retry_timer = loop_timer(m->base.ev, ms, create_dm_retry, r);
+	room_retry(m, r, ms, create_dm_retry);
 }
 
 /* ---- /sync ---- */
@@ -1769,7 +1828,7 @@ static void prune_rooms(matrix *m)
 static void handle_sync(matrix *m, json_object *body)
 {
 	const char *next = jstr(body, "next_batch");
-	if (!next || strlen(next) >= sizeof m->since) {
+	if (!next || strlen(next) >= sizeof m->since || !text_ok(next)) {
 		LOG(m, "warn", "a sync reply without a usable next_batch; ignored");
 		m->sync_timer = loop_timer(m->base.ev, backoff_ms(m, m->sync_failures++), sync_now, m);
 		return;
@@ -1824,39 +1883,50 @@ static void handle_sync(matrix *m, json_object *body)
 
 /* ---- replies ---- */
 
-static void on_done(matrix *m, mx_req *q, CURLcode rc)
+/* The body of a finished request as a JSON object, or NULL (then err says
+ * why). A 200 whose body is not an object becomes status 0: garbage counts
+ * as a network error, and is retried. */
+static json_object *reply_parse(matrix *m, const char *in, size_t inlen, long *status, char *err, size_t errlen)
 {
-	long status = 0;
+	json_object *body = NULL;
+	if (inlen) {
+		json_tokener *tok = json_tokener_new();
+		if (tok) {
+			json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+			body = json_tokener_parse_ex(tok, in, inlen > INT32_MAX ? INT32_MAX : (int)inlen);
+			enum json_tokener_error je = json_tokener_get_error(tok);
+			if (je != json_tokener_success || json_tokener_get_parse_end(tok) < inlen) {
+				json_object_put(body);
+				body = NULL;
+				snprintf(err, errlen, "the homeserver sent JSON that does not parse (%zu bytes, %s)", inlen,
+					 je == json_tokener_success ? "extra data after it" : json_tokener_error_desc(je));
+			}
+			json_tokener_free(tok);
+		}
+	}
+	if (!body || !json_object_is_type(body, json_type_object)) {
+		if (!err[0])
+			snprintf(err, errlen, "the reply (status %ld) is not a JSON object", *status);
+		LOG(m, "warn", "%s", err);
+		json_object_put(body);
+		body = NULL;
+		if (*status == 200)
+			*status = 0;
+	}
+	return body;
+}
+
+/* A request is over: rc is curl's result, status the HTTP status (when
+ * rc is CURLE_OK), q->in the body. Parses it and acts on it. The only way
+ * replies come in: drive() for the network, matrix_feed_reply for tests. */
+static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
+{
 	json_object *body = NULL;
 	char err[CURL_ERROR_SIZE + 64] = "";
 	if (rc == CURLE_OK) {
-		curl_easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
-		if (q->inlen) {
-			json_tokener *tok = json_tokener_new();
-			if (tok) {
-				json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
-				body = json_tokener_parse_ex(tok, q->in, (int)q->inlen);
-				enum json_tokener_error je = json_tokener_get_error(tok);
-				if (je != json_tokener_success || json_tokener_get_parse_end(tok) < q->inlen) {
-					json_object_put(body);
-					body = NULL;
-					snprintf(err, sizeof err, "the homeserver sent JSON that does not parse (%zu bytes, %s)",
-						 q->inlen, je == json_tokener_success ? "extra data after it"
-						 : json_tokener_error_desc(je));
-				}
-				json_tokener_free(tok);
-			}
-		}
-		if (!body || !json_object_is_type(body, json_type_object)) {
-			if (!err[0])
-				snprintf(err, sizeof err, "the reply (status %ld) is not a JSON object", status);
-			LOG(m, "warn", "%s", err);
-			json_object_put(body);
-			body = NULL;
-			if (status == 200)
-				status = 0; /* garbage counts as a network error: retried */
-		}
+		body = reply_parse(m, q->in, q->inlen, &status, err, sizeof err);
 	} else {
+		status = 0;
 		snprintf(err, sizeof err, "%s", q->too_big ? "the reply was too large" : q->errbuf[0] ? q->errbuf
 			 : curl_easy_strerror(rc));
 	}
@@ -1919,6 +1989,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc)
 			long ms = backoff_ms(m, m->start_failures++);
 			LOG(m, "warn", "uploading the sync filter failed (%s); trying again in %ld ms", status ? why : err,
 			    ms);
+			m->start_fn = filter_retry;
 			m->start_timer = loop_timer(m->base.ev, ms, filter_retry, m);
 		}
 		break;
@@ -1959,6 +2030,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc)
 					LOG(m, "warn", "%s; logging in again", line);
 					m->token[0] = '\0';
 					link_state(m, 0, line);
+					m->start_fn = start_step;
 					m->start_timer = loop_timer(m->base.ev, ms, start_step, m);
 				} else {
 					fatal(m, line);
@@ -2040,13 +2112,88 @@ static void drive(matrix *m)
 		CURLcode rc = msg->data.result;
 		if (!q)
 			continue;
+		long status = 0;
+		if (rc == CURLE_OK)
+			curl_easy_getinfo(q->h, CURLINFO_RESPONSE_CODE, &status);
 		req_unlink(m, q);
 		curl_multi_remove_handle(m->multi, q->h);
-		on_done(m, q, rc);
+		on_done(m, q, rc, status);
 		curl_easy_cleanup(q->h);
 		q->h = NULL;
 		req_free(q);
 	}
+}
+
+/* ---- for the tests and the fuzzer only (see matrix.h) ---- */
+
+static const char *const req_names[] = {
+	[REQ_LOGIN] = "login", [REQ_WHOAMI] = "whoami", [REQ_FILTER] = "filter", [REQ_DIRECT_GET] = "direct_get",
+	[REQ_SYNC] = "sync", [REQ_JOIN] = "join", [REQ_LEAVE] = "leave", [REQ_FORGET] = "forget",
+	[REQ_SEND] = "send", [REQ_CREATE_DM] = "createRoom", [REQ_DIRECT_PUT] = "direct_put", [REQ_UPLOAD] = "upload",
+};
+
+/* Every timer the adapter has set comes due now, in a fixed order. */
+static void fire_timers(matrix *m)
+{
+	loop *ev = m->base.ev;
+	m->gate_until = 0; /* the wait a 429 asked for is over too */
+	if (m->sync_timer) {
+		loop_cancel(ev, m->sync_timer);
+		sync_now(m);
+	}
+	if (m->start_timer && m->start_fn) {
+		loop_cancel(ev, m->start_timer);
+		m->start_fn(m);
+	}
+	/* Rooms are freed only by prune_rooms (after a sync), and new ones go
+	 * in at the head, so this walk is safe while the callbacks run. */
+	for (mx_room *r = m->rooms; r; r = r->next) {
+		if (r->retry_timer && r->retry_fn) {
+			loop_cancel(ev, r->retry_timer);
+			r->retry_fn(r);
+		}
+		if (r->ask_timer) {
+			loop_cancel(ev, r->ask_timer);
+			ask_fire(r);
+		}
+	}
+}
+
+int matrix_feed_reply(adapter *a, const char *kind, long status, const char *body, size_t len)
+{
+	matrix *m = (matrix *)a;
+	if (!m || !kind)
+		return -1;
+	if (!strcmp(kind, "timers")) {
+		fire_timers(m);
+		return 0;
+	}
+	int k = -1;
+	for (size_t i = 0; i < sizeof req_names / sizeof req_names[0]; i++)
+		if (req_names[i] && !strcmp(kind, req_names[i]))
+			k = (int)i;
+	/* The oldest request of that kind still out (new ones go in at the head). */
+	mx_req *q = NULL;
+	for (mx_req *p = m->reqs; p; p = p->next)
+		if (p->kind == k)
+			q = p;
+	if (!q)
+		return -1;
+	/* As drive() does, with the bytes arriving as on_body takes them. */
+	CURLcode rc = CURLE_OK;
+	if (status <= 0)
+		rc = CURLE_COULDNT_CONNECT;
+	else if (len && on_body((char *)body, 1, len, q) != len)
+		rc = CURLE_WRITE_ERROR;
+	req_unlink(m, q);
+	if (q->h) {
+		curl_multi_remove_handle(m->multi, q->h);
+		curl_easy_cleanup(q->h);
+		q->h = NULL;
+	}
+	on_done(m, q, rc, status);
+	req_free(q);
+	return 0;
 }
 
 static void on_tick(void *ctx)
@@ -2119,6 +2266,21 @@ static void op_send_room(adapter *a, const char *room, const char *text, int fla
 	enqueue(m, r, text, flags);
 }
 
+/* The direct room with a user, made (and the user invited) if there is
+ * none yet; NULL when out of memory. */
+static mx_room *dm_open(matrix *m, const char *user)
+{
+	mx_room *r = dm_find(m, user);
+	if (!r) {
+		r = room_add(m, "");
+		if (!r)
+			return NULL;
+		snprintf(r->dm_user, sizeof r->dm_user, "%s", user);
+		create_dm(m, r);
+	}
+	return r;
+}
+
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
 {
 	matrix *m = (matrix *)a;
@@ -2126,15 +2288,19 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 		return;
 	if (!strcmp(user, m->set.user_id))
 		return;
-	mx_room *r = dm_find(m, user);
-	if (!r) {
-		r = room_add(m, "");
-		if (!r)
-			return;
-		snprintf(r->dm_user, sizeof r->dm_user, "%s", user);
-		create_dm(m, r);
-	}
-	enqueue(m, r, text, flags);
+	mx_room *r = dm_open(m, user);
+	if (r)
+		enqueue(m, r, text, flags);
+}
+
+/* A direct room ahead of need: a room creation costs as much as two
+ * messages against Synapse's limit, better spent while people sit down
+ * than when the hands go out. */
+static void op_open_private(adapter *a, const char *user)
+{
+	matrix *m = (matrix *)a;
+	if (is_user_id(user) && !m->fatal && !m->stopping && strcmp(user, m->set.user_id))
+		dm_open(m, user);
 }
 
 /* A MIME type fit for a header: "type/subtype" and parameters, printable
@@ -2288,6 +2454,7 @@ static const adapter_ops matrix_ops = {
 	.self = op_self,
 	.origin = NULL,
 	.send_file = op_send_file,
+	.open_private = op_open_private,
 	.free = op_free,
 };
 

@@ -45,4 +45,18 @@ adapter *matrix_adapter_new(loop *ev, const adapter_host *host, const char *name
  * mid-character, to their sizes. Exposed for the tests. */
 void matrix_render(const char *text, char *body, size_t body_len, char *html, size_t html_len);
 
+/* For the tests and the fuzzer only (tests/fuzz/fuzz_matrix_sync.c); the
+ * bot never calls it. Answers the oldest request of `kind` the adapter has
+ * out as if the homeserver had replied: HTTP `status` (0 or less: the
+ * connection failed) with the `len` bytes at `body` (not NUL-terminated;
+ * any bytes at all), parsed and handled exactly as a reply from the
+ * network. Kinds: "login", "whoami", "filter", "direct_get" (m.direct),
+ * "sync", "join", "leave", "forget", "send", "createRoom", "direct_put",
+ * "upload". The kind "timers" instead makes every timer the adapter has set
+ * come due at once (retries, backoffs, the wait after a 429). Requests
+ * the adapter makes meanwhile wait on its curl multi handle; none goes
+ * out unless the loop runs (a test never runs it while the adapter lives).
+ * Returns 0, or -1 when no request of that kind is out. */
+int matrix_feed_reply(adapter *a, const char *kind, long status, const char *body, size_t len);
+
 #endif
