@@ -15,8 +15,8 @@
 
 #define BENCH_SECONDS_DEFAULT 2.0
 #define BENCH_STATES 4096            /* play positions sampled for the move-generation figure */
-#define BENCH_CAPS_DEALS 10000       /* random deals for the caps-tracking figure */
-#define BENCH_CAPS_MAX_CARDS (BENCH_CAPS_DEALS * CARD_COUNT)
+#define BENCH_CAPS_DEALS 10000       /* random deals for the caps-tracking figure (--deals) */
+#define BENCH_CAPS_DEALS_MAX 1000000
 
 static double now_seconds(void)
 {
@@ -131,9 +131,10 @@ static void bench_movegen(double seconds)
  * "has caps become certain for anyone?": each play is applied to the game
  * with strict caps and to a copy with caps off; the difference is the
  * tracking's share. */
-static void bench_caps(void)
+static void bench_caps(int deals)
 {
-	double *cost = malloc(sizeof *cost * BENCH_CAPS_MAX_CARDS);
+	long max_cards = (long)deals * CARD_COUNT;
+	double *cost = malloc(sizeof *cost * (size_t)max_cards);
 	if (!cost) {
 		fprintf(stderr, "bench: out of memory\n");
 		return;
@@ -146,7 +147,7 @@ static void bench_caps(void)
 	rng_seed(&r, 3);
 	long n = 0;
 	card deck[CARD_COUNT];
-	for (int d = 0; d < BENCH_CAPS_DEALS; d++) {
+	for (int d = 0; d < deals; d++) {
 		if (g.phase == G304_PHASE_OVER)
 			g304_init(&g, &rules, 0);
 		rng_shuffle_deck(&r, deck);
@@ -160,11 +161,16 @@ static void bench_caps(void)
 			double t1 = now_seconds();
 			g304_apply(&g, &a, NULL);
 			double t2 = now_seconds();
-			if (a.type == G304_ACT_PLAY && n < BENCH_CAPS_MAX_CARDS) {
+			if (a.type == G304_ACT_PLAY && n < max_cards) {
 				double c = (t2 - t1) - (t1 - t0);
 				cost[n++] = c > 0 ? c : 0;
 			}
 		}
+	}
+	if (n == 0) {
+		printf("caps.check_us_per_card n/a  (no card played in %d random deals)\n", deals);
+		free(cost);
+		return;
 	}
 	qsort(cost, (size_t)n, sizeof *cost, cmp_double);
 	double sum = 0;
@@ -173,7 +179,7 @@ static void bench_caps(void)
 	printf("caps.check_us_per_card median %.2f  p90 %.2f  p99 %.1f  worst %.0f  mean %.1f  "
 	       "(%ld cards of %d random deals, strict caps, budget %lu positions a check)\n",
 	       cost[n / 2] * 1e6, cost[n * 9 / 10] * 1e6, cost[n * 99 / 100] * 1e6, cost[n - 1] * 1e6,
-	       sum / (double)n * 1e6, n, BENCH_CAPS_DEALS, G304_CAPS_TRACK_BUDGET);
+	       sum / (double)n * 1e6, n, deals, G304_CAPS_TRACK_BUDGET);
 	free(cost);
 }
 
@@ -483,7 +489,7 @@ static int bench_store(void)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: cardbot bench [engine|caps|store|all] [--seconds S]\n"
+	fprintf(f, "usage: cardbot bench [engine|caps|store|all] [--seconds S] [--deals N]\n"
 		   "       cardbot bench ai [options]   (the computer players; ai --help)\n"
 		   "  engine       random 304 deals per second (caps off and strict) and the\n"
 		   "               cost of one legal-move generation\n"
@@ -491,13 +497,15 @@ static void usage(FILE *f)
 		   "  store        the cost of one action committed to the database\n"
 		   "  all          all three (the default)\n"
 		   "  --seconds S  time spent on each timed figure (default %.0f)\n"
+		   "  --deals N    random deals for the caps figure (default %d)\n"
 		   "Figures are for one core; run on an idle machine.\n",
-		BENCH_CAPS_DEALS, BENCH_SECONDS_DEFAULT);
+		BENCH_CAPS_DEALS, BENCH_SECONDS_DEFAULT, BENCH_CAPS_DEALS);
 }
 
 int bench_main(int argc, char **argv)
 {
 	double seconds = BENCH_SECONDS_DEFAULT;
+	int caps_deals = BENCH_CAPS_DEALS;
 	const char *what = "all";
 	if (argc > 1 && strcmp(argv[1], "ai") == 0)
 		return bench_ai(argc - 1, argv + 1);
@@ -509,6 +517,14 @@ int bench_main(int argc, char **argv)
 				fprintf(stderr, "bench: --seconds needs a number of seconds (0-3600)\n");
 				return 64;
 			}
+		} else if (strcmp(argv[i], "--deals") == 0 && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 1 || v > BENCH_CAPS_DEALS_MAX) {
+				fprintf(stderr, "bench: --deals needs a number of deals (1-%d)\n", BENCH_CAPS_DEALS_MAX);
+				return 64;
+			}
+			caps_deals = (int)v;
 		} else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			usage(stdout);
 			return 0;
@@ -522,7 +538,8 @@ int bench_main(int argc, char **argv)
 		}
 	}
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	printf("# cardbot bench %s --seconds %.1f: one core used; this machine has %ld\n", what, seconds, cpus);
+	printf("# cardbot bench %s --seconds %.1f --deals %d: one core used; this machine has %ld\n", what, seconds,
+	       caps_deals, cpus);
 	if (strcmp(what, "store") == 0)
 		return bench_store();
 	if (strcmp(what, "caps") != 0) {
@@ -531,7 +548,7 @@ int bench_main(int argc, char **argv)
 		bench_movegen(seconds);
 	}
 	if (strcmp(what, "engine") != 0)
-		bench_caps();
+		bench_caps(caps_deals);
 	if (strcmp(what, "all") == 0)
 		return bench_store();
 	return 0;

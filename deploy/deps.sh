@@ -6,11 +6,12 @@ set -u
 PACKAGES="build-essential pkg-config python3 libjson-c-dev libconfig-dev
 libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev openssl ngircd
 inspircd atheme-services
-clang libclang-rt-14-dev man-db systemd python3-yaml"
+clang libclang-rt-14-dev man-db systemd python3-yaml strace"
 # clang and libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man
 # page checks; systemd: systemd-analyze for the unit's checks; python3-yaml:
 # the compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
-# check). Nothing here starts a daemon.
+# check); strace: the idle system-call figure of `make bench`. Nothing here
+# starts a daemon.
 
 missing=""
 for p in $PACKAGES; do

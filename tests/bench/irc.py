@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""tests/bench/irc.py: cardbot's figures on a real ngircd (part of `make bench`).
+"""tests/bench/irc.py: cardbot's figures on a real ngircd (run by `make bench`
+through tests/bench/report.py, or alone).
 
 Not a test (tests/run.sh runs only tests/*.py): it asserts nothing and
 exits 0 even when a figure cannot be measured, saying why. It starts its
@@ -8,30 +9,40 @@ penalties, MaxJoins = 0: no channel limit) and `$CARDBOT run -c FILE`
 (default bin/cardbot) with generated configurations whose pacing is at the
 configuration's maximum (pace_burst 100, pace_per_second 50) and whose
 per-user command limits are at theirs (commands_burst 1000,
-commands_per_minute 60000), then measures:
+commands_per_minute 60000), then measures, one part after another:
 
-  1. command-to-reply latency: 500 commands ("!table" in the channel and
-     "hand" in private, alternately) at a table in play, one at a time at
-     40 a second (under the bot's 50 lines a second, so its own pacing
-     never holds a reply back), from the client's send to the first line
-     back to that client; also every bid and play of the scripted deals;
-  2. resident memory (VmRSS) of the bot idle (one table open), connected
-     to 100 channels, with 1, 50 and 100 tables in play
-     (four computer players each, playing continuously; two networks of
-     50 channels, as one network holds at most 64);
-  3. CPU time (utime+stime) and system calls (strace -c -f -p PID) of an
-     idle bot (connected, one table open, no game) over 60 s;
-  4. lines the bot sends per complete deal, channel and private, with four
-     scripted humans and with two humans and two computer players.
+  idle     an idle bot (connected, one table open, no game) over
+           BENCH_IRC_IDLE_SECONDS: CPU time (utime+stime), wake-ups
+           (voluntary + involuntary context switches of every thread, from
+           /proc/PID/task/*/status, also per thread) and system calls
+           (strace -c -f -p PID, when strace is installed), per minute;
+  latency  command-to-reply latency: 500 commands ("!table" in the channel
+           and "hand" in private, alternately) at a table in play, one at a
+           time at 40 a second (under the bot's 50 lines a second), from the
+           client's send to the first line back;
+  deals    lines the bot sends per complete deal, channel and private, with
+           four scripted humans and with two humans and two computer
+           players; the latency of every scripted move;
+  memory   VmRSS of one bot process with 1, 100 and 1,000 tables in play
+           (BENCH_TABLES), each with four computer players, connected to 16
+           networks (nicks) of at most 63 channels on the same server (the
+           bot holds 64 channels a network and 16 networks); the bot's
+           database shows every table committing moves in the window; the
+           cost of a table is (RSS@1000 - RSS@1) / 999.
 
-Runs in about 70 s (the 60 s idle window overlaps the rest). Prints one
-summary line per figure, "irc.NAME VALUE  (how it was measured)".
-Environment: CARDBOT, NGIRCD, BENCH_IRC_IDLE_SECONDS (default 60).
+Runs in about two minutes. Prints one summary line per figure,
+"irc.NAME VALUE  (how it was measured)", then "note:" lines.
+Environment: CARDBOT, NGIRCD, BENCH_IRC_PARTS (comma list of the parts
+above; all by default), BENCH_IRC_IDLE_SECONDS (default 60),
+BENCH_TABLES (default 1,100,1000), BENCH_MEM_SECONDS (RSS window at each
+count, default 8), BENCH_MEM_DELAY_MS (computer_delay_ms of the memory
+bot, default 2000), BENCH_MEM_LEVEL (its computer_level, default normal).
 """
 import os
 import re
 import signal
 import shutil
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -48,12 +59,18 @@ from irc_game import parse_hand, segs, deal_ended, END_RE  # noqa: E402
 IDLE_SECONDS = float(os.environ.get("BENCH_IRC_IDLE_SECONDS", "60"))
 LAT_COMMANDS = 500
 LAT_INTERVAL = 0.025          # 40 commands a second, under the bot's 50 lines a second
-DEALS_WANTED = 4              # complete deals per table for the lines figure
-MEM_TABLES = 100
-MEM_PER_NET = 50
-MEM_PLAY_SECONDS = 20.0
-MEM_HALF_SECONDS = 10.0
-MEM_COMPUTER_DELAY_MS = 150     # ~6 s a deal: ~1 line a second a table, under 50 lines a second a network
+DEALS_WANTED = 3              # complete deals per table for the lines figure
+DEALS_SECONDS = 45.0          # at most this long for them
+MEM_STEPS = os.environ.get("BENCH_TABLES", "1,100,1000")   # table counts for the memory figures
+MEM_CHANS_PER_NET = 63        # 1,000 channels over 16 networks; the bot holds 64 a network (IRC_CHANNELS_MAX)
+MEM_NETS_MAX = 16             # the bot's networks at most (CONFIG_NETWORKS_MAX)
+MEM_STEP_SECONDS = float(os.environ.get("BENCH_MEM_SECONDS", "8"))   # RSS sampling window at each step
+MEM_SETTLE_SECONDS = 6.0      # after the last table of a step is opened, before the window
+MEM_OPEN_GAP = 0.005          # between opening two tables
+# A computer's pause before each move: with 1,000 tables that is ~500 moves a
+# second, ~30 lines a second on each network (its pacing allows 50).
+MEM_COMPUTER_DELAY_MS = int(os.environ.get("BENCH_MEM_DELAY_MS", "2000"))
+MEM_LEVEL = os.environ.get("BENCH_MEM_LEVEL", "normal")
 MOVE_THINK = 0.07             # a scripted human's pause before each move: keeps the bot under its pacing
 MEM_DEAL_PAUSE_MS = 200
 CLK_TCK = os.sysconf("SC_CLK_TCK")
@@ -115,9 +132,26 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / CLK_TCK   # fields 14 and 15 of stat(5)
 
 
-def ctx_switches(pid):
-    s = proc_status(pid)
-    return int(s.get("voluntary_ctxt_switches", 0)), int(s.get("nonvoluntary_ctxt_switches", 0))
+def thread_switches(pid):
+    """{tid: (name, voluntary, nonvoluntary)} of every thread of pid
+    (/proc/PID/task/*/status: the counts there are per thread)."""
+    out = {}
+    try:
+        tids = os.listdir("/proc/%d/task" % pid)
+    except OSError:
+        return out
+    for tid in tids:
+        st = {}
+        try:
+            with open("/proc/%d/task/%s/status" % (pid, tid)) as f:
+                for line in f:
+                    k, _, v = line.partition(":")
+                    st[k] = v.strip()
+        except OSError:
+            continue
+        out[int(tid)] = (st.get("Name", "?"), int(st.get("voluntary_ctxt_switches", 0)),
+                         int(st.get("nonvoluntary_ctxt_switches", 0)))
+    return out
 
 
 class BotProc:
@@ -125,7 +159,8 @@ class BotProc:
     networks on the same server, every limit that could hold a figure back
     raised to the configuration's maximum."""
 
-    def __init__(self, tmp, port, networks, deal_pause_ms=0, computer_delay_ms=0, log_level="info"):
+    def __init__(self, tmp, port, networks, deal_pause_ms=0, computer_delay_ms=0, log_level="info",
+                 computer_level="normal"):
         self.tmp = tmp
         self.cfg = os.path.join(tmp, "cardbot.cfg")
         self.log = os.path.join(tmp, "cardbot.log")
@@ -158,14 +193,14 @@ class BotProc:
 };
 tables = {
   pace = "casual";
-  computer_level = "normal";
+  computer_level = "%s";
   deal_pause_ms = %d;
   computer_delay_ms = %d;
 };
 networks = (
 %s
 );
-""" % (log_level, tmp, deal_pause_ms, computer_delay_ms, ",\n".join(nets)))
+""" % (log_level, tmp, computer_level, deal_pause_ms, computer_delay_ms, ",\n".join(nets)))
 
     def start(self):
         logf = open(self.log, "ab")
@@ -302,17 +337,26 @@ def bench_idle():
             if strace.poll() is not None:
                 note("strace could not attach: %s" % read_text(out + ".err").strip())
                 strace = None
-        cpu0, ctx0, t0 = cpu_seconds(pid), ctx_switches(pid), time.time()
+        cpu0, th0, t0 = cpu_seconds(pid), thread_switches(pid), time.time()
         time.sleep(IDLE_SECONDS)
-        cpu1, ctx1, t1 = cpu_seconds(pid), ctx_switches(pid), time.time()
+        cpu1, th1, t1 = cpu_seconds(pid), thread_switches(pid), time.time()
         per_min = 60.0 / (t1 - t0)
         figure("irc.idle_cpu_ms_per_minute", "%.1f" % ((cpu1 - cpu0) * 1000 * per_min),
                "utime+stime from /proc/PID/stat before and after %.0f s idle (connected, one table open, no game; "
                "clock tick %d ms)" % (t1 - t0, 1000 // CLK_TCK))
-        figure("irc.idle_wakeups_per_minute", "%.1f" % ((ctx1[0] - ctx0[0]) * per_min),
-               "voluntary context switches in /proc/PID/status over the same %.0f s (each is a blocking "
-               "select() that returned; %d involuntary; strace%s attached)" % (
-                   t1 - t0, ctx1[1] - ctx0[1], "" if strace else " not"))
+        both = [t for t in th1 if t in th0]
+        vol = sum(th1[t][1] - th0[t][1] for t in both)
+        inv = sum(th1[t][2] - th0[t][2] for t in both)
+        figure("irc.idle_wakeups_per_minute", "%.1f" % ((vol + inv) * per_min),
+               "voluntary + involuntary context switches (%d + %d) summed over the bot's %d threads "
+               "(/proc/PID/task/*/status) over the same %.0f s; a voluntary one is a blocking wait that "
+               "returned; strace%s attached" % (vol, inv, len(both), t1 - t0, "" if strace else " not"))
+        figure("irc.idle_wakeups_per_minute.threads",
+               ", ".join("%s[%d] %.1f" % (th1[t][0], t, (th1[t][1] + th1[t][2] - th0[t][1] - th0[t][2]) * per_min)
+                         for t in sorted(both)) or "none",
+               "the same per thread: name[tid] wake-ups a minute%s" % (
+                   "" if len(both) == len(th1) == len(th0) else
+                   " (threads came or went in the window: %d before, %d after)" % (len(th0), len(th1))))
         if strace:
             strace.send_signal(signal.SIGINT)
             try:
@@ -519,7 +563,7 @@ def bench_deals(port, tmp):
                 if sum(1 for s in segsn if s[2]) < DEALS_WANTED:
                     return False
             return True
-        ok = clients[0].wait(enough, 60)
+        ok = clients[0].wait(enough, DEALS_SECONDS)
         took = time.time() - t0
         stop.set()
         for p in players:
@@ -550,7 +594,7 @@ def bench_deals(port, tmp):
                    "trump and cards by /msg, %d ms after the prompt" % (len(deals), chan, who,
                                                  " ".join("%d/%d" % d for d in deals), MOVE_THINK * 1000))
             if not ok:
-                note("%s: only %d complete deals within 60 s" % (chan, len(deals)))
+                note("%s: only %d complete deals within %.0f s" % (chan, len(deals), DEALS_SECONDS))
         # move latency: each move to the first bot line back to that player
         for p in players:
             times = [m.t for m in p.c.lines if from_bot(m, {p.bot})]
@@ -629,94 +673,150 @@ def bench_latency(port, tmp):
 # ---------------------------------------------------------------- 2. memory
 
 
+def table_steps():
+    """The table counts to measure at, from BENCH_TABLES ("1,100,1000")."""
+    try:
+        steps = sorted({int(x) for x in MEM_STEPS.split(",") if x.strip()})
+    except ValueError:
+        steps = []
+    return [s for s in steps if s >= 1] or [1, 100, 1000]
+
+
+class ChanWatch:
+    """Follows one client's lines incrementally: in which channels a bot
+    is present, and in which a match ended (to be started again)."""
+
+    def __init__(self, client, bots):
+        self.c, self.bots = client, bots
+        self.idx = 0
+        self.present = set()
+        self.ended = []
+
+    def scan(self):
+        with self.c.cond:
+            new = self.c.lines[self.idx:]
+            self.idx += len(new)
+        for m in new:
+            if m.cmd == "JOIN" and m.src.lower() in self.bots:
+                self.present.add((m.target or m.text).lower())
+            elif m.cmd == "353":
+                parts = raw(m).split()
+                if len(parts) > 4 and {n.lstrip("@+%~&").lower() for n in m.text.split()} & self.bots:
+                    self.present.add(parts[4].lower())
+            elif from_bot(m, self.bots) and m.target.startswith("#"):
+                if "the match is over" in strip_colours(m.text):
+                    self.ended.append(m.target)
+
+
+def actions_by_room(tmp):
+    """{room: actions committed} from the bot's database (read-only), or
+    None when it cannot be read: the proof that the tables play."""
+    path = os.path.join(tmp, "data", "cardbot.db")
+    try:
+        db = sqlite3.connect("file:%s?mode=ro" % path, uri=True, timeout=5)
+        try:
+            rows = db.execute("SELECT m.network || ' ' || m.room, COUNT(*) FROM actions a "
+                              "JOIN matches m ON m.id = a.match_id GROUP BY m.network, m.room").fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return dict(rows)
+
+
 def bench_memory(port, tmp):
-    chans = ["#m%03d" % i for i in range(MEM_TABLES)]
-    nets = [("a", "cardbot", chans[:MEM_PER_NET]), ("b", "cardbot2", chans[MEM_PER_NET:])]
-    bots = {"cardbot", "cardbot2"}
-    bot = BotProc(tmp, port, nets, deal_pause_ms=MEM_DEAL_PAUSE_MS, computer_delay_ms=MEM_COMPUTER_DELAY_MS).start()
+    """VmRSS with 1, 100 and 1,000 tables in play (BENCH_TABLES), each with
+    four computer players, in one bot process: 1,000 channels need 16
+    networks (nicks) to the same server, as one network holds at most 64
+    channels (IRC_CHANNELS_MAX) and the bot 16 networks."""
+    steps = table_steps()
+    total = steps[-1]
+    nnets = max(1, -(-total // MEM_CHANS_PER_NET))
+    if nnets > MEM_NETS_MAX:
+        raise RuntimeError("%d tables need %d networks of %d channels; the bot takes at most %d" % (
+            total, nnets, MEM_CHANS_PER_NET, MEM_NETS_MAX))
+    chans = ["#t%04d" % i for i in range(total)]
+    nicks = ["cardbot%02d" % k for k in range(nnets)]
+    # channel i on network i % nnets: the first tables are spread over every network's pacing
+    nets = [("n%02d" % k, nicks[k], chans[k::nnets]) for k in range(nnets)]
+    bots = set(nicks)
+    bot = BotProc(tmp, port, nets, deal_pause_ms=MEM_DEAL_PAUSE_MS, computer_delay_ms=MEM_COMPUTER_DELAY_MS,
+                  computer_level=MEM_LEVEL).start()
     host = None
+    pid = bot.pid
     try:
         host = Client(port, "host").connect()
         sup = isupport(host)
-        note("ngircd announces CHANLIMIT=%s (MaxJoins = 0 in [Limits]: no limit); the bot holds at most 64 channels "
-             "a network (IRC_CHANNELS_MAX), so the 100 channels are split over two networks (nicks cardbot, "
-             "cardbot2) to the same server" % (sup.get("CHANLIMIT", "?")))
-        if not join_all(host, chans):
+        note("memory: %d tables on %d networks (nicks %s..%s) of at most %d channels each, one ngircd (CHANLIMIT=%s, "
+             "MaxJoins = 0: no limit); computer players at level %s, computer_delay_ms %d, deal_pause_ms %d" % (
+                 total, nnets, nicks[0], nicks[-1], MEM_CHANS_PER_NET, sup.get("CHANLIMIT", "?"), MEM_LEVEL,
+                 MEM_COMPUTER_DELAY_MS, MEM_DEAL_PAUSE_MS))
+        if not join_all(host, chans, timeout=60):
             raise RuntimeError("the host client could not join %d channels" % len(chans))
-        if not host.wait(lambda: all(bot_in(host, ch, bots) for ch in chans), 30):
-            missing = [ch for ch in chans if not bot_in(host, ch, bots)]
+        w = ChanWatch(host, bots)
+
+        def present():
+            w.scan()
+            return all(ch.lower() in w.present for ch in chans)
+        if not host.wait(present, 60):
+            missing = [ch for ch in chans if ch.lower() not in w.present]
             raise RuntimeError("the bot is not in %d channels (%s...): %s" % (len(missing), missing[:3],
                                                                               bot.log_tail()))
         time.sleep(1.0)
-        pid = bot.pid
-        figure("irc.rss_kb.channels100", rss_kb(pid), "VmRSS connected to two networks, in %d channels, no table" %
-               len(chans))
+        figure("irc.rss_kb.channels%d" % total, rss_kb(pid),
+               "VmRSS connected to %d networks, in %d channels, no table" % (nnets, total))
 
-        def start(ch):
-            for cmd in ("!304", "!bot", "!bot", "!bot", "!start", "!leave"):
-                host.privmsg(ch, cmd)
-
-        start(chans[0])
-        time.sleep(4.0)
-        samples = []
-        for _ in range(4):
-            samples.append(rss_kb(pid))
-            time.sleep(0.5)
-        figure("irc.rss_kb.tables1", max(samples),
-               "VmRSS (max of 4 samples over 2 s), one table in #m000 with four computer players playing "
-               "(computer_delay_ms %d, deal_pause_ms %d)" % (MEM_COMPUTER_DELAY_MS, MEM_DEAL_PAUSE_MS))
-        rss1 = max(samples)
-        state = {"seen": len(host.lines), "restarts": 0}
-
-        def play(seconds):
-            """Samples VmRSS every 0.5 s while the tables play, starting a new
-            match wherever one ends; (samples, deals, cpu seconds, seconds)."""
+        def sample(seconds):
+            """VmRSS every 0.5 s while the tables play, starting a new match
+            wherever one ends; (samples, cpu seconds, seconds)."""
             cpu0, t0 = cpu_seconds(pid), time.time()
-            samples, deals = [], 0
+            out = []
+            acts0 = actions_by_room(tmp)
             while time.time() - t0 < seconds:
                 time.sleep(0.5)
-                samples.append(rss_kb(pid))
-                new = host.lines[state["seen"]:]
-                state["seen"] += len(new)
-                for m in new:
-                    if not from_bot(m, bots) or not m.target.startswith("#"):
-                        continue
-                    t = strip_colours(m.text)
-                    deals += sum(1 for x in segs(t) if END_RE.match(x))
-                    if "the match is over" in t:
-                        host.privmsg(m.target, "!start")   # keep every table in play
-                        state["restarts"] += 1
-            return samples, deals, cpu_seconds(pid) - cpu0, time.time() - t0
+                out.append(rss_kb(pid))
+                w.scan()
+                while w.ended:
+                    host.privmsg(w.ended.pop(), "!start")   # keep every table in play
+            acts1 = actions_by_room(tmp)
+            return out, cpu_seconds(pid) - cpu0, time.time() - t0, acts0, acts1
 
-        half = MEM_TABLES // 2
-        for ch in chans[1:half]:
-            start(ch)
-            time.sleep(0.04)   # tables started over a few seconds: their opening lines fit the bot's pacing
-        s50, _, _, _ = play(MEM_HALF_SECONDS)
-        rss50 = max(s50[len(s50) // 2:])
-        figure("irc.rss_kb.tables50", rss50, "VmRSS, max of the last %d samples over %.0f s with %d tables playing "
-               "(as below)" % (len(s50) - len(s50) // 2, MEM_HALF_SECONDS / 2, half))
-        for ch in chans[half:]:
-            start(ch)
-            time.sleep(0.04)
-        samples, deals, cpu, took = play(MEM_PLAY_SECONDS)
-        playing = set()
-        for m in host.lines:
-            if from_bot(m, bots) and m.target.startswith("#") and re.search(r"wins trick \d", m.text):
-                playing.add(m.target.lower())
-        rss100 = max(samples)
-        figure("irc.rss_kb.tables100", rss100,
-               "VmRSS, max of %d samples over %.0f s with %d tables of four computer players playing, two networks "
-               "of 50 channels (%d tables seen playing a trick; %d complete deals, %d new matches started; last "
-               "sample %d, VmHWM %s); %.1f KB a table from 50 to 100 tables, %.1f KB a table over the one-table "
-               "figure" % (len(samples), took, MEM_TABLES, len(playing), deals, state["restarts"], samples[-1],
-                           hwm_kb(pid), (rss100 - rss50) / (MEM_TABLES - half), (rss100 - rss1) / (MEM_TABLES - 1)))
-        figure("irc.cpu_percent.tables100", "%.1f" % (cpu / took * 100),
-               "the bot's utime+stime over the same %.0f s, as %% of one core (%.1f deals a second in all)" % (
-                   took, deals / took))
+        rss = {}
+        opened = 0
+        t_all = time.time()
+        for step in steps:
+            t_open = time.time()
+            for ch in chans[opened:step]:
+                for cmd in ("!304", "!bot", "!bot", "!bot", "!start", "!leave"):
+                    host.privmsg(ch, cmd)
+                time.sleep(MEM_OPEN_GAP)
+            opened = step
+            # let every table open and start, then sample while they play
+            time.sleep(MEM_SETTLE_SECONDS)
+            samples, cpu, took, a0, a1 = sample(MEM_STEP_SECONDS)
+            if a0 is None or a1 is None:
+                playing, moves = "?", "?"
+            else:
+                playing = sum(1 for k, v in a1.items() if v > a0.get(k, 0))
+                moves = sum(a1.values()) - sum(a0.values())
+            rss[step] = max(samples)
+            figure("irc.rss_kb.tables%d" % step, rss[step],
+                   "VmRSS, max of %d samples every 0.5 s over %.0f s, from %.0f s after the last of %d tables of "
+                   "four computer players was opened; %s tables committed moves in that window (%s moves; the "
+                   "bot's database); VmHWM %s; the bot used %.0f%% of one core meanwhile" % (
+                       len(samples), took, MEM_SETTLE_SECONDS, step, playing, moves, hwm_kb(pid),
+                       cpu / took * 100))
+            if playing != step:
+                note("memory: at %d tables, only %s committed a move in the %.0f s window (opened %.0f s "
+                     "before; the bot's log: %s)" % (step, playing, took, time.time() - t_open, bot.log_tail(3)))
+        if len(steps) > 1:
+            lo, hi = steps[0], steps[-1]
+            figure("irc.rss_kb.per_table", "%.1f" % ((rss[hi] - rss[lo]) / float(hi - lo)),
+                   "(RSS@%d - RSS@%d) / %d, from the figures above" % (hi, lo, hi - lo))
         full = bot.log_text().count("send queue full")
         if full:
-            note("100 tables: the bot's log says 'send queue full' %d times: lines were dropped" % full)
+            note("memory: the bot's log says 'send queue full' %d times: lines were dropped" % full)
+        note("memory: the whole run took %.0f s" % (time.time() - t_all))
     finally:
         if host:
             host.quit("done")
@@ -736,8 +836,10 @@ def main():
     if not os.access(irclib.NGIRCD, os.X_OK):
         print("irc bench: %s is missing (make deps installs it); nothing measured" % irclib.NGIRCD)
         return 0
-    idle = threading.Thread(target=bench_idle, daemon=True)
-    idle.start()
+    parts = [x.strip() for x in os.environ.get("BENCH_IRC_PARTS", "idle,latency,deals,memory").split(",") if x.strip()]
+    if "idle" in parts:
+        # alone, before the rest: another bot's load on the machine would blur its figures
+        bench_idle()
     tmp = irclib.tempdir()
     srv = NgIRCd(tmp)
     try:
@@ -745,8 +847,10 @@ def main():
         for name, fn, keys in (("latency", bench_latency, ["irc.latency_ms"]),
                                ("deals", bench_deals, ["irc.lines_per_deal.4humans",
                                                        "irc.lines_per_deal.2humans_2computers"]),
-                               ("memory", bench_memory, ["irc.rss_kb.channels100", "irc.rss_kb.tables1",
-                                                         "irc.rss_kb.tables50", "irc.rss_kb.tables100"])):
+                               ("memory", bench_memory, ["irc.rss_kb.channels%d" % table_steps()[-1]] +
+                                ["irc.rss_kb.tables%d" % n for n in table_steps()] + ["irc.rss_kb.per_table"])):
+            if name not in parts:
+                continue
             sub = os.path.join(tmp, name)
             os.makedirs(sub, exist_ok=True)
             try:
@@ -764,14 +868,12 @@ def main():
         note("ngircd: %s" % e)
     finally:
         srv.stop()
-    idle.join(IDLE_SECONDS + 60)
-    if idle.is_alive():
-        unmeasured("irc.idle_cpu_ms_per_minute", "the idle measurement did not finish")
     irclib.rmtree(tmp)
-    order = ["irc.latency_ms", "irc.latency_ms.moves", "irc.rss_kb.idle", "irc.rss_kb.channels100",
-             "irc.rss_kb.tables1", "irc.rss_kb.tables50", "irc.rss_kb.tables100", "irc.cpu_percent.tables100",
-             "irc.idle_cpu_ms_per_minute", "irc.idle_wakeups_per_minute", "irc.idle_syscalls_per_minute",
-             "irc.lines_per_deal.4humans", "irc.lines_per_deal.2humans_2computers"]
+    order = ["irc.latency_ms", "irc.latency_ms.moves", "irc.rss_kb.idle"] + \
+        ["irc.rss_kb.channels%d" % table_steps()[-1]] + ["irc.rss_kb.tables%d" % n for n in table_steps()] + \
+        ["irc.rss_kb.per_table", "irc.idle_cpu_ms_per_minute", "irc.idle_wakeups_per_minute",
+         "irc.idle_wakeups_per_minute.threads", "irc.idle_syscalls_per_minute",
+         "irc.lines_per_deal.4humans", "irc.lines_per_deal.2humans_2computers"]
     FIGURES.sort(key=lambda f: order.index(f[0]) if f[0] in order else len(order))
     for name, value, how in FIGURES:
         print("%s %s  (%s)" % (name, value, how))
