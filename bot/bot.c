@@ -7,6 +7,7 @@
 #include "ai_worker.h"
 #include "bot.h"
 #include "log.h"
+#include "render.h"
 #include "text.h"
 
 #define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
@@ -70,35 +71,84 @@ static int glob_match(const char *mask, const char *text)
 	return !*mask;
 }
 
+/* Compares ignoring case as IRC servers do by default (RFC 1459: the
+ * capitals of {}|^ are []\~), for account names. */
+static int irc_casecmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = tolower((unsigned char)*a), y = tolower((unsigned char)*b);
+		x = x == '[' ? '{' : x == ']' ? '}' : x == '\\' ? '|' : x == '~' ? '^' : x;
+		y = y == '[' ? '{' : y == ']' ? '}' : y == '\\' ? '|' : y == '~' ? '^' : y;
+		if (x != y || !x)
+			return x - y;
+	}
+}
+
 /* Operators are masks matched against the origin the network reports
  * ("nick!user@host" on IRC), or against the nick alone when the mask has
- * no '!'. "account:NAME" entries need the network to report accounts,
- * which the IRC adapter does not do yet, so they match nobody for now. */
+ * no '!' (the user id; for a logged-in user, the nick in the origin).
+ * "account:NAME" entries match a user the network vouches for as logged in
+ * to that services account: the IRC adapter names such a user
+ * "account:NAME" (adapter.h), which no nick or Matrix id can be; the name
+ * is compared ignoring case as IRC does. */
 int bot_is_operator(const bot *b, adapter *net, const char *user)
 {
-	char origin[ADAPTER_ID_MAX] = "";
+	char origin[ADAPTER_ID_MAX] = "", nick[ADAPTER_ID_MAX];
 	if (net && net->ops->origin)
 		net->ops->origin(net, user, origin, sizeof origin);
+	int account = !strncmp(user, "account:", 8);
+	snprintf(nick, sizeof nick, "%s", account ? origin : user);
+	if (account)
+		nick[strcspn(nick, "!")] = '\0';
 	for (int i = 0; i < b->noperators; i++) {
 		const char *m = b->operators[i];
-		if (!strncasecmp(m, "account:", 8))
+		if (!strncasecmp(m, "account:", 8)) {
+			if (account && m[8] && !irc_casecmp(m + 8, user + 8))
+				return 1;
 			continue;
-		if (strchr(m, '!') ? (origin[0] && glob_match(m, origin)) : glob_match(m, user))
+		}
+		if (strchr(m, '!') ? (origin[0] && glob_match(m, origin)) : (nick[0] && glob_match(m, nick)))
 			return 1;
 	}
 	return 0;
 }
 
+/* The texts say "/msg me CMD" where a command must go privately; each
+ * network gets its own way of saying it ("/msg cardbot CMD" on IRC, where
+ * "/msg me" would go to someone called "me"; the direct room on Matrix). */
+static const char *private_hint(adapter *net, const char *text, char *buf, size_t len)
+{
+	static const char marker[] = "/msg me ";
+	if (!strstr(text, marker))
+		return text;
+	char how[ADAPTER_ID_MAX + 32];
+	if (!strcmp(net->ops->kind, "matrix"))
+		snprintf(how, sizeof how, "in our direct room: ");
+	else
+		snprintf(how, sizeof how, "/msg %s ", net->ops->self ? net->ops->self(net) : "me");
+	strbuf out;
+	sb_init(&out, buf, len);
+	const char *p = text;
+	for (const char *q; (q = strstr(p, marker)); p = q + strlen(marker)) {
+		sb_addn(&out, p, (size_t)(q - p));
+		sb_add(&out, how);
+	}
+	sb_add(&out, p);
+	return buf;
+}
+
 void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags)
 {
 	(void)b;
-	net->ops->send_room(net, room, text, flags);
+	char buf[ADAPTER_TEXT_MAX];
+	net->ops->send_room(net, room, private_hint(net, text, buf, sizeof buf), flags);
 }
 
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags)
 {
 	(void)b;
-	net->ops->send_private(net, user, text, flags);
+	char buf[ADAPTER_TEXT_MAX];
+	net->ops->send_private(net, user, private_hint(net, text, buf, sizeof buf), flags);
 }
 
 /* ---- tables ---- */
@@ -200,7 +250,7 @@ static int rate_ok(bot *b, adapter *net, const char *user)
 			u->warned = 1;
 			char buf[512];
 			text_fmt(buf, sizeof buf, T_RATE_LIMITED, 0, NULL);
-			net->ops->send_private(net, user, buf, ADAPTER_NOTICE);
+			bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 		}
 		return 0;
 	}
@@ -214,7 +264,7 @@ static void say_private_id(bot *b, adapter *net, const char *user, int id, const
 	char buf[1024];
 	const char *args[3] = { b->prefix, a1 ? a1 : "", a2 ? a2 : "" };
 	text_fmt(buf, sizeof buf, id, 3, args);
-	net->ops->send_private(net, user, buf, ADAPTER_NOTICE);
+	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 }
 
 /* "help" at no table: the command list needs a table for nothing. */
@@ -253,7 +303,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 		char buf[1024];
 		const char *args[3] = { room, b->prefix, "" };
 		text_fmt(buf, sizeof buf, T_G_NEW_USAGE, 3, args);
-		net->ops->send_private(net, user, buf, ADAPTER_NOTICE);
+		bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	if (b->ntables >= BOT_TABLES_MAX) {
@@ -270,7 +320,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	char buf[1024];
 	const char *args[3] = { b->prefix, room, def->name };
 	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
-	net->ops->send_room(net, room, buf, ADAPTER_NOTICE);
+	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
 	table_recall_settings(t);
 	char *sit[1] = { "sit" };
 	table_command(t, user, name, 1, 1, sit);

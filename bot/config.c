@@ -1455,6 +1455,7 @@ static const struct field matrix_fields[] = {
 	  .size = sizeof(int), .min = 1, .max = 3600, .scale = 1000, .what = "seconds" },
 	{ .key = "reconnect_max_seconds", .kind = K_INT, .off = offsetof(config_network, matrix.backoff_max_ms),
 	  .size = sizeof(int), .min = 1, .max = 86400, .scale = 1000, .what = "seconds" },
+	{ .key = "rate_limited", .kind = K_BOOL, .off = offsetof(config_network, rate_limited), .size = sizeof(int) },
 };
 static const struct group matrix_group = { matrix_fields, sizeof matrix_fields / sizeof matrix_fields[0] };
 
@@ -1536,6 +1537,7 @@ static void load_network(struct loader *L, const config_setting_t *g, const char
 	irc_settings_default(&net->irc);
 	if (net->type == CONFIG_NETWORK_MATRIX) {
 		matrix_settings_default(&net->matrix);
+		net->rate_limited = 1; /* as Synapse ships: 0.2 messages a second after a burst of 10 */
 		int mbefore = L->errs->nerrors;
 		load_group(L, g, path, &matrix_group, net);
 		check_matrix_network(L, g, path, net, L->errs->nerrors == mbefore);
@@ -1857,9 +1859,10 @@ static void print_summary(FILE *f, const char *name, const config *c)
 	for (int i = 0; i < c->nnetworks; i++) {
 		const config_network *n = &c->networks[i];
 		if (n->type == CONFIG_NETWORK_MATRIX) {
-			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s\n", n->name, n->matrix.homeserver,
-				n->matrix.user_id, n->matrix.nrooms, n->matrix.nrooms == 1 ? "" : "s",
-				n->matrix.accept_invites ? "accepted" : "declined");
+			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s, %s\n", n->name,
+				n->matrix.homeserver, n->matrix.user_id, n->matrix.nrooms, n->matrix.nrooms == 1 ? "" : "s",
+				n->matrix.accept_invites ? "accepted" : "declined",
+				n->rate_limited ? "rate-limited (brief tables)" : "not rate-limited");
 			continue;
 		}
 		fprintf(f, "network %s (%s): %s:%d%s, nick %s, %d channel%s\n", n->name,

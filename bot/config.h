@@ -114,6 +114,8 @@ typedef struct config_network {
 	config_table channel_tables[IRC_CHANNELS_MAX]; /* table defaults in irc.channels[i] */
 	matrix_settings matrix;        /* type matrix: complete, secrets resolved, accept_invites and-ed
 	                                * with bot.allow_invites (irc above is then unused) */
+	int rate_limited;              /* the network limits how fast the bot may post (Matrix
+	                                * rate_limited, default true): tables speak briefly */
 } config_network;
 
 typedef struct config {

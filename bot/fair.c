@@ -63,3 +63,14 @@ int fair_commit(const card deck[CARD_COUNT], const char *salt, char out[FAIR_COM
 	}
 	return fair_commit_codes(p, CARD_COUNT, salt, out);
 }
+
+void fair_cut(card deck[CARD_COUNT], int n)
+{
+	if (n < 1 || n >= CARD_COUNT)
+		return;
+	card top[CARD_COUNT];
+	memcpy(top, deck, sizeof top);
+	for (int i = 0; i < CARD_COUNT; i++)
+		deck[i] = top[(i + n) % CARD_COUNT];
+	memset(top, 0, sizeof top);
+}

@@ -23,5 +23,8 @@ int fair_commit(const card deck[CARD_COUNT], const char *salt, char out[FAIR_COM
 int fair_commit_codes(const char *const *codes, int n, const char *salt, char out[FAIR_COMMIT_HEX]);
 /* An unbiased Fisher-Yates shuffle driven by the kernel's CSPRNG; -1 on failure. */
 int fair_shuffle(card deck[CARD_COUNT]);
+/* The courtesy cut: the top n cards (1 to CARD_COUNT - 1) go to the
+ * bottom, their order kept; any other n leaves the deck as it is. */
+void fair_cut(card deck[CARD_COUNT], int n);
 
 #endif

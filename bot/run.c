@@ -52,6 +52,7 @@ static void settings_for(void *ctx, adapter *net, const char *room, table_settin
 	for (int i = 0; i < r->cfg.nnetworks; i++)
 		if (!strcmp(r->cfg.networks[i].name, net->name)) {
 			settings_from(config_channel_table(&r->cfg, &r->cfg.networks[i], room), out);
+			out->brief = r->cfg.networks[i].rate_limited;
 			return;
 		}
 	settings_from(&r->cfg.tables, out);

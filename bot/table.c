@@ -322,6 +322,10 @@ static void prompt_turn(table *t)
 	int s = t->game.turn;
 	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT || t->seats[s].computer)
 		return;
+	/* Brief: the room saw the move typed and nothing else happened, so
+	 * the turn passes in silence; a line that goes out anyway names it. */
+	if (t->set.brief && !t->outlen)
+		return;
 	g304_legal l;
 	g304_legal_of(&t->game, s, &l);
 	char what[128];
@@ -347,7 +351,8 @@ static void prompt_turn(table *t)
 	default:
 		return;
 	}
-	send_hand(t, s);
+	if (!t->set.brief)
+		send_hand(t, s);
 }
 
 /* ---- dealing ---- */
@@ -359,7 +364,19 @@ static void deal_next(void *ctx)
 	if (t->state != TABLE_PLAYING || t->game.phase != G304_PHASE_DEAL)
 		return;
 	card deck[CARD_COUNT];
-	if (fair_shuffle(deck) < 0 || fair_salt(t->salt) < 0 || fair_commit(deck, t->salt, t->commitment) < 0) {
+	if (fair_shuffle(deck) < 0) {
+		say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
+		t->state = TABLE_OPEN;
+		flush(t);
+		return;
+	}
+	/* The courtesy cut (RULES.md): it changes nothing about fairness, and
+	 * the deck committed to and stored is the deck after it. */
+	int cut = t->cut_at, cutter = t->cut_seat;
+	t->cut_at = 0;
+	t->cut_seat = -1;
+	fair_cut(deck, cut);
+	if (fair_salt(t->salt) < 0 || fair_commit(deck, t->salt, t->commitment) < 0) {
 		say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
 		t->state = TABLE_OPEN;
 		flush(t);
@@ -381,12 +398,18 @@ static void deal_next(void *ctx)
 	t->deal_idx++;
 	t->seq = 0;
 	g304_deal(&t->game, deck);
+	memset(deck, 0, sizeof deck);
+	if (cut > 0 && cutter >= 0) {
+		char c[16];
+		snprintf(c, sizeof c, "%d", cut);
+		say(t, T_CUT_DONE, seat_name(t, cutter), c, NULL);
+	}
 	char n[16];
 	snprintf(n, sizeof n, "%d", t->game.deal_no);
 	say(t, T_DEAL, n, seat_name(t, t->game.dealer), seat_name(t, (t->game.dealer + 1) & 3));
 	say(t, T_COMMITMENT, t->commitment, NULL, NULL);
 	for (int s = 0; s < G304_SEATS; s++)
-		if (s != t->game.turn)
+		if (s != t->game.turn || t->set.brief)
 			send_hand(t, s);
 	prompt_turn(t);
 	flush(t);
@@ -463,12 +486,39 @@ static void inspection(table *t, int trick)
 				ADAPTER_NOTICE);
 }
 
+/* Brief: "trick 3: ann J♥, bob face down, ...; cat wins it", each card as
+ * the room may see it. */
+static void trick_all(table *t, int trick, const char *winner)
+{
+	if (trick < 0 || trick >= G304_TRICKS)
+		return;
+	const g304_trick *x = &t->game.tricks[trick];
+	char cards[PRIVATE_MAX], down[64], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	txt(down, sizeof down, T_WORD_FACE_DOWN, NULL, NULL, NULL);
+	for (int k = 0; k < x->n; k++) {
+		sb_printf(&b, "%s %s ", k ? "," : "", seat_name(t, x->seat[k]));
+		if ((x->down >> k & 1) && !(x->shown >> k & 1))
+			sb_add(&b, down);
+		else
+			render_card(&b, x->card[k], RENDER_COLOUR);
+	}
+	snprintf(n, sizeof n, "%d", trick + 1);
+	say(t, T_TRICK_ALL, winner, n, cards);
+}
+
 static void events_words(table *t, const g304_result *res)
 {
 	char c1[32], c2[32], n[32];
 	for (int i = 0; i < res->nevents; i++) {
 		const g304_event *e = &res->events[i];
 		const char *who = seat_name(t, e->seat);
+		/* Brief: the move the room saw typed is not said again. */
+		if (i == 0 && t->seen_seat >= 0 && e->seat == t->seen_seat
+		    && (e->type == G304_EV_BID || e->type == G304_EV_PASS
+			|| (e->type == G304_EV_PLAYED && !(e->flags & 1))))
+			continue;
 		switch (e->type) {
 		case G304_EV_REJECTED:
 			snprintf(n, sizeof n, "%d", e->value);
@@ -494,7 +544,7 @@ static void events_words(table *t, const g304_result *res)
 		case G304_EV_DEALT_REST:
 			say(t, T_DEALT_REST, seat_name(t, t->game.trumper), NULL, NULL);
 			for (int s = 0; s < G304_SEATS; s++)
-				if (s != t->game.turn)
+				if (s != t->game.turn || t->set.brief)
 					send_hand(t, s);
 			break;
 		case G304_EV_TRUMP_BACK:
@@ -546,6 +596,10 @@ static void events_words(table *t, const g304_result *res)
 			break;
 		}
 		case G304_EV_TRICK:
+			if (t->set.brief) {
+				trick_all(t, e->value, who);
+				break;
+			}
 			snprintf(n, sizeof n, "%d", e->value + 1);
 			say(t, T_TRICK, who, n, NULL);
 			break;
@@ -581,6 +635,22 @@ static void events_words(table *t, const g304_result *res)
 
 /* ---- acting ---- */
 
+/* Before a deal the seat before the dealer may cut (RULES.md: a courtesy,
+ * offered while the table pauses between deals). A computer player or an
+ * absent person lets it pass: the deck is then dealt as shuffled. */
+static void offer_cut(table *t)
+{
+	int s = (t->game.dealer + G304_SEATS - 1) % G304_SEATS;
+	t->cut_at = 0;
+	t->cut_seat = -1;
+	if (!t->seats[s].user[0] || t->seats[s].computer || t->seats[s].away || t->set.deal_pause_ms < 1000)
+		return;
+	t->cut_seat = s;
+	char secs[16];
+	snprintf(secs, sizeof secs, "%d", (t->set.deal_pause_ms + 999) / 1000);
+	say(t, T_CUT_OFFER, t->seats[s].name, secs, NULL);
+}
+
 static void after_action(table *t, int by_person)
 {
 	if (t->game.phase == G304_PHASE_OVER) {
@@ -593,6 +663,7 @@ static void after_action(table *t, int by_person)
 	}
 	if (t->game.phase == G304_PHASE_DEAL) {
 		t->deals_played++;
+		offer_cut(t);
 		flush(t);
 		if (!t->deal_timer)
 			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
@@ -655,6 +726,13 @@ static int act(table *t, const g304_action *a, const char *user)
 			char buf[PRIVATE_MAX];
 			text_refusal(buf, sizeof buf, &res, names);
 			tell(t, user, T_REFUSED, t->room, buf, NULL);
+			/* Brief: the room saw the command and hears of no move, so
+			 * it is told that this one did not count. */
+			if (t->seen_seat >= 0) {
+				t->seen_seat = -1;
+				say(t, T_REFUSED_ROOM, seat_name(t, a->seat), NULL, NULL);
+				flush(t);
+			}
 		} else {
 			log_msg(LOG_ERROR, NULL, "table %s: a computer player's %s was refused (%s)", t->room,
 				g304_act_name(a->type), g304_err_name(err));
@@ -688,6 +766,7 @@ static int act(table *t, const g304_action *a, const char *user)
 	}
 	t->stop_votes = 0;
 	events_words(t, &res);
+	t->seen_seat = -1;
 	if (deal_over) {
 		/* The salt opens the commitment told at the start of the deal. */
 		char n[16];
@@ -919,6 +998,8 @@ table *table_new(struct bot *b, adapter *net, const char *room, const table_sett
 	t->set = *set;
 	t->state = TABLE_OPEN;
 	t->nseats = G304_SEATS;
+	t->seen_seat = -1;
+	t->cut_seat = -1;
 	g304_init(&t->game, &t->set.rules, 0);
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
@@ -964,6 +1045,8 @@ static void seat_human(table *t, int s, const char *user, const char *name)
 	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", name);
 	t->seats[s].computer = 0;
 	t->seats[s].away = 0;
+	if (t->net->ops->open_private)
+		t->net->ops->open_private(t->net, user);
 	store_user u;
 	if (t->bot->db && store_user_get(t->bot->db, t->net->name, user, &u) == 1)
 		t->seats[s].ascii = u.ascii;
@@ -1369,6 +1452,35 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 	flush(t);
 	for (int i = 0; i < t->nnotify; i++)
 		tell(t, t->notify[i], T_NOTIFY_START, t->room, NULL, NULL);
+	offer_cut(t);
+	if (t->cut_seat >= 0) {
+		flush(t);
+		t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+		schedule(t);
+		return;
+	}
+	deal_next(t);
+}
+
+static void cmd_cut(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc;
+	int s = table_seat_of(t, user);
+	if (t->cut_seat < 0 || s != t->cut_seat || !t->deal_timer || t->game.phase != G304_PHASE_DEAL) {
+		tell(t, user, T_CUT_NOT_NOW, t->room,
+		     t->cut_seat >= 0 ? seat_name(t, t->cut_seat)
+				      : seat_name(t, (t->game.dealer + G304_SEATS - 1) % G304_SEATS), NULL);
+		return;
+	}
+	char *end;
+	long n = strtol(argv[1], &end, 10);
+	if (*end || end == argv[1] || n < 1 || n >= CARD_COUNT) {
+		tell(t, user, T_CUT_USAGE, t->room, NULL, NULL);
+		return;
+	}
+	t->cut_at = (int)n;
+	loop_cancel(t->bot->ev, t->deal_timer);
+	t->deal_timer = 0;
 	deal_next(t);
 }
 
@@ -1399,9 +1511,12 @@ static card parse_played(const table *t, int s, const char *word)
 	return render_parse_card(word);
 }
 
-static void game_act(table *t, const char *user, int type, int value, card c)
+/* seen: the command, typed in the room, spelled out the move (a bid, a
+ * pass, a card by its name), so in a brief room it need not be repeated. */
+static void game_act(table *t, const char *user, int type, int value, card c, int seen)
 {
 	int s = table_seat_of(t, user);
+	t->seen_seat = seen && t->set.brief && s >= 0 ? s : -1;
 	g304_action a;
 	memset(&a, 0, sizeof a);
 	a.type = (uint8_t)type;
@@ -1419,7 +1534,7 @@ static void cmd_bid(table *t, const char *user, const char *name, int in_room, i
 		tell(t, user, T_USAGE, "bid N (60 means 160), or bid pcc", NULL, NULL);
 		return;
 	}
-	game_act(t, user, G304_ACT_BID, v, CARD_NONE);
+	game_act(t, user, G304_ACT_BID, v, CARD_NONE, in_room);
 }
 
 static void cmd_hint(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1455,7 +1570,7 @@ static void cmd_simple(table *t, const char *user, const char *name, int in_room
 		type = G304_ACT_PARTNER;
 	if (!strcasecmp(argv[0], "reject"))
 		type = G304_ACT_REDEAL;
-	game_act(t, user, type, 0, CARD_NONE);
+	game_act(t, user, type, 0, CARD_NONE, in_room && type == G304_ACT_PASS);
 }
 
 static void cmd_trump(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1471,7 +1586,7 @@ static void cmd_trump(table *t, const char *user, const char *name, int in_room,
 		tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
 		return;
 	}
-	game_act(t, user, G304_ACT_TRUMP, 0, c);
+	game_act(t, user, G304_ACT_TRUMP, 0, c, 0);
 }
 
 static void cmd_play(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1494,7 +1609,8 @@ static void cmd_play(table *t, const char *user, const char *name, int in_room, 
 		tell(t, user, T_DOWN_PRIVATELY, t->room, NULL, NULL);
 		return;
 	}
-	game_act(t, user, G304_ACT_PLAY, 0, c);
+	/* "!p 3" (a position) does not show the room which card it is. */
+	game_act(t, user, G304_ACT_PLAY, 0, c, in_room && render_parse_card(argv[1]) != CARD_NONE);
 }
 
 static void cmd_caps(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -2024,6 +2140,7 @@ static const command commands[] = {
 	{ "bid", "b", cmd_bid, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
 	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
 	{ "caps", NULL, cmd_caps, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
+	{ "cut", NULL, cmd_cut, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_CUT },
 	{ "discard", NULL, cmd_game_only, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
 	{ "exchange", NULL, cmd_game_only, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED, T_HELP_HAND },

@@ -28,6 +28,10 @@ typedef struct table_settings {
 	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
+	int brief;                 /* the network limits the bot's messages (Matrix rate limits):
+	                            * a move the room saw typed is not repeated, the turn is named
+	                            * only in a line that goes out anyway, a trick is told in one
+	                            * line, and hands go privately when they change, not every turn */
 	char game[16];             /* what "!new" opens: "304", "trump304" or "rook" ([tables] game) */
 } table_settings;
 void table_settings_default(table_settings *s);
@@ -77,6 +81,9 @@ typedef struct table {
 	char commitment[65];       /* the current deal's commitment, told when it starts */
 	unsigned long meta_hash;   /* of the meta last saved, to save only changes */
 	int save_failed;           /* the last save failed (said once, not every line) */
+	int seen_seat;             /* brief: the seat whose move the room just saw typed (-1: none) */
+	int cut_seat;              /* 304: the seat offered the cut before the next deal (-1: none) */
+	int cut_at;                /* the cut it asked for (1-31), 0: none */
 } table;
 
 table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set);

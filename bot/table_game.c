@@ -252,6 +252,9 @@ static void prompt_turn(table *t)
 	int s = tg_turn(t);
 	if (t->state != TABLE_PLAYING || s < 0 || t->seats[s].computer)
 		return;
+	/* Brief (table.h): the turn is named only in a line that goes out anyway. */
+	if (t->set.brief && !t->outlen)
+		return;
 	game_legal l;
 	game_legal_of(t->g, s, &l);
 	const char *who = t->seats[s].name;
@@ -275,7 +278,8 @@ static void prompt_turn(table *t)
 	} else {
 		return;
 	}
-	tg_send_hand(t, s);
+	if (!t->set.brief)
+		tg_send_hand(t, s);
 }
 
 /* ---- dealing ---- */
@@ -368,7 +372,7 @@ static void deal_next(void *ctx)
 	tb_say(t, T_G_DEAL, n, tb_seat_name(t, st.dealer), tb_seat_name(t, st.turn));
 	tb_say(t, T_COMMITMENT, t->commitment, NULL, NULL);
 	for (int s = 0; s < t->nseats; s++)
-		if (s != st.turn)
+		if (s != st.turn || t->set.brief)
 			tg_send_hand(t, s);
 	prompt_turn(t);
 	tb_flush(t);
@@ -439,6 +443,10 @@ static void events_words(table *t, const game_result *res)
 		const char *ev = d->ev_name(e->type);
 		const char *who = tb_seat_name(t, e->seat);
 		snprintf(n, sizeof n, "%d", e->value);
+		/* Brief: the move the room saw typed is not said again. */
+		if (i == 0 && t->seen_seat >= 0 && e->seat == t->seen_seat
+		    && (!strcmp(ev, "bid") || !strcmp(ev, "pass") || (!strcmp(ev, "played") && !(is_t304(t) && (e->flags & 1)))))
+			continue;
 		if (!strcmp(ev, "bid")) {
 			tb_say(t, T_BID, who, n, NULL);
 		} else if (!strcmp(ev, "pass")) {
@@ -632,6 +640,11 @@ static int act(table *t, const game_action *a, const char *user)
 			char buf[LINE];
 			refusal_text(t, &res, a->seat, buf, sizeof buf);
 			tb_tell(t, user, T_REFUSED, t->room, buf, NULL);
+			if (t->seen_seat >= 0) {
+				t->seen_seat = -1;
+				tb_say(t, T_REFUSED_ROOM, tb_seat_name(t, a->seat), NULL, NULL);
+				tb_flush(t);
+			}
 		} else {
 			log_msg(LOG_ERROR, NULL, "table %s: a computer player's %s was refused (%s)", t->room,
 				t->gdef->act_name(a->type), t->gdef->err_name(err));
@@ -884,7 +897,7 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 {
 	const char *w = argv[0];
 	int s = table_seat_of(t, user);
-	static const char *const not_here[] = { "caps", "open", "partner", "redeal", "spoilt" };
+	static const char *const not_here[] = { "caps", "cut", "open", "partner", "redeal", "spoilt" };
 	for (size_t i = 0; i < sizeof not_here / sizeof not_here[0]; i++)
 		if (!strcmp(w, not_here[i])) {
 			tb_tell(t, user, T_G_NOT_IN_GAME, t->room, w, t->gdef->name);
@@ -962,7 +975,14 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 			return 1;
 		a.cards[a.ncards++] = (uint8_t)c;
 	}
+	/* Brief: a bid, a pass or a card named (not "!p 3", a position) in the
+	 * room need not be repeated; see events_words. */
+	t->seen_seat = -1;
+	if (t->set.brief && in_room && (!strcmp(w, "bid") || !strcmp(w, "pass")
+					|| (!strcmp(w, "play") && strspn(argv[1], "0123456789") != strlen(argv[1]))))
+		t->seen_seat = s;
 	act(t, &a, user);
+	t->seen_seat = -1;
 	return 1;
 }
 

@@ -50,6 +50,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_REVEALED, "trumps are {1}! the trump card is {2}") \
 	X(T_TURNED_UP, "{1} had played {2}") \
 	X(T_TRICK, "{1} wins trick {2}") \
+	X(T_TRICK_ALL, "trick {2}:{3}; {1} wins it") \
 	X(T_CAPS_CALLED, "{1} calls CAPS and will play: {2}") \
 	X(T_CAPS_BROKEN, "{1} cannot play the caps order: the call has failed") \
 	X(T_CAPS_RESULT, "caps: {1} ({2})") \
@@ -62,6 +63,11 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_MATCH_WON, "the match is over: {1} win!") \
 	X(T_MATCH_OVER_HINT, "{start} for another match with the same seats.") \
 	X(T_REFUSED, "[{1}] {2}") \
+	X(T_CUT_OFFER, "{1}: you may cut the deck before the next deal: !cut N (1 to 31), within {2} s.") \
+	X(T_CUT_DONE, "{1} cuts the deck at {2}") \
+	X(T_CUT_NOT_NOW, "[{1}] the cut is offered to {2} before a deal, and only then") \
+	X(T_CUT_USAGE, "[{1}] cut N: N from 1 to 31 cards go from the top to the bottom of the deck") \
+	X(T_REFUSED_ROOM, "{1}: not accepted (I told you why privately).") \
 	X(T_STOOD_IN, "{1} is away: a computer player moves for them") \
 	X(T_WARN, "{1}: still your turn; {2} seconds left before a computer player moves for you.") \
 	X(T_REMIND, "{1}: the table is waiting for you.") \
@@ -121,6 +127,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
+	X(T_HELP_CUT, "{1}cut N: when offered (you sit before the dealer), cut the deck N cards from the top (1 to 31) before the deal; otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
@@ -249,6 +256,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_NOT_CALLED, "nobody (not called)") \
 	X(T_WORD_OPEN, "open") \
 	X(T_WORD_CLOSED, "closed") \
+	X(T_WORD_FACE_DOWN, "face down") \
 	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West")
 
 enum text_id {

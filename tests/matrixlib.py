@@ -644,18 +644,30 @@ class Homeserver:
                 self.violation("answer to %s %s (%d): %s" % (rec["method"], rec["path"], status, err))
         return self._send(h, status, out)
 
-    def _rate_ok(self, user):
+    def _rate_ok(self, user, cost=1):
+        """Synapse's message limit: a bucket of `burst` that refills at
+        `per` a second; an action costs `cost` (a createRoom costs two, as
+        Synapse charges the request and the creator's join)."""
         if not self.rate:
             return True, 0
         burst, per = self.rate
         now = time.time()
         tokens, last = self.buckets.get(user, (burst, now))
         tokens = min(burst, tokens + (now - last) * per)
-        if tokens < 1:
+        if tokens < cost:
             self.buckets[user] = (tokens, now)
-            return False, int((1 - tokens) / per * 1000) + 1
-        self.buckets[user] = (tokens - 1, now)
+            return False, int((cost - tokens) / per * 1000) + 1
+        self.buckets[user] = (tokens - cost, now)
         return True, 0
+
+    def rate_tokens(self, user):
+        """What is left of a user's burst now (None without a limit)."""
+        if not self.rate:
+            return None
+        burst, per = self.rate
+        with self.lock:
+            tokens, last = self.buckets.get(user, (burst, time.time()))
+        return min(burst, tokens + (time.time() - last) * per)
 
     def _dispatch(self, ep, params, query, body, user, rec):
         p = ep["path"].strip()
@@ -778,6 +790,10 @@ class Homeserver:
             return 200, {"content_uri": uri}
         if p == "/createRoom":
             with self.lock:
+                ok, wait = self._rate_ok(user, 2)
+                if not ok:
+                    return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
+                                 "retry_after_ms": wait}
                 rid = self.create_room(user, invite=body.get("invite", []), is_direct=bool(body.get("is_direct")),
                                        name=body.get("name", ""))
                 rec["created"] = rid
@@ -814,7 +830,7 @@ class Bot:
     """cardbot run -c FILE against the test homeserver."""
 
     def __init__(self, tmp, hs_url, user_id, secret_line, rooms=(), extra="", tables="", sync_timeout=2,
-                 allow_invites=True, other_networks="", operators=""):
+                 allow_invites=True, other_networks="", operators="", rate_limited=False):
         self.tmp = tmp
         self.cfg = os.path.join(tmp, "cardbot.cfg")
         self.log = os.path.join(tmp, "cardbot.log")
@@ -848,6 +864,7 @@ networks = (
     sync_timeout_seconds = {sync_timeout};
     reconnect_min_seconds = 1;
     reconnect_max_seconds = 2;
+    {"" if rate_limited else "rate_limited = false;"}
     {extra}
   }}
 );

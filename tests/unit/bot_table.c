@@ -5,6 +5,7 @@
 #include <string.h>
 #include "bot.h"
 #include "check.h"
+#include "fair.h"
 #include "g304_simple.h"
 #include "loop.h"
 #include "render.h"
@@ -278,6 +279,91 @@ int main(void)
 	say(b, "!abc:example.org", "boss", "!stop");
 	run_for(ev, 5);
 	CHECK(b->ntables == 0, "the room-id table is stopped");
+
+	/* The courtesy cut (RULES.md): fair_cut moves the top n cards to the
+	 * bottom in order, and leaves the deck alone for any other n. */
+	{
+		card d[CARD_COUNT], e[CARD_COUNT];
+		for (int i = 0; i < CARD_COUNT; i++)
+			d[i] = e[i] = (card)i;
+		fair_cut(d, 12);
+		int ok = 1;
+		for (int i = 0; i < CARD_COUNT; i++)
+			ok &= d[i] == (card)((i + 12) % CARD_COUNT);
+		CHECK(ok, "a cut at 12 puts card 12 on top, 11 at the bottom");
+		fair_cut(d, 0);
+		fair_cut(d, CARD_COUNT);
+		fair_cut(d, -3);
+		ok = 1;
+		for (int i = 0; i < CARD_COUNT; i++)
+			ok &= d[i] == (card)((i + 12) % CARD_COUNT);
+		CHECK(ok, "cuts at 0, 32 and -3 change nothing");
+		fair_cut(e, 31);
+		CHECK(e[0] == 31 && e[1] == 0 && e[31] == 30, "a cut at 31 leaves one card above");
+	}
+	/* At a table: the seat before the dealer is offered the cut during the
+	 * pause before a deal; only they may cut, only then, only 1 to 31; a
+	 * cut deals at once, and no cut deals after the pause. */
+	{
+		say(b, "#cut", "ann", "!304");
+		say(b, "#cut", "bob", "!sit");
+		say(b, "#cut", "cat", "!sit");
+		say(b, "#cut", "dan", "!sit");
+		table *ct = b->tables[b->ntables - 1];
+		ct->set.deal_pause_ms = 1500;
+		int room0 = net.nroom;
+		say(b, "#cut", "ann", "!start");
+		int cutter = (ct->game.dealer + 3) % 4;
+		const char *names[4] = { "ann", "bob", "cat", "dan" };
+		const char *who = names[cutter], *other = names[(cutter + 1) % 4];
+		int offered = 0;
+		for (int i = room0; i < net.nroom; i++)
+			offered |= strstr(net.room_lines[i], "you may cut the deck") != NULL
+				   && !strncmp(net.room_lines[i], who, strlen(who));
+		CHECK(offered && ct->game.phase == G304_PHASE_DEAL && ct->cut_seat == cutter,
+		      "the cut is offered to the seat before the dealer (%s) before the first deal", who);
+		int priv0 = net.npriv;
+		say(b, "#cut", other, "!cut 5");
+		CHECK(ct->game.phase == G304_PHASE_DEAL && net.npriv > priv0
+		      && strstr(net.priv_lines[net.npriv - 1], "the cut is offered to"),
+		      "someone else's !cut is refused privately");
+		say(b, "#cut", who, "!cut 0");
+		say(b, "#cut", who, "!cut 32");
+		say(b, "#cut", who, "!cut x");
+		CHECK(ct->game.phase == G304_PHASE_DEAL && strstr(net.priv_lines[net.npriv - 1], "cut N"),
+		      "cuts outside 1 to 31 get the usage line");
+		room0 = net.nroom;
+		say(b, "#cut", who, "!cut 12");
+		int told = 0;
+		for (int i = room0; i < net.nroom; i++)
+			told |= strstr(net.room_lines[i], "cuts the deck at 12") != NULL;
+		CHECK(ct->game.phase == G304_PHASE_BID4 && told, "a cut deals at once and is told");
+		say(b, "#cut", who, "!cut 3");
+		CHECK(strstr(net.priv_lines[net.npriv - 1], "the cut is offered to"), "no cut once the deal is on");
+		/* Without a cut: the next deal comes after the pause. */
+		ct->game.phase = G304_PHASE_DEAL;
+		ct->cut_seat = -1;
+		say(b, "#cut", "ann", "!stop");
+		say(b, "#cut", "bob", "!stop");
+		say(b, "#cut", "cat", "!stop");
+		say(b, "#cut", "dan", "!stop");
+		run_for(ev, 50);
+		say(b, "#cut", "ann", "!304");
+		say(b, "#cut", "bob", "!sit");
+		say(b, "#cut", "cat", "!sit");
+		say(b, "#cut", "dan", "!sit");
+		ct = b->tables[b->ntables - 1];
+		ct->set.deal_pause_ms = 1000;
+		say(b, "#cut", "ann", "!start");
+		CHECK(ct->game.phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "offered again at a new table");
+		run_for(ev, 1300);
+		CHECK(ct->game.phase == G304_PHASE_BID4 && ct->cut_seat < 0, "no cut: the deal starts after the pause");
+		say(b, "#cut", "ann", "!stop");
+		say(b, "#cut", "bob", "!stop");
+		say(b, "#cut", "cat", "!stop");
+		say(b, "#cut", "dan", "!stop");
+		run_for(ev, 50);
+	}
 
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
 	b->cmd_burst = 3; /* not the built-in 5: the configured limit must be the one used */
