@@ -88,6 +88,10 @@ typedef struct adapter_ops {
 	 * can accept before the first private line). NULL where nothing needs
 	 * doing (IRC). */
 	void (*open_private)(adapter *a, const char *user);
+	/* The name people know a room by, when it is not its id (a Matrix
+	 * room's alias, "#304:example.org"): written into out, returning 1;
+	 * 0 (out "") when there is none. NULL where ids are the names (IRC). */
+	int (*room_label)(const adapter *a, const char *room, char *out, size_t len);
 	void (*free)(adapter *a);
 } adapter_ops;
 

@@ -92,6 +92,7 @@ typedef struct mx_room {
 	int gone;                      /* left or being left: sends are dropped */
 	int left_done;                 /* the leave is complete: the record may be freed */
 	char dm_user[ADAPTER_ID_MAX];  /* a direct room: with whom; "" otherwise */
+	char alias[ADAPTER_ID_MAX];    /* its canonical alias ("#304:example.org"), "" when none */
 	int dm_creating;               /* createRoom is out */
 	int partner_joined;            /* the direct room's user is in it */
 	int partner_told;              /* they were asked (in a shared room) to accept the invitation */
@@ -756,6 +757,7 @@ static void send_next(matrix *m, mx_room *r);
 static void schedule_send_retry(matrix *m, mx_room *r, long ms);
 static void create_dm(matrix *m, mx_room *r);
 static void join_room(matrix *m, const char *room, int via_invite);
+static void alias_event(mx_room *r, json_object *e);
 
 static void link_state(matrix *m, int up, const char *why)
 {
@@ -817,13 +819,15 @@ static void start_step(void *ctx)
 
 static void upload_filter(matrix *m)
 {
-	/* Only what the bot reads: messages, memberships, encryption. */
+	/* Only what the bot reads: messages, memberships, encryption, and the
+	 * alias people know a room by. */
 	static const char filter[] =
 		"{\"presence\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"types\":[\"m.direct\"]},"
-		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\"],"
+		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\","
+		"\"m.room.canonical_alias\"],"
 		"\"limit\":50},"
-		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\"]},"
+		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.canonical_alias\"]},"
 		"\"ephemeral\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"not_types\":[\"*\"]}}}";
 	char user[3 * MATRIX_FIELD_MAX], path[4096];
@@ -1739,6 +1743,8 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 			member_event(m, r, e, 0);
 		else if (!strcmp(type, "m.room.encryption"))
 			r->encrypted = 1;
+		else if (!strcmp(type, "m.room.canonical_alias"))
+			alias_event(r, e);
 	}
 	if (fresh && !r->dm_user[0] && !r->encrypted && !r->ready_told) {
 		r->ready_told = 1;
@@ -1770,6 +1776,8 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 			member_event(m, r, e, live);
 		else if (!strcmp(type, "m.room.encryption") && jstr(e, "state_key"))
 			r->encrypted = 1;
+		else if (!strcmp(type, "m.room.canonical_alias"))
+			alias_event(r, e);
 		else if (!strcmp(type, "m.room.message") && live && i >= first_news && !r->encrypted)
 			message_event(m, r, e);
 	}
@@ -1777,6 +1785,25 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 		say_encrypted(m, r);
 	if (fresh)
 		send_next(m, r);
+}
+
+/* A room's canonical alias ("#name:server"): kept when it looks like one
+ * (printable ASCII, a localpart and a server, bounded), cleared when the
+ * event takes it away. */
+static void alias_event(mx_room *r, json_object *e)
+{
+	const char *sk = jstr(e, "state_key");
+	if (!sk || *sk)
+		return;
+	const char *a = jstr(jget(e, "content", json_type_object), "alias");
+	size_t n = a ? strlen(a) : 0;
+	int ok = n > 3 && n < sizeof r->alias && a[0] == '#' && strchr(a + 2, ':') && a[n - 1] != ':';
+	for (size_t i = 0; ok && i < n; i++)
+		ok = a[i] > 0x20 && a[i] < 0x7f;
+	if (ok)
+		memcpy(r->alias, a, n + 1);
+	else
+		r->alias[0] = '\0';
 }
 
 static void left_room(matrix *m, const char *room_id, json_object *room)
@@ -2296,6 +2323,18 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 /* A direct room ahead of need: a room creation costs as much as two
  * messages against Synapse's limit, better spent while people sit down
  * than when the hands go out. */
+static int op_room_label(const adapter *a, const char *room, char *out, size_t len)
+{
+	mx_room *r = room ? room_find((matrix *)a, room) : NULL;
+	if (!r || !r->alias[0] || strlen(r->alias) >= len) {
+		if (len)
+			out[0] = '\0';
+		return 0;
+	}
+	memcpy(out, r->alias, strlen(r->alias) + 1);
+	return 1;
+}
+
 static void op_open_private(adapter *a, const char *user)
 {
 	matrix *m = (matrix *)a;
@@ -2455,6 +2494,7 @@ static const adapter_ops matrix_ops = {
 	.origin = NULL,
 	.send_file = op_send_file,
 	.open_private = op_open_private,
+	.room_label = op_room_label,
 	.free = op_free,
 };
 

@@ -407,6 +407,11 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 	table *t = NULL;
 	if (argv[0][0] == '#' || argv[0][0] == '!' || argv[0][0] == '&') {
 		t = find_table(b, net, argv[0]);
+		/* or by the name the lines show (a Matrix room's alias) */
+		for (int i = 0; !t && i < b->ntables; i++)
+			if (b->tables[i]->net == net && !b->tables[i]->closing
+			    && !strcasecmp(table_room_shown(b->tables[i]), argv[0]))
+				t = b->tables[i];
 		if (!t || argc < 2) {
 			say_private_id(b, net, user, t ? T_USAGE : T_NO_TABLE, "#channel command", NULL);
 			return;
@@ -424,7 +429,7 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 					t = b->tables[i];
 				found++;
 				size_t l = strlen(rooms);
-				snprintf(rooms + l, sizeof rooms - l, "%s%s", l ? ", " : "", b->tables[i]->room);
+				snprintf(rooms + l, sizeof rooms - l, "%s%s", l ? ", " : "", table_room_shown(b->tables[i]));
 			}
 		if (found > 1) {
 			say_private_id(b, net, user, T_WHICH_TABLE, rooms, NULL);

@@ -66,6 +66,18 @@ static const char *seat_name(const table *t, int s)
 	return t->seats[s].user[0] ? t->seats[s].name : empty;
 }
 
+/* The table's room as its people know it, for what the bot tells them: a
+ * Matrix room's alias rather than its id. The result lives until the next
+ * call (one table is rendered at a time). */
+const char *table_room_shown(const table *t)
+{
+	static char label[ADAPTER_ID_MAX];
+	if (t->net && t->net->ops->room_label && t->net->ops->room_label(t->net, t->room, label, sizeof label)
+	    && label[0])
+		return label;
+	return t->room;
+}
+
 /* Appends one announcement; announcements are joined into as few lines as
  * fit, and sent when the table flushes. */
 static void announce(table *t, const char *text)
@@ -142,7 +154,7 @@ static void save_failed(table *t, const char *user)
 {
 	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
 	if (user)
-		tell(t, user, T_SAVE_FAILED, t->room, NULL, NULL);
+		tell(t, user, T_SAVE_FAILED, table_room_shown(t), NULL, NULL);
 	if (!t->save_failed) {
 		t->save_failed = 1;
 		say(t, T_SAVE_FAILED_ROOM, NULL, NULL, NULL);
@@ -238,7 +250,7 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 	g304_view_of(&t->game, s, &v);
 	strbuf b;
 	sb_init(&b, buf, len);
-	sb_printf(&b, "%s: ", t->room);
+	sb_printf(&b, "%s: ", table_room_shown(t));
 	char n[32], m[32];
 	switch (v.phase) {
 	case G304_PHASE_BID4:
@@ -482,7 +494,7 @@ static void inspection(table *t, int trick)
 		}
 	snprintf(n, sizeof n, "%d", trick + 1);
 	if (any)
-		bot_say_private(t->bot, t->net, t->seats[tr].user, txt(line, sizeof line, T_INSPECTION, t->room, n, cards),
+		bot_say_private(t->bot, t->net, t->seats[tr].user, txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards),
 				ADAPTER_NOTICE);
 }
 
@@ -725,7 +737,7 @@ static int act(table *t, const g304_action *a, const char *user)
 				names[s] = seat_name(t, s);
 			char buf[PRIVATE_MAX];
 			text_refusal(buf, sizeof buf, &res, names);
-			tell(t, user, T_REFUSED, t->room, buf, NULL);
+			tell(t, user, T_REFUSED, table_room_shown(t), buf, NULL);
 			/* Brief: the room saw the command and hears of no move, so
 			 * it is told that this one did not count. */
 			if (t->seen_seat >= 0) {
@@ -834,7 +846,7 @@ static void send_hint(table *t, int s, const g304_action *a)
 		snprintf(what, sizeof what, "%s", a->type == G304_ACT_PARTNER ? "ask" : g304_act_name(a->type));
 		break;
 	}
-	tell(t, t->seats[s].user, T_HINT, t->room, what, NULL);
+	tell(t, t->seats[s].user, T_HINT, table_room_shown(t), what, NULL);
 }
 
 static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
@@ -1251,7 +1263,7 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 {
 	(void)in_room;
 	if (table_seat_of(t, user) >= 0) {
-		tell(t, user, T_ALREADY_SEATED, t->room, NULL, NULL);
+		tell(t, user, T_ALREADY_SEATED, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
@@ -1272,7 +1284,7 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 			break;
 	}
 	if (s < 0) {
-		tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, t->room, NULL, NULL);
+		tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	int replacing = t->seats[s].user[0] != 0;
@@ -1335,7 +1347,7 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 		}
 	}
 	if (!added)
-		tell(t, user, T_NO_FREE_SEAT, t->room, NULL, NULL);
+		tell(t, user, T_NO_FREE_SEAT, table_room_shown(t), NULL, NULL);
 	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
 		say_ready(t);
 	flush(t);
@@ -1415,7 +1427,7 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 	if (seated_count(t) < t->nseats) {
 		char n[16];
 		snprintf(n, sizeof n, "%d", t->nseats);
-		tell(t, user, t->gdef ? T_G_NEED_SEATS : T_NEED_FOUR, t->room, n, NULL);
+		tell(t, user, t->gdef ? T_G_NEED_SEATS : T_NEED_FOUR, table_room_shown(t), n, NULL);
 		return;
 	}
 	if (t->gdef) {
@@ -1451,7 +1463,7 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 	say(t, T_MATCH_STARTS2, seat_name(t, 1), seat_name(t, 3), NULL);
 	flush(t);
 	for (int i = 0; i < t->nnotify; i++)
-		tell(t, t->notify[i], T_NOTIFY_START, t->room, NULL, NULL);
+		tell(t, t->notify[i], T_NOTIFY_START, table_room_shown(t), NULL, NULL);
 	offer_cut(t);
 	if (t->cut_seat >= 0) {
 		flush(t);
@@ -1467,7 +1479,7 @@ static void cmd_cut(table *t, const char *user, const char *name, int in_room, i
 	(void)name, (void)in_room, (void)argc;
 	int s = table_seat_of(t, user);
 	if (t->cut_seat < 0 || s != t->cut_seat || !t->deal_timer || t->game.phase != G304_PHASE_DEAL) {
-		tell(t, user, T_CUT_NOT_NOW, t->room,
+		tell(t, user, T_CUT_NOT_NOW, table_room_shown(t),
 		     t->cut_seat >= 0 ? seat_name(t, t->cut_seat)
 				      : seat_name(t, (t->game.dealer + G304_SEATS - 1) % G304_SEATS), NULL);
 		return;
@@ -1475,7 +1487,7 @@ static void cmd_cut(table *t, const char *user, const char *name, int in_room, i
 	char *end;
 	long n = strtol(argv[1], &end, 10);
 	if (*end || end == argv[1] || n < 1 || n >= CARD_COUNT) {
-		tell(t, user, T_CUT_USAGE, t->room, NULL, NULL);
+		tell(t, user, T_CUT_USAGE, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	t->cut_at = (int)n;
@@ -1544,7 +1556,7 @@ static void cmd_hint(table *t, const char *user, const char *name, int in_room, 
 	if (s < 0)
 		return;
 	if (!t->set.hints) {
-		tell(t, user, T_HINT_OFF, t->room, NULL, NULL);
+		tell(t, user, T_HINT_OFF, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	g304_view v;
@@ -1552,7 +1564,7 @@ static void cmd_hint(table *t, const char *user, const char *name, int in_room, 
 	g304_view_of(&t->game, s, &v);
 	g304_legal_of(&t->game, s, &l);
 	if (t->game.turn != s || !(l.acts & ~(1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS))) {
-		tell(t, user, T_HINT_NOTHING, t->room, NULL, NULL);
+		tell(t, user, T_HINT_NOTHING, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	if (!ai_submit(t, s, AI_HINT, &v, &l)) {
@@ -1577,7 +1589,7 @@ static void cmd_trump(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)argc;
 	if (in_room) {
-		tell(t, user, T_TRUMP_PRIVATELY, t->room, NULL, NULL);
+		tell(t, user, T_TRUMP_PRIVATELY, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	int s = table_seat_of(t, user);
@@ -1602,11 +1614,11 @@ static void cmd_play(table *t, const char *user, const char *name, int in_room, 
 	const g304_trick *tr = &t->game.tricks[t->game.trick_no];
 	if (in_room && t->game.phase == G304_PHASE_PLAY && t->game.turn == s && tr->n > 0 && !t->game.trump_open
 	    && card_suit(c) != card_suit(tr->card[0])) {
-		tell(t, user, T_DOWN_PRIVATELY, t->room, NULL, NULL);
+		tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	if (in_room && !strcasecmp(argv[1], "trump")) {
-		tell(t, user, T_DOWN_PRIVATELY, t->room, NULL, NULL);
+		tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	/* "!p 3" (a position) does not show the room which card it is. */
@@ -1637,7 +1649,7 @@ static void cmd_hand(table *t, const char *user, const char *name, int in_room, 
 	(void)name, (void)in_room, (void)argc, (void)argv;
 	int s = table_seat_of(t, user);
 	if (t->state != TABLE_PLAYING || t->game.phase == G304_PHASE_DEAL) {
-		tell(t, user, T_NO_HAND, t->room, NULL, NULL);
+		tell(t, user, T_NO_HAND, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	send_hand(t, s);
@@ -1650,7 +1662,7 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 	strbuf b;
 	sb_init(&b, line, sizeof line);
 	char x[PRIVATE_MAX], y[PRIVATE_MAX], n[64];
-	sb_printf(&b, "%s: ", t->room);
+	sb_printf(&b, "%s: ", table_room_shown(t));
 	if (t->gdef)
 		sb_printf(&b, "%s, ", t->gdef->name);
 	for (int s = 0; s < t->nseats; s++) {
@@ -1710,7 +1722,7 @@ static void cmd_last(table *t, const char *user, const char *name, int in_room, 
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
 	if (t->state != TABLE_PLAYING || t->game.phase != G304_PHASE_PLAY || t->game.trick_no == 0) {
-		tell(t, user, T_NO_LAST, t->room, NULL, NULL);
+		tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	/* Built from a view of a seat that is not the trumper, so face-down
@@ -1732,7 +1744,7 @@ static void cmd_last(table *t, const char *user, const char *name, int in_room, 
 			render_card(&b, tr->card[k], style_of(t, me));
 	}
 	snprintf(n, sizeof n, "%d", t->game.trick_no);
-	const char *args[4] = { t->room, n, cards, seat_name(t, tr->winner) };
+	const char *args[4] = { table_room_shown(t), n, cards, seat_name(t, tr->winner) };
 	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
@@ -1768,7 +1780,7 @@ static void cmd_rules(table *t, const char *user, const char *name, int in_room,
 	static const char *const paces[] = { "live", "casual", "correspondence" };
 	static const char *const caps[] = { "strict", "lenient", "off" };
 	char line[PRIVATE_MAX];
-	const char *args[7] = { t->room, r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
+	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
 		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
 		paces[t->set.pace % 3] };
 	text_fmt(line, sizeof line, T_RULES, 7, args);
@@ -1781,7 +1793,7 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 	int s = table_seat_of(t, user);
 	int op = bot_is_operator(t->bot, t->net, user);
 	if (s < 0 && !op) {
-		tell(t, user, T_NOT_SEATED, t->room, NULL, NULL);
+		tell(t, user, T_NOT_SEATED, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	int humans = 0, votes = 0;
@@ -1816,15 +1828,15 @@ static void cmd_notify(table *t, const char *user, const char *name, int in_room
 		if (!strcasecmp(t->notify[i], user)) {
 			memmove(t->notify[i], t->notify[i + 1], (size_t)(t->nnotify - i - 1) * sizeof t->notify[0]);
 			t->nnotify--;
-			tell(t, user, T_NOTIFY_OFF, t->room, NULL, NULL);
+			tell(t, user, T_NOTIFY_OFF, table_room_shown(t), NULL, NULL);
 			return;
 		}
 	if (t->nnotify >= TABLE_NOTIFY_MAX) {
-		tell(t, user, T_NOTIFY_FULL, t->room, NULL, NULL);
+		tell(t, user, T_NOTIFY_FULL, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", user);
-	tell(t, user, T_NOTIFY_ON, t->room, NULL, NULL);
+	tell(t, user, T_NOTIFY_ON, table_room_shown(t), NULL, NULL);
 }
 
 static void cmd_ascii(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1936,7 +1948,7 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 	for (int i = 0; i < n; i++)
 		sb_printf(&b, "%s%d. %s %d/%d matches, %d/%d deals", i ? "; " : "", i + 1, rows[i].name,
 			  rows[i].matches_won, rows[i].matches, rows[i].deals_won, rows[i].deals);
-	say(t, T_TOP, t->room, buf, NULL);
+	say(t, T_TOP, table_room_shown(t), buf, NULL);
 	flush(t);
 }
 
@@ -2068,7 +2080,7 @@ static void cmd_help(table *t, const char *user, const char *name, int in_room, 
 static void cmd_game_only(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room, (void)argc;
-	tell(t, user, T_G_NOT_IN_GAME, t->room, argv[0], "304");
+	tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), argv[0], "304");
 }
 
 int table_set_game(table *t, const char *gname, int nseats)
@@ -2119,11 +2131,11 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	}
 	int r = n < 0 ? -1 : table_set_game(t, argv[1], n);
 	if (r == -2) {
-		tell(t, user, T_G_NEW_CROWDED, t->room, NULL, NULL);
+		tell(t, user, T_G_NEW_CROWDED, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	if (r < 0) {
-		tell(t, user, T_G_NEW_USAGE, t->room, t->bot->prefix, NULL);
+		tell(t, user, T_G_NEW_USAGE, table_room_shown(t), t->bot->prefix, NULL);
 		return;
 	}
 	char c[16];
@@ -2224,15 +2236,15 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		return;
 	}
 	if ((c->flags & CMD_SEATED) && table_seat_of(t, user) < 0) {
-		tell(t, user, T_NOT_SEATED, t->room, NULL, NULL);
+		tell(t, user, T_NOT_SEATED, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	if ((c->flags & CMD_PLAYING) && t->state != TABLE_PLAYING) {
-		tell(t, user, T_NOT_PLAYING, t->room, t->bot->prefix, NULL);
+		tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
 		return;
 	}
 	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN) {
-		tell(t, user, T_ONLY_BETWEEN, t->room, NULL, NULL);
+		tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */

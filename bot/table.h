@@ -110,6 +110,9 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 int table_set_game(table *t, const char *name, int nseats);
 /* The record name of the table's game ("304", "trump304", "rook"). */
 const char *table_game_name(const table *t);
+/* The table's room as its people know it (a Matrix room's alias, else the
+ * id), valid until the next call. */
+const char *table_room_shown(const table *t);
 /* The seat of a user at this table, or -1. */
 int table_seat_of(const table *t, const char *user);
 

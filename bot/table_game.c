@@ -28,6 +28,7 @@
 #define SAVE_RETRY_MS 5000
 #define TG_TK_MOVE 100   /* t->timer_kind values of this file */
 #define TG_TK_REMIND 101
+#define TG_TK_WARN 102
 
 static void schedule_next(table *t);
 
@@ -98,7 +99,7 @@ static void colour_or_suit(const table *t, strbuf *b, int x, int style)
 static void state_text(const table *t, int s, strbuf *b)
 {
 	char n[32];
-	sb_printf(b, "%s: ", t->room);
+	sb_printf(b, "%s: ", table_room_shown(t));
 	int style = tb_style_of(t, s);
 	if (is_t304(t)) {
 		t304_view v;
@@ -426,7 +427,7 @@ void tg_start(table *t, const char *user)
 	tb_say(t, is_t304(t) ? T_G_T304_TERMS : T_G_ROOK_TERMS, NULL, NULL, NULL);
 	tb_flush(t);
 	for (int i = 0; i < t->nnotify; i++)
-		tb_tell(t, t->notify[i], T_NOTIFY_START, t->room, NULL, NULL);
+		tb_tell(t, t->notify[i], T_NOTIFY_START, table_room_shown(t), NULL, NULL);
 	deal_next(t);
 }
 
@@ -639,7 +640,7 @@ static int act(table *t, const game_action *a, const char *user)
 		if (user) {
 			char buf[LINE];
 			refusal_text(t, &res, a->seat, buf, sizeof buf);
-			tb_tell(t, user, T_REFUSED, t->room, buf, NULL);
+			tb_tell(t, user, T_REFUSED, table_room_shown(t), buf, NULL);
 			if (t->seen_seat >= 0) {
 				t->seen_seat = -1;
 				tb_say(t, T_REFUSED_ROOM, tb_seat_name(t, a->seat), NULL, NULL);
@@ -730,6 +731,18 @@ static void turn_timer(void *ctx)
 		tg_send_hand(t, s);
 		return;
 	}
+	if (t->timer_kind == TG_TK_WARN) {
+		/* Half the time gone: one warning, then the move at the deadline. */
+		long left = (long)(t->move_by - loop_now());
+		char secs[24];
+		snprintf(secs, sizeof secs, "%ld", left > 0 ? (left + 999) / 1000 : 0);
+		tb_say(t, is_t304(t) ? T_G_WARN : T_WARN, tb_seat_name(t, s), secs, NULL);
+		tb_flush(t);
+		t->warned = 1;
+		t->timer_kind = TG_TK_MOVE;
+		t->timer = loop_timer(t->bot->ev, left > 0 ? left : 0, turn_timer, t);
+		return;
+	}
 	game_action a;
 	int ok;
 	if (is_t304(t)) {
@@ -772,9 +785,9 @@ static void schedule_next(table *t)
 	long ms;
 	switch (t->set.pace) {
 	case PACE_LIVE:
-		t->timer_kind = TG_TK_MOVE;
-		ms = (long)t->set.live_turn_seconds * 1000;
-		t->move_by = loop_now() + ms;
+		t->timer_kind = TG_TK_WARN;
+		t->move_by = loop_now() + (int64_t)t->set.live_turn_seconds * 1000;
+		ms = (long)t->set.live_turn_seconds * 1000 / 2;
 		break;
 	case PACE_CORRESPONDENCE:
 		t->timer_kind = TG_TK_REMIND;
@@ -834,12 +847,12 @@ static int card_arg(table *t, const char *user, int s, const char *w)
 static void hint(table *t, const char *user, int s)
 {
 	if (!t->set.hints) {
-		tb_tell(t, user, T_HINT_OFF, t->room, NULL, NULL);
+		tb_tell(t, user, T_HINT_OFF, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	game_action a;
 	if (tg_turn(t) != s || !game_bot_action(t->g, s, &t->dice, &a)) {
-		tb_tell(t, user, T_HINT_NOTHING, t->room, NULL, NULL);
+		tb_tell(t, user, T_HINT_NOTHING, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	char what[96], code[8], c2[8];
@@ -857,7 +870,7 @@ static void hint(table *t, const char *user, int s)
 		snprintf(what, sizeof what, "%s %s", name, code);
 	} else
 		snprintf(what, sizeof what, "%s", name);
-	tb_tell(t, user, T_HINT, t->room, what, NULL);
+	tb_tell(t, user, T_HINT, table_room_shown(t), what, NULL);
 }
 
 static void last_trick(table *t, const char *user, int s)
@@ -877,7 +890,7 @@ static void last_trick(table *t, const char *user, int s)
 		winner = rv.last_trick.winner, trick_no = rv.trick_no;
 	}
 	if (!n) {
-		tb_tell(t, user, T_NO_LAST, t->room, NULL, NULL);
+		tb_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	char cl[LINE], line[LINE], num[16];
@@ -888,7 +901,7 @@ static void last_trick(table *t, const char *user, int s)
 		card_text(t, &b, cards[k], tb_style_of(t, s));
 	}
 	snprintf(num, sizeof num, "%d", trick_no);
-	const char *args[4] = { t->room, num, cl, tb_seat_name(t, winner) };
+	const char *args[4] = { table_room_shown(t), num, cl, tb_seat_name(t, winner) };
 	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
@@ -900,19 +913,19 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 	static const char *const not_here[] = { "caps", "cut", "open", "partner", "redeal", "spoilt" };
 	for (size_t i = 0; i < sizeof not_here / sizeof not_here[0]; i++)
 		if (!strcmp(w, not_here[i])) {
-			tb_tell(t, user, T_G_NOT_IN_GAME, t->room, w, t->gdef->name);
+			tb_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), w, t->gdef->name);
 			return 1;
 		}
 	if (!strcmp(w, "hand")) {
 		if (t->state != TABLE_PLAYING || tg_turn(t) < 0)
-			tb_tell(t, user, T_NO_HAND, t->room, NULL, NULL);
+			tb_tell(t, user, T_NO_HAND, table_room_shown(t), NULL, NULL);
 		else
 			tg_send_hand(t, s);
 		return 1;
 	}
 	if (!strcmp(w, "last")) {
 		if (t->state != TABLE_PLAYING || !t->g)
-			tb_tell(t, user, T_NO_LAST, t->room, NULL, NULL);
+			tb_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		else
 			last_trick(t, user, s);
 		return 1;
@@ -921,7 +934,7 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 	if (strcmp(w, "hint") && type < 0) {
 		if (!strcmp(w, "bid") || !strcmp(w, "pass") || !strcmp(w, "trump") || !strcmp(w, "play")
 		    || !strcmp(w, "exchange") || !strcmp(w, "keep") || !strcmp(w, "reveal") || !strcmp(w, "discard")) {
-			tb_tell(t, user, T_G_NOT_IN_GAME, t->room, w, t->gdef->name);
+			tb_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), w, t->gdef->name);
 			return 1;
 		}
 		return 0;
@@ -955,7 +968,7 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 	} else if (!strcmp(w, "trump") || !strcmp(w, "discard") || !strcmp(w, "exchange")) {
 		/* Each names a card that goes face down: never in the channel. */
 		if (in_room) {
-			tb_tell(t, user, !strcmp(w, "trump") ? T_TRUMP_PRIVATELY : T_G_PRIVATELY, t->room, NULL, NULL);
+			tb_tell(t, user, !strcmp(w, "trump") ? T_TRUMP_PRIVATELY : T_G_PRIVATELY, table_room_shown(t), NULL, NULL);
 			return 1;
 		}
 		int need = !strcmp(w, "exchange") ? 2 : 1;
@@ -1064,10 +1077,10 @@ void tg_rules(table *t, const char *user)
 	snprintf(n, sizeof n, "%d", t->nseats);
 	snprintf(secs, sizeof secs, "%d", t->set.live_turn_seconds);
 	if (is_t304(t)) {
-		const char *args[4] = { t->room, n, paces[t->set.pace % 3], secs };
+		const char *args[4] = { table_room_shown(t), n, paces[t->set.pace % 3], secs };
 		text_fmt(line, sizeof line, T_G_RULES_T304, 4, args);
 	} else {
-		tb_txt(line, sizeof line, T_G_RULES_ROOK, t->room, paces[t->set.pace % 3], NULL);
+		tb_txt(line, sizeof line, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
 	}
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }

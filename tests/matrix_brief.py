@@ -367,7 +367,7 @@ class Brief(Scenario):
             # (Seating cost the bot a sit line and a room creation, counted
             # twice, for each player: the burst is spent. People chat a
             # little before someone types !start.)
-            hs.wait(lambda: hs.rate_tokens(self.botid) >= self.rate[0] - 1, 90)
+            hs.wait(lambda: hs.rate_tokens(self.botid) >= self.rate[0] - 0.05, 90)
             self.figures["tokens_at_start"] = hs.rate_tokens(self.botid)
         self.start_pos = len(hs.events)
         self.req0 = len(hs.requests)
@@ -409,6 +409,19 @@ class Brief(Scenario):
             allowed = self.rate[0] + self.rate[1] * f["deal_seconds"]
             f["allowed"] = allowed
         R.check(f["room_events"] > 0 and f["dm_events"] > 0, "%d: no events counted" % self.num)
+        # Private lines name the table by the room's alias, not its id; the
+        # alias also names it in a private command.
+        hands = [line for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
+                 and e["room_id"] != self.room for line in lines_of(e) if irc_game.parse_hand(line)]
+        R.check(hands and all(line.startswith("[#304:test: ") for line in hands),
+                "%d: hand lines do not name the table by its alias: %r" % (self.num, hands[:1]))
+        if self.num == 1:
+            p = self.players[self.humans[0]]
+            n0 = len(hs.events)
+            hs.say(p.uid, p.dm, "#304:test table")
+            R.check(hs.wait(lambda: any(e["sender"] == bot and e["room_id"] == p.dm and "#304:test" in
+                                        e["content"].get("body", "") for e in hs.events[n0:]), 10),
+                    "1: a private command naming the table by its alias was not answered")
         trick_lines = [s for e in hs.bot_messages(bot, self.room, self.start_pos) for line in lines_of(e)
                        for s in irc_game.segs(irc_game.strip_colours(line)) if TRICK_ALL_RE.match(s)]
         R.check(len(trick_lines) == 8 or any(irc_game.OTHER_END_RE.search(s) for s in self.room_segments(

@@ -275,6 +275,7 @@ class Homeserver:
                 self._emit(rid, "m.room.encryption", creator, {"algorithm": "m.megolm.v1.aes-sha2"}, state_key="")
             if alias:
                 self.aliases[alias] = rid
+                self._emit(rid, "m.room.canonical_alias", creator, {"alias": alias}, state_key="")
             for u in invite:
                 self._set_member(room, u, "invite", sender=creator, is_direct=is_direct)
             return rid

@@ -1,6 +1,7 @@
 /* bot_table.c: the bot core over a fake in-memory network: tables open,
  * seat people and computer players, and play whole matches through real
  * command text; nothing said in the room names a card still hidden. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bot.h"
@@ -107,6 +108,82 @@ static cardset hidden_now(const table *t)
 	return h;
 }
 
+/* ann plays a whole match through the command text (the computers move
+ * on timers); after every action, nothing said in the room names a card
+ * hidden before and after it. In a brief room ann types face-up cards in
+ * the room (as people there do), so that those moves are not repeated.
+ * Returns ann's refused commands; *steps and *deals say how far it went. */
+static int play_match(bot *b, loop *ev, table *t, const char *room, int *steps_out, long *deals_out)
+{
+	int refusals_before = 0, steps = 0;
+	long deals = 0;
+	while (t->state == TABLE_PLAYING && steps < 20000) {
+		steps++;
+		int room_before = net.nroom;
+		int deal_before = t->game.deal_no;
+		cardset hidden_before = hidden_now(t);
+		if (t->game.turn == 0) {
+			g304_view v;
+			g304_legal l;
+			g304_action a;
+			char cmd[64];
+			g304_view_of(&t->game, 0, &v);
+			g304_legal_of(&t->game, 0, &l);
+			/* The simple player chooses; we type it as a person would. */
+			g304_simple_action(&v, &l, &a);
+			const char *in = room;
+			switch (a.type) {
+			case G304_ACT_BID:
+				snprintf(cmd, sizeof cmd, "!bid %d", a.value >= G304_BID_PCC ? 0 : a.value);
+				if (a.value >= G304_BID_PCC)
+					snprintf(cmd, sizeof cmd, "!bid pcc");
+				break;
+			case G304_ACT_PASS: snprintf(cmd, sizeof cmd, "!pass"); break;
+			case G304_ACT_REDEAL: snprintf(cmd, sizeof cmd, "!redeal"); break;
+			case G304_ACT_TRUMP: {
+				char code[3];
+				card_code(a.card, code);
+				snprintf(cmd, sizeof cmd, "trump %s", code);
+				in = NULL; /* privately */
+				break;
+			}
+			case G304_ACT_PLAY: {
+				char code[3];
+				card_code(a.card, code);
+				int tablecard = a.card == t->game.trump_card && t->game.trump_down;
+				snprintf(cmd, sizeof cmd, "play %s", tablecard ? "trump" : code);
+				in = NULL; /* plays go privately: they may be face down */
+				const g304_trick *tr = &t->game.tricks[t->game.trick_no];
+				if (t->set.brief && !tablecard
+				    && (tr->n == 0 || t->game.trump_open || card_suit(a.card) == card_suit(tr->card[0]))) {
+					snprintf(cmd, sizeof cmd, "!play %s", code);
+					in = room; /* face up: typed in the room */
+				}
+				break;
+			}
+			default: snprintf(cmd, sizeof cmd, "!pass"); break;
+			}
+			int priv_before = net.npriv;
+			say(b, in, "ann", cmd);
+			for (int i = priv_before; i < net.npriv; i++)
+				refusals_before += net.priv_lines[i][0] == '[' && !strncmp(net.priv_lines[i] + 1, room, strlen(room))
+					&& net.priv_lines[i][1 + strlen(room)] == ']' 
+					&& !strstr(net.priv_lines[i], "face down:");
+		} else {
+			loop_once(ev, 2); /* one step, so each action is checked on its own */
+		}
+		/* Nothing said in the room may name a card that was hidden before
+		 * the action and is still hidden after it. */
+		cardset hidden = deal_before == t->game.deal_no ? hidden_before & hidden_now(t) : 0;
+		for (int i = room_before; i < net.nroom; i++)
+			CHECK(!(cards_in(net.room_lines[i]) & hidden), "room line names a hidden card: %s", net.room_lines[i]);
+		deals = t->deals_played;
+	}
+	*steps_out = steps;
+	*deals_out = deals;
+	return refusals_before;
+}
+
 int main(void)
 {
 	loop *ev = loop_new();
@@ -135,64 +212,9 @@ int main(void)
 	say(b, "#304", "ann", "!start");
 	CHECK(t->state == TABLE_PLAYING, "four seated: the match starts");
 
-	/* ann plays through the command text; the computers move on timers. */
-	int refusals_before = 0, steps = 0;
+	int steps = 0;
 	long deals = 0;
-	while (t->state == TABLE_PLAYING && steps < 20000) {
-		steps++;
-		int room_before = net.nroom;
-		int deal_before = t->game.deal_no;
-		cardset hidden_before = hidden_now(t);
-		if (t->game.turn == 0) {
-			g304_view v;
-			g304_legal l;
-			g304_action a;
-			char cmd[64];
-			g304_view_of(&t->game, 0, &v);
-			g304_legal_of(&t->game, 0, &l);
-			/* The simple player chooses; we type it as a person would. */
-			g304_simple_action(&v, &l, &a);
-			const char *in = "#304";
-			switch (a.type) {
-			case G304_ACT_BID:
-				snprintf(cmd, sizeof cmd, "!bid %d", a.value >= G304_BID_PCC ? 0 : a.value);
-				if (a.value >= G304_BID_PCC)
-					snprintf(cmd, sizeof cmd, "!bid pcc");
-				break;
-			case G304_ACT_PASS: snprintf(cmd, sizeof cmd, "!pass"); break;
-			case G304_ACT_REDEAL: snprintf(cmd, sizeof cmd, "!redeal"); break;
-			case G304_ACT_TRUMP: {
-				char code[3];
-				card_code(a.card, code);
-				snprintf(cmd, sizeof cmd, "trump %s", code);
-				in = NULL; /* privately */
-				break;
-			}
-			case G304_ACT_PLAY: {
-				char code[3];
-				card_code(a.card, code);
-				int tablecard = a.card == t->game.trump_card && t->game.trump_down;
-				snprintf(cmd, sizeof cmd, "play %s", tablecard ? "trump" : code);
-				in = NULL; /* plays go privately: they may be face down */
-				break;
-			}
-			default: snprintf(cmd, sizeof cmd, "!pass"); break;
-			}
-			int priv_before = net.npriv;
-			say(b, in, "ann", cmd);
-			for (int i = priv_before; i < net.npriv; i++)
-				refusals_before += strstr(net.priv_lines[i], "[#304] ") == net.priv_lines[i]
-					&& !strstr(net.priv_lines[i], "face down:");
-		} else {
-			loop_once(ev, 2); /* one step, so each action is checked on its own */
-		}
-		/* Nothing said in the room may name a card that was hidden before
-		 * the action and is still hidden after it. */
-		cardset hidden = deal_before == t->game.deal_no ? hidden_before & hidden_now(t) : 0;
-		for (int i = room_before; i < net.nroom; i++)
-			CHECK(!(cards_in(net.room_lines[i]) & hidden), "room line names a hidden card: %s", net.room_lines[i]);
-		deals = t->deals_played;
-	}
+	int refusals_before = play_match(b, ev, t, "#304", &steps, &deals);
 	CHECK(t->state == TABLE_OPEN && t->game.phase == G304_PHASE_OVER, "the match ended (%ld deals, %d steps)", deals, steps);
 	CHECK(refusals_before == 0, "ann's typed commands were refused %d times", refusals_before);
 	/* Private lines went to ann only: computers get none. */
@@ -279,6 +301,50 @@ int main(void)
 	say(b, "!abc:example.org", "boss", "!stop");
 	run_for(ev, 5);
 	CHECK(b->ntables == 0, "the room-id table is stopped");
+
+	/* The same in a brief room (a network that limits the bot's messages):
+	 * no hidden card in the room, ann's typed bids, passes and cards are not
+	 * repeated, and each trick is told in one line with its four cards. */
+	{
+		int room0 = net.nroom;
+		say(b, "#brief", "ann", "!304");
+		table *bt = b->tables[b->ntables - 1];
+		bt->set.brief = 1;
+		for (int i = 0; i < 3; i++)
+			say(b, "#brief", "ann", "!bot");
+		say(b, "#brief", "ann", "!set caps off");
+		say(b, "#brief", "ann", "!start");
+		int bsteps = 0;
+		long bdeals = 0;
+		int brefused = play_match(b, ev, bt, "#brief", &bsteps, &bdeals);
+		CHECK(bt->state == TABLE_OPEN && bt->game.phase == G304_PHASE_OVER, "brief: the match ended (%ld deals)",
+		      bdeals);
+		CHECK(brefused == 0, "brief: ann's typed commands were refused %d times", brefused);
+		int echoed = 0, tricks = 0, whole = 0;
+		for (int i = room0; i < net.nroom; i++) {
+			const char *l = net.room_lines[i];
+			const char *bid = strstr(l, "ann bids ");
+			if ((bid && (isdigit((unsigned char)bid[9]) || !strncmp(bid + 9, "pcc", 3))) || strstr(l, "ann passes")) {
+				echoed++;
+				if (getenv("BT_VERBOSE"))
+					fprintf(stderr, "echo: %s\n", l);
+			}
+			for (const char *p = strstr(l, "trick "); p; p = strstr(p + 1, "trick ")) {
+				const char *colon = strchr(p, ':'), *end = strstr(p, "; ");
+				if (!colon || !end || colon > end || !strstr(end, " wins it"))
+					continue;
+				int commas = 0;
+				for (const char *q = colon; q < end; q++)
+					commas += *q == ',';
+				tricks++;
+				whole += commas == 3;
+			}
+		}
+		CHECK(echoed == 0, "brief: ann's typed bids and passes were repeated %d times", echoed);
+		CHECK(tricks >= 8 && whole == tricks, "brief: %d trick lines, %d of them with four cards", tricks, whole);
+		say(b, "#brief", "ann", "!stop");
+		run_for(ev, 20);
+	}
 
 	/* The courtesy cut (RULES.md): fair_cut moves the top n cards to the
 	 * bottom in order, and leaves the deck alone for any other n. */
