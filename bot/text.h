@@ -70,6 +70,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_REFUSED_ROOM, "{1}: not accepted (I told you why privately).") \
 	X(T_STOOD_IN, "{1} is away: a computer player moves for them") \
 	X(T_WARN, "{1}: still your turn; {2} seconds left before a computer player moves for you.") \
+	X(T_G_WARN, "{1}: still your turn; {2} seconds left before a random move is made for you.") \
 	X(T_REMIND, "{1}: the table is waiting for you.") \
 	X(T_LEFT_OPEN, "{1} leaves the table") \
 	X(T_LEFT_PLAYING, "{1} has left; their seat is kept for {2} seconds, then anyone may !sit in it") \

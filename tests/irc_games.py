@@ -142,7 +142,7 @@ class Player:
                 low = int(n.group(1)) if n else 150
                 want = 250 if self.game == "trump304" else 150
                 self.say("!bid %d" % (max(low, want) if "or more" in prompt else low))
-            elif "or pass" in prompt:
+            elif "or pass" in prompt or "(pass)" in prompt:
                 self.say("!pass")
             else:
                 n = re.search(r"\((\d+)", prompt)

@@ -344,6 +344,8 @@ static void trump304_match(bot *b, loop *ev, int n, rng *r)
 			moved = room_has(r0, "ann ran out of time");
 		}
 		CHECK(moved, "the 30-second timer (1 s here) moves for ann");
+		CHECK(room_has(r0, "ann: still your turn; 1 seconds left before a random move"),
+		      "a warning at half time comes before the move");
 		t->set.pace = PACE_CASUAL;
 		run_table(b, ev, t, room, r, 100, 2000); /* back to ann's own moves */
 	}
