@@ -1496,6 +1496,19 @@ static void cmd_cut(table *t, const char *user, const char *name, int in_room, i
 	deal_next(t);
 }
 
+/* Brief: a move typed in the room that goes no further is marked there
+ * too (the reason goes privately), so nobody takes it for a move. */
+static void refused_in_room(table *t, const char *user, int in_room)
+{
+	int s = table_seat_of(t, user);
+	if (!t->set.brief || !in_room || s < 0)
+		return;
+	say(t, T_REFUSED_ROOM, seat_name(t, s), NULL, NULL);
+	flush(t);
+}
+
+void tb_refused_in_room(table *t, const char *user, int in_room) { refused_in_room(t, user, in_room); }
+
 /* Turns "60" into 160 and "pcc" into G304_BID_PCC; -1 if not a bid. */
 static int parse_bid(const char *s)
 {
@@ -1544,6 +1557,7 @@ static void cmd_bid(table *t, const char *user, const char *name, int in_room, i
 	int v = parse_bid(argv[1]);
 	if (v < 0) {
 		tell(t, user, T_USAGE, "bid N (60 means 160), or bid pcc", NULL, NULL);
+		refused_in_room(t, user, in_room);
 		return;
 	}
 	game_act(t, user, G304_ACT_BID, v, CARD_NONE, in_room);
@@ -1590,6 +1604,7 @@ static void cmd_trump(table *t, const char *user, const char *name, int in_room,
 	(void)name, (void)argc;
 	if (in_room) {
 		tell(t, user, T_TRUMP_PRIVATELY, table_room_shown(t), NULL, NULL);
+		refused_in_room(t, user, in_room);
 		return;
 	}
 	int s = table_seat_of(t, user);
@@ -1608,6 +1623,7 @@ static void cmd_play(table *t, const char *user, const char *name, int in_room, 
 	card c = parse_played(t, s, argv[1]);
 	if (c == CARD_NONE) {
 		tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		refused_in_room(t, user, in_room);
 		return;
 	}
 	/* A card that would go face down must not be named in the room. */
@@ -1615,10 +1631,12 @@ static void cmd_play(table *t, const char *user, const char *name, int in_room, 
 	if (in_room && t->game.phase == G304_PHASE_PLAY && t->game.turn == s && tr->n > 0 && !t->game.trump_open
 	    && card_suit(c) != card_suit(tr->card[0])) {
 		tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
+		refused_in_room(t, user, in_room);
 		return;
 	}
 	if (in_room && !strcasecmp(argv[1], "trump")) {
 		tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
+		refused_in_room(t, user, in_room);
 		return;
 	}
 	/* "!p 3" (a position) does not show the room which card it is. */

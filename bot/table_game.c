@@ -955,6 +955,7 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 		if (*end || end == argv[1] || v < 0 || v > 999) {
 			tb_tell(t, user, T_USAGE, is_t304(t) ? "bid N (150 to 300 in tens, or 304)" : "bid N (70 to 200 in fives)",
 				NULL, NULL);
+			tb_refused_in_room(t, user, in_room);
 			return 1;
 		}
 		a.value = (uint16_t)v;
@@ -969,6 +970,7 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 		/* Each names a card that goes face down: never in the channel. */
 		if (in_room) {
 			tb_tell(t, user, !strcmp(w, "trump") ? T_TRUMP_PRIVATELY : T_G_PRIVATELY, table_room_shown(t), NULL, NULL);
+			tb_refused_in_room(t, user, in_room);
 			return 1;
 		}
 		int need = !strcmp(w, "exchange") ? 2 : 1;
@@ -984,8 +986,10 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 		}
 	} else if (!strcmp(w, "play")) {
 		int c = card_arg(t, user, s, argv[1]);
-		if (c < 0)
+		if (c < 0) {
+			tb_refused_in_room(t, user, in_room);
 			return 1;
+		}
 		a.cards[a.ncards++] = (uint8_t)c;
 	}
 	/* Brief: a bid, a pass or a card named (not "!p 3", a position) in the

@@ -16,6 +16,8 @@ void tb_flush(table *t);
 const char *tb_seat_name(const table *t, int s);
 void tb_save_failed(table *t, const char *user);
 int tb_style_of(const table *t, int s);
+/* Brief rooms: marks a move typed in the room that went no further. */
+void tb_refused_in_room(table *t, const char *user, int in_room);
 
 /* ---- from table_game.c (t->gdef is Trump304 or Rook) ---- */
 /* Starts a match with the seated players (the caller checked the seats). */

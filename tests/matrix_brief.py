@@ -52,7 +52,8 @@ TRICK_ALL_RE = re.compile(r"^trick (?P<n>\d+):(?P<cards>.*); (?P<name>\S+) wins 
 NOT_ACCEPTED_RE = re.compile(r"^(?P<name>\S+): not accepted")
 WON8_RE = re.compile(r"^(?P<name>\S+) wins the eight-card bidding at")
 COMPUTER_RE = re.compile(r"^(?P<name>\S+) \(a computer player\) sits in seat (?P<k>\d+)")
-BID_RE = re.compile(r"^(?P<name>\S+) (?:bids \S+|passes)$")
+BID_RE = re.compile(r"^(?P<name>\S+) (?:bids \S+|passes|answers for their partner: \S+)$")
+ASK_RE = re.compile(r"^(?P<name>\S+) asks (?P<partner>\S+) to bid$")
 
 
 class BriefPlayer(Player):
@@ -72,6 +73,7 @@ class BriefPlayer(Player):
         self.turn = None
         self.bids = 0            # bids and passes in this bidding round
         self.calls = []          # each of them: True for a bid
+        self.asker = None        # a seat that asked its partner to bid for it
         self.trumper = None
         self.my_trump = None     # my trump suit while I am the trumper
         self.trump_down = False  # my trump card lies on the table
@@ -159,7 +161,17 @@ class BriefPlayer(Player):
             return
         m = BID_RE.match(s)
         if m and self.phase in ("bid4", "bid8") and self.seat_of(m.group("name")) == self.turn:
-            self.bid_done(self.turn, "bids" in s)
+            self.bid_done(self.turn, "passes" not in s)
+            return
+        m = ASK_RE.match(s)
+        if m and self.phase == "bid4":
+            # the partner bids or passes in the asker's turn
+            self.asker, self.turn = self.seat_of(m.group("name")), self.seat_of(m.group("partner"))
+            return
+        m = irc_game.PROMPT_RE.match(s)
+        if m and self.phase in ("bid4", "bid8", "play") and (m.group("what") == "play") == (self.phase == "play"):
+            # a prompt, where the bot gives one, says whose turn it is
+            self.turn = self.seat_of(m.group("name"))
             return
         m = irc_game.DEAL_RE.match(s)
         if m:
@@ -226,6 +238,8 @@ class BriefPlayer(Player):
         says how the bidding ended (the four-card round ends on three
         passes after a bid or four passes; the eight-card one goes round
         once)."""
+        if self.asker is not None:
+            seat, self.asker = self.asker, None
         self.bids += 1
         self.calls.append(bid)
         self.turn = (seat + 1) % 4

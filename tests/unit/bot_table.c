@@ -316,6 +316,12 @@ int main(void)
 		say(b, "#brief", "ann", "!start");
 		int bsteps = 0;
 		long bdeals = 0;
+		int r0 = net.nroom;
+		say(b, "#brief", "ann", "!bid lots");
+		int marked = 0;
+		for (int i = r0; i < net.nroom; i++)
+			marked |= strstr(net.room_lines[i], "ann: not accepted") != NULL;
+		CHECK(marked, "brief: a move typed in the room and refused is marked there as not accepted");
 		int brefused = play_match(b, ev, bt, "#brief", &bsteps, &bdeals);
 		CHECK(bt->state == TABLE_OPEN && bt->game.phase == G304_PHASE_OVER, "brief: the match ended (%ld deals)",
 		      bdeals);
