@@ -69,6 +69,7 @@ class Player(threading.Thread):
         self.sc, self.uid, self.name = sc, uid, name
         self.join_dm = join_dm
         self.pos = 0
+        self.rewind = False   # set by the test: read everything again (under the lock)
         self.done = set()
         self.actions = []     # (time, text)
         self.errors = []
@@ -79,6 +80,8 @@ class Player(threading.Thread):
         try:
             while not self.sc.stop.is_set():
                 with hs.cond:
+                    if self.rewind:
+                        self.pos, self.rewind = 0, False
                     if len(hs.events) <= self.pos:
                         hs.cond.wait(0.2)
                     new = hs.events[self.pos:]
@@ -447,8 +450,14 @@ class NeverJoins(Scenario):
         p.join_dm = True
         if dm:
             hs.join(uid, dm)
-            p.pos = 0  # read what was sent before they joined
-        R.check(self.wait_deal(), "2: the deal did not end after %s joined: %s" % (late, self.bot.log_tail()))
+            with hs.cond:
+                p.rewind = True  # read what was sent before they joined
+                hs.cond.notify_all()
+        R.check(self.wait_deal(), "2: the deal did not end after %s joined: %s; the room's last lines: %r; %s's "
+                "direct room: %r; players: %r" % (
+                    late, self.bot.log_tail(), self.room_segments(self.start_pos)[-6:], late,
+                    [x for e in hs.bot_messages(self.botid, dm) for x in lines_of(e)][-4:] if dm else None,
+                    {n: (len(q.actions), q.errors[:1], q.dm) for n, q in self.players.items()}))
 
 
 class Faults(Scenario):
