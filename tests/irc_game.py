@@ -195,8 +195,11 @@ class Player(threading.Thread):
         self.c = client
         self.name0 = client.nick
         self.pacer = Pacer()
-        self.done = set()        # (hand line, epoch) acted on
+        self.done = set()        # (hand line, epoch, channel lines seen) acted on
         self.epoch = 0
+        self.chan_seen = 0       # the bot's channel lines so far: the same hand line
+                                 # after the game moved on is a new prompt (an ask for
+                                 # a partner's bid, then one's own turn, read alike)
         self.deal = 0            # deals ended, as seen in this stream
         self.actions = []        # (time, deal, kind, card, facedown, via)
         self.idx = 0
@@ -245,6 +248,7 @@ class Player(threading.Thread):
         if m.src.lower() != BOTNICK or m.cmd not in ("NOTICE", "PRIVMSG"):
             return
         if is_chan(m):
+            self.chan_seen += 1
             for s in segs(m.text):
                 if s.startswith(RESUMED) or re.match(r"^%s is back$" % re.escape(self.c.nick), s):
                     self.epoch += 1
@@ -259,7 +263,7 @@ class Player(threading.Thread):
             self.sc.trump_suit[self.deal] = h["my_trump"]
         if not h["turn"]:
             return
-        key = (h["raw"], self.epoch)
+        key = (h["raw"], self.epoch, self.chan_seen)
         if key in self.done:
             return
         while self.sc.hold.is_set() and not self.sc.stop.is_set():

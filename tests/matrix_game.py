@@ -70,6 +70,7 @@ class Player(threading.Thread):
         self.join_dm = join_dm
         self.pos = 0
         self.rewind = False   # set by the test: read everything again (under the lock)
+        self.room_seen = 0    # the bot's events in the table's room so far
         self.done = set()
         self.actions = []     # (time, text)
         self.errors = []
@@ -101,6 +102,10 @@ class Player(threading.Thread):
         if e["type"] != "m.room.message" or e["sender"] != bot:
             return
         room = hs.rooms.get(e["room_id"])
+        if room and room.id == self.sc.room:
+            # the same hand line after the game moved on is a new prompt (an
+            # ask for a partner's bid, then one's own turn, read alike)
+            self.room_seen += 1
         if room and room.id == self.sc.room and any(irc_game.RESUMED in x for x in lines_of(e)):
             self.done.clear()  # the bot is back: it prompts again
             return
@@ -111,7 +116,7 @@ class Player(threading.Thread):
             h = irc_game.parse_hand(line)
             if not h or not h["turn"]:
                 continue
-            key = h["raw"]
+            key = (h["raw"], self.room_seen)
             if key in self.done:
                 continue
             self.done.add(key)
