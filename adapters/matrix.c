@@ -1303,6 +1303,21 @@ static void send_retry_fire(void *ctx)
 	send_next(r->m, r);
 }
 
+/* The event in flight is posted (or dropped): its lines leave the queue. */
+static void batch_done(matrix *m, mx_room *r)
+{
+	for (int i = 0; i < r->batch_lines && r->head; i++) {
+		mx_msg *n = r->head->next;
+		msg_free(m, r->head);
+		r->head = n;
+		r->nqueued--;
+	}
+	if (!r->head)
+		r->tail = NULL;
+	free(r->batch);
+	r->batch = NULL;
+}
+
 static void send_done(matrix *m, mx_req *q, long status, json_object *body, const char *err)
 {
 	mx_room *r = room_find(m, q->room);
@@ -1310,16 +1325,7 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 		return;
 	r->sending = 0;
 	if (status == 200 && jstr(body, "event_id")) {
-		for (int i = 0; i < r->batch_lines && r->head; i++) {
-			mx_msg *n = r->head->next;
-			msg_free(m, r->head);
-			r->head = n;
-			r->nqueued--;
-		}
-		if (!r->head)
-			r->tail = NULL;
-		free(r->batch);
-		r->batch = NULL;
+		batch_done(m, r);
 		r->attempts = 0;
 		/* After a 429 the sends are spaced (see send_done's 429 case),
 		 * the spacing shrinking by an eighth after each success until it
@@ -1364,16 +1370,7 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 	}
 	error_text(body, why, sizeof why);
 	LOG(m, "warn", "%s: the homeserver refused a message (%ld, %s); it is dropped", r->id, status, why);
-	for (int i = 0; i < r->batch_lines && r->head; i++) {
-		mx_msg *n = r->head->next;
-		msg_free(m, r->head);
-		r->head = n;
-		r->nqueued--;
-	}
-	if (!r->head)
-		r->tail = NULL;
-	free(r->batch);
-	r->batch = NULL;
+	batch_done(m, r);
 	if (status == 403 && r->dm_user[0]) {
 		/* Not in the direct room any more: the next private line makes a new one. */
 		char user[ADAPTER_ID_MAX];

@@ -121,10 +121,7 @@ class BriefPlayer(Player):
 
     def handle(self, e):
         hs, bot = self.sc.hs, self.sc.botid
-        if e["type"] == "m.room.member" and e.get("state_key") == self.uid and e["sender"] == bot and \
-                e["content"].get("membership") == "invite":
-            if self.join_dm:
-                hs.join(self.uid, e["room_id"])
+        if self.invited(e):
             return
         if e["type"] != "m.room.message":
             return

@@ -92,12 +92,19 @@ class Player(threading.Thread):
         except Exception:
             self.errors.append(traceback.format_exc())
 
-    def handle(self, e):
-        hs, bot = self.sc.hs, self.sc.botid
-        if e["type"] == "m.room.member" and e.get("state_key") == self.uid and e["sender"] == bot and \
+    def invited(self, e):
+        """Accepts the bot's invitation to a direct room (when willing);
+        True when e was such an invitation."""
+        if e["type"] == "m.room.member" and e.get("state_key") == self.uid and e["sender"] == self.sc.botid and \
                 e["content"].get("membership") == "invite":
             if self.join_dm:
-                hs.join(self.uid, e["room_id"])
+                self.sc.hs.join(self.uid, e["room_id"])
+            return True
+        return False
+
+    def handle(self, e):
+        hs, bot = self.sc.hs, self.sc.botid
+        if self.invited(e):
             return
         if e["type"] != "m.room.message" or e["sender"] != bot:
             return
