@@ -1,14 +1,18 @@
 #!/bin/sh
-# run.sh: runs every test program given (one after another: they keep the
-# cores busy), then the tests/*.py checks of the binary, several at once
-# (they mostly wait on servers and timers; each uses its own ports and temp
-# directory), and adds up their "N passed, N failed" lines into one closing
-# line. Each test's output is printed whole, in a fixed order.
+# run.sh: runs every test program given (two at a time: UNIT_JOBS), then the
+# tests/*.py checks of the binary (TEST_JOBS at a time: they mostly wait on
+# servers and timers; each uses its own ports and temp directory), and adds
+# up their "N passed, N failed" lines into one closing line. Each test's
+# output is printed whole, in a fixed order, with the seconds it took.
+# The checks known to take longest start first, so the run does not end on
+# one long check started last.
 # Environment: CARDBOT (the binary under test), BUILD (build directory),
-# TEST_JOBS (Python checks at once; default 3), TEST_ONLY (a substring: run
-# only the tests whose name contains it).
+# UNIT_JOBS (test programs at once; default 2), TEST_JOBS (Python checks at
+# once; default 3), TEST_ONLY (a substring: run only the tests whose name
+# contains it).
 set -u
 : "${CARDBOT:=bin/cardbot}"
+: "${UNIT_JOBS:=2}"
 : "${TEST_JOBS:=3}"
 : "${TEST_ONLY:=}"
 export CARDBOT
@@ -17,6 +21,9 @@ total_fail=0
 status=0
 logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
+
+# The slowest first (seconds in a plain CI run, November 2026).
+SLOW_FIRST="matrix_brief crash_recovery irc_game test_g304_simple test_g304_props test_g304_ai matrix_game matrix_basic irc_games bot_table"
 
 tally() {
 	line=$(grep -E '^[A-Za-z0-9_ -]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
@@ -34,19 +41,70 @@ wanted() {
 	return 1
 }
 
-n=0
-for t in "$@"; do
-	wanted "$t" || continue
-	n=$((n + 1))
-	log="$logdir/$n.log"
-	start=$(date +%s)
-	if "$t" >"$log" 2>&1; then :; else status=1; fi
-	echo "== $t ($(( $(date +%s) - start )) s)"
-	cat "$log"
-	tally "$log"
-done
+# slow_first LIST: the same words, those named in SLOW_FIRST first (in that order).
+slow_first() {
+	first=""
+	for s in $SLOW_FIRST; do
+		for t in "$@"; do
+			case "$t" in */"$s"|*/"$s".py) first="$first $t" ;; esac
+		done
+	done
+	rest=""
+	for t in "$@"; do
+		case " $first " in *" $t "*) ;; *) rest="$rest $t" ;; esac
+	done
+	echo $first $rest
+}
 
-# The Python checks: up to TEST_JOBS at a time.
+# run_all PREFIX JOBS CMD...: runs each CMD (a program, or a .py script)
+# JOBS at a time; log, exit status and seconds go to $logdir/PREFIX<i>.*,
+# where i is the CMD's place in the list as given.
+run_all() {
+	prefix=$1
+	jobs=$2
+	shift 2
+	order=$(slow_first "$@")
+	for t in $order; do
+		i=0
+		for u in "$@"; do
+			i=$((i + 1))
+			[ "$u" = "$t" ] && break
+		done
+		while [ "$(ls "$logdir" | grep -c "^$prefix.*\.start\$")" -ge \
+			$(( $(ls "$logdir" | grep -c "^$prefix.*\.rc\$") + jobs )) ]; do
+			sleep 0.2
+		done
+		: >"$logdir/$prefix$i.start"
+		(
+			start=$(date +%s)
+			case "$t" in
+			*.py) python3 "$t" >"$logdir/$prefix$i.log" 2>&1 ;;
+			*) "$t" >"$logdir/$prefix$i.log" 2>&1 ;;
+			esac
+			rc=$?
+			echo $(( $(date +%s) - start )) >"$logdir/$prefix$i.secs"
+			echo $rc >"$logdir/$prefix$i.rc"
+		) &
+	done
+	wait
+	i=0
+	for t in "$@"; do
+		i=$((i + 1))
+		echo "== $t ($(cat "$logdir/$prefix$i.secs" 2>/dev/null || echo '?') s)"
+		cat "$logdir/$prefix$i.log"
+		rc=$(cat "$logdir/$prefix$i.rc" 2>/dev/null || echo 1)
+		[ "$rc" = 0 ] || status=1
+		tally "$logdir/$prefix$i.log"
+	done
+}
+
+programs=""
+for t in "$@"; do
+	wanted "$t" && programs="$programs $t"
+done
+# shellcheck disable=SC2086
+[ -z "$programs" ] || run_all unit "$UNIT_JOBS" $programs
+
 scripts=""
 for script in tests/*.py; do
 	[ -f "$script" ] || continue
@@ -54,42 +112,8 @@ for script in tests/*.py; do
 	wanted "$script" || continue
 	scripts="$scripts $script"
 done
-i=0
-running=0
-for script in $scripts; do
-	i=$((i + 1))
-	(
-		start=$(date +%s)
-		python3 "$script" >"$logdir/py$i.log" 2>&1
-		echo $? >"$logdir/py$i.rc"
-		echo $(( $(date +%s) - start )) >"$logdir/py$i.secs"
-	) &
-	running=$((running + 1))
-	if [ "$running" -ge "$TEST_JOBS" ]; then
-		wait_one=1
-		# wait for any one of them: poll for finished ones
-		while [ "$wait_one" = 1 ]; do
-			done_count=$(ls "$logdir" | grep -c '\.rc$')
-			started=$i
-			if [ $((started - done_count)) -lt "$TEST_JOBS" ]; then
-				wait_one=0
-			else
-				sleep 0.2
-			fi
-		done
-		running=$((i - $(ls "$logdir" | grep -c '\.rc$')))
-	fi
-done
-wait
-i=0
-for script in $scripts; do
-	i=$((i + 1))
-	echo "== $script ($(cat "$logdir/py$i.secs" 2>/dev/null || echo '?') s)"
-	cat "$logdir/py$i.log"
-	rc=$(cat "$logdir/py$i.rc" 2>/dev/null || echo 1)
-	[ "$rc" = 0 ] || status=1
-	tally "$logdir/py$i.log"
-done
+# shellcheck disable=SC2086
+[ -z "$scripts" ] || run_all py "$TEST_JOBS" $scripts
 
 [ "$total_fail" -eq 0 ] || status=1
 echo "total: $total_pass passed, $total_fail failed"
