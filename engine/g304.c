@@ -277,8 +277,11 @@ static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
 		return refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
 	if (!g304_bid_step_ok(&g->rules, v))
 		return refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
-	if (v < G304_MIN_BID)
-		return refuse(res, G304_ERR_BID_TOO_LOW, G304_MIN_BID, 0);
+	/* Name the lowest bid this seat may really make (not just 160), so a
+	 * player who follows the message is not refused again. */
+	int lowest = bid4_min(g, seat);
+	if (v < G304_MIN_BID && lowest)
+		return refuse(res, G304_ERR_BID_TOO_LOW, lowest, 0);
 	if (v <= g->bid)
 		return refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
 	int spoke = (g->spoke >> seat) & 1;
@@ -575,8 +578,8 @@ static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 				return refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
 			if (!g304_bid_step_ok(&g->rules, v))
 				return refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
-			if (v < G304_BID8_MIN)
-				return refuse(res, G304_ERR_BID_TOO_LOW, G304_BID8_MIN, 0);
+			if (v < G304_BID8_MIN && bid8_min(g))
+				return refuse(res, G304_ERR_BID_TOO_LOW, bid8_min(g), 0);
 			if (v <= g->bid)
 				return refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
 		}
@@ -917,11 +920,18 @@ int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 		return refuse(res, G304_ERR_MATCH_OVER, g->winner, 0);
 	if (g->phase == G304_PHASE_DEAL)
 		return refuse(res, G304_ERR_NO_DEAL, 0, 0);
+	if (a->type == G304_ACT_REDEAL && g->phase != G304_PHASE_BID4) {
+		/* Same reasons as in the four-card bidding, not a bare "wrong phase". */
+		int first = seat_after(g->dealer);
+		if (a->seat != first)
+			return refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
+		return refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
+	}
 	if (a->type == G304_ACT_CAPS)
 		return apply_caps(g, a, res);
 	if (a->type == G304_ACT_SPOILT) {
 		if (g->phase != G304_PHASE_PLAY)
-			return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+			return refuse(res, G304_ERR_SPOILT_NOT_IN_PLAY, g->phase, 0);
 		return apply_spoilt(g, a, res);
 	}
 	switch (g->phase) {
