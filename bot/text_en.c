@@ -23,7 +23,7 @@
 #define REFUSAL_BAD_SEAT "there is no such seat at this table"
 #define REFUSAL_BAD_ACTION "that is not something you can do in 304"
 #define REFUSAL_MATCH_OVER "the match is over"
-#define REFUSAL_NO_DEAL "no cards are dealt yet: wait for the next deal"
+#define REFUSAL_NO_DEAL "no deal is in play: the last one has ended and the next is not dealt yet"
 #define REFUSAL_NOT_YOUR_TURN "it is not your turn: waiting for {seat}"
 #define REFUSAL_WRONG_PHASE "that cannot be done {phase}"
 #define REFUSAL_REJECT_NOT_FIRST \
@@ -74,6 +74,8 @@
 #define REFUSAL_EXHAUSTED_TRUMPS \
 	"exhausted trumps: you must keep leading trumps while you hold them"
 #define REFUSAL_SITTING_OUT "you sit out this deal: your partner bid partner close caps"
+#define REFUSAL_SPOILT_NOT_IN_PLAY \
+	"spoilt trumps can be called only during play, once all eight cards are dealt"
 #define REFUSAL_CAPS_OFF "caps calls are off at this table"
 #define REFUSAL_CAPS_PCC \
 	"there is no caps call in partner close caps: winning every trick is the bid itself"

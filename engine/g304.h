@@ -115,6 +115,7 @@ typedef struct g304_action {
 	X(NO_TRUMP_LEAD_FIRST, "no_trump_lead_first") \
 	X(EXHAUSTED_TRUMPS, "exhausted_trumps") \
 	X(SITTING_OUT, "sitting_out") \
+	X(SPOILT_NOT_IN_PLAY, "spoilt_not_in_play") /* spoilt is called during play only */ \
 	X(CAPS_OFF, "caps_off")                 /* caps is off at this table */ \
 	X(CAPS_PCC, "caps_pcc")                 /* no caps call in pcc */ \
 	X(CAPS_NOT_YOURS, "caps_not_yours")     /* opponents may call only with external_caps */ \
