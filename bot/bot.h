@@ -43,6 +43,10 @@ typedef struct bot {
 	struct ai_worker *ai;      /* computer players' thinking thread (made on first use) */
 	char public_dir[4096];     /* where !record writes files for the web ("" none) */
 	char public_url[1024];      /* the address public_dir is served at ("" none) */
+	/* Unit tests only (never set by the program): the next 304 deal at any
+	 * table uses this deck, after the cut, instead of a shuffled one; the
+	 * pointer is cleared when it is used. */
+	const card *test_deck;
 } bot;
 
 /* A bot with no networks yet, on loop ev; NULL when out of memory. */

@@ -49,6 +49,7 @@ void table_settings_default(table_settings *s)
 
 static void schedule(table *t);
 static int caps_autoplay(table *t, int s);
+static int auto_seat(table *t, int s);
 static const char *txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
 static void tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
 
@@ -388,6 +389,10 @@ static void deal_next(void *ctx)
 	t->cut_at = 0;
 	t->cut_seat = -1;
 	fair_cut(deck, cut);
+	if (t->bot->test_deck) {
+		memcpy(deck, t->bot->test_deck, sizeof deck);
+		t->bot->test_deck = NULL;
+	}
 	if (fair_salt(t->salt) < 0 || fair_commit(deck, t->salt, t->commitment) < 0) {
 		say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
 		t->state = TABLE_OPEN;
@@ -624,7 +629,7 @@ static void events_words(table *t, const g304_result *res)
 					sb_add(&b, " ");
 				render_card(&b, t->game.caps_order[k], RENDER_COLOUR);
 			}
-			say(t, T_CAPS_CALLED, who, order, NULL);
+			say(t, T_CAPS_CALLED, who, order, t->bot->prefix);
 			break;
 		}
 		case G304_EV_CAPS_BROKEN:
@@ -686,7 +691,7 @@ static void after_action(table *t, int by_person)
 	/* While computer players move one after another, their moves gather
 	 * into one line; it goes out when a person is to act. */
 	int s = t->game.turn;
-	int computer_next = s != G304_NO_SEAT && (t->seats[s].computer || caps_autoplay(t, s));
+	int computer_next = s != G304_NO_SEAT && auto_seat(t, s);
 	/* A person's own action is answered at once; only a run of computer
 	 * moves waits to go out as one line. */
 	if (by_person || !computer_next || t->outlen > TABLE_OUT_MAX / 2)
@@ -860,7 +865,7 @@ static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
 			send_hint(t, s, res);
 		return;
 	}
-	if (kind == AI_MOVE && !t->seats[s].computer && !caps_autoplay(t, s))
+	if (kind == AI_MOVE && !auto_seat(t, s))
 		return;
 	g304_action a;
 	if (ok) {
@@ -914,14 +919,26 @@ static void computer_timer(void *ctx)
 	table *t = ctx;
 	t->computer_timer = 0;
 	int s = t->game.turn;
-	if (t->state == TABLE_PLAYING && s != G304_NO_SEAT && t->seats[s].computer)
+	if (t->state == TABLE_PLAYING && s != G304_NO_SEAT && auto_seat(t, s))
 		computer_move(t, s, 0);
 }
 
-/* Caller of a correct caps: the bot plays its stated order for it. */
+/* Caller of a caps: the bot plays its stated order for it. */
 static int caps_autoplay(table *t, int s)
 {
 	return t->game.caps_seat == s && t->game.caps_k < t->game.caps_norder;
+}
+
+/* A seat whose moves the bot makes now: a computer player, a caps caller's
+ * stated order, or a player who asked the bot to finish the deal after a
+ * caps call. */
+static int auto_seat(table *t, int s)
+{
+	if (s < 0 || s >= G304_SEATS)
+		return 0;
+	return t->seats[s].computer || caps_autoplay(t, s)
+	       || (t->seats[s].finish_deal == t->game.deal_no + 1 && t->game.caps_seat != G304_NO_SEAT
+		   && t->game.phase == G304_PHASE_PLAY);
 }
 
 static void turn_timer(void *ctx)
@@ -973,7 +990,7 @@ static void schedule(table *t)
 	int s = t->game.turn;
 	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT)
 		return;
-	if (t->seats[s].computer || caps_autoplay(t, s)) {
+	if (auto_seat(t, s)) {
 		/* After a failed save, try again in a while rather than at once. */
 		t->computer_timer = loop_timer(t->bot->ev, t->save_failed ? SAVE_RETRY_MS : t->set.computer_delay_ms,
 					       computer_timer, t);
@@ -1662,6 +1679,25 @@ static void cmd_caps(table *t, const char *user, const char *name, int in_room, 
 	act(t, &a, user);
 }
 
+/* After a caps call, a player lets the bot play their cards to the end of
+ * the deal (the caller's are played already, in the stated order). */
+static void cmd_finish(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc, (void)argv;
+	int s = table_seat_of(t, user);
+	if (t->game.phase != G304_PHASE_PLAY || t->game.caps_seat == G304_NO_SEAT) {
+		tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->bot->prefix, NULL);
+		return;
+	}
+	if (t->seats[s].finish_deal != t->game.deal_no + 1) {
+		t->seats[s].finish_deal = t->game.deal_no + 1;
+		say(t, T_FINISH_OK, seat_name(t, s), NULL, NULL);
+		flush(t);
+	}
+	if (t->game.turn == s)
+		schedule(t);
+}
+
 static void cmd_hand(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
@@ -2173,6 +2209,7 @@ static const command commands[] = {
 	{ "cut", NULL, cmd_cut, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_CUT },
 	{ "discard", NULL, cmd_game_only, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
 	{ "exchange", NULL, cmd_game_only, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
+	{ "finish", NULL, cmd_finish, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_FINISH },
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED, T_HELP_HAND },
 	{ "help", NULL, cmd_help, 0, 1, 0, T_HELP_HELP },
 	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_HINT },

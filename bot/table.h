@@ -43,6 +43,8 @@ typedef struct seat {
 	int away;                   /* left or quit; the seat may be taken after the grace */
 	int64_t away_since;
 	int ascii;                  /* this player's client shows boxes for suit symbols */
+	int finish_deal;            /* after a caps call, `finish`: the bot plays this seat's cards
+	                             * to the end of deal number finish_deal - 1 (0: not asked) */
 } seat;
 
 struct bot;

@@ -910,7 +910,7 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 {
 	const char *w = argv[0];
 	int s = table_seat_of(t, user);
-	static const char *const not_here[] = { "caps", "cut", "open", "partner", "redeal", "spoilt" };
+	static const char *const not_here[] = { "caps", "cut", "finish", "open", "partner", "redeal", "spoilt" };
 	for (size_t i = 0; i < sizeof not_here / sizeof not_here[0]; i++)
 		if (!strcmp(w, not_here[i])) {
 			tb_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), w, t->gdef->name);

@@ -51,7 +51,9 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_TURNED_UP, "{1} had played {2}") \
 	X(T_TRICK, "{1} wins trick {2}") \
 	X(T_TRICK_ALL, "trick {2}:{3}; {1} wins it") \
-	X(T_CAPS_CALLED, "{1} calls CAPS and will play: {2}") \
+	X(T_CAPS_CALLED, "{1} calls CAPS and will play: {2}. I play those cards in turn; anyone else may type {3}finish to have me play theirs to the end of the deal.") \
+	X(T_FINISH_OK, "{1}: I will play your cards to the end of this deal.") \
+	X(T_FINISH_NOT_NOW, "[{1}] {2}finish works after a caps call, to have me play your cards to the end of the deal") \
 	X(T_CAPS_BROKEN, "{1} cannot play the caps order: the call has failed") \
 	X(T_CAPS_RESULT, "caps: {1} ({2})") \
 	X(T_PASSED_OUT, "all pass: no play this deal") \
@@ -128,6 +130,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
+	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
 	X(T_HELP_CUT, "{1}cut N: when offered (you sit before the dealer), cut the deck N cards from the top (1 to 31) before the deal; otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \

@@ -437,6 +437,92 @@ int main(void)
 		run_for(ev, 50);
 	}
 
+
+	/* Caps at a chat table: 001's worked example, dealt to four people.
+	 * The caller's stated order is played for them; the others may type
+	 * !finish to have their cards played to the end of the deal. */
+	{
+		static const char *const deck_codes[CARD_COUNT] = {
+			"AS", "KS", "QC", "7C", "8C", "JH", "9H", "8H", "AC", "TC", "TH", "JS", "KH", "QH", "QS", "8S",
+			"AH", "JD", "9D", "TD", "JC", "9C", "KC", "7H", "9S", "TS", "AD", "KD", "7S", "QD", "8D", "7D",
+		};
+		static card deck[CARD_COUNT];
+		for (int i = 0; i < CARD_COUNT; i++)
+			deck[i] = card_parse(deck_codes[i]);
+		const char *who[4] = { "ann", "bob", "cat", "dan" };
+		say(b, "#caps", "ann", "!304");
+		for (int i = 1; i < 4; i++)
+			say(b, "#caps", who[i], "!sit");
+		table *ct = b->tables[b->ntables - 1];
+		ct->set.pace = PACE_CASUAL;
+		b->test_deck = deck;
+		say(b, "#caps", "ann", "!start");
+		run_for(ev, 50);
+		CHECK(ct->game.phase == G304_PHASE_BID4 && b->test_deck == NULL, "caps table: the fixed deck is dealt");
+		/* Role k of the worked example (dealer 0) sits at seat dealer+k. */
+		const char *r[4];
+		for (int k = 0; k < 4; k++)
+			r[k] = who[(ct->game.dealer + k) & 3];
+		int priv0 = net.npriv;
+		say(b, "#caps", r[1], "!finish");
+		int refused = 0;
+		for (int i = priv0; i < net.npriv; i++)
+			refused += strstr(net.priv_lines[i], "finish works after a caps call") != NULL;
+		CHECK(refused == 1, "!finish before any caps call is refused with a reason");
+		say(b, "#caps", r[1], "!pass");
+		say(b, "#caps", r[2], "!bid 200");
+		say(b, "#caps", r[3], "!pass");
+		say(b, "#caps", r[0], "!pass");
+		say(b, "#caps", r[1], "!pass");
+		say(b, NULL, r[2], "trump 8c");
+		say(b, "#caps", r[2], "!pass");
+		say(b, "#caps", r[3], "!pass");
+		say(b, "#caps", r[0], "!pass");
+		say(b, "#caps", r[1], "!pass");
+		CHECK(ct->game.phase == G304_PHASE_PLAY, "caps table: play begins");
+		static const struct { int role; const char *card; } plays[] = {
+			{ 1, "as" }, { 2, "trump" }, { 3, "ts" }, { 0, "8s" },
+			{ 2, "jc" }, { 3, "ac" }, { 0, "8d" }, { 1, "7c" },
+			{ 2, "9c" }, { 3, "tc" }, { 0, "qh" }, { 1, "qc" },
+			{ 2, "jh" }, { 3, "th" }, { 0, "kh" },
+		};
+		for (size_t i = 0; i < sizeof plays / sizeof plays[0]; i++) {
+			char cmd[32];
+			snprintf(cmd, sizeof cmd, "play %s", plays[i].card);
+			say(b, NULL, r[plays[i].role], cmd);
+		}
+		CHECK(ct->game.trick_no == 3 && ct->game.turn == ((ct->game.dealer + 1) & 3),
+		      "caps table: trick 4, the last seat to play (trick %d)", ct->game.trick_no + 1);
+		int room0 = net.nroom;
+		say(b, "#caps", r[2], "!caps 9h 8h 7h kc");
+		int called = 0;
+		for (int i = room0; i < net.nroom; i++)
+			called += strstr(net.room_lines[i], "calls CAPS") && strstr(net.room_lines[i], "!finish");
+		CHECK(called == 1, "the caps call is told with the offer to finish");
+		say(b, NULL, r[1], "play ah");
+		run_for(ev, 100);
+		CHECK(ct->game.caps_k >= 1, "the caller's first stated card is played for them (%d)", ct->game.caps_k);
+		room0 = net.nroom;
+		for (int k = 0; k < 4; k++)
+			if (k != 2)
+				say(b, "#caps", r[k], "!finish");
+		int ok = 0;
+		for (int i = room0; i < net.nroom; i++)
+			ok += strstr(net.room_lines[i], "I will play your cards to the end of this deal") != NULL;
+		CHECK(ok == 3, "each !finish is acknowledged (%d)", ok);
+		for (int i = 0; i < 200 && ct->game.phase == G304_PHASE_PLAY; i++)
+			run_for(ev, 10);
+		const g304_deal_end *e = &ct->game.last;
+		int team = g304_team(table_seat_of(ct, r[2]));
+		CHECK(ct->game.phase != G304_PHASE_PLAY && e->caps == G304_CAPSO_CORRECT,
+		      "the deal is played out: caps correct (%d)", e->caps);
+		CHECK(e->tokens[team] == 14 && e->tokens[!team] == 8, "200 made with caps: 2 + 1 tokens (%d, %d)",
+		      e->tokens[team], e->tokens[!team]);
+		for (int k = 0; k < 4; k++)
+			say(b, "#caps", who[k], "!stop");
+		run_for(ev, 50);
+	}
+
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
 	b->cmd_burst = 3; /* not the built-in 5: the configured limit must be the one used */
 	b->cmd_per_second = 0.5;
