@@ -127,6 +127,67 @@ static void bench_movegen(double seconds)
 	free(states);
 }
 
+/* What the engine's caps tracking decided, asked again from outside (the
+ * same questions, the same budget) so that the bench can count them. */
+typedef struct caps_counts {
+	long queries;          /* questions asked after a card */
+	long undecided;        /* left undecided within the per-card budget */
+	long undecided_certain; /* of those, certain after all (decided without a budget) */
+	long undecided_open;   /* of those, still undecided with the judging budget */
+	long certain;          /* certain orders found */
+	long judge_hits;       /* judging a found order reached G304_CAPS_JUDGE_BUDGET */
+	double judge_worst;    /* seconds, judging a found order */
+	unsigned long nodes_worst; /* positions, one question */
+} caps_counts;
+
+static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
+{
+	if (g->rules.caps == G304_CAPS_OFF || g->pcc || g->caps_seat != G304_NO_SEAT || g->phase != G304_PHASE_PLAY)
+		return;
+	unsigned long left = G304_CAPS_TRACK_BUDGET;
+	for (int team = 0; team < 2; team++) {
+		if (since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
+			continue;
+		for (int seat = team; seat < G304_SEATS; seat += 2) {
+			if (g304_team(seat) != g304_team(g->trumper) && !g->rules.external_caps)
+				continue;
+			g304_view v;
+			card order[G304_TRICKS];
+			int n;
+			g304_view_of(g, seat, &v);
+			if (!g304_caps_cards(&v))
+				continue;
+			int found = -1;
+			g304_caps_stats st = { 0, 0 };
+			k->queries++;
+			if (left) {
+				found = g304_caps_find(&v, left, order, &n, &st);
+				left = st.nodes < left ? left - st.nodes : 0;
+				if (st.nodes > k->nodes_worst)
+					k->nodes_worst = st.nodes;
+			}
+			if (found < 0) {
+				k->undecided++;
+				int again = g304_caps_find(&v, G304_CAPS_JUDGE_BUDGET, order, &n, NULL);
+				k->undecided_certain += again == 1;
+				k->undecided_open += again < 0;
+				break;
+			}
+			if (found == 1) {
+				g304_caps_stats js = { 0, 0 };
+				double t0 = now_seconds();
+				g304_caps_check(&v, order, n, &js);
+				double t = now_seconds() - t0;
+				k->certain++;
+				k->judge_hits += js.nodes >= G304_CAPS_JUDGE_BUDGET;
+				if (t > k->judge_worst)
+					k->judge_worst = t;
+				break;
+			}
+		}
+	}
+}
+
 /* The cost, per card played, of the engine's after-every-card question
  * "has caps become certain for anyone?": each play is applied to the game
  * with strict caps and to a copy with caps off; the difference is the
@@ -146,6 +207,7 @@ static void bench_caps(int deals)
 	rng r;
 	rng_seed(&r, 3);
 	long n = 0;
+	caps_counts k = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	card deck[CARD_COUNT];
 	for (int d = 0; d < deals; d++) {
 		if (g.phase == G304_PHASE_OVER)
@@ -155,6 +217,7 @@ static void bench_caps(int deals)
 		g304_action a;
 		while (g304_random_action(&g, &r, 0, &a)) {
 			g304 off = g;
+			int8_t since[2] = { g.caps_since[0], g.caps_since[1] };
 			off.rules.caps = G304_CAPS_OFF;
 			double t0 = now_seconds();
 			g304_apply(&off, &a, NULL);
@@ -165,6 +228,8 @@ static void bench_caps(int deals)
 				double c = (t2 - t1) - (t1 - t0);
 				cost[n++] = c > 0 ? c : 0;
 			}
+			if (a.type == G304_ACT_PLAY || a.type == G304_ACT_OPEN)
+				caps_mirror(&g, since, &k);
 		}
 	}
 	if (n == 0) {
@@ -177,9 +242,17 @@ static void bench_caps(int deals)
 	for (long i = 0; i < n; i++)
 		sum += cost[i];
 	printf("caps.check_us_per_card median %.2f  p90 %.2f  p99 %.1f  worst %.0f  mean %.1f  "
-	       "(%ld cards of %d random deals, strict caps, budget %lu positions a check)\n",
+	       "(%ld cards of %d random deals, strict caps, budget %lu positions a card)\n",
 	       cost[n / 2] * 1e6, cost[n * 9 / 10] * 1e6, cost[n * 99 / 100] * 1e6, cost[n - 1] * 1e6,
 	       sum / (double)n * 1e6, n, deals, G304_CAPS_TRACK_BUDGET);
+	printf("caps.track_undecided %ld  (of %ld questions after a card, the per-card budget of %lu positions left "
+	       "%ld undecided; %ld of them were certain after all, %ld still undecided with %lu positions; "
+	       "the hardest decided question took %lu positions)\n",
+	       k.undecided, k.queries, G304_CAPS_TRACK_BUDGET, k.undecided, k.undecided_certain, k.undecided_open,
+	       G304_CAPS_JUDGE_BUDGET, k.nodes_worst);
+	printf("caps.judge_worst_ms %.2f  (judging each of the %ld certain orders found: %ld reached the budget of "
+	       "%lu positions)\n",
+	       k.judge_worst * 1e3, k.certain, k.judge_hits, G304_CAPS_JUDGE_BUDGET);
 	free(cost);
 }
 

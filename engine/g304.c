@@ -409,6 +409,8 @@ static void caps_update(g304 *g)
 		return;
 	const g304_trick *t = &g->tricks[g->trick_no];
 	int when = t->n == 0 ? g->trick_no - 1 : g->trick_no;
+	/* One budget for every question asked after this card. */
+	unsigned long left = G304_CAPS_TRACK_BUDGET;
 	for (int team = 0; team < 2; team++) {
 		if (g->caps_since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
 			continue;
@@ -421,9 +423,15 @@ static void caps_update(g304 *g)
 			g304_view_of(g, seat, &v);
 			if (!g304_caps_cards(&v))
 				continue; /* no cards left: nothing to call with */
-			/* Undecided within the budget counts as not yet certain: a call
-			 * is then never judged late because of this position. */
-			if (g304_caps_find(&v, G304_CAPS_TRACK_BUDGET, order, &n, NULL) == 1) {
+			/* Undecided within the budget counts as not yet certain: no
+			 * call is judged late, and no silence penalised, because of
+			 * a question the engine could not settle (docs/ENGINE.md). */
+			if (!left)
+				break;
+			g304_caps_stats st = { 0, 0 };
+			int found = g304_caps_find(&v, left, order, &n, &st);
+			left = st.nodes < left ? left - st.nodes : 0;
+			if (found == 1) {
 				g->caps_since[team] = (int8_t)when;
 				break;
 			}

@@ -18,6 +18,14 @@
  * One rule is left out of the adversary's side on purpose: an opponent
  * trumper bound by exhausted trumps is allowed any lead. That only gives the
  * adversary more lines, so "certain" stays sound.
+ *
+ * Speed (docs/ENGINE.md, Caps): positions at trick boundaries are memoised
+ * up to renaming ranks (memo_key); the adversary tries the moves that win
+ * the trick first; the finder probes prefixes briefly, jumps back past the
+ * cards a refutation did not use, and drops a prefix when even a claimer
+ * free to choose each later card seeing everything is beaten (the relaxed
+ * search, me_play past c->fixed). Each of these rests on a real refuting
+ * line or strategy, so the answers stay exact.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,18 +34,21 @@
 #define ALL_SUITS 0xfu
 #define ALL_CARDS 0xffffffffu
 
-/* Results at trick boundaries, keyed by the position and the part of the
- * order still to play (so they hold across the orders the finder tries).
- * Allocated only once a search grows past CAPS_MEMO_AFTER nodes. */
-#define CAPS_MEMO_BITS 16
+/* Results at trick boundaries, keyed by the position up to renaming ranks
+ * and the part of the order still to play (so they hold across the orders
+ * the finder tries); a refutation keeps how many cards of the order it
+ * used. Allocated only once a search grows past CAPS_MEMO_AFTER nodes. */
+#define CAPS_MEMO_BITS 18
 #define CAPS_MEMO_AFTER 2000
-typedef struct memo_entry { uint64_t h1, h2; uint8_t used, refuted; } memo_entry;
+typedef struct memo_entry { uint64_t h1, h2; uint8_t used, refuted, depth; } memo_entry;
 
 typedef struct ctx {
 	const g304_view *v;
 	int me, team, trumper, dealer, bid;
 	const card *order;
 	int horizon;               /* the adversary wins nothing past this order index */
+	int fixed;                 /* the claimer plays order[k] while k < fixed, and
+	                            * past it any card it likes (the relaxed search) */
 	g304_caps_stats *stats;
 	memo_entry *memo;          /* NULL until needed; freed by the caller */
 	int memo_failed;           /* allocation failed: search on without */
@@ -46,11 +57,13 @@ typedef struct ctx {
 	int out_of_budget;
 	unsigned long start;       /* stats->nodes when this search began */
 	int gave_up;               /* the limit was reached: "no refutation" means nothing */
+	int ref_depth;             /* the refutation found last: how many cards of the order it used */
 } ctx;
 
 /* A prefix of an order is only searched for cheap refutations, to prune
  * it; the decision itself is always an unbounded search of a whole order. */
-#define CAPS_PREFIX_NODES 400
+#define CAPS_PREFIX_NODES 400ul    /* doubled every second card of the prefix */
+#define CAPS_RELAX_NODES 400ul     /* for each trump suit, for the relaxed search */
 
 typedef struct cs {
 	cardset unk;               /* cards the claimer has not seen placed */
@@ -192,8 +205,10 @@ static void place(cs *t, int seat, card y, int from_table)
 static int next_trick(const ctx *c, const cs *s)
 {
 	int w = trick_winner(s);
-	if (g304_team(w) != c->team)
+	if (g304_team(w) != c->team) {
+		((ctx *)c)->ref_depth = s->k;
 		return 1;
+	}
 	cs t = *s;
 	int reveal = 0;
 	if (!t.open) {
@@ -292,13 +307,9 @@ static int me_legal(const ctx *c, const cs *s, card x)
 	return from_table || !(card_bit(x) & trumps);
 }
 
-static int me_play(const ctx *c, const cs *s)
+/* The claimer plays x (legal here). */
+static int me_play_card(const ctx *c, const cs *s, card x)
 {
-	if (s->k >= c->horizon)
-		return 0;
-	card x = c->order[s->k];
-	if (!me_legal(c, s, x))
-		return 1; /* the order cannot be played here */
 	cs t = *s;
 	t.k++;
 	int from_table = t.ptc == x;
@@ -333,6 +344,30 @@ static int me_play(const ctx *c, const cs *s)
 	}
 	place(&t, c->me, x, from_table);
 	return after_place(c, &t);
+}
+
+static int me_play(const ctx *c, const cs *s)
+{
+	if (s->k >= c->horizon)
+		return 0;
+	if (s->k < c->fixed) {
+		card x = c->order[s->k];
+		if (!me_legal(c, s, x)) {
+			((ctx *)c)->ref_depth = s->k + 1;
+			return 1; /* the order cannot be played here */
+		}
+		return me_play_card(c, s, x);
+	}
+	/* Past the fixed part of the order (the relaxed search): the claimer
+	 * picks any legal card, seeing the position; refuted only if every
+	 * card is. */
+	cardset cards = s->hand | (s->ptc != CARD_NONE ? card_bit(s->ptc) : 0);
+	for (; cards; cards &= cards - 1) {
+		card x = cardset_first(cards);
+		if (me_legal(c, s, x) && !me_play_card(c, s, x))
+			return 0;
+	}
+	return 1;
 }
 
 /* Tries card y for an adversary seat: from its known cards, its unseen
@@ -389,25 +424,88 @@ static card by_strength(cardset set, int trump)
 	return best;
 }
 
-/* Every move of one adversary seat, over its known and unseen cards,
- * strongest first, since refutations come sooner that way. */
+/* The card of a set least likely to win a trick: side cards first, then by rank. */
+static card by_weakness(cardset set, int trump)
+{
+	cardset side = set & ~suit_mask(trump);
+	cardset from = side ? side : set;
+	card worst = cardset_first(from);
+	for (cardset rest = from; rest; rest &= rest - 1)
+		if (card_rank(cardset_first(rest)) < card_rank(worst))
+			worst = cardset_first(rest);
+	return worst;
+}
+
+/* The cards of a set that would beat every card on the trick so far
+ * (face-down cards not yet placed are left out: this only orders moves). */
+static cardset beaters(const cs *s, cardset set)
+{
+	if (s->n == 0 || s->card[0] == CARD_NONE)
+		return set;
+	cardset cards = 0;
+	for (int i = 0; i < s->n; i++)
+		if (s->card[i] != CARD_NONE)
+			cards |= card_bit(s->card[i]);
+	cardset tr = cards & suit_mask(s->trump);
+	if (tr)
+		return set & suit_mask(s->trump) & ~((card_bit(cardset_top(tr)) << 1) - 1);
+	int led = card_suit(s->card[0]);
+	card top = cardset_top(cards & suit_mask(led));
+	return set & ((suit_mask(led) & ~((card_bit(top) << 1) - 1)) | suit_mask(s->trump));
+}
+
+/* Every move of one adversary seat, over its known and unseen cards. A
+ * trick the opponents win is a refutation at once, and the shortest
+ * refutations prune the most orders, so an opponent first tries the cards
+ * that would take the trick (strongest first), then keeps its high cards
+ * for later (weakest first); the claimer's partner, following, tries its
+ * weakest first. */
 static int adv_each(const ctx *c, const cs *s, int seat, cardset allowed, int newvoid)
 {
+	int partner = g304_team(seat) == c->team;
 	cardset known = s->known[seat] & allowed;
-	for (; known; known &= ~card_bit(cardset_top(known)))
-		if (adv_try(c, s, seat, cardset_top(known), FROM_KNOWN, newvoid))
-			return 1;
-	if (!s->cap[seat])
+	cardset reps = 0;
+	if (s->cap[seat]) {
+		reps = unk_reps(s) & allowed;
+		for (int suit = 0; suit < SUIT_COUNT; suit++)
+			if (s->voids[seat] & suit_bit(suit))
+				reps &= ~suit_mask(suit);
+	}
+	if (s->n == 0) {
+		/* Leading: strongest first. */
+		while (known) {
+			card y = by_strength(known, s->trump);
+			known &= ~card_bit(y);
+			if (adv_try(c, s, seat, y, FROM_KNOWN, newvoid))
+				return 1;
+		}
+		while (reps) {
+			card y = by_strength(reps, s->trump);
+			reps &= ~card_bit(y);
+			if (adv_try(c, s, seat, y, FROM_UNSEEN, newvoid))
+				return 1;
+		}
 		return 0;
-	cardset reps = unk_reps(s) & allowed;
-	for (int suit = 0; suit < SUIT_COUNT; suit++)
-		if (s->voids[seat] & suit_bit(suit))
-			reps &= ~suit_mask(suit);
-	while (reps) {
-		card y = by_strength(reps, s->trump);
-		reps &= ~card_bit(y);
-		if (adv_try(c, s, seat, y, FROM_UNSEEN, newvoid))
-			return 1;
+	}
+	for (int pass = partner; pass < 2; pass++) {
+		cardset kp = known, rp = reps;
+		if (!partner) {
+			cardset kb = beaters(s, known), rb = beaters(s, reps);
+			kp = pass == 0 ? kb : known & ~kb;
+			rp = pass == 0 ? rb : reps & ~rb;
+		}
+		while (kp) {
+			card y = pass == 0 ? by_strength(kp, s->trump) : by_weakness(kp, s->trump);
+			kp &= ~card_bit(y);
+			if (adv_try(c, s, seat, y, FROM_KNOWN, newvoid))
+				return 1;
+		}
+		while (rp) {
+			card y = pass == 0 ? by_strength(rp, s->trump) : by_weakness(rp, s->trump);
+			rp &= ~card_bit(y);
+			if (adv_try(c, s, seat, y, FROM_UNSEEN, newvoid))
+				return 1;
+		}
 	}
 	return 0;
 }
@@ -451,19 +549,54 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-/* Hashes a position at a trick boundary with the order still to play. */
+/* Hashes a position at a trick boundary with the order still to play, up
+ * to renaming ranks: only the rank order of the live cards matters, so each
+ * suit is written as the owners of its live cards from the top (cards seen
+ * played are gone and left out), and the order as (suit, place among the
+ * suit's live cards). Positions that differ only in which card of a run of
+ * unseen cards went where share one entry. */
 static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 {
 	uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
+	uint64_t pat[2] = { 0, 0 };
+	uint8_t place[CARD_COUNT];
+	for (int suit = 0; suit < SUIT_COUNT; suit++) {
+		uint64_t p = 0;
+		int i = 0;
+		for (int r = RANK_COUNT - 1; r >= 0; r--) {
+			card x = card_make(suit, r);
+			cardset bit = card_bit(x);
+			unsigned lab;
+			if (s->unk & bit)
+				lab = 1;
+			else if (s->hand & bit)
+				lab = 2;
+			else if (s->ptc == x)
+				lab = 3;
+			else if (s->known[0] & bit)
+				lab = 4;
+			else if (s->known[1] & bit)
+				lab = 5;
+			else if (s->known[2] & bit)
+				lab = 6;
+			else if (s->known[3] & bit)
+				lab = 7;
+			else
+				continue;
+			place[x] = (uint8_t)(suit << 3 | i);
+			p |= (uint64_t)lab << (3 * i);
+			i++;
+		}
+		pat[suit >> 1] |= p << (32 * (suit & 1));
+	}
 	uint64_t f[] = {
-		s->unk, s->hand, s->ptc,
-		(uint64_t)s->known[0] | (uint64_t)s->known[1] << 32,
-		(uint64_t)s->known[2] | (uint64_t)s->known[3] << 32,
+		pat[0], pat[1],
 		(uint64_t)s->cap[0] | (uint64_t)s->cap[1] << 8 | (uint64_t)s->cap[2] << 16 | (uint64_t)s->cap[3] << 24
 			| (uint64_t)s->voids[0] << 32 | (uint64_t)s->voids[1] << 40 | (uint64_t)s->voids[2] << 48
 			| (uint64_t)s->voids[3] << 56,
 		(uint64_t)s->tslot | (uint64_t)s->trump << 8 | (uint64_t)s->open << 16 | (uint64_t)s->exhausted << 24
-			| (uint64_t)s->trick_no << 32 | (uint64_t)s->leader << 40 | (uint64_t)(c->horizon - s->k) << 48,
+			| (uint64_t)s->trick_no << 32 | (uint64_t)s->leader << 40 | (uint64_t)(c->horizon - s->k) << 48
+			| (uint64_t)(c->fixed < c->horizon) << 56,
 	};
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 		a = mix(a, f[i]);
@@ -473,9 +606,9 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 		a = mix(a, s->sink[i]);
 		b = mix(b, (uint64_t)s->sink[i] << i);
 	}
-	for (int k = s->k; k < c->horizon; k++) {
-		a = mix(a, c->order[k]);
-		b = mix(b, (uint64_t)c->order[k] << 5 | (uint64_t)k);
+	for (int k = s->k; k < c->horizon && k < c->fixed; k++) {
+		a = mix(a, place[c->order[k]]);
+		b = mix(b, (uint64_t)place[c->order[k]] << 5 | (uint64_t)k);
 	}
 	*h1 = a;
 	*h2 = b;
@@ -504,8 +637,11 @@ static int refute(const ctx *c, const cs *s)
 		if (mc->memo) {
 			memo_key(c, s, &h1, &h2);
 			e = &mc->memo[h1 & (((uint64_t)1 << CAPS_MEMO_BITS) - 1)];
-			if (e->used && e->h1 == h1 && e->h2 == h2)
+			if (e->used && e->h1 == h1 && e->h2 == h2) {
+				if (e->refuted)
+					mc->ref_depth = s->k + e->depth;
 				return e->refuted;
+			}
 		}
 	}
 	int r = s->turn == c->me ? me_play(c, s) : adv_play(c, s, s->turn);
@@ -514,6 +650,7 @@ static int refute(const ctx *c, const cs *s)
 		e->h1 = h1;
 		e->h2 = h2;
 		e->refuted = (uint8_t)r;
+		e->depth = (uint8_t)(r ? c->ref_depth - s->k : 0);
 	}
 	return r;
 }
@@ -602,6 +739,7 @@ static int refute_all(const ctx *c)
 		if (v->trump_suit >= 0 && trump != v->trump_suit)
 			continue;
 		cs s;
+		((ctx *)c)->start = c->stats->nodes; /* each hypothesis gets the whole limit */
 		if (build(c, trump, &s) && refute(c, &s))
 			return 1;
 	}
@@ -657,10 +795,10 @@ static int sure_cash(const g304_view *v, const card *order, int n)
 			if (cur->card[k] != CARD_NONE)
 				on_table |= card_bit(cur->card[k]);
 		if (card_suit(c0) == trump) {
+			/* No trump left out is drawn for sure by this lead: those who
+			 * have played to it may still hold one. */
 			if ((outside_trumps | on_table) & higher)
 				return 0;
-			if (trumps_left > 0)
-				trumps_left--;
 		} else if (trumps_left > 0 || ((others | on_table) & higher) || (on_table & suit_mask(trump))) {
 			return 0;
 		}
@@ -758,6 +896,8 @@ static void ctx_init(ctx *c, const g304_view *v, const card *order, int n, g304_
 	c->gave_up = 0;
 	c->budget = 0;
 	c->out_of_budget = 0;
+	c->ref_depth = 0;
+	c->fixed = G304_TRICKS + 1;
 }
 
 int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stats *stats)
@@ -785,24 +925,50 @@ int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stat
 	return certain || c.out_of_budget;
 }
 
-/* Cards of the claimer that are interchangeable with a higher one it holds
+/* The search for an order, position by position. Each prefix is first
+ * searched briefly for a refutation (CAPS_PREFIX_NODES positions for each
+ * trump suit), to prune it and every order that starts with it; a whole
+ * order is always searched to the end. A refutation is a line of play that
+ * used only the first ref_depth cards of the order, so every order with the
+ * same first ref_depth cards is refuted too: the search then goes straight
+ * back to the last of those positions (backjumping). Returns 1 when
+ * order[0..m-1] is certain; otherwise 0, with *back the last position whose
+ * change might help (-1: none, no order is certain).
+ *
+ * Cards of the claimer that are interchangeable with a higher one it holds
  * (same suit, no card outside its hand between them) need not lead a branch. */
-static int find_rec(ctx *c, card *order, int d, int m, cardset left, cardset others)
+static int find_rec(ctx *c, card *order, int d, int m, cardset left, cardset others, int *back)
 {
+	*back = d - 1;
 	if (d > 0 || d == m) { /* with no cards left, the rest of this trick still counts */
 		c->horizon = d;
-		c->limit = d < m ? CAPS_PREFIX_NODES : 0;
+		c->limit = d < m ? CAPS_PREFIX_NODES << (d / 2) : 0;
 		c->start = c->stats->nodes;
 		c->gave_up = 0;
 		int refuted = refute_all(c);
 		c->limit = 0;
 		if (c->out_of_budget)
 			return 0;
-		if (refuted)
+		if (refuted) {
+			if (c->ref_depth - 1 < *back)
+				*back = c->ref_depth - 1;
 			return 0;
+		}
 	}
 	if (d == m)
 		return 1;
+	/* The relaxed search: can the adversary beat every way of going on
+	 * after this prefix, even a claimer who picks each later card seeing
+	 * the whole position? Then no order with this prefix is certain. */
+	c->horizon = m;
+	c->fixed = d;
+	c->limit = CAPS_RELAX_NODES;
+	c->gave_up = 0;
+	int hopeless = refute_all(c);
+	c->fixed = G304_TRICKS + 1;
+	c->limit = 0;
+	if (c->out_of_budget || hopeless)
+		return 0;
 	for (cardset l = left; l; l &= l - 1) {
 		card x = cardset_first(l);
 		/* Skip x if the next higher card of its suit that is still in play
@@ -823,9 +989,18 @@ static int find_rec(ctx *c, card *order, int d, int m, cardset left, cardset oth
 		if (dup)
 			continue;
 		order[d] = x;
-		if (find_rec(c, order, d + 1, m, left & ~card_bit(x), others))
+		int b;
+		if (find_rec(c, order, d + 1, m, left & ~card_bit(x), others, &b))
 			return 1;
+		if (c->out_of_budget)
+			return 0;
+		if (b < d) {
+			/* The refutation did not use order[d]: no other card here helps. */
+			*back = b;
+			return 0;
+		}
 	}
+	*back = d - 1;
 	return 0;
 }
 
@@ -850,7 +1025,8 @@ int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n
 	ctx_init(&c, v, buf, 0, stats ? stats : &dummy);
 	c.budget = budget ? c.stats->nodes + budget : 0;
 	int m = cardset_count(cards);
-	int found = find_rec(&c, buf, 0, m, cards, others);
+	int back;
+	int found = find_rec(&c, buf, 0, m, cards, others, &back);
 	free(c.memo);
 	if (c.out_of_budget)
 		return -1;

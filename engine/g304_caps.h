@@ -35,14 +35,16 @@ int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stat
 /* 1 if some order is certain for the view's seat (written to order, room
  * for G304_TRICKS cards, length in *n); 0 if none is; -1 if the search
  * visited `budget` positions without deciding (0: no budget, always
- * decides). stats may be NULL. */
+ * decides; stats->nodes then says how many it visited). stats may be NULL. */
 int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n, g304_caps_stats *stats);
 
 /* The budget for judging an actual call. */
 #define G304_CAPS_JUDGE_BUDGET 2000000ul
 
-/* The budget the engine's after-every-card tracking uses (a few milliseconds; see make bench). */
-#define G304_CAPS_TRACK_BUDGET 30000ul
+/* The budget, in positions, for all the questions the engine's tracking
+ * asks after one card (about 12 ms on one core at most; see make bench and
+ * docs/ENGINE.md for what an undecided question means). */
+#define G304_CAPS_TRACK_BUDGET 60000ul
 
 /* The cards a claim by this seat must order: its hand, and its trump card
  * if that lies on the table. */

@@ -20,6 +20,7 @@
 static long ev_count[G304_EV_COUNT];
 static long pcc_deals, exhausted_seen, spoilt_wrong;
 static long caps_outcomes[8], caps_brute_checked, caps_calls_made;
+static long exact_positions, exact_worlds, exact_certain, exact_orders;
 
 /* What each seat may know in the current deal. */
 typedef struct model {
@@ -279,6 +280,200 @@ static int allowed(const g304 *g, const g304_action *a)
 	}
 }
 
+/* ---- Exactness on small endings ----
+ * The checker against a brute force that knows nothing of its method: every
+ * world the claimer cannot tell from the true one (the unseen cards dealt
+ * otherwise, the deal replayed with the same actions, every action still
+ * legal and the claimer's view at the end the same), every order of its
+ * cards and every legal reply. An order is certain exactly when no world
+ * and no replies beat it; g304_caps_check must say so for every order, and
+ * g304_caps_find must find an order exactly when one is certain. */
+#define EXACT_TRICKS_LEFT 3    /* positions with at most this many tricks to go */
+#define EXACT_MAX_UNSEEN 14    /* and at most this many cards unseen by the claimer */
+#define EXACT_MAX_WORLDS 12000 /* and at most this many worlds to try */
+#define DEAL_ACTIONS_MAX 1200
+
+typedef struct deal_log {
+	g304 start;                  /* the game just before the deal */
+	card deck[CARD_COUNT];
+	g304_action acts[DEAL_ACTIONS_MAX];
+	int n;
+} deal_log;
+
+typedef struct exact_ctx {
+	const deal_log *log;
+	const g304 *now;
+	int seat, m;
+	const g304_view *view;
+	card cards[G304_TRICKS];     /* the claimer's cards */
+	int perms[6][3], nperms;
+	int beaten[6];
+	card group_true[16][G304_TRICKS]; /* the unseen cards of each place, as they truly lie */
+	int group_n[16], ngroups;
+	card map[CARD_COUNT];        /* the true card -> this world's card */
+	long worlds, consistent;
+} exact_ctx;
+
+static card map_card(const exact_ctx *x, card c) { return c < CARD_COUNT ? x->map[c] : c; }
+
+/* Replays the deal in the world x->map describes; judges every order there. */
+static void exact_world(exact_ctx *x)
+{
+	x->worlds++;
+	g304 g = x->log->start;
+	g.rules.caps = G304_CAPS_OFF; /* no call in the log; the tracking is not under test here */
+	card deck[CARD_COUNT];
+	for (int i = 0; i < CARD_COUNT; i++)
+		deck[i] = map_card(x, x->log->deck[i]);
+	if (g304_deal(&g, deck) != G304_ERR_OK)
+		return;
+	for (int i = 0; i < x->log->n; i++) {
+		g304_action a = x->log->acts[i];
+		a.card = map_card(x, a.card);
+		for (int k = 0; k < a.norder; k++)
+			a.order[k] = map_card(x, a.order[k]);
+		if (g304_apply(&g, &a, NULL) != G304_ERR_OK)
+			return; /* not a world the claimer could be in */
+	}
+	g304_view v;
+	g304_view_of(&g, x->seat, &v);
+	if (memcmp(&v, x->view, sizeof v) != 0)
+		return;
+	exact_worlds++;
+	x->consistent++;
+	g.rules.caps = G304_CAPS_OFF;
+	for (int p = 0; p < x->nperms; p++) {
+		if (x->beaten[p])
+			continue;
+		card order[3];
+		for (int i = 0; i < x->m; i++)
+			order[i] = x->cards[x->perms[p][i]];
+		x->beaten[p] = brute_beats(&g, x->seat, order, 0, x->m);
+	}
+}
+
+/* Deals the unseen cards `pool` to the places g..ngroups-1 in every way. */
+static void exact_deal(exact_ctx *x, int gi, cardset pool)
+{
+	if (x->worlds >= EXACT_MAX_WORLDS)
+		return;
+	if (gi == x->ngroups) {
+		exact_world(x);
+		return;
+	}
+	int need = x->group_n[gi];
+	/* Every subset of `pool` with `need` cards, mapped in rank order. */
+	card c[CARD_COUNT];
+	int nc = 0;
+	for (cardset p = pool; p; p &= p - 1)
+		c[nc++] = cardset_first(p);
+	int idx[G304_TRICKS];
+	for (int i = 0; i < need; i++)
+		idx[i] = i;
+	while (need <= nc) {
+		cardset take = 0;
+		for (int i = 0; i < need; i++) {
+			x->map[x->group_true[gi][i]] = c[idx[i]];
+			take |= card_bit(c[idx[i]]);
+		}
+		exact_deal(x, gi + 1, pool & ~take);
+		int i = need - 1;
+		while (i >= 0 && idx[i] == nc - need + i)
+			i--;
+		if (i < 0)
+			break;
+		idx[i]++;
+		for (int j = i + 1; j < need; j++)
+			idx[j] = idx[j - 1] + 1;
+	}
+}
+
+static void exact_check(const g304 *g, const deal_log *log, int seat)
+{
+	exact_ctx x;
+	memset(&x, 0, sizeof x);
+	x.log = log;
+	x.now = g;
+	x.seat = seat;
+	g304_view v;
+	g304_view_of(g, seat, &v);
+	x.view = &v;
+	cardset mine = g304_caps_cards(&v);
+	x.m = cardset_count(mine);
+	if (x.m == 0 || x.m > 3)
+		return;
+	/* What the claimer has seen: every card its view names. */
+	cardset seen = v.hand;
+	if (v.trump_card < CARD_COUNT)
+		seen |= card_bit(v.trump_card);
+	for (int i = 0; i < v.ntricks; i++)
+		for (int k = 0; k < v.tricks[i].n; k++)
+			if (v.tricks[i].card[k] < CARD_COUNT)
+				seen |= card_bit(v.tricks[i].card[k]);
+	for (int k = 0; k < v.caps_norder; k++)
+		if (v.caps_order[k] < CARD_COUNT)
+			seen |= card_bit(v.caps_order[k]);
+	cardset unseen = ~seen;
+	if (cardset_count(unseen) > EXACT_MAX_UNSEEN)
+		return;
+	/* The places the unseen cards truly lie in: each hand, and each
+	 * other card (face down on a trick, or the trump card on the table). */
+	for (int c = 0; c < CARD_COUNT; c++)
+		x.map[c] = (card)c;
+	for (int s2 = 0; s2 < G304_SEATS; s2++) {
+		cardset h = g->hand[s2] & unseen;
+		if (!h)
+			continue;
+		for (; h; h &= h - 1)
+			x.group_true[x.ngroups][x.group_n[x.ngroups]++] = cardset_first(h);
+		x.ngroups++;
+	}
+	cardset rest = unseen;
+	for (int s2 = 0; s2 < G304_SEATS; s2++)
+		rest &= ~g->hand[s2];
+	for (; rest; rest &= rest - 1) {
+		x.group_true[x.ngroups][0] = cardset_first(rest);
+		x.group_n[x.ngroups++] = 1;
+	}
+	/* How many ways to deal them: skip the position if too many. */
+	double ways = 1;
+	int dealt = 0;
+	for (int gi = 0; gi < x.ngroups; gi++)
+		for (int i = 1; i <= x.group_n[gi]; i++)
+			ways = ways * (double)++dealt / (double)i;
+	if (ways > EXACT_MAX_WORLDS)
+		return;
+	int n = 0;
+	for (cardset h = mine; h; h &= h - 1)
+		x.cards[n++] = cardset_first(h);
+	static const int p3[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
+	x.nperms = x.m == 1 ? 1 : x.m == 2 ? 2 : 6;
+	for (int p = 0; p < x.nperms; p++)
+		for (int i = 0; i < x.m; i++)
+			x.perms[p][i] = x.m == 2 ? (p == 0 ? i : 1 - i) : x.m == 1 ? 0 : p3[p][i];
+	exact_deal(&x, 0, unseen);
+	if (x.worlds >= EXACT_MAX_WORLDS)
+		return; /* too many to be sure of the whole set */
+	CHECK(x.consistent > 0, "the true world is not among the claimer's worlds");
+	exact_positions++;
+	int any = 0;
+	for (int p = 0; p < x.nperms; p++) {
+		card order[3];
+		for (int i = 0; i < x.m; i++)
+			order[i] = x.cards[x.perms[p][i]];
+		int says = g304_caps_check(&v, order, x.m, NULL);
+		exact_orders++;
+		CHECK(says == !x.beaten[p], "caps check says %s for an order the brute force finds %s (seat %d, trick %d)",
+		      says ? "certain" : "not certain", x.beaten[p] ? "beaten" : "certain", seat, g->trick_no);
+		any |= !x.beaten[p];
+	}
+	card order[G304_TRICKS];
+	int n2;
+	int found = g304_caps_find(&v, 0, order, &n2, NULL);
+	CHECK(found == any, "caps find says %d, the brute force %d (seat %d, trick %d)", found, any, seat, g->trick_no);
+	exact_certain += any;
+}
+
 static void random_junk(rng *r, g304_action *a)
 {
 	static const uint16_t values[] = { 0, 150, 160, 165, 170, 190, 195, 200, 205, 210, 250, 255,
@@ -304,8 +499,13 @@ static void play_match(uint64_t seed, const g304_rules *rules, long *deals_score
 	card deck[CARD_COUNT];
 	int deals = 0;
 	unsigned long where = (unsigned long)seed << 16;
+	static deal_log log;
+	long exact_every = getenv("PROPS_EXACT_EVERY") ? atol(getenv("PROPS_EXACT_EVERY")) : 1;
 	while (g.phase != G304_PHASE_OVER && deals < DEALS_PER_MATCH_MAX) {
 		rng_shuffle_deck(&r, deck);
+		log.start = g;
+		memcpy(log.deck, deck, sizeof deck);
+		log.n = 0;
 		CHECK(g304_deal(&g, deck) == G304_ERR_OK, "deal refused");
 		deals++;
 		model_deal(&m, &g);
@@ -336,6 +536,8 @@ static void play_match(uint64_t seed, const g304_rules *rules, long *deals_score
 			} else {
 				model_events(&m, &before, &g, &res);
 				(*actions)++;
+				if (log.n < DEAL_ACTIONS_MAX)
+					log.acts[log.n++] = a;
 			}
 			if (g.phase == G304_PHASE_DEAL || g.phase == G304_PHASE_OVER)
 				break;
@@ -348,8 +550,25 @@ static void play_match(uint64_t seed, const g304_rules *rules, long *deals_score
 			if (!err)
 				model_events(&m, &before, &g, &res);
 			(*actions)++;
-			if (!err && g.phase == G304_PHASE_PLAY)
+			if (!err && log.n < DEAL_ACTIONS_MAX)
+				log.acts[log.n++] = a;
+			if (!err && g.phase == G304_PHASE_PLAY && g.caps_seat == G304_NO_SEAT && !g.pcc
+			    && G304_TRICKS - g.trick_no <= EXACT_TRICKS_LEFT && exact_every > 0
+			    && rng_below(&r, (uint32_t)exact_every) == 0 && log.n < DEAL_ACTIONS_MAX) {
+				int seat = (int)rng_below(&r, G304_SEATS);
+				if (g.tricks_won[!g304_team(seat)] == 0)
+					exact_check(&g, &log, seat);
+			}
+			if (!err && g.phase == G304_PHASE_PLAY) {
+				int calls_before = g.caps_seat != G304_NO_SEAT;
 				caps_moment(&g, &before, &r, &m);
+				if (!calls_before && g.caps_seat != G304_NO_SEAT && log.n < DEAL_ACTIONS_MAX) {
+					/* caps_moment's call is an action of the deal too. */
+					g304_action c = { .type = G304_ACT_CAPS, .seat = g.caps_seat, .norder = g.caps_norder };
+					memcpy(c.order, g.caps_order, g.caps_norder);
+					log.acts[log.n++] = c;
+				}
+			}
 			exhausted_seen += g.exhausted && !before.exhausted;
 			for (int s = 0; s < G304_SEATS; s++)
 				check_view(&g, &m, s, where);
@@ -416,10 +635,13 @@ int main(int argc, char **argv)
 	for (int i = 0; i <= G304_CAPSO_FAILED; i++)
 		printf(" %s=%ld", g304_caps_outcome_name(i), caps_outcomes[i]);
 	printf("; certain claims brute-forced=%ld, correct calls made=%ld\n", caps_brute_checked, caps_calls_made);
+	printf("props: caps exactness: %ld positions (%ld with a certain order), %ld orders, %ld worlds, "
+	       "each against the brute force over every world the claimer cannot rule out\n",
+	       exact_positions, exact_certain, exact_orders, exact_worlds);
 	int reached = pcc_deals > 0 && exhausted_seen > 0 && spoilt_wrong > 0 && ev_count[G304_EV_REJECTED] > 0
 	      && ev_count[G304_EV_OPENED] > 0 && ev_count[G304_EV_NO_TRUMP] > 0 && ev_count[G304_EV_PASSED_OUT] > 0
 	      && ev_count[G304_EV_BID8_WON] > 0;
-	reached = reached && caps_brute_checked > 0 && caps_calls_made > 0 && caps_outcomes[G304_CAPSO_CORRECT] > 0
+	reached = reached && caps_brute_checked > 0 && caps_calls_made > 0 && exact_certain > 0 && caps_outcomes[G304_CAPSO_CORRECT] > 0
 	      && caps_outcomes[G304_CAPSO_EARLY] > 0 && caps_outcomes[G304_CAPSO_LATE] > 0
 	      && caps_outcomes[G304_CAPSO_FAILED] > 0;
 	/* Coverage is a property of a full-size run only. */
