@@ -208,6 +208,8 @@ static void bench_caps(int deals)
 	rng_seed(&r, 3);
 	long n = 0;
 	caps_counts k = { 0, 0, 0, 0, 0, 0, 0, 0 };
+	long settle_n = 0, settle_questions = 0, settle_moved = 0;
+	double settle_worst = 0;
 	card deck[CARD_COUNT];
 	for (int d = 0; d < deals; d++) {
 		if (g.phase == G304_PHASE_OVER)
@@ -218,12 +220,24 @@ static void bench_caps(int deals)
 		while (g304_random_action(&g, &r, 0, &a)) {
 			g304 off = g;
 			int8_t since[2] = { g.caps_since[0], g.caps_since[1] };
+			int settled = g.caps_settled;
 			off.rules.caps = G304_CAPS_OFF;
 			double t0 = now_seconds();
 			g304_apply(&off, &a, NULL);
 			double t1 = now_seconds();
 			g304_apply(&g, &a, NULL);
 			double t2 = now_seconds();
+			if (g.caps_settled != settled) {
+				/* A verdict needed the deferred settlement: timed apart. */
+				settle_n++;
+				settle_questions += g.caps_settled - settled;
+				settle_moved += g.caps_since[0] != since[0] || g.caps_since[1] != since[1];
+				if (t2 - t1 > settle_worst)
+					settle_worst = t2 - t1;
+				if (a.type == G304_ACT_PLAY || a.type == G304_ACT_OPEN)
+					caps_mirror(&g, since, &k);
+				continue;
+			}
 			if (a.type == G304_ACT_PLAY && n < max_cards) {
 				double c = (t2 - t1) - (t1 - t0);
 				cost[n++] = c > 0 ? c : 0;
@@ -250,6 +264,10 @@ static void bench_caps(int deals)
 	       "the hardest decided question took %lu positions)\n",
 	       k.undecided, k.queries, G304_CAPS_TRACK_BUDGET, k.undecided, k.undecided_certain, k.undecided_open,
 	       G304_CAPS_JUDGE_BUDGET, k.nodes_worst);
+	printf("caps.settle_ms worst %.2f  (%ld deferred settlements in %d deals, where a verdict depended on a question "
+	       "the tracking had left undecided: %ld questions asked again with the judging budget, %ld settlements moved "
+	       "the trick recorded; the cards that set them off are timed here, not in check_us_per_card)\n",
+	       settle_worst * 1e3, settle_n, deals, settle_questions, settle_moved);
 	printf("caps.judge_worst_ms %.2f  (judging each of the %ld certain orders found: %ld reached the budget of "
 	       "%lu positions)\n",
 	       k.judge_worst * 1e3, k.certain, k.judge_hits, G304_CAPS_JUDGE_BUDGET);

@@ -182,6 +182,8 @@ int g304_deal(g304 *g, const card deck[CARD_COUNT])
 	g->caps_judged = G304_CAPSO_NONE;
 	g->caps_bonus = 0;
 	g->caps_since[0] = g->caps_since[1] = G304_CAPS_NEVER;
+	g->caps_pend[0] = g->caps_pend[1] = 0;
+	g->caps_pend_open = g->caps_opened = g->caps_settled = 0;
 	return G304_ERR_OK;
 }
 
@@ -395,25 +397,41 @@ static void lay_trump_card(g304 *g, card c)
 
 /* ---- caps ---- */
 
+static void reveal_trump(g304 *g, g304_result *res);
+
 static int caps_may_call(const g304 *g, int seat)
 {
 	return g304_team(seat) == g304_team(g->trumper) || g->rules.external_caps;
 }
 
+/* The trick a question after `cards` cards of play is about: the one in
+ * progress, or the one just finished (-1 before the first card). */
+static int caps_trick_of(int cards) { return cards == 0 ? -1 : (cards - 1) / 4; }
+
 /* After every change of what players know: has caps become certain for a
- * player of a team that may call it? Records the trick it happened in. */
-static void caps_update(g304 *g)
+ * player of a team that may call it? Records the trick it happened in.
+ * `opened`: this is the moment right after the trumper opened the game. */
+static void caps_track(g304 *g, int opened);
+static inline void caps_update(g304 *g, int opened)
 {
 	if (g->rules.caps == G304_CAPS_OFF || g->pcc || g->caps_seat != G304_NO_SEAT
 	    || g->phase != G304_PHASE_PLAY)
 		return;
+	caps_track(g, opened);
+}
+
+static void caps_track(g304 *g, int opened)
+{
 	const g304_trick *t = &g->tricks[g->trick_no];
-	int when = t->n == 0 ? g->trick_no - 1 : g->trick_no;
+	int cards = g->trick_no * 4 + t->n;
+	int when = caps_trick_of(cards);
 	/* One budget for every question asked after this card. */
-	unsigned long left = G304_CAPS_TRACK_BUDGET;
+	int unlimited = g->caps_budget == G304_CAPS_UNLIMITED;
+	unsigned long left = g->caps_budget && !unlimited ? g->caps_budget : G304_CAPS_TRACK_BUDGET;
 	for (int team = 0; team < 2; team++) {
 		if (g->caps_since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
 			continue;
+		int open = 0; /* a player's question left undecided or not asked */
 		for (int seat = team; seat < G304_SEATS; seat += 2) {
 			if (!caps_may_call(g, seat))
 				continue;
@@ -423,20 +441,136 @@ static void caps_update(g304 *g)
 			g304_view_of(g, seat, &v);
 			if (!g304_caps_cards(&v))
 				continue; /* no cards left: nothing to call with */
-			/* Undecided within the budget counts as not yet certain: no
-			 * call is judged late, and no silence penalised, because of
-			 * a question the engine could not settle (docs/ENGINE.md). */
-			if (!left)
+			if (!left) {
+				open = 1;
 				break;
+			}
 			g304_caps_stats st = { 0, 0 };
-			int found = g304_caps_find(&v, left, order, &n, &st);
-			left = st.nodes < left ? left - st.nodes : 0;
+			int found = g304_caps_find(&v, unlimited ? 0 : left, order, &n, &st);
+			if (!unlimited)
+				left = st.nodes < left ? left - st.nodes : 0;
 			if (found == 1) {
 				g->caps_since[team] = (int8_t)when;
+				open = 0;
 				break;
+			}
+			if (found < 0)
+				open = 1;
+		}
+		/* Undecided within the budget counts as not yet certain for now,
+		 * and is noted: where a verdict depends on it, caps_settle_team
+		 * asks again with the judging budget (docs/ENGINE.md). */
+		if (open) {
+			if (opened)
+				g->caps_pend_open |= (uint8_t)(1u << team);
+			else
+				g->caps_pend[team] |= 1u << cards;
+		}
+	}
+}
+
+int g304_play_position(const g304 *g, int cards, int opened, g304 *out)
+{
+	int played = g->trick_no * 4 + (g->trick_no < G304_TRICKS ? g->tricks[g->trick_no].n : 0);
+	if (g->phase != G304_PHASE_PLAY || g->pcc || g->trumper >= G304_SEATS || cards < 0
+	    || cards >= G304_TRICKS * 4 || cards > played || (opened && (cards != 0 || !g->caps_opened)))
+		return 0;
+	g304 *r = out;
+	*r = *g;
+	/* The start of play: every card dealt is in hand but the trump card,
+	 * which lies face down on the table; no trump is known yet. */
+	for (int s = 0; s < G304_SEATS; s++)
+		r->hand[s] = r->dealt[s];
+	r->hand[r->trumper] &= ~card_bit(r->trump_card);
+	r->trump_down = 1;
+	r->trump_open = r->trump_public = 0;
+	r->exhausted = 0;
+	r->trick_no = 0;
+	memset(r->tricks, 0, sizeof r->tricks);
+	for (int t = 0; t < G304_TRICKS; t++)
+		r->tricks[t].winner = G304_NO_SEAT;
+	r->won[0] = r->won[1] = 0;
+	r->tricks_won[0] = r->tricks_won[1] = 0;
+	int leader = seat_after(r->dealer);
+	r->tricks[0].leader = (uint8_t)leader;
+	r->turn = (uint8_t)leader;
+	r->caps_seat = G304_NO_SEAT;
+	r->caps_norder = r->caps_k = 0;
+	memset(r->caps_order, 0, sizeof r->caps_order);
+	r->caps_judged = G304_CAPSO_NONE;
+	r->caps_bonus = 0;
+	r->rules.caps = G304_CAPS_OFF; /* no tracking while replaying */
+	if (g->caps_opened && (opened || cards > 0))
+		reveal_trump(r, NULL);
+	for (int k = 0; k < cards; k++) {
+		const g304_trick *t = &g->tricks[k / 4];
+		g304_action a = { .type = G304_ACT_PLAY, .seat = t->seat[k % 4], .card = t->card[k % 4] };
+		if (g304_apply(r, &a, NULL) != G304_ERR_OK)
+			return 0; /* cannot happen: these cards were accepted in this order */
+	}
+	r->rules = g->rules;
+	return 1;
+}
+
+/* Asks the question after `cards` cards (or right after the opening) again
+ * for `team`, its players' questions sharing the judging budget: 1 if caps
+ * was certain then for one of them. Undecided even so counts as not
+ * certain. */
+static int caps_ask_again(g304 *g, int team, int cards, int opened)
+{
+	g304 r;
+	if (g->caps_settled < 255)
+		g->caps_settled++;
+	if (!g304_play_position(g, cards, opened, &r) || r.tricks_won[!team] > 0)
+		return 0;
+	unsigned long left = G304_CAPS_JUDGE_BUDGET;
+	for (int seat = team; seat < G304_SEATS && left; seat += 2) {
+		if (!caps_may_call(&r, seat))
+			continue;
+		g304_view v;
+		card order[G304_TRICKS];
+		int n;
+		g304_view_of(&r, seat, &v);
+		if (!g304_caps_cards(&v))
+			continue;
+		g304_caps_stats st = { 0, 0 };
+		if (g304_caps_find(&v, left, order, &n, &st) == 1)
+			return 1;
+		left = st.nodes < left ? left - st.nodes : 0;
+	}
+	return 0;
+}
+
+/* Settles, earliest first, the team's unsettled questions about tricks
+ * before `limit`; the first that proves certain becomes caps_since. */
+static void caps_settle_team(g304 *g, int team, int limit)
+{
+	for (int cards = 0; cards < G304_TRICKS * 4 && caps_trick_of(cards) < limit; cards++) {
+		for (int opened = 0; opened < 2; opened++) {
+			int pend = opened ? cards == 0 && (g->caps_pend_open >> team & 1)
+			                  : (int)(g->caps_pend[team] >> cards & 1);
+			if (!pend)
+				continue;
+			if (opened)
+				g->caps_pend_open &= (uint8_t)~(1u << team);
+			else
+				g->caps_pend[team] &= ~(1u << cards);
+			if (caps_ask_again(g, team, cards, opened)) {
+				g->caps_since[team] = (int8_t)caps_trick_of(cards);
+				g->caps_pend[team] = 0;
+				g->caps_pend_open &= (uint8_t)~(1u << team);
+				return;
 			}
 		}
 	}
+}
+
+void g304_caps_settle(g304 *g)
+{
+	if (g->phase != G304_PHASE_PLAY)
+		return;
+	for (int team = 0; team < 2; team++)
+		caps_settle_team(g, team, g->caps_since[team] == G304_CAPS_NEVER ? G304_TRICKS : g->caps_since[team]);
 }
 
 /* Is a call now within the grace: before the end of the trick in which caps
@@ -476,7 +610,13 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 		return refuse(res, G304_ERR_CAPS_ORDER, cardset_count(cards), 0);
 	int team = g304_team(seat);
 	int judged;
-	if (!g304_caps_check(&v, a->order, a->norder, NULL))
+	int certain = g304_caps_check(&v, a->order, a->norder, NULL);
+	if (certain && caps_timely(g, team) && g->tricks_won[!team] == 0) {
+		/* Timely by what the tracking proved; a question it left
+		 * undecided about an earlier trick could make it late. */
+		caps_settle_team(g, team, g->tricks[g->trick_no].n == 0 ? g->trick_no - 1 : g->trick_no);
+	}
+	if (!certain)
 		judged = G304_CAPSO_EARLY;
 	else if (!caps_timely(g, team))
 		judged = G304_CAPSO_LATE;
@@ -508,7 +648,7 @@ static void start_play(g304 *g, g304_result *res)
 	g->tricks[0].leader = (uint8_t)leader;
 	g->turn = (uint8_t)leader;
 	emit(res, G304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
-	caps_update(g);
+	caps_update(g, 0);
 }
 
 static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
@@ -735,6 +875,8 @@ static void score_deal(g304 *g, g304_result *res)
 		end_deal(g, &end, 0, res);
 		return;
 	}
+	if (strict && !g->pcc && g->caps_since[tt] == G304_CAPS_NEVER && g->tricks_won[tt] == G304_TRICKS)
+		caps_settle_team(g, tt, G304_TRICKS); /* was it ever certain? settle what is undecided */
 	if (strict && !g->pcc && g->caps_since[tt] != G304_CAPS_NEVER && g->tricks_won[tt] == G304_TRICKS) {
 		/* Every trick won without the call the team could have made. */
 		end.caps = G304_CAPSO_LATE;
@@ -814,7 +956,8 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 			return refuse(res, G304_ERR_OPEN_TOO_LATE, 0, 0);
 		emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
 		reveal_trump(g, res);
-		caps_update(g);
+		g->caps_opened = 1;
+		caps_update(g, 1);
 		return G304_ERR_OK;
 	case G304_ACT_PLAY:
 		break;
@@ -885,7 +1028,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 		finish_trick(g, res);
 	else
 		g->turn = (uint8_t)g304_next_seat(g, seat);
-	caps_update(g);
+	caps_update(g, 0);
 	return G304_ERR_OK;
 }
 

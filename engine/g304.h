@@ -286,9 +286,36 @@ typedef struct g304 {
 	int8_t caps_since[2];     /* per team: the trick in which caps first became
 	                           * certain for one of its players (-1: before the
 	                           * first card), or G304_CAPS_NEVER */
+	/* Deferred settlement (docs/ENGINE.md, Caps): the tracking's questions
+	 * its per-card budget left undecided, asked again with the judging
+	 * budget only when a verdict depends on them. */
+	uint32_t caps_pend[2];    /* per team: bit s, the question after s cards of
+	                           * play (bit 0: at the start of play, before any opening) */
+	uint8_t caps_pend_open;   /* bit team: the question right after the trumper opened */
+	uint8_t caps_opened;      /* the trumper opened the game before the first card */
+	uint8_t caps_settled;     /* questions asked again this deal (stops at 255) */
+	uint32_t caps_budget;     /* tests and benchmarks only, set after g304_init
+	                           * (which makes it 0): positions for all the caps
+	                           * tracking's questions after one card; 0 means
+	                           * G304_CAPS_TRACK_BUDGET, G304_CAPS_UNLIMITED no limit */
 	g304_deal_end last;       /* the last deal's end (outcome NONE before any) */
 } g304;
 #define G304_CAPS_NEVER (-2)
+#define G304_CAPS_UNLIMITED 0xffffffffu
+
+/* Settles now every question the caps tracking left undecided before the
+ * trick it recorded for each team (the engine does this by itself only
+ * where a verdict depends on it), the questions of one moment sharing the
+ * judging budget, and corrects caps_since. Only during play; does nothing
+ * otherwise. For tests and tools. */
+void g304_caps_settle(g304 *g);
+
+/* The deal as it stood after `cards` (0..31) cards of play, or, with
+ * `opened`, right after the trumper opened the game (cards must be 0):
+ * rebuilt in *out by replaying the cards from the start of play. Returns 1,
+ * or 0 when there is no such moment (not in play, pcc, fewer cards played,
+ * no opening). Used by the settlement; public so tests can compare it. */
+int g304_play_position(const g304 *g, int cards, int opened, g304 *out);
 
 void g304_rules_default(g304_rules *r);
 

@@ -42,8 +42,9 @@ int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n
 #define G304_CAPS_JUDGE_BUDGET 2000000ul
 
 /* The budget, in positions, for all the questions the engine's tracking
- * asks after one card (about 12 ms on one core at most; see make bench and
- * docs/ENGINE.md for what an undecided question means). */
+ * asks after one card (about 12 ms on one core at most; see make bench). A
+ * question it leaves undecided is noted and asked again with the judging
+ * budget where a verdict depends on it (docs/ENGINE.md, Caps). */
 #define G304_CAPS_TRACK_BUDGET 60000ul
 
 /* The cards a claim by this seat must order: its hand, and its trump card
