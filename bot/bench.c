@@ -140,6 +140,8 @@ typedef struct caps_counts {
 	unsigned long nodes_worst; /* positions, one question */
 } caps_counts;
 
+/* The engine's after-every-card questions (caps_track in engine/g304.c),
+ * asked again here only to count how many the budget leaves undecided. */
 static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
 {
 	if (g->rules.caps == G304_CAPS_OFF || g->pcc || g->caps_seat != G304_NO_SEAT || g->phase != G304_PHASE_PLAY)
@@ -149,7 +151,7 @@ static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
 		if (since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
 			continue;
 		for (int seat = team; seat < G304_SEATS; seat += 2) {
-			if (g304_team(seat) != g304_team(g->trumper) && !g->rules.external_caps)
+			if (!g304_caps_may_call(g, seat))
 				continue;
 			g304_view v;
 			card order[G304_TRICKS];

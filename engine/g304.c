@@ -399,11 +399,6 @@ static void lay_trump_card(g304 *g, card c)
 
 static void reveal_trump(g304 *g, g304_result *res);
 
-static int caps_may_call(const g304 *g, int seat)
-{
-	return g304_team(seat) == g304_team(g->trumper) || g->rules.external_caps;
-}
-
 /* The trick a question after `cards` cards of play is about: the one in
  * progress, or the one just finished (-1 before the first card). */
 static int caps_trick_of(int cards) { return cards == 0 ? -1 : (cards - 1) / 4; }
@@ -433,7 +428,7 @@ static void caps_track(g304 *g, int opened)
 			continue;
 		int open = 0; /* a player's question left undecided or not asked */
 		for (int seat = team; seat < G304_SEATS; seat += 2) {
-			if (!caps_may_call(g, seat))
+			if (!g304_caps_may_call(g, seat))
 				continue;
 			g304_view v;
 			card order[G304_TRICKS];
@@ -525,7 +520,7 @@ static int caps_ask_again(g304 *g, int team, int cards, int opened)
 		return 0;
 	unsigned long left = G304_CAPS_JUDGE_BUDGET;
 	for (int seat = team; seat < G304_SEATS && left; seat += 2) {
-		if (!caps_may_call(&r, seat))
+		if (!g304_caps_may_call(&r, seat))
 			continue;
 		g304_view v;
 		card order[G304_TRICKS];
@@ -593,7 +588,7 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	if (g->pcc)
 		return refuse(res, G304_ERR_CAPS_PCC, 0, 0);
-	if (!caps_may_call(g, seat))
+	if (!g304_caps_may_call(g, seat))
 		return refuse(res, G304_ERR_CAPS_NOT_YOURS, g->trumper, 0);
 	if (g->caps_seat != G304_NO_SEAT)
 		return refuse(res, G304_ERR_CAPS_CALLED, g->caps_seat, 0);
@@ -1140,7 +1135,7 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 		out->acts |= 1u << G304_ACT_SPOILT;
 		if (seat == g->trumper && !g->trump_open && g->trick_no == 0 && g->tricks[0].n == 0)
 			out->acts |= 1u << G304_ACT_OPEN;
-		if (g->rules.caps != G304_CAPS_OFF && !g->pcc && g->caps_seat == G304_NO_SEAT && caps_may_call(g, seat))
+		if (g->rules.caps != G304_CAPS_OFF && !g->pcc && g->caps_seat == G304_NO_SEAT && g304_caps_may_call(g, seat))
 			out->acts |= 1u << G304_ACT_CAPS;
 		if (seat == g->turn) {
 			out->acts |= 1u << G304_ACT_PLAY;

@@ -389,6 +389,12 @@ typedef struct g304_view {
 void g304_view_of(const g304 *g, int seat, g304_view *v);
 
 /* Total tokens in the match: conserved under standard scoring. */
+/* May this seat call caps at all in this deal (its side is the trumper's,
+ * or the table allows external caps)? The tracking asks only these seats. */
+static inline int g304_caps_may_call(const g304 *g, int seat)
+{
+	return g304_team(seat) == g304_team(g->trumper) || g->rules.external_caps;
+}
 static inline int g304_tokens_total(const g304 *g) { return g->tokens[0] + g->tokens[1] + g->bank; }
 
 #endif
