@@ -44,19 +44,13 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rules_modellib import (DECK, Bidding, Play, deck_from_hands,  # noqa: E402
                             hands_from_deck, make_record, scripted_bidding,
                             stakes, suit, team)
+from replay_records import cardbot_path  # noqa: E402  (CARDBOT, as every replay test reads it)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TIMEOUT = 60
 SHOW_AT_MOST = 5
 CARD_RE = re.compile(r"^[789TJQKA][SHDC]$")
 COVERAGE = collections.Counter()  # how often the rare situations came up
-
-
-def cardbot_path():
-    path = os.environ.get("CARDBOT", "bin/cardbot")
-    if not os.path.isabs(path) and os.sep in path:
-        path = os.path.join(ROOT, path)
-    return path
 
 
 def env_int(name, default):
