@@ -419,7 +419,10 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 			return refuse(res, T304_ERR_MUST_CUT, g->trump_suit, 0);
 		return refuse(res, T304_ERR_FOLLOW_SUIT, card_suit(t->card[0]), 0);
 	}
-	int cut = g->revealed && card_suit(c) == g->trump_suit;
+	/* A cut is a trump played, once the trump is known, to a trick led in
+	 * another suit (002, 2.5 and 2.5.2): a trump that follows a trump lead
+	 * only follows suit, even when the reveal came after that lead. */
+	int cut = g->revealed && card_suit(c) == g->trump_suit && t->n > 0 && card_suit(t->card[0]) != g->trump_suit;
 	g->hand[seat] &= ~card_bit(c);
 	t->seat[t->n] = (uint8_t)seat;
 	t->card[t->n] = c;

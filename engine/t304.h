@@ -146,7 +146,8 @@ typedef struct t304_trick {
 	uint8_t leader, n, winner;      /* winner T304_NO_SEAT until done */
 	uint8_t seat[T304_MAX_SEATS];
 	card card[T304_MAX_SEATS];
-	uint8_t cut;                    /* bit i: card i is a trump played after the reveal */
+	uint8_t cut;                    /* bit i: card i is a cut (a trump played after the reveal
+	                                 * to a trick led in another suit) */
 } t304_trick;
 
 typedef struct t304 {

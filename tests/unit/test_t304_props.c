@@ -5,7 +5,11 @@
  * action is accepted exactly when t304_legal_of allows it, and a refused one
  * changes nothing; every card is in exactly one place; scored deals total
  * 304 points and pay the token table; a card counts as a cut exactly when
- * the trump was revealed before it was played; tricks go to the right seat;
+ * it is a trump played after the reveal to a trick led in another suit;
+ * every trick goes to the highest card of the led suit unless a card of
+ * another suit that was trump (known when played) fell, and then to the
+ * highest such trump, worked out here from the cards and the moment of the
+ * reveal alone (not from the engine's cut flags);
  * spoilt deals are really spoilt; the timer's random move always exists and
  * is accepted; no view names a card its seat may not know. What a seat may
  * know is modelled here from the deck and the events alone.
@@ -22,10 +26,14 @@ typedef struct model {
 	cardset known[T304_MAX_SEATS];
 	int revealed;
 	int pile;               /* next pile card: deck[pile] */
+	int nplayed;            /* cards of the trick in play seen so far */
+	card played[T304_MAX_SEATS];
+	uint8_t played_by[T304_MAX_SEATS];
+	uint8_t shown[T304_MAX_SEATS]; /* the trump was revealed when card i was played */
 } model;
 
 static long ev_count[T304_EV_COUNT], outcome_count[3], made_count[2], reveals_asked, reveals_own,
-	reveals_last, hidden_trumps_played, exchanges;
+	reveals_last, hidden_trumps_played, exchanges, trump_follows_after_reveal;
 
 static void model_deal(model *m, const t304 *g)
 {
@@ -190,21 +198,23 @@ static void random_legal(const t304 *g, rng *r, t304_action *a)
 	a->card = rng_pick(r, l.cards);
 }
 
-static int trick_winner_expected(const t304_trick *t, int trump)
+/* The trick's winner from its cards alone: the highest card of the led
+ * suit, unless a card of another suit that is trump was played while the
+ * trump was known, and then the highest such trump (002, 2.5, 2.5.1, 2.5.2). */
+static int trick_winner_expected(const model *m, int trump)
 {
-	int best = -1;
-	for (int i = 0; i < t->n; i++)
-		if ((t->cut >> i & 1) && card_suit(t->card[i]) == trump &&
-		    (best < 0 || card_rank(t->card[i]) > card_rank(t->card[best])))
+	int led = card_suit(m->played[0]), best = -1;
+	for (int i = 0; i < m->nplayed; i++)
+		if (m->shown[i] && card_suit(m->played[i]) == trump && trump != led &&
+		    (best < 0 || card_rank(m->played[i]) > card_rank(m->played[best])))
 			best = i;
-	if (best >= 0)
-		return t->seat[best];
-	best = 0;
-	for (int i = 1; i < t->n; i++)
-		if (card_suit(t->card[i]) == card_suit(t->card[0]) &&
-		    card_rank(t->card[i]) > card_rank(t->card[best]))
-			best = i;
-	return t->seat[best];
+	if (best < 0) {
+		best = 0;
+		for (int i = 1; i < m->nplayed; i++)
+			if (card_suit(m->played[i]) == led && card_rank(m->played[i]) > card_rank(m->played[best]))
+				best = i;
+	}
+	return m->played_by[best];
 }
 
 static void check_end(const t304 *before, const t304 *g)
@@ -296,13 +306,22 @@ static void run_deal(t304 *g, rng *r, long *accepted)
 			const t304_event *e = &res.events[i];
 			ev_count[e->type]++;
 			switch (e->type) {
-			case T304_EV_PLAYED:
+			case T304_EV_PLAYED: {
 				all_know(&m, e->card);
-				CHECK((e->flags & 1) == (m.revealed && card_suit(e->card) == before.trump_suit),
-				      "cut flag %d for %02x (revealed %d)", e->flags & 1, e->card, m.revealed);
-				if (!m.revealed && card_suit(e->card) == before.trump_suit)
+				int k = m.nplayed < T304_MAX_SEATS ? m.nplayed++ : T304_MAX_SEATS - 1;
+				m.played[k] = e->card;
+				m.played_by[k] = e->seat;
+				m.shown[k] = (uint8_t)m.revealed;
+				int ts = before.trump_suit, led = card_suit(m.played[0]);
+				int is_cut = m.revealed && card_suit(e->card) == ts && k > 0 && led != ts;
+				CHECK((e->flags & 1) == is_cut, "cut flag %d for %02x (revealed %d, led suit %d, trump %d)",
+				      e->flags & 1, e->card, m.revealed, led, ts);
+				if (!m.revealed && card_suit(e->card) == ts)
 					hidden_trumps_played++;
+				if (k > 0 && led == ts && !m.shown[0] && m.revealed && card_suit(e->card) == ts)
+					trump_follows_after_reveal++;
 				break;
+			}
 			case T304_EV_REVEALED:
 				CHECK(!m.revealed, "revealed twice");
 				m.revealed = 1;
@@ -322,9 +341,10 @@ static void run_deal(t304 *g, rng *r, long *accepted)
 				break;
 			case T304_EV_TRICK: {
 				const t304_trick *t = &g->tricks[e->value];
-				CHECK(t->winner == trick_winner_expected(t, before.trump_suit),
-				      "trick %d won by %d, want %d", e->value, t->winner,
-				      trick_winner_expected(t, before.trump_suit));
+				int want = trick_winner_expected(&m, before.trump_suit);
+				CHECK(m.nplayed == g->nseats && e->seat == want && t->winner == want,
+				      "trick %d won by %d, want %d (%d cards seen)", e->value, t->winner, want, m.nplayed);
+				m.nplayed = 0;
 				break;
 			}
 			case T304_EV_DEAL_END:
@@ -355,16 +375,20 @@ int main(void)
 		memset(outcome_count, 0, sizeof outcome_count);
 		memset(made_count, 0, sizeof made_count);
 		reveals_asked = reveals_own = reveals_last = hidden_trumps_played = exchanges = 0;
+		trump_follows_after_reveal = 0;
 		for (long d = 0; d < deals; d++)
 			run_deal(&g, &r, &accepted);
 		printf("  %d players: %ld deals, %ld actions; scored %ld (made %ld, failed %ld), spoilt %ld; "
-		       "reveals asked %ld, own %ld, last trick %ld; trumps played hidden %ld; exchanges %ld\n",
+		       "reveals asked %ld, own %ld, last trick %ld; trumps played hidden %ld; exchanges %ld; "
+		       "trumps following a hidden trump lead after a reveal %ld\n",
 		       n, deals, accepted, outcome_count[1], made_count[1], made_count[0], outcome_count[2],
-		       reveals_asked, reveals_own, reveals_last, hidden_trumps_played, exchanges);
+		       reveals_asked, reveals_own, reveals_last, hidden_trumps_played, exchanges,
+		       trump_follows_after_reveal);
 		if (deals >= 1000) {
 			CHECK(outcome_count[1] > 0 && made_count[0] > 0 && made_count[1] > 0, "%d: outcomes not all seen", n);
 			CHECK(reveals_asked > 0 && reveals_own > 0 && reveals_last > 0, "%d: reveal kinds not all seen", n);
 			CHECK(hidden_trumps_played > 0, "%d: no hidden trump played", n);
+			CHECK(trump_follows_after_reveal > 0, "%d: no trump followed a hidden trump lead after a reveal", n);
 			if (n == 3)
 				CHECK(exchanges > 0, "no exchange");
 		}
