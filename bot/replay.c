@@ -414,15 +414,15 @@ static json_object *j_other_end(const game *g, int nseats)
 		return o;
 	}
 	const t304_deal_end *e = &((const t304 *)g->state)->last;
-	int32_t pts[2] = { e->points[0], e->points[1] }, won[T304_MAX_SEATS];
+	int32_t pts[2] = { e->points[0], e->points[1] }, change[T304_MAX_SEATS];
 	for (int i = 0; i < T304_MAX_SEATS; i++)
-		won[i] = e->won[i];
+		change[i] = e->change[i];
 	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
 	json_object_object_add(o, "trumper", j_gseat(e->trumper, nseats));
 	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
 	json_object_object_add(o, "points", j_list(pts, 2));
 	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
-	json_object_object_add(o, "won", j_list(won, e->nsides));
+	json_object_object_add(o, "change", j_list(change, e->nsides));
 	json_object_object_add(o, "tokens", j_list(e->tokens, e->nsides));
 	return o;
 }

@@ -87,6 +87,29 @@ static void scores_text(const table *t, char *buf, size_t len)
 	}
 }
 
+/* Trump304: who paid whom in the last deal, as a scorer says it: "5 tokens
+ * from ann & cat to ben & dev" (three players: one payment per opponent).
+ * Empty when no tokens changed hands (no deal yet, or a spoilt one). */
+static void payments_text(const table *t, char *buf, size_t len)
+{
+	strbuf b;
+	sb_init(&b, buf, len);
+	game_outcome o;
+	game_outcome_of(t->g, &o);
+	if (!o.ended || o.bidder == GAME_NO_SEAT)
+		return;
+	int ts = t->nseats == 4 ? (o.bidder & 1) : o.bidder, k = 0;
+	for (int s = 0; s < o.nsides && s < GAME_MAX_SIDES; s++) {
+		if (s == ts || !o.change[s])
+			continue;
+		char from[2 * TABLE_NAME_MAX + 8], to[2 * TABLE_NAME_MAX + 8], n[16], line[LINE];
+		side_names(t, o.change[s] > 0 ? ts : s, from, sizeof from);
+		side_names(t, o.change[s] > 0 ? s : ts, to, sizeof to);
+		snprintf(n, sizeof n, "%ld", labs((long)o.change[s]));
+		sb_printf(&b, "%s%s", k++ ? ", " : "", tb_txt(line, sizeof line, T_G_PAID, n, from, to));
+	}
+}
+
 static void colour_or_suit(const table *t, strbuf *b, int x, int style)
 {
 	if (is_t304(t))
@@ -504,6 +527,11 @@ static void events_words(table *t, const game_result *res)
 			}
 			scores_text(t, a, sizeof a);
 			if (is_t304(t)) {
+				/* The losers pay the winners (002, 3.0): who paid whom, then the running totals. */
+				char paid[LINE];
+				payments_text(t, paid, sizeof paid);
+				if (paid[0])
+					tb_say(t, T_G_PAID_LINE, paid, NULL, NULL);
 				tb_say(t, T_G_TOKENS, a, NULL, NULL);
 			} else {
 				char x[2 * TABLE_NAME_MAX + 8], y[2 * TABLE_NAME_MAX + 8], sc[64];
@@ -1067,6 +1095,16 @@ void tg_score(table *t, const char *user, int in_room)
 		scores_text(t, x, sizeof x);
 	else
 		snprintf(x, sizeof x, "-");
+	if (t->g && is_t304(t)) {
+		/* Running totals, and who paid whom in the last deal. */
+		char paid[LINE], more[LINE];
+		payments_text(t, paid, sizeof paid);
+		if (paid[0]) {
+			size_t n = strlen(x);
+			tb_txt(more, sizeof more, T_G_LAST_DEAL, paid, NULL, NULL);
+			snprintf(x + n, sizeof x - n, "%s", more);
+		}
+	}
 	tb_txt(line, sizeof line, T_G_SCORE_LINE, t->gdef->name, x, NULL);
 	if (in_room)
 		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);

@@ -150,7 +150,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_PLAY, "{1}play CARD (or {1}p): play a card by name (js, J\xe2\x99\xa0, 10h, th) or by its position in your hand; {1}play trump plays the trump card. Face-down plays go privately: /msg me play CARD") \
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules: this table's options") \
-	X(T_HELP_SCORE, "{1}score: the tokens of both sides") \
+	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace (remembered for this channel)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
@@ -200,7 +200,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with !sit or computer players with !bot.") \
 	X(T_G_READY, "all {1} seats are taken: !start to deal") \
 	X(T_G_MATCH_STARTS, "a match of {1} begins: {2}") \
-	X(T_G_T304_TERMS, "tokens add up deal after deal; !stop ends the match") \
+	X(T_G_T304_TERMS, "after each deal the losing side pays the winners in tokens (totals may go below zero); !stop ends the match") \
 	X(T_G_ROOK_TERMS, "first team to 500 wins") \
 	X(T_G_DEAL, "Deal {1}: {2} deals; {3} speaks first. Hands are sent privately.") \
 	X(T_G_TURN_TRUMP, "{1}: lay your trump card face down, privately (/msg me trump CARD).") \
@@ -218,6 +218,9 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_G_DRAW, "{1} draws ({2} left in the pile)") \
 	X(T_G_SPOILT, "spoilt trumps: every trump was on {1}'s side; the deal is void") \
 	X(T_G_TOKENS, "tokens: {1}") \
+	X(T_G_PAID, "{1} tokens from {2} to {3}") \
+	X(T_G_PAID_LINE, "{1}") \
+	X(T_G_LAST_DEAL, " | last deal: {1}") \
 	X(T_G_NEST, "{1} wins the bidding at {2} and takes the nest card") \
 	X(T_G_DISCARDED, "{1} discards a card face down") \
 	X(T_G_TRUMP_COLOUR, "{1} names trumps: {2}") \

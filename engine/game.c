@@ -252,7 +252,7 @@ static void wt_outcome(const void *st, game_outcome *o)
 	o->points[1] = e->points[1];
 	o->nsides = e->nsides;
 	for (int s = 0; s < e->nsides && s < GAME_MAX_SIDES; s++) {
-		o->change[s] = e->won[s];
+		o->change[s] = e->change[s];
 		o->score[s] = e->tokens[s];
 	}
 }

@@ -81,7 +81,7 @@ typedef struct game_status {
 	int8_t winner;            /* the winning side once over, else -1 */
 	uint8_t nsides;           /* sides of the score: teams, or seats (Trump304 with 2 or 3) */
 	uint16_t deal_no;         /* deals started */
-	int32_t score[GAME_MAX_SIDES]; /* 304: tokens left; Trump304: tokens won; Rook: points */
+	int32_t score[GAME_MAX_SIDES]; /* 304: tokens left; Trump304: running tokens (may be < 0); Rook: points */
 } game_status;
 
 /* How the last deal ended (ended = 0 before any). */

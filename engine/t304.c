@@ -156,15 +156,18 @@ static void end_deal(t304 *g, int outcome, t304_result *res)
 		e->points[0] = (int16_t)cardset_points(mine);
 		e->points[1] = (int16_t)cardset_points(theirs);
 		e->made = e->points[0] >= g->bid;
-		if (e->made) {
-			e->won[t304_side(g, g->trumper)] = (int16_t)t304_payoff(g->bid);
-		} else {
-			for (int side = 0; side < e->nsides; side++)
-				if (side != t304_side(g, g->trumper))
-					e->won[side] = (int16_t)t304_charge(g->bid);
-		}
+		/* The losing side pays the winning side (002, 3.0): each opposing
+		 * side settles with the trumper's side, so with three players the
+		 * trumper pays (or is paid by) each opponent. */
+		int ts = t304_side(g, g->trumper);
+		int amount = e->made ? t304_payoff(g->bid) : t304_charge(g->bid);
 		for (int side = 0; side < e->nsides; side++)
-			g->tokens[side] += e->won[side];
+			if (side != ts) {
+				e->change[side] = (int16_t)(e->made ? -amount : amount);
+				e->change[ts] = (int16_t)(e->change[ts] - e->change[side]);
+			}
+		for (int side = 0; side < e->nsides; side++)
+			g->tokens[side] += e->change[side];
 	}
 	for (int side = 0; side < e->nsides; side++)
 		e->tokens[side] = g->tokens[side];

@@ -3,8 +3,10 @@
  * The 32-card 304 pack of card.h. A game is a plain value (copy it with =).
  * The host feeds a deck per deal (t304_deal) and the players' actions
  * (t304_apply); refusals come back with a code. t304_view_of gives exactly
- * what one seat may know. Matches have no end: tokens add up for as long as
- * the table plays. No I/O, no clock, no globals.
+ * what one seat may know. Matches have no end: after each scored deal the
+ * losing side pays the winning side the token table's amount, and the
+ * totals run (below zero too) for as long as the table plays. No I/O, no
+ * clock, no globals.
  */
 #ifndef CARDBOT_T304_H
 #define CARDBOT_T304_H
@@ -128,7 +130,7 @@ enum t304_outcome {
 
 /* Sides: two teams (seats 0+2, 1+3) with four players; each seat its own
  * side with two or three players (in three, the two opponents of a trumper
- * play together for that deal, but tokens go to each of them). */
+ * play together for that deal, but each settles tokens with the trumper). */
 typedef struct t304_deal_end {
 	uint8_t outcome;        /* enum t304_outcome */
 	uint8_t trumper;
@@ -136,8 +138,8 @@ typedef struct t304_deal_end {
 	int16_t points[2];      /* the trumper's side, the other side (total 304); 0 if spoilt */
 	int8_t made;            /* 1, 0, -1 when spoilt */
 	uint8_t nsides;
-	int16_t won[T304_MAX_SEATS];    /* tokens each side received this deal */
-	int32_t tokens[T304_MAX_SEATS]; /* totals after the deal */
+	int16_t change[T304_MAX_SEATS]; /* each side's tokens this deal: + received, - paid */
+	int32_t tokens[T304_MAX_SEATS]; /* totals after the deal (below zero once a side owes) */
 } t304_deal_end;
 
 typedef struct t304_bidlog { uint8_t seat; uint16_t value; } t304_bidlog; /* value 0: pass */
@@ -197,8 +199,10 @@ static inline int t304_nsides(const t304 *g) { return g->nseats == 4 ? 2 : g->ns
 static inline int t304_side(const t304 *g, int seat) { return g->nseats == 4 ? (seat & 1) : seat; }
 /* Same side in play this deal (three players: both opponents of the trumper). */
 int t304_partners(const t304 *g, int a, int b);
-int t304_payoff(int bid);   /* tokens for a made bid: 5, 6, 10 */
-int t304_charge(int bid);   /* tokens each opposing side gets for a failed one: 3, 5, 7 */
+/* A made bid: each opposing side pays the trumper's side 5, 6 or 10. */
+int t304_payoff(int bid);
+/* A failed bid: the trumper's side pays each opposing side 3, 5 or 7. */
+int t304_charge(int bid);
 
 typedef struct t304_legal {
 	uint16_t acts;           /* bit (1 << enum t304_act) */

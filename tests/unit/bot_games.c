@@ -321,6 +321,38 @@ static void trump304_match(bot *b, loop *ev, int n, rng *r)
 		}
 	}
 	CHECK(deals >= 3, "%d players: three deals are played (%d)", n, deals);
+	/* Tokens change hands (seed 002, 3.0): the sides' totals always add up
+	 * to nothing, each scored deal says who paid whom and the totals, and
+	 * !score gives the totals with the last deal's payments. */
+	{
+		game_status st;
+		game_outcome o;
+		game_status_of(t->g, &st);
+		game_outcome_of(t->g, &o);
+		long sum = 0, csum = 0;
+		for (int i = 0; i < st.nsides; i++)
+			sum += st.score[i];
+		for (int i = 0; i < o.nsides; i++)
+			csum += o.change[i];
+		CHECK(sum == 0 && csum == 0, "%d players: tokens only change hands (totals add up to %ld, the last deal to %ld)",
+		      n, sum, csum);
+		int scored = 0, told = 0;
+		for (int i = r0; i < net.nroom; i++) {
+			scored += strstr(net.room_lines[i], ": made") != NULL || strstr(net.room_lines[i], ": failed") != NULL;
+			told += strstr(net.room_lines[i], " tokens from ") != NULL;
+		}
+		CHECK(scored > 0 && told >= scored, "%d players: each scored deal says who paid whom (%d of %d)", n, told, scored);
+		p0 = net.npriv;
+		say(b, NULL, "ann", "score");
+		char want[64];
+		snprintf(want, sizeof want, "trump304: ann %ld,", (long)st.score[0]);
+		int said = 0;
+		for (int i = p0; i < net.npriv; i++)
+			said |= !strcmp(net.priv_to[i], "ann") && strstr(net.priv_lines[i], "trump304: ann ") &&
+				(n == 4 || strstr(net.priv_lines[i], want)) &&
+				(!o.ended || o.made < 0 || strstr(net.priv_lines[i], " | last deal: "));
+		CHECK(said, "%d players: !score gives the running totals and the last deal's payments", n);
+	}
 	/* Trump304's timer: at the live pace a player who lets the time go by
 	 * has a random legal move made for them (1 s here rather than 30). */
 	if (n == 2) {

@@ -4,7 +4,8 @@
  * The seat to move always has a legal action and nobody else has one; an
  * action is accepted exactly when t304_legal_of allows it, and a refused one
  * changes nothing; every card is in exactly one place; scored deals total
- * 304 points and pay the token table; a card counts as a cut exactly when
+ * 304 points and the losers pay the winners the token table's amount
+ * (totals may go below zero); a card counts as a cut exactly when
  * it is a trump played after the reveal to a trick led in another suit;
  * every trick goes to the highest card of the led suit unless a card of
  * another suit that was trump (known when played) fell, and then to the
@@ -34,6 +35,7 @@ typedef struct model {
 
 static long ev_count[T304_EV_COUNT], outcome_count[3], made_count[2], reveals_asked, reveals_own,
 	reveals_last, hidden_trumps_played, exchanges, trump_follows_after_reveal;
+static int tokens_below_zero;
 
 static void model_deal(model *m, const t304 *g)
 {
@@ -226,12 +228,20 @@ static void check_end(const t304 *before, const t304 *g)
 		CHECK(e->points[0] + e->points[1] == 304, "points %d + %d != 304", e->points[0], e->points[1]);
 		made_count[e->made ? 1 : 0]++;
 		CHECK(e->made == (e->points[0] >= e->bid), "made %d for %d of %d", e->made, e->points[0], e->bid);
-		int ts = t304_side(g, e->trumper);
+		/* The losing side pays the winners (002, 3.0): each opposing side
+		 * pays or is paid the table's amount, the trumper's side the sum. */
+		int ts = t304_side(g, e->trumper), amount = e->made ? t304_payoff(e->bid) : t304_charge(e->bid);
+		int sum = 0;
 		for (int s = 0; s < nsides; s++) {
-			int want = e->made ? (s == ts ? t304_payoff(e->bid) : 0) : (s == ts ? 0 : t304_charge(e->bid));
-			CHECK(e->won[s] == want, "side %d won %d tokens, want %d (bid %d made %d)", s, e->won[s], want, e->bid, e->made);
-			CHECK(g->tokens[s] == before->tokens[s] + want, "side %d's tokens", s);
+			int want = s == ts ? (nsides - 1) * (e->made ? amount : -amount) : (e->made ? -amount : amount);
+			CHECK(e->change[s] == want, "side %d's tokens changed by %d, want %d (bid %d made %d)", s, e->change[s],
+			      want, e->bid, e->made);
+			CHECK(g->tokens[s] == before->tokens[s] + want && e->tokens[s] == g->tokens[s], "side %d's tokens", s);
+			sum += e->change[s];
+			if (g->tokens[s] < 0)
+				tokens_below_zero = 1;
 		}
+		CHECK(sum == 0, "tokens changed hands unevenly: %d in all", sum);
 	} else if (e->outcome == T304_OUTCOME_SPOILT) {
 		/* Every trump on the trumper's side: two players, all the trumper
 		 * ever held; three and four, the hands as play starts. */
@@ -243,7 +253,7 @@ static void check_end(const t304 *before, const t304 *g)
 			CHECK(g->trick_no == 0 && g->tricks[0].n == 0, "spoilt after play began");
 		CHECK((side & suit) == suit, "spoilt deal with a trump off the trumper's side");
 		for (int s = 0; s < nsides; s++)
-			CHECK(e->won[s] == 0 && g->tokens[s] == before->tokens[s], "spoilt deal moved tokens");
+			CHECK(e->change[s] == 0 && g->tokens[s] == before->tokens[s], "spoilt deal moved tokens");
 	} else {
 		CHECK(0, "unknown outcome %d", e->outcome);
 	}
@@ -376,6 +386,7 @@ int main(void)
 		memset(made_count, 0, sizeof made_count);
 		reveals_asked = reveals_own = reveals_last = hidden_trumps_played = exchanges = 0;
 		trump_follows_after_reveal = 0;
+		tokens_below_zero = 0;
 		for (long d = 0; d < deals; d++)
 			run_deal(&g, &r, &accepted);
 		printf("  %d players: %ld deals, %ld actions; scored %ld (made %ld, failed %ld), spoilt %ld; "
@@ -389,6 +400,7 @@ int main(void)
 			CHECK(reveals_asked > 0 && reveals_own > 0 && reveals_last > 0, "%d: reveal kinds not all seen", n);
 			CHECK(hidden_trumps_played > 0, "%d: no hidden trump played", n);
 			CHECK(trump_follows_after_reveal > 0, "%d: no trump followed a hidden trump lead after a reveal", n);
+			CHECK(tokens_below_zero, "%d: no side's tokens went below zero", n);
 			if (n == 3)
 				CHECK(exchanges > 0, "no exchange");
 		}
