@@ -954,6 +954,9 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 	if (!strcmp(w, "last")) {
 		if (t->state != TABLE_PLAYING || !t->g)
 			tb_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
+		else if (!is_t304(t) && tg_turn(t) >= 0)
+			/* 004: taken tricks may not be reviewed until the end of the round. */
+			tb_tell(t, user, T_G_NO_REVIEW, table_room_shown(t), NULL, NULL);
 		else
 			last_trick(t, user, s);
 		return 1;

@@ -141,7 +141,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HINT, "[{1}] The computer would: {2}") \
 	X(T_HINT_OFF, "[{1}] Hints are off at this table.") \
 	X(T_HINT_NOTHING, "[{1}] There is nothing for you to decide right now.") \
-	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up)") \
+	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up); not in Rook, where taken tricks stay face down until the hand ends") \
 	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it)") \
 	X(T_HELP_NOTIFY, "{1}notify: be told privately when a game starts at this table (again to stop)") \
 	X(T_HELP_OPEN, "{1}open: as trumper, before the first card, play an open game (the trump card is shown)") \
@@ -221,6 +221,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_G_PAID, "{1} tokens from {2} to {3}") \
 	X(T_G_PAID_LINE, "{1}") \
 	X(T_G_LAST_DEAL, " | last deal: {1}") \
+	X(T_G_NO_REVIEW, "[{1}] in Rook taken tricks may not be looked at again until the hand ends: each trick is shown once, when it is taken.") \
 	X(T_G_NEST, "{1} wins the bidding at {2} and takes the nest card") \
 	X(T_G_DISCARDED, "{1} discards a card face down") \
 	X(T_G_TRUMP_COLOUR, "{1} names trumps: {2}") \

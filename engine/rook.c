@@ -502,7 +502,9 @@ void rook_view_of(const rook *g, int seat, rook_view *v)
 	v->trick_no = g->trick_no;
 	if (g->phase == ROOK_PHASE_PLAY) {
 		v->trick = g->tricks[g->trick_no];
-		if (g->trick_no > 0)
+		/* Taken tricks may not be reviewed until the end of the round
+		 * (004): the trick just taken is shown until the next card. */
+		if (g->trick_no > 0 && g->tricks[g->trick_no].n == 0)
 			v->last_trick = g->tricks[g->trick_no - 1];
 	}
 	v->tricks_won[0] = g->tricks_won[0];

@@ -213,7 +213,8 @@ typedef struct rook_view {
 	int8_t trump;
 	uint8_t trick_no;
 	rook_trick trick;         /* in play */
-	rook_trick last_trick;    /* the last completed (n = 0 if none) */
+	rook_trick last_trick;    /* the trick just taken, until the next card is played
+	                           * (n = 0 otherwise: taken tricks are not reviewed) */
 	uint8_t tricks_won[2];
 	int32_t score[2];
 	rook_hand_end last;

@@ -388,6 +388,17 @@ static void trump304_match(bot *b, loop *ev, int n, rng *r)
 	say(b, NULL, "ann", "hand");
 	CHECK(priv_has(p0, "ann", "trump304") && priv_has(p0, "ann", "tokens") == 0 ? 1 : 1, "table, score, rules answer");
 	CHECK(priv_has(p0, "ann", "trump304 with"), "!rules names the game and players");
+	/* Trump304 keeps !last (002, 2.5: the most recent trick may be looked at). */
+	{
+		const t304 *g = t->g->state;
+		p0 = net.npriv;
+		say(b, NULL, "ann", "last");
+		int shown = priv_has(p0, "ann", "last trick (");
+		if (g->phase == T304_PHASE_PLAY && g->trick_no > 0)
+			CHECK(shown, "%d players: !last shows the last trick", n);
+		else
+			CHECK(!shown, "%d players: !last has no trick to show", n);
+	}
 	p0 = net.npriv;
 	say(b, NULL, "ann", "caps js");
 	CHECK(priv_has(p0, "ann", "there is no caps in trump304"), "304's commands are refused at Trump304");
@@ -477,6 +488,20 @@ int main(void)
 		else
 			loop_once(ev, 1);
 		check_lines(t);
+	}
+	/* Rook: taken tricks are not reviewed until the hand ends (004); !last
+	 * says so, in private, and names no card. */
+	{
+		const rook *g = t->g->state;
+		CHECK(g->phase == ROOK_PHASE_PLAY && g->trick_no >= 3, "the Rook hand is in its fourth trick");
+		p0 = net.npriv;
+		say(b, "#rook", "ann", "!last");
+		int refused = 0, named = 0;
+		for (int i = p0; i < net.npriv; i++) {
+			refused |= !strcmp(net.priv_to[i], "ann") && strstr(net.priv_lines[i], "taken tricks may not be looked at");
+			named |= cards_in(t, net.priv_lines[i]) != 0;
+		}
+		CHECK(refused && !named, "Rook: !last is refused with the reason, naming no card");
 	}
 	{
 		bot *b2 = new_bot(ev, db);

@@ -6,7 +6,9 @@
  * totals 180 counters and the 20 for cards; tricks go to the right seat
  * (the Rook the lowest trump); scores follow making or going set; matches
  * end at 500 by the seed's tie rules; no view names a card its seat may not
- * know (the nest and the discard above all). The knowledge model is built
+ * know (the nest and the discard above all), and none shows a taken trick
+ * once the next card is played (004: tricks are not reviewed until the
+ * end of the round). The knowledge model is built
  * from the deck and the events alone.
  */
 #include <stdlib.h>
@@ -130,6 +132,14 @@ static void check_view(const rook *g, int s, rcardset known)
 	for (int i = 0; i < v.last_trick.n; i++)
 		named |= rook_bit(v.last_trick.card[i]);
 	CHECK(!(named & ~known), "seat %d's view names cards it may not know", s);
+	/* Taken tricks are not reviewed (004): the trick just taken is shown
+	 * until the next card, never after. */
+	int just_taken = g->phase == ROOK_PHASE_PLAY && g->trick_no > 0 && g->tricks[g->trick_no].n == 0;
+	CHECK(just_taken ? v.last_trick.n == ROOK_SEATS && !memcmp(&v.last_trick, &g->tricks[g->trick_no - 1],
+								     sizeof v.last_trick)
+			 : v.last_trick.n == 0,
+	      "seat %d's view shows a taken trick (%d cards) with %d cards of the next played", s, v.last_trick.n,
+	      g->phase == ROOK_PHASE_PLAY ? g->tricks[g->trick_no].n : -1);
 	if (g->phase != ROOK_PHASE_DEAL && g->phase != ROOK_PHASE_OVER)
 		CHECK(v.hand == g->hand[s], "seat %d's view hand", s);
 }
