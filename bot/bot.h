@@ -47,6 +47,10 @@ typedef struct bot {
 	 * table uses this deck, after the cut, instead of a shuffled one; the
 	 * pointer is cleared when it is used. */
 	const card *test_deck;
+	/* Unit tests only: the next Trump304 or Rook deal at any table takes
+	 * this deck (the game's deck_size cards) as its shuffle, before the
+	 * cut; cleared when used. */
+	const uint8_t *test_gdeck;
 } bot;
 
 /* A bot with no networks yet, on loop ev; NULL when out of memory. */

@@ -31,6 +31,7 @@
 #define TG_TK_WARN 102
 
 static void schedule_next(table *t);
+static void deal_next(void *ctx);
 
 static int is_t304(const table *t) { return t->gdef == &game_def_trump304; }
 static int act_no(const table *t, const char *name) { return t->gdef->act_parse(name); }
@@ -353,6 +354,77 @@ static void deck_json(const table *t, const uint8_t *deck, char *out, size_t len
 		snprintf(out + n, len - n, "]");
 }
 
+/* The top n cards (1 to size - 1) go to the bottom, their order kept; any
+ * other n leaves the deck as it is. */
+static void cut_deck(uint8_t *deck, int size, int n)
+{
+	if (n < 1 || n >= size)
+		return;
+	uint8_t top[GAME_MAX_DECK];
+	memcpy(top, deck, (size_t)size);
+	for (int i = 0; i < size; i++)
+		deck[i] = top[(i + n) % size];
+	memset(top, 0, sizeof top);
+}
+
+/* Who may cut before the next deal: Trump304 the player to the dealer's
+ * left (002, 2.2), who is dealt to first, so the seat after the dealer;
+ * Rook the player to the dealer's right (004), the seat before. */
+static int cutter_seat(const table *t)
+{
+	game_status st;
+	game_status_of(t->g, &st);
+	return is_t304(t) ? (st.dealer + 1) % t->nseats : (st.dealer + t->nseats - 1) % t->nseats;
+}
+
+/* Before a deal the cutter is offered the cut, as at 304's tables (a
+ * courtesy while the table pauses between deals; the program's shuffle is
+ * fair whatever the cut). A computer player, an absent person or a pause
+ * too short for anyone to answer lets it pass: the deck is dealt as
+ * shuffled. */
+static void offer_cut(table *t)
+{
+	t->cut_at = 0;
+	t->cut_seat = -1;
+	if (!t->g)
+		return;
+	int s = cutter_seat(t);
+	if (!t->seats[s].user[0] || t->seats[s].computer || t->seats[s].away || t->set.deal_pause_ms < 1000)
+		return;
+	t->cut_seat = s;
+	char secs[16], most[16];
+	snprintf(secs, sizeof secs, "%d", (t->set.deal_pause_ms + 999) / 1000);
+	snprintf(most, sizeof most, "%d", t->gdef->deck_size - 1);
+	tb_say(t, T_G_CUT_OFFER, t->seats[s].name, secs, most);
+}
+
+/* !cut N from the seat offered the cut: deals at once, N cards cut. */
+static int cut_command(table *t, const char *user, const char *arg)
+{
+	int s = table_seat_of(t, user);
+	game_status st;
+	if (!t->g || t->state != TABLE_PLAYING)
+		return 0;
+	game_status_of(t->g, &st);
+	if (t->cut_seat < 0 || s != t->cut_seat || !t->deal_timer || !st.needs_deal) {
+		tb_tell(t, user, T_CUT_NOT_NOW, table_room_shown(t), tb_seat_name(t, t->cut_seat >= 0 ? t->cut_seat : cutter_seat(t)),
+			NULL);
+		return 1;
+	}
+	char *end, most[16];
+	long n = strtol(arg, &end, 10);
+	if (*end || end == arg || n < 1 || n >= t->gdef->deck_size) {
+		snprintf(most, sizeof most, "%d", t->gdef->deck_size - 1);
+		tb_tell(t, user, T_G_CUT_USAGE, table_room_shown(t), most, NULL);
+		return 1;
+	}
+	t->cut_at = (int)n;
+	loop_cancel(t->bot->ev, t->deal_timer);
+	t->deal_timer = 0;
+	deal_next(t);
+	return 1;
+}
+
 static void deal_next(void *ctx)
 {
 	table *t = ctx;
@@ -364,7 +436,19 @@ static void deal_next(void *ctx)
 	if (!st.needs_deal || st.over)
 		return;
 	uint8_t deck[GAME_MAX_DECK];
-	if (shuffle(t, deck) < 0 || fair_salt(t->salt) < 0 || commit_deck(t->gdef, deck, t->salt, t->commitment) < 0) {
+	int shuffled = shuffle(t, deck);
+	if (shuffled == 0 && t->bot->test_gdeck) {
+		memcpy(deck, t->bot->test_gdeck, t->gdef->deck_size);
+		t->bot->test_gdeck = NULL;
+	}
+	/* The cut (see offer_cut): the deck committed to, stored and dealt is
+	 * the deck after it. */
+	int cut = t->cut_at, cutter = t->cut_seat;
+	t->cut_at = 0;
+	t->cut_seat = -1;
+	if (shuffled == 0)
+		cut_deck(deck, t->gdef->deck_size, cut);
+	if (shuffled < 0 || fair_salt(t->salt) < 0 || commit_deck(t->gdef, deck, t->salt, t->commitment) < 0) {
 		tb_say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
 		t->state = TABLE_OPEN;
 		tb_flush(t);
@@ -392,6 +476,10 @@ static void deal_next(void *ctx)
 	}
 	game_status_of(t->g, &st);
 	char n[16];
+	if (cut > 0 && cutter >= 0) {
+		snprintf(n, sizeof n, "%d", cut);
+		tb_say(t, T_CUT_DONE, tb_seat_name(t, cutter), n, NULL);
+	}
 	snprintf(n, sizeof n, "%d", st.deal_no);
 	tb_say(t, T_G_DEAL, n, tb_seat_name(t, st.dealer), tb_seat_name(t, st.turn));
 	tb_say(t, T_COMMITMENT, t->commitment, NULL, NULL);
@@ -451,6 +539,14 @@ void tg_start(table *t, const char *user)
 	tb_flush(t);
 	for (int i = 0; i < t->nnotify; i++)
 		tb_tell(t, t->notify[i], T_NOTIFY_START, table_room_shown(t), NULL, NULL);
+	offer_cut(t);
+	if (t->cut_seat >= 0) {
+		/* The first deal waits the pause too, for the cut. */
+		tb_flush(t);
+		t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+		tg_schedule(t);
+		return;
+	}
 	deal_next(t);
 }
 
@@ -636,6 +732,7 @@ static void after_action(table *t, int by_person)
 	}
 	if (st.needs_deal) {
 		t->deals_played++;
+		offer_cut(t);
 		tb_flush(t);
 		if (!t->deal_timer)
 			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
@@ -938,12 +1035,16 @@ int tg_command(table *t, const char *user, int in_room, int argc, char **argv)
 {
 	const char *w = argv[0];
 	int s = table_seat_of(t, user);
-	static const char *const not_here[] = { "caps", "cut", "finish", "open", "partner", "redeal", "spoilt" };
+	static const char *const not_here[] = { "caps", "finish", "open", "partner", "redeal", "spoilt" };
 	for (size_t i = 0; i < sizeof not_here / sizeof not_here[0]; i++)
 		if (!strcmp(w, not_here[i])) {
 			tb_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), w, t->gdef->name);
 			return 1;
 		}
+	if (!strcmp(w, "cut") && argc > 1) {
+		cut_command(t, user, argv[1]);
+		return 1;
+	}
 	if (!strcmp(w, "hand")) {
 		if (t->state != TABLE_PLAYING || tg_turn(t) < 0)
 			tb_tell(t, user, T_NO_HAND, table_room_shown(t), NULL, NULL);
@@ -1154,6 +1255,7 @@ void tg_resumed(table *t)
 		tb_say(t, T_RESUMED, NULL, NULL, NULL);
 	}
 	if (st.needs_deal) {
+		offer_cut(t);
 		tb_flush(t);
 		if (!t->deal_timer)
 			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);

@@ -131,7 +131,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
-	X(T_HELP_CUT, "{1}cut N: when offered (you sit before the dealer), cut the deck N cards from the top (1 to 31) before the deal; otherwise the deal starts after a short wait") \
+	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
@@ -221,6 +221,8 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_G_PAID, "{1} tokens from {2} to {3}") \
 	X(T_G_PAID_LINE, "{1}") \
 	X(T_G_LAST_DEAL, " | last deal: {1}") \
+	X(T_G_CUT_OFFER, "{1}: you may cut the deck before the next deal: !cut N (1 to {3}), within {2} s.") \
+	X(T_G_CUT_USAGE, "[{1}] cut N: N from 1 to {2} cards go from the top to the bottom of the deck") \
 	X(T_G_NO_REVIEW, "[{1}] in Rook taken tricks may not be looked at again until the hand ends: each trick is shown once, when it is taken.") \
 	X(T_G_NEST, "{1} wins the bidding at {2} and takes the nest card") \
 	X(T_G_DISCARDED, "{1} discards a card face down") \

@@ -40,6 +40,7 @@ VERBOSE = os.environ.get("IRC_GAMES_VERBOSE") == "1"
 SUITS = {"\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c"}
 T_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[789JQKA])([\u2660\u2665\u2666\u2663])")
 R_CARD = re.compile(r"(?<![0-9A-Za-z])(1[0-4]|[1-9])([RGYB])(?![0-9A-Za-z])|\bROOK\b")
+NO_REVIEW = "taken tricks may not be looked at again until the hand ends"  # Rook's answer to !last
 HAND_RE = re.compile(r"^\[(?P<room>#\S+): (?P<state>[^\]]*)\] hand: (?P<rest>.*)$")
 
 passed = failed = 0
@@ -95,6 +96,8 @@ class Player:
         self.revealed_once = False
         self.bidder = False       # bids on its first turn
         self.bid_once = False
+        self.cuts = 0             # cuts made when offered
+        self.asked_last = False   # !last asked once in play
         self.sent_at = {}
 
     def code(self, card):
@@ -133,7 +136,10 @@ class Player:
     def answer(self, prompt):
         time.sleep(0.05)  # the hand line follows the prompt
         self.step_hand_only()
-        if "your turn to bid" in prompt:
+        if "you may cut the deck" in prompt:
+            self.cuts += 1
+            self.say("!cut 7")
+        elif "your turn to bid" in prompt:
             if self.bidder and not self.bid_once:
                 # the first to speak of the two bids once, to take the
                 # private steps (trump card, exchange, nest) itself
@@ -159,6 +165,10 @@ class Player:
         elif "name the trump colour" in prompt:
             self.say("!trump black")
         elif "your turn to play" in prompt:
+            if not self.asked_last and (self.game == "rook" or len(self.hand) <= 8):
+                # Trump304 keeps !last; Rook refuses it during a hand (004)
+                self.asked_last = True
+                self.say("!last")
             if "!reveal" in prompt and not self.revealed_once:
                 self.revealed_once = True
                 self.say("!reveal")
@@ -217,6 +227,9 @@ def privacy(game, players):
         if p.discarded and p.discarded in {c for m in chan_lines(a) for c in cards(game, m.text)}:
             leaks.append("channel names %s's discard %s" % (p.nick, p.discarded))
     # (b): a private line names none of the other client's cards at that time
+    # (cards already played in the channel are public: !last names them)
+    played = [(m.t, set(cards(game, seg))) for m in chan_lines(a) for seg in strip_colours(m.text).split(SEP)
+              if re.match(r"^\S+ \S+( \(cuts\))?$", seg)]
     for p in players:
         for q in players:
             if q is p:
@@ -230,11 +243,52 @@ def privacy(game, players):
                     if hp and hp[0] == q.chan:
                         q_hand = set(cards(game, hp[1]))
                     qi += 1
-                bad = set(cards(game, m.text)) & q_hand
+                seen = set().union(*[c for t, c in played if t <= m.t])
+                bad = (set(cards(game, m.text)) & q_hand) - seen
                 if bad:
                     leaks.append("private to %s names %s of %s: %s" % (p.nick, ",".join(sorted(bad)), q.nick,
                                                                      strip_colours(m.text)))
     return leaks
+
+
+def cut_checks(game, p):
+    """The cut offers seen in one channel: each to the seat after the dealer
+    (Trump304, 002 2.2) or before it (Rook, 004); returns (offers, cuts, problems)."""
+    segs = [seg for m in p.c.from_bot(BOTNICK) if m.target.lower() == p.chan
+            for seg in strip_colours(m.text).split(SEP)]
+    seats = None
+    offers = cuts = 0
+    problems = []
+    pending = None
+    for seg in segs:
+        m = re.match(r"^a match of \S+ begins: (.*)$", seg)
+        if m:
+            sides = [x.split(" & ") for x in m.group(1).split(" against ")]
+            seats = [sides[0][0], sides[1][0], sides[0][1], sides[1][1]] if len(sides) == 2 and len(sides[0]) == 2 \
+                else [x[0] for x in sides]
+            continue
+        m = re.match(r"^(\S+): you may cut the deck before the next deal: !cut N \(1 to (\d+)\)", seg)
+        if m:
+            offers += 1
+            pending = m.group(1)
+            if m.group(2) != ("56" if game == "rook" else "31"):
+                problems.append("offer with the wrong range: " + seg)
+            continue
+        m = re.match(r"^(\S+) cuts the deck at (\d+)$", seg)
+        if m:
+            cuts += 1
+            if m.group(1) != pending:
+                problems.append("a cut by someone not offered it: " + seg)
+            continue
+        m = re.match(r"^Deal \d+: (\S+) deals;", seg)
+        if m and pending and seats:
+            n = len(seats)
+            d = seats.index(m.group(1)) if m.group(1) in seats else -1
+            want = seats[(d + n - 1) % n] if game == "rook" else seats[(d + 1) % n]
+            if d < 0 or pending != want:
+                problems.append("the cut was offered to %s, not %s (dealer %s)" % (pending, want, m.group(1)))
+            pending = None
+    return offers, cuts, problems
 
 
 def play_deal(players, end_marker, timeout):
@@ -307,13 +361,16 @@ def main():
         check(any(re.search(r"bid \d+ and took \d+: (made|failed)", s) or "spoilt trumps" in s for s in t_chan),
               "the Trump304 deal has its result line")
         check(any("tokens: " in s for s in t_chan), "the Trump304 tokens are told")
+        check(any(" tokens from " in s for s in t_chan) or any("spoilt trumps" in s for s in t_chan),
+              "the Trump304 deal says who paid whom (seed 002, 3.0)")
         check(any(re.search(r"team bid \d+ and took \d+: (made|set)", s) for s in r_chan),
               "the Rook hand has its result line")
         check(any("takes the nest card" in s for s in r_chan) and any("discards a card face down" in s for s in r_chan),
               "the nest and the discard are told without their cards")
         check(any("names trumps: " in s for s in r_chan), "the trump colour is told")
         for p in everyone:
-            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)]
+            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
+                       and NO_REVIEW not in m.text]
             check(not refused, "%s's moves were not refused: %s" % (p.nick, refused[:2]))
             bad = [m.raw for m in p.c.lines if "\ufffd" in m.text]
             check(not bad, "%s received only valid UTF-8" % p.nick)
@@ -365,9 +422,29 @@ def main():
         check(full, "a complete game of Rook is played to its end on the IRC server (%d hands, %.0f s)" % (
             hands, time.time() - t_full))
         for p in (cat, dan):
-            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)]
+            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
+                       and NO_REVIEW not in m.text]
             check(not refused, "%s's moves over the whole game were not refused: %s" % (p.nick, refused[:2]))
         print("figures: rook complete game: %d hands in %.0f s" % (hands, time.time() - t_full))
+        # The cut (Trump304: the seat after the dealer; Rook: the seat before),
+        # answered by the clients with !cut 7; the decks are checked against
+        # their commitments by cardbot verify below.
+        for game, p in (("trump304", ann), ("rook", cat)):
+            offers, cuts, problems = cut_checks(game, p)
+            check(not problems, "%s: the cut is offered to the right seat: %s" % (game, problems[:2]))
+            print("figures: %s: %d cut offers, %d cuts" % (game, offers, cuts))
+        rook_cuts = cat.cuts + dan.cuts
+        check(rook_cuts > 0 and cut_checks("rook", cat)[1] == rook_cuts,
+              "Rook: the clients cut when offered (%d), and each cut is told" % rook_cuts)
+        # !last: Rook refuses it during a hand with the reason; Trump304 shows the last trick.
+        r_priv = [strip_colours(m.text) for p in (cat, dan) for m in p.c.from_bot(BOTNICK)
+                  if m.target.lower() == p.nick.lower()]
+        check(any(NO_REVIEW in x for x in r_priv),
+              "Rook: !last is refused during a hand, with the reason")
+        t_priv = [strip_colours(m.text) for p in (ann, bob) for m in p.c.from_bot(BOTNICK)
+                  if m.target.lower() == p.nick.lower()]
+        check(any(re.match(r"^#t304: last trick \(\d+\):", x) for x in t_priv) or not (ann.asked_last or bob.asked_last),
+              "Trump304: !last shows the last trick")
         for p in everyone:
             p.say("!stop")
         time.sleep(0.5)

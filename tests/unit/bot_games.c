@@ -11,6 +11,7 @@
 #include "t304.h"
 #include "bot.h"
 #include "check.h"
+#include "fair.h"
 #include "loop.h"
 #include "render.h"
 #include "store.h"
@@ -411,6 +412,151 @@ static void trump304_match(bot *b, loop *ev, int n, rng *r)
 	checked_priv = net.npriv;
 }
 
+static void run_for(loop *ev, int ms)
+{
+	int64_t end = loop_now() + ms;
+	while (loop_now() < end)
+		loop_once(ev, 5);
+}
+
+/* user (at seat s) makes the simple player's move by typing it: a card
+ * that goes face down privately, everything else in the room. */
+static void move_as(bot *b, table *t, const char *room, const char *user, int s, rng *r)
+{
+	game_action a;
+	if (!game_bot_action(t->g, s, r, &a))
+		return;
+	const char *name = t->gdef->act_name(a.type);
+	char cmd[160], c1[8], c2[8];
+	int private = 0;
+	if (a.ncards > 0)
+		t->gdef->card_code(a.cards[0], c1);
+	if (a.ncards > 1)
+		t->gdef->card_code(a.cards[1], c2);
+	if (!strcmp(name, "bid"))
+		snprintf(cmd, sizeof cmd, "!bid %d", a.value);
+	else if (!strcmp(name, "trump") && is_rook(t))
+		snprintf(cmd, sizeof cmd, "!trump %s", rook_colour_name(a.value));
+	else if (!strcmp(name, "trump") || !strcmp(name, "discard"))
+		snprintf(cmd, sizeof cmd, "%s %s %s", room, name, c1), private = 1;
+	else if (!strcmp(name, "exchange"))
+		snprintf(cmd, sizeof cmd, "%s exchange %s %s", room, c1, c2), private = 1;
+	else if (!strcmp(name, "play"))
+		snprintf(cmd, sizeof cmd, "!p %s", c1);
+	else
+		snprintf(cmd, sizeof cmd, "!%s", name);
+	say(b, private ? NULL : room, user, cmd);
+}
+
+/* The cut before a deal (Trump304: the player to the dealer's left, 002
+ * 2.2; Rook: the player to the dealer's right, 004), offered as at 304's
+ * tables: to that seat only, in the pause before the deal, N from 1 to one
+ * less than the pack; a cut deals at once, is told, and the deck committed
+ * to, stored and dealt is the deck after it; no cut deals after the pause,
+ * and the next deal's cutter is offered it again. */
+static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, rng *r)
+{
+	static const char *const names[4] = { "ann", "bob", "cat", "dan" };
+	char room[32], cmd[64];
+	snprintf(room, sizeof room, "#cut-%s", gname);
+	snprintf(cmd, sizeof cmd, "!new %s %d", gname, n);
+	say(b, room, "ann", cmd);
+	table *t = table_in(b, room);
+	CHECK(t != NULL, "%s: a table opens", gname);
+	if (!t)
+		return;
+	for (int i = 1; i < n; i++)
+		say(b, room, names[i], "!sit");
+	say(b, room, "ann", "!set pace casual");
+	t->set.deal_pause_ms = 1500;
+	int size = t->gdef->deck_size, rook_game = is_rook(t);
+	int r0 = net.nroom;
+	say(b, room, "ann", "!start");
+	game_status st;
+	game_status_of(t->g, &st);
+	int cutter = rook_game ? (st.dealer + n - 1) % n : (st.dealer + 1) % n;
+	const char *who = names[cutter], *other = names[(cutter + 1) % n];
+	char offer[64];
+	snprintf(offer, sizeof offer, "%s: you may cut the deck before the next deal: !cut N (1 to %d)", who, size - 1);
+	CHECK(st.needs_deal && t->cut_seat == cutter && room_has(r0, offer),
+	      "%s: the cut is offered to the seat %s the dealer (%s) before the first deal", gname,
+	      rook_game ? "before" : "after", who);
+	int p0 = net.npriv;
+	snprintf(cmd, sizeof cmd, "!cut 5");
+	say(b, room, other, cmd);
+	game_status_of(t->g, &st);
+	CHECK(st.needs_deal && priv_has(p0, other, "the cut is offered to"), "%s: someone else's !cut is refused privately",
+	      gname);
+	p0 = net.npriv;
+	say(b, room, who, "!cut 0");
+	snprintf(cmd, sizeof cmd, "!cut %d", size);
+	say(b, room, who, cmd);
+	say(b, room, who, "!cut x");
+	char usage[64];
+	snprintf(usage, sizeof usage, "cut N: N from 1 to %d cards", size - 1);
+	int usages = 0;
+	for (int i = p0; i < net.npriv; i++)
+		usages += !strcmp(net.priv_to[i], who) && strstr(net.priv_lines[i], usage) != NULL;
+	game_status_of(t->g, &st);
+	CHECK(st.needs_deal && usages == 3, "%s: cuts outside 1 to %d get the usage line (%d of 3)", gname, size - 1, usages);
+	/* A known shuffle, cut at the last place allowed (rook: 56 cards). */
+	uint8_t deck[GAME_MAX_DECK], want[GAME_MAX_DECK];
+	game_shuffle(t->gdef, r, deck);
+	int at = size - 1;
+	for (int i = 0; i < size; i++)
+		want[i] = deck[(i + at) % size];
+	b->test_gdeck = deck;
+	r0 = net.nroom;
+	snprintf(cmd, sizeof cmd, "!cut %d", at);
+	say(b, room, who, cmd);
+	game_status_of(t->g, &st);
+	char told[64];
+	snprintf(told, sizeof told, "%s cuts the deck at %d", who, at);
+	CHECK(!st.needs_deal && b->test_gdeck == NULL && room_has(r0, told), "%s: a cut deals at once and is told", gname);
+	const uint8_t *dealt = rook_game ? ((const rook *)t->g->state)->deck : ((const t304 *)t->g->state)->deck;
+	CHECK(!memcmp(dealt, want, (size_t)size), "%s: the deck dealt is the deck after the cut", gname);
+	char codes[GAME_MAX_DECK][8], dj[GAME_MAX_DECK * 8 + 8], commitment[FAIR_COMMIT_HEX];
+	const char *cp[GAME_MAX_DECK];
+	strbuf jb;
+	sb_init(&jb, dj, sizeof dj);
+	for (int i = 0; i < size; i++) {
+		t->gdef->card_code(want[i], codes[i]);
+		cp[i] = codes[i];
+		sb_printf(&jb, "%s\"%s\"", i ? ", " : "[", codes[i]);
+	}
+	sb_add(&jb, "]");
+	CHECK(fair_commit_codes(cp, size, t->salt, commitment) == 0 && !strcmp(commitment, t->commitment)
+	      && room_has(r0, commitment), "%s: the commitment told is to the deck after the cut", gname);
+	char *rec = store_match_record(db, t->match_id, 1, 0);
+	CHECK(rec && strstr(rec, dj), "%s: the deck stored is the deck after the cut", gname);
+	free(rec);
+	p0 = net.npriv;
+	say(b, room, who, "!cut 3");
+	CHECK(priv_has(p0, who, "the cut is offered to"), "%s: no cut once the deal is on", gname);
+	/* The deal played out by the people at the table: then the next
+	 * deal's cutter is offered the cut, and without one the deal comes
+	 * after the pause. */
+	for (int i = 0; i < 5000 && t->state == TABLE_PLAYING; i++) {
+		game_status_of(t->g, &st);
+		if (st.needs_deal)
+			break;
+		move_as(b, t, room, names[st.turn], st.turn, r);
+		check_lines(t);
+	}
+	game_status_of(t->g, &st);
+	int next = rook_game ? (st.dealer + n - 1) % n : (st.dealer + 1) % n;
+	CHECK(st.needs_deal && st.deal_no == 1 && t->cut_seat == next && next != cutter,
+	      "%s: after the deal the next cutter (%s) is offered the cut", gname, names[next]);
+	run_for(ev, 1700);
+	game_status_of(t->g, &st);
+	CHECK(!st.needs_deal && st.deal_no == 2 && t->cut_seat < 0, "%s: no cut: the deal starts after the pause", gname);
+	for (int i = 0; i < n; i++)
+		say(b, room, names[i], "!stop");
+	loop_once(ev, 1);
+	checked_room = net.nroom;
+	checked_priv = net.npriv;
+}
+
 int main(void)
 {
 	net.room_lines = calloc(LOG_MAX, LINE_LEN);
@@ -443,6 +589,8 @@ int main(void)
 
 	for (int n = 2; n <= 4; n++)
 		trump304_match(b, ev, n, &r);
+	cut_at_table(b, ev, db, "trump304", 3, &r);
+	cut_at_table(b, ev, db, "rook", 4, &r);
 
 	/* Changing the game of an open table between matches. */
 	say(b, "#switch", "ann", "!304");
