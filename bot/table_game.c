@@ -399,30 +399,29 @@ static void offer_cut(table *t)
 }
 
 /* !cut N from the seat offered the cut: deals at once, N cards cut. */
-static int cut_command(table *t, const char *user, const char *arg)
+static void cut_command(table *t, const char *user, const char *arg)
 {
 	int s = table_seat_of(t, user);
 	game_status st;
 	if (!t->g || t->state != TABLE_PLAYING)
-		return 0;
+		return;
 	game_status_of(t->g, &st);
 	if (t->cut_seat < 0 || s != t->cut_seat || !t->deal_timer || !st.needs_deal) {
-		tb_tell(t, user, T_CUT_NOT_NOW, table_room_shown(t), tb_seat_name(t, t->cut_seat >= 0 ? t->cut_seat : cutter_seat(t)),
-			NULL);
-		return 1;
+		int who = t->cut_seat >= 0 ? t->cut_seat : cutter_seat(t);
+		tb_tell(t, user, T_CUT_NOT_NOW, table_room_shown(t), tb_seat_name(t, who), NULL);
+		return;
 	}
 	char *end, most[16];
 	long n = strtol(arg, &end, 10);
 	if (*end || end == arg || n < 1 || n >= t->gdef->deck_size) {
 		snprintf(most, sizeof most, "%d", t->gdef->deck_size - 1);
 		tb_tell(t, user, T_G_CUT_USAGE, table_room_shown(t), most, NULL);
-		return 1;
+		return;
 	}
 	t->cut_at = (int)n;
 	loop_cancel(t->bot->ev, t->deal_timer);
 	t->deal_timer = 0;
 	deal_next(t);
-	return 1;
 }
 
 static void deal_next(void *ctx)
