@@ -187,16 +187,27 @@ void bot_close_table(bot *b, table *t)
 
 /* ---- commands ---- */
 
-/* Splits text into words in place, dropping control characters (colour
- * codes included) so nothing a user typed can be echoed as formatting. */
+/* Splits text into words in place. Spaces, tabs and every other control
+ * character (line breaks, IRC formatting such as colour codes, with a
+ * colour code's numbers) end a word: nothing a user typed can be echoed as
+ * formatting, and "bid<TAB>x" is two words, never "bidx". */
 static int split_words(char *text, char **argv)
 {
+	for (unsigned char *r = (unsigned char *)text; *r; r++) {
+		if (*r == 0x03) { /* mIRC colour: \x03 then up to two digits [, two digits] */
+			*r = ' ';
+			for (int i = 0; i < 2 && r[1] >= '0' && r[1] <= '9'; i++)
+				*++r = ' ';
+			if (r[1] == ',' && r[2] >= '0' && r[2] <= '9') {
+				*++r = ' ';
+				for (int i = 0; i < 2 && r[1] >= '0' && r[1] <= '9'; i++)
+					*++r = ' ';
+			}
+		} else if (*r < 0x20 || *r == 0x7f) {
+			*r = ' ';
+		}
+	}
 	int argc = 0;
-	char *w = text;
-	for (char *r = text; *r; r++)
-		if ((unsigned char)*r >= 0x20 && *r != 0x7f)
-			*w++ = *r;
-	*w = '\0';
 	for (char *p = text; *p && argc < CMD_ARGS_MAX;) {
 		while (*p == ' ')
 			p++;
@@ -413,7 +424,8 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 			    && !strcasecmp(table_room_shown(b->tables[i]), argv[0]))
 				t = b->tables[i];
 		if (!t || argc < 2) {
-			say_private_id(b, net, user, t ? T_USAGE : T_NO_TABLE, "#channel command", NULL);
+			/* The room as they typed it, which is one word of theirs. */
+			say_private_id(b, net, user, t ? T_PRIVATE_USAGE : T_NO_TABLE, argv[0], NULL);
 			return;
 		}
 		argc--;

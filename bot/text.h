@@ -97,6 +97,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_NO_STORAGE, "This bot keeps no database, so there is no history or statistics.") \
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
+	X(T_PRIVATE_USAGE, "usage: /msg me {2} COMMAND, e.g. /msg me {2} table ({1}help lists the commands)") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
 	X(T_SIT, "{1} sits in seat {2}") \
