@@ -579,6 +579,27 @@ int bot_restore(bot *b)
 	return rc.n;
 }
 
+void bot_check_store(bot *b)
+{
+	if (!b->db)
+		return;
+	/* A rewrite is an event, told every time; a lost or replaced file is a
+	 * state, told when it begins. */
+	int now = store_check(b->db), was = b->db_file;
+	b->db_file = now == STORE_FILE_REWRITTEN ? STORE_FILE_OK : now;
+	if (now == STORE_FILE_OK || now == was)
+		return;
+	/* Loud: the operator must know, and so must the players, whose
+	 * games a restart would otherwise lose. */
+	log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+	int id = now == STORE_FILE_REWRITTEN ? T_DB_REWRITTEN : now == STORE_FILE_LOST ? T_DB_LOST : T_DB_REPLACED;
+	char buf[1024];
+	text_fmt(buf, sizeof buf, id, 0, NULL);
+	for (int i = 0; i < b->ntables; i++)
+		if (!b->tables[i]->closing)
+			bot_say_room(b, b->tables[i]->net, b->tables[i]->room, buf, ADAPTER_NOTICE);
+}
+
 adapter_host bot_host(bot *b)
 {
 	adapter_host h = {

@@ -1,10 +1,13 @@
 /* store.c: the bot's SQLite database (see store.h). Every statement is prepared with bound parameters: no text from chat is ever part of SQL. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 #include "store.h"
 
@@ -15,6 +18,7 @@ struct store {
 	char path[1024];
 	char err[STORE_ERR_MAX];
 	int found_version;
+	int kept;          /* a copy was kept beside a file that took the database's place */
 };
 
 const char *const store_band_names[4] = { "under 200", "200-249", "250 and over", "pcc" };
@@ -135,6 +139,12 @@ store *store_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	snprintf(s->path, sizeof s->path, "%s", path);
+	/* Decks and salts of deals in play are in the file: a new database is
+	 * made for its owner alone, and SQLite gives its -wal, -shm and
+	 * -journal files the database's own mode. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
 	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
 		goto bad;
@@ -236,6 +246,120 @@ void store_close(store *s)
 	if (s->db)
 		sqlite3_close_v2(s->db);
 	free(s);
+}
+
+/* Copies the open database, whole and consistent, into a new file of its
+ * owner's alone at to (which must not exist), and syncs it to the disk. */
+static int copy_into(store *s, const char *to)
+{
+	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(s->err, sizeof s->err, "%s: cannot create: %s", to, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK
+	    || sqlite3_bind_text(st, 1, to, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		fail(s, "copying the database");
+		unlink(to);
+		return -1;
+	}
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		snprintf(s->err, sizeof s->err, "%s: copying the database into %s: %s", s->path, to,
+			 sqlite3_errmsg(s->db));
+		unlink(to);
+		return -1;
+	}
+	fd = open(to, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0) {
+		snprintf(s->err, sizeof s->err, "%s: cannot sync: %s", to, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(to);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int store_check(store *s)
+{
+	int moved = 0;
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved)
+		return STORE_FILE_OK;
+	char side[sizeof s->path + 16];
+	struct stat st;
+	if (stat(s->path, &st) == 0 || errno != ENOENT) {
+		/* Someone put another file there (a backup restored while the
+		 * bot runs?): it is not overwritten. The bot goes on with its
+		 * own, and keeps a copy of it beside the other, once. */
+		snprintf(side, sizeof side, "%s.kept", s->path);
+		char why[STORE_ERR_MAX] = "";
+		if (!s->kept && copy_into(s, side) == 0)
+			s->kept = 1;
+		else if (!s->kept)
+			snprintf(why, sizeof why, "%s", s->err);
+		int w = snprintf(s->err, sizeof s->err,
+				 "%s: another file has taken the database's place while cardbot runs; cardbot goes on "
+				 "with its own database%s%.1500s%s. Stop cardbot before changing its files.", s->path,
+				 s->kept ? ", a copy of which is in " : ", but a copy could not be kept: ",
+				 s->kept ? side : why, s->kept ? " (as it was then)" : "");
+		(void)w; /* a message cut short by a very long path still names it */
+		return STORE_FILE_REPLACED;
+	}
+	/* The file was deleted: the open copy still holds every game, and is
+	 * written anew at its path. Its directory may have gone with it. */
+	char dir[sizeof s->path];
+	snprintf(dir, sizeof dir, "%s", s->path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+	}
+	char tmp[sizeof s->path + 16];
+	snprintf(tmp, sizeof tmp, "%s.new", s->path);
+	unlink(tmp); /* left by a try that failed half way */
+	if (copy_into(s, tmp) < 0)
+		return STORE_FILE_LOST;
+	/* The old -wal and -shm belong to the deleted file: the new one must
+	 * not read them as its own. */
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+		snprintf(side, sizeof side, "%s%s", s->path, sides[i]);
+		unlink(side);
+	}
+	if (rename(tmp, s->path) < 0) {
+		snprintf(s->err, sizeof s->err, "%s: cannot put the new database in place: %s", s->path, strerror(errno));
+		unlink(tmp);
+		return STORE_FILE_LOST;
+	}
+	if (slash) {
+		int dfd = open(slash == dir ? "/" : dir, O_RDONLY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+	}
+	char err[STORE_ERR_MAX];
+	store *fresh = store_open(s->path, err, sizeof err);
+	if (!fresh) {
+		snprintf(s->err, sizeof s->err, "%s", err);
+		unlink(s->path); /* tried again at the next check, from the open copy */
+		return STORE_FILE_LOST;
+	}
+	sqlite3_close_v2(s->db);
+	s->db = fresh->db;
+	fresh->db = NULL;
+	store_close(fresh);
+	s->kept = 0;
+	snprintf(s->err, sizeof s->err,
+		 "%s: the database file was deleted while cardbot ran; it has been written anew from the open "
+		 "database, with every table and match in it", s->path);
+	return STORE_FILE_REWRITTEN;
 }
 
 const char *store_path(const store *s) { return s->path; }
@@ -517,6 +641,15 @@ int store_action(store *s, int64_t id, int idx, int seq, const char *action_json
 int store_match_end(store *s, int64_t id, int winner, int tokens0, int tokens1)
 {
 	return end_match(s, id, winner, tokens0, tokens1);
+}
+
+int store_table_stop(store *s, const char *net, const char *room, int64_t id, int tokens0, int tokens1)
+{
+	if (begin(s) < 0)
+		return -1;
+	if ((id && end_match(s, id, -1, tokens0, tokens1) < 0) || store_table_delete(s, net, room) < 0)
+		return rollback(s);
+	return commit(s);
 }
 
 /* ---- building a record ---- */

@@ -162,6 +162,16 @@ static void save_failed(table *t, const char *user)
 	}
 }
 
+/* A write to the database worked: if the last one had failed, the table
+ * hears that the game goes on. */
+static void save_works(table *t)
+{
+	if (t->save_failed) {
+		t->save_failed = 0;
+		say(t, T_SAVE_WORKS, NULL, NULL, NULL);
+	}
+}
+
 /* Sends what was announced, split at the joints into lines of a sensible size. */
 static void flush(table *t)
 {
@@ -218,6 +228,7 @@ const char *tb_txt(char *buf, size_t len, int id, const char *a1, const char *a2
 void tb_flush(table *t) { flush(t); }
 const char *tb_seat_name(const table *t, int s) { return seat_name(t, s); }
 void tb_save_failed(table *t, const char *user) { save_failed(t, user); }
+void tb_save_works(table *t) { save_works(t); }
 int tb_style_of(const table *t, int s) { return style_of(t, s); }
 
 /* The seat to move in whichever game the table plays, or -1. */
@@ -410,7 +421,7 @@ static void deal_next(void *ctx)
 			t->deal_timer = loop_timer(t->bot->ev, SAVE_RETRY_MS, deal_next, t);
 			return;
 		}
-		t->save_failed = 0;
+		save_works(t);
 	}
 	t->deal_idx++;
 	t->seq = 0;
@@ -1525,7 +1536,7 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 			flush(t);
 			return;
 		}
-		t->save_failed = 0;
+		save_works(t);
 		t->deal_idx = 0;
 		t->seq = 0;
 	}
@@ -1897,6 +1908,19 @@ static void cmd_rules(table *t, const char *user, const char *name, int in_room,
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
+/* The stop in the database: the match ends and the table goes, in one
+ * commit (store_table_stop). -1 when that failed. */
+static int stop_saved(table *t)
+{
+	store *db = t->bot->db;
+	if (!db)
+		return 0;
+	if (t->gdef)
+		return tg_stopped(t);
+	int64_t id = t->match_id && t->state == TABLE_PLAYING ? t->match_id : 0;
+	return store_table_stop(db, t->net->name, t->room, id, t->game.tokens[0], t->game.tokens[1]);
+}
+
 static void cmd_stop(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room, (void)argc, (void)argv;
@@ -1915,13 +1939,16 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 			votes += t->stop_votes >> i & 1;
 		}
 	if (op || votes * 2 > humans) {
+		/* Saved before it is announced: a stop the database did not
+		 * take would bring the table back at the next start. */
+		if (stop_saved(t) < 0) {
+			save_failed(t, NULL);
+			tell(t, user, T_STOP_NOT_SAVED, table_room_shown(t), t->bot->prefix, NULL);
+			flush(t);
+			return;
+		}
 		say(t, T_STOPPED, name, NULL, NULL);
 		flush(t);
-		if (t->gdef)
-			tg_stopped(t);
-		else if (t->bot->db && t->match_id && t->state == TABLE_PLAYING
-		    && store_match_end(t->bot->db, t->match_id, -1, t->game.tokens[0], t->game.tokens[1]) < 0)
-			log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
 		bot_close_table(t->bot, t);
 		return;
 	}
