@@ -158,6 +158,25 @@ def test_deleted():
     check(start_bot(bot, w), "the bot starts after kill -9")
     back = w.wait(lambda: any("I am back" in x for x in bot_lines(w, "#304", k)), 15)
     check(back, "after the restart the match resumes")
+    # another file put in the database's place: left alone, a copy kept
+    time.sleep(1.0)
+    os.rename(db, db + ".aside")
+    with open(db, "wb") as f:
+        f.write(b"the operator's own file\n")
+    k = len(w.lines)
+    told = w.wait(lambda: any("taken the place of my database" in x for x in bot_lines(w, "#304", k)), 15)
+    check(told, "a file put in the database's place: the table is told")
+    with open(db, "rb") as f:
+        check(f.read() == b"the operator's own file\n", "...the file put there is left alone")
+    kept = db + ".kept"
+    ok = os.path.exists(kept) and mode(kept) == 0o600
+    if ok:
+        c = sqlite3.connect(kept)
+        ok = c.execute("SELECT count(*) FROM tables").fetchone()[0] == 1
+        c.close()
+    check(ok, "...and a copy of the bot's database, with the table, is kept beside it (0600)")
+    check(re.search(r"error: .*another file has taken the database's place.*cardbot\.db\.kept", log_of(bot))
+          is not None, "...and the log says where")
     bot.stop()
     w.close()
     ircd.stop()
