@@ -18,7 +18,7 @@ struct store {
 	char path[1024];
 	char err[STORE_ERR_MAX];
 	int found_version;
-	int kept;          /* a copy was kept beside a file that took the database's place */
+	struct stat wal, shm; /* this connection's -wal and -shm, to know them from others' */
 };
 
 const char *const store_band_names[4] = { "under 200", "200-249", "250 and over", "pcc" };
@@ -231,6 +231,15 @@ store *store_open(const char *path, char *err, size_t errlen)
 			goto bad;
 		}
 	}
+	/* The WAL and its index exist from the first read in WAL mode and
+	 * stay the same files while this connection is open. */
+	char side[sizeof s->path + 8];
+	snprintf(side, sizeof side, "%s-wal", path);
+	if (stat(side, &s->wal) < 0)
+		memset(&s->wal, 0, sizeof s->wal);
+	snprintf(side, sizeof side, "%s-shm", path);
+	if (stat(side, &s->shm) < 0)
+		memset(&s->shm, 0, sizeof s->shm);
 	return s;
 bad:
 	open_advice(s, rc, err, errlen);
@@ -286,28 +295,84 @@ static int copy_into(store *s, const char *to)
 	return 0;
 }
 
+/* Removes path+suffix if it is the very file `mine` (this connection's
+ * -wal or -shm), so that no later connection to whatever is at the path
+ * takes this database's log for its own. */
+static void unlink_if_mine(const char *path, const char *suffix, const struct stat *mine)
+{
+	char f[1100];
+	struct stat st;
+	snprintf(f, sizeof f, "%s%s", path, suffix);
+	if (mine->st_ino && stat(f, &st) == 0 && st.st_ino == mine->st_ino && st.st_dev == mine->st_dev)
+		unlink(f);
+}
+
+/* Moves the store onto the database file at path (a copy of its own),
+ * closing the connection to the file that is gone or elsewhere. */
+static int switch_to(store *s, const char *path)
+{
+	char err[STORE_ERR_MAX];
+	store *fresh = store_open(path, err, sizeof err);
+	if (!fresh) {
+		snprintf(s->err, sizeof s->err, "%s", err);
+		return -1;
+	}
+	sqlite3_close_v2(s->db);
+	/* The old connection does not checkpoint or remove its -wal once its
+	 * file has moved (SQLite's own guard): it is removed here, if still
+	 * at the old path. */
+	unlink_if_mine(s->path, "-wal", &s->wal);
+	unlink_if_mine(s->path, "-shm", &s->shm);
+	s->db = fresh->db;
+	s->wal = fresh->wal;
+	s->shm = fresh->shm;
+	snprintf(s->path, sizeof s->path, "%s", fresh->path);
+	fresh->db = NULL;
+	store_close(fresh);
+	return 0;
+}
+
 int store_check(store *s)
 {
 	int moved = 0;
 	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved)
 		return STORE_FILE_OK;
-	char side[sizeof s->path + 16];
+	char side[sizeof s->path + 16], old[sizeof s->path];
+	snprintf(old, sizeof old, "%s", s->path);
 	struct stat st;
 	if (stat(s->path, &st) == 0 || errno != ENOENT) {
 		/* Someone put another file there (a backup restored while the
-		 * bot runs?): it is not overwritten. The bot goes on with its
-		 * own, and keeps a copy of it beside the other, once. */
-		snprintf(side, sizeof side, "%s.kept", s->path);
-		char why[STORE_ERR_MAX] = "";
-		if (!s->kept && copy_into(s, side) == 0)
-			s->kept = 1;
-		else if (!s->kept)
+		 * bot runs?): it is not overwritten, and the bot's -wal must not
+		 * stay beside it (it would be read as that file's). The bot goes
+		 * on with a copy of its own database beside it. */
+		int r = -1;
+		for (int i = 0; i < 10 && r < 0; i++) { /* a .kept of an earlier time is kept too */
+			snprintf(side, sizeof side, i ? "%s.kept%d" : "%s.kept", old, i);
+			if (lstat(side, &st) < 0 && errno == ENOENT)
+				r = copy_into(s, side);
+		}
+		if (r < 0 && !strstr(s->err, side))
+			snprintf(s->err, sizeof s->err, "%s and nine more names are taken", side);
+		if (r == 0 && switch_to(s, side) < 0) {
+			unlink(side);
+			r = -1;
+		}
+		int w;
+		if (r < 0) {
+			char why[STORE_ERR_MAX];
 			snprintf(why, sizeof why, "%s", s->err);
-		int w = snprintf(s->err, sizeof s->err,
-				 "%s: another file has taken the database's place while cardbot runs; cardbot goes on "
-				 "with its own database%s%.1500s%s. Stop cardbot before changing its files.", s->path,
-				 s->kept ? ", a copy of which is in " : ", but a copy could not be kept: ",
-				 s->kept ? side : why, s->kept ? " (as it was then)" : "");
+			w = snprintf(s->err, sizeof s->err,
+				     "%s: another file has taken the database's place while cardbot runs, and a copy of "
+				     "cardbot's own could not be made (%.1500s); the games go on from memory. Stop "
+				     "cardbot before changing its files.", old, why);
+		} else {
+			w = snprintf(s->err, sizeof s->err,
+				     "%.900s: another file has taken the database's place while cardbot runs; it is left "
+				     "alone, and cardbot goes on with its own database, now in %.900s. To keep the games "
+				     "in play, stop cardbot and move %.900s to %.900s; stop cardbot before changing its "
+				     "files.",
+				     old, side, side, old);
+		}
 		(void)w; /* a message cut short by a very long path still names it */
 		return STORE_FILE_REPLACED;
 	}
@@ -325,8 +390,8 @@ int store_check(store *s)
 	unlink(tmp); /* left by a try that failed half way */
 	if (copy_into(s, tmp) < 0)
 		return STORE_FILE_LOST;
-	/* The old -wal and -shm belong to the deleted file: the new one must
-	 * not read them as its own. */
+	/* A -wal or -shm left at the path belongs to the deleted file: the
+	 * new one must not read it as its own. */
 	static const char *const sides[] = { "-wal", "-shm", "-journal" };
 	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
 		snprintf(side, sizeof side, "%s%s", s->path, sides[i]);
@@ -344,18 +409,10 @@ int store_check(store *s)
 			close(dfd);
 		}
 	}
-	char err[STORE_ERR_MAX];
-	store *fresh = store_open(s->path, err, sizeof err);
-	if (!fresh) {
-		snprintf(s->err, sizeof s->err, "%s", err);
-		unlink(s->path); /* tried again at the next check, from the open copy */
+	if (switch_to(s, old) < 0) {
+		unlink(old); /* tried again at the next check, from the open copy */
 		return STORE_FILE_LOST;
 	}
-	sqlite3_close_v2(s->db);
-	s->db = fresh->db;
-	fresh->db = NULL;
-	store_close(fresh);
-	s->kept = 0;
 	snprintf(s->err, sizeof s->err,
 		 "%s: the database file was deleted while cardbot ran; it has been written anew from the open "
 		 "database, with every table and match in it", s->path);

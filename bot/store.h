@@ -37,8 +37,10 @@ int store_found_version(const store *s);
  * open database, which still holds everything: REWRITTEN. LOST: it could
  * not be yet (store_error says why; writes go on into the open, unlinked
  * file; try again later). REPLACED: another file is at the path; it is
- * left alone, the store goes on with its own and keeps a copy in
- * PATH.kept. Cheap (one stat) when nothing happened. */
+ * left alone (and rid of this store's -wal and -shm, which it would take
+ * for its own), and the store goes on with a copy of its own database in
+ * PATH.kept, whose path store_path now gives. Cheap (one stat) when
+ * nothing happened. */
 enum { STORE_FILE_OK = 0, STORE_FILE_REWRITTEN = 1, STORE_FILE_LOST = -1, STORE_FILE_REPLACED = -2 };
 int store_check(store *s);
 

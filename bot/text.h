@@ -95,7 +95,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \
 	X(T_DB_REWRITTEN, "My database file was deleted while I was running. I have written it anew with every game in it, so nothing is lost; the operator has been told.") \
 	X(T_DB_LOST, "My database file was deleted while I am running, and I cannot write it anew yet: the game goes on from memory, but would be lost if I stopped now. The operator has been told.") \
-	X(T_DB_REPLACED, "Another file has taken the place of my database while I am running: I go on with my own and have kept a copy beside it. The operator has been told.") \
+	X(T_DB_REPLACED, "Another file has taken the place of my database while I am running: I leave it alone and go on with a copy of my own, beside it. The operator has been told.") \
 	X(T_STOP_NOT_SAVED, "[{1}] I could not save the end of the match, so the table is not stopped (it would come back after a restart). Try {2}stop again shortly.") \
 	X(T_SETTINGS_RECALLED, "This channel's choices from earlier tables: {1} ({2}set changes them).") \
 	X(T_NO_STORAGE, "This bot keeps no database, so there is no history or statistics.") \

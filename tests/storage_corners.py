@@ -158,7 +158,8 @@ def test_deleted():
     check(start_bot(bot, w), "the bot starts after kill -9")
     back = w.wait(lambda: any("I am back" in x for x in bot_lines(w, "#304", k)), 15)
     check(back, "after the restart the match resumes")
-    # another file put in the database's place: left alone, a copy kept
+    # another file put in the database's place: left alone; the bot goes
+    # on with a copy of its own, which an operator can put back
     time.sleep(1.0)
     os.rename(db, db + ".aside")
     with open(db, "wb") as f:
@@ -168,15 +169,25 @@ def test_deleted():
     check(told, "a file put in the database's place: the table is told")
     with open(db, "rb") as f:
         check(f.read() == b"the operator's own file\n", "...the file put there is left alone")
+    check(not os.path.exists(db + "-wal") and not os.path.exists(db + "-shm"),
+          "...and the bot's -wal and -shm are not left beside it")
     kept = db + ".kept"
     ok = os.path.exists(kept) and mode(kept) == 0o600
     if ok:
         c = sqlite3.connect(kept)
         ok = c.execute("SELECT count(*) FROM tables").fetchone()[0] == 1
         c.close()
-    check(ok, "...and a copy of the bot's database, with the table, is kept beside it (0600)")
-    check(re.search(r"error: .*another file has taken the database's place.*cardbot\.db\.kept", log_of(bot))
-          is not None, "...and the log says where")
+    check(ok, "...a copy of the bot's database, with the table, is kept beside it (0600)")
+    check(re.search(r"error: .*another file has taken the database's place.*now in .*cardbot\.db\.kept",
+                    log_of(bot)) is not None, "...and the log says where")
+    w.privmsg("#304", "!table")
+    time.sleep(0.5)
+    bot.stop()
+    os.rename(kept, db)
+    k = len(w.lines)
+    check(start_bot(bot, w), "the bot starts with the kept copy put back")
+    back = w.wait(lambda: any("I am back" in x for x in bot_lines(w, "#304", k)), 15)
+    check(back, "...and the match resumes")
     bot.stop()
     w.close()
     ircd.stop()
