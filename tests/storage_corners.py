@@ -5,9 +5,11 @@
   (0600); an older one that others could read is made so; a data_dir that
   others may enter is warned of, in the log and by check-config;
 - the database deleted while a match is on (the file, then the whole
-  data_dir): the bot notices, says so in the log (error) and at the
-  table, writes the file anew from what it has open, and after a kill -9
-  and a restart the match is back;
+  data_dir; once on a full disk, where it is written anew only when there
+  is room): the bot notices, says so in the log (error) and at the table,
+  writes the file anew from what it has open, and after a kill -9 and a
+  restart the match is back; another file put in its place is left alone
+  and the bot goes on with a copy of its own, which can be put back;
 - a full disk at `!stop`: the stop is not announced (it was not saved)
   and the player is told; once there is room, `!stop` works and after a
   restart the table is gone;
@@ -194,6 +196,41 @@ def test_deleted():
     irclib.rmtree(tmp)
 
 
+def test_deleted_disk_full():
+    tmp = irclib.tempdir()
+    ircd = NgIRCd(tmp)
+    ircd.start()
+    bot = Bot(tmp, ircd.port, extra_tables="computer_delay_ms = 10; deal_pause_ms = 30;")
+    w = Client(ircd.port, "ann").connect()
+    w.join("#304")
+    check(start_bot(bot, w), "the bot starts")
+    for cmd in ["!304", "!bot", "!bot", "!bot", "!start"]:
+        w.privmsg("#304", cmd)
+        time.sleep(0.15)
+    check(w.wait(lambda: any(x.startswith("Deal 1:") for x in bot_lines(w, "#304")), 15), "the match is on")
+    time.sleep(1.0)
+    db = os.path.join(tmp, "data", "cardbot.db")
+    resource.prlimit(bot.proc.pid, resource.RLIMIT_FSIZE, FULL)
+    for s in ("", "-wal", "-shm"):
+        os.remove(db + s)
+    k = len(w.lines)
+    told = w.wait(lambda: any("cannot write it anew yet" in x for x in bot_lines(w, "#304", k)), 15)
+    check(told, "deleted on a full disk: the table hears the game goes on from memory for now")
+    check(not os.path.exists(db) and not os.path.exists(db + ".new"), "...and no half-written file is left")
+    resource.prlimit(bot.proc.pid, resource.RLIMIT_FSIZE, ROOM)
+    k = len(w.lines)
+    told = w.wait(lambda: any("written it anew" in x for x in bot_lines(w, "#304", k)), 15)
+    check(told and os.path.exists(db), "with room again, the file is written anew and the table told")
+    kill9(bot)
+    k = len(w.lines)
+    check(start_bot(bot, w), "the bot starts after kill -9")
+    check(w.wait(lambda: any("I am back" in x for x in bot_lines(w, "#304", k)), 15), "...and the match resumes")
+    bot.stop()
+    w.close()
+    ircd.stop()
+    irclib.rmtree(tmp)
+
+
 def test_stop_disk_full():
     tmp = irclib.tempdir()
     ircd = NgIRCd(tmp)
@@ -329,7 +366,7 @@ def main():
         return 1
     t0 = time.time()
     only = sys.argv[1:]
-    for t in (test_modes, test_deleted, test_stop_disk_full, test_saving_works_at_deal, test_fifos):
+    for t in (test_modes, test_deleted, test_deleted_disk_full, test_stop_disk_full, test_saving_works_at_deal, test_fifos):
         if only and t.__name__ not in only:
             continue
         try:
