@@ -204,6 +204,9 @@ int main(void)
 	      "!new trump304 4294967299 is refused (%d seats)", t->nseats);
 	say(b, "#304", "ann", "!new trump304 3x");
 	CHECK(t->gdef == NULL && net.nroom == r, "!new trump304 3x is refused");
+	int tables = b->ntables;
+	say(b, "#other", "ann", "!new trump304 4294967299");
+	CHECK(b->ntables == tables, "!new trump304 4294967299 opens no table where there is none");
 	say(b, "#304", "ann", "!new trump304 3");
 	CHECK(t->gdef != NULL && t->nseats == 3, "!new trump304 3 is taken");
 	say(b, "#304", "ann", "!new 304");
