@@ -187,16 +187,27 @@ void bot_close_table(bot *b, table *t)
 
 /* ---- commands ---- */
 
-/* Splits text into words in place, dropping control characters (colour
- * codes included) so nothing a user typed can be echoed as formatting. */
+/* Splits text into words in place. Spaces, tabs and every other control
+ * character (line breaks, IRC formatting such as colour codes, with a
+ * colour code's numbers) end a word: nothing a user typed can be echoed as
+ * formatting, and "bid<TAB>x" is two words, never "bidx". */
 static int split_words(char *text, char **argv)
 {
+	for (unsigned char *r = (unsigned char *)text; *r; r++) {
+		if (*r == 0x03) { /* mIRC colour: \x03 then up to two digits [, two digits] */
+			*r = ' ';
+			for (int i = 0; i < 2 && r[1] >= '0' && r[1] <= '9'; i++)
+				*++r = ' ';
+			if (r[1] == ',' && r[2] >= '0' && r[2] <= '9') {
+				*++r = ' ';
+				for (int i = 0; i < 2 && r[1] >= '0' && r[1] <= '9'; i++)
+					*++r = ' ';
+			}
+		} else if (*r < 0x20 || *r == 0x7f) {
+			*r = ' ';
+		}
+	}
 	int argc = 0;
-	char *w = text;
-	for (char *r = text; *r; r++)
-		if ((unsigned char)*r >= 0x20 && *r != 0x7f)
-			*w++ = *r;
-	*w = '\0';
 	for (char *p = text; *p && argc < CMD_ARGS_MAX;) {
 		while (*p == ' ')
 			p++;
@@ -413,7 +424,8 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 			    && !strcasecmp(table_room_shown(b->tables[i]), argv[0]))
 				t = b->tables[i];
 		if (!t || argc < 2) {
-			say_private_id(b, net, user, t ? T_USAGE : T_NO_TABLE, "#channel command", NULL);
+			/* The room as they typed it, which is one word of theirs. */
+			say_private_id(b, net, user, t ? T_PRIVATE_USAGE : T_NO_TABLE, argv[0], NULL);
 			return;
 		}
 		argc--;
@@ -565,6 +577,27 @@ int bot_restore(bot *b)
 		return -1;
 	}
 	return rc.n;
+}
+
+void bot_check_store(bot *b)
+{
+	if (!b->db)
+		return;
+	/* A rewrite is an event, told every time; a lost or replaced file is a
+	 * state, told when it begins. */
+	int now = store_check(b->db), was = b->db_file;
+	b->db_file = now == STORE_FILE_REWRITTEN ? STORE_FILE_OK : now;
+	if (now == STORE_FILE_OK || now == was)
+		return;
+	/* Loud: the operator must know, and so must the players, whose
+	 * games a restart would otherwise lose. */
+	log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+	int id = now == STORE_FILE_REWRITTEN ? T_DB_REWRITTEN : now == STORE_FILE_LOST ? T_DB_LOST : T_DB_REPLACED;
+	char buf[1024];
+	text_fmt(buf, sizeof buf, id, 0, NULL);
+	for (int i = 0; i < b->ntables; i++)
+		if (!b->tables[i]->closing)
+			bot_say_room(b, b->tables[i]->net, b->tables[i]->room, buf, ADAPTER_NOTICE);
 }
 
 adapter_host bot_host(bot *b)

@@ -40,6 +40,7 @@ typedef struct bot {
 	void *settings_ctx;
 	double cmd_burst, cmd_per_second; /* per-user limits (BOT_CMD_* by default) */
 	store *db;                 /* the database (not owned); NULL: nothing is kept */
+	int db_file;               /* what store_check said last (STORE_FILE_*) */
 	struct ai_worker *ai;      /* computer players' thinking thread (made on first use) */
 	char public_dir[4096];     /* where !record writes files for the web ("" none) */
 	char public_url[1024];      /* the address public_dir is served at ("" none) */
@@ -73,5 +74,9 @@ void bot_close_table(bot *b, table *t);
  * (each says "resumed" when the bot is back in its room); returns how many
  * tables were restored, or -1 when the database could not be read. */
 int bot_restore(bot *b);
+/* Looks whether the database file is still in place (store_check), and
+ * when that changes says so: in the log at error level and at every
+ * table. Called now and then from the loop. */
+void bot_check_store(bot *b);
 
 #endif

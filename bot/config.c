@@ -573,6 +573,36 @@ static void secret_inline(struct loader *L, const config_setting_t *s, const cha
 			file, (unsigned)(mode & 07777), file, kfile);
 }
 
+/* Opens a file the configuration names, for reading, refusing anything but
+ * a regular file: a FIFO would block the bot (at start, or at a SIGHUP
+ * reload, with every table waiting) and a device is no file of settings.
+ * The fd, or -1 with errno set (EINVAL for "not a regular file"). */
+static int open_regular(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+/* strerror, but "not a regular file" where open_regular refused one. */
+static const char *open_error(int err)
+{
+	return err == EINVAL ? "not a regular file (a FIFO, socket or device?)" : strerror(err);
+}
+
 /* KEY_file = "path": the first line of the file, its line ending removed. */
 static void secret_file(struct loader *L, const config_setting_t *s, const char *path, char *dst, size_t size)
 {
@@ -589,9 +619,13 @@ static void secret_file(struct loader *L, const config_setting_t *s, const char 
 		error(L, s, path, "the path is too long");
 		return;
 	}
-	FILE *in = fopen(full, "r");
+	int fd = open_regular(full);
+	FILE *in = fd >= 0 ? fdopen(fd, "r") : NULL;
 	if (!in) {
-		error(L, s, path, "cannot read \"%s\": %s", full, strerror(errno));
+		int err = errno;
+		if (fd >= 0)
+			close(fd);
+		error(L, s, path, "cannot read \"%s\": %s", full, open_error(err));
 		return;
 	}
 	struct stat st;
@@ -702,9 +736,9 @@ static void load_field(struct loader *L, const config_setting_t *s, const char *
 			break;
 		}
 		if (f->path_must_read && *full) {
-			int fd = open(full, O_RDONLY | O_CLOEXEC);
+			int fd = open_regular(full);
 			if (fd < 0) {
-				error(L, s, path, "cannot read \"%s\": %s", full, strerror(errno));
+				error(L, s, path, "cannot read \"%s\": %s", full, open_error(errno));
 				break;
 			}
 			close(fd);
@@ -884,6 +918,21 @@ static int check_nonempty(struct loader *L, const config_setting_t *s, const cha
 		return 0;
 	error(L, s, path, "is empty");
 	return -1;
+}
+
+/* data_dir holds the database, with the decks and salts of deals in play:
+ * a directory others may enter is worth a warning (run says it too). */
+static int check_data_dir(struct loader *L, const config_setting_t *s, const char *path, const char *v)
+{
+	if (check_nonempty(L, s, path, v) < 0)
+		return -1;
+	struct stat st;
+	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 077))
+		warning(L, s, path,
+			"the directory \"%s\" may be read or entered by group or others (mode %04o), and the "
+			"database there holds the decks of deals in play: chmod 700 %s",
+			v, (unsigned)(st.st_mode & 07777), v);
+	return 0;
 }
 
 static int check_language(struct loader *L, const config_setting_t *s, const char *path, const char *v)
@@ -1146,7 +1195,7 @@ static const struct field bot_fields[] = {
 	{ .key = "log_level", .kind = K_WORD, .off = offsetof(config_bot, log_level), .size = sizeof(int),
 	  .words = log_words, .what = "a log level" },
 	{ .key = "data_dir", .kind = K_STRING, .off = offsetof(config_bot, data_dir), .size = CONFIG_PATH_MAX,
-	  .check = check_nonempty },
+	  .check = check_data_dir },
 	{ .key = "public_dir", .kind = K_STRING, .off = offsetof(config_bot, public_dir), .size = CONFIG_PATH_MAX },
 	{ .key = "public_url", .kind = K_STRING, .off = offsetof(config_bot, public_url), .size = CONFIG_STRING_MAX },
 	{ .key = "allow_invites", .kind = K_BOOL, .off = offsetof(config_bot, allow_invites), .size = sizeof(int) },
@@ -1685,6 +1734,55 @@ static void scan_integers(struct loader *L, const char *text)
 	}
 }
 
+#define INCLUDE_DEPTH_MAX 10 /* libconfig's own limit on nested @include */
+
+/* libconfig opens @include'd files itself, and would wait for ever on a
+ * FIFO: each one (and what it includes) is looked at first. 0, or -1 with
+ * the error reported. */
+static int check_includes(struct loader *L, const char *text, const char *file, int depth)
+{
+	int line = 1;
+	for (const char *p = text; *p; line++) {
+		const char *q = p + strspn(p, " \t");
+		const char *eol = strchr(p, '\n');
+		p = eol ? eol + 1 : p + strlen(p);
+		if (strncmp(q, "@include", 8))
+			continue;
+		q += 8;
+		q += strspn(q, " \t");
+		if (*q != '"')
+			continue; /* libconfig says what is wrong with it */
+		const char *end = strchr(q + 1, '"');
+		if (!end || (eol && end > eol) || (size_t)(end - q - 1) >= CONFIG_PATH_MAX)
+			continue;
+		char name[CONFIG_PATH_MAX], full[CONFIG_PATH_MAX];
+		memcpy(name, q + 1, (size_t)(end - q - 1));
+		name[end - q - 1] = '\0';
+		int n = name[0] == '/' || !L->dir[0] ? snprintf(full, sizeof full, "%s", name)
+						       : snprintf(full, sizeof full, "%s/%s", L->dir, name);
+		if (n < 0 || (size_t)n >= sizeof full)
+			continue;
+		int fd = open_regular(full);
+		if (fd < 0) {
+			error_at(L, file, line, "@include \"%s\": cannot read \"%s\": %s", name, full, open_error(errno));
+			return -1;
+		}
+		char *inc = malloc(CONFIG_FILE_MAX + 1);
+		ssize_t got = inc ? read(fd, inc, CONFIG_FILE_MAX) : -1;
+		close(fd);
+		if (got < 0) {
+			free(inc);
+			continue; /* libconfig reports it */
+		}
+		inc[got] = '\0';
+		int r = depth < INCLUDE_DEPTH_MAX ? check_includes(L, inc, full, depth + 1) : 0;
+		free(inc);
+		if (r < 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_text(struct loader *L, const char *text, config *out)
 {
 	int before = L->errs->nerrors;
@@ -1695,7 +1793,9 @@ static int load_text(struct loader *L, const char *text, config *out)
 	if (L->dir[0])
 		config_set_include_dir(&cf, L->dir);
 	scan_integers(L, text);
-	if (!config_read_string(&cf, text)) {
+	if (check_includes(L, text, L->name, 0) < 0) {
+		/* reported */
+	} else if (!config_read_string(&cf, text)) {
 		const char *f = config_error_file(&cf);
 		char buf[CONFIG_PATH_MAX];
 		if (f && f[0] != '/' && L->dir[0]) {
@@ -1736,12 +1836,12 @@ int config_load(const char *path, config *out, config_errors *errs)
 	struct loader L = { .errs = errs, .name = path };
 	if (strlen(path) >= CONFIG_PATH_MAX)
 		return unreadable(errs, path, strerror(ENAMETOOLONG));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path);
 	if (fd < 0)
-		return unreadable(errs, path, strerror(errno));
+		return unreadable(errs, path, open_error(errno));
 	struct stat st;
-	if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-		int err = S_ISDIR(st.st_mode) ? EISDIR : errno;
+	if (fstat(fd, &st) != 0) {
+		int err = errno;
 		close(fd);
 		return unreadable(errs, path, strerror(err));
 	}

@@ -17,6 +17,7 @@
 #include "store.h"
 
 #define STOP_GRACE_MS 1500 /* time for goodbyes to leave before the loop ends */
+#define STORE_CHECK_MS 2000 /* how often the database file is looked for (one stat) */
 
 typedef struct runner {
 	loop *ev;
@@ -189,6 +190,37 @@ static void on_hup(void *ctx, int sig)
 	log_msg(LOG_INFO, NULL, "SIGHUP: reloaded %s", r->path);
 }
 
+static void check_store(void *ctx)
+{
+	runner *r = ctx;
+	bot_check_store(r->b);
+	loop_timer(r->ev, STORE_CHECK_MS, check_store, r);
+}
+
+/* The database holds the decks and salts of deals in play: its files are
+ * its owner's alone (older cardbots made them 0644), and a data_dir that
+ * others may enter is worth a warning. */
+static void tighten_modes(const char *dir, const char *path)
+{
+	struct stat st;
+	if (stat(dir, &st) == 0 && (st.st_mode & 077))
+		log_msg(LOG_WARN, NULL, "the data directory %s may be read or entered by group or others (mode %04o): "
+				"chmod 700 %s", dir, (unsigned)(st.st_mode & 07777), dir);
+	static const char *const sides[] = { "", "-wal", "-shm", "-journal" };
+	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+		char f[CONFIG_PATH_MAX + 32];
+		snprintf(f, sizeof f, "%s%s", path, sides[i]);
+		if (stat(f, &st) < 0 || !(st.st_mode & 077))
+			continue;
+		if (chmod(f, st.st_mode & 0700) == 0)
+			log_msg(LOG_WARN, NULL, "%s could be read by group or others (mode %04o); it is now %04o", f,
+				(unsigned)(st.st_mode & 07777), (unsigned)(st.st_mode & 0700));
+		else
+			log_msg(LOG_WARN, NULL, "%s may be read by group or others (mode %04o), and cannot be changed: "
+					"%s", f, (unsigned)(st.st_mode & 07777), strerror(errno));
+	}
+}
+
 /* Opens (creating) data_dir and the database in it. */
 static store *open_store(const config *cfg)
 {
@@ -207,6 +239,7 @@ static store *open_store(const config *cfg)
 		fprintf(stderr, "run: %s\n", err);
 		return NULL;
 	}
+	tighten_modes(dir, path);
 	if (store_found_version(db) == 0)
 		log_msg(LOG_INFO, NULL, "created the database %s", path);
 	else if (store_found_version(db) < STORE_VERSION)
@@ -318,6 +351,7 @@ int run_main(int argc, char **argv)
 	loop_on_signal(r.ev, SIGTERM, on_stop_signal, &r);
 	loop_on_signal(r.ev, SIGINT, on_stop_signal, &r);
 	loop_on_signal(r.ev, SIGHUP, on_hup, &r);
+	loop_timer(r.ev, STORE_CHECK_MS, check_store, &r);
 	loop_run(r.ev);
 	bot_free(r.b);
 	loop_free(r.ev);

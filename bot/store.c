@@ -1,10 +1,13 @@
 /* store.c: the bot's SQLite database (see store.h). Every statement is prepared with bound parameters: no text from chat is ever part of SQL. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 #include "store.h"
 
@@ -15,6 +18,7 @@ struct store {
 	char path[1024];
 	char err[STORE_ERR_MAX];
 	int found_version;
+	struct stat wal, shm; /* this connection's -wal and -shm, to know them from others' */
 };
 
 const char *const store_band_names[4] = { "under 200", "200-249", "250 and over", "pcc" };
@@ -135,6 +139,12 @@ store *store_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	snprintf(s->path, sizeof s->path, "%s", path);
+	/* Decks and salts of deals in play are in the file: a new database is
+	 * made for its owner alone, and SQLite gives its -wal, -shm and
+	 * -journal files the database's own mode. */
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		close(fd);
 	int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK)
 		goto bad;
@@ -221,6 +231,15 @@ store *store_open(const char *path, char *err, size_t errlen)
 			goto bad;
 		}
 	}
+	/* The WAL and its index exist from the first read in WAL mode and
+	 * stay the same files while this connection is open. */
+	char side[sizeof s->path + 8];
+	snprintf(side, sizeof side, "%s-wal", path);
+	if (stat(side, &s->wal) < 0)
+		memset(&s->wal, 0, sizeof s->wal);
+	snprintf(side, sizeof side, "%s-shm", path);
+	if (stat(side, &s->shm) < 0)
+		memset(&s->shm, 0, sizeof s->shm);
 	return s;
 bad:
 	open_advice(s, rc, err, errlen);
@@ -236,6 +255,168 @@ void store_close(store *s)
 	if (s->db)
 		sqlite3_close_v2(s->db);
 	free(s);
+}
+
+/* Copies the open database, whole and consistent, into a new file of its
+ * owner's alone at to (which must not exist), and syncs it to the disk. */
+static int copy_into(store *s, const char *to)
+{
+	int fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		snprintf(s->err, sizeof s->err, "%s: cannot create: %s", to, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "VACUUM INTO ?1", -1, &st, NULL) != SQLITE_OK
+	    || sqlite3_bind_text(st, 1, to, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		fail(s, "copying the database");
+		unlink(to);
+		return -1;
+	}
+	int rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		snprintf(s->err, sizeof s->err, "%s: copying the database into %s: %s", s->path, to,
+			 sqlite3_errmsg(s->db));
+		unlink(to);
+		return -1;
+	}
+	fd = open(to, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fsync(fd) < 0) {
+		snprintf(s->err, sizeof s->err, "%s: cannot sync: %s", to, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		unlink(to);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Removes path+suffix if it is the very file `mine` (this connection's
+ * -wal or -shm), so that no later connection to whatever is at the path
+ * takes this database's log for its own. */
+static void unlink_if_mine(const char *path, const char *suffix, const struct stat *mine)
+{
+	char f[1100];
+	struct stat st;
+	snprintf(f, sizeof f, "%s%s", path, suffix);
+	if (mine->st_ino && stat(f, &st) == 0 && st.st_ino == mine->st_ino && st.st_dev == mine->st_dev)
+		unlink(f);
+}
+
+/* Moves the store onto the database file at path (a copy of its own),
+ * closing the connection to the file that is gone or elsewhere. */
+static int switch_to(store *s, const char *path)
+{
+	char err[STORE_ERR_MAX];
+	store *fresh = store_open(path, err, sizeof err);
+	if (!fresh) {
+		snprintf(s->err, sizeof s->err, "%s", err);
+		return -1;
+	}
+	sqlite3_close_v2(s->db);
+	/* The old connection does not checkpoint or remove its -wal once its
+	 * file has moved (SQLite's own guard): it is removed here, if still
+	 * at the old path. */
+	unlink_if_mine(s->path, "-wal", &s->wal);
+	unlink_if_mine(s->path, "-shm", &s->shm);
+	s->db = fresh->db;
+	s->wal = fresh->wal;
+	s->shm = fresh->shm;
+	snprintf(s->path, sizeof s->path, "%s", fresh->path);
+	fresh->db = NULL;
+	store_close(fresh);
+	return 0;
+}
+
+int store_check(store *s)
+{
+	int moved = 0;
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved)
+		return STORE_FILE_OK;
+	char side[sizeof s->path + 16], old[sizeof s->path];
+	snprintf(old, sizeof old, "%s", s->path);
+	struct stat st;
+	if (stat(s->path, &st) == 0 || errno != ENOENT) {
+		/* Someone put another file there (a backup restored while the
+		 * bot runs?): it is not overwritten, and the bot's -wal must not
+		 * stay beside it (it would be read as that file's). The bot goes
+		 * on with a copy of its own database beside it. */
+		int r = -1;
+		for (int i = 0; i < 10 && r < 0; i++) { /* a .kept of an earlier time is kept too */
+			snprintf(side, sizeof side, i ? "%s.kept%d" : "%s.kept", old, i);
+			if (lstat(side, &st) < 0 && errno == ENOENT)
+				r = copy_into(s, side);
+		}
+		if (r < 0 && !strstr(s->err, side))
+			snprintf(s->err, sizeof s->err, "%s and nine more names are taken", side);
+		if (r == 0 && switch_to(s, side) < 0) {
+			unlink(side);
+			r = -1;
+		}
+		int w;
+		if (r < 0) {
+			char why[STORE_ERR_MAX];
+			snprintf(why, sizeof why, "%s", s->err);
+			w = snprintf(s->err, sizeof s->err,
+				     "%s: another file has taken the database's place while cardbot runs, and a copy of "
+				     "cardbot's own could not be made (%.1500s); the games go on from memory. Stop "
+				     "cardbot before changing its files.", old, why);
+		} else {
+			w = snprintf(s->err, sizeof s->err,
+				     "%.900s: another file has taken the database's place while cardbot runs; it is left "
+				     "alone, and cardbot goes on with its own database, now in %.900s. To keep the games "
+				     "in play, stop cardbot and move %.900s to %.900s; stop cardbot before changing its "
+				     "files.",
+				     old, side, side, old);
+		}
+		(void)w; /* a message cut short by a very long path still names it */
+		return STORE_FILE_REPLACED;
+	}
+	/* The file was deleted: the open copy still holds every game, and is
+	 * written anew at its path. Its directory may have gone with it. */
+	char dir[sizeof s->path];
+	snprintf(dir, sizeof dir, "%s", s->path);
+	char *slash = strrchr(dir, '/');
+	if (slash && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+	}
+	char tmp[sizeof s->path + 16];
+	snprintf(tmp, sizeof tmp, "%s.new", s->path);
+	unlink(tmp); /* left by a try that failed half way */
+	if (copy_into(s, tmp) < 0)
+		return STORE_FILE_LOST;
+	/* A -wal or -shm left at the path belongs to the deleted file: the
+	 * new one must not read it as its own. */
+	static const char *const sides[] = { "-wal", "-shm", "-journal" };
+	for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+		snprintf(side, sizeof side, "%s%s", s->path, sides[i]);
+		unlink(side);
+	}
+	if (rename(tmp, s->path) < 0) {
+		snprintf(s->err, sizeof s->err, "%s: cannot put the new database in place: %s", s->path, strerror(errno));
+		unlink(tmp);
+		return STORE_FILE_LOST;
+	}
+	if (slash) {
+		int dfd = open(slash == dir ? "/" : dir, O_RDONLY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+	}
+	if (switch_to(s, old) < 0) {
+		unlink(old); /* tried again at the next check, from the open copy */
+		return STORE_FILE_LOST;
+	}
+	snprintf(s->err, sizeof s->err,
+		 "%s: the database file was deleted while cardbot ran; it has been written anew from the open "
+		 "database, with every table and match in it", s->path);
+	return STORE_FILE_REWRITTEN;
 }
 
 const char *store_path(const store *s) { return s->path; }
@@ -517,6 +698,15 @@ int store_action(store *s, int64_t id, int idx, int seq, const char *action_json
 int store_match_end(store *s, int64_t id, int winner, int tokens0, int tokens1)
 {
 	return end_match(s, id, winner, tokens0, tokens1);
+}
+
+int store_table_stop(store *s, const char *net, const char *room, int64_t id, int tokens0, int tokens1)
+{
+	if (begin(s) < 0)
+		return -1;
+	if ((id && end_match(s, id, -1, tokens0, tokens1) < 0) || store_table_delete(s, net, room) < 0)
+		return rollback(s);
+	return commit(s);
 }
 
 /* ---- building a record ---- */

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #define STORE_VERSION 2          /* the schema this build writes; older ones are migrated */
-#define STORE_ERR_MAX 2048
+#define STORE_ERR_MAX 4096
 
 typedef struct store store;
 
@@ -30,6 +30,19 @@ const char *store_path(const store *s);
 const char *store_error(const store *s);
 /* The schema version found in the file when it was opened (0: new file). */
 int store_found_version(const store *s);
+
+/* Whether the database file is still the one opened at its path (the open
+ * file is looked for there: SQLite notices a deleted or replaced file).
+ * A deleted file (and its directory, if need be) is written anew from the
+ * open database, which still holds everything: REWRITTEN. LOST: it could
+ * not be yet (store_error says why; writes go on into the open, unlinked
+ * file; try again later). REPLACED: another file is at the path; it is
+ * left alone (and rid of this store's -wal and -shm, which it would take
+ * for its own), and the store goes on with a copy of its own database in
+ * PATH.kept, whose path store_path now gives. Cheap (one stat) when
+ * nothing happened. */
+enum { STORE_FILE_OK = 0, STORE_FILE_REWRITTEN = 1, STORE_FILE_LOST = -1, STORE_FILE_REPLACED = -2 };
+int store_check(store *s);
 
 /* ---- an adapter's small state (Matrix sync token, direct rooms) ---- */
 int store_state_get(store *s, const char *net, const char *key, char *out, size_t len);
@@ -103,6 +116,9 @@ typedef struct store_deal_end {
 int store_action(store *s, int64_t id, int idx, int seq, const char *action_json, const store_deal_end *end);
 /* The match is over (winner: team 0/1, or -1 when stopped). */
 int store_match_end(store *s, int64_t id, int winner, int tokens0, int tokens1);
+/* A table stopped: its match (id; 0: none) ends with no winner and the
+ * table is removed, in one commit, so that either both or neither stay. */
+int store_table_stop(store *s, const char *net, const char *room, int64_t id, int tokens0, int tokens1);
 
 /* The match's record as cardbot-record/1 JSON text (malloc'd; NULL on
  * error). With secrets, each deal also carries its salt and commitment;

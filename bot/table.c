@@ -162,6 +162,16 @@ static void save_failed(table *t, const char *user)
 	}
 }
 
+/* A write to the database worked: if the last one had failed, the table
+ * hears that the game goes on. */
+static void save_works(table *t)
+{
+	if (t->save_failed) {
+		t->save_failed = 0;
+		say(t, T_SAVE_WORKS, NULL, NULL, NULL);
+	}
+}
+
 /* Sends what was announced, split at the joints into lines of a sensible size. */
 static void flush(table *t)
 {
@@ -218,6 +228,7 @@ const char *tb_txt(char *buf, size_t len, int id, const char *a1, const char *a2
 void tb_flush(table *t) { flush(t); }
 const char *tb_seat_name(const table *t, int s) { return seat_name(t, s); }
 void tb_save_failed(table *t, const char *user) { save_failed(t, user); }
+void tb_save_works(table *t) { save_works(t); }
 int tb_style_of(const table *t, int s) { return style_of(t, s); }
 
 /* The seat to move in whichever game the table plays, or -1. */
@@ -410,7 +421,7 @@ static void deal_next(void *ctx)
 			t->deal_timer = loop_timer(t->bot->ev, SAVE_RETRY_MS, deal_next, t);
 			return;
 		}
-		t->save_failed = 0;
+		save_works(t);
 	}
 	t->deal_idx++;
 	t->seq = 0;
@@ -1143,7 +1154,8 @@ void table_user_seen(table *t, const char *user)
 	}
 }
 
-static void cmd_set(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
+static int apply_setting(table *t, const char *opt, const char *val, const char **opt_out, char *val_out,
+			 size_t len);
 
 struct recall {
 	table *t;
@@ -1153,13 +1165,14 @@ struct recall {
 static void recall_one(void *ctx, const char *option, const char *value)
 {
 	struct recall *rc = ctx;
-	char opt[32], val[32];
-	snprintf(opt, sizeof opt, "%s", option);
-	snprintf(val, sizeof val, "%s", value);
-	char *argv[3] = { "set", opt, val };
+	const char *opt = NULL;
+	char val[32];
 	table_settings before = rc->t->set;
-	cmd_set(rc->t, "", "", 0, 3, argv);
-	if (memcmp(&before, &rc->t->set, sizeof before)) {
+	/* Applied as !set would, so a value !set would refuse (an older
+	 * cardbot stored the words as typed) is skipped whole, and the list
+	 * names options and values as the bot knows them. */
+	if (apply_setting(rc->t, option, value, &opt, val, sizeof val) == 0
+	    && memcmp(&before, &rc->t->set, sizeof before)) {
 		size_t n = strlen(rc->list);
 		snprintf(rc->list + n, sizeof rc->list - n, "%s%s %s", n ? ", " : "", opt, val);
 	}
@@ -1393,41 +1406,95 @@ static int on_off(const char *v)
 	return -1;
 }
 
-static void cmd_set(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+/* A whole number from lo to hi written in decimal digits and nothing
+ * else ("500", not "500x", "+500" or a number too big for a long); 0 and
+ * *out set, or -1. */
+static int parse_number(const char *s, long lo, long hi, long *out)
 {
-	(void)name, (void)in_room, (void)argc;
-	const char *opt = argv[1], *val = argv[2];
+	if (!*s || strlen(s) > 18)
+		return -1; /* longer than any limit here: also keeps the value in a long */
+	long v = 0;
+	for (const char *p = s; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		v = v * 10 + (*p - '0');
+	}
+	if (v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Applies one !set choice; 0 with the option and value as the bot knows
+ * them (*opt_out, static; val_out), whatever case or spelling was typed,
+ * or -1 (nothing changed). What is said and stored is these, never the
+ * words as typed. */
+static int apply_setting(table *t, const char *opt, const char *val, const char **opt_out, char *val_out,
+			 size_t len)
+{
+	static const char *const options[] = { "bidding", "fives", "scoring", "caps", "external_caps", "pace",
+					       "level", "think" };
+	static const char *const offon[] = { "off", "on" };
 	g304_rules *r = &t->set.rules;
-	int ok = 1, b;
-	if (!strcasecmp(opt, "bidding") && (!strcasecmp(val, "pagat") || !strcasecmp(val, "single")))
+	int b;
+	long n;
+	char num[24];
+	const char *shown = NULL;
+	if (!strcasecmp(opt, "bidding") && (!strcasecmp(val, "pagat") || !strcasecmp(val, "single"))) {
 		r->bidding = !strcasecmp(val, "single") ? G304_BIDDING_SINGLE : G304_BIDDING_PAGAT;
-	else if (!strcasecmp(opt, "fives") && (b = on_off(val)) >= 0)
+		shown = r->bidding == G304_BIDDING_SINGLE ? "single" : "pagat";
+	} else if (!strcasecmp(opt, "fives") && (b = on_off(val)) >= 0) {
 		r->fives = (uint8_t)b;
-	else if (!strcasecmp(opt, "scoring") && (!strcasecmp(val, "standard") || !strcasecmp(val, "bank")))
+		shown = offon[b];
+	} else if (!strcasecmp(opt, "scoring") && (!strcasecmp(val, "standard") || !strcasecmp(val, "bank"))) {
 		r->scoring = !strcasecmp(val, "bank") ? G304_SCORING_BANK : G304_SCORING_STANDARD;
-	else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "strict"))
+		shown = r->scoring == G304_SCORING_BANK ? "bank" : "standard";
+	} else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "strict")) {
 		r->caps = G304_CAPS_STRICT;
-	else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "lenient"))
+		shown = "strict";
+	} else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "lenient")) {
 		r->caps = G304_CAPS_LENIENT;
-	else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "off"))
+		shown = "lenient";
+	} else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "off")) {
 		r->caps = G304_CAPS_OFF;
-	else if (!strcasecmp(opt, "external_caps") && (b = on_off(val)) >= 0)
+		shown = "off";
+	} else if (!strcasecmp(opt, "external_caps") && (b = on_off(val)) >= 0) {
 		r->external_caps = (uint8_t)b;
-	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "live"))
+		shown = offon[b];
+	} else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "live")) {
 		t->set.pace = PACE_LIVE;
-	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "casual"))
+		shown = "live";
+	} else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "casual")) {
 		t->set.pace = PACE_CASUAL;
-	else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "correspondence"))
+		shown = "casual";
+	} else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "correspondence")) {
 		t->set.pace = PACE_CORRESPONDENCE;
-	else if (!strcasecmp(opt, "level") && g304_ai_level_parse(val) >= 0) {
+		shown = "correspondence";
+	} else if (!strcasecmp(opt, "level") && g304_ai_level_parse(val) >= 0) {
 		/* easy is the random player here; normal and strong search. */
 		t->set.computer_easy = g304_ai_level_parse(val) == G304_AI_EASY;
 		t->set.computer_level = g304_ai_level_parse(val);
-	} else if (!strcasecmp(opt, "think") && (b = atoi(val)) >= 10 && b <= 10000)
-		t->set.computer_think_ms = b;
-	else
-		ok = 0;
-	if (!ok) {
+		shown = val; /* exactly one of the level names */
+	} else if (!strcasecmp(opt, "think") && parse_number(val, 10, 10000, &n) == 0) {
+		t->set.computer_think_ms = (int)n;
+		snprintf(num, sizeof num, "%ld", n);
+		shown = num;
+	} else {
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+		if (!strcasecmp(opt, options[i]))
+			*opt_out = options[i];
+	snprintf(val_out, len, "%s", shown);
+	return 0;
+}
+
+static void cmd_set(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room, (void)argc;
+	const char *opt = NULL;
+	char val[32];
+	if (apply_setting(t, argv[1], argv[2], &opt, val, sizeof val) < 0) {
 		tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
 		return;
 	}
@@ -1469,7 +1536,7 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 			flush(t);
 			return;
 		}
-		t->save_failed = 0;
+		save_works(t);
 		t->deal_idx = 0;
 		t->seq = 0;
 	}
@@ -1841,6 +1908,19 @@ static void cmd_rules(table *t, const char *user, const char *name, int in_room,
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
+/* The stop in the database: the match ends and the table goes, in one
+ * commit (store_table_stop). -1 when that failed. */
+static int stop_saved(table *t)
+{
+	store *db = t->bot->db;
+	if (!db)
+		return 0;
+	if (t->gdef)
+		return tg_stopped(t);
+	int64_t id = t->match_id && t->state == TABLE_PLAYING ? t->match_id : 0;
+	return store_table_stop(db, t->net->name, t->room, id, t->game.tokens[0], t->game.tokens[1]);
+}
+
 static void cmd_stop(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room, (void)argc, (void)argv;
@@ -1859,13 +1939,16 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 			votes += t->stop_votes >> i & 1;
 		}
 	if (op || votes * 2 > humans) {
+		/* Saved before it is announced: a stop the database did not
+		 * take would bring the table back at the next start. */
+		if (stop_saved(t) < 0) {
+			save_failed(t, NULL);
+			tell(t, user, T_STOP_NOT_SAVED, table_room_shown(t), t->bot->prefix, NULL);
+			flush(t);
+			return;
+		}
 		say(t, T_STOPPED, name, NULL, NULL);
 		flush(t);
-		if (t->gdef)
-			tg_stopped(t);
-		else if (t->bot->db && t->match_id && t->state == TABLE_PLAYING
-		    && store_match_end(t->bot->db, t->match_id, -1, t->game.tokens[0], t->game.tokens[1]) < 0)
-			log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
 		bot_close_table(t->bot, t);
 		return;
 	}
@@ -2178,11 +2261,9 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 {
 	(void)name, (void)in_room;
 	int n = 0;
-	if (argc > 2) {
-		char *end;
-		long v = strtol(argv[2], &end, 10);
-		n = *end || v < 1 ? -1 : (int)v;
-	}
+	long v;
+	if (argc > 2)
+		n = parse_number(argv[2], 1, G304_SEATS, &v) < 0 ? -1 : (int)v;
 	int r = n < 0 ? -1 : table_set_game(t, argv[1], n);
 	if (r == -2) {
 		tell(t, user, T_G_NEW_CROWDED, table_room_shown(t), NULL, NULL);

@@ -463,7 +463,7 @@ static void deal_next(void *ctx)
 			t->deal_timer = loop_timer(t->bot->ev, SAVE_RETRY_MS, deal_next, t);
 			return;
 		}
-		t->save_failed = 0;
+		tb_save_works(t);
 	}
 	t->deal_idx++;
 	t->seq = 0;
@@ -516,7 +516,7 @@ void tg_start(table *t, const char *user)
 			tb_flush(t);
 			return;
 		}
-		t->save_failed = 0;
+		tb_save_works(t);
 		t->deal_idx = 0;
 		t->seq = 0;
 	}
@@ -1230,14 +1230,17 @@ void tg_rules(table *t, const char *user)
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
-void tg_stopped(table *t)
+int tg_stopped(table *t)
 {
-	if (!t->bot->db || !t->match_id || t->state != TABLE_PLAYING || !t->g)
-		return;
-	game_status st;
-	game_status_of(t->g, &st);
-	if (store_match_end(t->bot->db, t->match_id, -1, st.score[0], st.score[1]) < 0)
-		log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
+	if (!t->bot->db)
+		return 0;
+	int64_t id = 0;
+	game_status st = { 0 };
+	if (t->match_id && t->state == TABLE_PLAYING && t->g) {
+		game_status_of(t->g, &st);
+		id = t->match_id;
+	}
+	return store_table_stop(t->bot->db, t->net->name, t->room, id, st.score[0], st.score[1]);
 }
 
 void tg_resumed(table *t)

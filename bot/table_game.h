@@ -15,6 +15,7 @@ const char *tb_txt(char *buf, size_t len, int id, const char *a1, const char *a2
 void tb_flush(table *t);
 const char *tb_seat_name(const table *t, int s);
 void tb_save_failed(table *t, const char *user);
+void tb_save_works(table *t);
 int tb_style_of(const table *t, int s);
 /* Brief rooms: marks a move typed in the room that went no further. */
 void tb_refused_in_room(table *t, const char *user, int in_room);
@@ -34,8 +35,9 @@ void tg_resumed(table *t);
 void tg_table_line(table *t, const char *user, char *line, size_t len);
 void tg_score(table *t, const char *user, int in_room);
 void tg_rules(table *t, const char *user);
-/* Ends the match in the database (a stop). */
-void tg_stopped(table *t);
+/* A stop in the database: the match ends and the table goes, in one commit
+ * (store_table_stop); -1 when that failed (store_error says why). */
+int tg_stopped(table *t);
 /* Rebuilds t->g from a parsed record of a game other than 304 (see
  * table_store.c); 0 or -1 with err. */
 struct record;

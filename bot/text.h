@@ -93,10 +93,15 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
 	X(T_RECORD_NONE, "There is no finished match {1} here. {2}history lists them.") \
 	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \
+	X(T_DB_REWRITTEN, "My database file was deleted while I was running. I have written it anew with every game in it, so nothing is lost; the operator has been told.") \
+	X(T_DB_LOST, "My database file was deleted while I am running, and I cannot write it anew yet: the game goes on from memory, but would be lost if I stopped now. The operator has been told.") \
+	X(T_DB_REPLACED, "Another file has taken the place of my database while I am running: I leave it alone and go on with a copy of my own, beside it. The operator has been told.") \
+	X(T_STOP_NOT_SAVED, "[{1}] I could not save the end of the match, so the table is not stopped (it would come back after a restart). Try {2}stop again shortly.") \
 	X(T_SETTINGS_RECALLED, "This channel's choices from earlier tables: {1} ({2}set changes them).") \
 	X(T_NO_STORAGE, "This bot keeps no database, so there is no history or statistics.") \
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
+	X(T_PRIVATE_USAGE, "usage: /msg me {2} COMMAND, e.g. /msg me {2} table ({1}help lists the commands)") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
 	X(T_SIT, "{1} sits in seat {2}") \
