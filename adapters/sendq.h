@@ -6,7 +6,8 @@
  * for the next one; the queue decides which.
  *
  * Flows and the order they are served in:
- *   - the control flow (JOIN, WHO, IDENTIFY, CTCP aside): first, in order;
+ *   - the control flow (the protocol's own lines: JOIN, WHO, IDENTIFY):
+ *     first, in order;
  *   - a room's flow: what happens in the room that nobody's question caused
  *     (a game's moves and timers), strictly in order so a story never reads
  *     backwards; rooms in turn, and before people, except that when people

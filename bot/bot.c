@@ -278,30 +278,39 @@ static user_bucket *bucket_find(bot *b, adapter *net, const char *user)
 	return NULL;
 }
 
+/* Adds what the time since *at refilled, up to the burst. */
+static void refill(const bot *b, double *tokens, int64_t *at, int64_t now)
+{
+	*tokens += (double)(now - *at) / 1000.0 * b->cmd_per_second;
+	if (*tokens > b->cmd_burst)
+		*tokens = b->cmd_burst;
+	*at = now;
+}
+
 /* A token bucket per user: a burst, then a steady rate; the rest is
- * ignored. Everything a person makes the bot do counts: commands,
- * arrivals and departures, nick changes, CTCP requests. `notify`: say
- * "slow down" (once) when the bucket is empty. */
-static int rate_take(bot *b, adapter *net, const char *user, int notify)
+ * ignored. Commands take from one; `presence` (arrivals, departures,
+ * nick changes, CTCP requests) from the other, of the same size.
+ * `notify`: say "slow down" (once) when the bucket is empty. */
+static int rate_take(bot *b, adapter *net, const char *user, int notify, int presence)
 {
 	int64_t now = loop_now();
 	user_bucket *u = bucket_find(b, net, user), *oldest = &b->users[0];
-	for (int i = 0; !u && i < BOT_USERS_MAX; i++)
-		if (b->users[i].last < oldest->last)
+	for (int i = 0; !u && i < BOT_USERS_MAX; i++) {
+		const user_bucket *x = &b->users[i];
+		if ((x->last > x->plast ? x->last : x->plast) < (oldest->last > oldest->plast ? oldest->last : oldest->plast))
 			oldest = &b->users[i];
+	}
 	if (!u) {
 		u = oldest;
+		memset(u, 0, sizeof *u);
 		snprintf(u->user, sizeof u->user, "%s", user);
 		u->net = net;
-		u->tokens = b->cmd_burst;
-		u->last = now;
-		u->warned = 0;
+		u->tokens = u->ptokens = b->cmd_burst;
+		u->last = u->plast = now;
 	}
-	u->tokens += (double)(now - u->last) / 1000.0 * b->cmd_per_second;
-	if (u->tokens > b->cmd_burst)
-		u->tokens = b->cmd_burst;
-	u->last = now;
-	if (u->tokens < 1.0) {
+	double *tokens = presence ? &u->ptokens : &u->tokens;
+	refill(b, tokens, presence ? &u->plast : &u->last, now);
+	if (*tokens < 1.0) {
 		if (!u->warned && notify) {
 			u->warned = 1;
 			char buf[512];
@@ -310,14 +319,15 @@ static int rate_take(bot *b, adapter *net, const char *user, int notify)
 		}
 		return 0;
 	}
-	u->tokens -= 1.0;
-	u->warned = 0;
+	*tokens -= 1.0;
+	if (!presence)
+		u->warned = 0;
 	return 1;
 }
 
 static int rate_ok(bot *b, adapter *net, const char *user)
 {
-	return rate_take(b, net, user, 1);
+	return rate_take(b, net, user, 1, 0);
 }
 
 /* A nick change: the limit follows the person (a new nick is no fresh
@@ -330,12 +340,14 @@ static void rate_rename(bot *b, adapter *net, const char *old_user, const char *
 	user_bucket *n = bucket_find(b, net, new_user);
 	if (n) {
 		int64_t now = loop_now();
-		double to = o->tokens + (double)(now - o->last) / 1000.0 * b->cmd_per_second;
-		double tn = n->tokens + (double)(now - n->last) / 1000.0 * b->cmd_per_second;
-		n->tokens = to < tn ? to : tn;
-		if (n->tokens > b->cmd_burst)
-			n->tokens = b->cmd_burst;
-		n->last = now;
+		refill(b, &o->tokens, &o->last, now);
+		refill(b, &n->tokens, &n->last, now);
+		refill(b, &o->ptokens, &o->plast, now);
+		refill(b, &n->ptokens, &n->plast, now);
+		if (o->tokens < n->tokens)
+			n->tokens = o->tokens;
+		if (o->ptokens < n->ptokens)
+			n->ptokens = o->ptokens;
 		n->warned |= o->warned;
 		memset(o, 0, sizeof *o);
 		return;
@@ -535,14 +547,15 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 	tag_end(b);
 }
 
-/* Arrivals, departures and nick changes count against the person like
- * commands, but they happen whatever the bot thinks: past the limit the
+/* Arrivals, departures and nick changes count against the person (an
+ * allowance like that for commands, apart from it), but they happen
+ * whatever the bot thinks: past the limit the
  * tables still follow them, silently (nothing announced, no hand re-sent;
  * `!table` and `!hand` tell the truth). What they do say answers that
  * person (their coming or going), so it waits behind nobody else's game. */
 static void presence_begin(bot *b, adapter *net, const char *user)
 {
-	int ok = rate_take(b, net, user, 0);
+	int ok = rate_take(b, net, user, 0, 1);
 	tag_begin(b, net, user, 1, !ok);
 }
 
@@ -586,7 +599,7 @@ static void on_renamed(void *ctx, adapter *net, const char *old_user, const char
 /* The adapter answers something by itself (CTCP VERSION): a request like any. */
 static int on_allow(void *ctx, adapter *net, const char *user)
 {
-	return rate_take(ctx, net, user, 0);
+	return rate_take(ctx, net, user, 0, 1);
 }
 
 static void on_room_ready(void *ctx, adapter *net, const char *room)

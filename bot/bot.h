@@ -13,7 +13,8 @@
 #define BOT_USERS_MAX 1024       /* rate-limit buckets kept at once */
 #define BOT_CMD_BURST 5.0        /* commands a user may send at once... */
 #define BOT_CMD_PER_SECOND 1.0   /* ...then this many a second; more are ignored. Arrivals,
-				  * departures, nick changes and CTCP requests count too */
+				  * departures, nick changes and CTCP requests have an allowance
+				  * of the same size of their own */
 #define BOT_TAG_KEY_MAX 256      /* an answer's key: the command, its words and the room */
 
 typedef struct user_bucket {
@@ -22,6 +23,11 @@ typedef struct user_bucket {
 	double tokens;
 	int64_t last;
 	int warned;
+	/* The same allowance for what else the person makes the bot do:
+	 * arrivals, departures, nick changes, CTCP. Kept apart, so coming
+	 * back to a table never costs a player their next move. */
+	double ptokens;
+	int64_t plast;
 } user_bucket;
 
 typedef struct bot {
