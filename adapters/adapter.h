@@ -59,7 +59,22 @@ typedef struct adapter_host {
 	 * could not be stored. Either may be NULL: then nothing is kept. */
 	int (*state_get)(void *ctx, adapter *a, const char *key, char *out, size_t len);
 	int (*state_set)(void *ctx, adapter *a, const char *key, const char *value);
+	/* May the adapter answer `user` by itself (an IRC CTCP VERSION)? The
+	 * host counts it against the person's limits and returns 1 (answer)
+	 * or 0 (stay silent). NULL: always answer. */
+	int (*allow)(void *ctx, adapter *a, const char *user);
 } adapter_host;
+
+/* How the lines the host sends came about, so an adapter can queue them
+ * fairly (adapters/sendq.h): whose doing they are, and whether they answer
+ * that person or move a room's story on. Strings are borrowed for the call. */
+typedef struct adapter_tag {
+	const char *cause;  /* the user whose message, arrival, departure or rename caused them; NULL: nobody's */
+	const char *key;    /* an answer that says the same as any line with this key to the same place still
+			     * waiting (the same question asked again): it may be dropped; NULL: none */
+	int answer;         /* 1: they answer the cause and may wait behind other people's lines (never
+			     * behind the cause's own); 0: a room's story, kept in order */
+} adapter_tag;
 
 typedef struct adapter_ops {
 	const char *kind;  /* "irc", "matrix", "console" */
@@ -69,6 +84,9 @@ typedef struct adapter_ops {
 	 * splits over-long text on UTF-8 boundaries, and keeps order. */
 	void (*send_room)(adapter *a, const char *room, const char *text, int flags);
 	void (*send_private)(adapter *a, const char *user, const char *text, int flags);
+	/* Tags every line sent from now until the next call (NULL: untagged,
+	 * nobody's doing). May be NULL: the adapter sends in order. */
+	void (*tag)(adapter *a, const adapter_tag *t);
 	void (*join)(adapter *a, const char *room, const char *key);
 	void (*part)(adapter *a, const char *room, const char *why);
 	/* Says goodbye and disconnects; the adapter stays valid until freed. */

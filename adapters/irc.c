@@ -3,7 +3,8 @@
  * One connection at a time: a relay (irc_relay.c) reaches the server and
  * offers libircclient a local plain link; libircclient registers and parses;
  * this file turns its events into adapter_host calls and paces what the bot
- * says through one token-bucket queue. Anything that ends a connection only
+ * says with a token bucket, taking lines from a fair queue (sendq.h) where
+ * they wait by room and by person, so nobody's requests hold up others. Anything that ends a connection only
  * marks it dead; a zero-delay timer tears it down outside every callback and
  * schedules the reconnect (GUIDE: never free inside a callback).
  *
@@ -37,6 +38,7 @@
 #include "irc_relay.h"
 #include "ircline.h"
 #include "loop.h"
+#include "sendq.h"
 
 /* How long a line of text may be. The server relays what we say to others
  * as ":nick!user@host PRIVMSG #target :text\r\n" and that whole line must fit
@@ -49,7 +51,6 @@
 #define IRC_PREFIX_BUDGET 100
 #define IRC_TEXT_CHUNK_MAX 400
 #define IRC_TEXT_CHUNK_MIN 64        /* a target so long that less room is left is refused */
-#define IRC_QUEUE_MAX 1000           /* waiting lines; past this the host floods and new lines are dropped */
 #define IRC_SEND_RETRY_MS 50         /* libircclient's send buffer was full: try again shortly */
 #define IRC_NICK_UNDERSCORES 4       /* nick_, nick__, ... then a short nick with digits */
 #define IRC_NICK_TRIES 8             /* then give up on this connection */
@@ -141,12 +142,16 @@ struct irc {
 	char cur_nick[IRC_FIELD_MAX];
 	char cur_user[ADAPTER_ID_MAX];
 
-	/* Outgoing lines (ring buffer) and the token bucket that paces them. */
-	char **q;
-	size_t qhead, qlen, qcap;
+	/* Outgoing lines and the token bucket that paces them. */
+	sendq *q;
 	int qwarned;
 	double tokens;
 	int64_t tokens_at;
+	/* The host's tag for what it sends now (adapter.h). */
+	int tagged;
+	int tag_answer;
+	char tag_cause[ADAPTER_ID_MAX];
+	char tag_key[ADAPTER_TEXT_MAX];
 };
 
 #define LOG(c, level, ...) ircline_log((c)->base.name, level, __VA_ARGS__)
@@ -280,50 +285,23 @@ static int is_self(const irc *c, const char *nick)
 
 /* ---- the outgoing queue ---- */
 
-static int queue_grow(irc *c)
+/* A queue result: says once that lines are being dropped. */
+static void queued(irc *c, int r)
 {
-	size_t cap = c->qcap ? c->qcap * 2 : 64;
-	char **v = malloc(cap * sizeof *v);
-	if (!v)
-		return -1;
-	for (size_t i = 0; i < c->qlen; i++)
-		v[i] = c->q[(c->qhead + i) % c->qcap];
-	free(c->q);
-	c->q = v;
-	c->qcap = cap;
-	c->qhead = 0;
-	return 0;
+	if (r == SENDQ_NOMEM)
+		LOG(c, "warn", "out of memory; a line was dropped");
+	else if (r == SENDQ_DROPPED && sendq_len(c->q) >= SENDQ_LINES_MAX) {
+		if (!c->qwarned)
+			LOG(c, "warn", "send queue full (%d lines); dropping new lines", SENDQ_LINES_MAX);
+		c->qwarned = 1;
+	} else if (r == SENDQ_DROPPED)
+		LOG(c, "debug", "one person's lines are waiting beyond %d; a line was dropped", SENDQ_CAUSED_MAX);
 }
 
-/* Queues a line (no CRLF) at the back, or at the front when `first`. */
+/* Queues a protocol line of our own (no CRLF) at the back, or at the front when `first`. */
 static void queue_line(irc *c, const char *line, int first)
 {
-	if (!first && c->qlen >= IRC_QUEUE_MAX) {
-		if (!c->qwarned)
-			LOG(c, "warn", "send queue full (%d lines); dropping new lines", IRC_QUEUE_MAX);
-		c->qwarned = 1;
-		return;
-	}
-	char *dup = strdup(line);
-	if (!dup || (c->qlen == c->qcap && queue_grow(c) < 0)) {
-		free(dup);
-		LOG(c, "warn", "out of memory; a line was dropped");
-		return;
-	}
-	if (first) {
-		c->qhead = (c->qhead + c->qcap - 1) % c->qcap;
-		c->q[c->qhead] = dup;
-	} else
-		c->q[(c->qhead + c->qlen) % c->qcap] = dup;
-	c->qlen++;
-}
-
-static void queue_pop(irc *c)
-{
-	free(c->q[c->qhead]);
-	c->qhead = (c->qhead + 1) % c->qcap;
-	if (--c->qlen < IRC_QUEUE_MAX / 2)
-		c->qwarned = 0;
+	queued(c, sendq_push_control(c->q, line, first));
 }
 
 static void on_flush(void *ctx)
@@ -344,15 +322,18 @@ static void flush(irc *c)
 	if (c->tokens > burst)
 		c->tokens = burst;
 	c->tokens_at = now;
-	while (c->qlen && c->tokens >= 1) {
-		if (irc_send_raw(c->session, "%s", c->q[c->qhead])) {
+	const char *line;
+	while (c->tokens >= 1 && (line = sendq_peek(c->q, now))) {
+		if (irc_send_raw(c->session, "%s", line)) {
 			c->t_flush = loop_timer(c->base.ev, IRC_SEND_RETRY_MS, on_flush, c);
 			return;
 		}
-		queue_pop(c);
+		sendq_pop(c->q, now);
 		c->tokens -= 1;
 	}
-	if (c->qlen)
+	if (sendq_len(c->q) < SENDQ_LINES_MAX / 2)
+		c->qwarned = 0;
+	if (sendq_len(c->q))
 		c->t_flush = loop_timer(c->base.ev, (long)((1.0 - c->tokens) * 1000.0 / rate) + 1, on_flush, c);
 }
 
@@ -374,8 +355,10 @@ static size_t text_room(const irc *c, const char *cmd, const char *target)
 
 /* Splits text into lines for `target` and queues them: a newline starts a
  * new line, CR is dropped, long lines break at spaces or character
- * boundaries, never inside a colour code; beyond ADAPTER_TEXT_MAX is cut. */
-static void queue_text(irc *c, const char *cmd, const char *target, const char *text)
+ * boundaries, never inside a colour code; beyond ADAPTER_TEXT_MAX is cut.
+ * They wait in the queue for `to` (the room when in_room, else the person's identity),
+ * tagged as the host said (sendq.h). */
+static void queue_text(irc *c, const char *cmd, const char *target, const char *to, int in_room, const char *text)
 {
 	if (!target || !ircline_is_word(target)) {
 		LOG(c, "warn", "refusing to send to an invalid target");
@@ -413,8 +396,10 @@ static void queue_text(irc *c, const char *cmd, const char *target, const char *
 			size_t skip;
 			size_t k = ircline_split(s, len, room, &skip);
 			int w = snprintf(line, sizeof line, "%s %s :%.*s", cmd, target, (int)k, s);
-			if (w > 0 && (size_t)w < sizeof line)
-				queue_line(c, line, 0);
+			if (w > 0 && (size_t)w < sizeof line) {
+				sendq_tag tag = { c->tag_cause, c->tag_key[0] ? c->tag_key : NULL, c->tag_answer };
+				queued(c, sendq_push(c->q, to, in_room, c->tagged ? &tag : NULL, line, loop_now()));
+			}
 			s += k + skip;
 			len -= k + skip;
 		}
@@ -1185,12 +1170,18 @@ static void ev_ctcp_request(irc_session_t *s, const char *event, const char *ori
 	c->tag_nick[0] = '\0';
 	if (!origin || count < 1 || strcmp(params[0], "VERSION"))
 		return;
-	char nick[IRC_FIELD_MAX], line[IRC_FIELD_MAX + 64];
+	char nick[IRC_FIELD_MAX], line[IRC_FIELD_MAX + 64], user[ADAPTER_ID_MAX];
 	ircline_nick(origin, nick, sizeof nick);
-	if (!ircline_is_word(nick))
+	if (!ircline_is_word(nick) || !nick_ok(nick) || is_self(c, nick))
+		return;
+	/* The answer is the person's request like any command: counted
+	 * against them by the host, queued as theirs, said once while waiting. */
+	identity_of(c, nick, user, sizeof user);
+	if (c->base.host.allow && !c->base.host.allow(c->base.host.ctx, &c->base, user))
 		return;
 	snprintf(line, sizeof line, "NOTICE %s :\x01VERSION %s\x01", nick, IRC_VERSION_REPLY);
-	queue_line(c, line, 0);
+	sendq_tag tag = { user, "\x01VERSION", 1 };
+	queued(c, sendq_push(c->q, user, 0, &tag, line, loop_now()));
 	flush(c);
 }
 
@@ -1434,7 +1425,7 @@ static void op_send_room(adapter *a, const char *room, const char *text, int fla
 {
 	irc *c = irc_of(a);
 	if (room && text)
-		queue_text(c, flags & ADAPTER_NOTICE ? "NOTICE" : "PRIVMSG", room, text);
+		queue_text(c, flags & ADAPTER_NOTICE ? "NOTICE" : "PRIVMSG", room, room, 1, text);
 }
 
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
@@ -1447,7 +1438,16 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 		LOG(c, "info", "no nick is logged in to %s now; a private line was not sent", user);
 		return;
 	}
-	queue_text(c, (flags & ADAPTER_NOTICE) || c->set.private_notice ? "NOTICE" : "PRIVMSG", nick, text);
+	queue_text(c, (flags & ADAPTER_NOTICE) || c->set.private_notice ? "NOTICE" : "PRIVMSG", nick, user, 0, text);
+}
+
+static void op_tag(adapter *a, const adapter_tag *t)
+{
+	irc *c = irc_of(a);
+	c->tagged = t != NULL;
+	c->tag_answer = t && t->answer;
+	set_str(c->tag_cause, sizeof c->tag_cause, t && t->cause ? t->cause : "");
+	set_str(c->tag_key, sizeof c->tag_key, t && t->key ? t->key : "");
 }
 
 static void op_join(adapter *a, const char *room, const char *key)
@@ -1543,9 +1543,7 @@ static void op_free(adapter *a)
 	if (c->session)
 		irc_destroy_session(c->session);
 	irc_relay_free(c->relay);
-	while (c->qlen)
-		queue_pop(c);
-	free(c->q);
+	sendq_free(c->q);
 	free(c->people);
 	/* The settings hold passwords. */
 	memset(&c->set, 0, sizeof c->set);
@@ -1557,6 +1555,7 @@ static const adapter_ops irc_ops = {
 	.start = op_start,
 	.send_room = op_send_room,
 	.send_private = op_send_private,
+	.tag = op_tag,
 	.join = op_join,
 	.part = op_part,
 	.stop = op_stop,
@@ -1590,7 +1589,10 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 	if (!c)
 		return NULL;
 	c->people = calloc(IRC_PEOPLE_MAX, sizeof *c->people);
-	if (!c->people) {
+	c->q = sendq_new(ircline_casecmp);
+	if (!c->people || !c->q) {
+		free(c->people);
+		sendq_free(c->q);
 		free(c);
 		return NULL;
 	}
@@ -1599,6 +1601,7 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 		if (parse_pin(s->fingerprint, c->pin) < 0) {
 			ircline_log(net, "error", "fingerprint must be a SHA-256 in hex (64 digits, colons allowed)");
 			free(c->people);
+			sendq_free(c->q);
 			free(c);
 			return NULL;
 		}
@@ -1631,6 +1634,7 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 	if (c->src_id < 0) {
 		ircline_log(net, "error", "the event loop has no room for another source");
 		free(c->people);
+		sendq_free(c->q);
 		free(c);
 		return NULL;
 	}

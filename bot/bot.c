@@ -137,18 +137,67 @@ static const char *private_hint(adapter *net, const char *text, char *buf, size_
 	return buf;
 }
 
+/* Tells the network whose doing the next line is (on), or that the tag is over. */
+static void tag_send(bot *b, adapter *net, int on)
+{
+	if (!net->ops->tag)
+		return;
+	if (!on || net != b->tag_net) {
+		net->ops->tag(net, NULL);
+		return;
+	}
+	adapter_tag t = { b->tag_cause, b->tag_key[0] ? b->tag_key : NULL, b->tag_answer };
+	net->ops->tag(net, &t);
+}
+
+static int muted(const bot *b, const adapter *net)
+{
+	return b->tag_mute && net == b->tag_net;
+}
+
 void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags)
 {
-	(void)b;
 	char buf[ADAPTER_TEXT_MAX];
+	if (muted(b, net))
+		return;
+	tag_send(b, net, 1);
 	net->ops->send_room(net, room, private_hint(net, text, buf, sizeof buf), flags);
+	tag_send(b, net, 0);
 }
 
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags)
 {
-	(void)b;
 	char buf[ADAPTER_TEXT_MAX];
+	if (muted(b, net))
+		return;
+	tag_send(b, net, 1);
 	net->ops->send_private(net, user, private_hint(net, text, buf, sizeof buf), flags);
+	tag_send(b, net, 0);
+}
+
+/* An event from `user` is being handled: what is said is their doing. */
+static void tag_begin(bot *b, adapter *net, const char *user, int answer, int mute)
+{
+	b->tag_net = net;
+	snprintf(b->tag_cause, sizeof b->tag_cause, "%s", user);
+	b->tag_key[0] = '\0';
+	b->tag_answer = answer;
+	b->tag_mute = mute;
+}
+
+static void tag_end(bot *b)
+{
+	b->tag_net = NULL;
+	b->tag_cause[0] = b->tag_key[0] = '\0';
+	b->tag_answer = b->tag_mute = 0;
+}
+
+void bot_answering(bot *b, const char *key)
+{
+	if (!b->tag_net)
+		return;
+	b->tag_answer = 1;
+	snprintf(b->tag_key, sizeof b->tag_key, "%s", key ? key : "");
 }
 
 /* ---- tables ---- */
@@ -231,33 +280,49 @@ static int split_words(char *text, char **argv)
 	return argc;
 }
 
-/* A token bucket per user: a burst, then a steady rate; the rest is ignored. */
-static int rate_ok(bot *b, adapter *net, const char *user)
+/* A user's bucket, or NULL. */
+static user_bucket *bucket_find(bot *b, adapter *net, const char *user)
+{
+	for (int i = 0; i < BOT_USERS_MAX; i++)
+		if (b->users[i].net == net && !strcasecmp(b->users[i].user, user))
+			return &b->users[i];
+	return NULL;
+}
+
+/* Adds what the time since *at refilled, up to the burst. */
+static void refill(const bot *b, double *tokens, int64_t *at, int64_t now)
+{
+	*tokens += (double)(now - *at) / 1000.0 * b->cmd_per_second;
+	if (*tokens > b->cmd_burst)
+		*tokens = b->cmd_burst;
+	*at = now;
+}
+
+/* A token bucket per user: a burst, then a steady rate; the rest is
+ * ignored. Commands take from one; `presence` (arrivals, departures,
+ * nick changes, CTCP requests) from the other, of the same size.
+ * `notify`: say "slow down" (once) when the bucket is empty. */
+static int rate_take(bot *b, adapter *net, const char *user, int notify, int presence)
 {
 	int64_t now = loop_now();
-	user_bucket *u = NULL, *oldest = &b->users[0];
-	for (int i = 0; i < BOT_USERS_MAX; i++) {
-		if (b->users[i].net == net && !strcasecmp(b->users[i].user, user)) {
-			u = &b->users[i];
-			break;
-		}
-		if (b->users[i].last < oldest->last)
+	user_bucket *u = bucket_find(b, net, user), *oldest = &b->users[0];
+	for (int i = 0; !u && i < BOT_USERS_MAX; i++) {
+		const user_bucket *x = &b->users[i];
+		if ((x->last > x->plast ? x->last : x->plast) < (oldest->last > oldest->plast ? oldest->last : oldest->plast))
 			oldest = &b->users[i];
 	}
 	if (!u) {
 		u = oldest;
+		memset(u, 0, sizeof *u);
 		snprintf(u->user, sizeof u->user, "%s", user);
 		u->net = net;
-		u->tokens = b->cmd_burst;
-		u->last = now;
-		u->warned = 0;
+		u->tokens = u->ptokens = b->cmd_burst;
+		u->last = u->plast = now;
 	}
-	u->tokens += (double)(now - u->last) / 1000.0 * b->cmd_per_second;
-	if (u->tokens > b->cmd_burst)
-		u->tokens = b->cmd_burst;
-	u->last = now;
-	if (u->tokens < 1.0) {
-		if (!u->warned) {
+	double *tokens = presence ? &u->ptokens : &u->tokens;
+	refill(b, tokens, presence ? &u->plast : &u->last, now);
+	if (*tokens < 1.0) {
+		if (!u->warned && notify) {
 			u->warned = 1;
 			char buf[512];
 			text_fmt(buf, sizeof buf, T_RATE_LIMITED, 0, NULL);
@@ -265,9 +330,40 @@ static int rate_ok(bot *b, adapter *net, const char *user)
 		}
 		return 0;
 	}
-	u->tokens -= 1.0;
-	u->warned = 0;
+	*tokens -= 1.0;
+	if (!presence)
+		u->warned = 0;
 	return 1;
+}
+
+static int rate_ok(bot *b, adapter *net, const char *user)
+{
+	return rate_take(b, net, user, 1, 0);
+}
+
+/* A nick change: the limit follows the person (a new nick is no fresh
+ * allowance); were there a bucket for the new name too, the emptier stays. */
+static void rate_rename(bot *b, adapter *net, const char *old_user, const char *new_user)
+{
+	user_bucket *o = bucket_find(b, net, old_user);
+	if (!o || !strcasecmp(old_user, new_user))
+		return;
+	user_bucket *n = bucket_find(b, net, new_user);
+	if (n) {
+		int64_t now = loop_now();
+		refill(b, &o->tokens, &o->last, now);
+		refill(b, &n->tokens, &n->last, now);
+		refill(b, &o->ptokens, &o->plast, now);
+		refill(b, &n->ptokens, &n->plast, now);
+		if (o->tokens < n->tokens)
+			n->tokens = o->tokens;
+		if (o->ptokens < n->ptokens)
+			n->ptokens = o->ptokens;
+		n->warned |= o->warned;
+		memset(o, 0, sizeof *o);
+		return;
+	}
+	snprintf(o->user, sizeof o->user, "%s", new_user);
 }
 
 static void say_private_id(bot *b, adapter *net, const char *user, int id, const char *a1, const char *a2)
@@ -370,12 +466,9 @@ static int looks_like_room_id(const char *w)
 	return colon && colon > w + 1 && colon < w + n - 1;
 }
 
-static void on_message(void *ctx, adapter *net, const char *room, const char *user, const char *name, const char *text,
-		       int flags)
+static void handle_message(bot *b, adapter *net, const char *room, const char *user, const char *name,
+			   const char *text)
 {
-	bot *b = ctx;
-	if (flags & ADAPTER_NOTICE)
-		return; /* never answer a notice: that is how bots loop */
 	char shown_name[ADAPTER_ID_MAX];
 	name = clean_name(name, user, shown_name);
 	char buf[ADAPTER_TEXT_MAX];
@@ -455,24 +548,51 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 	table_command(t, user, name, 0, argc, argv);
 }
 
+static void on_message(void *ctx, adapter *net, const char *room, const char *user, const char *name, const char *text,
+		       int flags)
+{
+	bot *b = ctx;
+	if (flags & ADAPTER_NOTICE)
+		return; /* never answer a notice: that is how bots loop */
+	tag_begin(b, net, user, 0, 0);
+	handle_message(b, net, room, user, name, text);
+	tag_end(b);
+}
+
+/* Arrivals, departures and nick changes count against the person (an
+ * allowance like that for commands, apart from it), but they happen
+ * whatever the bot thinks: past the limit the
+ * tables still follow them, silently (nothing announced, no hand re-sent;
+ * `!table` and `!hand` tell the truth). What they do say answers that
+ * person (their coming or going), so it waits behind nobody else's game. */
+static void presence_begin(bot *b, adapter *net, const char *user)
+{
+	int ok = rate_take(b, net, user, 0, 1);
+	tag_begin(b, net, user, 1, !ok);
+}
+
 static void on_joined(void *ctx, adapter *net, const char *room, const char *user, const char *name)
 {
 	(void)name;
 	bot *b = ctx;
 	table *t = find_table(b, net, room);
+	presence_begin(b, net, user);
 	if (t)
 		table_user_seen(t, user);
+	tag_end(b);
 }
 
 static void on_left(void *ctx, adapter *net, const char *room, const char *user, const char *why)
 {
 	(void)why;
 	bot *b = ctx;
+	presence_begin(b, net, user);
 	for (int i = 0; i < b->ntables; i++) {
 		table *t = b->tables[i];
 		if (t->net == net && !t->closing && (!room || !strcasecmp(t->room, room)))
 			table_user_left(t, user);
 	}
+	tag_end(b);
 }
 
 static void on_renamed(void *ctx, adapter *net, const char *old_user, const char *new_user, const char *new_name)
@@ -480,9 +600,18 @@ static void on_renamed(void *ctx, adapter *net, const char *old_user, const char
 	bot *b = ctx;
 	char shown_name[ADAPTER_ID_MAX];
 	new_name = clean_name(new_name, new_user, shown_name);
+	rate_rename(b, net, old_user, new_user);
+	presence_begin(b, net, new_user);
 	for (int i = 0; i < b->ntables; i++)
 		if (b->tables[i]->net == net && !b->tables[i]->closing)
 			table_user_renamed(b->tables[i], old_user, new_user, new_name);
+	tag_end(b);
+}
+
+/* The adapter answers something by itself (CTCP VERSION): a request like any. */
+static int on_allow(void *ctx, adapter *net, const char *user)
+{
+	return rate_take(ctx, net, user, 0, 1);
 }
 
 static void on_room_ready(void *ctx, adapter *net, const char *room)
@@ -613,6 +742,7 @@ adapter_host bot_host(bot *b)
 		.link = on_link,
 		.state_get = state_get,
 		.state_set = state_set,
+		.allow = on_allow,
 	};
 	return h;
 }

@@ -12,7 +12,10 @@
 #define BOT_OPERATORS_MAX 32
 #define BOT_USERS_MAX 1024       /* rate-limit buckets kept at once */
 #define BOT_CMD_BURST 5.0        /* commands a user may send at once... */
-#define BOT_CMD_PER_SECOND 1.0   /* ...then this many a second; more are ignored */
+#define BOT_CMD_PER_SECOND 1.0   /* ...then this many a second; more are ignored. Arrivals,
+				  * departures, nick changes and CTCP requests have an allowance
+				  * of the same size of their own */
+#define BOT_TAG_KEY_MAX 256      /* an answer's key: the command, its words and the room */
 
 typedef struct user_bucket {
 	char user[ADAPTER_ID_MAX];
@@ -20,6 +23,11 @@ typedef struct user_bucket {
 	double tokens;
 	int64_t last;
 	int warned;
+	/* The same allowance for what else the person makes the bot do:
+	 * arrivals, departures, nick changes, CTCP. Kept apart, so coming
+	 * back to a table never costs a player their next move. */
+	double ptokens;
+	int64_t plast;
 } user_bucket;
 
 typedef struct bot {
@@ -52,6 +60,13 @@ typedef struct bot {
 	 * this deck (the game's deck_size cards) as its shuffle, before the
 	 * cut; cleared when used. */
 	const uint8_t *test_gdeck;
+	/* Whose doing the lines said now are (adapter_tag), while an event
+	 * from a network is handled; tag_net NULL between events. */
+	adapter *tag_net;
+	char tag_cause[ADAPTER_ID_MAX];
+	char tag_key[BOT_TAG_KEY_MAX];
+	int tag_answer;
+	int tag_mute;              /* past the person's limit: the event's lines are not said */
 } bot;
 
 /* A bot with no networks yet, on loop ev; NULL when out of memory. */
@@ -68,6 +83,11 @@ int bot_is_operator(const bot *b, adapter *net, const char *user);
 /* Sends text to a table's room or to one person. */
 void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags);
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags);
+/* The lines said from now until the end of the event being handled
+ * answer its person's question: they may wait behind other people's lines,
+ * and one already waiting with the same key to the same place says it
+ * (adapter_tag). Does nothing outside an event. */
+void bot_answering(bot *b, const char *key);
 /* Marks a table for freeing at the next safe point. */
 void bot_close_table(bot *b, table *t);
 /* Rebuilds every table the database holds for the networks added so far

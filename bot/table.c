@@ -1261,6 +1261,7 @@ enum cmd_flags {
 	CMD_SEATED = 1,   /* only a seated player */
 	CMD_PLAYING = 2,  /* only while a match is on */
 	CMD_OPEN = 4,     /* only between matches */
+	CMD_QUERY = 8,    /* only tells: its answer may wait behind others' and is said once while waiting */
 };
 
 typedef struct command {
@@ -2291,12 +2292,12 @@ static const command commands[] = {
 	{ "discard", NULL, cmd_game_only, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
 	{ "exchange", NULL, cmd_game_only, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
 	{ "finish", NULL, cmd_finish, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_FINISH },
-	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED, T_HELP_HAND },
-	{ "help", NULL, cmd_help, 0, 1, 0, T_HELP_HELP },
-	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_HINT },
-	{ "history", NULL, cmd_history, 0, 0, 0, T_HELP_HISTORY },
+	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED | CMD_QUERY, T_HELP_HAND },
+	{ "help", NULL, cmd_help, 0, 1, CMD_QUERY, T_HELP_HELP },
+	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING | CMD_QUERY, T_HELP_HINT },
+	{ "history", NULL, cmd_history, 0, 0, CMD_QUERY, T_HELP_HISTORY },
 	{ "keep", NULL, cmd_game_only, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_KEEP },
-	{ "last", NULL, cmd_last, 0, 0, 0, T_HELP_LAST },
+	{ "last", NULL, cmd_last, 0, 0, CMD_QUERY, T_HELP_LAST },
 	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
 	{ "new", NULL, cmd_new, 1, 2, CMD_OPEN, T_HELP_NEW },
 	{ "notify", NULL, cmd_notify, 0, 0, 0, T_HELP_NOTIFY },
@@ -2307,16 +2308,16 @@ static const command commands[] = {
 	{ "record", NULL, cmd_record, 0, 1, 0, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
 	{ "reveal", NULL, cmd_game_only, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
-	{ "rules", NULL, cmd_rules, 0, 0, 0, T_HELP_RULES },
-	{ "score", NULL, cmd_score, 0, 0, 0, T_HELP_SCORE },
+	{ "rules", NULL, cmd_rules, 0, 0, CMD_QUERY, T_HELP_RULES },
+	{ "score", NULL, cmd_score, 0, 0, CMD_QUERY, T_HELP_SCORE },
 	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
 	{ "spoilt", NULL, cmd_simple, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_SPOILT },
 	{ "start", "deal", cmd_start, 0, 0, CMD_OPEN, T_HELP_START },
-	{ "stats", NULL, cmd_stats, 0, 1, 0, T_HELP_STATS },
+	{ "stats", NULL, cmd_stats, 0, 1, CMD_QUERY, T_HELP_STATS },
 	{ "stop", NULL, cmd_stop, 0, 0, 0, T_HELP_STOP },
-	{ "table", "t", cmd_table, 0, 0, 0, T_HELP_TABLE },
-	{ "top", NULL, cmd_top, 0, 0, 0, T_HELP_TOP },
+	{ "table", "t", cmd_table, 0, 0, CMD_QUERY, T_HELP_TABLE },
+	{ "top", NULL, cmd_top, 0, 0, CMD_QUERY, T_HELP_TOP },
 	{ "trump", NULL, cmd_trump, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_TRUMP },
 	{ "unbot", NULL, cmd_unbot, 1, 1, CMD_OPEN, T_HELP_UNBOT },
 };
@@ -2384,6 +2385,16 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		return;
 	}
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */
+	if (c->flags & CMD_QUERY) {
+		/* The same question at the same table says the same thing. */
+		char key[BOT_TAG_KEY_MAX];
+		strbuf kb;
+		sb_init(&kb, key, sizeof key);
+		sb_printf(&kb, "%s", t->room);
+		for (int i = 0; i < argc; i++)
+			sb_printf(&kb, " %s", argv[i]);
+		bot_answering(t->bot, key);
+	}
 	if (t->gdef && tg_command(t, user, in_room, argc, argv)) {
 		persist(t);
 		return;

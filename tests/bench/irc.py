@@ -30,13 +30,24 @@ commands_per_minute 60000), then measures, one part after another:
            database shows every table committing moves in the window; the
            cost of a table is (RSS@1000 - RSS@1) / 999.
 
-Runs in about two minutes. Prints one summary line per figure,
+  fairness a quiet player's reply time while 1, 2 and 20 people each send
+           "!table" in the channel once every 1.02 s (just inside the
+           default allowance of 60 commands a minute), on a bot with the
+           default pacing (a burst of 4 lines, then one a second) and the
+           default per-person limits: over BENCH_FAIR_SECONDS per count
+           (default 40), after 8 s of flood, the quiet player asks
+           "/msg cardbot #fair table" every 4 s; the time from their send to
+           the answer (p50 and worst), and how many answers the flooders got.
+
+Runs in about four minutes. Prints one summary line per figure,
 "irc.NAME VALUE  (how it was measured)", then "note:" lines.
 Environment: CARDBOT, NGIRCD, BENCH_IRC_PARTS (comma list of the parts
 above; all by default), BENCH_IRC_IDLE_SECONDS (default 60),
 BENCH_TABLES (default 1,100,1000), BENCH_MEM_SECONDS (RSS window at each
 count, default 8), BENCH_MEM_DELAY_MS (computer_delay_ms of the memory
-bot, default 2000), BENCH_MEM_LEVEL (its computer_level, default normal).
+bot, default 2000), BENCH_MEM_LEVEL (its computer_level, default normal), BENCH_FAIR_SECONDS
+(the flood at each count, default 40), BENCH_FAIR_FLOODERS (default
+1,2,20).
 """
 import os
 import re
@@ -74,6 +85,12 @@ MEM_LEVEL = os.environ.get("BENCH_MEM_LEVEL", "normal")
 MOVE_THINK = 0.07             # a scripted human's pause before each move: keeps the bot under its pacing
 MEM_DEAL_PAUSE_MS = 200
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+FAIR_SECONDS = float(os.environ.get("BENCH_FAIR_SECONDS", "40"))
+FAIR_FLOODERS = [int(x) for x in os.environ.get("BENCH_FAIR_FLOODERS", "1,2,20").split(",") if x.strip()]
+FAIR_PERIOD = 1.02            # a flooder's "!table" every this long: just inside 60 a minute
+FAIR_WARMUP = 8.0             # flood before the first question
+FAIR_ASK_EVERY = 4.0          # the quiet player's questions
+FAIR_WAIT = 60.0              # longest wait for one answer
 
 FIGURES = []                  # summary lines, in order
 NOTES = []
@@ -670,6 +687,107 @@ def bench_latency(port, tmp):
         bot.stop()
 
 
+# ---------------------------------------------------------------- fairness
+
+
+def bench_fair_one(port, tmp, n):
+    """The quiet player's answer times (seconds) with n people flooding at the
+    allowance; (times, unanswered, answers the flooders got, their commands)."""
+    chan = "#fair"
+    bots = {"cardbot"}
+    bot = irclib.Bot(tmp, port, nick="cardbot", channels=(chan,), pace_burst=None)  # default pacing and limits
+    bot.start()
+    q = None
+    floods = []
+    stop = threading.Event()
+    threads = []
+    sent = [0]
+    try:
+        q = Client(port, "quiet").connect()
+        q.join(chan)
+        if not q.wait(lambda: bot_in(q, chan, bots), 15):
+            raise RuntimeError("the bot did not join %s: %s" % (chan, bot.log_tail()))
+        k = len(q.lines)
+        q.privmsg(chan, "!304")
+        if not wait_reply(q, k, bots, 15, lambda m: "sits in seat 1" in strip_colours(m.text)):
+            raise RuntimeError("no table opened: " + bot.log_tail())
+        for i in range(n):
+            f = Client(port, "flood%d" % i).connect()
+            f.join(chan)
+            floods.append(f)
+        time.sleep(5)   # the pacing has its burst back
+
+        def flood(f, phase):
+            next_at = time.time() + phase
+            while not stop.is_set():
+                now = time.time()
+                if now < next_at:
+                    stop.wait(next_at - now)
+                    continue
+                try:
+                    f.privmsg(chan, "!table")
+                    with _lock:
+                        sent[0] += 1
+                except OSError:
+                    return
+                next_at += FAIR_PERIOD
+        for i, f in enumerate(floods):
+            th = threading.Thread(target=flood, args=(f, FAIR_PERIOD * i / n), daemon=True)
+            th.start()
+            threads.append(th)
+        t0 = time.time()
+        times, lost = [], 0
+        time.sleep(FAIR_WARMUP)
+        while time.time() - t0 < FAIR_SECONDS:
+            k = len(q.lines)
+            t = time.time()
+            q.privmsg("cardbot", chan + " table")
+            m = wait_reply(q, k, bots, FAIR_WAIT, lambda m: m.target.lower() == "quiet")
+            if m is None:
+                lost += 1
+            else:
+                times.append(m.t - t)
+            rest = t + FAIR_ASK_EVERY - time.time()
+            if rest > 0:
+                time.sleep(rest)
+        stop.set()
+        answers = sum(1 for m in floods[0].lines if from_bot(m, bots) and m.target.lower() == chan
+                      and strip_colours(m.text).startswith(chan + ": ")) if floods else 0
+        return times, lost, answers, sent[0]
+    finally:
+        stop.set()
+        for th in threads:
+            th.join(2)
+        for c in floods + ([q] if q else []):
+            try:
+                c.quit("done")
+            except Exception:
+                pass
+        bot.stop()
+
+
+def bench_fairness(port, tmp):
+    for n in FAIR_FLOODERS:
+        name = "irc.quiet_reply_ms.flood%d" % n
+        sub = os.path.join(tmp, "flood%d" % n)
+        os.makedirs(sub, exist_ok=True)
+        try:
+            times, lost, answers, sent = bench_fair_one(port, sub, n)
+        except Exception as e:
+            unmeasured(name, "%s: %s" % (type(e).__name__, str(e)[:300]))
+            continue
+        if not times:
+            unmeasured(name, "no answer to the quiet player within %.0f s" % FAIR_WAIT)
+            continue
+        figure(name, "p50 %.0f max %.0f" % (pct(times, 50) * 1000, max(times) * 1000),
+               "%d flooder(s) each sending \"!table\" in #fair every %.2f s (default pacing: burst 4, then 1 "
+               "line/s; default limits: 5 commands, then 60 a minute) for %.0f s; from %.0f s on, the quiet player "
+               "asks \"/msg cardbot #fair table\" every %.0f s: %d questions, send to answer; %d unanswered in "
+               "%.0f s; the flooders sent %d commands and the channel got %d \"!table\" answers" % (
+                   n, FAIR_PERIOD, FAIR_SECONDS, FAIR_WARMUP, FAIR_ASK_EVERY, len(times) + lost, lost, FAIR_WAIT,
+                   sent, answers))
+
+
 # ---------------------------------------------------------------- 2. memory
 
 
@@ -836,7 +954,8 @@ def main():
     if not os.access(irclib.NGIRCD, os.X_OK):
         print("irc bench: %s is missing (make deps installs it); nothing measured" % irclib.NGIRCD)
         return 0
-    parts = [x.strip() for x in os.environ.get("BENCH_IRC_PARTS", "idle,latency,deals,memory").split(",") if x.strip()]
+    parts = [x.strip() for x in os.environ.get("BENCH_IRC_PARTS", "idle,latency,deals,memory,fairness").split(",")
+             if x.strip()]
     if "idle" in parts:
         # alone, before the rest: another bot's load on the machine would blur its figures
         bench_idle()
@@ -848,7 +967,8 @@ def main():
                                ("deals", bench_deals, ["irc.lines_per_deal.4humans",
                                                        "irc.lines_per_deal.2humans_2computers"]),
                                ("memory", bench_memory, ["irc.rss_kb.channels%d" % table_steps()[-1]] +
-                                ["irc.rss_kb.tables%d" % n for n in table_steps()] + ["irc.rss_kb.per_table"])):
+                                ["irc.rss_kb.tables%d" % n for n in table_steps()] + ["irc.rss_kb.per_table"]),
+                               ("fairness", bench_fairness, ["irc.quiet_reply_ms.flood%d" % n for n in FAIR_FLOODERS])):
             if name not in parts:
                 continue
             sub = os.path.join(tmp, name)
@@ -873,7 +993,8 @@ def main():
         ["irc.rss_kb.channels%d" % table_steps()[-1]] + ["irc.rss_kb.tables%d" % n for n in table_steps()] + \
         ["irc.rss_kb.per_table", "irc.idle_cpu_ms_per_minute", "irc.idle_wakeups_per_minute",
          "irc.idle_wakeups_per_minute.threads", "irc.idle_syscalls_per_minute",
-         "irc.lines_per_deal.4humans", "irc.lines_per_deal.2humans_2computers"]
+         "irc.lines_per_deal.4humans", "irc.lines_per_deal.2humans_2computers"] + \
+        ["irc.quiet_reply_ms.flood%d" % n for n in FAIR_FLOODERS]
     FIGURES.sort(key=lambda f: order.index(f[0]) if f[0] in order else len(order))
     for name, value, how in FIGURES:
         print("%s %s  (%s)" % (name, value, how))

@@ -15,7 +15,9 @@ The steps, each a command that can be run alone from the repository root:
   ai           cardbot bench ai: time per decision, playout and solver
                speed, strength in a duplicate match
   irc          tests/bench/irc.py on ngircd: idle CPU and wake-ups,
-               command latency, memory with 1, 100 and 1,000 tables
+               command latency, memory with 1, 100 and 1,000 tables,
+               a quiet player's reply time while 1, 2 and 20 people
+               flood "!table" at the allowance
   irc_game     tests/irc_game.py scenarios 1 and 2: lines per deal
   matrix_game  tests/matrix_game.py scenario 1 on the test homeserver:
                requests and events per deal
@@ -24,7 +26,7 @@ A tool that is missing (the binary, ngircd, strace) is named at the top
 of the report and its figures are marked "n/a" with the reason; nothing
 is left out silently. Exits 0 when every step ran, 1 otherwise.
 
-Environment (defaults keep the whole run to about three minutes):
+Environment (defaults keep the whole run to about six minutes):
   CARDBOT             the binary (bin/cardbot)
   BENCH_ONLY          comma list of steps to run (all)
   BENCH_SECONDS       seconds for each timed engine figure (1)
@@ -34,6 +36,7 @@ Environment (defaults keep the whole run to about three minutes):
   BENCH_IDLE_SECONDS  the idle window (20; 60 for a steadier figure)
   BENCH_TABLES        table counts for the memory figures (1,100,1000)
   BENCH_MEM_SECONDS   RSS sampling window at each table count (8)
+  BENCH_FAIR_SECONDS  the flood at each count of flooders (40)
   BENCH_REPORT        where the report is written (build/bench-report.md)
   BENCH_STEP_TIMEOUT  seconds before a step is stopped (600)
 """
@@ -191,7 +194,8 @@ def steps():
     irc_expect = ["irc.rss_kb.idle", "irc.idle_cpu_ms_per_minute", "irc.idle_wakeups_per_minute",
                   "irc.idle_wakeups_per_minute.threads", "irc.latency_ms", "irc.latency_ms.moves",
                   "irc.lines_per_deal.4humans", "irc.lines_per_deal.2humans_2computers",
-                  "irc.rss_kb.channels%d" % counts[-1]] + ["irc.rss_kb.tables%d" % n for n in counts]
+                  "irc.rss_kb.channels%d" % counts[-1]] + ["irc.rss_kb.tables%d" % n for n in counts] + \
+        ["irc.quiet_reply_ms.flood%d" % n for n in (1, 2, 20)]
     if len(counts) > 1:
         irc_expect.append("irc.rss_kb.per_table")
     irc_env = dict(bot)
@@ -286,7 +290,7 @@ def main():
     only = {x.strip() for x in env("BENCH_ONLY", "").split(",") if x.strip()}
     have = tools()
     rows, details, notes, problems, logs = [], [], [], [], []
-    print("bench: running %s (each step alone; about three minutes)" % ", ".join(
+    print("bench: running %s (each step alone; about six minutes)" % ", ".join(
         s.name for s in steps() if not only or s.name in only))
     sys.stdout.flush()
     for st in steps():

@@ -138,6 +138,42 @@ static void rate_limit(loop *ev)
 	bot_free(b);
 }
 
+/* Everything a person makes the bot do counts, and a new nick is no fresh
+ * allowance (issue 22: a nick change reset the limit; joins, parts and
+ * CTCP were not counted at all). Arrivals, departures, nick changes and
+ * CTCP share an allowance of their own, so coming back to a table never
+ * costs a player their next move. */
+static void rate_follows(loop *ev)
+{
+	bot *b = fresh(ev);
+	b->cmd_burst = 5;
+	b->cmd_per_second = 0.001;
+	adapter_host h = bot_host(b);
+	for (int i = 0; i < 5; i++)
+		say(b, "#304", "dave", "!help");
+	CHECK(count_to("dave", "No table is open here") == 5, "dave's burst is taken");
+	h.renamed(h.ctx, &net, "dave", "dave2", "dave2");
+	say(b, "#304", "dave2", "!help");
+	CHECK(count_to("dave2", "No table is open here") == 0, "a nick change keeps the limit (no fresh allowance)");
+	h.renamed(h.ctx, &net, "dave2", "dave", "dave");
+	say(b, "#304", "dave", "!help");
+	CHECK(count_to("dave", "No table is open here") == 5, "nor does changing back");
+	for (int i = 0; i < 3; i++) {
+		h.joined(h.ctx, &net, "#304", "erin", "erin");
+		h.left(h.ctx, &net, "#304", "erin", "");
+	}
+	CHECK(h.allow(h.ctx, &net, "erin") == 0, "joins and parts count: past 5 a CTCP is not answered");
+	say(b, "#304", "erin", "!help");
+	CHECK(count_to("erin", "No table is open here") == 1, "but they leave the command allowance alone");
+	int allowed = 0;
+	for (int i = 0; i < 9; i++)
+		allowed += h.allow(h.ctx, &net, "frank");
+	CHECK(allowed == 5, "a network's own answers (CTCP) are allowed within the limit: %d of 9", allowed);
+	h.renamed(h.ctx, &net, "frank", "frank2", "frank2");
+	CHECK(h.allow(h.ctx, &net, "frank2") == 0, "nor does a nick change refill that allowance");
+	bot_free(b);
+}
+
 static void notices(loop *ev)
 {
 	bot *b = fresh(ev);
@@ -293,6 +329,7 @@ int main(void)
 	if (!ev)
 		return 1;
 	rate_limit(ev);
+	rate_follows(ev);
 	notices(ev);
 	input_limits(ev);
 	operators(ev);

@@ -1,0 +1,324 @@
+/* sendq.c: the fair send queue (see sendq.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sendq.h"
+
+typedef struct sq_line {
+	struct sq_line *next;
+	char *to;          /* the room or person it goes to, for merging */
+	char *key;         /* an answer's key, or NULL */
+	char *asker;       /* whose use it counts as, or NULL */
+	char text[];
+} sq_line;
+
+typedef struct sq_flow {
+	char *name;        /* NULL: a free slot */
+	int room;
+	sq_line *head, *tail;
+	size_t len;
+	size_t caused;     /* of its lines, those its owner caused */
+	double usage;      /* lines used lately, as of usage_at */
+	int64_t usage_at;
+	uint64_t served;   /* q->sent when it last sent a line (0: never) */
+} sq_flow;
+
+struct sendq {
+	int (*cmp)(const char *, const char *);
+	sq_flow control;
+	sq_flow *flows;
+	size_t nflows, capflows;
+	size_t len;
+	uint64_t sent;
+	int streak;        /* room lines sent in a row */
+	long picked;       /* the flow of the last peek: -1 control, -2 none */
+};
+
+sendq *sendq_new(int (*cmp)(const char *, const char *))
+{
+	sendq *q = calloc(1, sizeof *q);
+	if (!q)
+		return NULL;
+	q->cmp = cmp ? cmp : strcmp;
+	q->picked = -2;
+	return q;
+}
+
+static void line_free(sq_line *l)
+{
+	if (!l)
+		return;
+	free(l->to);
+	free(l->key);
+	free(l->asker);
+	free(l);
+}
+
+static void flow_empty(sendq *q, sq_flow *f)
+{
+	while (f->head) {
+		sq_line *l = f->head;
+		f->head = l->next;
+		line_free(l);
+		q->len--;
+	}
+	f->tail = NULL;
+	f->len = f->caused = 0;
+}
+
+void sendq_clear(sendq *q)
+{
+	if (!q)
+		return;
+	flow_empty(q, &q->control);
+	for (size_t i = 0; i < q->nflows; i++)
+		flow_empty(q, &q->flows[i]);
+	q->picked = -2;
+}
+
+void sendq_free(sendq *q)
+{
+	if (!q)
+		return;
+	sendq_clear(q);
+	for (size_t i = 0; i < q->nflows; i++)
+		free(q->flows[i].name);
+	free(q->flows);
+	free(q);
+}
+
+size_t sendq_len(const sendq *q)
+{
+	return q ? q->len : 0;
+}
+
+/* usage halved for each SENDQ_HALF_LIFE_MS since `at`; within a half-life
+ * 2^-r is taken as 1 - r/2 (no libm; off by at most 6%). */
+static double decayed(double usage, int64_t at, int64_t now)
+{
+	int64_t dt = now - at;
+	if (dt <= 0)
+		return usage;
+	for (; dt >= SENDQ_HALF_LIFE_MS && usage > 1e-6; dt -= SENDQ_HALF_LIFE_MS)
+		usage /= 2;
+	if (usage <= 1e-6)
+		return 0;
+	return usage * (1.0 - 0.5 * (double)dt / SENDQ_HALF_LIFE_MS);
+}
+
+static long flow_find(const sendq *q, const char *name, int room)
+{
+	for (size_t i = 0; i < q->nflows; i++)
+		if (q->flows[i].name && q->flows[i].room == room && !q->cmp(q->flows[i].name, name))
+			return (long)i;
+	return -1;
+}
+
+/* The flow for name, made when there is none; -1 when none can be made. */
+static long flow_get(sendq *q, const char *name, int room, int64_t now)
+{
+	long i = flow_find(q, name, room);
+	if (i >= 0)
+		return i;
+	long slot = -1;
+	double least = 0;
+	for (size_t k = 0; k < q->nflows; k++) {
+		sq_flow *f = &q->flows[k];
+		if (!f->name) {
+			slot = (long)k;
+			break;
+		}
+		/* An idle flow whose use is (nearly) forgotten may be reused. */
+		double u = decayed(f->usage, f->usage_at, now);
+		if (!f->len && u < 0.01 && (slot < 0 || u < least)) {
+			slot = (long)k;
+			least = u;
+		}
+	}
+	if (slot < 0 && q->nflows < SENDQ_FLOWS_MAX) {
+		if (q->nflows == q->capflows) {
+			size_t cap = q->capflows ? q->capflows * 2 : 16;
+			sq_flow *v = realloc(q->flows, cap * sizeof *v);
+			if (!v)
+				return -1;
+			q->flows = v;
+			q->capflows = cap;
+		}
+		slot = (long)q->nflows++;
+		memset(&q->flows[slot], 0, sizeof q->flows[slot]);
+	}
+	if (slot < 0)
+		return -1;
+	char *dup = strdup(name);
+	if (!dup)
+		return -1;
+	sq_flow *f = &q->flows[slot];
+	free(f->name);
+	memset(f, 0, sizeof *f);
+	f->name = dup;
+	f->room = room;
+	f->usage_at = now;
+	return slot;
+}
+
+static void charge(sendq *q, const char *who, int64_t now)
+{
+	long i = flow_get(q, who, 0, now);
+	if (i < 0)
+		return;
+	sq_flow *f = &q->flows[i];
+	f->usage = decayed(f->usage, f->usage_at, now) + 1.0;
+	f->usage_at = now;
+}
+
+static sq_line *line_new(const char *to, const char *key, const char *asker, const char *text)
+{
+	size_t n = strlen(text);
+	sq_line *l = calloc(1, sizeof *l + n + 1);
+	if (!l)
+		return NULL;
+	memcpy(l->text, text, n + 1);
+	l->to = to ? strdup(to) : NULL;
+	l->key = key ? strdup(key) : NULL;
+	l->asker = asker ? strdup(asker) : NULL;
+	if ((to && !l->to) || (key && !l->key) || (asker && !l->asker)) {
+		line_free(l);
+		return NULL;
+	}
+	return l;
+}
+
+static void append(sq_flow *f, sq_line *l)
+{
+	if (f->tail)
+		f->tail->next = l;
+	else
+		f->head = l;
+	f->tail = l;
+	f->len++;
+}
+
+int sendq_push_control(sendq *q, const char *line, int front)
+{
+	if (!front && q->len >= SENDQ_LINES_MAX)
+		return SENDQ_DROPPED;
+	sq_line *l = line_new(NULL, NULL, NULL, line);
+	if (!l)
+		return SENDQ_NOMEM;
+	if (front) {
+		l->next = q->control.head;
+		q->control.head = l;
+		if (!q->control.tail)
+			q->control.tail = l;
+		q->control.len++;
+	} else {
+		append(&q->control, l);
+	}
+	q->len++;
+	return SENDQ_QUEUED;
+}
+
+int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const char *line, int64_t now)
+{
+	const char *cause = tag && tag->cause && tag->cause[0] ? tag->cause : NULL;
+	int answer = cause && tag->answer;
+	const char *key = answer && tag->key && tag->key[0] ? tag->key : NULL;
+	if (key)
+		for (size_t i = 0; i < q->nflows; i++)
+			for (const sq_line *l = q->flows[i].head; l; l = l->next)
+				if (l->key && l->to && !strcmp(l->key, key) && !q->cmp(l->to, to)) {
+					charge(q, cause, now);
+					return SENDQ_MERGED;
+				}
+	if (q->len >= SENDQ_LINES_MAX)
+		return SENDQ_DROPPED;
+	/* Private lines wait in their reader's flow; a room's answers in the
+	 * asker's; the rest of a room's lines in the room's. */
+	const char *flow = !room ? to : answer ? cause : to;
+	int in_room_flow = room && !answer;
+	long i = flow_get(q, flow, in_room_flow, now);
+	if (i < 0)
+		return SENDQ_DROPPED;
+	sq_flow *f = &q->flows[i];
+	int own = !in_room_flow && cause && !q->cmp(cause, f->name);
+	if (own && f->caused >= SENDQ_CAUSED_MAX)
+		return SENDQ_DROPPED;
+	sq_line *l = line_new(to, key, cause, line);
+	if (!l)
+		return SENDQ_NOMEM;
+	append(f, l);
+	if (own)
+		f->caused++;
+	q->len++;
+	return SENDQ_QUEUED;
+}
+
+const char *sendq_peek(sendq *q, int64_t now)
+{
+	q->picked = -2;
+	if (q->control.head) {
+		q->picked = -1;
+		return q->control.head->text;
+	}
+	long best_room = -1, best_person = -1;
+	double best_usage = 0;
+	for (size_t i = 0; i < q->nflows; i++) {
+		const sq_flow *f = &q->flows[i];
+		if (!f->head)
+			continue;
+		if (f->room) {
+			if (best_room < 0 || f->served < q->flows[best_room].served)
+				best_room = (long)i;
+			continue;
+		}
+		double u = decayed(f->usage, f->usage_at, now);
+		if (best_person < 0 || u < best_usage
+		    || (u == best_usage && f->served < q->flows[best_person].served)) {
+			best_person = (long)i;
+			best_usage = u;
+		}
+	}
+	if (best_room >= 0 && (best_person < 0 || q->streak < SENDQ_ROOM_STREAK))
+		q->picked = best_room;
+	else
+		q->picked = best_person;
+	return q->picked >= 0 ? q->flows[q->picked].head->text : NULL;
+}
+
+void sendq_pop(sendq *q, int64_t now)
+{
+	if (q->picked == -1) {
+		sq_line *l = q->control.head;
+		q->control.head = l->next;
+		if (!q->control.head)
+			q->control.tail = NULL;
+		q->control.len--;
+		q->len--;
+		line_free(l);
+		q->picked = -2;
+		return;
+	}
+	if (q->picked < 0 || (size_t)q->picked >= q->nflows || !q->flows[q->picked].head)
+		return;
+	sq_flow *f = &q->flows[q->picked];
+	sq_line *l = f->head;
+	f->head = l->next;
+	if (!f->head)
+		f->tail = NULL;
+	f->len--;
+	if (!f->room && l->asker && !q->cmp(l->asker, f->name))
+		f->caused--;
+	q->len--;
+	f->served = ++q->sent;
+	q->streak = f->room ? q->streak + 1 : 0;
+	q->picked = -2;
+	if (l->asker)
+		charge(q, l->asker, now);
+	line_free(l);
+}
+
+double sendq_usage(sendq *q, const char *who, int64_t now)
+{
+	long i = flow_find(q, who, 0);
+	return i < 0 ? 0 : decayed(q->flows[i].usage, q->flows[i].usage_at, now);
+}

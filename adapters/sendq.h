@@ -1,0 +1,76 @@
+/* sendq.h: a fair send queue: lines wait in flows (the protocol's own, each room's, each person's), served so that nobody's requests hold up anyone else's lines.
+ *
+ * Knows nothing of protocols or cards: lines are opaque text; rooms and
+ * people are names compared with the adapter's own comparison (IRC's case
+ * mapping). The adapter decides when a line may go (its pacing) and asks
+ * for the next one; the queue decides which.
+ *
+ * Flows and the order they are served in:
+ *   - the control flow (the protocol's own lines: JOIN, WHO, IDENTIFY):
+ *     first, in order;
+ *   - a room's flow: what happens in the room that nobody's question caused
+ *     (a game's moves and timers), strictly in order so a story never reads
+ *     backwards; rooms in turn, and before people, except that when people
+ *     wait, at most SENDQ_ROOM_STREAK room lines go in a row;
+ *   - a person's flow: lines to that person privately, and the answers to
+ *     their questions (wherever they go: a room answer waits here too). Of
+ *     the people waiting, the one who has had least answered lately goes
+ *     first (`usage`, which halves every SENDQ_HALF_LIFE_MS), ties to whoever
+ *     was served longest ago: a quiet player's reply overtakes any number of
+ *     lines for people who ask all the time.
+ * Answers with a key (the same question, "!table" in #304) say the same as
+ * a waiting line with that key to the same place: the new one is dropped,
+ * and charged to its asker as if sent. A person may have at most
+ * SENDQ_CAUSED_MAX lines of their own causing waiting; more are dropped.
+ */
+#ifndef CARDBOT_SENDQ_H
+#define CARDBOT_SENDQ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SENDQ_LINES_MAX 1000     /* lines waiting in all; past this new ones are dropped (a host in a loop) */
+#define SENDQ_CAUSED_MAX 16      /* lines one person's requests may have waiting: a long !help is a few */
+#define SENDQ_ROOM_STREAK 3      /* room lines in a row while a person waits: a busy table cannot starve answers */
+#define SENDQ_HALF_LIFE_MS 60000 /* how fast a person's recent use is forgotten */
+#define SENDQ_FLOWS_MAX 4096     /* flows kept (idle ones are forgotten first) */
+
+typedef struct sendq sendq;
+
+/* How a line came about, for sendq_push. */
+typedef struct sendq_tag {
+	const char *cause;   /* the person whose message or arrival caused it; NULL: nobody (a timer) */
+	const char *key;     /* non-NULL: an answer that a waiting line with this key to the same place repeats */
+	int answer;          /* it answers the cause (a question, their coming or going) rather than moves a room on */
+} sendq_tag;
+
+enum sendq_result {
+	SENDQ_QUEUED = 0,
+	SENDQ_MERGED = 1,    /* the same answer was waiting: dropped, charged to its asker */
+	SENDQ_DROPPED = 2,   /* over SENDQ_CAUSED_MAX or SENDQ_LINES_MAX */
+	SENDQ_NOMEM = -1,
+};
+
+/* A new empty queue comparing names with cmp (0: equal); NULL without memory. */
+sendq *sendq_new(int (*cmp)(const char *, const char *));
+void sendq_free(sendq *q);
+/* Drops every waiting line (a connection ended); what people used is kept. */
+void sendq_clear(sendq *q);
+
+/* Queues a protocol line of the adapter's own, at the back (or the front). */
+int sendq_push_control(sendq *q, const char *line, int front);
+/* Queues `line` for `to`: a room (room = 1) or a person (their identity),
+ * with how it came about (tag may be NULL: nobody's doing). The text is
+ * copied. Returns an enum sendq_result. */
+int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const char *line, int64_t now);
+
+/* The line to send next (borrowed until sendq_pop), or NULL when none waits. */
+const char *sendq_peek(sendq *q, int64_t now);
+/* The line sendq_peek returned was sent: removes it and counts it. */
+void sendq_pop(sendq *q, int64_t now);
+/* Lines waiting. */
+size_t sendq_len(const sendq *q);
+/* How much `who` has used lately (lines, decayed), for tests and logs. */
+double sendq_usage(sendq *q, const char *who, int64_t now);
+
+#endif

@@ -1,0 +1,168 @@
+/* bot_sendq.c: the fair send queue (adapters/sendq.c) on its own: which line
+ * goes next, never how fast. Times are given, not read from a clock. */
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include "check.h"
+#include "sendq.h"
+
+static int eq(const char *a, const char *b) { return strcasecmp(a, b); }
+
+/* Pops the next line into out; "" when none waits. */
+static const char *next(sendq *q, int64_t now, char *out, size_t len)
+{
+	const char *l = sendq_peek(q, now);
+	snprintf(out, len, "%s", l ? l : "");
+	if (l)
+		sendq_pop(q, now);
+	return out;
+}
+
+static void answer(sendq *q, const char *who, const char *to, int room, const char *key, const char *text, int64_t now)
+{
+	sendq_tag t = { who, key, 1 };
+	sendq_push(q, to, room, &t, text, now);
+}
+
+int main(void)
+{
+	char buf[256];
+	int64_t now = 1000000;
+
+	/* Control lines go first, in order, and "front" ones before them. */
+	sendq *q = sendq_new(eq);
+	CHECK(q != NULL, "sendq_new");
+	sendq_push(q, "#r", 1, NULL, "story 1", now);
+	sendq_push_control(q, "JOIN #a", 0);
+	sendq_push_control(q, "IDENTIFY", 1);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "IDENTIFY"), "front control line first, got %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "JOIN #a"), "then the control line, got %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "story 1"), "then the room, got %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), ""), "then nothing, got %s", buf);
+	CHECK(sendq_len(q) == 0, "empty");
+	sendq_free(q);
+
+	/* A room's story keeps its order whoever caused each line. */
+	q = sendq_new(eq);
+	sendq_tag alice = { "alice", NULL, 0 }, bob = { "bob", NULL, 0 };
+	sendq_push(q, "#r", 1, &alice, "alice plays", now);
+	sendq_push(q, "#r", 1, NULL, "computer plays", now);
+	sendq_push(q, "#r", 1, &bob, "bob plays", now);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "alice plays"), "story 1: %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "computer plays"), "story 2: %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "bob plays"), "story 3: %s", buf);
+	CHECK(sendq_usage(q, "alice", now) > 0.9, "a story line counts as its cause's use");
+	sendq_free(q);
+
+	/* A quiet person's answer overtakes a heavy asker's backlog. */
+	q = sendq_new(eq);
+	for (int i = 0; i < 10; i++) {
+		char key[16], text[32];
+		snprintf(key, sizeof key, "q%d", i);
+		snprintf(text, sizeof text, "flood %d", i);
+		answer(q, "flood", "flood", 0, key, text, now);
+	}
+	for (int i = 0; i < 3; i++)
+		next(q, now, buf, sizeof buf);
+	answer(q, "quiet", "quiet", 0, "table", "for quiet", now);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "for quiet"), "the quiet person first, got %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "flood 3"), "then the flood, in order, got %s", buf);
+	/* A room answer waits in the asker's flow: it overtakes a heavy asker too. */
+	answer(q, "quiet2", "#r", 1, "#r table", "room answer for quiet2", now);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "room answer for quiet2"), "a quiet asker's room answer first, "
+	      "got %s", buf);
+	sendq_free(q);
+
+	/* The same question while its answer waits is said once, and charged. */
+	q = sendq_new(eq);
+	answer(q, "f1", "#r", 1, "#r table", "table 1", now);
+	sendq_tag f2 = { "f2", "#r table", 1 };
+	CHECK(sendq_push(q, "#r", 1, &f2, "table 2", now) == SENDQ_MERGED, "merged");
+	CHECK(sendq_push(q, "#s", 1, &f2, "table 2", now) == SENDQ_QUEUED, "another room is another answer");
+	CHECK(sendq_usage(q, "f2", now) > 0.9, "a merged answer is charged to its asker");
+	CHECK(sendq_len(q) == 2, "two lines wait, not %zu", sendq_len(q));
+	next(q, now, buf, sizeof buf);
+	next(q, now, buf, sizeof buf);
+	CHECK(sendq_push(q, "#r", 1, &f2, "table 3", now) == SENDQ_QUEUED, "once sent, it is asked anew");
+	sendq_free(q);
+
+	/* One person's own lines are bounded; a room's story is not. */
+	q = sendq_new(eq);
+	int queued = 0, dropped = 0;
+	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++) {
+		char key[16];
+		snprintf(key, sizeof key, "k%d", i);
+		sendq_tag t = { "f", key, 1 };
+		int r = sendq_push(q, "f", 0, &t, "x", now);
+		queued += r == SENDQ_QUEUED;
+		dropped += r == SENDQ_DROPPED;
+	}
+	CHECK(queued == SENDQ_CAUSED_MAX && dropped == 5, "queued %d dropped %d", queued, dropped);
+	/* lines to f that f did not cause (a hand after someone else's move) still go */
+	CHECK(sendq_push(q, "f", 0, NULL, "your turn", now) == SENDQ_QUEUED, "a line to f, nobody's doing");
+	sendq_tag fs = { "f", NULL, 0 };
+	int stories = 0;
+	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++)
+		stories += sendq_push(q, "#r", 1, &fs, "story", now) == SENDQ_QUEUED;
+	CHECK(stories == SENDQ_CAUSED_MAX + 5, "story lines queued: %d", stories);
+	sendq_free(q);
+
+	/* A busy room cannot starve answers: one in SENDQ_ROOM_STREAK + 1. */
+	q = sendq_new(eq);
+	for (int i = 0; i < 10; i++)
+		sendq_push(q, "#busy", 1, NULL, "room", now);
+	answer(q, "p", "p", 0, "help", "answer", now);
+	int at = -1;
+	for (int i = 0; i < 11; i++)
+		if (!strcmp(next(q, now, buf, sizeof buf), "answer"))
+			at = i;
+	CHECK(at == SENDQ_ROOM_STREAK, "the answer went after %d room lines", at);
+	/* Rooms take turns. */
+	for (int i = 0; i < 3; i++) {
+		sendq_push(q, "#a", 1, NULL, "a", now);
+		sendq_push(q, "#b", 1, NULL, "b", now);
+	}
+	sendq_push(q, "#a", 1, NULL, "a", now);
+	char order[16] = "";
+	for (int i = 0; i < 7; i++)
+		strcat(order, next(q, now, buf, sizeof buf));
+	CHECK(!strcmp(order, "ababa" "ba") || !strcmp(order, "babaaba") || !strcmp(order, "abababa"),
+	      "rooms in turn: %s", order);
+	sendq_free(q);
+
+	/* Use is forgotten with time. */
+	q = sendq_new(eq);
+	for (int i = 0; i < 8; i++) {
+		answer(q, "u", "u", 0, NULL, "x", now);
+		next(q, now, buf, sizeof buf);
+	}
+	double u0 = sendq_usage(q, "u", now);
+	double u1 = sendq_usage(q, "u", now + SENDQ_HALF_LIFE_MS);
+	double u10 = sendq_usage(q, "u", now + 10 * (int64_t)SENDQ_HALF_LIFE_MS);
+	CHECK(u0 > 7.9 && u0 < 8.1, "usage %f", u0);
+	CHECK(u1 > 3.9 && u1 < 4.1, "usage after a half-life %f", u1);
+	CHECK(u10 < 0.01, "usage after ten %f", u10);
+	sendq_free(q);
+
+	/* Many people: flows are reused, never more than SENDQ_FLOWS_MAX, and
+	 * the total is bounded. */
+	q = sendq_new(eq);
+	int sent = 0;
+	for (int i = 0; i < 3 * SENDQ_FLOWS_MAX; i++) {
+		char who[16];
+		snprintf(who, sizeof who, "p%d", i);
+		answer(q, who, who, 0, NULL, "x", now + (int64_t)i * SENDQ_HALF_LIFE_MS);
+		sent += !strcmp(next(q, now + (int64_t)i * SENDQ_HALF_LIFE_MS, buf, sizeof buf), "x");
+	}
+	CHECK(sent == 3 * SENDQ_FLOWS_MAX, "lines for many people sent: %d", sent);
+	int full = 0;
+	for (int i = 0; i < SENDQ_LINES_MAX + 10; i++)
+		full += sendq_push(q, "#r", 1, NULL, "y", now) == SENDQ_DROPPED;
+	CHECK(full == 10 && sendq_len(q) == SENDQ_LINES_MAX, "bounded: %d dropped, %zu wait", full, sendq_len(q));
+	CHECK(sendq_push_control(q, "PONG", 1) == SENDQ_QUEUED, "a priority control line still goes in");
+	sendq_clear(q);
+	CHECK(sendq_len(q) == 0, "cleared");
+	sendq_free(q);
+	sendq_free(NULL);
+	return check_report("bot_sendq");
+}
