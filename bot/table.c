@@ -220,6 +220,82 @@ const char *tb_seat_name(const table *t, int s) { return seat_name(t, s); }
 void tb_save_failed(table *t, const char *user) { save_failed(t, user); }
 int tb_style_of(const table *t, int s) { return style_of(t, s); }
 
+/* Who bid for seat s in this deal: the name it had then (a computer's seat
+ * may have been taken since), else its name now. */
+static const char *bid_name(const table *t, int s)
+{
+	if (s >= 0 && s < G304_SEATS && t->bid_by[s][0])
+		return t->bid_by[s];
+	return seat_name(t, s);
+}
+const char *tb_bid_name(const table *t, int s) { return bid_name(t, s); }
+
+/* ---- who has seen which seat's cards in this deal ---- */
+
+/* The deal whose cards are out now (its t->deal_idx, from 1), or 0 when no
+ * card is out (between deals, between matches). */
+static int cards_out(const table *t)
+{
+	if (t->state != TABLE_PLAYING)
+		return 0;
+	if (t->gdef) {
+		game_status gs;
+		if (!t->g)
+			return 0;
+		game_status_of(t->g, &gs);
+		return gs.over || gs.needs_deal ? 0 : t->deal_idx;
+	}
+	return t->game.phase == G304_PHASE_DEAL || t->game.phase == G304_PHASE_OVER ? 0 : t->deal_idx;
+}
+
+/* The seat whose cards `user` has been shown in this deal, or -1. */
+static int viewer_seat(const table *t, const char *user)
+{
+	int d = cards_out(t);
+	for (int i = 0; d && i < t->nviewers; i++)
+		if (t->viewers[i].deal == d && !strcasecmp(t->viewers[i].user, user))
+			return t->viewers[i].seat;
+	return -1;
+}
+
+/* Notes that `user` holds seat s while this deal's cards are out; 0, or -1
+ * when the list is full (the caller then refuses the seat). */
+static int viewer_add(table *t, const char *user, int s)
+{
+	int d = cards_out(t);
+	if (!d || !user[0])
+		return 0;
+	int n = 0;
+	for (int i = 0; i < t->nviewers; i++) /* earlier deals are forgotten */
+		if (t->viewers[i].deal == d)
+			t->viewers[n++] = t->viewers[i];
+	t->nviewers = n;
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(t->viewers[i].user, user) && t->viewers[i].seat == s)
+			return 0;
+	if (n >= TABLE_VIEWERS_MAX)
+		return -1;
+	seat_viewer *v = &t->viewers[t->nviewers++];
+	snprintf(v->user, sizeof v->user, "%s", user);
+	v->seat = s;
+	v->deal = d;
+	return 0;
+}
+
+/* Everyone seated now has seen their seat's cards. Called before anything
+ * can take a person out of a seat (every command, a leave, a rename), so
+ * nobody leaves a seat unrecorded. */
+static void viewers_sync(table *t)
+{
+	if (!cards_out(t)) {
+		t->nviewers = 0;
+		return;
+	}
+	for (int s = 0; s < t->nseats; s++)
+		if (t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed)
+			viewer_add(t, t->seats[s].user, s);
+}
+
 /* The seat to move in whichever game the table plays, or -1. */
 static int turn_of(const table *t)
 {
@@ -256,7 +332,7 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 	switch (v.phase) {
 	case G304_PHASE_BID4:
 		snprintf(n, sizeof n, "%d", v.bid);
-		sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, seat_name(t, v.bidder), NULL);
+		sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, bid_name(t, v.bidder), NULL);
 		break;
 	case G304_PHASE_TRUMP4:
 	case G304_PHASE_TRUMP8:
@@ -279,7 +355,7 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 		else
 			sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
 		bid_text(v.bid, m, sizeof m);
-		sb_txt(&b, T_STATE_CONTRACT, m, seat_name(t, v.trumper), NULL);
+		sb_txt(&b, T_STATE_CONTRACT, m, bid_name(t, v.trumper), NULL);
 		break;
 	}
 	default:
@@ -414,6 +490,7 @@ static void deal_next(void *ctx)
 	}
 	t->deal_idx++;
 	t->seq = 0;
+	memset(t->bid_by, 0, sizeof t->bid_by);
 	g304_deal(&t->game, deck);
 	memset(deck, 0, sizeof deck);
 	if (cut > 0 && cutter >= 0) {
@@ -542,6 +619,8 @@ static void events_words(table *t, const g304_result *res)
 			say(t, T_REJECTED, who, n, NULL);
 			break;
 		case G304_EV_BID:
+			if (e->seat < G304_SEATS)
+				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
 			bid_text(e->value, n, sizeof n);
 			say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
 			break;
@@ -553,7 +632,7 @@ static void events_words(table *t, const g304_result *res)
 			break;
 		case G304_EV_BIDDING_WON:
 			snprintf(n, sizeof n, "%d", e->value);
-			say(t, T_BIDDING_WON, who, n, NULL);
+			say(t, T_BIDDING_WON, bid_name(t, e->seat), n, NULL);
 			break;
 		case G304_EV_TRUMP_SET:
 			say(t, T_TRUMP_SET, who, NULL, NULL);
@@ -569,7 +648,7 @@ static void events_words(table *t, const g304_result *res)
 			break;
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
-			say(t, T_BID8_WON, who, n, NULL);
+			say(t, T_BID8_WON, bid_name(t, e->seat), n, NULL);
 			break;
 		case G304_EV_PLAY_STARTS:
 			say(t, T_PLAY_STARTS, who,
@@ -1098,6 +1177,11 @@ static void seat_computer(table *t, int s)
 
 void table_user_renamed(table *t, const char *old_user, const char *new_user, const char *new_name)
 {
+	/* Whatever seat the old name saw in this deal, the new one has seen. */
+	viewers_sync(t);
+	int seen = viewer_seat(t, old_user);
+	if (seen >= 0 && strcasecmp(old_user, new_user))
+		viewer_add(t, new_user, seen);
 	int s = table_seat_of(t, old_user);
 	if (s < 0)
 		return;
@@ -1107,6 +1191,7 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 
 void table_user_left(table *t, const char *user)
 {
+	viewers_sync(t);
 	int s = table_seat_of(t, user);
 	if (s < 0)
 		return;
@@ -1276,39 +1361,84 @@ static void say_ready(table *t)
 		say(t, T_READY, NULL, NULL, NULL);
 }
 
+/* Seconds left of the grace of an away player's seat (0: none left, or
+ * the seat is not held by an away player). */
+static int grace_left(const table *t, int s)
+{
+	const seat *x = &t->seats[s];
+	if (!x->user[0] || x->computer || !x->away)
+		return 0;
+	int64_t left = (int64_t)t->set.grace_seconds * 1000 - (loop_now() - x->away_since);
+	return left > 0 ? (int)((left + 999) / 1000) : 0;
+}
+
+/* Tells `user` that seat s is kept for its away player for a while yet. */
+static void tell_grace(table *t, const char *user, int s)
+{
+	char n[16], secs[16];
+	snprintf(n, sizeof n, "%d", s + 1);
+	snprintf(secs, sizeof secs, "%d", grace_left(t, s));
+	tell(t, user, T_SEAT_GRACE, table_room_shown(t), n, secs);
+}
+
 static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room;
-	if (table_seat_of(t, user) >= 0) {
-		tell(t, user, T_ALREADY_SEATED, table_room_shown(t), NULL, NULL);
-		return;
-	}
 	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (argc > 1 && want < 0) {
 		tell(t, user, T_USAGE, "sit [1-4]", NULL, NULL);
 		return;
 	}
+	char n[16];
+	int mine = table_seat_of(t, user);
+	if (mine >= 0) {
+		/* Moving would show a second hand of this deal. */
+		snprintf(n, sizeof n, "%d", mine + 1);
+		tell(t, user, cards_out(t) && want >= 0 && want != mine ? T_SEAT_MOVE_LATER : T_ALREADY_SEATED,
+		     table_room_shown(t), n, NULL);
+		return;
+	}
+	/* Within a deal a person sees at most one seat's cards: whoever held
+	 * a seat in it (under any name) may come back to that seat only. */
+	int seen = viewer_seat(t, user);
+	if (seen >= 0 && want >= 0 && want != seen) {
+		snprintf(n, sizeof n, "%d", seen + 1);
+		tell(t, user, T_SEAT_SEEN, table_room_shown(t), n, NULL);
+		return;
+	}
+	if (seen >= 0)
+		want = seen;
 	int s = -1;
-	int64_t now = loop_now();
 	for (int i = 0; i < t->nseats && s < 0; i++) {
 		int k = want >= 0 ? want : i;
 		seat *x = &t->seats[k];
-		int takeable = !x->user[0] || x->computer
-			|| (x->away && now - x->away_since >= (int64_t)t->set.grace_seconds * 1000);
+		int takeable = !x->user[0] || x->computer || (x->away && !grace_left(t, k));
 		if (takeable)
 			s = k;
 		if (want >= 0)
 			break;
 	}
 	if (s < 0) {
-		tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, table_room_shown(t), NULL, NULL);
+		if (want >= 0 && grace_left(t, want))
+			tell_grace(t, user, want);
+		else if (want >= 0 && want == seen)
+			tell(t, user, T_SEAT_SEEN_TAKEN, table_room_shown(t), NULL, NULL);
+		else
+			tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, table_room_shown(t), NULL, NULL);
 		return;
 	}
+	if (viewer_add(t, user, s) < 0) {
+		tell(t, user, T_SEAT_CROWD, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	int from_computer = t->seats[s].computer;
 	int replacing = t->seats[s].user[0] != 0;
 	char old[TABLE_NAME_MAX];
 	snprintf(old, sizeof old, "%s", t->seats[s].name);
 	seat_human(t, s, user, name);
-	char n[16];
+	/* A computer's seat taken mid-match: its !stop vote does not outweigh
+	 * the people who were playing. */
+	t->seats[s].mid_match = t->state == TABLE_PLAYING && from_computer;
 	snprintf(n, sizeof n, "%d", s + 1);
 	if (replacing)
 		say(t, T_SIT_REPLACE, name, old, n);
@@ -1353,7 +1483,12 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 		if (want >= 0 && s != want)
 			continue;
 		seat *x = &t->seats[s];
-		if (!x->user[0] || (x->away && t->state == TABLE_PLAYING)) {
+		/* An away player's seat keeps its grace whoever takes it. */
+		if (want >= 0 && x->away && t->state == TABLE_PLAYING && grace_left(t, s)) {
+			tell_grace(t, user, s);
+			return;
+		}
+		if (!x->user[0] || (x->away && t->state == TABLE_PLAYING && !grace_left(t, s))) {
 			seat_computer(t, s);
 			char n[16];
 			snprintf(n, sizeof n, "%d", s + 1);
@@ -1756,7 +1891,7 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 		}
 		if (v.bid) {
 			bid_text(v.bid, y, sizeof y);
-			sb_txt(&b, T_TABLE_HIGH_BID, y, seat_name(t, v.bidder), NULL);
+			sb_txt(&b, T_TABLE_HIGH_BID, y, bid_name(t, v.bidder), NULL);
 		}
 		if (t->move_by) {
 			int64_t left = (t->move_by - loop_now()) / 1000;
@@ -1850,11 +1985,15 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 		tell(t, user, T_NOT_SEATED, table_room_shown(t), NULL, NULL);
 		return;
 	}
-	int humans = 0, votes = 0;
+	int humans = 0, votes = 0, players = 0;
 	if (s >= 0)
 		t->stop_votes |= (uint8_t)(1u << s);
+	/* Those who took a computer's seat mid-match count only when none of
+	 * the people who were playing is left. */
 	for (int i = 0; i < t->nseats; i++)
-		if (t->seats[i].user[0] && !t->seats[i].computer) {
+		players += t->seats[i].user[0] && !t->seats[i].computer && !t->seats[i].mid_match;
+	for (int i = 0; i < t->nseats; i++)
+		if (t->seats[i].user[0] && !t->seats[i].computer && !(players && t->seats[i].mid_match)) {
 			humans++;
 			votes += t->stop_votes >> i & 1;
 		}
@@ -2276,6 +2415,7 @@ static void cmd_help(table *t, const char *user, const char *name, int in_room, 
 
 void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
+	viewers_sync(t);
 	const command *c = find_command(argv[0]);
 	if (!c) {
 		tell(t, user, T_UNKNOWN_COMMAND, argv[0], t->bot->prefix, NULL);

@@ -98,6 +98,11 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
+	X(T_SEAT_MOVE_LATER, "[{1}] you hold seat {2}: nobody may see two hands of one deal, so you may move to another seat when this deal ends.") \
+	X(T_SEAT_SEEN, "[{1}] you held seat {2} in this deal and saw its cards: nobody may see two hands of one deal, so you may take another seat when this deal ends (seat {2} is yours to take back).") \
+	X(T_SEAT_SEEN_TAKEN, "[{1}] the seat you held in this deal is taken, and nobody may see two hands of one deal: you may take another seat when this deal ends.") \
+	X(T_SEAT_CROWD, "[{1}] too many people have held seats in this deal; seats are free again when it ends.") \
+	X(T_SEAT_GRACE, "[{1}] the player of seat {2} has left; the seat is kept for them {3} seconds more.") \
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
 	X(T_SIT, "{1} sits in seat {2}") \
 	X(T_SIT_REPLACE, "{1} takes seat {3} from {2}") \
