@@ -230,6 +230,21 @@ static const char *bid_name(const table *t, int s)
 }
 const char *tb_bid_name(const table *t, int s) { return bid_name(t, s); }
 
+/* May seat s be told its private cards? A person, and one the bot has
+ * not lost sight of since they sat (see `claim`). */
+static int private_ok(const table *t, int s)
+{
+	return s >= 0 && s < G304_SEATS && t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed;
+}
+int tb_private_ok(const table *t, int s) { return private_ok(t, s); }
+
+/* Does the network vouch for this identity for good (an account, a Matrix
+ * id), or could another person hold it once its holder is gone (a nick)? */
+static int vouched(const table *t, const char *user)
+{
+	return !t->net->ops->vouched || t->net->ops->vouched(t->net, user);
+}
+
 /* ---- who has seen which seat's cards in this deal ---- */
 
 /* The deal whose cards are out now (its t->deal_idx, from 1), or 0 when no
@@ -372,7 +387,7 @@ static void send_hand(table *t, int s)
 		tg_send_hand(t, s);
 		return;
 	}
-	if (s < 0 || !t->seats[s].user[0] || t->seats[s].computer || t->state != TABLE_PLAYING)
+	if (!private_ok(t, s) || t->state != TABLE_PLAYING)
 		return;
 	g304_view v;
 	g304_legal l;
@@ -559,7 +574,7 @@ static void deal_end_words(table *t)
 static void inspection(table *t, int trick)
 {
 	int tr = t->game.trumper;
-	if (tr == G304_NO_SEAT || t->seats[tr].computer)
+	if (tr == G304_NO_SEAT || !private_ok(t, tr))
 		return;
 	g304_view v;
 	g304_view_of(&t->game, tr, &v);
@@ -940,7 +955,7 @@ static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
 	if (t->closing || t->state != TABLE_PLAYING || tag >> 8 != decision_stamp(t) || t->game.turn != s)
 		return;
 	if (kind == AI_HINT) {
-		if (ok && t->seats[s].user[0] && !t->seats[s].computer)
+		if (ok && private_ok(t, s))
 			send_hint(t, s, res);
 		return;
 	}
@@ -1147,12 +1162,54 @@ static int seated_count(const table *t)
 	return n;
 }
 
+/* A nick (which someone else may take once its holder is gone) gets a seat
+ * key: told privately, it proves the person when the bot has lost sight of
+ * them (a restart, a quit, a nick change outside its channels). */
+static void make_key(table *t, int s, const char *user)
+{
+	static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789"; /* 32: 5 bits a character */
+	unsigned char r[TABLE_KEY_LEN];
+	seat *x = &t->seats[s];
+	x->key[0] = '\0';
+	if (vouched(t, user) || getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+		return;
+	for (int i = 0; i < TABLE_KEY_LEN; i++)
+		x->key[i] = alphabet[r[i] & 31];
+	x->key[TABLE_KEY_LEN] = '\0';
+}
+
+static void tell_key(table *t, int s)
+{
+	if (t->seats[s].key[0])
+		tell(t, t->seats[s].user, T_SEAT_KEY, table_room_shown(t), t->seats[s].key, NULL);
+}
+
+/* The bot can no longer tell that this nick is the person who sat: the seat
+ * waits, away, with its grace, for `claim KEY` (or for someone to take it
+ * once the grace is over). */
+static void unconfirm(table *t, int s)
+{
+	seat *x = &t->seats[s];
+	if (!x->user[0] || x->computer || vouched(t, x->user))
+		return;
+	if (!x->away) {
+		x->away = 1;
+		x->away_since = loop_now();
+	}
+	x->unconfirmed = 1;
+	x->claim_told = 0;
+}
+
 static void seat_human(table *t, int s, const char *user, const char *name)
 {
 	snprintf(t->seats[s].user, sizeof t->seats[s].user, "%s", user);
 	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", name);
 	t->seats[s].computer = 0;
 	t->seats[s].away = 0;
+	t->seats[s].unconfirmed = 0;
+	t->seats[s].claim_told = 0;
+	t->seats[s].mid_match = 0;
+	make_key(t, s, user);
 	if (t->net->ops->open_private)
 		t->net->ops->open_private(t->net, user);
 	store_user u;
@@ -1201,6 +1258,10 @@ void table_user_left(table *t, const char *user)
 	} else {
 		t->seats[s].away = 1;
 		t->seats[s].away_since = loop_now();
+		/* Out of the bot's sight (no channel shared): whoever comes back
+		 * with this nick must show the seat key. */
+		if (t->net->ops->present && t->net->ops->present(t->net, NULL, user) == 0)
+			unconfirm(t, s);
 		char g[16];
 		snprintf(g, sizeof g, "%d", t->set.grace_seconds);
 		say(t, T_LEFT_PLAYING, t->seats[s].name, g, NULL);
@@ -1213,6 +1274,16 @@ void table_user_seen(table *t, const char *user)
 	int s = table_seat_of(t, user);
 	if (s < 0)
 		return;
+	if (t->seats[s].unconfirmed) {
+		/* The nick is back, but is it the person? Only the key says. */
+		if (!t->seats[s].claim_told) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", s + 1);
+			tell(t, user, t->seats[s].key[0] ? T_CLAIM_HOW : T_CLAIM_NO_KEY, table_room_shown(t), n, NULL);
+			t->seats[s].claim_told = 1;
+		}
+		return;
+	}
 	if (t->seats[s].away) {
 		t->seats[s].away = 0;
 		say(t, T_BACK, t->seats[s].name, NULL, NULL);
@@ -1273,6 +1344,10 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 		t->state = TABLE_OPEN;
 		return -1;
 	}
+	/* Before the restart someone held these nicks; who holds them now,
+	 * nobody knows. */
+	for (int s = 0; s < t->nseats; s++)
+		unconfirm(t, s);
 	if (t->state == TABLE_PLAYING) {
 		if (!match_id) {
 			snprintf(err, errlen, "the table was playing, but no match is stored");
@@ -1293,6 +1368,21 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 		return -1;
 	}
 	return 0;
+}
+
+void table_link_lost(table *t)
+{
+	for (int s = 0; s < t->nseats; s++)
+		unconfirm(t, s);
+}
+
+int table_admits(const table *t, const char *user)
+{
+	if (table_seat_of(t, user) >= 0)
+		return 1; /* a player keeps their seat's private commands while briefly away */
+	if (!t->net->ops->present)
+		return 1;
+	return t->net->ops->present(t->net, t->room, user) != 0; /* -1: the network cannot tell */
 }
 
 void table_resumed(table *t)
@@ -1447,10 +1537,67 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
 		say_ready(t);
 	flush(t);
+	tell_key(t, s);
 	if (t->state == TABLE_PLAYING) {
 		send_hand(t, s);
 		schedule(t);
 	}
+}
+
+/* `claim KEY`: the person who sat shows the seat key the bot told them, to
+ * take their seat back when the bot lost sight of them, under any nick. */
+static void cmd_claim(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)argc;
+	int s = -1;
+	for (int i = 0; i < t->nseats; i++)
+		if (t->seats[i].key[0] && !t->seats[i].computer && !strcmp(t->seats[i].key, argv[1]))
+			s = i;
+	if (in_room) {
+		/* Said where all could read it: the key is spent. */
+		if (s >= 0)
+			t->seats[s].key[0] = '\0';
+		tell(t, user, T_CLAIM_PRIVATELY, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	char n[16];
+	snprintf(n, sizeof n, "%d", s + 1);
+	if (s < 0) {
+		tell(t, user, T_CLAIM_BAD, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	seat *x = &t->seats[s];
+	if (!x->unconfirmed) {
+		tell(t, user, !strcasecmp(x->user, user) ? T_ALREADY_SEATED : T_CLAIM_NOT_NEEDED, table_room_shown(t), n,
+		     NULL);
+		return;
+	}
+	int mine = table_seat_of(t, user);
+	if (mine >= 0 && mine != s) {
+		tell(t, user, T_ALREADY_SEATED, table_room_shown(t), n, NULL);
+		return;
+	}
+	int seen = viewer_seat(t, user);
+	if (seen >= 0 && seen != s) {
+		snprintf(n, sizeof n, "%d", seen + 1);
+		tell(t, user, T_SEAT_SEEN, table_room_shown(t), n, NULL);
+		return;
+	}
+	if (viewer_add(t, user, s) < 0) {
+		tell(t, user, T_SEAT_CROWD, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	snprintf(x->user, sizeof x->user, "%s", user);
+	snprintf(x->name, sizeof x->name, "%s", name);
+	x->unconfirmed = 0;
+	x->away = 0;
+	x->claim_told = 0;
+	if (t->net->ops->open_private)
+		t->net->ops->open_private(t->net, user);
+	say(t, T_CLAIMED, x->name, n, NULL);
+	flush(t);
+	send_hand(t, s);
+	schedule(t);
 }
 
 static void cmd_leave(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -2345,6 +2492,7 @@ static const command commands[] = {
 	{ "bid", "b", cmd_bid, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
 	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
 	{ "caps", NULL, cmd_caps, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
+	{ "claim", NULL, cmd_claim, 1, 1, 0, T_HELP_CLAIM },
 	{ "cut", NULL, cmd_cut, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_CUT },
 	{ "discard", NULL, cmd_game_only, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
 	{ "exchange", NULL, cmd_game_only, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
@@ -2440,6 +2588,20 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	}
 	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN) {
 		tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	/* A table answers private commands only from the people in its room
+	 * and its players. */
+	if (!in_room && c->fn != cmd_help && !table_admits(t, user)) {
+		tell(t, user, T_NOT_PRESENT, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	/* A nick the bot lost sight of speaks for its seat only with the key. */
+	int mine = table_seat_of(t, user);
+	if (mine >= 0 && t->seats[mine].unconfirmed && c->fn != cmd_claim && c->fn != cmd_help) {
+		char n[16];
+		snprintf(n, sizeof n, "%d", mine + 1);
+		tell(t, user, t->seats[mine].key[0] ? T_CLAIM_HOW : T_CLAIM_NO_KEY, table_room_shown(t), n, NULL);
 		return;
 	}
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */

@@ -52,6 +52,7 @@ typedef struct seat {
 	int unconfirmed;            /* the bot lost sight of this nick (a restart, a quit): nothing
 	                             * private goes to it until `claim KEY` or the grace is over */
 	char key[TABLE_KEY_LEN + 1];/* the seat key told privately when a nick sat ("" none) */
+	int claim_told;             /* an unconfirmed seat's nick was told how to claim it */
 } seat;
 
 /* Someone who held a seat while the current deal's cards were out: within a
@@ -119,6 +120,11 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 void table_user_left(table *t, const char *user);
 void table_user_seen(table *t, const char *user);  /* spoke or joined */
 void table_resumed(table *t);                       /* the bot is back in the room */
+/* The bot lost its connection: it no longer sees who holds each nick. */
+void table_link_lost(table *t);
+/* May `user` act at or read this table by a private command? Those in its
+ * room may, and its seated players (while briefly away too); 1 or 0. */
+int table_admits(const table *t, const char *user);
 /* A new table takes the choices players made with !set at this channel's
  * earlier tables (kept in the database), and says which. */
 void table_recall_settings(table *t);

@@ -186,7 +186,7 @@ static void state_text(const table *t, int s, strbuf *b)
 /* The private hand line: where the game is, the hand with positions, what may be done. */
 void tg_send_hand(table *t, int s)
 {
-	if (s < 0 || s >= t->nseats || !t->g || !t->seats[s].user[0] || t->seats[s].computer || t->state != TABLE_PLAYING)
+	if (s < 0 || s >= t->nseats || !t->g || !tb_private_ok(t, s) || t->state != TABLE_PLAYING)
 		return;
 	game_status gs;
 	game_status_of(t->g, &gs);

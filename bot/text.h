@@ -98,6 +98,14 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
+	X(T_SEAT_KEY, "[{1}] your seat key is {2}: keep it. If I lose sight of you (a quit, a restart), /msg me {1} claim {2} gives you your seat back, under any nick.") \
+	X(T_CLAIM_HOW, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them: /msg me {1} claim KEY, with the seat key I gave you when you sat, takes the seat back.") \
+	X(T_CLAIM_NO_KEY, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them; the seat is kept for its grace, then anyone may !sit in it.") \
+	X(T_CLAIM_PRIVATELY, "[{1}] a seat key is claimed privately (/msg me {1} claim KEY); one said in the channel no longer works.") \
+	X(T_CLAIM_BAD, "[{1}] no seat here has that key.") \
+	X(T_CLAIM_NOT_NEEDED, "[{1}] seat {2} is held by its player; a key is needed only when I have lost sight of them.") \
+	X(T_CLAIMED, "{1} is back in seat {2}") \
+	X(T_NOT_PRESENT, "[{1}] join {1} first: a table answers the people in its channel and its players.") \
 	X(T_SEAT_MOVE_LATER, "[{1}] you hold seat {2}: nobody may see two hands of one deal, so you may move to another seat when this deal ends.") \
 	X(T_SEAT_SEEN, "[{1}] you held seat {2} in this deal and saw its cards: nobody may see two hands of one deal, so you may take another seat when this deal ends (seat {2} is yours to take back).") \
 	X(T_SEAT_SEEN_TAKEN, "[{1}] the seat you held in this deal is taken, and nobody may see two hands of one deal: you may take another seat when this deal ends.") \
@@ -136,6 +144,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
+	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered (you sit before the dealer), cut the deck N cards from the top (1 to 31) before the deal; otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \

@@ -311,8 +311,120 @@ def sc_stopvote(port):
         p.c.quit()
 
 
+KEY_RE = r"your seat key is (\w+)"
+
+
+def key_of(p, start=0):
+    t = p.wait(start, KEY_RE, "priv")
+    return re.search(KEY_RE, t).group(1) if t else None
+
+
+def sc_presence(port):
+    chan = "#secret"
+    ann, pam, mal = P(port, "pann"), P(port, "ppam"), P(port, "pmal")
+    ann.c.join(chan)
+    pam.c.join(chan)
+    pam.c.join("#outside")   # in sight elsewhere when she steps out of #secret
+    k = ann.mark()
+    ann.say(chan, "!304")
+    ann.wait(k, r"sits in seat", chan)
+    # pmal never joins #secret.
+    km = mal.mark()
+    for cmd in ("sit 2", "table", "set pace live", "bot 3", "start", "stop"):
+        mal.msg("%s %s" % (chan, cmd))
+    check(mal.wait(km, r"join #secret first", "priv"), "presence: an outsider is told to join first",
+          mal.lines(km))
+    time.sleep(1.0)
+    check(not ann.find(k, r"pmal|pace |\(a computer player\)", chan),
+          "presence: /msg cardbot #secret ... from outside the channel changes nothing", ann.lines(k, chan))
+    check(not mal.find(km, r"^#secret: ", "priv"), "presence: nor reads the table", mal.lines(km, "priv"))
+    pam.say(chan, "!sit 2")
+    ann.wait(k, r"ppam sits in seat 2", chan)
+    check(start_with_computers_after(ann, chan, (3, 4)), "presence: the match starts")
+    k = pam.mark()
+    pam.c.raw("PART %s :a moment" % chan)
+    pam.wait(k, r"ppam has left", "#outside", timeout=2)
+    time.sleep(0.5)
+    pam.msg("%s hand" % chan)
+    check(pam.wait(k, HAND, "priv"), "presence: a seated player who stepped out keeps her private commands",
+          pam.lines(k))
+    dump(ann, pam, mal)
+    for p in (ann, pam, mal):
+        p.c.quit()
+
+
+def sc_outside(port):
+    chan = "#outside"
+    dan = P(port, "odan")
+    dan.c.join(chan)
+    k = dan.mark()
+    dan.say(chan, "!304")
+    key = key_of(dan, k)
+    check(key, "outside: a player seated by nick is told a seat key privately", dan.lines(k, "priv"))
+    check(start_with_computers_after(dan, chan, (2, 3, 4)), "outside: the match starts")
+    dan.c.raw("PART %s :bye" % chan)
+    time.sleep(0.5)
+    dan.c.rename("odan_")                 # out of the bot's sight
+    mal = P(port, "odan")                 # someone else takes the old nick
+    k = mal.mark()
+    mal.c.join(chan)
+    mal.say(chan, "hello")
+    mal.msg("%s hand" % chan)
+    check(mal.wait(k, r"claim KEY", "priv"), "outside: whoever takes the old nick is asked for the key",
+          mal.lines(k))
+    check(mal.quiet(k, HAND, "priv"), "outside: and gets no hand", mal.lines(k))
+    mal.msg("%s claim zzzzzzzz" % chan)
+    check(mal.wait(k, r"no seat here has that key", "priv"), "outside: a wrong key takes nothing")
+    k = dan.mark()
+    dan.c.join(chan)
+    dan.msg("%s claim %s" % (chan, key))
+    check(dan.wait(k, r"odan_ is back in seat 1", chan), "outside: the player takes the seat back with the key",
+          dan.lines(k))
+    check(dan.wait(k, HAND, "priv"), "outside: under the new nick, with the hand")
+    k = mal.mark()
+    mal.msg("%s hand" % chan)
+    check(mal.wait(k, r"do not have a seat", "priv") and not mal.find(k, HAND, "priv"),
+          "outside: the old nick has no seat any more", mal.lines(k))
+    dump(dan, mal)
+    for p in (dan, mal):
+        p.c.quit()
+
+
+def sc_restart(port, bot):
+    chan = "#restart"
+    cat = P(port, "rcat")
+    cat.c.join(chan)
+    k = cat.mark()
+    cat.say(chan, "!304")
+    key = key_of(cat, k)
+    check(start_with_computers_after(cat, chan, (2, 3, 4)), "restart: the match starts")
+    cat.c.quit("see you")
+    time.sleep(0.5)
+    bot.stop()
+    bot.start()
+    mal = P(port, "rcat")                # takes the nick while the bot is down
+    k = mal.mark()
+    mal.c.join(chan)
+    resumed = mal.wait(k, r"I am back", chan, timeout=15)
+    check(resumed, "restart: the bot resumes the table", mal.lines(k))
+    mal.say(chan, "!hand")
+    check(mal.wait(k, r"claim KEY", "priv"), "restart: the nick's holder is asked for the seat key",
+          mal.lines(k))
+    check(mal.quiet(k, HAND, "priv"), "restart: and gets no hand", mal.lines(k))
+    cat = P(port, "rcat_")
+    k = cat.mark()
+    cat.c.join(chan)
+    cat.msg("%s claim %s" % (chan, key))
+    check(cat.wait(k, r"rcat_ is back in seat 1", chan), "restart: the player claims the seat under a new nick",
+          cat.lines(k))
+    check(cat.wait(k, HAND, "priv"), "restart: and gets the hand")
+    dump(cat, mal)
+    for p in (cat, mal):
+        p.c.quit()
+
+
 SCENARIOS = [("seen", sc_seen), ("t304", sc_t304), ("bidname", sc_bidname), ("grace", sc_grace),
-             ("stopvote", sc_stopvote)]
+             ("stopvote", sc_stopvote), ("presence", sc_presence), ("outside", sc_outside), ("restart", None)]
 
 
 def main():
@@ -338,7 +450,10 @@ def main():
                 continue
             t0 = time.time()
             try:
-                fn(srv.port)
+                if fn:
+                    fn(srv.port)
+                else:
+                    sc_restart(srv.port, bot)   # last: it restarts the bot
             except Exception:
                 check(False, "%s raised" % name, traceback.format_exc())
             print("%s: %.1f s" % (name, time.time() - t0))
