@@ -147,7 +147,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered (you sit before the dealer), cut the deck N cards from the top (1 to 31) before the deal; otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
-	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \
+	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
@@ -156,7 +156,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HINT_OFF, "[{1}] Hints are off at this table.") \
 	X(T_HINT_NOTHING, "[{1}] There is nothing for you to decide right now.") \
 	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up)") \
-	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it)") \
+	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it; until the deal ends you may take back only that seat)") \
 	X(T_HELP_NOTIFY, "{1}notify: be told privately when a game starts at this table (again to stop)") \
 	X(T_HELP_OPEN, "{1}open: as trumper, before the first card, play an open game (the trump card is shown)") \
 	X(T_HELP_PARTNER, "{1}partner: ask your partner to bid in your place (four-card bidding)") \
@@ -166,10 +166,10 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_RULES, "{1}rules: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens of both sides") \
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace (remembered for this channel)") \
-	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left") \
+	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \
-	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator)") \
+	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator; those who took a computer's seat mid-match count only when no other player is left)") \
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
 	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
 	X(T_HELP_UNBOT, "{1}unbot SEAT: remove a computer player between matches") \

@@ -142,7 +142,7 @@ def run():
         if kills % 10 == 0:
             # now and then let it come back fully and nudge open tables
             t1 = time.time()
-            obs.wait(lambda: bot_in(A, t1) and bot_in(B, t1), 10)
+            back_in = obs.wait(lambda: bot_in(A, t1) and bot_in(B, t1), 30)
             time.sleep(0.4)
             # the person shows the seat key, then nudges the table
             nc = len(obs.lines)
@@ -150,7 +150,8 @@ def run():
             obs.privmsg("cardbot", "%s claim %s" % (B, key))
             obs.wait(lambda: any(m.src.lower() == "cardbot" and "watcher is back in seat 1" in strip_colours(m.text)
                                  for m in obs.lines[nc:]), 20)  # paced behind the resume lines
-            claims.append(tc)
+            if back_in:   # a claim sent before the bot is back goes nowhere
+                claims.append(tc)
             obs.privmsg(A, "!start")
             obs.privmsg(B, "!start")
     # let the last start settle, then stop cleanly
@@ -294,6 +295,9 @@ def run():
         in_play += 1
         if not any(c <= t <= c + 20 for t in back_b) or not any(c <= h.t <= c + 20 for h in priv):
             missing += 1
+            near = [(round(m.t - c, 2), strip_colours(m.text)[:90]) for m in obs.lines
+                    if m.src.lower() == "cardbot" and m.target.lower() in (B, "watcher") and r - 1 <= m.t <= c + 20]
+            print("claim at +%.2f s after a restart, no hand: %s" % (c - r, near[-12:]))
     check(in_play and missing == 0, "table B: after each of %d claims with a deal in play, the person was back "
           "with a hand (%d missing)" % (in_play, missing))
     check(len(records) >= 2 and ndeals >= 10, "enough play happened: %d matches, %d deals" % (len(records), ndeals))

@@ -313,7 +313,8 @@ def main():
               "the nest and the discard are told without their cards")
         check(any("names trumps: " in s for s in r_chan), "the trump colour is told")
         for p in everyone:
-            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)]
+            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
+                       and not re.match(r"^\[#\S+\] your seat key is ", strip_colours(m.text))]
             check(not refused, "%s's moves were not refused: %s" % (p.nick, refused[:2]))
             bad = [m.raw for m in p.c.lines if "\ufffd" in m.text]
             check(not bad, "%s received only valid UTF-8" % p.nick)
@@ -365,7 +366,8 @@ def main():
         check(full, "a complete game of Rook is played to its end on the IRC server (%d hands, %.0f s)" % (
             hands, time.time() - t_full))
         for p in (cat, dan):
-            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)]
+            refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
+                       and not re.match(r"^\[#\S+\] your seat key is ", strip_colours(m.text))]
             check(not refused, "%s's moves over the whole game were not refused: %s" % (p.nick, refused[:2]))
         print("figures: rook complete game: %d hands in %.0f s" % (hands, time.time() - t_full))
         for p in everyone:
