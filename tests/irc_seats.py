@@ -411,6 +411,8 @@ def sc_restart(port, bot):
     cat.say(chan, "!304")
     key = key_of(cat, k)
     check(start_with_computers_after(cat, chan, (2, 3, 4)), "restart: the match starts")
+    sam = P(port, "rsam")                # in the channel before the bot comes back
+    sam.c.join(chan)
     cat.c.quit("see you")
     time.sleep(0.5)
     bot.stop()
@@ -431,8 +433,13 @@ def sc_restart(port, bot):
     check(cat.wait(k, r"rcat_ is back in seat 1", chan), "restart: the player claims the seat under a new nick",
           cat.lines(k))
     check(cat.wait(k, HAND, "priv"), "restart: and gets the hand")
-    dump(cat, mal)
-    for p in (cat, mal):
+    # rsam was there before the bot rejoined: it learned so from NAMES.
+    k = sam.mark()
+    sam.msg("%s table" % chan)
+    check(sam.wait(k, r"^#restart: 1 rcat_", "priv"), "restart: someone in the channel since before the bot "
+          "came back may read the table privately", sam.lines(k))
+    dump(cat, mal, sam)
+    for p in (cat, mal, sam):
         p.c.quit()
 
 
