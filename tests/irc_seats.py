@@ -478,6 +478,9 @@ def main():
                 check(False, "%s raised" % name, traceback.format_exc())
             print("%s: %.1f s" % (name, time.time() - t0))
         check(bot.alive(), "the bot is still running", bot.log_tail())
+        with open(bot.log, "rb") as f:
+            log = f.read().decode("utf-8", "replace")
+        check(not re.search(r"runtime error|AddressSanitizer|LeakSanitizer", log), "no sanitizer report in the bot's log")
     finally:
         bot.stop()
         srv.stop()
