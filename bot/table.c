@@ -1345,9 +1345,13 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 		return -1;
 	}
 	/* Before the restart someone held these nicks; who holds them now,
-	 * nobody knows. */
-	for (int s = 0; s < t->nseats; s++)
+	 * nobody knows. A seat that was away gets its grace afresh: the time
+	 * it went away is not kept. */
+	for (int s = 0; s < t->nseats; s++) {
+		if (t->seats[s].away)
+			t->seats[s].away_since = loop_now();
 		unconfirm(t, s);
+	}
 	if (t->state == TABLE_PLAYING) {
 		if (!match_id) {
 			snprintf(err, errlen, "the table was playing, but no match is stored");

@@ -426,6 +426,11 @@ def sc_restart(port, bot):
     check(mal.wait(k, r"claim KEY", "priv"), "restart: the nick's holder is asked for the seat key",
           mal.lines(k))
     check(mal.quiet(k, HAND, "priv"), "restart: and gets no hand", mal.lines(k))
+    k = sam.mark()
+    sam.say(chan, "!sit 1")
+    check(sam.wait(k, r"kept for them \d+ seconds more", "priv"),
+          "restart: the seat of a player who had left keeps its grace after the restart", sam.lines(k))
+    check(sam.quiet(k, HAND, "priv", 0.5), "restart: nobody else gets its hand", sam.lines(k))
     cat = P(port, "rcat_")
     k = cat.mark()
     cat.c.join(chan)
