@@ -150,6 +150,9 @@ def run():
             obs.privmsg("cardbot", "%s claim %s" % (B, key))
             obs.wait(lambda: any(m.src.lower() == "cardbot" and "watcher is back in seat 1" in strip_colours(m.text)
                                  for m in obs.lines[nc:]), 20)  # paced behind the resume lines
+            # and the hand, paced behind that line (a kill now would lose it)
+            obs.wait(lambda: any(m.src.lower() == "cardbot" and m.target.lower() == "watcher"
+                                 and HAND_RE.match(strip_colours(m.text)) for m in obs.lines[nc:]), 5)
             if back_in:   # a claim sent before the bot is back goes nowhere
                 claims.append(tc)
             obs.privmsg(A, "!start")
@@ -297,7 +300,7 @@ def run():
             missing += 1
             near = [(round(m.t - c, 2), strip_colours(m.text)[:90]) for m in obs.lines
                     if m.src.lower() == "cardbot" and m.target.lower() in (B, "watcher") and r - 1 <= m.t <= c + 20]
-            print("claim at +%.2f s after a restart, no hand: %s" % (c - r, near[-12:]))
+            print("claim at +%.2f s after a restart, no hand: %s" % (c - r, [x for x in near if x[0] >= -1][:14]))
     check(in_play and missing == 0, "table B: after each of %d claims with a deal in play, the person was back "
           "with a hand (%d missing)" % (in_play, missing))
     check(len(records) >= 2 and ndeals >= 10, "enough play happened: %d matches, %d deals" % (len(records), ndeals))
