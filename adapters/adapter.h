@@ -110,6 +110,14 @@ typedef struct adapter_ops {
 	 * room's alias, "#304:example.org"): written into out, returning 1;
 	 * 0 (out "") when there is none. NULL where ids are the names (IRC). */
 	int (*room_label)(const adapter *a, const char *room, char *out, size_t len);
+	/* Is `user` in `room` now (room NULL: in any room the bot is in)? 1
+	 * yes, 0 no, -1 the network cannot tell. May be NULL (cannot tell). */
+	int (*present)(const adapter *a, const char *room, const char *user);
+	/* Does the network vouch for this identity for good (an IRC services
+	 * account, a Matrix user id), or is it a name anyone may take once its
+	 * holder is gone (an IRC nick)? 1 vouched, 0 not. May be NULL: every
+	 * identity is vouched for. */
+	int (*vouched)(const adapter *a, const char *user);
 	void (*free)(adapter *a);
 } adapter_ops;
 

@@ -72,6 +72,7 @@
 				      * identity), which can make seats and operator checks stricter,
 				      * never looser; message tags still name their account. */
 #define IRC_WHOX_TOKEN "304"         /* our WHOX queries, told apart from anyone else's */
+#define IRC_LINE_NAMES_MAX 512       /* one NAMES reply's list: a line is at most 512 bytes */
 
 typedef struct irc irc;
 
@@ -839,6 +840,23 @@ static void ev_numeric(irc_session_t *s, unsigned code, const char *origin, cons
 		LOG(c, "error", "banned from this server: %s", t);
 		break;
 	}
+	case 353: {  /* NAMES: me type channel :[prefixes]nick[!user@host] ... */
+		if (count < 4)
+			break;
+		irc_chan *ch = chan_find(c, params[2]);
+		if (!ch || !ch->joined)
+			break;
+		/* Who is there already: presence only; accounts come from WHOX. */
+		char list[IRC_LINE_NAMES_MAX];
+		snprintf(list, sizeof list, "%s", params[3]);
+		for (char *save = NULL, *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+			w += strspn(w, "@+%&~!.");
+			w[strcspn(w, "!")] = '\0';
+			if (ircline_is_word(w))
+				person_seen(c, w, ch, 0, "");
+		}
+		break;
+	}
 	case 354: {  /* WHOX: me token channel nick account ("0": none) */
 		char account[IRC_ACCOUNT_MAX];
 		if (count < 5 || strcmp(params[1], IRC_WHOX_TOKEN) || !ircline_is_word(params[3]))
@@ -1100,8 +1118,12 @@ static void deliver(irc *c, const char *origin, const char *target, const char *
 	remember_origin(c, name, origin);
 	clean(text, body, sizeof body);
 	int in_room = ircline_is_channel(target);
-	if (in_room)
+	if (in_room) {
 		room_name(c, target, room, sizeof room);
+		irc_chan *ch = chan_find(c, target);
+		if (ch && ch->joined)  /* speaking there: they are there */
+			person_seen(c, nick, ch, 0, "");
+	}
 	set_str(c->cur_nick, sizeof c->cur_nick, nick);
 	set_str(c->cur_user, sizeof c->cur_user, user);
 	if (c->base.host.message)
@@ -1550,6 +1572,40 @@ static void op_free(adapter *a)
 	free(c);
 }
 
+/* adapter_ops.present: from the people tracked in the bot's channels. */
+static int op_present(const adapter *a, const char *room, const char *user)
+{
+	irc *c = (irc *)a;
+	if (!c->people)
+		return -1;
+	uint64_t bit = 0;
+	if (room) {
+		irc_chan *ch = chan_find(c, room);
+		if (!ch || !ch->joined)
+			return 0;
+		bit = chan_bit(c, ch);
+	}
+	size_t plen = strlen(IRC_ACCOUNT_PREFIX);
+	int account = !strncmp(user, IRC_ACCOUNT_PREFIX, plen);
+	for (int i = 0; i < IRC_PEOPLE_MAX; i++) {
+		const irc_person *p = &c->people[i];
+		if (!p->nick[0] || !(bit ? p->chans & bit : p->chans))
+			continue;
+		if (account ? p->account[0] && !ircline_casecmp(p->account, user + plen)
+			    : !p->account[0] && !ircline_casecmp(p->nick, user))
+			return 1;
+	}
+	return c->people_warned ? -1 : 0; /* past the tracking limit nobody can tell */
+}
+
+/* adapter_ops.vouched: an account is the server's word; a nick is anyone's
+ * once its holder is gone. */
+static int op_vouched(const adapter *a, const char *user)
+{
+	(void)a;
+	return !strncmp(user, IRC_ACCOUNT_PREFIX, strlen(IRC_ACCOUNT_PREFIX));
+}
+
 static const adapter_ops irc_ops = {
 	.kind = "irc",
 	.start = op_start,
@@ -1561,6 +1617,8 @@ static const adapter_ops irc_ops = {
 	.stop = op_stop,
 	.self = op_self,
 	.origin = op_origin,
+	.present = op_present,
+	.vouched = op_vouched,
 	.free = op_free,
 };
 

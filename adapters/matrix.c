@@ -2320,6 +2320,22 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 /* A direct room ahead of need: a room creation costs as much as two
  * messages against Synapse's limit, better spent while people sit down
  * than when the hands go out. */
+/* adapter_ops.present: the members the bot's sync has shown it (the filter
+ * loads them all, not lazily). */
+static int op_present(const adapter *a, const char *room, const char *user)
+{
+	matrix *m = (matrix *)a;
+	int unknown = 0;
+	for (mx_room *r = m->rooms; r; r = r->next) {
+		if (r->gone || r->dm_user[0] || !r->joined || (room && strcmp(r->id, room)))
+			continue;
+		if (member_find(r, user))
+			return 1;
+		unknown |= r->nmembers >= MX_MEMBERS_MAX; /* members past the limit are not kept */
+	}
+	return unknown ? -1 : 0;
+}
+
 static int op_room_label(const adapter *a, const char *room, char *out, size_t len)
 {
 	mx_room *r = room ? room_find((matrix *)a, room) : NULL;
@@ -2492,6 +2508,7 @@ static const adapter_ops matrix_ops = {
 	.send_file = op_send_file,
 	.open_private = op_open_private,
 	.room_label = op_room_label,
+	.present = op_present,
 	.free = op_free,
 };
 

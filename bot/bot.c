@@ -630,9 +630,13 @@ static void on_room_lost(void *ctx, adapter *net, const char *room, const char *
 
 static void on_link(void *ctx, adapter *net, int up, const char *why)
 {
-	(void)ctx;
+	bot *b = ctx;
 	log_msg(LOG_INFO, NULL, "network %s is %s%s%s", net->name, up ? "up" : "down", why && *why ? ": " : "",
 		why ? why : "");
+	/* Disconnected, the bot cannot see who takes a nick meanwhile. */
+	for (int i = 0; !up && i < b->ntables; i++)
+		if (b->tables[i]->net == net && !b->tables[i]->closing)
+			table_link_lost(b->tables[i]);
 }
 
 static int state_get(void *ctx, adapter *net, const char *key, char *out, size_t len)

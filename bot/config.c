@@ -1117,6 +1117,9 @@ static void load_operator(struct loader *L, const config_setting_t *s, const cha
 	}
 	if (mask_is_everyone(v))
 		warning(L, s, path, "%s matches everyone: every user would be an operator", shown(q, v));
+	else if (mask_is_everyone(bang))
+		warning(L, s, path, "%s matches by nick alone: anyone who takes the nick is an operator (use "
+			"account:NAME, or a host the server vouches for)", shown(q, v));
 	op->kind = CONFIG_OPERATOR_MASK;
 	memcpy(op->text, v, strlen(v) + 1);
 }

@@ -231,6 +231,97 @@ void tb_save_failed(table *t, const char *user) { save_failed(t, user); }
 void tb_save_works(table *t) { save_works(t); }
 int tb_style_of(const table *t, int s) { return style_of(t, s); }
 
+/* Who bid for seat s in this deal: the name it had then (a computer's seat
+ * may have been taken since), else its name now. */
+static const char *bid_name(const table *t, int s)
+{
+	if (s >= 0 && s < G304_SEATS && t->bid_by[s][0])
+		return t->bid_by[s];
+	return seat_name(t, s);
+}
+const char *tb_bid_name(const table *t, int s) { return bid_name(t, s); }
+
+/* May seat s be told its private cards? A person, and one the bot has
+ * not lost sight of since they sat (see `claim`). */
+static int private_ok(const table *t, int s)
+{
+	return s >= 0 && s < G304_SEATS && t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed;
+}
+int tb_private_ok(const table *t, int s) { return private_ok(t, s); }
+
+/* Does the network vouch for this identity for good (an account, a Matrix
+ * id), or could another person hold it once its holder is gone (a nick)? */
+static int vouched(const table *t, const char *user)
+{
+	return !t->net->ops->vouched || t->net->ops->vouched(t->net, user);
+}
+
+/* ---- who has seen which seat's cards in this deal ---- */
+
+/* The deal whose cards are out now (its t->deal_idx, from 1), or 0 when no
+ * card is out (between deals, between matches). */
+static int cards_out(const table *t)
+{
+	if (t->state != TABLE_PLAYING)
+		return 0;
+	if (t->gdef) {
+		game_status gs;
+		if (!t->g)
+			return 0;
+		game_status_of(t->g, &gs);
+		return gs.over || gs.needs_deal ? 0 : t->deal_idx;
+	}
+	return t->game.phase == G304_PHASE_DEAL || t->game.phase == G304_PHASE_OVER ? 0 : t->deal_idx;
+}
+
+/* The seat whose cards `user` has been shown in this deal, or -1. */
+static int viewer_seat(const table *t, const char *user)
+{
+	int d = cards_out(t);
+	for (int i = 0; d && i < t->nviewers; i++)
+		if (t->viewers[i].deal == d && !strcasecmp(t->viewers[i].user, user))
+			return t->viewers[i].seat;
+	return -1;
+}
+
+/* Notes that `user` holds seat s while this deal's cards are out; 0, or -1
+ * when the list is full (the caller then refuses the seat). */
+static int viewer_add(table *t, const char *user, int s)
+{
+	int d = cards_out(t);
+	if (!d || !user[0])
+		return 0;
+	int n = 0;
+	for (int i = 0; i < t->nviewers; i++) /* earlier deals are forgotten */
+		if (t->viewers[i].deal == d)
+			t->viewers[n++] = t->viewers[i];
+	t->nviewers = n;
+	for (int i = 0; i < n; i++)
+		if (!strcasecmp(t->viewers[i].user, user) && t->viewers[i].seat == s)
+			return 0;
+	if (n >= TABLE_VIEWERS_MAX)
+		return -1;
+	seat_viewer *v = &t->viewers[t->nviewers++];
+	snprintf(v->user, sizeof v->user, "%s", user);
+	v->seat = s;
+	v->deal = d;
+	return 0;
+}
+
+/* Everyone seated now has seen their seat's cards. Called before anything
+ * can take a person out of a seat (every command, a leave, a rename), so
+ * nobody leaves a seat unrecorded. */
+static void viewers_sync(table *t)
+{
+	if (!cards_out(t)) {
+		t->nviewers = 0;
+		return;
+	}
+	for (int s = 0; s < t->nseats; s++)
+		if (t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed)
+			viewer_add(t, t->seats[s].user, s);
+}
+
 /* The seat to move in whichever game the table plays, or -1. */
 static int turn_of(const table *t)
 {
@@ -267,7 +358,7 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 	switch (v.phase) {
 	case G304_PHASE_BID4:
 		snprintf(n, sizeof n, "%d", v.bid);
-		sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, seat_name(t, v.bidder), NULL);
+		sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, bid_name(t, v.bidder), NULL);
 		break;
 	case G304_PHASE_TRUMP4:
 	case G304_PHASE_TRUMP8:
@@ -290,7 +381,7 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 		else
 			sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
 		bid_text(v.bid, m, sizeof m);
-		sb_txt(&b, T_STATE_CONTRACT, m, seat_name(t, v.trumper), NULL);
+		sb_txt(&b, T_STATE_CONTRACT, m, bid_name(t, v.trumper), NULL);
 		break;
 	}
 	default:
@@ -307,7 +398,7 @@ static void send_hand(table *t, int s)
 		tg_send_hand(t, s);
 		return;
 	}
-	if (s < 0 || !t->seats[s].user[0] || t->seats[s].computer || t->state != TABLE_PLAYING)
+	if (!private_ok(t, s) || t->state != TABLE_PLAYING)
 		return;
 	g304_view v;
 	g304_legal l;
@@ -425,6 +516,7 @@ static void deal_next(void *ctx)
 	}
 	t->deal_idx++;
 	t->seq = 0;
+	memset(t->bid_by, 0, sizeof t->bid_by);
 	g304_deal(&t->game, deck);
 	memset(deck, 0, sizeof deck);
 	if (cut > 0 && cutter >= 0) {
@@ -493,7 +585,7 @@ static void deal_end_words(table *t)
 static void inspection(table *t, int trick)
 {
 	int tr = t->game.trumper;
-	if (tr == G304_NO_SEAT || t->seats[tr].computer)
+	if (tr == G304_NO_SEAT || !private_ok(t, tr))
 		return;
 	g304_view v;
 	g304_view_of(&t->game, tr, &v);
@@ -553,6 +645,8 @@ static void events_words(table *t, const g304_result *res)
 			say(t, T_REJECTED, who, n, NULL);
 			break;
 		case G304_EV_BID:
+			if (e->seat < G304_SEATS)
+				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
 			bid_text(e->value, n, sizeof n);
 			say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
 			break;
@@ -564,7 +658,7 @@ static void events_words(table *t, const g304_result *res)
 			break;
 		case G304_EV_BIDDING_WON:
 			snprintf(n, sizeof n, "%d", e->value);
-			say(t, T_BIDDING_WON, who, n, NULL);
+			say(t, T_BIDDING_WON, bid_name(t, e->seat), n, NULL);
 			break;
 		case G304_EV_TRUMP_SET:
 			say(t, T_TRUMP_SET, who, NULL, NULL);
@@ -580,7 +674,7 @@ static void events_words(table *t, const g304_result *res)
 			break;
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
-			say(t, T_BID8_WON, who, n, NULL);
+			say(t, T_BID8_WON, bid_name(t, e->seat), n, NULL);
 			break;
 		case G304_EV_PLAY_STARTS:
 			say(t, T_PLAY_STARTS, who,
@@ -872,7 +966,7 @@ static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
 	if (t->closing || t->state != TABLE_PLAYING || tag >> 8 != decision_stamp(t) || t->game.turn != s)
 		return;
 	if (kind == AI_HINT) {
-		if (ok && t->seats[s].user[0] && !t->seats[s].computer)
+		if (ok && private_ok(t, s))
 			send_hint(t, s, res);
 		return;
 	}
@@ -1079,12 +1173,54 @@ static int seated_count(const table *t)
 	return n;
 }
 
+/* A nick (which someone else may take once its holder is gone) gets a seat
+ * key: told privately, it proves the person when the bot has lost sight of
+ * them (a restart, a quit, a nick change outside its channels). */
+static void make_key(table *t, int s, const char *user)
+{
+	static const char alphabet[] = "abcdefghijkmnpqrstuvwxyz23456789"; /* 32: 5 bits a character */
+	unsigned char r[TABLE_KEY_LEN];
+	seat *x = &t->seats[s];
+	x->key[0] = '\0';
+	if (vouched(t, user) || getrandom(r, sizeof r, 0) != (ssize_t)sizeof r)
+		return;
+	for (int i = 0; i < TABLE_KEY_LEN; i++)
+		x->key[i] = alphabet[r[i] & 31];
+	x->key[TABLE_KEY_LEN] = '\0';
+}
+
+static void tell_key(table *t, int s)
+{
+	if (t->seats[s].key[0])
+		tell(t, t->seats[s].user, T_SEAT_KEY, table_room_shown(t), t->seats[s].key, NULL);
+}
+
+/* The bot can no longer tell that this nick is the person who sat: the seat
+ * waits, away, with its grace, for `claim KEY` (or for someone to take it
+ * once the grace is over). */
+static void unconfirm(table *t, int s)
+{
+	seat *x = &t->seats[s];
+	if (!x->user[0] || x->computer || vouched(t, x->user))
+		return;
+	if (!x->away) {
+		x->away = 1;
+		x->away_since = loop_now();
+	}
+	x->unconfirmed = 1;
+	x->claim_told = 0;
+}
+
 static void seat_human(table *t, int s, const char *user, const char *name)
 {
 	snprintf(t->seats[s].user, sizeof t->seats[s].user, "%s", user);
 	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", name);
 	t->seats[s].computer = 0;
 	t->seats[s].away = 0;
+	t->seats[s].unconfirmed = 0;
+	t->seats[s].claim_told = 0;
+	t->seats[s].mid_match = 0;
+	make_key(t, s, user);
 	if (t->net->ops->open_private)
 		t->net->ops->open_private(t->net, user);
 	store_user u;
@@ -1109,6 +1245,11 @@ static void seat_computer(table *t, int s)
 
 void table_user_renamed(table *t, const char *old_user, const char *new_user, const char *new_name)
 {
+	/* Whatever seat the old name saw in this deal, the new one has seen. */
+	viewers_sync(t);
+	int seen = viewer_seat(t, old_user);
+	if (seen >= 0 && strcasecmp(old_user, new_user))
+		viewer_add(t, new_user, seen);
 	int s = table_seat_of(t, old_user);
 	if (s < 0)
 		return;
@@ -1118,6 +1259,7 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 
 void table_user_left(table *t, const char *user)
 {
+	viewers_sync(t);
 	int s = table_seat_of(t, user);
 	if (s < 0)
 		return;
@@ -1127,6 +1269,10 @@ void table_user_left(table *t, const char *user)
 	} else {
 		t->seats[s].away = 1;
 		t->seats[s].away_since = loop_now();
+		/* Out of the bot's sight (no channel shared): whoever comes back
+		 * with this nick must show the seat key. */
+		if (t->net->ops->present && t->net->ops->present(t->net, NULL, user) == 0)
+			unconfirm(t, s);
 		char g[16];
 		snprintf(g, sizeof g, "%d", t->set.grace_seconds);
 		say(t, T_LEFT_PLAYING, t->seats[s].name, g, NULL);
@@ -1139,6 +1285,16 @@ void table_user_seen(table *t, const char *user)
 	int s = table_seat_of(t, user);
 	if (s < 0)
 		return;
+	if (t->seats[s].unconfirmed) {
+		/* The nick is back, but is it the person? Only the key says. */
+		if (!t->seats[s].claim_told) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", s + 1);
+			tell(t, user, t->seats[s].key[0] ? T_CLAIM_HOW : T_CLAIM_NO_KEY, table_room_shown(t), n, NULL);
+			t->seats[s].claim_told = 1;
+		}
+		return;
+	}
 	if (t->seats[s].away) {
 		t->seats[s].away = 0;
 		say(t, T_BACK, t->seats[s].name, NULL, NULL);
@@ -1201,6 +1357,14 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 		t->state = TABLE_OPEN;
 		return -1;
 	}
+	/* Before the restart someone held these nicks; who holds them now,
+	 * nobody knows. A seat that was away gets its grace afresh: the time
+	 * it went away is not kept. */
+	for (int s = 0; s < t->nseats; s++) {
+		if (t->seats[s].away)
+			t->seats[s].away_since = loop_now();
+		unconfirm(t, s);
+	}
 	if (t->state == TABLE_PLAYING) {
 		if (!match_id) {
 			snprintf(err, errlen, "the table was playing, but no match is stored");
@@ -1221,6 +1385,21 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 		return -1;
 	}
 	return 0;
+}
+
+void table_link_lost(table *t)
+{
+	for (int s = 0; s < t->nseats; s++)
+		unconfirm(t, s);
+}
+
+int table_admits(const table *t, const char *user)
+{
+	if (table_seat_of(t, user) >= 0)
+		return 1; /* a player keeps their seat's private commands while briefly away */
+	if (!t->net->ops->present)
+		return 1;
+	return t->net->ops->present(t->net, t->room, user) != 0; /* -1: the network cannot tell */
 }
 
 void table_resumed(table *t)
@@ -1290,39 +1469,84 @@ static void say_ready(table *t)
 		say(t, T_READY, NULL, NULL, NULL);
 }
 
+/* Seconds left of the grace of an away player's seat (0: none left, or
+ * the seat is not held by an away player). */
+static int grace_left(const table *t, int s)
+{
+	const seat *x = &t->seats[s];
+	if (!x->user[0] || x->computer || !x->away)
+		return 0;
+	int64_t left = (int64_t)t->set.grace_seconds * 1000 - (loop_now() - x->away_since);
+	return left > 0 ? (int)((left + 999) / 1000) : 0;
+}
+
+/* Tells `user` that seat s is kept for its away player for a while yet. */
+static void tell_grace(table *t, const char *user, int s)
+{
+	char n[16], secs[16];
+	snprintf(n, sizeof n, "%d", s + 1);
+	snprintf(secs, sizeof secs, "%d", grace_left(t, s));
+	tell(t, user, T_SEAT_GRACE, table_room_shown(t), n, secs);
+}
+
 static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room;
-	if (table_seat_of(t, user) >= 0) {
-		tell(t, user, T_ALREADY_SEATED, table_room_shown(t), NULL, NULL);
-		return;
-	}
 	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (argc > 1 && want < 0) {
 		tell(t, user, T_USAGE, "sit [1-4]", NULL, NULL);
 		return;
 	}
+	char n[16];
+	int mine = table_seat_of(t, user);
+	if (mine >= 0) {
+		/* Moving would show a second hand of this deal. */
+		snprintf(n, sizeof n, "%d", mine + 1);
+		tell(t, user, cards_out(t) && want >= 0 && want != mine ? T_SEAT_MOVE_LATER : T_ALREADY_SEATED,
+		     table_room_shown(t), n, NULL);
+		return;
+	}
+	/* Within a deal a person sees at most one seat's cards: whoever held
+	 * a seat in it (under any name) may come back to that seat only. */
+	int seen = viewer_seat(t, user);
+	if (seen >= 0 && want >= 0 && want != seen) {
+		snprintf(n, sizeof n, "%d", seen + 1);
+		tell(t, user, T_SEAT_SEEN, table_room_shown(t), n, NULL);
+		return;
+	}
+	if (seen >= 0)
+		want = seen;
 	int s = -1;
-	int64_t now = loop_now();
 	for (int i = 0; i < t->nseats && s < 0; i++) {
 		int k = want >= 0 ? want : i;
 		seat *x = &t->seats[k];
-		int takeable = !x->user[0] || x->computer
-			|| (x->away && now - x->away_since >= (int64_t)t->set.grace_seconds * 1000);
+		int takeable = !x->user[0] || x->computer || (x->away && !grace_left(t, k));
 		if (takeable)
 			s = k;
 		if (want >= 0)
 			break;
 	}
 	if (s < 0) {
-		tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, table_room_shown(t), NULL, NULL);
+		if (want >= 0 && grace_left(t, want))
+			tell_grace(t, user, want);
+		else if (want >= 0 && want == seen)
+			tell(t, user, T_SEAT_SEEN_TAKEN, table_room_shown(t), NULL, NULL);
+		else
+			tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, table_room_shown(t), NULL, NULL);
 		return;
 	}
+	if (viewer_add(t, user, s) < 0) {
+		tell(t, user, T_SEAT_CROWD, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	int from_computer = t->seats[s].computer;
 	int replacing = t->seats[s].user[0] != 0;
 	char old[TABLE_NAME_MAX];
 	snprintf(old, sizeof old, "%s", t->seats[s].name);
 	seat_human(t, s, user, name);
-	char n[16];
+	/* A computer's seat taken mid-match: its !stop vote does not outweigh
+	 * the people who were playing. */
+	t->seats[s].mid_match = t->state == TABLE_PLAYING && from_computer;
 	snprintf(n, sizeof n, "%d", s + 1);
 	if (replacing)
 		say(t, T_SIT_REPLACE, name, old, n);
@@ -1331,10 +1555,67 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
 		say_ready(t);
 	flush(t);
+	tell_key(t, s);
 	if (t->state == TABLE_PLAYING) {
 		send_hand(t, s);
 		schedule(t);
 	}
+}
+
+/* `claim KEY`: the person who sat shows the seat key the bot told them, to
+ * take their seat back when the bot lost sight of them, under any nick. */
+static void cmd_claim(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)argc;
+	int s = -1;
+	for (int i = 0; i < t->nseats; i++)
+		if (t->seats[i].key[0] && !t->seats[i].computer && !strcmp(t->seats[i].key, argv[1]))
+			s = i;
+	if (in_room) {
+		/* Said where all could read it: the key is spent. */
+		if (s >= 0)
+			t->seats[s].key[0] = '\0';
+		tell(t, user, T_CLAIM_PRIVATELY, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	char n[16];
+	snprintf(n, sizeof n, "%d", s + 1);
+	if (s < 0) {
+		tell(t, user, T_CLAIM_BAD, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	seat *x = &t->seats[s];
+	if (!x->unconfirmed) {
+		tell(t, user, !strcasecmp(x->user, user) ? T_ALREADY_SEATED : T_CLAIM_NOT_NEEDED, table_room_shown(t), n,
+		     NULL);
+		return;
+	}
+	int mine = table_seat_of(t, user);
+	if (mine >= 0 && mine != s) {
+		tell(t, user, T_ALREADY_SEATED, table_room_shown(t), n, NULL);
+		return;
+	}
+	int seen = viewer_seat(t, user);
+	if (seen >= 0 && seen != s) {
+		snprintf(n, sizeof n, "%d", seen + 1);
+		tell(t, user, T_SEAT_SEEN, table_room_shown(t), n, NULL);
+		return;
+	}
+	if (viewer_add(t, user, s) < 0) {
+		tell(t, user, T_SEAT_CROWD, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	snprintf(x->user, sizeof x->user, "%s", user);
+	snprintf(x->name, sizeof x->name, "%s", name);
+	x->unconfirmed = 0;
+	x->away = 0;
+	x->claim_told = 0;
+	if (t->net->ops->open_private)
+		t->net->ops->open_private(t->net, user);
+	say(t, T_CLAIMED, x->name, n, NULL);
+	flush(t);
+	send_hand(t, s);
+	schedule(t);
 }
 
 static void cmd_leave(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1367,7 +1648,12 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 		if (want >= 0 && s != want)
 			continue;
 		seat *x = &t->seats[s];
-		if (!x->user[0] || (x->away && t->state == TABLE_PLAYING)) {
+		/* An away player's seat keeps its grace whoever takes it. */
+		if (want >= 0 && x->away && t->state == TABLE_PLAYING && grace_left(t, s)) {
+			tell_grace(t, user, s);
+			return;
+		}
+		if (!x->user[0] || (x->away && t->state == TABLE_PLAYING && !grace_left(t, s))) {
 			seat_computer(t, s);
 			char n[16];
 			snprintf(n, sizeof n, "%d", s + 1);
@@ -1824,7 +2110,7 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 		}
 		if (v.bid) {
 			bid_text(v.bid, y, sizeof y);
-			sb_txt(&b, T_TABLE_HIGH_BID, y, seat_name(t, v.bidder), NULL);
+			sb_txt(&b, T_TABLE_HIGH_BID, y, bid_name(t, v.bidder), NULL);
 		}
 		if (t->move_by) {
 			int64_t left = (t->move_by - loop_now()) / 1000;
@@ -1931,11 +2217,15 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 		tell(t, user, T_NOT_SEATED, table_room_shown(t), NULL, NULL);
 		return;
 	}
-	int humans = 0, votes = 0;
+	int humans = 0, votes = 0, players = 0;
 	if (s >= 0)
 		t->stop_votes |= (uint8_t)(1u << s);
+	/* Those who took a computer's seat mid-match count only when none of
+	 * the people who were playing is left. */
 	for (int i = 0; i < t->nseats; i++)
-		if (t->seats[i].user[0] && !t->seats[i].computer) {
+		players += t->seats[i].user[0] && !t->seats[i].computer && !t->seats[i].mid_match;
+	for (int i = 0; i < t->nseats; i++)
+		if (t->seats[i].user[0] && !t->seats[i].computer && !(players && t->seats[i].mid_match)) {
 			humans++;
 			votes += t->stop_votes >> i & 1;
 		}
@@ -2288,6 +2578,7 @@ static const command commands[] = {
 	{ "bid", "b", cmd_bid, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
 	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
 	{ "caps", NULL, cmd_caps, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
+	{ "claim", NULL, cmd_claim, 1, 1, 0, T_HELP_CLAIM },
 	{ "cut", NULL, cmd_cut, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_CUT },
 	{ "discard", NULL, cmd_game_only, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
 	{ "exchange", NULL, cmd_game_only, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
@@ -2358,6 +2649,7 @@ static void cmd_help(table *t, const char *user, const char *name, int in_room, 
 
 void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
+	viewers_sync(t);
 	const command *c = find_command(argv[0]);
 	if (!c) {
 		tell(t, user, T_UNKNOWN_COMMAND, argv[0], t->bot->prefix, NULL);
@@ -2382,6 +2674,20 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	}
 	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN) {
 		tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	/* A table answers private commands only from the people in its room
+	 * and its players. */
+	if (!in_room && c->fn != cmd_help && !table_admits(t, user)) {
+		tell(t, user, T_NOT_PRESENT, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	/* A nick the bot lost sight of speaks for its seat only with the key. */
+	int mine = table_seat_of(t, user);
+	if (mine >= 0 && t->seats[mine].unconfirmed && c->fn != cmd_claim && c->fn != cmd_help) {
+		char n[16];
+		snprintf(n, sizeof n, "%d", mine + 1);
+		tell(t, user, t->seats[mine].key[0] ? T_CLAIM_HOW : T_CLAIM_NO_KEY, table_room_shown(t), n, NULL);
 		return;
 	}
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */

@@ -11,6 +11,8 @@
 #define TABLE_NAME_MAX 64        /* display names are cut to this */
 #define TABLE_OUT_MAX 4096       /* announcements gathered before they are sent */
 #define TABLE_NOTIFY_MAX 32      /* people who asked to hear when a game starts */
+#define TABLE_VIEWERS_MAX 32     /* identities that held a seat in one deal (more are refused a seat) */
+#define TABLE_KEY_LEN 8          /* a seat key's characters (40 bits: a guess a second takes ages) */
 
 enum table_state { TABLE_OPEN, TABLE_PLAYING };
 enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
@@ -45,7 +47,22 @@ typedef struct seat {
 	int ascii;                  /* this player's client shows boxes for suit symbols */
 	int finish_deal;            /* after a caps call, `finish`: the bot plays this seat's cards
 	                             * to the end of deal number finish_deal - 1 (0: not asked) */
+	int mid_match;              /* took a computer's seat after the match started (a !stop vote
+	                             * counts it only when none of the match's own players is left) */
+	int unconfirmed;            /* the bot lost sight of this nick (a restart, a quit): nothing
+	                             * private goes to it until `claim KEY` or the grace is over */
+	char key[TABLE_KEY_LEN + 1];/* the seat key told privately when a nick sat ("" none) */
+	int claim_told;             /* an unconfirmed seat's nick was told how to claim it */
 } seat;
+
+/* Someone who held a seat while the current deal's cards were out: within a
+ * deal a person sees at most one seat's private cards, under every identity
+ * they had in it. */
+typedef struct seat_viewer {
+	char user[ADAPTER_ID_MAX];
+	int seat;
+	int deal;                   /* table.deal_idx when they held it */
+} seat_viewer;
 
 struct bot;
 
@@ -86,6 +103,10 @@ typedef struct table {
 	int seen_seat;             /* brief: the seat whose move the room just saw typed (-1: none) */
 	int cut_seat;              /* 304: the seat offered the cut before the next deal (-1: none) */
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
+	seat_viewer viewers[TABLE_VIEWERS_MAX];
+	int nviewers;
+	char bid_by[G304_SEATS][TABLE_NAME_MAX]; /* who held each seat when it last bid in this deal
+	                                          * ("" unknown: the seat's name now) */
 } table;
 
 table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set);
@@ -99,6 +120,11 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 void table_user_left(table *t, const char *user);
 void table_user_seen(table *t, const char *user);  /* spoke or joined */
 void table_resumed(table *t);                       /* the bot is back in the room */
+/* The bot lost its connection: it no longer sees who holds each nick. */
+void table_link_lost(table *t);
+/* May `user` act at or read this table by a private command? Those in its
+ * room may, and its seated players (while briefly away too); 1 or 0. */
+int table_admits(const table *t, const char *user);
 /* A new table takes the choices players made with !set at this channel's
  * earlier tables (kept in the database), and says which. */
 void table_recall_settings(table *t);

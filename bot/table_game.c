@@ -134,7 +134,7 @@ static void state_text(const table *t, int s, strbuf *b)
 			if (v.bid) {
 				char bid[16], line[LINE];
 				snprintf(bid, sizeof bid, "%d", v.bid);
-				sb_add(b, tb_txt(line, sizeof line, T_G_STATE_HIGH, bid, tb_seat_name(t, v.bidder), NULL));
+				sb_add(b, tb_txt(line, sizeof line, T_G_STATE_HIGH, bid, tb_bid_name(t, v.bidder), NULL));
 			}
 			break;
 		case T304_PHASE_TRUMP:
@@ -157,7 +157,7 @@ static void state_text(const table *t, int s, strbuf *b)
 			else
 				sb_add(b, tb_txt(line, sizeof line, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL));
 			snprintf(bid, sizeof bid, "%d", v.bid);
-			sb_add(b, tb_txt(line, sizeof line, T_STATE_CONTRACT, bid, tb_seat_name(t, v.trumper), NULL));
+			sb_add(b, tb_txt(line, sizeof line, T_STATE_CONTRACT, bid, tb_bid_name(t, v.trumper), NULL));
 			if (v.npile) {
 				snprintf(n, sizeof n, "%d", v.npile);
 				sb_add(b, tb_txt(line, sizeof line, T_G_STATE_PILE, n, NULL, NULL));
@@ -180,7 +180,7 @@ static void state_text(const table *t, int s, strbuf *b)
 		if (v.bid) {
 			char bid[16];
 			snprintf(bid, sizeof bid, "%d", v.bid);
-			sb_add(b, tb_txt(line, sizeof line, T_G_STATE_HIGH, bid, tb_seat_name(t, v.bidder), NULL));
+			sb_add(b, tb_txt(line, sizeof line, T_G_STATE_HIGH, bid, tb_bid_name(t, v.bidder), NULL));
 		}
 		break;
 	case ROOK_PHASE_DISCARD:
@@ -197,7 +197,7 @@ static void state_text(const table *t, int s, strbuf *b)
 		render_rook_colour(&cb, v.trump, style);
 		sb_add(b, tb_txt(line, sizeof line, T_STATE_TRUMPS, col, NULL, NULL));
 		snprintf(bid, sizeof bid, "%d", v.bid);
-		sb_add(b, tb_txt(line, sizeof line, T_STATE_CONTRACT, bid, tb_seat_name(t, v.bidder), NULL));
+		sb_add(b, tb_txt(line, sizeof line, T_STATE_CONTRACT, bid, tb_bid_name(t, v.bidder), NULL));
 		break;
 	}
 	default:
@@ -210,7 +210,7 @@ static void state_text(const table *t, int s, strbuf *b)
 /* The private hand line: where the game is, the hand with positions, what may be done. */
 void tg_send_hand(table *t, int s)
 {
-	if (s < 0 || s >= t->nseats || !t->g || !t->seats[s].user[0] || t->seats[s].computer || t->state != TABLE_PLAYING)
+	if (s < 0 || s >= t->nseats || !t->g || !tb_private_ok(t, s) || t->state != TABLE_PLAYING)
 		return;
 	game_status gs;
 	game_status_of(t->g, &gs);
@@ -467,6 +467,7 @@ static void deal_next(void *ctx)
 	}
 	t->deal_idx++;
 	t->seq = 0;
+	memset(t->bid_by, 0, sizeof t->bid_by);
 	int e = game_deal(t->g, deck);
 	memset(deck, 0, sizeof deck);
 	if (e) {
@@ -567,11 +568,13 @@ static void events_words(table *t, const game_result *res)
 		    && (!strcmp(ev, "bid") || !strcmp(ev, "pass") || (!strcmp(ev, "played") && !(is_t304(t) && (e->flags & 1)))))
 			continue;
 		if (!strcmp(ev, "bid")) {
+			if (e->seat < G304_SEATS)
+				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
 			tb_say(t, T_BID, who, n, NULL);
 		} else if (!strcmp(ev, "pass")) {
 			tb_say(t, T_PASS, who, NULL, NULL);
 		} else if (!strcmp(ev, "bidding_won")) {
-			tb_say(t, is_t304(t) ? T_BIDDING_WON : T_G_NEST, who, n, NULL);
+			tb_say(t, is_t304(t) ? T_BIDDING_WON : T_G_NEST, tb_bid_name(t, e->seat), n, NULL);
 		} else if (!strcmp(ev, "trump_set")) {
 			tb_say(t, T_TRUMP_SET, who, NULL, NULL);
 		} else if (!strcmp(ev, "exchanged")) {

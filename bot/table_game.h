@@ -17,6 +17,10 @@ const char *tb_seat_name(const table *t, int s);
 void tb_save_failed(table *t, const char *user);
 void tb_save_works(table *t);
 int tb_style_of(const table *t, int s);
+/* Who bid for seat s in this deal (t->bid_by, else the seat's name now). */
+const char *tb_bid_name(const table *t, int s);
+/* May seat s be told its private cards (a person the bot has not lost sight of)? */
+int tb_private_ok(const table *t, int s);
 /* Brief rooms: marks a move typed in the room that went no further. */
 void tb_refused_in_room(table *t, const char *user, int in_room);
 

@@ -102,6 +102,10 @@ int tstore_meta(const table *t, char *out, size_t len)
 		json_object_object_add(j, "computer", json_object_new_boolean(st->computer));
 		json_object_object_add(j, "away", json_object_new_boolean(st->away));
 		json_object_object_add(j, "ascii", json_object_new_boolean(st->ascii));
+		if (st->key[0]) /* the proof a person gives to take the seat back after a restart */
+			json_object_object_add(j, "key", json_object_new_string(st->key));
+		if (st->mid_match)
+			json_object_object_add(j, "mid_match", json_object_new_boolean(1));
 		json_object_array_add(seats, j);
 	}
 	json_object_object_add(o, "seats", seats);
@@ -201,6 +205,14 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 		seats[i].computer = comp;
 		seats[i].away = away;
 		seats[i].ascii = ascii;
+		/* Optional (older metas have neither): a bad key is no key. */
+		json_object *kv;
+		if (!bad && json_object_object_get_ex(j, "key", &kv)
+		    && get_str(j, "key", seats[i].key, sizeof seats[i].key) < 0)
+			seats[i].key[0] = '\0';
+		int mid = 0;
+		if (!bad && json_object_object_get_ex(j, "mid_match", &kv) && get_int(j, "mid_match", 0, 1, &mid) == 0)
+			seats[i].mid_match = mid;
 	}
 	int first = 0, votes = 0, nseats = G304_SEATS;
 	if (!bad && (get_int(o, "first_dealer", 0, 3, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))

@@ -103,6 +103,19 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_USAGE, "usage: {1}") \
 	X(T_PRIVATE_USAGE, "usage: /msg me {2} COMMAND, e.g. /msg me {2} table ({1}help lists the commands)") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
+	X(T_SEAT_KEY, "[{1}] your seat key is {2}: keep it. If I lose sight of you (a quit, a restart), /msg me {1} claim {2} gives you your seat back, under any nick.") \
+	X(T_CLAIM_HOW, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them: /msg me {1} claim KEY, with the seat key I gave you when you sat, takes the seat back.") \
+	X(T_CLAIM_NO_KEY, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them; the seat is kept for its grace, then anyone may !sit in it.") \
+	X(T_CLAIM_PRIVATELY, "[{1}] a seat key is claimed privately (/msg me {1} claim KEY); one said in the channel no longer works.") \
+	X(T_CLAIM_BAD, "[{1}] no seat here has that key.") \
+	X(T_CLAIM_NOT_NEEDED, "[{1}] seat {2} is held by its player; a key is needed only when I have lost sight of them.") \
+	X(T_CLAIMED, "{1} is back in seat {2}") \
+	X(T_NOT_PRESENT, "[{1}] join {1} first: a table answers the people in its channel and its players.") \
+	X(T_SEAT_MOVE_LATER, "[{1}] you hold seat {2}: nobody may see two hands of one deal, so you may move to another seat when this deal ends.") \
+	X(T_SEAT_SEEN, "[{1}] you held seat {2} in this deal and saw its cards: nobody may see two hands of one deal, so you may take another seat when this deal ends (seat {2} is yours to take back).") \
+	X(T_SEAT_SEEN_TAKEN, "[{1}] the seat you held in this deal is taken, and nobody may see two hands of one deal: you may take another seat when this deal ends.") \
+	X(T_SEAT_CROWD, "[{1}] too many people have held seats in this deal; seats are free again when it ends.") \
+	X(T_SEAT_GRACE, "[{1}] the player of seat {2} has left; the seat is kept for them {3} seconds more.") \
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
 	X(T_SIT, "{1} sits in seat {2}") \
 	X(T_SIT_REPLACE, "{1} takes seat {3} from {2}") \
@@ -136,9 +149,10 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
+	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
-	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4)") \
+	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
@@ -147,7 +161,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HINT_OFF, "[{1}] Hints are off at this table.") \
 	X(T_HINT_NOTHING, "[{1}] There is nothing for you to decide right now.") \
 	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up); not in Rook, where taken tricks stay face down until the hand ends") \
-	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it)") \
+	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it; until the deal ends you may take back only that seat)") \
 	X(T_HELP_NOTIFY, "{1}notify: be told privately when a game starts at this table (again to stop)") \
 	X(T_HELP_OPEN, "{1}open: as trumper, before the first card, play an open game (the trump card is shown)") \
 	X(T_HELP_PARTNER, "{1}partner: ask your partner to bid in your place (four-card bidding)") \
@@ -157,10 +171,10 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_RULES, "{1}rules: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace (remembered for this channel)") \
-	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left") \
+	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \
-	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator)") \
+	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator; those who took a computer's seat mid-match count only when no other player is left)") \
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
 	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
 	X(T_HELP_UNBOT, "{1}unbot SEAT: remove a computer player between matches") \

@@ -19,8 +19,10 @@ stopped cleanly and every match is exported with `cardbot export`. Then:
   player): nothing acknowledged was lost; no card was announced twice in a
   deal and no commitment twice: nothing was applied twice;
 - each salt announced at a deal's end is the salt in the record;
-- after every restart with a deal in play at table B, the person was sent
-  their hand privately.
+- after a restart the person at table B is sent no hand until they show
+  the seat key they were told when they sat (`claim KEY`: after a restart
+  the bot cannot tell who holds a nick); every tenth restart they claim,
+  and with a deal in play they get their hand again.
 Prints the figures (kills, restarts, matches, deals, actions, lost: 0).
 """
 import json
@@ -103,8 +105,20 @@ def run():
         obs.privmsg(A, "!bot")
         time.sleep(0.3)
     obs.privmsg(A, "!start")
+    nk = len(obs.lines)
     obs.privmsg(B, "!304")
-    time.sleep(0.3)
+    key_re = re.compile(r"^\[%s\] your seat key is (\w+)" % re.escape(B))
+
+    def seat_key():
+        for m in obs.lines[nk:]:
+            x = key_re.match(strip_colours(m.text)) if m.src.lower() == "cardbot" else None
+            if x:
+                return x.group(1)
+        return None
+    obs.wait(lambda: seat_key() is not None, 30)  # the bot paces its lines (default pacing)
+    key = seat_key()
+    check(key, "table B: the person is told a seat key")
+    claims = []   # (time, came back with a deal in play)
     for _ in range(3):
         obs.privmsg(B, "!bot")
         time.sleep(0.3)
@@ -128,8 +142,19 @@ def run():
         if kills % 10 == 0:
             # now and then let it come back fully and nudge open tables
             t1 = time.time()
-            obs.wait(lambda: bot_in(A, t1) and bot_in(B, t1), 10)
+            back_in = obs.wait(lambda: bot_in(A, t1) and bot_in(B, t1), 30)
             time.sleep(0.4)
+            # the person shows the seat key, then nudges the table
+            nc = len(obs.lines)
+            tc = time.time()
+            obs.privmsg("cardbot", "%s claim %s" % (B, key))
+            obs.wait(lambda: any(m.src.lower() == "cardbot" and "watcher is back in seat 1" in strip_colours(m.text)
+                                 for m in obs.lines[nc:]), 20)  # paced behind the resume lines
+            # and the hand, paced behind that line (a kill now would lose it)
+            obs.wait(lambda: any(m.src.lower() == "cardbot" and m.target.lower() == "watcher"
+                                 and HAND_RE.match(strip_colours(m.text)) for m in obs.lines[nc:]), 5)
+            if back_in:   # a claim sent before the bot is back goes nowhere
+                claims.append(tc)
             obs.privmsg(A, "!start")
             obs.privmsg(B, "!start")
     # let the last start settle, then stop cleanly
@@ -250,17 +275,34 @@ def run():
                         room, mid, di + 1, name, card or "(face down)"))
                     break
                 k += 1
-    # a person's hand after each restart with a deal in play at B
+    # after a restart, no hand before the person claims the seat with the key;
+    # after a claim with a deal in play, the hand
     priv = [m for m in obs.lines if m.src.lower() == "cardbot" and m.target.lower() == "watcher"
             and HAND_RE.match(strip_colours(m.text))]
     chan_b = [m for m in obs.lines if m.src.lower() == "cardbot" and m.target.lower() == B]
     resumed_b = [m.t for m in chan_b if "I am back: the game resumes where it was (deal" in strip_colours(m.text)]
+    back_b = [m.t for m in chan_b if "watcher is back in seat 1" in strip_colours(m.text)]
+    unclaimed = 0
+    for h in priv:
+        r = max([t for t in restart_marks if t <= h.t], default=None)
+        if r is not None and not any(r <= c <= h.t for c in claims):
+            unclaimed += 1
+    check(unclaimed == 0, "table B: no hand went to the nick after a restart before the key was shown "
+          "(%d did)" % unclaimed)
     missing = 0
-    for t in resumed_b:
-        if not any(t - 0.5 <= h.t <= t + 5 for h in priv):
+    in_play = 0
+    for c in claims:
+        r = max([t for t in restart_marks if t <= c], default=0)
+        if not any(r <= t <= c for t in resumed_b):
+            continue   # between deals or matches: no hand to send
+        in_play += 1
+        if not any(c <= t <= c + 20 for t in back_b) or not any(c <= h.t <= c + 20 for h in priv):
             missing += 1
-    check(resumed_b and missing == 0, "table B: a hand went privately to the person after each of %d resumes "
-          "with a deal in play (%d missing)" % (len(resumed_b), missing))
+            near = [(round(m.t - c, 2), strip_colours(m.text)[:90]) for m in obs.lines
+                    if m.src.lower() == "cardbot" and m.target.lower() in (B, "watcher") and r - 1 <= m.t <= c + 20]
+            print("claim at +%.2f s after a restart, no hand: %s" % (c - r, [x for x in near if x[0] >= -1][:14]))
+    check(in_play and missing == 0, "table B: after each of %d claims with a deal in play, the person was back "
+          "with a hand (%d missing)" % (in_play, missing))
     check(len(records) >= 2 and ndeals >= 10, "enough play happened: %d matches, %d deals" % (len(records), ndeals))
     finished = sum(1 for m in matches if m[4] != "0")
     print("figures: %d kills, %d restarts, %d matches (%d finished), %d deals, %d actions stored; "

@@ -370,7 +370,8 @@ def main():
         check(any("names trumps: " in s for s in r_chan), "the trump colour is told")
         for p in everyone:
             refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
-                       and NO_REVIEW not in m.text]
+                       and NO_REVIEW not in m.text
+                       and not re.match(r"^\[#\S+\] your seat key is ", strip_colours(m.text))]
             check(not refused, "%s's moves were not refused: %s" % (p.nick, refused[:2]))
             bad = [m.raw for m in p.c.lines if "\ufffd" in m.text]
             check(not bad, "%s received only valid UTF-8" % p.nick)
@@ -423,7 +424,8 @@ def main():
             hands, time.time() - t_full))
         for p in (cat, dan):
             refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
-                       and NO_REVIEW not in m.text]
+                       and NO_REVIEW not in m.text
+                       and not re.match(r"^\[#\S+\] your seat key is ", strip_colours(m.text))]
             check(not refused, "%s's moves over the whole game were not refused: %s" % (p.nick, refused[:2]))
         print("figures: rook complete game: %d hands in %.0f s" % (hands, time.time() - t_full))
         # The cut (Trump304: the seat after the dealer; Rook: the seat before),

@@ -523,6 +523,64 @@ int main(void)
 		run_for(ev, 50);
 	}
 
+	/* Issue 22: within a deal nobody holds two seats (under any name they
+	 * had in it); the grace holds against !bot; those who took computers'
+	 * seats mid-match do not outvote the player; bids keep their bidder. */
+	{
+		adapter_host hs = bot_host(b);
+		say(b, "#seats", "ann", "!304");
+		table *st = b->tables[b->ntables - 1];
+		st->set.pace = PACE_CASUAL;
+		st->set.computer_delay_ms = 600000; /* the computers wait: one deal throughout */
+		for (int i = 0; i < 3; i++)
+			say(b, "#seats", "ann", "!bot");
+		say(b, "#seats", "ann", "!start");
+		CHECK(st->state == TABLE_PLAYING && st->game.phase == G304_PHASE_BID4, "seats: the deal is on");
+		say(b, "#seats", "eve", "!sit 2");
+		CHECK(table_seat_of(st, "eve") == 1, "seats: a spectator takes a computer's seat");
+		say(b, "#seats", "eve", "!leave");
+		int p0 = net.npriv;
+		say(b, "#seats", "eve", "!sit 3");
+		CHECK(table_seat_of(st, "eve") < 0 && net.npriv > p0
+		      && strstr(net.priv_lines[net.npriv - 1], "nobody may see two hands of one deal"),
+		      "seats: she may not take a second seat in the deal, and is told why");
+		hs.renamed(hs.ctx, &net.a, "eve", "eve2", "eve2");
+		say(b, "#seats", "eve2", "!sit 4");
+		CHECK(table_seat_of(st, "eve2") < 0, "seats: nor under a new nick");
+		say(b, "#seats", "eve2", "!sit");
+		CHECK(table_seat_of(st, "eve2") == 1, "seats: !sit takes her back to the seat she held");
+		p0 = net.npriv;
+		say(b, "#seats", "ann", "!sit 3");
+		CHECK(table_seat_of(st, "ann") == 0 && strstr(net.priv_lines[net.npriv - 1], "you hold seat 1"),
+		      "seats: a seated player may not move");
+		say(b, "#seats", "mal", "!sit 3");
+		CHECK(table_seat_of(st, "mal") == 2 && st->seats[2].mid_match, "seats: a second spectator sits");
+		say(b, "#seats", "eve2", "!stop");
+		say(b, "#seats", "mal", "!stop");
+		run_for(ev, 5);
+		CHECK(!st->closing, "seats: two who took computers' seats mid-match do not outvote the player");
+		/* The bid of a seat whose holder changed names its bidder. */
+		snprintf(st->bid_by[1], sizeof st->bid_by[1], "Robo-East");
+		st->game.bid = 170;
+		st->game.bidder = 1;
+		p0 = net.npriv;
+		say(b, "#seats", "eve2", "!hand");
+		CHECK(net.npriv > p0 && strstr(net.priv_lines[net.npriv - 1], "170 by Robo-East"),
+		      "seats: the state line names who bid, not the newcomer");
+		/* The grace holds against !bot. */
+		hs.left(hs.ctx, &net.a, "#seats", "ann", "bye");
+		CHECK(st->seats[0].away, "seats: ann left");
+		say(b, "#seats", "zed", "!bot 1");
+		CHECK(!st->seats[0].computer && !strcmp(st->seats[0].user, "ann")
+		      && strstr(net.priv_lines[net.npriv - 1], "kept for them"),
+		      "seats: !bot on the seat of a player who just left is refused, with the reason");
+		st->seats[0].away_since -= (int64_t)st->set.grace_seconds * 1000 + 1000;
+		say(b, "#seats", "zed", "!bot 1");
+		CHECK(st->seats[0].computer, "seats: after the grace, !bot takes it");
+		say(b, "#seats", "boss", "!stop");
+		run_for(ev, 20);
+	}
+
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
 	b->cmd_burst = 3; /* not the built-in 5: the configured limit must be the one used */
 	b->cmd_per_second = 0.5;
