@@ -25,6 +25,7 @@ about how many lines were said at all.
 Standard library only. Closing line: "irc_fair: N passed, M failed".
 """
 import os
+import re
 import sys
 import time
 
@@ -193,11 +194,19 @@ def part_presence(q, p, port, bot):
     check("presence: twenty part/join cycles make at most 8 left/back lines in the channel (old: 40)",
           len(chan) <= 8, "%d lines" % len(chan))
     check("presence: and at most 6 hands re-sent to the player (old: 20)", len(hands) <= 6, "%d hands" % len(hands))
-    # the seat followed the person all the same: p is in the channel and seated, not away
+    # Parting its only channel with the bot puts p out of the bot's sight, so
+    # the seat waits for its key (issue 22, section 2); shown, p is back.
+    keys = [re.search(r"your seat key is (\w+)", strip_colours(m.text)) for m in bot_lines(p, 0)]
+    keys = [k.group(1) for k in keys if k]
+    check("presence: p was told a seat key when it sat", bool(keys))
+    if keys:
+        s = len(q.lines)
+        p.privmsg(BOT, "%s claim %s" % (CHAN, keys[-1]))
+        first_after(q, s, lambda m: m.target.lower() == CHAN and p.nick + " is back" in strip_colours(m.text), 30)
     s = len(q.lines)
     q.privmsg(CHAN, "!table")
     line = first_after(q, s, lambda m: is_table_answer(m, CHAN), 30)
-    check("presence: after the cycles p's seat is not marked away", line is not None and
+    check("presence: after the cycles and the key p's seat is not marked away", line is not None and
           "away" not in strip_colours(line.text), line.text if line else "no answer")
 
 
