@@ -25,6 +25,11 @@ typedef struct loop loop;
 enum adapter_send_flags {
 	ADAPTER_NOTICE = 1,     /* informational (IRC NOTICE, Matrix m.notice) */
 	ADAPTER_HIGHLIGHT = 2,  /* addressed to someone who should be alerted (your turn) */
+	/* A private line that makes older ones stale (a hand or a prompt): it
+	 * replaces any line with this flag queued for the same person and not
+	 * yet sent whose text starts with the same "[label:" tag (lines of the
+	 * same table); a network that sends at once may ignore it. */
+	ADAPTER_REPLACES = 4,
 };
 
 /* Callbacks into the host. Strings are borrowed for the call only. The host
@@ -92,6 +97,10 @@ typedef struct adapter_ops {
 	 * room's alias, "#304:example.org"): written into out, returning 1;
 	 * 0 (out "") when there is none. NULL where ids are the names (IRC). */
 	int (*room_label)(const adapter *a, const char *room, char *out, size_t len);
+	/* A short handle by which a person names the room in a private command
+	 * ("2" on Matrix, where names are long and may hold spaces): written
+	 * into out, returning 1; 0 (out "") when there is none. May be NULL. */
+	int (*room_ref)(const adapter *a, const char *room, char *out, size_t len);
 	void (*free)(adapter *a);
 } adapter_ops;
 

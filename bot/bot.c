@@ -421,18 +421,26 @@ static void on_message(void *ctx, adapter *net, const char *room, const char *us
 		if (argv[0][0] && !strncmp(argv[0], b->prefix, plen))
 			argv[0] += plen;
 	} else {
-		char rooms[512] = "";
+		char rooms[512] = "", example[ADAPTER_ID_MAX] = "";
 		int found = 0;
 		for (int i = 0; i < b->ntables; i++)
 			if (b->tables[i]->net == net && !b->tables[i]->closing && table_seat_of(b->tables[i], user) >= 0) {
 				if (!found)
 					t = b->tables[i];
 				found++;
+				/* Each as the lines name it, with the short handle the
+				 * network offers for typing it (a Matrix room's number). */
+				char ref[32] = "";
+				if (!net->ops->room_ref || !net->ops->room_ref(net, b->tables[i]->room, ref, sizeof ref))
+					ref[0] = '\0';
+				const char *shown = table_room_shown(b->tables[i]);
 				size_t l = strlen(rooms);
-				snprintf(rooms + l, sizeof rooms - l, "%s%s", l ? ", " : "", table_room_shown(b->tables[i]));
+				snprintf(rooms + l, sizeof rooms - l, "%s%s%s%s", l ? ", " : "", ref, ref[0] ? ": " : "", shown);
+				if (found == 1)
+					snprintf(example, sizeof example, "%s", ref[0] ? ref : shown);
 			}
 		if (found > 1) {
-			say_private_id(b, net, user, T_WHICH_TABLE, rooms, NULL);
+			say_private_id(b, net, user, T_WHICH_TABLE, rooms, example);
 			return;
 		}
 		if (!t) {
