@@ -116,6 +116,7 @@ typedef struct mx_room {
 	int create_wanted;             /* a direct room to make when the budget allows */
 	int64_t create_at;             /* since when */
 	int n429;                      /* refusals (429) in a row */
+	int join_invited;              /* a join to retry was after an invitation */
 	int64_t slow_at;               /* when the room was last told that the bot is slowed (0: never) */
 	int dm_creating;               /* createRoom is out */
 	int partner_joined;            /* the direct room's user is in it */
@@ -2299,6 +2300,16 @@ static void handle_sync(matrix *m, json_object *body)
 
 /* ---- replies ---- */
 
+static void join_retry_fire(void *ctx)
+{
+	mx_room *r = ctx;
+	r->retry_timer = 0;
+	if (!r->gone && !r->joined && r->id[0]) {
+		r->joining = 1;
+		join_room(r->m, r->id, r->join_invited);
+	}
+}
+
 /* The body of a finished request as a JSON object, or NULL (then err says
  * why). A 200 whose body is not an object becomes status 0: garbage counts
  * as a network error, and is retried. */
@@ -2466,6 +2477,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 		if (status == 200 && is_room_id(id)) {
 			LOG(m, "info", "joined %s%s%s", q->room, strcmp(q->room, id) ? " as " : "",
 			    strcmp(q->room, id) ? id : "");
+			bud_spend(m, 1); /* Synapse counts a join (a member event) as a message */
 			mx_room *j = room_get(m, id);
 			if (j) {
 				j->joining = 1; /* /sync confirms */
@@ -2474,9 +2486,18 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 		} else {
 			if (status)
 				error_text(body, why, sizeof why);
-			LOG(m, "warn", "cannot join %s (%ld, %s)", q->room, status, status ? why : err);
 			if (r)
 				r->joining = 0;
+			if (status == 429 && r && !r->gone) {
+				/* A join is a message to Synapse's limit too: later. */
+				long ms = retry_after(body);
+				bud_refused(m, ms);
+				r->join_invited = q->join_via_invite;
+				LOG(m, "info", "joining %s: rate-limited; again in %ld ms", q->room, ms);
+				room_retry(m, r, ms + 250, join_retry_fire);
+				break;
+			}
+			LOG(m, "warn", "cannot join %s (%ld, %s)", q->room, status, status ? why : err);
 			if (q->join_via_invite && r && !r->joined)
 				r->gone = 1;
 		}
@@ -2484,6 +2505,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 	}
 	case REQ_LEAVE:
 		if (status == 200) {
+			bud_spend(m, 1);
 			mx_room *r = room_find(m, q->room);
 			if (r && r->ready_told && !r->dm_user[0] && m->base.host.room_lost)
 				m->base.host.room_lost(m->base.host.ctx, &m->base, q->room, "left");

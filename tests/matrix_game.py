@@ -169,6 +169,7 @@ class Scenario:
         self.stop = threading.Event()
         self.figures = {}
         self.fails0 = R.failed
+        self.bot = self.hs = None
 
     def make_hs(self):
         """The homeserver, started: the spec-checking stand-in here; a real
@@ -406,6 +407,10 @@ class Scenario:
 
     def teardown(self):
         self.stop.set()
+        if self.bot is None:
+            if self.hs is not None:
+                self.hs.stop()
+            return
         rss = self.bot.rss_kb() if self.bot and self.bot.alive() else None
         if rss:
             self.figures["rss_kb"] = rss

@@ -741,6 +741,12 @@ class Homeserver:
                     return err(404, "M_NOT_FOUND", "no such room")
                 if room.members.get(user) not in ("invite", "join") and room.is_direct:
                     return err(403, "M_FORBIDDEN", "not invited")
+                if room.members.get(user) != "join":
+                    # Synapse counts a join (a member event) as a message.
+                    ok, wait = self._rate_ok(user)
+                    if not ok:
+                        return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
+                                     "retry_after_ms": wait}
                 self.join(user, rid)
             return 200, {"room_id": rid}
         if p == "/rooms/{roomId}/leave":

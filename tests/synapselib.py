@@ -139,12 +139,14 @@ class SynapseHomeserver:
         c["log_config"] = os.path.join(t, "log.config")
         self.db = c["database"]["args"]["database"]
         self.log = os.path.join(t, "homeserver.log")
+        logcfg = {"version": 1,
+                  "formatters": {"p": {"format": "%(asctime)s %(name)s %(levelname)s %(request)s %(message)s"}},
+                  "filters": {"context": {"()": "synapse.logging.context.LoggingContextFilter", "request": ""}},
+                  "handlers": {"file": {"class": "logging.FileHandler", "formatter": "p", "filters": ["context"],
+                                        "filename": self.log}},
+                  "root": {"level": "INFO", "handlers": ["file"]}, "disable_existing_loggers": False}
         with open(c["log_config"], "w") as f:
-            f.write("version: 1\nformatters:\n  p:\n    format: '%(asctime)s %(name)s %(levelname)s %(request)s "
-                    "%(message)s'\nfilters:\n  context:\n    (): synapse.logging.context.LoggingContextFilter\n"
-                    "    request: ''\nhandlers:\n  file:\n    class: logging.FileHandler\n    formatter: p\n"
-                    "    filters: [context]\n    filename: %s\nroot:\n  level: INFO\n  handlers: [file]\n"
-                    "disable_existing_loggers: false\n" % self.log)
+            yaml.safe_dump(logcfg, f)
         # The harness registers and logs in: never limited. The bot's
         # messages, joins and invites: as shipped, or lifted.
         c["rc_registration"] = LIFTED
