@@ -70,6 +70,7 @@ typedef struct mx_req {
 	char room[ADAPTER_ID_MAX];  /* join/leave/forget/send: the room; create: the direct room's user */
 	int join_via_invite;        /* REQ_JOIN after an invite (not a configured room) */
 	unsigned long file_id;      /* REQ_UPLOAD: which queued file */
+	int solo;                   /* a budgeted request sent while no other was out (see bud_refused) */
 	char errbuf[CURL_ERROR_SIZE];
 } mx_req;
 
@@ -1080,16 +1081,23 @@ static void bud_spend(matrix *m, double cost)
  * plus the time since says the rate is at most 1/(retry + since); what the
  * server has now is one token less retry's worth; a model that had more
  * than that overrated the burst. */
-static void bud_refused(matrix *m, long retry_ms)
+static void bud_refused(matrix *m, long retry_ms, int solo)
 {
 	int64_t now = loop_now();
 	if (!m->bud_on) {
+		/* The first limit met with none assumed: one token in retry_ms
+		 * says the rate is at least about that (a later 429 lowers it). */
 		m->bud_on = 1;
 		m->bud_tokens = 0;
 		m->bud_at = now;
+		double r = retry_ms > 0 ? 1000.0 / (double)retry_ms : 50.0;
+		if (r > m->bud_rate)
+			m->bud_rate = r > 50.0 ? 50.0 : r;
 	}
 	bud_refill(m);
-	if (m->last_ok && now - m->last_ok < 10000 && retry_ms > 0) {
+	/* (Only for a request that was alone: with others out at once, a success
+	 * the server counted first may not have been seen yet.) */
+	if (solo && m->last_ok && now - m->last_ok < 10000 && retry_ms > 0) {
 		double r = 1000.0 / (double)(retry_ms + (now - m->last_ok));
 		if (r < m->bud_rate)
 			m->bud_rate = r < MX_RATE_MIN ? MX_RATE_MIN : r;
@@ -1103,6 +1111,15 @@ static void bud_refused(matrix *m, long retry_ms)
 	m->bud_tokens = server;
 	m->last_429 = m->bud_raised = now;
 	m->n429++;
+}
+
+/* Whether q is the only budgeted request out. */
+static int budget_solo(const matrix *m, const mx_req *q)
+{
+	for (const mx_req *p = m->reqs; p; p = p->next)
+		if (p != q && (p->kind == REQ_SEND || p->kind == REQ_UPLOAD || p->kind == REQ_CREATE_DM))
+			return 0;
+	return 1;
 }
 
 static void disp_fire(void *ctx)
@@ -1387,6 +1404,7 @@ static void upload_start(matrix *m, mx_room *r)
 	snprintf(path, sizeof path, "/_matrix/media/v3/upload?filename=%s", name);
 	mx_req *q = request_raw(m, REQ_UPLOAD, "POST", path, copy, f->len, f->mime, MX_SEND_TIMEOUT_MS);
 	if (q) {
+		q->solo = budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->id);
 		q->file_id = f->id;
 		r->sending = 1;
@@ -1570,6 +1588,7 @@ static void send_now(matrix *m, mx_room *r)
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/%s", esc, txn);
 	mx_req *q = request(m, REQ_SEND, "PUT", path, strdup(r->batch), MX_SEND_TIMEOUT_MS);
 	if (q) {
+		q->solo = budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->id);
 		r->sending = 1;
 	}
@@ -1620,9 +1639,9 @@ static void batch_done(matrix *m, mx_room *r)
  * again when the model has the tokens (never two jobs at one instant). A
  * job refused again and again also backs off on its own, so a model that
  * is still wrong cannot make it loop. */
-static void refused_429(matrix *m, mx_room *r, long ms, const char *what)
+static void refused_429(matrix *m, mx_room *r, long ms, const char *what, int solo)
 {
-	bud_refused(m, ms);
+	bud_refused(m, ms, solo);
 	r->n429++;
 	long extra = r->n429 >= MX_429_BACKOFF ? backoff_ms(m, r->n429 - MX_429_BACKOFF) : 0;
 	LOG(m, "info", "%s: rate-limited %sfor the %d%s time; again when the budget allows (retry_after_ms %ld; model "
@@ -1651,7 +1670,7 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 	}
 	char why[512];
 	if (status == 429) {
-		refused_429(m, r, retry_after(body), "sending ");
+		refused_429(m, r, retry_after(body), "sending ", q->solo);
 		return;
 	}
 	if (status == 0 || status >= 500 || status == 200) {
@@ -1722,7 +1741,7 @@ static void upload_done(matrix *m, mx_req *q, long status, json_object *body, co
 		return;
 	}
 	if (status == 429) {
-		refused_429(m, r, retry_after(body), "uploading ");
+		refused_429(m, r, retry_after(body), "uploading ", q->solo);
 		return;
 	}
 	if (status == 0 || status >= 500 || status == 200) {
@@ -1769,6 +1788,7 @@ static void create_dm_start(matrix *m, mx_room *r)
 	mx_req *q = request(m, REQ_CREATE_DM, "POST", "/_matrix/client/v3/createRoom", json_text(o),
 			    MX_SEND_TIMEOUT_MS);
 	if (q) {
+		q->solo = budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->dm_user);
 		r->dm_creating = 1;
 		LOG(m, "debug", "making a direct room for %s", r->dm_user);
@@ -1834,7 +1854,7 @@ static void create_done(matrix *m, mx_req *q, long status, json_object *body, co
 		 * the join for want of the second; it does not say which room, so
 		 * it cannot be joined, and the budget makes this rare: a creation
 		 * goes only when two tokens are there. */
-		refused_429(m, r, retry_after(body), "making a direct room ");
+		refused_429(m, r, retry_after(body), "making a direct room ", q->solo);
 		return;
 	} else if (status == 0 || status >= 500) {
 		ms = backoff_ms(m, r->attempts++);
@@ -2491,7 +2511,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 			if (status == 429 && r && !r->gone) {
 				/* A join is a message to Synapse's limit too: later. */
 				long ms = retry_after(body);
-				bud_refused(m, ms);
+				bud_refused(m, ms, 0);
 				r->join_invited = q->join_via_invite;
 				LOG(m, "info", "joining %s: rate-limited; again in %ld ms", q->room, ms);
 				room_retry(m, r, ms + 250, join_retry_fire);

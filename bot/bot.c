@@ -318,7 +318,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	b->tables[b->ntables++] = t;
 	table_set_game(t, def->name, nseats);
 	char buf[1024];
-	const char *args[3] = { b->prefix, room, def->name };
+	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
 	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
 	table_recall_settings(t);

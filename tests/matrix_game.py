@@ -271,6 +271,12 @@ class Scenario:
             R.check(not others, "%d: direct room of %s also holds %s" % (self.num, u, others))
         leaks, dm_first = self.privacy(events, dms)
         R.check(not leaks, "%d: privacy: %s" % (self.num, leaks[:5]))
+        # A hand (or prompt) replaced by a newer one before it was sent is
+        # dropped: no event of a direct room holds two of one table's.
+        stale = [lines_of(e) for e in events if e["type"] == "m.room.message" and e["sender"] == bot
+                 and e["room_id"] in dms.values() and sum(1 for x in lines_of(e) if irc_game.parse_hand(x)) > 1]
+        R.check(not stale, "%d: %d direct-room events carry a stale hand beside its successor: %r" % (
+            self.num, len(stale), stale[:1]))
         # No message stored twice: every event has its own transaction id.
         txns = [e.get("txn") for e in events if e["sender"] == bot and e["type"] == "m.room.message"]
         R.check(len(txns) == len(set(txns)), "%d: a transaction id was stored twice" % self.num)
