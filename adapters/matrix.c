@@ -1084,6 +1084,8 @@ static void bud_spend(matrix *m, double cost)
 static void bud_refused(matrix *m, long retry_ms, int solo)
 {
 	int64_t now = loop_now();
+	bud_refill(m);
+	m->last_429 = m->bud_raised = now; /* (before bud_refill can loosen the model again) */
 	if (!m->bud_on) {
 		/* The first limit met with none assumed: one token in retry_ms
 		 * says the rate is at least about that (a later 429 lowers it). */

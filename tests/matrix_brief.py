@@ -81,7 +81,8 @@ class BriefPlayer(Player):
         self.leader = None
         self.trick = []          # (seat, card or None)
         self.ntricks = 0         # tricks finished
-        self.have_hand = False   # a hand line came in this deal
+        self.have_hand = getattr(self, "next_hand", False)  # a hand line came in this deal
+        self.next_hand = False
         self.acted_at = None     # the state in which I last acted
         self.due = None          # when I act: (time, state)
 
@@ -145,6 +146,8 @@ class BriefPlayer(Player):
             if h:
                 self.hand = set(h["hand"])
                 self.have_hand = True
+                # (the next deal's hand may come before the room's deal line)
+                self.next_hand = self.phase in (None, "done") and h["phase"] == "bid4"
                 self.trump_down = h["table"] is not None
                 if self.want_hand and h["turn"]:
                     self.want_hand = False
