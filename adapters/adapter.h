@@ -30,6 +30,10 @@ enum adapter_send_flags {
 	 * yet sent whose text starts with the same "[label:" tag (lines of the
 	 * same table); a network that sends at once may ignore it. */
 	ADAPTER_REPLACES = 4,
+	/* Worth sending only soon (a reminder of whose turn it is): a network
+	 * that must hold it back (a rate limit) drops it after a few seconds
+	 * rather than deliver it stale. */
+	ADAPTER_TIMELY = 8,
 };
 
 /* Callbacks into the host. Strings are borrowed for the call only. The host

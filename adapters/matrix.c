@@ -49,6 +49,7 @@
 #define MX_UNLIMIT_MS 60000          /* ...and after this long without one, the model is dropped */
 #define MX_429_BACKOFF 3             /* a request refused this often in a row also backs off */
 #define MX_LABEL_MAX 96              /* a room's name as kept for labels */
+#define MX_TIMELY_MS 4000            /* an ADAPTER_TIMELY line not sent by then is dropped */
 
 typedef struct matrix matrix;
 
@@ -1519,6 +1520,33 @@ static void room_retry(matrix *m, mx_room *r, long ms, void (*fn)(void *));
 static void send_retry_fire(void *ctx);
 static void create_dm_retry(void *ctx);
 
+/* Drops the ADAPTER_TIMELY lines that waited too long (outside the event
+ * being sent or retried, which is fixed). */
+static void drop_late(matrix *m, mx_room *r, int64_t now)
+{
+	mx_msg **p = &r->head;
+	for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
+		p = &(*p)->next;
+	int dropped = 0;
+	while (*p) {
+		mx_msg *x = *p;
+		if ((x->flags & ADAPTER_TIMELY) && now - x->at > MX_TIMELY_MS) {
+			*p = x->next;
+			msg_free(m, x);
+			r->nqueued--;
+			dropped++;
+			continue;
+		}
+		p = &x->next;
+	}
+	if (dropped) {
+		r->tail = NULL;
+		for (mx_msg *x = r->head; x; x = x->next)
+			r->tail = x;
+		LOG(m, "debug", "%s: %d timely line%s dropped, too late to send", r->id, dropped, dropped == 1 ? "" : "s");
+	}
+}
+
 /* The one place requests that count against the limit start: the most
  * urgent ready job goes when the budget has its tokens; then the next. */
 static void dispatch(matrix *m)
@@ -1526,6 +1554,9 @@ static void dispatch(matrix *m)
 	if (m->fatal || !m->token[0])
 		return;
 	int64_t now = loop_now();
+	for (mx_room *r = m->rooms; r; r = r->next)
+		if (r->head && !r->sending)
+			drop_late(m, r, now);
 	for (int guard = 0; guard < 256; guard++) {
 		mx_room *best = NULL;
 		int64_t best_rank = 0;

@@ -339,8 +339,15 @@ static void nudge_fire(void *ctx)
 	int s = t->game.turn;
 	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT || t->seats[s].computer || t->gdef)
 		return;
+	if (t->outlen)
+		flush(t);
 	say_turn(t, s);
-	flush(t);
+	/* Timely: a network that must hold it back drops it rather than tell
+	 * of a turn that has passed meanwhile. */
+	if (t->outlen)
+		bot_say_room(t->bot, t->net, t->room, t->out, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
+	t->outlen = 0;
+	t->out[0] = '\0';
 }
 
 /* Whose turn, and what they may do, in the room with their name so that
