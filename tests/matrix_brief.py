@@ -81,6 +81,7 @@ class BriefPlayer(Player):
         self.leader = None
         self.trick = []          # (seat, card or None)
         self.ntricks = 0         # tricks finished
+        self.played = set()      # cards I played in this deal
         self.have_hand = getattr(self, "next_hand", False)  # a hand line came in this deal
         self.next_hand = False
         self.acted_at = None     # the state in which I last acted
@@ -144,10 +145,11 @@ class BriefPlayer(Player):
         for line in lines_of(e):
             h = irc_game.parse_hand(line)
             if h:
-                self.hand = set(h["hand"])
-                self.have_hand = True
-                # (the next deal's hand may come before the room's deal line)
+                # (the next deal's hand may come before the room's deal line;
+                # a hand line the bot's budget held back may predate my last plays)
                 self.next_hand = self.phase in (None, "done") and h["phase"] == "bid4"
+                self.hand = set(h["hand"]) - (set() if self.next_hand else self.played)
+                self.have_hand = True
                 self.trump_down = h["table"] is not None
                 if self.want_hand and h["turn"]:
                     self.want_hand = False
@@ -290,6 +292,10 @@ class BriefPlayer(Player):
         self.actions.append((time.time(), text))
         self.sc.hs.say(self.uid, self.dm, text)
 
+    def discard(self, card):
+        self.hand.discard(card)
+        self.played.add(card)
+
     @staticmethod
     def word(card):
         return card.lower()
@@ -321,26 +327,26 @@ class BriefPlayer(Player):
             if trumper and not self.trump_open:
                 pick = [c for c in hand if c[-1] != self.my_trump] or hand
             self.room("!play " + self.word(pick[0]))
-            self.hand.discard(pick[0])
+            self.discard(pick[0])
             return
         led = self.trick[0][1][-1] if self.trick[0][1] else None
         follow = [c for c in hand if c[-1] == led]
         if follow:
             self.room("!play " + self.word(follow[0]))
-            self.hand.discard(follow[0])
+            self.discard(follow[0])
         elif self.trump_open and hand:
             self.room("!play " + self.word(hand[0]))
-            self.hand.discard(hand[0])
+            self.discard(hand[0])
         elif trumper:
             plain = [c for c in hand if c[-1] != self.my_trump]
             if plain:
                 self.private("play " + self.word(plain[0]))
-                self.hand.discard(plain[0])
+                self.discard(plain[0])
             else:
                 self.private("play trump")
         elif hand:
             self.private("play " + self.word(hand[0]))
-            self.hand.discard(hand[0])
+            self.discard(hand[0])
         else:
             self.errors.append("no card left to play")
 
