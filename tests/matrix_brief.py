@@ -364,6 +364,10 @@ class Brief(Scenario):
 
     def __init__(self, *a, bot_extra="", **k):
         super().__init__(*a, **k)
+        # The bot is told the limit (as an operator would: Synapse's own
+        # unless MX_BRIEF_SPEED raised it); it only ever learns lower ones.
+        if self.rate and not bot_extra:
+            bot_extra = "rate_messages_per_minute = %d; rate_burst = %d;" % (round(self.rate[1] * 60), self.rate[0])
         self.bot_extra = bot_extra
 
     def open_table(self):
