@@ -151,12 +151,18 @@ class BriefPlayer(Player):
                 self.hand = set(h["hand"]) - (set() if self.next_hand else self.played)
                 self.have_hand = True
                 self.trump_down = h["table"] is not None
-                if self.want_hand and h["turn"]:
+                if self.want_hand:
+                    # the answer to `hand`: act on it if it is my turn, else
+                    # wait for the room to say whose turn it is
                     self.want_hand = False
-                    self.play_from(h)
+                    if h["turn"]:
+                        self.play_from(h)
+                    else:
+                        self.turn = None
             elif irc_game.REFUSAL_RE.match(irc_game.strip_colours(line)) and \
                     not irc_game.INSP_RE.match(irc_game.strip_colours(line)):
                 self.refused.append(line)
+                self.ask_hand()
 
     def on_bot(self, s):
         m = COMPUTER_RE.match(s)
@@ -219,6 +225,8 @@ class BriefPlayer(Player):
             if m.group("name") == self.name:
                 self.refused.append(s)
             self.undo(self.seat_of(m.group("name")))
+            if m.group("name") == self.name:
+                self.ask_hand()
             return
         if irc_game.END_RE.match(s) or irc_game.OTHER_END_RE.search(s):
             self.phase = "done"
@@ -348,11 +356,24 @@ class BriefPlayer(Player):
             self.private("play " + self.word(hand[0]))
             self.discard(hand[0])
         else:
-            self.errors.append("no card left to play")
+            self.ask_hand()  # lost track: a person would ask
+
+    def ask_hand(self):
+        """Lost track (a refusal, no card left): ask the bot, as a person would."""
+        if not self.want_hand and self.dm:
+            self.want_hand = True
+            self.private("hand")
 
     def play_from(self, h):
-        """After a refusal: the card the bot's own hand line allows."""
-        if h["may"]:
+        """After asking: what the bot's own hand line allows."""
+        self.acted_at = self.state()
+        if h["phase"] in ("bid4", "bid8"):
+            self.room("!pass")
+        elif h["phase"] == "trump" and h["hand"]:
+            self.my_trump = sorted(h["hand"])[0][-1]
+            self.private("trump " + self.word(sorted(h["hand"])[0]))
+        elif h["may"]:
+            self.discard(h["may"][0])
             self.private("play " + self.word(h["may"][0]))
         elif h["may_trump"]:
             self.private("play trump")

@@ -39,6 +39,7 @@ import sys
 import threading
 import time
 import traceback
+import urllib.parse
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -501,6 +502,15 @@ class Faults(Scenario):
 
     def body(self):
         hs = self.hs
+        # Stale hands: ann asks for her hand three times while her direct
+        # room is held back (a 429); only the newest hand may go out.
+        ann = self.players[self.humans[0]]
+        dm = hs.wait(lambda: hs.direct_rooms(self.botid).get(ann.uid), 10)
+        if dm:
+            hs.fault(lambda r, b, dm=dm: "/send/" in r["path"] and dm in urllib.parse.unquote(r["path"]),
+                     ("status", 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "slow down", "retry_after_ms": 1500}))
+            for _ in range(3):
+                hs.say(ann.uid, dm, "hand")
         is_send = lambda r, b: "/send/" in r["path"]  # noqa: E731
         hs.fault(is_send, ("status", 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "slow down",
                                            "retry_after_ms": 700}), times=3)
