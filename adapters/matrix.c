@@ -2168,8 +2168,6 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 	}
 	if (fresh && !r->dm_user[0] && !r->encrypted && !r->ready_told) {
 		r->ready_told = 1;
-		if (!r->num)
-			r->num = ++m->room_serial;
 		LOG(m, "info", "in room %s", room_id);
 		if (m->base.host.room_ready)
 			m->base.host.room_ready(m->base.host.ctx, &m->base, room_id);
@@ -2795,6 +2793,14 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 /* A direct room ahead of need: a room creation costs as much as two
  * messages against Synapse's limit, better spent while people sit down
  * than when the hands go out. */
+/* A table room's short number, given when the host first names the room
+ * (so the numbers count tables, not the direct rooms around them). */
+static void room_number(matrix *m, mx_room *r)
+{
+	if (!r->num && !r->dm_user[0])
+		r->num = ++m->room_serial;
+}
+
 /* A room as people know it, never its id: the canonical alias, else its
  * name, else "room N" by its short number. */
 static int op_room_label(const adapter *a, const char *room, char *out, size_t len)
@@ -2804,6 +2810,7 @@ static int op_room_label(const adapter *a, const char *room, char *out, size_t l
 		out[0] = '\0';
 	if (!r || !len)
 		return 0;
+	room_number((matrix *)a, r);
 	int n;
 	if (r->alias[0])
 		n = snprintf(out, len, "%s", r->alias);
@@ -2826,7 +2833,10 @@ static int op_room_ref(const adapter *a, const char *room, char *out, size_t len
 	mx_room *r = room ? room_find((matrix *)a, room) : NULL;
 	if (len)
 		out[0] = '\0';
-	if (!r || !r->num || !len)
+	if (!r || !len)
+		return 0;
+	room_number((matrix *)a, r);
+	if (!r->num)
 		return 0;
 	int n = snprintf(out, len, "%d", r->num);
 	return n > 0 && (size_t)n < len;
