@@ -25,6 +25,15 @@ typedef struct loop loop;
 enum adapter_send_flags {
 	ADAPTER_NOTICE = 1,     /* informational (IRC NOTICE, Matrix m.notice) */
 	ADAPTER_HIGHLIGHT = 2,  /* addressed to someone who should be alerted (your turn) */
+	/* A private line that makes older ones stale (a hand or a prompt): it
+	 * replaces any line with this flag queued for the same person and not
+	 * yet sent whose text starts with the same "[label:" tag (lines of the
+	 * same table); a network that sends at once may ignore it. */
+	ADAPTER_REPLACES = 4,
+	/* Worth sending only soon (a reminder of whose turn it is): a network
+	 * that must hold it back (a rate limit) drops it after a few seconds
+	 * rather than deliver it stale. */
+	ADAPTER_TIMELY = 8,
 };
 
 /* Callbacks into the host. Strings are borrowed for the call only. The host
@@ -118,6 +127,10 @@ typedef struct adapter_ops {
 	 * holder is gone (an IRC nick)? 1 vouched, 0 not. May be NULL: every
 	 * identity is vouched for. */
 	int (*vouched)(const adapter *a, const char *user);
+	/* A short handle by which a person names the room in a private command
+	 * ("2" on Matrix, where names are long and may hold spaces): written
+	 * into out, returning 1; 0 (out "") when there is none. May be NULL. */
+	int (*room_ref)(const adapter *a, const char *room, char *out, size_t len);
 	void (*free)(adapter *a);
 } adapter_ops;
 

@@ -36,6 +36,20 @@
 #define MX_FILE_MAX (1024 * 1024)   /* a file sent to someone (send_file): larger ones are refused */
 #define MX_FILES_BYTES_MAX (8 * 1024 * 1024) /* all files waiting to be uploaded, together */
 #define MX_ASK_DELAY_MS 4000         /* a player not in their direct room this long after a line is asked to join */
+/* The budget (see "the budget" below): Synapse's default message limit is
+ * the first guess; a job waiting MX_AGE_MS counts one class more urgent, so
+ * nothing waits for ever behind busier rooms. */
+#define MX_RATE_GUESS 0.2            /* rc_message per_second, as Synapse ships */
+#define MX_BURST_GUESS 10.0          /* rc_message burst_count */
+#define MX_RATE_MIN 0.005            /* a learnt rate is never taken below this (one message in 200 s) */
+#define MX_AGE_MS 45000
+#define MX_SLOW_MS 10000             /* a room line waiting this long: the room is told, once, that it is slow */
+#define MX_SLOW_AGAIN_MS 300000      /* ...and again only after this long */
+#define MX_PROBE_MS 15000            /* no limit assumed: each this long without a 429, the learnt rate doubles */
+#define MX_UNLIMIT_MS 60000          /* ...and after this long without one, the model is dropped */
+#define MX_429_BACKOFF 3             /* a request refused this often in a row also backs off */
+#define MX_LABEL_MAX 96              /* a room's name as kept for labels */
+#define MX_TIMELY_MS 4000            /* an ADAPTER_TIMELY line not sent by then is dropped */
 
 typedef struct matrix matrix;
 
@@ -57,6 +71,7 @@ typedef struct mx_req {
 	char room[ADAPTER_ID_MAX];  /* join/leave/forget/send: the room; create: the direct room's user */
 	int join_via_invite;        /* REQ_JOIN after an invite (not a configured room) */
 	unsigned long file_id;      /* REQ_UPLOAD: which queued file */
+	int solo;                   /* a budgeted request sent while no other was out (see bud_refused) */
 	char errbuf[CURL_ERROR_SIZE];
 } mx_req;
 
@@ -70,9 +85,14 @@ typedef struct mx_file {
 	char uri[512];              /* the mxc:// URI once uploaded, else "" */
 } mx_file;
 
+/* How urgent a job is, most urgent first (docs/MATRIX.md, "Sending"). */
+enum mx_class { CLS_REPLY, CLS_ROOM, CLS_PRIVATE, CLS_CREATE };
+
 typedef struct mx_msg {
 	struct mx_msg *next;
 	int flags;
+	int cls;                    /* enum mx_class */
+	int64_t at;                 /* when it was queued (loop_now) */
 	mx_file *file;              /* NULL for a line of text */
 	char text[];
 } mx_msg;
@@ -93,6 +113,13 @@ typedef struct mx_room {
 	int left_done;                 /* the leave is complete: the record may be freed */
 	char dm_user[ADAPTER_ID_MAX];  /* a direct room: with whom; "" otherwise */
 	char alias[ADAPTER_ID_MAX];    /* its canonical alias ("#304:example.org"), "" when none */
+	char name[MX_LABEL_MAX];       /* its m.room.name, cleaned, "" when none */
+	int num;                       /* a table room's short number for private commands (0: none yet) */
+	int create_wanted;             /* a direct room to make when the budget allows */
+	int64_t create_at;             /* since when */
+	int n429;                      /* refusals (429) in a row */
+	int join_invited;              /* a join to retry was after an invitation */
+	int64_t slow_at;               /* when the room was last told that the bot is slowed (0: never) */
 	int dm_creating;               /* createRoom is out */
 	int partner_joined;            /* the direct room's user is in it */
 	int partner_told;              /* they were asked (in a shared room) to accept the invitation */
@@ -135,9 +162,18 @@ struct matrix {
 	unsigned long long txn_base;
 	unsigned long txn_counter;
 	uint64_t rnd;
-	int64_t gate_until;            /* after a 429: no send before this (loop_now ms) */
+	/* The budget: a model of the homeserver's message limit for the
+	 * account (a bucket of bud_burst tokens refilled at bud_rate a second). */
+	int bud_on;                    /* a limit is assumed or was met */
+	double bud_tokens, bud_rate, bud_burst;
+	int64_t bud_at;                /* when bud_tokens was last brought up to date */
+	int64_t last_ok, last_429;     /* the last budgeted request that succeeded, the last 429 */
+	int64_t bud_raised;            /* when the model last loosened (no limit assumed) */
 	unsigned long n429;
-	long pace_ms;                  /* after a 429: the spacing of sends (0: none) */
+	uint64_t disp_timer;           /* the next look at what to send */
+	int64_t disp_due;
+	const char *cb_user, *cb_room; /* during host->message: who spoke, and where (NULL: in private) */
+	int room_serial;               /* the last short number given to a table room */
 	int direct_dirty;              /* m.direct must be written again */
 	int direct_putting;
 	size_t file_bytes;             /* bytes of queued files not yet uploaded */
@@ -758,6 +794,8 @@ static void schedule_send_retry(matrix *m, mx_room *r, long ms);
 static void create_dm(matrix *m, mx_room *r);
 static void join_room(matrix *m, const char *room, int via_invite);
 static void alias_event(mx_room *r, json_object *e);
+static void name_event(mx_room *r, json_object *e);
+static const char *table_named(matrix *m, const char *text, char *out, size_t len);
 
 static void link_state(matrix *m, int up, const char *why)
 {
@@ -825,9 +863,10 @@ static void upload_filter(matrix *m)
 		"{\"presence\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"types\":[\"m.direct\"]},"
 		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\","
-		"\"m.room.canonical_alias\"],"
+		"\"m.room.canonical_alias\",\"m.room.name\"],"
 		"\"limit\":50},"
-		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.canonical_alias\"]},"
+		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.canonical_alias\","
+		"\"m.room.name\"]},"
 		"\"ephemeral\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"not_types\":[\"*\"]}}}";
 	char user[3 * MATRIX_FIELD_MAX], path[4096];
@@ -986,9 +1025,130 @@ static void room_left(matrix *m, const char *room, const char *why)
 		direct_save(m);
 }
 
+/* ---- the budget ----
+ *
+ * Synapse counts every send (and an upload) against the account's message
+ * limit, and a room creation twice, one after the other: the room is made
+ * with the first token and the creator's join needs the second. A 429 says
+ * how long until ONE token is back. A client that retries each refused
+ * request on its own timer sends several at the moment one token returns,
+ * and they take turns failing for ever (a room creation each time leaving
+ * an empty room behind). So the adapter keeps its own model of the limit,
+ * a bucket of tokens, and one dispatcher spends it: the most urgent job
+ * that is ready goes when its tokens are there, the next waits for its
+ * own. Urgency: a reply to the person who just acted, then a room's lines,
+ * then private lines, then room creations (two tokens, only when both are
+ * there); a job gets one class more urgent for every MX_AGE_MS it waits. */
+
+static void dispatch(matrix *m);
+
+static void bud_refill(matrix *m)
+{
+	int64_t now = loop_now();
+	if (now > m->bud_at) {
+		m->bud_tokens += (double)(now - m->bud_at) / 1000.0 * m->bud_rate;
+		if (m->bud_tokens > m->bud_burst)
+			m->bud_tokens = m->bud_burst;
+	}
+	m->bud_at = now;
+	/* No limit was assumed (an admin lifted it for the bot), yet one was
+	 * met: perhaps for a moment. The model loosens while no 429 comes. */
+	if (m->bud_on && !m->set.assume_limit && now - m->last_429 > MX_PROBE_MS && now - m->bud_raised > MX_PROBE_MS) {
+		m->bud_rate *= 2;
+		m->bud_raised = now;
+		if (now - m->last_429 > MX_UNLIMIT_MS)
+			m->bud_on = 0;
+	}
+}
+
+/* Milliseconds until `cost` tokens are there (0: now). */
+static long bud_wait(matrix *m, double cost)
+{
+	bud_refill(m);
+	if (!m->bud_on || m->bud_tokens >= cost)
+		return 0;
+	return (long)((cost - m->bud_tokens) / m->bud_rate * 1000.0) + 1;
+}
+
+static void bud_spend(matrix *m, double cost)
+{
+	bud_refill(m);
+	if (m->bud_on)
+		m->bud_tokens -= cost;
+}
+
+/* A 429 with its retry_after_ms: the model learns. Right after a success
+ * (which left the server's bucket at most full), one token taking retry
+ * plus the time since says the rate is at most 1/(retry + since); what the
+ * server has now is one token less retry's worth; a model that had more
+ * than that overrated the burst. */
+static void bud_refused(matrix *m, long retry_ms, int solo)
+{
+	int64_t now = loop_now();
+	bud_refill(m);
+	m->last_429 = m->bud_raised = now; /* (before bud_refill can loosen the model again) */
+	if (!m->bud_on) {
+		/* The first limit met with none assumed: one token in retry_ms
+		 * says the rate is at least about that (a later 429 lowers it). */
+		m->bud_on = 1;
+		m->bud_tokens = 0;
+		m->bud_at = now;
+		double r = retry_ms > 0 ? 1000.0 / (double)retry_ms : 50.0;
+		if (r > m->bud_rate)
+			m->bud_rate = r > 50.0 ? 50.0 : r;
+	}
+	bud_refill(m);
+	/* (Only for a request that was alone: with others out at once, a success
+	 * the server counted first may not have been seen yet.) */
+	if (solo && m->last_ok && now - m->last_ok < 10000 && retry_ms > 0) {
+		double r = 1000.0 / (double)(retry_ms + (now - m->last_ok));
+		if (r < m->bud_rate)
+			m->bud_rate = r < MX_RATE_MIN ? MX_RATE_MIN : r;
+	}
+	double server = 1.0 - (double)retry_ms / 1000.0 * m->bud_rate;
+	if (m->bud_tokens > server + 1.0) {
+		m->bud_burst -= m->bud_tokens - server;
+		if (m->bud_burst < 1)
+			m->bud_burst = 1;
+	}
+	m->bud_tokens = server;
+	m->last_429 = m->bud_raised = now;
+	m->n429++;
+}
+
+/* Whether q is the only budgeted request out. */
+static int budget_solo(const matrix *m, const mx_req *q)
+{
+	for (const mx_req *p = m->reqs; p; p = p->next)
+		if (p != q && (p->kind == REQ_SEND || p->kind == REQ_UPLOAD || p->kind == REQ_CREATE_DM))
+			return 0;
+	return 1;
+}
+
+static void disp_fire(void *ctx)
+{
+	matrix *m = ctx;
+	m->disp_timer = 0;
+	dispatch(m);
+}
+
+/* Looks at what to send in `ms` (sooner if already due sooner). */
+static void kick(matrix *m, long ms)
+{
+	int64_t due = loop_now() + ms;
+	if (m->disp_timer) {
+		if (m->disp_due <= due)
+			return;
+		loop_cancel(m->base.ev, m->disp_timer);
+	}
+	m->disp_due = due;
+	m->disp_timer = loop_timer(m->base.ev, ms, disp_fire, m);
+}
+
 /* ---- sending ---- */
 
 static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg);
+static void drop_stale(matrix *m, mx_room *r, const char *text);
 
 static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 {
@@ -1006,9 +1166,58 @@ static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 	msg->next = NULL;
 	msg->flags = flags;
 	msg->file = NULL;
+	msg->at = 0;
 	memcpy(msg->text, text, n);
 	msg->text[n] = '\0';
+	if (r->dm_user[0])
+		msg->cls = m->cb_user && !m->cb_room && !strcmp(m->cb_user, r->dm_user) ? CLS_REPLY : CLS_PRIVATE;
+	else
+		msg->cls = m->cb_room && !strcmp(m->cb_room, r->id) ? CLS_REPLY : CLS_ROOM;
+	if ((flags & ADAPTER_REPLACES) && r->dm_user[0])
+		drop_stale(m, r, msg->text);
 	enqueue_msg(m, r, msg);
+}
+
+/* The "[label:" tag a private line starts with ("" when none). */
+static size_t line_tag(const char *text)
+{
+	if (text[0] != '[')
+		return 0;
+	const char *p = strstr(text, ": ");
+	const char *close = strchr(text, ']');
+	if (close && (!p || close < p))
+		p = close;
+	return p ? (size_t)(p - text) : 0;
+}
+
+/* A new hand or prompt: older ones of the same table not yet sent (nor
+ * in the event being sent) are stale, and dropped. */
+static void drop_stale(matrix *m, mx_room *r, const char *text)
+{
+	size_t tl = line_tag(text);
+	if (!tl)
+		return;
+	mx_msg **p = &r->head;
+	for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
+		p = &(*p)->next;
+	int dropped = 0;
+	while (*p) {
+		mx_msg *x = *p;
+		if (!x->file && (x->flags & ADAPTER_REPLACES) && line_tag(x->text) == tl && !strncmp(x->text, text, tl)) {
+			*p = x->next;
+			msg_free(m, x);
+			r->nqueued--;
+			dropped++;
+			continue;
+		}
+		p = &x->next;
+	}
+	r->tail = NULL;
+	for (mx_msg *x = r->head; x; x = x->next)
+		r->tail = x;
+	if (dropped)
+		LOG(m, "debug", "%s: %d stale private line%s replaced before sending", r->dm_user, dropped,
+		    dropped == 1 ? "" : "s");
 }
 
 /* Appends a message (taken over) to a room's queue and sends when it can. */
@@ -1027,6 +1236,8 @@ static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg)
 		r->nqueued--;
 		LOG(m, "warn", "%s: the send queue is full; the oldest line was dropped", r->id[0] ? r->id : r->dm_user);
 	}
+	if (!msg->at)
+		msg->at = loop_now();
 	if (r->tail)
 		r->tail->next = msg;
 	else
@@ -1036,8 +1247,7 @@ static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg)
 	/* Lines queued in one turn of the loop (all that one command caused)
 	 * go out together as one event: a send is counted against the
 	 * homeserver's rate limit, however many lines it holds. */
-	if (!r->sending && !r->retry_timer)
-		schedule_send_retry(m, r, 0);
+	kick(m, 0);
 }
 
 /* Looks for "NAME:" addressing a member of the room (at the start of a line
@@ -1197,6 +1407,7 @@ static void upload_start(matrix *m, mx_room *r)
 	snprintf(path, sizeof path, "/_matrix/media/v3/upload?filename=%s", name);
 	mx_req *q = request_raw(m, REQ_UPLOAD, "POST", path, copy, f->len, f->mime, MX_SEND_TIMEOUT_MS);
 	if (q) {
+		q->solo = budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->id);
 		q->file_id = f->id;
 		r->sending = 1;
@@ -1234,25 +1445,163 @@ static void ask_fire(void *ctx)
 		ask_to_join(r->m, r);
 }
 
+/* Any room's work is looked at again (lines queued, a send done...). */
 static void send_next(matrix *m, mx_room *r)
 {
-	if (r->sending || r->retry_timer || !r->id[0] || r->gone || !m->token[0] || m->fatal)
+	(void)r;
+	kick(m, 0);
+}
+
+/* What a room would spend next: 1 token (an event or an upload), 2 (a room
+ * creation), or 0 when it has nothing ready to go. */
+static int job_cost(const matrix *m, const mx_room *r)
+{
+	if (r->gone || r->sending || r->retry_timer || r->dm_creating || m->fatal || !m->token[0])
+		return 0;
+	if (!r->id[0])
+		return r->dm_user[0] && r->create_wanted ? 2 : 0;
+	return r->batch || r->head ? 1 : 0;
+}
+
+/* A job's urgency (lower goes first): its class, less the time it waited. */
+static int64_t job_rank(const mx_room *r, int64_t now)
+{
+	if (!r->id[0])
+		return (int64_t)CLS_CREATE * MX_AGE_MS - (now - r->create_at);
+	int cls = CLS_CREATE;
+	int64_t at = now;
+	for (const mx_msg *x = r->head; x; x = x->next) {
+		if (x->cls < cls)
+			cls = x->cls;
+		if (x->at < at)
+			at = x->at;
+	}
+	return (int64_t)cls * MX_AGE_MS - (now - at);
+}
+
+/* Rooms whose lines have waited long are told once, with those lines
+ * (in the same event: it costs nothing more), that the bot is slowed. */
+static void slow_check(matrix *m)
+{
+	int64_t now = loop_now();
+	for (mx_room *r = m->rooms; r; r = r->next) {
+		if (r->dm_user[0] || r->gone || !r->head || now - r->head->at < MX_SLOW_MS)
+			continue;
+		if (r->slow_at && now - r->slow_at < MX_SLOW_AGAIN_MS)
+			continue;
+		r->slow_at = now;
+		LOG(m, "info", "%s: lines have waited %lld s for the homeserver's rate limit; the room is told", r->id,
+		    (long long)((now - r->head->at) / 1000));
+		static const char slow[] = "(The homeserver limits how fast I may post, so my lines come late; "
+					   "the game waits for them.)";
+		mx_msg *x = malloc(sizeof *x + sizeof slow);
+		if (!x)
+			continue;
+		x->flags = ADAPTER_NOTICE;
+		x->file = NULL;
+		x->cls = CLS_ROOM;
+		x->at = r->head->at;
+		memcpy(x->text, slow, sizeof slow);
+		/* After the event being retried, if any: that one is fixed. */
+		mx_msg **p = &r->head;
+		for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
+			p = &(*p)->next;
+		x->next = *p;
+		*p = x;
+		if (!x->next)
+			r->tail = x;
+		r->nqueued++;
+	}
+}
+
+static void send_now(matrix *m, mx_room *r);
+static void create_dm_start(matrix *m, mx_room *r);
+static void room_retry(matrix *m, mx_room *r, long ms, void (*fn)(void *));
+static void send_retry_fire(void *ctx);
+static void create_dm_retry(void *ctx);
+
+/* Drops the ADAPTER_TIMELY lines that waited too long (outside the event
+ * being sent or retried, which is fixed). */
+static void drop_late(matrix *m, mx_room *r, int64_t now)
+{
+	mx_msg **p = &r->head;
+	for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
+		p = &(*p)->next;
+	int dropped = 0;
+	while (*p) {
+		mx_msg *x = *p;
+		if ((x->flags & ADAPTER_TIMELY) && now - x->at > MX_TIMELY_MS) {
+			*p = x->next;
+			msg_free(m, x);
+			r->nqueued--;
+			dropped++;
+			continue;
+		}
+		p = &x->next;
+	}
+	if (dropped) {
+		r->tail = NULL;
+		for (mx_msg *x = r->head; x; x = x->next)
+			r->tail = x;
+		LOG(m, "debug", "%s: %d timely line%s dropped, too late to send", r->id, dropped, dropped == 1 ? "" : "s");
+	}
+}
+
+/* The one place requests that count against the limit start: the most
+ * urgent ready job goes when the budget has its tokens; then the next. */
+static void dispatch(matrix *m)
+{
+	if (m->fatal || !m->token[0])
 		return;
 	int64_t now = loop_now();
-	if (m->gate_until > now && (r->head || r->batch)) {
-		/* The homeserver asked the account to wait (429): every room waits,
-		 * and they try again one after the other, not all at once. */
-		schedule_send_retry(m, r, (long)(m->gate_until - now) + (long)(mx_rand(m) % 250));
-		return;
-	}
-	if (!r->batch) {
-		if (!r->head) {
-			if (r->leave_when_sent) {
+	for (mx_room *r = m->rooms; r; r = r->next)
+		if (r->head && !r->sending)
+			drop_late(m, r, now);
+	for (int guard = 0; guard < 256; guard++) {
+		mx_room *best = NULL;
+		int64_t best_rank = 0;
+		int cost = 0;
+		for (mx_room *r = m->rooms; r; r = r->next) {
+			if (r->leave_when_sent && !r->head && !r->batch && !r->sending && !r->gone && r->id[0]) {
 				r->leave_when_sent = 0;
 				leave_room(m, r->id, "encrypted room");
+				continue;
 			}
+			int c = job_cost(m, r);
+			if (!c)
+				continue;
+			int64_t rank = job_rank(r, now);
+			if (!best || rank < best_rank)
+				best = r, best_rank = rank, cost = c;
+		}
+		if (!best)
+			return;
+		/* A creation needs both its tokens (and a little more, for the
+		 * clocks' disagreement): with one, Synapse makes the room and
+		 * then refuses the bot's join, leaving an empty room. */
+		long w = bud_wait(m, cost == 2 ? 2.25 : 1.0);
+		if (w > 0) {
+			slow_check(m);
+			kick(m, w);
 			return;
 		}
+		bud_spend(m, cost);
+		if (cost == 2)
+			create_dm_start(m, best);
+		else
+			send_now(m, best);
+		if (job_cost(m, best)) {
+			/* It could not start (out of memory): later, not in a loop. */
+			room_retry(m, best, backoff_ms(m, best->attempts++), send_retry_fire);
+		}
+	}
+}
+
+static void send_now(matrix *m, mx_room *r)
+{
+	if (!r->batch) {
+		if (!r->head)
+			return;
 		if (r->head->file && !r->head->file->uri[0]) {
 			if (r->dm_user[0] && !r->partner_joined && !r->partner_told && !r->ask_timer)
 				r->ask_timer = loop_timer(m->base.ev, MX_ASK_DELAY_MS, ask_fire, r);
@@ -1272,6 +1621,7 @@ static void send_next(matrix *m, mx_room *r)
 	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/%s", esc, txn);
 	mx_req *q = request(m, REQ_SEND, "PUT", path, strdup(r->batch), MX_SEND_TIMEOUT_MS);
 	if (q) {
+		q->solo = budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->id);
 		r->sending = 1;
 	}
@@ -1318,6 +1668,25 @@ static void batch_done(matrix *m, mx_room *r)
 	r->batch = NULL;
 }
 
+/* A 429 for a room's job: the budget learns, and the dispatcher sends
+ * again when the model has the tokens (never two jobs at one instant). A
+ * job refused again and again also backs off on its own, so a model that
+ * is still wrong cannot make it loop. */
+static void refused_429(matrix *m, mx_room *r, long ms, const char *what, int solo)
+{
+	bud_refused(m, ms, solo);
+	r->n429++;
+	long extra = r->n429 >= MX_429_BACKOFF ? backoff_ms(m, r->n429 - MX_429_BACKOFF) : 0;
+	LOG(m, "info", "%s: rate-limited %sfor the %d%s time; again when the budget allows (retry_after_ms %ld; model "
+	    "%.3f a second, burst %.1f)%s",
+	    r->id[0] ? r->id : r->dm_user, what[0] ? what : "", r->n429,
+	    r->n429 == 1 ? "st" : r->n429 == 2 ? "nd" : r->n429 == 3 ? "rd" : "th", ms, m->bud_rate, m->bud_burst,
+	    extra ? "; backing off" : "");
+	if (extra)
+		room_retry(m, r, ms + extra, r->id[0] ? send_retry_fire : create_dm_retry);
+	kick(m, 0);
+}
+
 static void send_done(matrix *m, mx_req *q, long status, json_object *body, const char *err)
 {
 	mx_room *r = room_find(m, q->room);
@@ -1327,35 +1696,14 @@ static void send_done(matrix *m, mx_req *q, long status, json_object *body, cons
 	if (status == 200 && jstr(body, "event_id")) {
 		batch_done(m, r);
 		r->attempts = 0;
-		/* After a 429 the sends are spaced (see send_done's 429 case),
-		 * the spacing shrinking by an eighth after each success until it
-		 * is gone or the server asks again. */
-		int64_t now = loop_now();
-		if (m->pace_ms > 0) {
-			if (m->gate_until < now + m->pace_ms)
-				m->gate_until = now + m->pace_ms;
-			m->pace_ms = m->pace_ms * 7 / 8;
-			if (m->pace_ms < 20)
-				m->pace_ms = 0;
-		}
+		r->n429 = 0;
+		m->last_ok = loop_now();
 		send_next(m, r);
 		return;
 	}
 	char why[512];
 	if (status == 429) {
-		long ms = retry_after(body);
-		LOG(m, "info", "%s: rate-limited; sending again in %ld ms (lines queued meanwhile are merged)", r->id, ms);
-		if (m->gate_until < loop_now() + ms)
-			m->gate_until = loop_now() + ms;
-		m->n429++;
-		/* The spacing of sends grows on each 429 (to at least the wait
-		 * asked for) and shrinks slowly on success: it settles near the
-		 * homeserver's rate. */
-		long pace = m->pace_ms * 5 / 4;
-		if (pace < ms)
-			pace = ms;
-		m->pace_ms = pace < 50 ? 50 : pace > 10000 ? 10000 : pace;
-		schedule_send_retry(m, r, ms);
+		refused_429(m, r, retry_after(body), "sending ", q->solo);
 		return;
 	}
 	if (status == 0 || status >= 500 || status == 200) {
@@ -1419,17 +1767,14 @@ static void upload_done(matrix *m, mx_req *q, long status, json_object *body, co
 		copy_clean(f->uri, sizeof f->uri, uri, 1);
 		file_drop_data(m, f);
 		r->attempts = 0;
+		r->n429 = 0;
+		m->last_ok = loop_now();
 		LOG(m, "info", "%s: uploaded %s (%zu bytes)", r->id, msg->text, f->len);
 		send_next(m, r);
 		return;
 	}
 	if (status == 429) {
-		long ms = retry_after(body);
-		LOG(m, "info", "%s: upload rate-limited; trying again in %ld ms", r->id, ms);
-		if (m->gate_until < loop_now() + ms)
-			m->gate_until = loop_now() + ms;
-		m->n429++;
-		schedule_send_retry(m, r, ms);
+		refused_429(m, r, retry_after(body), "uploading ", q->solo);
 		return;
 	}
 	if (status == 0 || status >= 500 || status == 200) {
@@ -1454,7 +1799,17 @@ static void upload_done(matrix *m, mx_req *q, long status, json_object *body, co
 	send_next(m, r);
 }
 
+/* A direct room is wanted: made when the budget has two tokens to spare. */
 static void create_dm(matrix *m, mx_room *r)
+{
+	if (!r->create_wanted) {
+		r->create_wanted = 1;
+		r->create_at = loop_now();
+	}
+	kick(m, 0);
+}
+
+static void create_dm_start(matrix *m, mx_room *r)
 {
 	json_object *o = json_object_new_object(), *inv = json_object_new_array();
 	json_object_array_add(inv, json_object_new_string(r->dm_user));
@@ -1466,8 +1821,10 @@ static void create_dm(matrix *m, mx_room *r)
 	mx_req *q = request(m, REQ_CREATE_DM, "POST", "/_matrix/client/v3/createRoom", json_text(o),
 			    MX_SEND_TIMEOUT_MS);
 	if (q) {
+		q->solo = budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->dm_user);
 		r->dm_creating = 1;
+		LOG(m, "debug", "making a direct room for %s", r->dm_user);
 	}
 }
 
@@ -1476,7 +1833,7 @@ static void create_dm_retry(void *ctx)
 	mx_room *r = ctx;
 	r->retry_timer = 0;
 	if (!r->gone)
-		create_dm(r->m, r);
+		kick(r->m, 0);
 }
 
 static void create_done(matrix *m, mx_req *q, long status, json_object *body, const char *err)
@@ -1490,6 +1847,9 @@ static void create_done(matrix *m, mx_req *q, long status, json_object *body, co
 	r->dm_creating = 0;
 	const char *id = jstr(body, "room_id");
 	if (status == 200 && is_room_id(id)) {
+		r->create_wanted = 0;
+		r->n429 = 0;
+		m->last_ok = loop_now();
 		LOG(m, "info", "made a direct room %s for %s", id, r->dm_user);
 		mx_room *seen = room_find(m, id);
 		if (seen && seen != r) {
@@ -1523,8 +1883,12 @@ static void create_done(matrix *m, mx_req *q, long status, json_object *body, co
 	char why[512];
 	long ms;
 	if (status == 429) {
-		ms = retry_after(body);
-		snprintf(why, sizeof why, "rate-limited");
+		/* Synapse may have made the room with the first token and refused
+		 * the join for want of the second; it does not say which room, so
+		 * it cannot be joined, and the budget makes this rare: a creation
+		 * goes only when two tokens are there. */
+		refused_429(m, r, retry_after(body), "making a direct room ", q->solo);
+		return;
 	} else if (status == 0 || status >= 500) {
 		ms = backoff_ms(m, r->attempts++);
 		if (status)
@@ -1536,6 +1900,7 @@ static void create_done(matrix *m, mx_req *q, long status, json_object *body, co
 		LOG(m, "warn", "cannot make a direct room for %s (%ld, %s); private lines to them are dropped",
 		    r->dm_user, status, why);
 		r->gone = 1;
+		r->create_wanted = 0;
 		queue_clear(r);
 		return;
 	}
@@ -1689,6 +2054,51 @@ static void member_event(matrix *m, mx_room *r, json_object *e, int live)
 	}
 }
 
+/* A table room a person can name in a private command: one the bot is in
+ * that is not a direct room. */
+static int table_room(const mx_room *r)
+{
+	return r->id[0] && r->joined && !r->gone && !r->dm_user[0];
+}
+
+/* The room a private command starts with, named as people know it: its
+ * short number ("2 hand"), its alias or its name ("Card room hand", "Card
+ * room: hand"), case aside, the longest name that fits. Such a start is
+ * handed to the host as the room's id, which the host knows; other text
+ * is handed on as it is. Returns the text to hand on. */
+static const char *table_named(matrix *m, const char *text, char *out, size_t len)
+{
+	const mx_room *best = NULL;
+	size_t best_len = 0;
+	for (mx_room *r = m->rooms; r; r = r->next) {
+		if (!table_room(r))
+			continue;
+		char num[16], label[32];
+		const char *names[4] = { r->alias, r->name, num, label };
+		snprintf(num, sizeof num, "%d", r->num);
+		snprintf(label, sizeof label, "room %d", r->num);
+		for (int i = 0; i < 4; i++) {
+			size_t n = strlen(names[i]);
+			if (!n || (i >= 2 && !r->num) || strncasecmp(text, names[i], n) != 0)
+				continue;
+			size_t k = n;
+			if (text[k] == ':')
+				k++;
+			if (text[k] != ' ' || k <= best_len)
+				continue;
+			best = r, best_len = k;
+		}
+	}
+	if (!best)
+		return text;
+	const char *rest = text + best_len;
+	while (*rest == ' ')
+		rest++;
+	if (snprintf(out, len, "%s %s", best->id, rest) >= (int)len)
+		return text;
+	return out;
+}
+
 static void message_event(matrix *m, mx_room *r, json_object *e)
 {
 	const char *sender = jstr(e, "sender");
@@ -1710,13 +2120,24 @@ static void message_event(matrix *m, mx_room *r, json_object *e)
 	display_name(r, sender, name, sizeof name);
 	if (!m->base.host.message)
 		return;
+	/* What the host says back while it handles this is a reply to the
+	 * person who just acted: the most urgent of all sends. */
+	m->cb_user = sender;
 	if (r->dm_user[0]) {
-		if (strcmp(r->dm_user, sender) != 0)
+		if (strcmp(r->dm_user, sender) != 0) {
+			m->cb_user = NULL;
 			return; /* only the player speaks for themself in their direct room */
-		m->base.host.message(m->base.host.ctx, &m->base, NULL, sender, name, text, flags);
+		}
+		m->cb_room = NULL;
+		char named[ADAPTER_TEXT_MAX];
+		m->base.host.message(m->base.host.ctx, &m->base, NULL, sender, name,
+				     table_named(m, text, named, sizeof named), flags);
+		m->cb_user = NULL;
 		return;
 	}
+	m->cb_room = r->id;
 	m->base.host.message(m->base.host.ctx, &m->base, r->id, sender, name, text, flags);
+	m->cb_user = m->cb_room = NULL;
 }
 
 static void joined_room(matrix *m, const char *room_id, json_object *room, int live)
@@ -1742,6 +2163,8 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 			r->encrypted = 1;
 		else if (!strcmp(type, "m.room.canonical_alias"))
 			alias_event(r, e);
+		else if (!strcmp(type, "m.room.name"))
+			name_event(r, e);
 	}
 	if (fresh && !r->dm_user[0] && !r->encrypted && !r->ready_told) {
 		r->ready_told = 1;
@@ -1775,6 +2198,8 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 			r->encrypted = 1;
 		else if (!strcmp(type, "m.room.canonical_alias"))
 			alias_event(r, e);
+		else if (!strcmp(type, "m.room.name") && jstr(e, "state_key"))
+			name_event(r, e);
 		else if (!strcmp(type, "m.room.message") && live && i >= first_news && !r->encrypted)
 			message_event(m, r, e);
 	}
@@ -1801,6 +2226,25 @@ static void alias_event(mx_room *r, json_object *e)
 		memcpy(r->alias, a, n + 1);
 	else
 		r->alias[0] = '\0';
+}
+
+/* A room's name (m.room.name), cleaned of control characters and cut to
+ * MX_LABEL_MAX; a name that starts like an id or an alias is not kept (a
+ * label must not pass for another room). */
+static void name_event(mx_room *r, json_object *e)
+{
+	const char *sk = jstr(e, "state_key");
+	if (!sk || *sk)
+		return;
+	const char *n = jstr(jget(e, "content", json_type_object), "name");
+	r->name[0] = '\0';
+	if (n)
+		copy_clean(r->name, sizeof r->name, n, 1);
+	size_t k = strlen(r->name);
+	while (k && r->name[k - 1] == ' ')
+		r->name[--k] = '\0';
+	if (r->name[0] == '!' || r->name[0] == '#' || r->name[0] == '@' || r->name[0] == ' ' || r->name[0] == '[')
+		r->name[0] = '\0';
 }
 
 static void left_room(matrix *m, const char *room_id, json_object *room)
@@ -1906,6 +2350,16 @@ static void handle_sync(matrix *m, json_object *body)
 }
 
 /* ---- replies ---- */
+
+static void join_retry_fire(void *ctx)
+{
+	mx_room *r = ctx;
+	r->retry_timer = 0;
+	if (!r->gone && !r->joined && r->id[0]) {
+		r->joining = 1;
+		join_room(r->m, r->id, r->join_invited);
+	}
+}
 
 /* The body of a finished request as a JSON object, or NULL (then err says
  * why). A 200 whose body is not an object becomes status 0: garbage counts
@@ -2074,6 +2528,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 		if (status == 200 && is_room_id(id)) {
 			LOG(m, "info", "joined %s%s%s", q->room, strcmp(q->room, id) ? " as " : "",
 			    strcmp(q->room, id) ? id : "");
+			bud_spend(m, 1); /* Synapse counts a join (a member event) as a message */
 			mx_room *j = room_get(m, id);
 			if (j) {
 				j->joining = 1; /* /sync confirms */
@@ -2082,9 +2537,18 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 		} else {
 			if (status)
 				error_text(body, why, sizeof why);
-			LOG(m, "warn", "cannot join %s (%ld, %s)", q->room, status, status ? why : err);
 			if (r)
 				r->joining = 0;
+			if (status == 429 && r && !r->gone) {
+				/* A join is a message to Synapse's limit too: later. */
+				long ms = retry_after(body);
+				bud_refused(m, ms, 0);
+				r->join_invited = q->join_via_invite;
+				LOG(m, "info", "joining %s: rate-limited; again in %ld ms", q->room, ms);
+				room_retry(m, r, ms + 250, join_retry_fire);
+				break;
+			}
+			LOG(m, "warn", "cannot join %s (%ld, %s)", q->room, status, status ? why : err);
 			if (q->join_via_invite && r && !r->joined)
 				r->gone = 1;
 		}
@@ -2092,6 +2556,7 @@ static void on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 	}
 	case REQ_LEAVE:
 		if (status == 200) {
+			bud_spend(m, 1);
 			mx_room *r = room_find(m, q->room);
 			if (r && r->ready_told && !r->dm_user[0] && m->base.host.room_lost)
 				m->base.host.room_lost(m->base.host.ctx, &m->base, q->room, "left");
@@ -2160,7 +2625,15 @@ static const char *const req_names[] = {
 static void fire_timers(matrix *m)
 {
 	loop *ev = m->base.ev;
-	m->gate_until = 0; /* the wait a 429 asked for is over too */
+	if (m->bud_on) { /* the wait a 429 asked for is over too */
+		m->bud_tokens = m->bud_burst;
+		m->bud_at = loop_now();
+	}
+	if (m->disp_timer) {
+		loop_cancel(ev, m->disp_timer);
+		m->disp_timer = 0;
+		dispatch(m);
+	}
 	if (m->sync_timer) {
 		loop_cancel(ev, m->sync_timer);
 		sync_now(m);
@@ -2336,16 +2809,53 @@ static int op_present(const adapter *a, const char *room, const char *user)
 	return unknown ? -1 : 0;
 }
 
+/* A table room's short number, given when the host first names the room
+ * (so the numbers count tables, not the direct rooms around them). */
+static void room_number(matrix *m, mx_room *r)
+{
+	if (!r->num && !r->dm_user[0])
+		r->num = ++m->room_serial;
+}
+
+/* A room as people know it, never its id: the canonical alias, else its
+ * name, else "room N" by its short number. */
 static int op_room_label(const adapter *a, const char *room, char *out, size_t len)
 {
 	mx_room *r = room ? room_find((matrix *)a, room) : NULL;
-	if (!r || !r->alias[0] || strlen(r->alias) >= len) {
-		if (len)
-			out[0] = '\0';
+	if (len)
+		out[0] = '\0';
+	if (!r || !len)
+		return 0;
+	room_number((matrix *)a, r);
+	int n;
+	if (r->alias[0])
+		n = snprintf(out, len, "%s", r->alias);
+	else if (r->name[0])
+		n = snprintf(out, len, "%s", r->name);
+	else if (r->num)
+		n = snprintf(out, len, "room %d", r->num);
+	else
+		return 0;
+	if (n < 0 || (size_t)n >= len) {
+		out[0] = '\0';
 		return 0;
 	}
-	memcpy(out, r->alias, strlen(r->alias) + 1);
 	return 1;
+}
+
+/* The room's short number, for private commands ("2 hand"). */
+static int op_room_ref(const adapter *a, const char *room, char *out, size_t len)
+{
+	mx_room *r = room ? room_find((matrix *)a, room) : NULL;
+	if (len)
+		out[0] = '\0';
+	if (!r || !len)
+		return 0;
+	room_number((matrix *)a, r);
+	if (!r->num)
+		return 0;
+	int n = snprintf(out, len, "%d", r->num);
+	return n > 0 && (size_t)n < len;
 }
 
 static void op_open_private(adapter *a, const char *user)
@@ -2404,6 +2914,8 @@ static int op_send_file(adapter *a, const char *user, const char *filename, cons
 	msg->next = NULL;
 	msg->flags = ADAPTER_NOTICE;
 	msg->file = f;
+	msg->cls = CLS_PRIVATE;
+	msg->at = 0;
 	memcpy(msg->text, name, nl + 1);
 	m->file_bytes += len;
 	mx_room *r = dm_find(m, user);
@@ -2479,6 +2991,8 @@ static void op_free(adapter *a)
 		loop_cancel(ev, m->sync_timer);
 	if (m->start_timer)
 		loop_cancel(ev, m->start_timer);
+	if (m->disp_timer)
+		loop_cancel(ev, m->disp_timer);
 	while (m->rooms) {
 		mx_room *r = m->rooms;
 		m->rooms = r->next;
@@ -2509,6 +3023,7 @@ static const adapter_ops matrix_ops = {
 	.open_private = op_open_private,
 	.room_label = op_room_label,
 	.present = op_present,
+	.room_ref = op_room_ref,
 	.free = op_free,
 };
 
@@ -2520,6 +3035,8 @@ void matrix_settings_default(matrix_settings *s)
 	s->sync_timeout_ms = 30000;
 	s->backoff_min_ms = 1000;
 	s->backoff_max_ms = 300000;
+	s->rate_per_minute = (int)(MX_RATE_GUESS * 60);
+	s->rate_burst = (int)MX_BURST_GUESS;
 }
 
 adapter *matrix_adapter_new(loop *ev, const adapter_host *host, const char *name, const matrix_settings *s)
@@ -2549,6 +3066,10 @@ adapter *matrix_adapter_new(loop *ev, const adapter_host *host, const char *name
 	m->rnd = (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ULL;
 	if (!m->rnd)
 		m->rnd = 1;
+	m->bud_on = m->set.assume_limit;
+	m->bud_rate = m->set.rate_per_minute > 0 ? m->set.rate_per_minute / 60.0 : MX_RATE_GUESS;
+	m->bud_burst = m->bud_tokens = m->set.rate_burst > 0 ? m->set.rate_burst : MX_BURST_GUESS;
+	m->bud_at = loop_now();
 	loop_source src = { .ctx = m, .prepare = src_prepare, .dispatch = src_dispatch };
 	m->source_id = m->multi ? loop_add_source(ev, &src) : -1;
 	if (m->source_id < 0) {

@@ -28,6 +28,13 @@ typedef struct matrix_settings {
 	int sync_timeout_ms;                /* long-poll time of /sync */
 	int backoff_min_ms;                 /* after a failed request: from this... */
 	int backoff_max_ms;                 /* ...doubling up to this, with jitter */
+	/* The homeserver limits the bot's messages (the network's rate_limited):
+	 * the adapter keeps to Synapse's default limit (0.2 a second after a
+	 * burst of 10) from the start, and learns the real one from 429s.
+	 * 0: no limit is assumed until the first 429. */
+	int assume_limit;
+	int rate_per_minute;                /* the limit's first guess: messages a minute (Synapse: 12)... */
+	int rate_burst;                     /* ...after a burst of this many (Synapse: 10) */
 } matrix_settings;
 
 /* Defaults: invites accepted from anyone, 30 s long polls, backoff from

@@ -425,7 +425,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	b->tables[b->ntables++] = t;
 	table_set_game(t, def->name, nseats);
 	char buf[1024];
-	const char *args[3] = { b->prefix, room, def->name };
+	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
 	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
 	table_recall_settings(t);
@@ -526,18 +526,26 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		if (argv[0][0] && !strncmp(argv[0], b->prefix, plen))
 			argv[0] += plen;
 	} else {
-		char rooms[512] = "";
+		char rooms[512] = "", example[ADAPTER_ID_MAX] = "";
 		int found = 0;
 		for (int i = 0; i < b->ntables; i++)
 			if (b->tables[i]->net == net && !b->tables[i]->closing && table_seat_of(b->tables[i], user) >= 0) {
 				if (!found)
 					t = b->tables[i];
 				found++;
+				/* Each as the lines name it, with the short handle the
+				 * network offers for typing it (a Matrix room's number). */
+				char ref[32] = "";
+				if (!net->ops->room_ref || !net->ops->room_ref(net, b->tables[i]->room, ref, sizeof ref))
+					ref[0] = '\0';
+				const char *shown = table_room_shown(b->tables[i]);
 				size_t l = strlen(rooms);
-				snprintf(rooms + l, sizeof rooms - l, "%s%s", l ? ", " : "", table_room_shown(b->tables[i]));
+				snprintf(rooms + l, sizeof rooms - l, "%s%s%s%s", l ? ", " : "", ref, ref[0] ? ": " : "", shown);
+				if (found == 1)
+					snprintf(example, sizeof example, "%s", ref[0] ? ref : shown);
 			}
 		if (found > 1) {
-			say_private_id(b, net, user, T_WHICH_TABLE, rooms, NULL);
+			say_private_id(b, net, user, T_WHICH_TABLE, rooms, example);
 			return;
 		}
 		if (!t) {

@@ -1179,6 +1179,7 @@ static const struct field table_fields[] = {
 	TABLE_INT(grace_seconds, 0, 86400, "seconds"),
 	TABLE_INT(casual_reminder_minutes, 1, 1440, "minutes"),
 	TABLE_INT(deal_pause_ms, 0, 60000, "milliseconds"),
+	TABLE_INT(cut_offer_seconds, 0, 600, "seconds"),
 	TABLE_INT(computer_delay_ms, 0, 10000, "milliseconds"),
 	{ .key = "computer_level", .kind = K_WORD, .off = offsetof(config_table, computer_level),
 	  .size = sizeof(int), .words = level_words, .what = "a computer level" },
@@ -1508,6 +1509,10 @@ static const struct field matrix_fields[] = {
 	{ .key = "reconnect_max_seconds", .kind = K_INT, .off = offsetof(config_network, matrix.backoff_max_ms),
 	  .size = sizeof(int), .min = 1, .max = 86400, .scale = 1000, .what = "seconds" },
 	{ .key = "rate_limited", .kind = K_BOOL, .off = offsetof(config_network, rate_limited), .size = sizeof(int) },
+	{ .key = "rate_messages_per_minute", .kind = K_INT, .off = offsetof(config_network, matrix.rate_per_minute),
+	  .size = sizeof(int), .min = 1, .max = 600000, .what = "messages a minute" },
+	{ .key = "rate_burst", .kind = K_INT, .off = offsetof(config_network, matrix.rate_burst),
+	  .size = sizeof(int), .min = 1, .max = 100000, .what = "messages" },
 };
 static const struct group matrix_group = { matrix_fields, sizeof matrix_fields / sizeof matrix_fields[0] };
 
@@ -1517,6 +1522,7 @@ static void check_matrix_network(struct loader *L, const config_setting_t *g, co
 	matrix_settings *s = &net->matrix;
 	const config_setting_t *m;
 	char sub[KEYPATH_MAX];
+	s->assume_limit = net->rate_limited; /* the adapter keeps to the limit from the start */
 	if (!clean)
 		return;
 	if (!s->password[0] == !s->access_token[0])
@@ -1673,6 +1679,7 @@ static void config_defaults(config *c)
 	c->tables.grace_seconds = 120;
 	c->tables.casual_reminder_minutes = 5;
 	c->tables.deal_pause_ms = 4000;
+	c->tables.cut_offer_seconds = 20;
 	c->tables.computer_delay_ms = 700;
 	c->tables.computer_level = CONFIG_LEVEL_NORMAL;
 	c->tables.computer_think_ms = 300;

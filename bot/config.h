@@ -80,6 +80,7 @@ typedef struct config_table {
 	int grace_seconds;             /* a player who left keeps the seat this long before it is offered */
 	int casual_reminder_minutes;   /* casual pace: remind the awaited player after this */
 	int deal_pause_ms;             /* pause between one deal's end and the next deal */
+	int cut_offer_seconds;         /* 304: how long the cut offered before a deal waits (0: none offered) */
 	int computer_delay_ms;         /* a computer player's pause before it moves */
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
 	int computer_think_ms;         /* a search player's thinking budget per decision */

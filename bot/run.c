@@ -39,6 +39,7 @@ static void settings_from(const config_table *ct, table_settings *out)
 	out->grace_seconds = ct->grace_seconds;
 	out->casual_remind_seconds = ct->casual_reminder_minutes * 60;
 	out->deal_pause_ms = ct->deal_pause_ms;
+	out->cut_offer_ms = ct->cut_offer_seconds * 1000;
 	out->computer_delay_ms = ct->computer_delay_ms;
 	out->computer_easy = ct->computer_level == CONFIG_LEVEL_EASY;
 	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;

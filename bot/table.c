@@ -42,6 +42,8 @@ void table_settings_default(table_settings *s)
 	s->corr_remind_seconds = 12 * 3600;
 	s->grace_seconds = 120;
 	s->deal_pause_ms = 4000;
+	s->cut_offer_ms = 20000;
+	s->turn_nudge_ms = TURN_NUDGE_MS;
 	s->computer_delay_ms = 700;
 	s->hints = 1;
 	snprintf(s->game, sizeof s->game, "304");
@@ -427,7 +429,27 @@ static void send_hand(table *t, int s)
 	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
 		sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
 	}
-	bot_say_private(t->bot, t->net, t->seats[s].user, line, ADAPTER_NOTICE);
+	bot_say_private(t->bot, t->net, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+}
+
+static void say_turn(table *t, int s);
+
+static void nudge_fire(void *ctx)
+{
+	table *t = ctx;
+	t->nudge_timer = 0;
+	int s = t->game.turn;
+	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT || t->seats[s].computer || t->gdef)
+		return;
+	if (t->outlen)
+		flush(t);
+	say_turn(t, s);
+	/* Timely: a network that must hold it back drops it rather than tell
+	 * of a turn that has passed meanwhile. */
+	if (t->outlen)
+		bot_say_room(t->bot, t->net, t->room, t->out, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
+	t->outlen = 0;
+	t->out[0] = '\0';
 }
 
 /* Whose turn, and what they may do, in the room with their name so that
@@ -435,12 +457,28 @@ static void send_hand(table *t, int s)
 static void prompt_turn(table *t)
 {
 	int s = t->game.turn;
+	if (t->nudge_timer) {
+		loop_cancel(t->bot->ev, t->nudge_timer);
+		t->nudge_timer = 0;
+	}
 	if (t->state != TABLE_PLAYING || s == G304_NO_SEAT || t->seats[s].computer)
 		return;
 	/* Brief: the room saw the move typed and nothing else happened, so
-	 * the turn passes in silence; a line that goes out anyway names it. */
-	if (t->set.brief && !t->outlen)
+	 * the turn passes in silence; a line that goes out anyway names it,
+	 * and so does a mention if the player has not moved a while later. */
+	if (t->set.brief && !t->outlen) {
+		if (t->set.turn_nudge_ms > 0)
+			t->nudge_timer = loop_timer(t->bot->ev, t->set.turn_nudge_ms, nudge_fire, t);
 		return;
+	}
+	say_turn(t, s);
+	if (!t->set.brief)
+		send_hand(t, s);
+}
+
+/* The turn line: "ann: your turn to play." */
+static void say_turn(table *t, int s)
+{
 	g304_legal l;
 	g304_legal_of(&t->game, s, &l);
 	char what[128];
@@ -466,8 +504,6 @@ static void prompt_turn(table *t)
 	default:
 		return;
 	}
-	if (!t->set.brief)
-		send_hand(t, s);
 }
 
 /* ---- dealing ---- */
@@ -757,6 +793,14 @@ static void events_words(table *t, const g304_result *res)
 
 /* ---- acting ---- */
 
+/* The wait before the next deal: the pause, or as long as a cut is
+ * offered (longer: people type `cut N` on phones too). */
+static int deal_wait_ms(const table *t)
+{
+	return t->cut_seat >= 0 && t->set.cut_offer_ms > t->set.deal_pause_ms ? t->set.cut_offer_ms
+									       : t->set.deal_pause_ms;
+}
+
 /* Before a deal the seat before the dealer may cut (RULES.md: a courtesy,
  * offered while the table pauses between deals). A computer player or an
  * absent person lets it pass: the deck is then dealt as shuffled. */
@@ -765,11 +809,12 @@ static void offer_cut(table *t)
 	int s = (t->game.dealer + G304_SEATS - 1) % G304_SEATS;
 	t->cut_at = 0;
 	t->cut_seat = -1;
-	if (!t->seats[s].user[0] || t->seats[s].computer || t->seats[s].away || t->set.deal_pause_ms < 1000)
+	if (!t->seats[s].user[0] || t->seats[s].computer || t->seats[s].away || t->set.deal_pause_ms < 1000
+	    || t->set.cut_offer_ms < 1000)
 		return;
 	t->cut_seat = s;
 	char secs[16];
-	snprintf(secs, sizeof secs, "%d", (t->set.deal_pause_ms + 999) / 1000);
+	snprintf(secs, sizeof secs, "%d", (deal_wait_ms(t) + 999) / 1000);
 	say(t, T_CUT_OFFER, t->seats[s].name, secs, NULL);
 }
 
@@ -788,7 +833,7 @@ static void after_action(table *t, int by_person)
 		offer_cut(t);
 		flush(t);
 		if (!t->deal_timer)
-			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+			t->deal_timer = loop_timer(t->bot->ev, deal_wait_ms(t), deal_next, t);
 		schedule(t);
 		return;
 	}
@@ -1152,6 +1197,8 @@ void table_free(table *t)
 		loop_cancel(t->bot->ev, t->computer_timer);
 	if (t->deal_timer)
 		loop_cancel(t->bot->ev, t->deal_timer);
+	if (t->nudge_timer)
+		loop_cancel(t->bot->ev, t->nudge_timer);
 	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
 	game_free(t->g);
 	free(t);
@@ -1838,7 +1885,7 @@ static void cmd_start(table *t, const char *user, const char *name, int in_room,
 	offer_cut(t);
 	if (t->cut_seat >= 0) {
 		flush(t);
-		t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+		t->deal_timer = loop_timer(t->bot->ev, deal_wait_ms(t), deal_next, t);
 		schedule(t);
 		return;
 	}

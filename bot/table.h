@@ -17,6 +17,13 @@
 enum table_state { TABLE_OPEN, TABLE_PLAYING };
 enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
 
+/* Brief: a turn that passed in silence is named after this long, with a
+ * mention (Matrix sends it as m.text, which notifies, where hands and
+ * notices do not), so a player not watching the room learns of it. Short
+ * enough not to keep a table waiting, long enough that most turns, taken
+ * at once by people following the room, cost nothing. */
+#define TURN_NUDGE_MS 12000
+
 typedef struct table_settings {
 	g304_rules rules;
 	int pace;                  /* enum table_pace */
@@ -25,6 +32,11 @@ typedef struct table_settings {
 	int corr_remind_seconds;   /* correspondence: a reminder after this */
 	int grace_seconds;         /* a player who quit keeps the seat this long */
 	int deal_pause_ms;         /* between one deal's end and the next deal */
+	int turn_nudge_ms;         /* brief: a turn that passed in silence is named (a mention) this long
+	                            * after, if still awaited (0: never) */
+	int cut_offer_ms;          /* 304: the cut offered before a deal waits this long for `cut N`
+	                            * (0: no cut is offered); people on phones need more than the
+	                            * pause between deals */
 	int computer_delay_ms;     /* a computer player's pause before moving */
 	int computer_easy;         /* computer players play randomly (level "easy") */
 	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
@@ -101,6 +113,7 @@ typedef struct table {
 	unsigned long meta_hash;   /* of the meta last saved, to save only changes */
 	int save_failed;           /* the last save failed (said once, not every line) */
 	int seen_seat;             /* brief: the seat whose move the room just saw typed (-1: none) */
+	uint64_t nudge_timer;      /* brief: names a turn that passed in silence, after TURN_NUDGE_MS */
 	int cut_seat;              /* 304: the seat offered the cut before the next deal (-1: none) */
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];

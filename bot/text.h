@@ -24,7 +24,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_TABLE_EXISTS, "There is already a table here: {1}sit to join, {1}table to see it.") \
 	X(T_NO_TABLE, "No table is open here: {1}304 opens one.") \
 	X(T_NO_TABLE_FOR_YOU, "You are not at any table. Open one in a channel with {1}304.") \
-	X(T_WHICH_TABLE, "You sit at several tables ({2}): put the channel first, e.g. {1}#channel play js") \
+	X(T_WHICH_TABLE, "You sit at several tables ({2}): name one first, e.g. {3} play js") \
 	X(T_RATE_LIMITED, "Slow down please: you are sending commands faster than I take them; the extra ones are ignored.") \
 	X(T_ERROR, "Something went wrong: {1}") \
 	X(T_DEAL, "Deal {1}: {2} deals; {3} bids first. Hands are sent privately.") \

@@ -6,12 +6,23 @@ set -u
 PACKAGES="build-essential pkg-config python3 libjson-c-dev libconfig-dev
 libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev openssl ngircd
 inspircd atheme-services
-clang libclang-rt-14-dev man-db systemd python3-yaml strace"
+clang libclang-rt-14-dev man-db systemd python3-yaml strace
+python3-venv python3-pip python3-poetry-core python3-twisted python3-treq
+python3-openssl python3-service-identity python3-cryptography python3-idna
+python3-canonicaljson python3-signedjson python3-unpaddedbase64 python3-nacl
+python3-jsonschema python3-frozendict python3-msgpack python3-phonenumbers
+python3-pil python3-prometheus-client python3-attr python3-netaddr
+python3-jinja2 python3-bleach python3-typing-extensions python3-ijson
+python3-pymacaroons python3-sortedcontainers python3-pyasn1
+python3-pyasn1-modules python3-matrix-common python3-bcrypt python3-packaging
+python3-pydantic python3-matrix-nio curl"
 # clang and libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man
 # page checks; systemd: systemd-analyze for the unit's checks; python3-yaml:
 # the compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
-# check); strace: the idle system-call figure of `make bench`. Nothing here
-# starts a daemon.
+# check); strace: the idle system-call figure of `make bench`; python3-venv
+# to curl: what Synapse 1.67 needs to build from ../shared/synapse for
+# tests/matrix_synapse.py (its build.sh lists the same, and would apt-get
+# them itself). Nothing here starts a daemon.
 
 missing=""
 for p in $PACKAGES; do

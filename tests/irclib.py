@@ -142,6 +142,7 @@ tables = {{
   pace = "casual";
   grace_seconds = {grace_seconds};
   computer_level = "normal";
+  cut_offer_seconds = 4;  # the deck cut offered before a deal waits as the pause did (default 20)
   {extra_tables}
 }};
 networks = (

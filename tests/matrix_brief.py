@@ -81,6 +81,9 @@ class BriefPlayer(Player):
         self.leader = None
         self.trick = []          # (seat, card or None)
         self.ntricks = 0         # tricks finished
+        self.played = set()      # cards I played in this deal
+        self.have_hand = getattr(self, "next_hand", False)  # a hand line came in this deal
+        self.next_hand = False
         self.acted_at = None     # the state in which I last acted
         self.due = None          # when I act: (time, state)
 
@@ -142,14 +145,24 @@ class BriefPlayer(Player):
         for line in lines_of(e):
             h = irc_game.parse_hand(line)
             if h:
-                self.hand = set(h["hand"])
+                # (the next deal's hand may come before the room's deal line;
+                # a hand line the bot's budget held back may predate my last plays)
+                self.next_hand = self.phase in (None, "done") and h["phase"] == "bid4"
+                self.hand = set(h["hand"]) - (set() if self.next_hand else self.played)
+                self.have_hand = True
                 self.trump_down = h["table"] is not None
-                if self.want_hand and h["turn"]:
+                if self.want_hand:
+                    # the answer to `hand`: act on it if it is my turn, else
+                    # wait for the room to say whose turn it is
                     self.want_hand = False
-                    self.play_from(h)
+                    if h["turn"]:
+                        self.play_from(h)
+                    else:
+                        self.turn = None
             elif irc_game.REFUSAL_RE.match(irc_game.strip_colours(line)) and \
                     not irc_game.INSP_RE.match(irc_game.strip_colours(line)):
                 self.refused.append(line)
+                self.ask_hand()
 
     def on_bot(self, s):
         m = COMPUTER_RE.match(s)
@@ -212,6 +225,8 @@ class BriefPlayer(Player):
             if m.group("name") == self.name:
                 self.refused.append(s)
             self.undo(self.seat_of(m.group("name")))
+            if m.group("name") == self.name:
+                self.ask_hand()
             return
         if irc_game.END_RE.match(s) or irc_game.OTHER_END_RE.search(s):
             self.phase = "done"
@@ -264,7 +279,9 @@ class BriefPlayer(Player):
     # -- acting
     def maybe_act(self):
         st = self.state()
-        if self.turn != self.me or self.phase in (None, "done") or st == self.acted_at or self.want_hand:
+        # (a person waits for their hand before choosing a trump or a card)
+        if self.turn != self.me or self.phase in (None, "done") or st == self.acted_at or self.want_hand or \
+                (self.phase in ("trump", "play") and not self.have_hand):
             self.due = None
             return
         if self.due is None or self.due[1] != st:
@@ -282,6 +299,10 @@ class BriefPlayer(Player):
     def private(self, text):
         self.actions.append((time.time(), text))
         self.sc.hs.say(self.uid, self.dm, text)
+
+    def discard(self, card):
+        self.hand.discard(card)
+        self.played.add(card)
 
     @staticmethod
     def word(card):
@@ -314,32 +335,45 @@ class BriefPlayer(Player):
             if trumper and not self.trump_open:
                 pick = [c for c in hand if c[-1] != self.my_trump] or hand
             self.room("!play " + self.word(pick[0]))
-            self.hand.discard(pick[0])
+            self.discard(pick[0])
             return
         led = self.trick[0][1][-1] if self.trick[0][1] else None
         follow = [c for c in hand if c[-1] == led]
         if follow:
             self.room("!play " + self.word(follow[0]))
-            self.hand.discard(follow[0])
+            self.discard(follow[0])
         elif self.trump_open and hand:
             self.room("!play " + self.word(hand[0]))
-            self.hand.discard(hand[0])
+            self.discard(hand[0])
         elif trumper:
             plain = [c for c in hand if c[-1] != self.my_trump]
             if plain:
                 self.private("play " + self.word(plain[0]))
-                self.hand.discard(plain[0])
+                self.discard(plain[0])
             else:
                 self.private("play trump")
         elif hand:
             self.private("play " + self.word(hand[0]))
-            self.hand.discard(hand[0])
+            self.discard(hand[0])
         else:
-            self.errors.append("no card left to play")
+            self.ask_hand()  # lost track: a person would ask
+
+    def ask_hand(self):
+        """Lost track (a refusal, no card left): ask the bot, as a person would."""
+        if not self.want_hand and self.dm:
+            self.want_hand = True
+            self.private("hand")
 
     def play_from(self, h):
-        """After a refusal: the card the bot's own hand line allows."""
-        if h["may"]:
+        """After asking: what the bot's own hand line allows."""
+        self.acted_at = self.state()
+        if h["phase"] in ("bid4", "bid8"):
+            self.room("!pass")
+        elif h["phase"] == "trump" and h["hand"]:
+            self.my_trump = sorted(h["hand"])[0][-1]
+            self.private("trump " + self.word(sorted(h["hand"])[0]))
+        elif h["may"]:
+            self.discard(h["may"][0])
             self.private("play " + self.word(h["may"][0]))
         elif h["may_trump"]:
             self.private("play trump")
@@ -348,6 +382,14 @@ class BriefPlayer(Player):
 class Brief(Scenario):
     player_class = BriefPlayer
     rate_limited = True
+
+    def __init__(self, *a, bot_extra="", **k):
+        super().__init__(*a, **k)
+        # The bot is told the limit (as an operator would: Synapse's own
+        # unless MX_BRIEF_SPEED raised it); it only ever learns lower ones.
+        if self.rate and not bot_extra:
+            bot_extra = "rate_messages_per_minute = %d; rate_burst = %d;" % (round(self.rate[1] * 60), self.rate[0])
+        self.bot_extra = bot_extra
 
     def open_table(self):
         """People sit down at their own pace, then chat until the game
@@ -424,15 +466,16 @@ class Brief(Scenario):
         # alias also names it in a private command.
         hands = [line for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
                  and e["room_id"] != self.room for line in lines_of(e) if irc_game.parse_hand(line)]
-        R.check(hands and all(line.startswith("[#304:test: ") for line in hands),
+        R.check(hands and all(line.startswith("[%s: " % self.alias) for line in hands),
                 "%d: hand lines do not name the table by its alias: %r" % (self.num, hands[:1]))
         if self.num == 1:
             p = self.players[self.humans[0]]
             n0 = len(hs.events)
-            hs.say(p.uid, p.dm, "#304:test table")
-            R.check(hs.wait(lambda: any(e["sender"] == bot and e["room_id"] == p.dm and "#304:test" in
+            hs.say(p.uid, p.dm, "%s table" % self.alias)
+            R.check(hs.wait(lambda: any(e["sender"] == bot and e["room_id"] == p.dm and self.alias in
                                         e["content"].get("body", "") for e in hs.events[n0:]), 10),
                     "1: a private command naming the table by its alias was not answered")
+            self.rooms_by_name(p)
         trick_lines = [s for e in hs.bot_messages(bot, self.room, self.start_pos) for line in lines_of(e)
                        for s in irc_game.segs(irc_game.strip_colours(line)) if TRICK_ALL_RE.match(s)]
         R.check(len(trick_lines) == 8 or any(irc_game.OTHER_END_RE.search(s) for s in self.room_segments(
@@ -458,6 +501,37 @@ class Brief(Scenario):
                     if m and m.group(1) in self.humans:
                         echoed.append(s)
         R.check(not echoed, "%d: moves the room saw typed were repeated: %r" % (self.num, echoed[:3]))
+
+    def rooms_by_name(self, p):
+        """Lines name rooms as people know them, never by id; a player at
+        two tables names one by number, alias or name in private, and the
+        reply to an ambiguous private command says how, for Matrix."""
+        hs, bot = self.hs, self.botid
+        ids = [line for e in hs.bot_messages(bot) for line in lines_of(e) if re.search(r"![\w.=-]+:\w", line)]
+        R.check(not ids, "1: the bot's lines show room ids: %r" % ids[:2])
+        second = hs.create_room(p.uid, invite=[bot], name="Card room")
+        if not hs.wait(lambda: hs.membership(bot, second) == "join", 15):
+            R.check(False, "1: the bot did not join a second room")
+            return
+        time.sleep(0.5)
+        n0 = len(hs.events)
+        hs.say(p.uid, second, "!304")
+        R.check(self.hs.wait(lambda: any(e["room_id"] == second and e["sender"] == bot for e in hs.events[n0:]), 20),
+                "1: no table in the second room")
+        def reply(text, pred, what):
+            n = len(hs.events)
+            hs.say(p.uid, p.dm, text)
+            got = hs.wait(lambda: next((b for e in hs.events[n:] if e["sender"] == bot and e["room_id"] == p.dm
+                                        for b in lines_of(e) if pred(b)), None), 20)
+            R.check(got, "1: %s: no answer to %r in the direct room" % (what, text))
+            return got or ""
+        amb = reply("hand", lambda b: "several tables" in b, "ambiguous")
+        R.check("#channel" not in amb and "1: %s" % self.alias in amb and "2: Card room" in amb
+                and "e.g. 1 play" in amb, "1: the ambiguous-command reply is not worded for Matrix: %r" % amb)
+        for text, label in (("2 table", "Card room"), ("card room table", "Card room"), ("1 table", self.alias),
+                            ("%s table" % self.alias, self.alias)):
+            got = reply(text, lambda b, label=label: b.startswith("[%s" % label) or label in b, text)
+            R.check(label in got, "1: %r was not answered for %s: %r" % (text, label, got))
 
     def name_of(self, uid):
         return next(n for n, u in self.ids.items() if u == uid)
@@ -489,7 +563,7 @@ def main():
               rate=(10, 0.2 * SPEED), think=THINK,
               deal_timeout=60 + 60 * THINK),
         Brief(2, "two people and two computers, brief, no limit", humans=("ann", "bob"), computers=2,
-              think=0.3, deal_timeout=120),
+              think=0.3, deal_timeout=120, bot_extra="rate_messages_per_minute = 60000; rate_burst = 1000;"),
     ]
     t0 = time.time()
     for sc in scs:

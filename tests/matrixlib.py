@@ -647,8 +647,8 @@ class Homeserver:
 
     def _rate_ok(self, user, cost=1):
         """Synapse's message limit: a bucket of `burst` that refills at
-        `per` a second; an action costs `cost` (a createRoom costs two, as
-        Synapse charges the request and the creator's join)."""
+        `per` a second; an action costs `cost` (a createRoom is charged one
+        token and then another, see /createRoom)."""
         if not self.rate:
             return True, 0
         burst, per = self.rate
@@ -741,6 +741,12 @@ class Homeserver:
                     return err(404, "M_NOT_FOUND", "no such room")
                 if room.members.get(user) not in ("invite", "join") and room.is_direct:
                     return err(403, "M_FORBIDDEN", "not invited")
+                if room.members.get(user) != "join":
+                    # Synapse counts a join (a member event) as a message.
+                    ok, wait = self._rate_ok(user)
+                    if not ok:
+                        return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
+                                     "retry_after_ms": wait}
                 self.join(user, rid)
             return 200, {"room_id": rid}
         if p == "/rooms/{roomId}/leave":
@@ -791,8 +797,20 @@ class Homeserver:
             return 200, {"content_uri": uri}
         if p == "/createRoom":
             with self.lock:
-                ok, wait = self._rate_ok(user, 2)
+                # As Synapse 1.67 charges it: the request takes one token,
+                # the room is made, then the creator's join takes another;
+                # when that one is missing the room stays behind, empty, and
+                # the 429's retry_after_ms covers one token only.
+                ok, wait = self._rate_ok(user)
                 if not ok:
+                    return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
+                                 "retry_after_ms": wait}
+                ok, wait = self._rate_ok(user)
+                if not ok:
+                    rid = self._id("!r")
+                    self.rooms[rid] = Room(rid, user)
+                    self._emit(rid, "m.room.create", user, {"room_version": "10"}, state_key="")
+                    rec["orphan"] = rid
                     return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
                                  "retry_after_ms": wait}
                 rid = self.create_room(user, invite=body.get("invite", []), is_direct=bool(body.get("is_direct")),
@@ -807,6 +825,12 @@ class Homeserver:
         with self.lock:
             return [e for e in self.events[start:] if e["type"] == "m.room.message" and e["sender"] == bot
                     and (room_id is None or e["room_id"] == room_id)]
+
+    def empty_rooms(self, user):
+        """Rooms `user` made that nobody is in (a createRoom whose join was refused)."""
+        with self.lock:
+            return [r.id for r in self.rooms.values() if r.creator == user
+                    and not any(m == "join" for m in r.members.values())]
 
     def direct_rooms(self, bot):
         """user -> room for rooms the bot created as direct rooms."""

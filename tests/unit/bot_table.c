@@ -352,6 +352,65 @@ int main(void)
 		run_for(ev, 20);
 	}
 
+	/* Brief, two people in a row: when ann's typed move passes the turn to
+	 * bob in silence, bob is named (a mention) a while later if he has not
+	 * moved, and not before. */
+	{
+		say(b, "#nudge", "ann", "!304");
+		table *nt = b->tables[b->ntables - 1];
+		nt->set.brief = 1;
+		nt->set.turn_nudge_ms = 300;
+		say(b, "#nudge", "bob", "!sit");
+		say(b, "#nudge", "ann", "!bot");
+		say(b, "#nudge", "ann", "!bot");
+		say(b, "#nudge", "ann", "!start");
+		const char *who[2] = { "ann", "bob" };
+		int armed = 0;
+		for (int step = 0; step < 400 && nt->state == TABLE_PLAYING && !armed; step++) {
+			int s = nt->game.turn;
+			if (s != 0 && s != 1) {
+				loop_once(ev, 2);
+				continue;
+			}
+			g304_view v;
+			g304_legal l;
+			g304_action a;
+			g304_view_of(&nt->game, s, &v);
+			g304_legal_of(&nt->game, s, &l);
+			g304_simple_action(&v, &l, &a);
+			char cmd[64], code[3] = "";
+			const char *in = "#nudge";
+			if (a.type == G304_ACT_BID && a.value < G304_BID_PCC)
+				snprintf(cmd, sizeof cmd, "!bid %d", a.value);
+			else if (a.type == G304_ACT_TRUMP || a.type == G304_ACT_PLAY) {
+				card_code(a.card, code);
+				snprintf(cmd, sizeof cmd, "%s %s", a.type == G304_ACT_TRUMP ? "trump" : "play",
+					 a.type == G304_ACT_PLAY && a.card == nt->game.trump_card && nt->game.trump_down ? "trump"
+															: code);
+				in = NULL;
+			} else
+				snprintf(cmd, sizeof cmd, "!pass");
+			int r0 = net.nroom;
+			say(b, in, who[s], cmd);
+			armed = nt->nudge_timer != 0 && nt->game.turn == 1 - s && s == 0 && net.nroom == r0;
+		}
+		CHECK(armed, "brief: a turn passed from ann to bob in silence");
+		if (armed) {
+			int r0 = net.nroom;
+			run_for(ev, 100);
+			int early = 0, named = 0;
+			for (int i = r0; i < net.nroom; i++)
+				early |= strstr(net.room_lines[i], "bob: your turn") != NULL;
+			run_for(ev, 350);
+			for (int i = r0; i < net.nroom; i++)
+				named |= strstr(net.room_lines[i], "bob: your turn") != NULL;
+			CHECK(!early && named, "brief: bob is named after the silence (early %d, named %d)", early, named);
+		}
+		say(b, "#nudge", "ann", "!stop");
+		say(b, "#nudge", "bob", "!stop");
+		run_for(ev, 20);
+	}
+
 	/* The courtesy cut (RULES.md): fair_cut moves the top n cards to the
 	 * bottom in order, and leaves the deck alone for any other n. */
 	{
@@ -426,10 +485,19 @@ int main(void)
 		say(b, "#cut", "dan", "!sit");
 		ct = b->tables[b->ntables - 1];
 		ct->set.deal_pause_ms = 1000;
+		ct->set.cut_offer_ms = 2500;
+		room0 = net.nroom;
 		say(b, "#cut", "ann", "!start");
 		CHECK(ct->game.phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "offered again at a new table");
+		offered = 0;
+		for (int i = room0; i < net.nroom; i++)
+			offered |= strstr(net.room_lines[i], "you may cut the deck") && strstr(net.room_lines[i], "within 3 s");
+		CHECK(offered, "the offer says how long it waits (cut_offer_ms, not the pause between deals)");
+		/* The offer outlasts the pause between deals (people type on phones). */
 		run_for(ev, 1300);
-		CHECK(ct->game.phase == G304_PHASE_BID4 && ct->cut_seat < 0, "no cut: the deal starts after the pause");
+		CHECK(ct->game.phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "the cut is still open after the pause");
+		run_for(ev, 1500);
+		CHECK(ct->game.phase == G304_PHASE_BID4 && ct->cut_seat < 0, "no cut: the deal starts when the offer ends");
 		say(b, "#cut", "ann", "!stop");
 		say(b, "#cut", "bob", "!stop");
 		say(b, "#cut", "cat", "!stop");
