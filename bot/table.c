@@ -800,6 +800,7 @@ static int deal_wait_ms(const table *t)
 	return t->cut_seat >= 0 && t->set.cut_offer_ms > t->set.deal_pause_ms ? t->set.cut_offer_ms
 									       : t->set.deal_pause_ms;
 }
+int tb_deal_wait_ms(const table *t) { return deal_wait_ms(t); }
 
 /* Before a deal the seat before the dealer may cut (RULES.md: a courtesy,
  * offered while the table pauses between deals). A computer player or an

@@ -389,11 +389,12 @@ static void offer_cut(table *t)
 	if (!t->g)
 		return;
 	int s = cutter_seat(t);
-	if (!t->seats[s].user[0] || t->seats[s].computer || t->seats[s].away || t->set.deal_pause_ms < 1000)
+	if (!t->seats[s].user[0] || t->seats[s].computer || t->seats[s].away || t->set.deal_pause_ms < 1000
+	    || t->set.cut_offer_ms < 1000)
 		return;
 	t->cut_seat = s;
 	char secs[16], most[16];
-	snprintf(secs, sizeof secs, "%d", (t->set.deal_pause_ms + 999) / 1000);
+	snprintf(secs, sizeof secs, "%d", (tb_deal_wait_ms(t) + 999) / 1000);
 	snprintf(most, sizeof most, "%d", t->gdef->deck_size - 1);
 	tb_say(t, T_G_CUT_OFFER, t->seats[s].name, secs, most);
 }
@@ -543,7 +544,7 @@ void tg_start(table *t, const char *user)
 	if (t->cut_seat >= 0) {
 		/* The first deal waits the pause too, for the cut. */
 		tb_flush(t);
-		t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+		t->deal_timer = loop_timer(t->bot->ev, tb_deal_wait_ms(t), deal_next, t);
 		tg_schedule(t);
 		return;
 	}
@@ -737,7 +738,7 @@ static void after_action(table *t, int by_person)
 		offer_cut(t);
 		tb_flush(t);
 		if (!t->deal_timer)
-			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+			t->deal_timer = loop_timer(t->bot->ev, tb_deal_wait_ms(t), deal_next, t);
 		tg_schedule(t);
 		return;
 	}
@@ -1263,7 +1264,7 @@ void tg_resumed(table *t)
 		offer_cut(t);
 		tb_flush(t);
 		if (!t->deal_timer)
-			t->deal_timer = loop_timer(t->bot->ev, t->set.deal_pause_ms, deal_next, t);
+			t->deal_timer = loop_timer(t->bot->ev, tb_deal_wait_ms(t), deal_next, t);
 		return;
 	}
 	prompt_turn(t);

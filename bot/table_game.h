@@ -13,6 +13,8 @@ void tb_say(table *t, int id, const char *a1, const char *a2, const char *a3);
 void tb_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
 const char *tb_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
 void tb_flush(table *t);
+/* The wait before the next deal: the pause, or the cut offer's time while one stands. */
+int tb_deal_wait_ms(const table *t);
 const char *tb_seat_name(const table *t, int s);
 void tb_save_failed(table *t, const char *user);
 void tb_save_works(table *t);

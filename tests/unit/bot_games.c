@@ -468,7 +468,8 @@ static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, 
 	for (int i = 1; i < n; i++)
 		say(b, room, names[i], "!sit");
 	say(b, room, "ann", "!set pace casual");
-	t->set.deal_pause_ms = 1500;
+	t->set.deal_pause_ms = 1000;
+	t->set.cut_offer_ms = 1500;   /* an offer outlasts the pause (people type on phones) */
 	int size = t->gdef->deck_size, rook_game = is_rook(t);
 	int r0 = net.nroom;
 	say(b, room, "ann", "!start");
@@ -478,6 +479,7 @@ static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, 
 	const char *who = names[cutter], *other = names[(cutter + 1) % n];
 	char offer[64];
 	snprintf(offer, sizeof offer, "%s: you may cut the deck before the next deal: !cut N (1 to %d)", who, size - 1);
+	CHECK(room_has(r0, "within 2 s"), "%s: the offer says how long it waits (cut_offer_ms, not the pause)", gname);
 	CHECK(st.needs_deal && t->cut_seat == cutter && room_has(r0, offer),
 	      "%s: the cut is offered to the seat %s the dealer (%s) before the first deal", gname,
 	      rook_game ? "before" : "after", who);
@@ -547,9 +549,13 @@ static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, 
 	int next = rook_game ? (st.dealer + n - 1) % n : (st.dealer + 1) % n;
 	CHECK(st.needs_deal && st.deal_no == 1 && t->cut_seat == next && next != cutter,
 	      "%s: after the deal the next cutter (%s) is offered the cut", gname, names[next]);
-	run_for(ev, 1700);
+	run_for(ev, 1200);
 	game_status_of(t->g, &st);
-	CHECK(!st.needs_deal && st.deal_no == 2 && t->cut_seat < 0, "%s: no cut: the deal starts after the pause", gname);
+	CHECK(st.needs_deal && t->cut_seat == next, "%s: the offer stands past the pause between deals", gname);
+	run_for(ev, 500);
+	game_status_of(t->g, &st);
+	CHECK(!st.needs_deal && st.deal_no == 2 && t->cut_seat < 0, "%s: no cut: the deal starts when the offer lapses",
+	      gname);
 	for (int i = 0; i < n; i++)
 		say(b, room, names[i], "!stop");
 	loop_once(ev, 1);
