@@ -83,6 +83,8 @@ typedef struct adapter_tag {
 			     * waiting (the same question asked again): it may be dropped; NULL: none */
 	int answer;         /* 1: they answer the cause and may wait behind other people's lines (never
 			     * behind the cause's own); 0: a room's story, kept in order */
+	const char *story;  /* a private line that is part of this room's story (a hand dealt as the game
+			     * moves on), kept in order with the room's lines; NULL: none */
 } adapter_tag;
 
 typedef struct adapter_ops {

@@ -153,6 +153,7 @@ struct irc {
 	int tag_answer;
 	char tag_cause[ADAPTER_ID_MAX];
 	char tag_key[ADAPTER_TEXT_MAX];
+	char tag_story[ADAPTER_ID_MAX];   /* the room whose story a private line belongs to ("" none) */
 };
 
 #define LOG(c, level, ...) ircline_log((c)->base.name, level, __VA_ARGS__)
@@ -398,7 +399,8 @@ static void queue_text(irc *c, const char *cmd, const char *target, const char *
 			size_t k = ircline_split(s, len, room, &skip);
 			int w = snprintf(line, sizeof line, "%s %s :%.*s", cmd, target, (int)k, s);
 			if (w > 0 && (size_t)w < sizeof line) {
-				sendq_tag tag = { c->tag_cause, c->tag_key[0] ? c->tag_key : NULL, c->tag_answer };
+				sendq_tag tag = { c->tag_cause, c->tag_key[0] ? c->tag_key : NULL, c->tag_answer,
+						  c->tag_story };
 				queued(c, sendq_push(c->q, to, in_room, c->tagged ? &tag : NULL, line, loop_now()));
 			}
 			s += k + skip;
@@ -1202,7 +1204,7 @@ static void ev_ctcp_request(irc_session_t *s, const char *event, const char *ori
 	if (c->base.host.allow && !c->base.host.allow(c->base.host.ctx, &c->base, user))
 		return;
 	snprintf(line, sizeof line, "NOTICE %s :\x01VERSION %s\x01", nick, IRC_VERSION_REPLY);
-	sendq_tag tag = { user, "\x01VERSION", 1 };
+	sendq_tag tag = { user, "\x01VERSION", 1, NULL };
 	queued(c, sendq_push(c->q, user, 0, &tag, line, loop_now()));
 	flush(c);
 }
@@ -1470,6 +1472,7 @@ static void op_tag(adapter *a, const adapter_tag *t)
 	c->tag_answer = t && t->answer;
 	set_str(c->tag_cause, sizeof c->tag_cause, t && t->cause ? t->cause : "");
 	set_str(c->tag_key, sizeof c->tag_key, t && t->key ? t->key : "");
+	set_str(c->tag_story, sizeof c->tag_story, t && t->story ? t->story : "");
 }
 
 static void op_join(adapter *a, const char *room, const char *key)

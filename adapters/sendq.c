@@ -232,10 +232,12 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 				}
 	if (q->len >= SENDQ_LINES_MAX)
 		return SENDQ_DROPPED;
-	/* Private lines wait in their reader's flow; a room's answers in the
-	 * asker's; the rest of a room's lines in the room's. */
-	const char *flow = !room ? to : answer ? cause : to;
-	int in_room_flow = room && !answer;
+	/* Private lines wait in their reader's flow (those of a room's story
+	 * in the room's); a room's answers in the asker's; the rest of a
+	 * room's lines in the room's. */
+	const char *story = !room && !answer && tag && tag->story && tag->story[0] ? tag->story : NULL;
+	const char *flow = story ? story : !room ? to : answer ? cause : to;
+	int in_room_flow = story || (room && !answer);
 	long i = flow_get(q, flow, in_room_flow, now);
 	if (i < 0)
 		return SENDQ_DROPPED;

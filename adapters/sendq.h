@@ -12,6 +12,9 @@
  *     (a game's moves and timers), strictly in order so a story never reads
  *     backwards; rooms in turn, and before people, except that when people
  *     wait, at most SENDQ_ROOM_STREAK room lines go in a row;
+ *     A private line tagged with a room's story waits in that room's flow
+ *     too, so a player never reads the next hand before the room has heard
+ *     how the last deal ended;
  *   - a person's flow: lines to that person privately, and the answers to
  *     their questions (wherever they go: a room answer waits here too). Of
  *     the people waiting, the one who has had least answered lately goes
@@ -42,6 +45,8 @@ typedef struct sendq_tag {
 	const char *cause;   /* the person whose message or arrival caused it; NULL: nobody (a timer) */
 	const char *key;     /* non-NULL: an answer that a waiting line with this key to the same place repeats */
 	int answer;          /* it answers the cause (a question, their coming or going) rather than moves a room on */
+	const char *story;   /* not an answer, a private line of this room's story (a hand dealt as the game
+	                      * moves on): it waits in the room's flow, in order with what the room is told */
 } sendq_tag;
 
 enum sendq_result {

@@ -138,16 +138,19 @@ static const char *private_hint(adapter *net, const char *text, char *buf, size_
 }
 
 /* Tells the network whose doing the next line is (on), or that the tag is over. */
-static void tag_send(bot *b, adapter *net, int on)
+static void tag_send(bot *b, adapter *net, int on, const char *story)
 {
 	if (!net->ops->tag)
 		return;
-	if (!on || net != b->tag_net) {
+	if (on && net == b->tag_net) {
+		adapter_tag t = { b->tag_cause, b->tag_key[0] ? b->tag_key : NULL, b->tag_answer, story };
+		net->ops->tag(net, &t);
+	} else if (on && story) {
+		adapter_tag t = { NULL, NULL, 0, story };
+		net->ops->tag(net, &t);
+	} else {
 		net->ops->tag(net, NULL);
-		return;
 	}
-	adapter_tag t = { b->tag_cause, b->tag_key[0] ? b->tag_key : NULL, b->tag_answer };
-	net->ops->tag(net, &t);
 }
 
 static int muted(const bot *b, const adapter *net)
@@ -160,9 +163,19 @@ void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int 
 	char buf[ADAPTER_TEXT_MAX];
 	if (muted(b, net))
 		return;
-	tag_send(b, net, 1);
+	tag_send(b, net, 1, NULL);
 	net->ops->send_room(net, room, private_hint(net, text, buf, sizeof buf), flags);
-	tag_send(b, net, 0);
+	tag_send(b, net, 0, NULL);
+}
+
+void bot_say_story(bot *b, adapter *net, const char *room, const char *user, const char *text, int flags)
+{
+	char buf[ADAPTER_TEXT_MAX];
+	if (muted(b, net))
+		return;
+	tag_send(b, net, 1, room);
+	net->ops->send_private(net, user, private_hint(net, text, buf, sizeof buf), flags);
+	tag_send(b, net, 0, NULL);
 }
 
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags)
@@ -170,9 +183,9 @@ void bot_say_private(bot *b, adapter *net, const char *user, const char *text, i
 	char buf[ADAPTER_TEXT_MAX];
 	if (muted(b, net))
 		return;
-	tag_send(b, net, 1);
+	tag_send(b, net, 1, NULL);
 	net->ops->send_private(net, user, private_hint(net, text, buf, sizeof buf), flags);
-	tag_send(b, net, 0);
+	tag_send(b, net, 0, NULL);
 }
 
 /* An event from `user` is being handled: what is said is their doing. */

@@ -83,6 +83,9 @@ int bot_is_operator(const bot *b, adapter *net, const char *user);
 /* Sends text to a table's room or to one person. */
 void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags);
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags);
+/* The same, for a private line that is part of room's story (a hand dealt as the game moves
+ * on): the network keeps it in order with the room's lines, unless it answers a question. */
+void bot_say_story(bot *b, adapter *net, const char *room, const char *user, const char *text, int flags);
 /* The lines said from now until the end of the event being handled
  * answer its person's question: they may wait behind other people's lines,
  * and one already waiting with the same key to the same place says it

@@ -429,7 +429,7 @@ static void send_hand(table *t, int s)
 	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
 		sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
 	}
-	bot_say_private(t->bot, t->net, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
 static void say_turn(table *t, int s);
@@ -638,7 +638,7 @@ static void inspection(table *t, int trick)
 		}
 	snprintf(n, sizeof n, "%d", trick + 1);
 	if (any)
-		bot_say_private(t->bot, t->net, t->seats[tr].user, txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards),
+		bot_say_story(t->bot, t->net, t->room, t->seats[tr].user, txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards),
 				ADAPTER_NOTICE);
 }
 

@@ -268,7 +268,7 @@ void tg_send_hand(table *t, int s)
 		hand_text(t, &cb, l.cards & hand, trump, style, 0);
 		sb_add(&b, tb_txt(part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
 	}
-	bot_say_private(t->bot, t->net, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
 /* Whose turn and what they may do, in the room with their name. */

@@ -20,7 +20,7 @@ static const char *next(sendq *q, int64_t now, char *out, size_t len)
 
 static void answer(sendq *q, const char *who, const char *to, int room, const char *key, const char *text, int64_t now)
 {
-	sendq_tag t = { who, key, 1 };
+	sendq_tag t = { who, key, 1, NULL };
 	sendq_push(q, to, room, &t, text, now);
 }
 
@@ -44,7 +44,7 @@ int main(void)
 
 	/* A room's story keeps its order whoever caused each line. */
 	q = sendq_new(eq);
-	sendq_tag alice = { "alice", NULL, 0 }, bob = { "bob", NULL, 0 };
+	sendq_tag alice = { "alice", NULL, 0, NULL }, bob = { "bob", NULL, 0, NULL };
 	sendq_push(q, "#r", 1, &alice, "alice plays", now);
 	sendq_push(q, "#r", 1, NULL, "computer plays", now);
 	sendq_push(q, "#r", 1, &bob, "bob plays", now);
@@ -52,6 +52,25 @@ int main(void)
 	CHECK(!strcmp(next(q, now, buf, sizeof buf), "computer plays"), "story 2: %s", buf);
 	CHECK(!strcmp(next(q, now, buf, sizeof buf), "bob plays"), "story 3: %s", buf);
 	CHECK(sendq_usage(q, "alice", now) > 0.9, "a story line counts as its cause's use");
+	sendq_free(q);
+
+	/* A private line of a room's story (the next hand) waits behind all
+	 * the room is still to hear (the last deal's end): a person's flow
+	 * would have let it in after SENDQ_ROOM_STREAK room lines. */
+	q = sendq_new(eq);
+	sendq_tag deal = { NULL, NULL, 0, "#r" };
+	for (int i = 0; i < SENDQ_ROOM_STREAK + 1; i++) {
+		char text[32];
+		snprintf(text, sizeof text, "trick %d", i + 1);
+		sendq_push(q, "#r", 1, NULL, text, now);
+	}
+	sendq_push(q, "bob", 0, &deal, "bob's new hand", now);
+	for (int i = 0; i < SENDQ_ROOM_STREAK + 1; i++) {
+		char want[32];
+		snprintf(want, sizeof want, "trick %d", i + 1);
+		CHECK(!strcmp(next(q, now, buf, sizeof buf), want), "the room's story first: want %s, got %s", want, buf);
+	}
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "bob's new hand"), "then the hand, got %s", buf);
 	sendq_free(q);
 
 	/* A quiet person's answer overtakes a heavy asker's backlog. */
@@ -76,7 +95,7 @@ int main(void)
 	/* The same question while its answer waits is said once, and charged. */
 	q = sendq_new(eq);
 	answer(q, "f1", "#r", 1, "#r table", "table 1", now);
-	sendq_tag f2 = { "f2", "#r table", 1 };
+	sendq_tag f2 = { "f2", "#r table", 1, NULL };
 	CHECK(sendq_push(q, "#r", 1, &f2, "table 2", now) == SENDQ_MERGED, "merged");
 	CHECK(sendq_push(q, "#s", 1, &f2, "table 2", now) == SENDQ_QUEUED, "another room is another answer");
 	CHECK(sendq_usage(q, "f2", now) > 0.9, "a merged answer is charged to its asker");
@@ -92,7 +111,7 @@ int main(void)
 	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++) {
 		char key[16];
 		snprintf(key, sizeof key, "k%d", i);
-		sendq_tag t = { "f", key, 1 };
+		sendq_tag t = { "f", key, 1, NULL };
 		int r = sendq_push(q, "f", 0, &t, "x", now);
 		queued += r == SENDQ_QUEUED;
 		dropped += r == SENDQ_DROPPED;
@@ -100,7 +119,7 @@ int main(void)
 	CHECK(queued == SENDQ_CAUSED_MAX && dropped == 5, "queued %d dropped %d", queued, dropped);
 	/* lines to f that f did not cause (a hand after someone else's move) still go */
 	CHECK(sendq_push(q, "f", 0, NULL, "your turn", now) == SENDQ_QUEUED, "a line to f, nobody's doing");
-	sendq_tag fs = { "f", NULL, 0 };
+	sendq_tag fs = { "f", NULL, 0, NULL };
 	int stories = 0;
 	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++)
 		stories += sendq_push(q, "#r", 1, &fs, "story", now) == SENDQ_QUEUED;
