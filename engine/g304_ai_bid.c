@@ -24,15 +24,7 @@ static void simulate(cardset mine, int me, int dealer, card c, int bid, int pcc,
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < n; i++) {
 		card rest[CARD_COUNT];
-		int nr = 0;
-		for (cardset u = ALL_CARDS & ~mine; u; u &= u - 1)
-			rest[nr++] = cardset_first(u);
-		for (int k = nr - 1; k > 0; k--) {
-			int j = (int)rng_below(r, (uint32_t)k + 1);
-			card t = rest[k];
-			rest[k] = rest[j];
-			rest[j] = t;
-		}
+		g304_ai_sample_cards(ALL_CARDS & ~mine, r, rest);
 		g304_ai_pos p;
 		memset(&p, 0, sizeof p);
 		p.hand[me] = mine;

@@ -93,6 +93,9 @@ static inline int g304_ai_trick_full(const g304_view *v, const g304_trick *t)
 	return t->n == (v->pcc ? 3 : 4);
 }
 
+/* The cards of s in a random order (Fisher-Yates from the lowest card up);
+ * returns how many. */
+int g304_ai_sample_cards(cardset s, rng *r, card out[CARD_COUNT]);
 /* Reads the view into *vi (vi->ok: it makes sense). */
 void g304_ai_sample_view(const g304_view *v, g304_ai_vinfo *vi);
 /* Builds a full position consistent with the view. Returns 0 on failure. */

@@ -127,21 +127,27 @@ static int make_groups(const g304_ai_vinfo *vi, int ts, group *gr)
 	return ng;
 }
 
+int g304_ai_sample_cards(cardset s, rng *r, card out[CARD_COUNT])
+{
+	int n = 0;
+	for (; s; s &= s - 1)
+		out[n++] = cardset_first(s);
+	for (int i = n - 1; i > 0; i--) {
+		int j = (int)rng_below(r, (uint32_t)i + 1);
+		card t = out[i];
+		out[i] = out[j];
+		out[j] = t;
+	}
+	return n;
+}
+
 /* Deals the unknown cards into the groups at random, keeping every step
  * completable. Returns 0 if the groups cannot be filled at all. */
 static int fill_groups(const g304_ai_vinfo *vi, group *gr, int ng, rng *r)
 {
 	int cnt[SUIT_COUNT] = { 0 }, cap[16] = { 0 };
 	card cards[CARD_COUNT];
-	int nc = 0;
-	for (cardset u = vi->unknown; u; u &= u - 1)
-		cards[nc++] = cardset_first(u);
-	for (int i = nc - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint32_t)i + 1);
-		card t = cards[i];
-		cards[i] = cards[j];
-		cards[j] = t;
-	}
+	int nc = g304_ai_sample_cards(vi->unknown, r, cards);
 	for (int i = 0; i < nc; i++)
 		cnt[card_suit(cards[i])]++;
 	for (int g = 0; g < ng; g++) {
