@@ -1,0 +1,131 @@
+/* g304_ai_internal.h: what the pieces of the search player share; private
+ * to engine/g304_ai*.c (the public interface is g304_ai.h).
+ *
+ * The pieces, one noun each:
+ *   g304_ai.c          levels, parameters and the top-level decision
+ *   g304_ai_pos.c      the compact position the search plays on, and its rules
+ *   g304_ai_playout.c  the playout policy and playouts
+ *   g304_ai_solve.c    the exact endgame solver
+ *   g304_ai_sample.c   what a view tells about the hidden cards, and the
+ *                      sampling of deals consistent with it
+ *   g304_ai_bid.c      bidding and the trump card by simulation
+ *   g304_ai_spoilt.c   spoilt trumps: when the view proves them
+ *   g304_ai_search.c   the card by search (outcomes in tokens)
+ */
+#ifndef CARDBOT_G304_AI_INTERNAL_H
+#define CARDBOT_G304_AI_INTERNAL_H
+
+#include <stdint.h>
+#include "g304_ai.h"
+#include "rng.h"
+
+#define ALL_CARDS 0xffffffffu
+#define NONE8 0xff
+
+/* Card points of a card. */
+static inline int g304_ai_pts(card c)
+{
+	static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
+	return rank_pts[c & 7];
+}
+
+/* ---- the compact position (g304_ai_pos.c) ---- */
+
+/* The index in the trick of the card winning it so far. */
+static inline int g304_ai_pos_best(const g304_ai_pos *p)
+{
+	int led = card_suit(p->card[0]);
+	int best = 0;
+	for (int i = 1; i < p->n; i++) {
+		card c = p->card[i], b = p->card[best];
+		int ct = card_suit(c) == p->tsuit, bt = card_suit(b) == p->tsuit;
+		if (ct ? (!bt || c > b) : (!bt && card_suit(c) == led && c > b))
+			best = i;
+	}
+	return best;
+}
+
+/* ---- the playout policy (g304_ai_playout.c) ---- */
+
+/* A sensible move with every hand in sight, now and then a random one (r
+ * may be NULL when noise is 0). */
+card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise);
+/* Plays the policy, with noise, to the end of the deal. */
+void g304_ai_playout(g304_ai_pos *p, rng *r);
+
+/* ---- the exact endgame solver (g304_ai_solve.c) ---- */
+
+#define G304_AI_TT_BITS 15
+typedef struct g304_ai_tt_entry {
+	uint64_t k1, k2;
+	uint32_t k3;
+	int16_t lo, hi;
+} g304_ai_tt_entry;
+
+typedef struct g304_ai_solver {
+	g304_ai_tt_entry *tt;          /* may be NULL: no table */
+	unsigned long nodes;
+	int (*stop)(void *ctx); /* polled every few thousand positions (may be NULL) */
+	void *stop_ctx;
+	int aborted;           /* the budget ran out: the answer is worthless */
+} g304_ai_solver;
+
+/* Points the trumper's team takes from p; alpha-beta, fail-soft. */
+int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int beta);
+
+/* ---- what the view tells about the hidden cards (g304_ai_sample.c) ---- */
+
+typedef struct g304_ai_vinfo {
+	int me, trumper, tsuit, pcc, sitting_out;
+	cardset unknown;               /* cards the seat has not seen anywhere */
+	cardset known[G304_SEATS];     /* cards known to be in a hand */
+	int need[G304_SEATS];          /* unknown cards in each hand */
+	uint8_t voids[G304_SEATS];     /* suits a hand is known to lack */
+	int nhidden;
+	uint8_t htrick[32], hpos[32], hseat[32], hled[32], hcur[32];
+	int trump_slot;                /* the trump card lies unseen on the table */
+	int bidmax4[G304_SEATS], bidmax8[G304_SEATS];
+	int ok;
+} g304_ai_vinfo;
+
+static inline int g304_ai_trick_full(const g304_view *v, const g304_trick *t)
+{
+	return t->n == (v->pcc ? 3 : 4);
+}
+
+/* The cards of s in a random order (Fisher-Yates from the lowest card up);
+ * returns how many. */
+int g304_ai_sample_cards(cardset s, rng *r, card out[CARD_COUNT]);
+/* Reads the view into *vi (vi->ok: it makes sense). */
+void g304_ai_sample_view(const g304_view *v, g304_ai_vinfo *vi);
+/* Builds a full position consistent with the view. Returns 0 on failure. */
+int g304_ai_sample_deal(const g304_view *v, const g304_ai_vinfo *vi, rng *r, g304_ai_pos *p);
+
+/* ---- bidding and the trump card by simulation (g304_ai_bid.c) ---- */
+
+/* What the simulations of one trump suit gave (private to g304_ai_bid.c). */
+typedef struct g304_ai_simres g304_ai_simres;
+
+/* The best trump card from `from` for a hand `mine`: the lowest card of the
+ * suit that scores best in simulation; *res (may be NULL) gets that suit's
+ * results. */
+card g304_ai_bid_trump(cardset mine, cardset from, int me, int dealer, int bid, int pcc,
+		       const g304_ai_params *prm, g304_ai_stats *st, g304_ai_simres *res);
+/* The seat's call in the four-card and the eight-card bidding. */
+int g304_ai_bid4(const g304_view *v, const g304_legal *l, const g304_ai_params *prm,
+		 g304_ai_stats *st, g304_action *a);
+int g304_ai_bid8(const g304_view *v, const g304_legal *l, const g304_ai_params *prm,
+		 g304_ai_stats *st, g304_action *a);
+
+/* ---- spoilt trumps (g304_ai_spoilt.c) ---- */
+
+/* 1 if the view proves that neither opponent of the trumper was dealt a trump. */
+int g304_ai_spoilt_certain(const g304_view *v);
+
+/* ---- the card by search (g304_ai_search.c) ---- */
+
+/* The card to play, or CARD_NONE if the view makes no sense. */
+card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_params *prm,
+			 g304_ai_stats *st);
+
+#endif

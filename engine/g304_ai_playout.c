@@ -1,0 +1,137 @@
+/* g304_ai_playout.c: the playout policy (a quick, sensible player with
+ * every hand in sight) and playouts to the end of the deal.
+ */
+#include "g304_ai_internal.h"
+
+/* The cheapest card of a non-empty set: fewest points, lowest rank, and a
+ * non-trump before a trump. */
+static card cheapest(cardset s, int tsuit)
+{
+	card best = CARD_NONE;
+	int bestk = 1 << 30;
+	for (; s; s &= s - 1) {
+		card c = cardset_first(s);
+		int k = g304_ai_pts(c) * 64 + (card_suit(c) == tsuit) * 16 + card_rank(c);
+		if (k < bestk) {
+			bestk = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* The card of a non-empty set worth the most points (a non-trump first). */
+static card dearest(cardset s, int tsuit)
+{
+	card best = CARD_NONE;
+	int bestk = -1;
+	for (; s; s &= s - 1) {
+		card c = cardset_first(s);
+		int k = g304_ai_pts(c) * 64 + (card_suit(c) != tsuit) * 16 + card_rank(c);
+		if (k > bestk) {
+			bestk = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* Cards of `s` that would beat the trick's best card so far. */
+static cardset beaters(const g304_ai_pos *p, cardset s)
+{
+	card b = p->card[g304_ai_pos_best(p)];
+	cardset trumps = suit_mask(p->tsuit);
+	cardset above = ~((card_bit(b) << 1) - 1);
+	if (card_suit(b) == p->tsuit)
+		return s & trumps & above;
+	return (s & suit_mask(card_suit(b)) & above) | (s & trumps);
+}
+
+/* A sensible move with every hand in sight, now and then a random one. */
+card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
+{
+	cardset legal = g304_ai_pos_legal(p);
+	if (!(legal & (legal - 1)))
+		return cardset_first(legal);
+	if (noise && rng_below(r, 8) == 0)
+		return rng_pick(r, legal);
+	int s = p->turn, team = s & 1, tt = p->trumper & 1;
+	cardset trumps = suit_mask(p->tsuit);
+	if (p->n == 0) {
+		cardset out = 0;
+		for (int i = 0; i < G304_SEATS; i++)
+			if (i != s)
+				out |= p->hand[i];
+		if (p->tdown && s != p->trumper)
+			out |= card_bit(p->tcard);
+		/* A master: no card still out beats it in its suit. */
+		cardset masters = 0;
+		for (int x = 0; x < SUIT_COUNT; x++) {
+			cardset mine = legal & suit_mask(x);
+			if (!mine)
+				continue;
+			card top = cardset_top(mine);
+			if (!(out & suit_mask(x) & ~((card_bit(top) << 1) - 1)))
+				masters |= card_bit(top);
+		}
+		cardset opp_trumps = (p->hand[(s + 1) & 3] | p->hand[(s + 3) & 3]) & trumps;
+		if (team == tt && (masters & trumps) && opp_trumps)
+			return cardset_first(masters & trumps);
+		if (masters & ~trumps && !opp_trumps)
+			return dearest(masters & ~trumps, p->tsuit);
+		if (masters & ~trumps)
+			return cardset_top(masters & ~trumps);
+		/* Else the cheapest card of the longest side suit. */
+		int len = -1, best = 0;
+		for (int x = 0; x < SUIT_COUNT; x++) {
+			int k = cardset_count(legal & suit_mask(x)) - (x == p->tsuit) * 8;
+			if ((legal & suit_mask(x)) && k > len) {
+				len = k;
+				best = x;
+			}
+		}
+		return cheapest(legal & suit_mask(best), p->tsuit);
+	}
+	int w = g304_ai_pos_best(p);
+	int last = p->n == (p->pcc ? 2 : 3);
+	if ((p->seat[w] & 1) == team) {
+		if (last)
+			return dearest(legal, p->tsuit);
+		return cheapest(legal, p->tsuit);
+	}
+	cardset b = beaters(p, legal);
+	if (b) {
+		int points = 0;
+		for (int i = 0; i < p->n; i++)
+			points += g304_ai_pts(p->card[i]);
+		cardset bt = b & ~trumps;
+		if (bt)
+			return last ? cheapest(bt, p->tsuit) : cardset_top(bt);
+		if (points >= 10 || last)
+			return cheapest(b, p->tsuit);
+	}
+	return cheapest(legal, p->tsuit);
+}
+
+void g304_ai_playout(g304_ai_pos *p, rng *r)
+{
+	while (p->trick_no < G304_TRICKS) {
+		card c = g304_ai_policy(p, r, 1);
+		if (c == CARD_NONE)
+			break; /* cannot happen with consistent hands */
+		g304_ai_pos_play(p, c);
+	}
+}
+
+long g304_ai_playouts(const g304_ai_pos *p, unsigned long n, uint64_t seed)
+{
+	rng r;
+	rng_seed(&r, seed);
+	long sum = 0;
+	for (unsigned long i = 0; i < n; i++) {
+		g304_ai_pos q = *p;
+		g304_ai_playout(&q, &r);
+		sum += q.pts[p->trumper & 1];
+	}
+	return sum;
+}

@@ -1,0 +1,113 @@
+/* g304_ai_search.c: the card by search: sampled deals, each legal card
+ * judged by playouts or the exact solver, outcomes in tokens.
+ */
+#include <stdlib.h>
+#include "g304_ai_internal.h"
+
+/* What the deal is worth to `team` given the trumper's side's points and
+ * tricks at the end: the tokens won or paid, points breaking ties. */
+static double outcome(const g304_ai_pos *p, int team, int tpoints, int ttricks)
+{
+	int tt = p->trumper & 1;
+	int bid = p->pcc ? G304_BID_PCC : p->bid;
+	int made = p->pcc ? ttricks == G304_TRICKS : tpoints >= bid;
+	double u = made ? g304_payoff(bid) : -g304_charge(bid);
+	double pts = tpoints;
+	if (team != tt) {
+		u = -u;
+		pts = 304 - tpoints;
+	}
+	return u + pts * 0.002;
+}
+
+static int samples_of(const g304_ai_params *p)
+{
+	if (p->samples)
+		return (int)p->samples;
+	return p->level >= G304_AI_STRONG ? 200 : 16;
+}
+
+card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_params *prm,
+			g304_ai_stats *st)
+{
+	card moves[G304_TRICKS + 1];
+	int nm = 0;
+	for (cardset s = l->cards; s; s &= s - 1)
+		moves[nm++] = cardset_first(s);
+	if (nm == 1)
+		return moves[0];
+	g304_ai_vinfo vi;
+	g304_ai_sample_view(v, &vi);
+	if (!vi.ok)
+		return CARD_NONE;
+	double sum[G304_TRICKS + 1] = { 0 };
+	int solve_from = prm->solve_tricks > 0 ? prm->solve_tricks : 6;
+	if (prm->level < G304_AI_STRONG && !prm->solve_tricks)
+		solve_from = 4;
+	int nsamples = samples_of(prm), done = 0;
+	int team = v->seat & 1;
+	rng r;
+	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->ntricks << 8)
+		 ^ (uint64_t)v->tricks[v->ntricks ? v->ntricks - 1 : 0].n);
+	g304_ai_solver sv = { calloc((size_t)1 << G304_AI_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, 0 };
+	for (int i = 0; i < nsamples; i++) {
+		if (done == 1) {
+			/* One whole sample is in: from now on the budget may cut
+			 * a solve short too (that sample is then dropped). */
+			sv.stop = prm->stop;
+			sv.stop_ctx = prm->stop_ctx;
+		}
+		if (done && prm->stop && prm->stop(prm->stop_ctx))
+			break;
+		g304_ai_pos p;
+		if (!g304_ai_sample_deal(v, &vi, &r, &p))
+			break;
+		done++;
+		if (st)
+			st->samples++;
+		int left = G304_TRICKS - p.trick_no;
+		double val[G304_TRICKS + 1];
+		int m = 0;
+		for (; m < nm; m++) {
+			/* Exact solves are slow enough to check the budget between
+			 * them; a sample cut short is dropped whole. */
+			if (m && done > 1 && left <= solve_from && prm->stop && prm->stop(prm->stop_ctx))
+				break;
+			g304_ai_pos q = p;
+			g304_ai_pos_play(&q, moves[m]);
+			int tt = q.trumper & 1;
+			if (left <= solve_from && !q.pcc) {
+				/* Exact (in pcc the trick count decides: playouts judge).
+				 * Tokens depend only on making the bid, so a null
+				 * window at the bid decides it, several times faster
+				 * than the points themselves; the bound it returns
+				 * breaks ties. */
+				int need = q.bid - q.pts[tt];
+				int tp = q.pts[tt] + g304_ai_solve_rec(&sv, &q, need - 1, need);
+				val[m] = outcome(&q, team, tp, 0);
+				if (st)
+					st->solves++;
+			} else {
+				g304_ai_playout(&q, &r);
+				int tp = q.pts[tt] + (q.pcc ? cardset_points(q.hand[q.sitting_out]) : 0);
+				val[m] = outcome(&q, team, tp, q.tricks[tt]);
+				if (st)
+					st->playouts++;
+			}
+		}
+		if (m < nm || sv.aborted)
+			break;
+		for (m = 0; m < nm; m++)
+			sum[m] += val[m];
+	}
+	if (st)
+		st->nodes += sv.nodes;
+	free(sv.tt);
+	if (!done)
+		return CARD_NONE;
+	int best = 0;
+	for (int m = 1; m < nm; m++)
+		if (sum[m] > sum[best] + 1e-9)
+			best = m;
+	return moves[best];
+}
