@@ -272,14 +272,10 @@ void tg_send_hand(table *t, int s)
 }
 
 /* Whose turn and what they may do, in the room with their name. */
-static void prompt_turn(table *t)
+/* The turn line for seat s ("ann: your turn to play."); 0 when the seat
+ * has nothing to do. */
+static int say_turn(table *t, int s)
 {
-	int s = tg_turn(t);
-	if (t->state != TABLE_PLAYING || s < 0 || t->seats[s].computer)
-		return;
-	/* Brief (table.h): the turn is named only in a line that goes out anyway. */
-	if (t->set.brief && !t->outlen)
-		return;
 	game_legal l;
 	game_legal_of(t->g, s, &l);
 	const char *who = t->seats[s].name;
@@ -301,9 +297,48 @@ static void prompt_turn(table *t)
 	} else if (can(&l, t, "play")) {
 		tb_say(t, can(&l, t, "reveal") ? T_G_TURN_PLAY_REVEAL : T_TURN_PLAY, who, NULL, NULL);
 	} else {
+		return 0;
+	}
+	return 1;
+}
+
+/* Brief: a turn that passed in silence is named a while later, with a
+ * mention, if the player has not moved (people not watching the room). */
+static void nudge_fire(void *ctx)
+{
+	table *t = ctx;
+	t->nudge_timer = 0;
+	int s = tg_turn(t);
+	if (t->state != TABLE_PLAYING || s < 0 || t->seats[s].computer)
+		return;
+	if (t->outlen)
+		tb_flush(t);
+	say_turn(t, s);
+	/* Timely: a network that must hold it back drops it rather than tell
+	 * of a turn that has passed meanwhile. */
+	if (t->outlen)
+		bot_say_room(t->bot, t->net, t->room, t->out, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
+	t->outlen = 0;
+	t->out[0] = '\0';
+}
+
+static void prompt_turn(table *t)
+{
+	int s = tg_turn(t);
+	if (t->nudge_timer) {
+		loop_cancel(t->bot->ev, t->nudge_timer);
+		t->nudge_timer = 0;
+	}
+	if (t->state != TABLE_PLAYING || s < 0 || t->seats[s].computer)
+		return;
+	/* Brief (table.h): the turn is named only in a line that goes out
+	 * anyway, or by a mention if the player has not moved a while later. */
+	if (t->set.brief && !t->outlen) {
+		if (t->set.turn_nudge_ms > 0)
+			t->nudge_timer = loop_timer(t->bot->ev, t->set.turn_nudge_ms, nudge_fire, t);
 		return;
 	}
-	if (!t->set.brief)
+	if (say_turn(t, s) && !t->set.brief)
 		tg_send_hand(t, s);
 }
 

@@ -563,6 +563,61 @@ static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, 
 	checked_priv = net.npriv;
 }
 
+/* Brief (Matrix's rate-limited rooms): when a typed move passes the turn
+ * to the other person in silence, that person is named (a mention) after
+ * turn_nudge_ms if they have not moved, and not before: in every game. */
+static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
+{
+	static const char *const names[4] = { "ann", "bob", "cat", "dan" };
+	char room[32], cmd[64];
+	snprintf(room, sizeof room, "#nudge-%s", gname);
+	snprintf(cmd, sizeof cmd, "!new %s %d", gname, n);
+	say(b, room, "ann", cmd);
+	table *t = table_in(b, room);
+	CHECK(t != NULL, "%s nudge: a table opens", gname);
+	if (!t)
+		return;
+	t->set.brief = 1;
+	t->set.turn_nudge_ms = 300;
+	t->set.cut_offer_ms = 0;
+	for (int i = 1; i < n; i++)
+		say(b, room, names[i], "!sit");
+	say(b, room, "ann", "!set pace casual");
+	say(b, room, "ann", "!start");
+	int armed = 0, to = -1;
+	for (int step = 0; step < 2000 && t->state == TABLE_PLAYING && !armed; step++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (st.needs_deal || st.turn == GAME_NO_SEAT) {
+			loop_once(ev, 2);
+			continue;
+		}
+		int r0 = net.nroom;
+		move_as(b, t, room, names[st.turn], st.turn, r);
+		game_status_of(t->g, &st);
+		armed = t->nudge_timer != 0 && net.nroom == r0 && st.turn != GAME_NO_SEAT;
+		to = st.turn;
+	}
+	CHECK(armed, "%s nudge: a turn passed in silence", gname);
+	if (armed) {
+		char want[64];
+		snprintf(want, sizeof want, "%s: ", names[to]);
+		int r0 = net.nroom;
+		run_for(ev, 100);
+		int early = 0, named = 0;
+		for (int i = r0; i < net.nroom; i++)
+			early |= strstr(net.room_lines[i], want) != NULL;
+		run_for(ev, 350);
+		for (int i = r0; i < net.nroom; i++)
+			named |= strstr(net.room_lines[i], want) && strstr(net.room_lines[i], "your turn");
+		CHECK(!early && named, "%s nudge: %s is named after the silence (early %d, named %d)", gname, names[to],
+		      early, named);
+	}
+	for (int i = 0; i < n; i++)
+		say(b, room, names[i], "!stop");
+	run_for(ev, 20);
+}
+
 int main(void)
 {
 	net.room_lines = calloc(LOG_MAX, LINE_LEN);
@@ -597,6 +652,8 @@ int main(void)
 		trump304_match(b, ev, n, &r);
 	cut_at_table(b, ev, db, "trump304", 3, &r);
 	cut_at_table(b, ev, db, "rook", 4, &r);
+	nudge_at_table(b, ev, "trump304", 2, &r);
+	nudge_at_table(b, ev, "rook", 4, &r);
 
 	/* Changing the game of an open table between matches. */
 	say(b, "#switch", "ann", "!304");
