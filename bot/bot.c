@@ -562,7 +562,10 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			return;
 		}
 		if (!t) {
-			say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
+			if (!strcasecmp(argv[0], "help"))
+				table_help(b, net, user, argc, argv); /* a new user's first private word */
+			else
+				say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
 			return;
 		}
 	}

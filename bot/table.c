@@ -276,12 +276,34 @@ static int cards_out(const table *t)
 	return t->game.phase == G304_PHASE_DEAL || t->game.phase == G304_PHASE_OVER ? 0 : t->deal_idx;
 }
 
-/* The seat whose cards `user` has been shown in this deal, or -1. */
+/* The user@host part of the origin the network last saw for `user` ("" when
+ * it cannot tell: Matrix, or a nick not heard yet). */
+static void userhost_of(const table *t, const char *user, char *out, size_t len)
+{
+	char o[ADAPTER_ID_MAX] = "";
+	out[0] = '\0';
+	if (!t->net->ops->origin || !t->net->ops->origin(t->net, user, o, sizeof o))
+		return;
+	const char *uh = strchr(o, '!');
+	if (uh && strchr(uh, '@'))
+		snprintf(out, len, "%s", uh + 1);
+}
+
+/* The seat whose cards `user` has been shown in this deal, or -1: by any
+ * identity they held in it, or by the user@host they spoke from (someone
+ * who quits and comes back under a new nick from the same client). */
 static int viewer_seat(const table *t, const char *user)
 {
 	int d = cards_out(t);
 	for (int i = 0; d && i < t->nviewers; i++)
 		if (t->viewers[i].deal == d && !strcasecmp(t->viewers[i].user, user))
+			return t->viewers[i].seat;
+	char uh[ADAPTER_ID_MAX];
+	if (!d)
+		return -1;
+	userhost_of(t, user, uh, sizeof uh);
+	for (int i = 0; uh[0] && i < t->nviewers; i++)
+		if (t->viewers[i].deal == d && !strcmp(t->viewers[i].origin, uh))
 			return t->viewers[i].seat;
 	return -1;
 }
@@ -305,6 +327,7 @@ static int viewer_add(table *t, const char *user, int s)
 		return -1;
 	seat_viewer *v = &t->viewers[t->nviewers++];
 	snprintf(v->user, sizeof v->user, "%s", user);
+	userhost_of(t, user, v->origin, sizeof v->origin);
 	v->seat = s;
 	v->deal = d;
 	return 0;
@@ -1255,8 +1278,9 @@ static void unconfirm(table *t, int s)
 		x->away = 1;
 		x->away_since = loop_now();
 	}
+	if (!x->unconfirmed)
+		x->claim_told = 0;   /* told how to claim once each time the bot loses sight */
 	x->unconfirmed = 1;
-	x->claim_told = 0;
 }
 
 static void seat_human(table *t, int s, const char *user, const char *name)
@@ -1315,15 +1339,22 @@ void table_user_left(table *t, const char *user)
 		say(t, T_LEFT_OPEN, t->seats[s].name, NULL, NULL);
 		memset(&t->seats[s], 0, sizeof t->seats[s]);
 	} else {
-		t->seats[s].away = 1;
-		t->seats[s].away_since = loop_now();
+		/* Already away (an unconfirmed nick that came and went again):
+		 * the grace runs on from the first leaving, and the room was told. */
+		int again = t->seats[s].away;
+		if (!again) {
+			t->seats[s].away = 1;
+			t->seats[s].away_since = loop_now();
+		}
 		/* Out of the bot's sight (no channel shared): whoever comes back
 		 * with this nick must show the seat key. */
 		if (t->net->ops->present && t->net->ops->present(t->net, NULL, user) == 0)
 			unconfirm(t, s);
-		char g[16];
-		snprintf(g, sizeof g, "%d", t->set.grace_seconds);
-		say(t, T_LEFT_PLAYING, t->seats[s].name, g, NULL);
+		if (!again) {
+			char g[16];
+			snprintf(g, sizeof g, "%d", t->set.grace_seconds);
+			say(t, T_LEFT_PLAYING, t->seats[s].name, g, NULL);
+		}
 	}
 	flush(t);
 }
@@ -2670,29 +2701,35 @@ static const command *find_command(const char *word)
 	return NULL;
 }
 
-static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv)
 {
-	(void)name, (void)in_room;
 	char buf[PRIVATE_MAX];
 	if (argc > 1) {
-		const command *c = find_command(argv[1][0] == t->bot->prefix[0] ? argv[1] + 1 : argv[1]);
+		const command *c = find_command(argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1]);
 		if (!c) {
-			tell(t, user, T_UNKNOWN_COMMAND, argv[1], t->bot->prefix, NULL);
-			return;
+			const char *args[3] = { argv[1], owner->prefix, "" };
+			text_fmt(buf, sizeof buf, T_UNKNOWN_COMMAND, 3, args);
+		} else {
+			const char *args[3] = { owner->prefix, "", "" };
+			text_fmt(buf, sizeof buf, c->help, 3, args);
 		}
-		const char *args[3] = { t->bot->prefix, "", "" };
-		text_fmt(buf, sizeof buf, c->help, 3, args);
-		bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+		bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
-	const char *args[3] = { t->bot->prefix, "", "" };
+	const char *args[3] = { owner->prefix, "", "" };
 	text_fmt(buf, sizeof buf, T_HELP_INTRO, 3, args);
 	b.len = strlen(buf);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		sb_printf(&b, "%s%s%s", i ? " " : "", t->bot->prefix, commands[i].name);
-	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+		sb_printf(&b, "%s%s%s", i ? " " : "", owner->prefix, commands[i].name);
+	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
+}
+
+static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	table_help(t->bot, t->net, user, argc, argv);
 }
 
 void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)

@@ -72,6 +72,8 @@ typedef struct seat {
  * they had in it. */
 typedef struct seat_viewer {
 	char user[ADAPTER_ID_MAX];
+	char origin[ADAPTER_ID_MAX]; /* the user@host it spoke from (IRC), "" unknown: the same
+	                              * client back under a new nick after a quit is the same person */
 	int seat;
 	int deal;                   /* table.deal_idx when they held it */
 } seat_viewer;
@@ -154,6 +156,9 @@ const char *table_game_name(const table *t);
 /* The table's room as its people know it (a Matrix room's alias, else the
  * id), valid until the next call. */
 const char *table_room_shown(const table *t);
+/* `help [COMMAND]` answered privately to user, with no table needed (a
+ * person at no table asks the bot privately). */
+void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv);
 /* The seat of a user at this table, or -1. */
 int table_seat_of(const table *t, const char *user);
 

@@ -170,7 +170,7 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
-	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps or pace (remembered for this channel)") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think (remembered for this channel; a wrong value lists them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \

@@ -244,6 +244,7 @@ class Client:
         self.closed_by_server = False
         self.registered = False
         self.errors = []   # ERROR lines and KILLs seen
+        self.username = None   # the USER name sent (None: the nick, lower case)
 
     # -- connection --
     def connect(self, timeout=10.0):
@@ -255,7 +256,7 @@ class Client:
         self.reader = threading.Thread(target=self._read, args=(self.sock, self.conn_no), daemon=True)
         self.reader.start()
         self.raw("NICK %s" % self.nick)
-        self.raw("USER %s 0 * :scripted player" % self.nick.lower())
+        self.raw("USER %s 0 * :scripted player" % (self.username or self.nick.lower()))
         if not self.wait(lambda: self.registered, timeout):
             raise RuntimeError("%s: not registered" % self.nick)
         return self

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""playtest_repro.py: two bugs found by the outside playtest (issue 22 build),
-reproduced through the real cardbot on a real ngircd. Both fail today.
+"""irc_playtest.py: what an outside playtest of the issue 22 build found,
+through the real cardbot on a real ngircd (each failed before its fix).
 
   help      `/msg cardbot help` from someone at no table answers
             "You are not at any table" instead of the command list.
@@ -8,8 +8,11 @@ reproduced through the real cardbot on a real ngircd. Both fail today.
             and over (unconfirmed: no seat key given) restarts the seat's
             grace at every part, so the seat is never offered to anyone
             else and the channel gets a "has left" line per cycle.
+  requit    a spectator who saw a computer's hand, left the seat, quit and
+            came back under a new nick from the same client (same
+            user@host) may not take another seat in that deal.
 
-Ends with "playtest_repro: N passed, M failed". Environment: CARDBOT, NGIRCD.
+Ends with "irc_playtest: N passed, M failed". Environment: CARDBOT, NGIRCD.
 """
 import os
 import sys
@@ -46,7 +49,7 @@ def main():
     irc = NgIRCd(tmp)
     irc.start()
     GRACE = 6
-    bot = Bot(tmp, irc.port, channels=("#p",), grace_seconds=GRACE)
+    bot = Bot(tmp, irc.port, channels=("#p", "#q"), grace_seconds=GRACE)
     bot.start()
     try:
         ann, bob = Client(irc.port, "ann").connect(), Client(irc.port, "bob").connect()
@@ -81,11 +84,52 @@ def main():
         check(ok, "regrace: %ds after ann first left, her grace is over and bob may take seat 1" % (GRACE + 4),
               bot_lines(bob, k))
         check(left <= 2, "regrace: repeated part/join does not say 'has left' each time", "%d lines" % left)
+        # requit
+        for c in (ann, bob):
+            c.quit()
+        q, eve = Client(irc.port, "qann").connect(), Client(irc.port, "qeve").connect()
+        q.join("#q")
+        eve.join("#q")
+        k = len(q.lines)
+        q.privmsg("#q", "!304")
+        wait_for(q, k, "qann sits in seat 1")
+        for s in (2, 3, 4):
+            q.privmsg("#q", "!bot %d" % s)
+            time.sleep(0.3)
+        q.privmsg("#q", "!start")
+        check(wait_for(q, k, "qann: your turn to bid", 20), "requit: the match starts and waits on qann")
+        k = len(eve.lines)
+        eve.privmsg("#q", "!sit 2")
+        check(wait_for(eve, k, "] hand: "), "requit: a spectator takes a computer's seat and its hand")
+        eve.privmsg("#q", "!leave")
+        wait_for(q, k, "qeve leaves")
+        eve.quit()
+        time.sleep(0.5)
+        zed = Client(irc.port, "qzed")
+        zed.username = "qeve"          # the same client, under a new nick
+        zed.connect()
+        zed.join("#q")
+        k = len(zed.lines)
+        zed.privmsg("#q", "!sit 3")
+        check(wait_for(zed, k, "nobody may see two hands of one deal"),
+              "requit: back under a new nick from the same user@host, she may not take another seat",
+              bot_lines(zed, k))
+        time.sleep(1.0)
+        check(not any("] hand: " in t for t in bot_lines(zed, k)), "requit: and is shown no second hand",
+              bot_lines(zed, k))
+        other = Client(irc.port, "qbob").connect()   # someone else, another user@host
+        other.join("#q")
+        k = len(other.lines)
+        other.privmsg("#q", "!sit 3")
+        check(wait_for(other, k, "] hand: "), "requit: someone else from another user@host may substitute",
+              bot_lines(other, k))
+        for c in (q, zed, other):
+            c.quit()
     finally:
         bot.stop()
         irc.stop()
         irclib.rmtree(tmp)
-    print("playtest_repro: %d passed, %d failed" % (passed, failed))
+    print("irc_playtest: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 
 
