@@ -94,6 +94,8 @@ typedef struct mx_msg {
 	int cls;                    /* enum mx_class */
 	int64_t at;                 /* when it was queued (loop_now) */
 	mx_file *file;              /* NULL for a line of text */
+	char story[ADAPTER_ID_MAX]; /* ADAPTER_REPLACES: the room whose story the line tells (adapter_tag),
+	                             * "" unknown: the line's "[label:" start stands for it */
 	char text[];
 } mx_msg;
 
@@ -173,6 +175,7 @@ struct matrix {
 	uint64_t disp_timer;           /* the next look at what to send */
 	int64_t disp_due;
 	const char *cb_user, *cb_room; /* during host->message: who spoke, and where (NULL: in private) */
+	char tag_story[ADAPTER_ID_MAX]; /* the host's tag (adapter_tag.story) for lines sent now; "" none */
 	int room_serial;               /* the last short number given to a table room */
 	int direct_dirty;              /* m.direct must be written again */
 	int direct_putting;
@@ -1148,7 +1151,7 @@ static void kick(matrix *m, long ms)
 /* ---- sending ---- */
 
 static void enqueue_msg(matrix *m, mx_room *r, mx_msg *msg);
-static void drop_stale(matrix *m, mx_room *r, const char *text);
+static void drop_stale(matrix *m, mx_room *r, const mx_msg *msg);
 
 static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 {
@@ -1167,6 +1170,7 @@ static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 	msg->flags = flags;
 	msg->file = NULL;
 	msg->at = 0;
+	snprintf(msg->story, sizeof msg->story, "%s", m->tag_story);
 	memcpy(msg->text, text, n);
 	msg->text[n] = '\0';
 	if (r->dm_user[0])
@@ -1174,7 +1178,7 @@ static void enqueue(matrix *m, mx_room *r, const char *text, int flags)
 	else
 		msg->cls = m->cb_room && !strcmp(m->cb_room, r->id) ? CLS_REPLY : CLS_ROOM;
 	if ((flags & ADAPTER_REPLACES) && r->dm_user[0])
-		drop_stale(m, r, msg->text);
+		drop_stale(m, r, msg);
 	enqueue_msg(m, r, msg);
 }
 
@@ -1190,12 +1194,22 @@ static size_t line_tag(const char *text)
 	return p ? (size_t)(p - text) : 0;
 }
 
+/* The same table's line: by the room the host tagged both with, else by
+ * their "[label:" start (a label can change under a line: an alias
+ * learned after a restart). */
+static int same_story(const mx_msg *x, const mx_msg *msg, size_t tl)
+{
+	if (x->story[0] && msg->story[0])
+		return !strcmp(x->story, msg->story);
+	return tl && line_tag(x->text) == tl && !strncmp(x->text, msg->text, tl);
+}
+
 /* A new hand or prompt: older ones of the same table not yet sent (nor
  * in the event being sent) are stale, and dropped. */
-static void drop_stale(matrix *m, mx_room *r, const char *text)
+static void drop_stale(matrix *m, mx_room *r, const mx_msg *msg)
 {
-	size_t tl = line_tag(text);
-	if (!tl)
+	size_t tl = line_tag(msg->text);
+	if (!tl && !msg->story[0])
 		return;
 	mx_msg **p = &r->head;
 	for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
@@ -1203,7 +1217,7 @@ static void drop_stale(matrix *m, mx_room *r, const char *text)
 	int dropped = 0;
 	while (*p) {
 		mx_msg *x = *p;
-		if (!x->file && (x->flags & ADAPTER_REPLACES) && line_tag(x->text) == tl && !strncmp(x->text, text, tl)) {
+		if (!x->file && (x->flags & ADAPTER_REPLACES) && same_story(x, msg, tl)) {
 			*p = x->next;
 			msg_free(m, x);
 			r->nqueued--;
@@ -2778,6 +2792,14 @@ static mx_room *dm_open(matrix *m, const char *user)
 	return r;
 }
 
+/* adapter_ops.tag: only the story is used here (which table a hand is
+ * of); the budget orders lines by its own classes. */
+static void op_tag(adapter *a, const adapter_tag *t)
+{
+	matrix *m = (matrix *)a;
+	snprintf(m->tag_story, sizeof m->tag_story, "%s", t && t->story ? t->story : "");
+}
+
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
 {
 	matrix *m = (matrix *)a;
@@ -2907,6 +2929,7 @@ static int op_send_file(adapter *a, const char *user, const char *filename, cons
 	}
 	if (len)
 		memcpy(copy, data, len);
+	msg->story[0] = '\0';
 	f->id = ++m->file_serial;
 	f->data = copy;
 	f->len = len;
@@ -3021,6 +3044,7 @@ static const adapter_ops matrix_ops = {
 	.origin = NULL,
 	.send_file = op_send_file,
 	.open_private = op_open_private,
+	.tag = op_tag,
 	.room_label = op_room_label,
 	.present = op_present,
 	.room_ref = op_room_ref,
