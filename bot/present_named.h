@@ -13,7 +13,7 @@
 /* A trick as everyone may see it (present_named_game.trick). */
 typedef struct named_trick {
 	int n;                    /* cards in it (0: none) */
-	const uint8_t *seats, *cards;
+	uint8_t seats[GAME_MAX_SEATS], cards[GAME_MAX_SEATS];
 	uint8_t winner;           /* the last trick's */
 	int trick_no;             /* the current trick's number from 0, or tricks taken */
 	int bid, bidder;          /* the high bid and who made it (bid 0: none) */

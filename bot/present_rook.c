@@ -36,10 +36,14 @@ static void trick(const table *t, int s, int last, named_trick *out)
 	out->bidder = v.bidder;
 	out->trick_no = v.trick_no;
 	if (last) {
-		out->n = v.last_trick.n, out->seats = v.last_trick.seat, out->cards = v.last_trick.card;
+		out->n = v.last_trick.n;
+		memcpy(out->seats, v.last_trick.seat, sizeof out->seats);
+		memcpy(out->cards, v.last_trick.card, sizeof out->cards);
 		out->winner = v.last_trick.winner;
 	} else {
-		out->n = v.phase == ROOK_PHASE_PLAY ? v.trick.n : 0, out->seats = v.trick.seat, out->cards = v.trick.card;
+		out->n = v.phase == ROOK_PHASE_PLAY ? v.trick.n : 0;
+		memcpy(out->seats, v.trick.seat, sizeof out->seats);
+		memcpy(out->cards, v.trick.card, sizeof out->cards);
 	}
 }
 
