@@ -305,15 +305,10 @@ static void load_operator(struct schema_loader *L, const config_setting_t *s, co
 static void load_operators(struct schema_loader *L, const config_setting_t *s, const char *path, void *base)
 {
 	config_bot *b = base;
-	if (!schema_is_sequence(s)) {
-		schema_wrong_type(L, s, path, "a list of strings [ \"nick!user@host\", \"account:NAME\" ]", 0);
+	int n = schema_list_length(L, s, path, "a list of strings [ \"nick!user@host\", \"account:NAME\" ]",
+				   CONFIG_OPERATORS_MAX, "operators", "");
+	if (n < 0)
 		return;
-	}
-	int n = config_setting_length(s);
-	if (n > CONFIG_OPERATORS_MAX) {
-		schema_error(L, s, path, "%d operators; at most %d", n, CONFIG_OPERATORS_MAX);
-		n = CONFIG_OPERATORS_MAX;
-	}
 	b->noperators = 0;
 	for (int i = 0; i < n; i++) {
 		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
@@ -337,7 +332,7 @@ static const struct schema_field rules_fields[] = {
 	  .words = caps_words, .what = "a caps rule" },
 	{ .key = "external_caps", .kind = SCHEMA_ONOFF, .off = offsetof(g304_rules, external_caps), .size = 1 },
 };
-static const struct schema_group rules_group = { rules_fields, sizeof rules_fields / sizeof rules_fields[0] };
+static const struct schema_group rules_group = SCHEMA_GROUP_OF(rules_fields);
 
 #define TABLE_INT(k, lo, hi, unit) \
 	{ .key = #k, .kind = SCHEMA_INT, .off = offsetof(config_table, k), .size = sizeof(int), .min = lo, \
@@ -360,7 +355,7 @@ static const struct schema_field table_fields[] = {
 	{ .key = "rules", .kind = SCHEMA_GROUP, .off = offsetof(config_table, rules), .sub = &rules_group },
 };
 #undef TABLE_INT
-static const struct schema_group table_group = { table_fields, sizeof table_fields / sizeof table_fields[0] };
+static const struct schema_group table_group = SCHEMA_GROUP_OF(table_fields);
 
 static const struct schema_field bot_fields[] = {
 	{ .key = "prefix", .kind = SCHEMA_STRING, .off = offsetof(config_bot, prefix), .size = CONFIG_PREFIX_MAX,
@@ -383,7 +378,7 @@ static const struct schema_field bot_fields[] = {
 	{ .key = "commands_per_minute", .kind = SCHEMA_INT, .off = offsetof(config_bot, commands_per_minute),
 	  .size = sizeof(int), .min = 1, .max = 60000, .what = "commands a minute" },
 };
-static const struct schema_group bot_group = { bot_fields, sizeof bot_fields / sizeof bot_fields[0] };
+static const struct schema_group bot_group = SCHEMA_GROUP_OF(bot_fields);
 
 /* A channel given as a group: its IRC part and its table defaults. */
 struct channel_target {
@@ -400,21 +395,15 @@ static const struct schema_field channel_fields[] = {
 	{ .key = "rules", .kind = SCHEMA_GROUP, .off = offsetof(struct channel_target, table.rules),
 	  .sub = &rules_group },
 };
-static const struct schema_group channel_group = { channel_fields,
-						   sizeof channel_fields / sizeof channel_fields[0] };
+static const struct schema_group channel_group = SCHEMA_GROUP_OF(channel_fields);
 
 static void load_channels(struct schema_loader *L, const config_setting_t *s, const char *path, void *base)
 {
 	config_network *net = base;
-	if (!schema_is_sequence(s)) {
-		schema_wrong_type(L, s, path, "a list ( \"#name\", { name = \"#name\"; key = \"...\"; } )", 0);
+	int n = schema_list_length(L, s, path, "a list ( \"#name\", { name = \"#name\"; key = \"...\"; } )",
+				   IRC_CHANNELS_MAX, "channels", " on one network");
+	if (n < 0)
 		return;
-	}
-	int n = config_setting_length(s);
-	if (n > IRC_CHANNELS_MAX) {
-		schema_error(L, s, path, "%d channels; at most %d on one network", n, IRC_CHANNELS_MAX);
-		n = IRC_CHANNELS_MAX;
-	}
 	int lines[IRC_CHANNELS_MAX];
 	net->irc.nchannels = 0;
 	for (int i = 0; i < n; i++) {
@@ -496,11 +485,41 @@ static const struct schema_field irc_fields[] = {
 	  .size = sizeof(int) },
 #undef IRC_STR
 };
-static const struct schema_group irc_group = { irc_fields, sizeof irc_fields / sizeof irc_fields[0] };
+static const struct schema_group irc_group = SCHEMA_GROUP_OF(irc_fields);
 
 static int is_loopback(const char *host)
 {
 	return !strcmp(host, "localhost") || !strncmp(host, "127.", 4) || !strcmp(host, "::1");
+}
+
+/* reconnect_min_seconds is at most reconnect_max_seconds (both networks). */
+static void check_reconnect(struct schema_loader *L, const config_setting_t *g, const char *path, int min_ms,
+			    int max_ms)
+{
+	if (min_ms <= max_ms)
+		return;
+	const config_setting_t *m = config_setting_get_member(g, "reconnect_max_seconds");
+	char sub[SCHEMA_KEYPATH_MAX];
+	schema_path_key(sub, path, "reconnect_max_seconds");
+	schema_error(L, m ? m : g, sub, "%d is less than reconnect_min_seconds (%d)", max_ms / 1000, min_ms / 1000);
+}
+
+/* A network's accept_invites, and-ed with bot.allow_invites; a warning if
+ * it would then join nothing (njoin channels or rooms: `what`). */
+static void check_invites(struct schema_loader *L, const config_setting_t *g, const char *path,
+			  int *accept_invites, int njoin, const char *what)
+{
+	const config *c = L->out;
+	const config_setting_t *m = config_setting_get_member(g, "accept_invites");
+	if (m && *accept_invites && !c->bot.allow_invites) {
+		char sub[SCHEMA_KEYPATH_MAX];
+		schema_path_key(sub, path, "accept_invites");
+		schema_warning(L, m, sub, "has no effect while bot.allow_invites is false");
+	}
+	if (!c->bot.allow_invites)
+		*accept_invites = 0;
+	if (!njoin && !*accept_invites)
+		schema_warning(L, g, path, "no %s, and invites are off: the bot would join nothing", what);
 }
 
 /* Checks that concern several keys at once. */
@@ -519,12 +538,7 @@ static void check_network(struct schema_loader *L, const config_setting_t *g, co
 		schema_path_key(sub, path, s->sasl_user[0] ? "sasl_user" : "sasl_password");
 		schema_error(L, m ? m : g, sub, "SASL needs both sasl_user and sasl_password");
 	}
-	if (s->reconnect_min_ms > s->reconnect_max_ms) {
-		m = config_setting_get_member(g, "reconnect_max_seconds");
-		schema_path_key(sub, path, "reconnect_max_seconds");
-		schema_error(L, m ? m : g, sub, "%d is less than reconnect_min_seconds (%d)", s->reconnect_max_ms / 1000,
-		      s->reconnect_min_ms / 1000);
-	}
+	check_reconnect(L, g, path, s->reconnect_min_ms, s->reconnect_max_ms);
 	if (!s->tls) {
 		static const char *const tls_only[] = { "ca_file", "fingerprint", "tls_verify" };
 		for (size_t i = 0; i < sizeof tls_only / sizeof tls_only[0]; i++)
@@ -542,15 +556,7 @@ static void check_network(struct schema_loader *L, const config_setting_t *g, co
 		schema_warning(L, m ? m : g, sub, "the server's certificate is not checked, so anyone on the way can "
 			"pose as it: set fingerprint, or tls_verify = true");
 	}
-	m = config_setting_get_member(g, "accept_invites");
-	if (m && s->accept_invites && !((const config *)L->out)->bot.allow_invites) {
-		schema_path_key(sub, path, "accept_invites");
-		schema_warning(L, m, sub, "has no effect while bot.allow_invites is false");
-	}
-	if (!((const config *)L->out)->bot.allow_invites)
-		s->accept_invites = 0;
-	if (!s->nchannels && !s->accept_invites)
-		schema_warning(L, g, path, "no channels, and invites are off: the bot would join nothing");
+	check_invites(L, g, path, &s->accept_invites, s->nchannels, "channels");
 }
 
 /* ---- Matrix networks ---- */
@@ -596,15 +602,7 @@ static void load_string_list(struct schema_loader *L, const config_setting_t *s,
 			     const char *(*ok)(const char *v))
 {
 	*count = 0;
-	if (!schema_is_sequence(s)) {
-		schema_wrong_type(L, s, path, what, 0);
-		return;
-	}
-	int n = config_setting_length(s);
-	if (n > max) {
-		schema_error(L, s, path, "%d entries; at most %d", n, max);
-		n = max;
-	}
+	int n = schema_list_length(L, s, path, what, max, "entries", "");
 	for (int i = 0; i < n; i++) {
 		const config_setting_t *e = config_setting_get_elem(s, (unsigned)i);
 		char sub[SCHEMA_KEYPATH_MAX];
@@ -694,8 +692,7 @@ static const struct schema_field matrix_fields[] = {
 	{ .key = "rate_burst", .kind = SCHEMA_INT, .off = offsetof(config_network, matrix.rate_burst),
 	  .size = sizeof(int), .min = 1, .max = 100000, .what = "messages" },
 };
-static const struct schema_group matrix_group = { matrix_fields,
-						  sizeof matrix_fields / sizeof matrix_fields[0] };
+static const struct schema_group matrix_group = SCHEMA_GROUP_OF(matrix_fields);
 
 static void check_matrix_network(struct schema_loader *L, const config_setting_t *g, const char *path,
 				 config_network *net, int clean)
@@ -709,12 +706,7 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 	if (!s->password[0] == !s->access_token[0])
 		schema_error(L, g, path, "%s", s->password[0] ? "give password or access_token, not both"
 		      : "password or access_token is missing (or password_file, access_token_env...)");
-	if (s->backoff_min_ms > s->backoff_max_ms) {
-		m = config_setting_get_member(g, "reconnect_max_seconds");
-		schema_path_key(sub, path, "reconnect_max_seconds");
-		schema_error(L, m ? m : g, sub, "%d is less than reconnect_min_seconds (%d)", s->backoff_max_ms / 1000,
-		      s->backoff_min_ms / 1000);
-	}
+	check_reconnect(L, g, path, s->backoff_min_ms, s->backoff_max_ms);
 	if (!strncmp(s->homeserver, "http://", 7)) {
 		const char *h = s->homeserver + 7;
 		char host[MATRIX_FIELD_MAX];
@@ -735,15 +727,7 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 		schema_warning(L, m, sub,
 			       "the homeserver's certificate is not checked, so anyone on the way can pose as it");
 	}
-	m = config_setting_get_member(g, "accept_invites");
-	if (m && s->accept_invites && !((const config *)L->out)->bot.allow_invites) {
-		schema_path_key(sub, path, "accept_invites");
-		schema_warning(L, m, sub, "has no effect while bot.allow_invites is false");
-	}
-	if (!((const config *)L->out)->bot.allow_invites)
-		s->accept_invites = 0;
-	if (!s->nrooms && !s->accept_invites)
-		schema_warning(L, g, path, "no rooms, and invites are off: the bot would join nothing");
+	check_invites(L, g, path, &s->accept_invites, s->nrooms, "rooms");
 }
 
 static void load_network(struct schema_loader *L, const config_setting_t *g, const char *path,
@@ -841,7 +825,7 @@ static const struct schema_field root_fields[] = {
 	{ .key = "tables", .kind = SCHEMA_GROUP, .off = offsetof(config, tables), .sub = &table_group },
 	{ .key = "networks", .kind = SCHEMA_CUSTOM, .custom = load_networks, .required = 1 },
 };
-static const struct schema_group root_group = { root_fields, sizeof root_fields / sizeof root_fields[0] };
+static const struct schema_group root_group = SCHEMA_GROUP_OF(root_fields);
 
 /* ---- the whole ---- */
 

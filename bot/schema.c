@@ -719,10 +719,25 @@ void schema_load_group(struct schema_loader *L, const config_setting_t *g, const
 	}
 }
 
-int schema_is_sequence(const config_setting_t *s)
+static int is_sequence(const config_setting_t *s)
 {
 	int t = config_setting_type(s);
 	return t == CONFIG_TYPE_LIST || t == CONFIG_TYPE_ARRAY;
+}
+
+int schema_list_length(struct schema_loader *L, const config_setting_t *s, const char *path, const char *expected,
+		       int max, const char *nouns, const char *where)
+{
+	if (!is_sequence(s)) {
+		schema_wrong_type(L, s, path, expected, 0);
+		return -1;
+	}
+	int n = config_setting_length(s);
+	if (n > max) {
+		schema_error(L, s, path, "%d %s; at most %d%s", n, nouns, max, where);
+		n = max;
+	}
+	return n;
 }
 
 /* ---- the file ---- */

@@ -75,6 +75,8 @@ struct schema_group {
 	const struct schema_field *fields;
 	size_t n;
 };
+/* The initializer of a struct schema_group over an array of fields. */
+#define SCHEMA_GROUP_OF(fields) { (fields), sizeof (fields) / sizeof (fields)[0] }
 
 /* ---- loading (schema.c) ---- */
 
@@ -133,8 +135,11 @@ const char *schema_text_problem(const char *s);
 const char *schema_get_text(struct schema_loader *L, const config_setting_t *s, const char *path, size_t size,
 			    int secret);
 
-/* s is a list ( ) or an array [ ]. */
-int schema_is_sequence(const config_setting_t *s);
+/* How many elements of list (or array) s to read: its length, cut to max
+ * with an error "N NOUNS; at most MAX[WHERE]". -1 with an error if s is no
+ * list (expected: what it should have been). */
+int schema_list_length(struct schema_loader *L, const config_setting_t *s, const char *path, const char *expected,
+		       int max, const char *nouns, const char *where);
 
 /* ---- the list of messages (config_errors.c) ---- */
 
