@@ -103,9 +103,9 @@ static int check_data_dir(struct schema_loader *L, const config_setting_t *s, co
 	struct stat st;
 	if (stat(v, &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 077))
 		schema_warning(L, s, path,
-			"the directory \"%s\" may be read or entered by group or others (mode %04o), and the "
-			"database there holds the decks of deals in play: chmod 700 %s",
-			v, (unsigned)(st.st_mode & 07777), v);
+			       "the directory \"%s\" may be read or entered by group or others (mode %04o), and the "
+			       "database there holds the decks of deals in play: chmod 700 %s",
+			       v, (unsigned)(st.st_mode & 07777), v);
 	return 0;
 }
 
@@ -143,7 +143,7 @@ static int check_nick(struct schema_loader *L, const config_setting_t *s, const 
 			ok = 0;
 	if (!ok)
 		schema_error(L, s, path, "%s is not an IRC nick: a letter or one of []\\`_^{|} first, then "
-		      "letters, digits, those signs or -", schema_shown(q, v));
+			     "letters, digits, those signs or -", schema_shown(q, v));
 	return ok ? 0 : -1;
 }
 
@@ -170,7 +170,7 @@ static int check_fingerprint(struct schema_loader *L, const config_setting_t *s,
 	}
 	if (*v && (!ok || hex != 64)) {
 		schema_error(L, s, path, "expected a SHA-256 fingerprint: 64 hexadecimal digits, colons allowed "
-		      "(found %d digits)", hex);
+			     "(found %d digits)", hex);
 		return -1;
 	}
 	return 0;
@@ -260,7 +260,7 @@ static void load_operator(struct schema_loader *L, const config_setting_t *s, co
 		const char *name = v + 8;
 		if (!*name || strpbrk(name, " *?!@")) {
 			schema_error(L, s, path, "%s: an account name is exact and not empty (no spaces, *, ?, ! or @)",
-			      schema_shown(q, v));
+				     schema_shown(q, v));
 			return;
 		}
 		if (strlen(name) >= sizeof op->text) {
@@ -275,7 +275,7 @@ static void load_operator(struct schema_loader *L, const config_setting_t *s, co
 		/* A Matrix user id, exact or with * and ?: matched against the id. */
 		if (strpbrk(v, " !") || strlen(v) >= sizeof op->text) {
 			schema_error(L, s, path, "%s is not a Matrix user id (@name:server, * and ? match anything)",
-			      schema_shown(q, v));
+				     schema_shown(q, v));
 			return;
 		}
 		op->kind = CONFIG_OPERATOR_MASK;
@@ -286,7 +286,7 @@ static void load_operator(struct schema_loader *L, const config_setting_t *s, co
 	if (!bang || !at || bang > at || bang == v || at == bang + 1 || !at[1] || strchr(bang + 1, '!') ||
 	    strchr(at + 1, '@') || strchr(v, ' ')) {
 		schema_error(L, s, path, "%s is not an operator: write nick!user@host (* and ? match anything) or "
-		      "account:NAME", schema_shown(q, v));
+			     "account:NAME", schema_shown(q, v));
 		return;
 	}
 	if (strlen(v) >= sizeof op->text) {
@@ -297,7 +297,7 @@ static void load_operator(struct schema_loader *L, const config_setting_t *s, co
 		schema_warning(L, s, path, "%s matches everyone: every user would be an operator", schema_shown(q, v));
 	else if (mask_is_everyone(bang))
 		schema_warning(L, s, path, "%s matches by nick alone: anyone who takes the nick is an operator (use "
-			"account:NAME, or a host the server vouches for)", schema_shown(q, v));
+			       "account:NAME, or a host the server vouches for)", schema_shown(q, v));
 	op->kind = CONFIG_OPERATOR_MASK;
 	memcpy(op->text, v, strlen(v) + 1);
 }
@@ -549,12 +549,12 @@ static void check_network(struct schema_loader *L, const config_setting_t *g, co
 		if ((s->server_password[0] || s->sasl_password[0] || s->nickserv_password[0]) &&
 		    !is_loopback(s->server))
 			schema_warning(L, g, path, "passwords go to %s without TLS, readable on the way: set tls = true",
-				s->server);
+				       s->server);
 	} else if (!s->tls_verify && !s->fingerprint[0]) {
 		m = config_setting_get_member(g, "tls_verify");
 		schema_path_key(sub, path, "tls_verify");
 		schema_warning(L, m ? m : g, sub, "the server's certificate is not checked, so anyone on the way can "
-			"pose as it: set fingerprint, or tls_verify = true");
+			       "pose as it: set fingerprint, or tls_verify = true");
 	}
 	check_invites(L, g, path, &s->accept_invites, s->nchannels, "channels");
 }
@@ -568,7 +568,7 @@ static int check_homeserver(struct schema_loader *L, const config_setting_t *s, 
 	const char *host = !strncmp(v, "https://", 8) ? v + 8 : !strncmp(v, "http://", 7) ? v + 7 : NULL;
 	if (!host || !*host || *host == '/' || strpbrk(v, " \"?#")) {
 		schema_error(L, s, path, "%s is not a homeserver URL: https://host[:port], http:// only for this machine",
-		      schema_shown(q, v));
+			     schema_shown(q, v));
 		return -1;
 	}
 	return 0;
@@ -705,7 +705,7 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 		return;
 	if (!s->password[0] == !s->access_token[0])
 		schema_error(L, g, path, "%s", s->password[0] ? "give password or access_token, not both"
-		      : "password or access_token is missing (or password_file, access_token_env...)");
+			     : "password or access_token is missing (or password_file, access_token_env...)");
 	check_reconnect(L, g, path, s->backoff_min_ms, s->backoff_max_ms);
 	if (!strncmp(s->homeserver, "http://", 7)) {
 		const char *h = s->homeserver + 7;
@@ -720,7 +720,7 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 		}
 		if (!is_loopback(host))
 			schema_warning(L, g, path, "the password or token goes to %s without TLS, readable on the way: use "
-				"https://", host);
+				       "https://", host);
 	}
 	if (!s->tls_verify && (m = config_setting_get_member(g, "tls_verify"))) {
 		schema_path_key(sub, path, "tls_verify");

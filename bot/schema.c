@@ -387,9 +387,9 @@ static void secret_inline(struct schema_loader *L, const config_setting_t *s, co
 		mode = L->mode;
 	if (mode & (S_IRGRP | S_IROTH))
 		schema_warning(L, s, path,
-			"secret written in %s, which group or others may read (mode %04o): "
-			"chmod 600 %s, or move the secret to %s",
-			file, (unsigned)(mode & 07777), file, kfile);
+			       "secret written in %s, which group or others may read (mode %04o): "
+			       "chmod 600 %s, or move the secret to %s",
+			       file, (unsigned)(mode & 07777), file, kfile);
 }
 
 /* Opens a file the configuration names, for reading, refusing anything but
@@ -451,7 +451,7 @@ static void secret_file(struct schema_loader *L, const config_setting_t *s, cons
 	struct stat st;
 	if (fstat(fileno(in), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & (S_IRGRP | S_IROTH)))
 		schema_warning(L, s, path, "the secret in \"%s\" may be read by group or others (mode %04o): chmod 600 %s",
-			full, (unsigned)(st.st_mode & 07777), full);
+			       full, (unsigned)(st.st_mode & 07777), full);
 	char line[CONFIG_STRING_MAX + 2]; /* a longest secret, "\r\n" would not fit: "too long" */
 	size_t n = fread(line, 1, sizeof line - 1, in);
 	int failed = ferror(in), err = errno;
@@ -523,7 +523,8 @@ static void load_secret(struct schema_loader *L, const config_setting_t *g, cons
 			continue;
 		if (first >= 0) {
 			schema_error(L, given[i], paths[i], "%s is given too (line %d): give the secret one way only, "
-			      "as %s, %s or %s", names[first], schema_setting_line(given[first]), names[0], names[1], names[2]);
+				     "as %s, %s or %s", names[first], schema_setting_line(given[first]), names[0], names[1],
+				     names[2]);
 			return;
 		}
 		first = i;
@@ -582,7 +583,7 @@ void schema_load_field(struct schema_loader *L, const config_setting_t *s, const
 				schema_error(L, s, path, "%lld is not %s (%lld-%lld)", v, f->what, f->min, f->max);
 			else
 				schema_error(L, s, path, "%lld is out of range (%lld-%lld%s%s)", v, f->min, f->max,
-				      f->what ? " " : "", f->what ? f->what : "");
+					     f->what ? " " : "", f->what ? f->what : "");
 			break;
 		}
 		store_int(p, f->size, v * (f->scale ? f->scale : 1));
@@ -601,7 +602,7 @@ void schema_load_field(struct schema_loader *L, const config_setting_t *s, const
 		}
 		if (!(v >= f->dmin && v <= f->dmax)) {
 			schema_error(L, s, path, "%g is out of range (%g-%g%s%s)", v, f->dmin, f->dmax, f->what ? " " : "",
-			      f->what ? f->what : "");
+				     f->what ? f->what : "");
 			break;
 		}
 		*(double *)p = v;
@@ -626,7 +627,7 @@ void schema_load_field(struct schema_loader *L, const config_setting_t *s, const
 			if (!strcmp(v, "true") || !strcmp(v, "false") || !strcmp(v, "on") || !strcmp(v, "off") ||
 			    !strcmp(v, "yes") || !strcmp(v, "no"))
 				schema_error(L, s, path, "expected true or false, found a string (%s): write true or false "
-				      "without quotes", schema_shown(q, v));
+					     "without quotes", schema_shown(q, v));
 			else
 				schema_wrong_type(L, s, path, "true or false", 0);
 			break;
