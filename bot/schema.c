@@ -515,10 +515,13 @@ static void load_secret(struct schema_loader *L, const config_setting_t *g, cons
 	static const char *const suffix[3] = { "", "_file", "_env" };
 	const config_setting_t *given[3];
 	int first = -1;
+	/* All three names first: the message below names them all. */
 	for (int i = 0; i < 3; i++) {
 		snprintf(names[i], sizeof names[i], "%s%s", f->key, suffix[i]);
 		schema_path_key(paths[i], path, names[i]);
 		given[i] = config_setting_get_member(g, names[i]);
+	}
+	for (int i = 0; i < 3; i++) {
 		if (!given[i])
 			continue;
 		if (first >= 0) {
