@@ -34,11 +34,13 @@
 #include <libircclient.h>
 #include <openssl/rand.h>
 
+#include "casemap.h"
 #include "irc.h"
 #include "irc_relay.h"
 #include "ircline.h"
 #include "loop.h"
 #include "sendq.h"
+#include "utf8.h"
 
 /* How long a line of text may be. The server relays what we say to others
  * as ":nick!user@host PRIVMSG #target :text\r\n" and that whole line must fit
@@ -243,7 +245,7 @@ static void set_str(char *dst, size_t cap, const char *src)
 static irc_chan *chan_find(irc *c, const char *name)
 {
 	for (int i = 0; i < IRC_CHANNELS_MAX; i++)
-		if (c->chans[i].used && !ircline_casecmp(c->chans[i].name, name))
+		if (c->chans[i].used && !casemap_cmp(c->chans[i].name, name))
 			return &c->chans[i];
 	return NULL;
 }
@@ -277,12 +279,12 @@ static irc_chan *chan_add(irc *c, const char *name, const char *key)
 /* A name from the network, made safe for the host: valid UTF-8, bounded. */
 static void clean(const char *in, char *out, size_t cap)
 {
-	ircline_utf8_clean(in ? in : "", in ? strlen(in) : 0, out, cap);
+	utf8_clean(in ? in : "", in ? strlen(in) : 0, out, cap);
 }
 
 static int is_self(const irc *c, const char *nick)
 {
-	return !ircline_casecmp(nick, c->self);
+	return !casemap_cmp(nick, c->self);
 }
 
 /* ---- the outgoing queue ---- */
@@ -506,7 +508,7 @@ static void set_self(irc *c, const char *nick)
 
 static void regain_nick(irc *c)
 {
-	if (!c->registered || !ircline_casecmp(c->self, c->set.nick))
+	if (!c->registered || !casemap_cmp(c->self, c->set.nick))
 		return;
 	char line[IRC_FIELD_MAX + 8];
 	snprintf(line, sizeof line, "NICK %s", c->set.nick);
@@ -518,7 +520,7 @@ static void on_regain(void *ctx)
 {
 	irc *c = ctx;
 	c->t_regain = 0;
-	if (!c->registered || !ircline_casecmp(c->self, c->set.nick))
+	if (!c->registered || !casemap_cmp(c->self, c->set.nick))
 		return;
 	regain_nick(c);
 	c->t_regain = loop_timer(c->base.ev, IRC_REGAIN_MS, on_regain, c);
@@ -567,7 +569,7 @@ static int account_arg(irc *c, const char *s, const char *none, char *out)
 	if (!s || !s[0] || !strcmp(s, "*") || (none && !strcmp(s, none)))
 		return 0;
 	size_t n = strlen(s);
-	int ok = n < IRC_ACCOUNT_MAX && ircline_is_word(s) && ircline_utf8_valid(s, n);
+	int ok = n < IRC_ACCOUNT_MAX && ircline_is_word(s) && utf8_valid(s, n);
 	for (size_t i = 0; ok && i < n; i++)
 		ok = (unsigned char)s[i] >= 0x20 && s[i] != 0x7f;
 	if (!ok) {
@@ -592,7 +594,7 @@ static irc_person *person_find(irc *c, const char *nick)
 	if (!c->people)
 		return NULL;
 	for (int i = 0; i < IRC_PEOPLE_MAX; i++)
-		if (c->people[i].nick[0] && !ircline_casecmp(c->people[i].nick, nick))
+		if (c->people[i].nick[0] && !casemap_cmp(c->people[i].nick, nick))
 			return &c->people[i];
 	return NULL;
 }
@@ -635,7 +637,7 @@ static int account_elsewhere(irc *c, const char *account, const irc_person *exce
 		return 0;
 	for (int i = 0; i < IRC_PEOPLE_MAX; i++) {
 		const irc_person *p = &c->people[i];
-		if (p != except && p->nick[0] && !ircline_casecmp(p->account, account) && (!chan_bit || (p->chans & chan_bit)))
+		if (p != except && p->nick[0] && !casemap_cmp(p->account, account) && (!chan_bit || (p->chans & chan_bit)))
 			return 1;
 	}
 	return 0;
@@ -651,7 +653,7 @@ static uint64_t chan_bit(irc *c, const irc_chan *ch)
  * follows the person. */
 static void account_changed(irc *c, irc_person *p, const char *account)
 {
-	if (!ircline_casecmp(p->account, account))
+	if (!casemap_cmp(p->account, account))
 		return;
 	char before[ADAPTER_ID_MAX], after[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX];
 	identity(p->account, p->nick, before, sizeof before);
@@ -734,7 +736,7 @@ static int nick_for(const irc *c, const char *user, char *out, size_t cap)
 	const irc_person *best = NULL;
 	for (int i = 0; c->people && i < IRC_PEOPLE_MAX; i++) {
 		const irc_person *p = &c->people[i];
-		if (p->nick[0] && p->account[0] && !ircline_casecmp(p->account, account) && (!best || !p->loose))
+		if (p->nick[0] && p->account[0] && !casemap_cmp(p->account, account) && (!best || !p->loose))
 			best = p;
 	}
 	if (!best) {
@@ -900,7 +902,7 @@ static void ev_nick(irc_session_t *s, const char *event, const char *origin, con
 		LOG(c, "info", "now known as %s", c->self);
 		return;
 	}
-	if (!ircline_casecmp(old, c->set.nick))
+	if (!casemap_cmp(old, c->set.nick))
 		regain_nick(c);
 	if (!nick_ok(old) || !nick_ok(params[0])) {
 		irc_person *gone = person_find(c, old);
@@ -938,7 +940,7 @@ static void ev_quit(irc_session_t *s, const char *event, const char *origin, con
 	ircline_nick(origin, nick, sizeof nick);
 	if (is_self(c, nick))
 		return;
-	if (!ircline_casecmp(nick, c->set.nick))
+	if (!casemap_cmp(nick, c->set.nick))
 		regain_nick(c);
 	if (!nick_ok(nick))
 		return;
@@ -1112,7 +1114,7 @@ static void deliver(irc *c, const char *origin, const char *target, const char *
 	}
 	char user[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX], room[ADAPTER_ID_MAX], body[ADAPTER_TEXT_MAX + 1];
 	/* The message's own account tag, when it had one, else what is known. */
-	if (c->tag_nick[0] && !ircline_casecmp(c->tag_nick, nick))
+	if (c->tag_nick[0] && !casemap_cmp(c->tag_nick, nick))
 		identity(c->tag_account, nick, user, sizeof user);
 	else
 		identity_of(c, nick, user, sizeof user);
@@ -1594,8 +1596,8 @@ static int op_present(const adapter *a, const char *room, const char *user)
 		const irc_person *p = &c->people[i];
 		if (!p->nick[0] || !(bit ? p->chans & bit : p->chans))
 			continue;
-		if (account ? p->account[0] && !ircline_casecmp(p->account, user + plen)
-			    : !p->account[0] && !ircline_casecmp(p->nick, user))
+		if (account ? p->account[0] && !casemap_cmp(p->account, user + plen)
+			    : !p->account[0] && !casemap_cmp(p->nick, user))
 			return 1;
 	}
 	return c->people_warned ? -1 : 0; /* past the tracking limit nobody can tell */
@@ -1650,7 +1652,7 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 	if (!c)
 		return NULL;
 	c->people = calloc(IRC_PEOPLE_MAX, sizeof *c->people);
-	c->q = sendq_new(ircline_casecmp);
+	c->q = sendq_new(casemap_cmp);
 	if (!c->people || !c->q) {
 		free(c->people);
 		sendq_free(c->q);

@@ -36,6 +36,7 @@
 
 #include "irc_relay.h"
 #include "ircline.h"
+#include "utf8.h"
 
 #define RELAY_BUF_MAX (1024 * 1024)     /* bytes queued either way before the link is deemed stuck */
 #define RELAY_READ_CHUNK 4096
@@ -620,10 +621,10 @@ static void sasl_numeric(irc_relay *r, int code, const ircline_msg *m)
 {
 	char text[128] = "";
 	if (m->nparams >= 1)
-		ircline_utf8_clean(m->params[m->nparams - 1], strlen(m->params[m->nparams - 1]), text, sizeof text);
+		utf8_clean(m->params[m->nparams - 1], strlen(m->params[m->nparams - 1]), text, sizeof text);
 	if (code == 900 && m->nparams >= 3) {
 		char account[64];
-		ircline_utf8_clean(m->params[2], strlen(m->params[2]), account, sizeof account);
+		utf8_clean(m->params[2], strlen(m->params[2]), account, sizeof account);
 		LOG(r, "info", "SASL: logged in as account %s", account);
 		return;
 	}
@@ -768,7 +769,7 @@ static void server_line(irc_relay *r, char *line)
 			if (!strcasecmp(m.params[i], "WHOX") || !strncasecmp(m.params[i], "WHOX=", 5))
 				r->caps |= IRC_RELAY_ISUPPORT_WHOX;
 	if (!strcasecmp(cmd, "ERROR") && m.nparams >= 1)
-		ircline_utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
+		utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
 	if (!strcasecmp(cmd, "PRIVMSG") || !strcasecmp(cmd, "NOTICE")) {
 		if (m.nparams < 2) {
 			LOG(r, "warn", "dropped a %s without text", cmd);

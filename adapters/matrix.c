@@ -20,6 +20,7 @@
 #include "loop.h"
 #include "log.h"
 #include "matrix.h"
+#include "utf8.h"
 
 #define MX_SEND_TIMEOUT_MS 30000     /* one send, login, join...: then it counts as a network error */
 #define MX_CONNECT_TIMEOUT_MS 10000
@@ -228,26 +229,8 @@ static long backoff_ms(matrix *m, int failures)
  * lets those through, and the host is promised valid UTF-8). */
 static size_t utf8_len(const unsigned char *s)
 {
-	if (s[0] < 0x80)
-		return 1;
-	size_t n;
-	uint32_t cp, min;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2, cp = s[0] & 0x1f, min = 0x80;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f, min = 0x800;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4, cp = s[0] & 0x07, min = 0x10000;
-	else
-		return 1;
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 1;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 1;
-	return n;
+	size_t n = utf8_seq((const char *)s, strnlen((const char *)s, 4));
+	return n ? n : 1;
 }
 
 /* Valid UTF-8 without control characters (a sync token kept by the host). */

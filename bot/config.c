@@ -16,7 +16,9 @@
 
 #include <libconfig.h>
 
+#include "casemap.h"
 #include "config.h"
+#include "utf8.h"
 
 #define KEYPATH_MAX 192   /* "networks.[15].channels.[63].rules.external_caps" and room to spare */
 #define SHOWN_MAX 48      /* a value quoted in a message is cut to this many bytes */
@@ -348,35 +350,12 @@ static const char *text_problem(const char *s)
 		unsigned c = *p;
 		if (c < 0x20 || c == 0x7f)
 			return "contains a control character (line break, tab...)";
-		if (c < 0x80) {
-			p++;
-			continue;
-		}
-		int more = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : -1;
-		if (c >= 0xf5 || more < 0)
+		size_t n = utf8_seq((const char *)p, strnlen((const char *)p, 4));
+		if (!n)
 			return "is not valid UTF-8";
-		for (int k = 1; k <= more; k++)
-			if ((p[k] & 0xc0) != 0x80)
-				return "is not valid UTF-8";
-		p += more + 1;
+		p += n;
 	}
 	return NULL;
-}
-
-/* IRC's rfc1459 case mapping, which servers use for nicks and channels. */
-static int irc_lower(int c)
-{
-	c = tolower(c);
-	return c == '[' ? '{' : c == ']' ? '}' : c == '\\' ? '|' : c == '~' ? '^' : c;
-}
-
-static int irc_casecmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = irc_lower((unsigned char)*a), y = irc_lower((unsigned char)*b);
-		if (x != y || !x)
-			return x - y;
-	}
 }
 
 /* ---- the description of the file ---- */
@@ -1261,7 +1240,7 @@ static void load_channels(struct loader *L, const config_setting_t *s, const cha
 			continue;
 		int dup = -1;
 		for (int j = 0; j < net->irc.nchannels && dup < 0; j++)
-			if (!irc_casecmp(net->irc.channels[j].name, c.ch.name))
+			if (!casemap_cmp(net->irc.channels[j].name, c.ch.name))
 				dup = j;
 		if (dup >= 0) {
 			error(L, e, sub, "%s is listed twice (first at line %d)", c.ch.name, lines[dup]);
@@ -1913,7 +1892,7 @@ void config_free(config *c)
 const config_table *config_channel_table(const config *c, const config_network *net, const char *channel)
 {
 	for (int i = 0; net && i < net->irc.nchannels; i++)
-		if (!irc_casecmp(net->irc.channels[i].name, channel))
+		if (!casemap_cmp(net->irc.channels[i].name, channel))
 			return &net->channel_tables[i];
 	return &c->tables;
 }
