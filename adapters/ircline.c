@@ -189,15 +189,11 @@ void ircline_nick(const char *prefix, char *out, size_t cap)
 
 void ircline_log(const char *name, const char *level, const char *fmt, ...)
 {
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	/* A log line is cut at 1 KiB: deliberate, it only carries our own words. */
+	/* A log line is cut at 1 KiB (log.c): deliberate, it only carries our own words. */
 	char who[96];
 	snprintf(who, sizeof who, "irc[%s]", name);
-	log_word(level, who, "%s", msg);
+	va_list ap;
+	va_start(ap, fmt);
+	log_vword(level, who, fmt, ap);
+	va_end(ap);
 }

@@ -189,16 +189,12 @@ struct matrix {
 __attribute__((format(printf, 3, 4)))
 static void mx_log(const matrix *m, const char *level, const char *fmt, ...)
 {
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
 	char who[96];
 	snprintf(who, sizeof who, "matrix[%s]", m->base.name);
-	log_word(level, who, "%s", msg);
+	va_list ap;
+	va_start(ap, fmt);
+	log_vword(level, who, fmt, ap);
+	va_end(ap);
 }
 
 #define LOG(m, lvl, ...) mx_log(m, lvl, __VA_ARGS__)
