@@ -149,7 +149,6 @@ json_object *mx_jget(json_object *o, const char *key, json_type t)
 
 /* ---- the start: login, whoami, filter, m.direct, rooms ---- */
 
-
 void mx_link_state(matrix *m, int up, const char *why)
 {
 	if (m->linked == up)
@@ -319,7 +318,6 @@ void mx_after_direct(matrix *m)
 	 * is said in them from then on comes as news, not as history. */
 	mx_sync_now(m);
 }
-
 
 /* ---- for the tests and the fuzzer only (see matrix.h) ---- */
 

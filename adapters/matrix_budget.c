@@ -16,7 +16,6 @@
  * then private lines, then room creations (two tokens, only when both are
  * there); a job gets one class more urgent for every MX_AGE_MS it waits. */
 
-
 static void bud_refill(matrix *m)
 {
 	int64_t now = loop_now();

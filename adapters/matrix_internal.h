@@ -177,7 +177,6 @@ struct matrix {
 	unsigned long file_serial;
 };
 
-
 typedef struct outbuf {
 	char *s;
 	size_t len, cap;

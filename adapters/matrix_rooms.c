@@ -196,7 +196,6 @@ void mx_room_left(matrix *m, const char *room, const char *why)
 		mx_direct_save(m);
 }
 
-
 void mx_join_retry_fire(void *ctx)
 {
 	mx_room *r = ctx;

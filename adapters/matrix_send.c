@@ -302,7 +302,6 @@ static void ask_to_join(matrix *m, mx_room *dm)
 	}
 }
 
-
 /* A player who has not joined their direct room a while after the first
  * private line is asked to (clients that accept at once are not bothered). */
 void mx_ask_fire(void *ctx)
