@@ -50,6 +50,8 @@ ADAPTER_SRC = $(wildcard adapters/*.c)
 LIB_SRC    = $(wildcard lib/*.c)
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    = $(LIB_SRC:%.c=$(BUILD)/%.o)
+# lib/'s objects ride with the bot's: the binary, and every test, tool and
+# fuzz harness linked with BOT_LIB_OBJ, get them.
 BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o) $(ADAPTER_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ)
 BOT_LIB_OBJ = $(filter-out $(BUILD)/bot/main.o,$(BOT_OBJ))
 ENGINE_LIB = $(BUILD)/libengine.a
