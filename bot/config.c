@@ -9,6 +9,7 @@
 
 #include <libconfig.h>
 
+#include "casemap.h"
 #include "config.h"
 #include "schema.h"
 
@@ -53,22 +54,6 @@ const char *config_network_type_name(int type)
 const char *config_bidding_name(int bidding) { return word_of(bidding_words, 2, bidding); }
 const char *config_scoring_name(int scoring) { return word_of(scoring_words, 2, scoring); }
 const char *config_caps_name(int caps) { return word_of(caps_words, 3, caps); }
-
-/* IRC's rfc1459 case mapping, which servers use for nicks and channels. */
-static int irc_lower(int c)
-{
-	c = tolower(c);
-	return c == '[' ? '{' : c == ']' ? '}' : c == '\\' ? '|' : c == '~' ? '^' : c;
-}
-
-static int irc_casecmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = irc_lower((unsigned char)*a), y = irc_lower((unsigned char)*b);
-		if (x != y || !x)
-			return x - y;
-	}
-}
 
 /* ---- checks of particular strings ---- */
 
@@ -427,7 +412,7 @@ static void load_channels(struct schema_loader *L, const config_setting_t *s, co
 			continue;
 		int dup = -1;
 		for (int j = 0; j < net->irc.nchannels && dup < 0; j++)
-			if (!irc_casecmp(net->irc.channels[j].name, c.ch.name))
+			if (!casemap_cmp(net->irc.channels[j].name, c.ch.name))
 				dup = j;
 		if (dup >= 0) {
 			schema_error(L, e, sub, "%s is listed twice (first at line %d)", c.ch.name, lines[dup]);
@@ -893,7 +878,7 @@ void config_free(config *c)
 const config_table *config_channel_table(const config *c, const config_network *net, const char *channel)
 {
 	for (int i = 0; net && i < net->irc.nchannels; i++)
-		if (!irc_casecmp(net->irc.channels[i].name, channel))
+		if (!casemap_cmp(net->irc.channels[i].name, channel))
 			return &net->channel_tables[i];
 	return &c->tables;
 }

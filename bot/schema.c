@@ -15,6 +15,7 @@
 #include <libconfig.h>
 
 #include "config.h"
+#include "utf8.h"
 #include "schema.h"
 
 #define SUGGEST_LEN_MAX 64 /* no suggestions for longer keys: the distance table stays small */
@@ -226,17 +227,10 @@ const char *schema_text_problem(const char *s)
 		unsigned c = *p;
 		if (c < 0x20 || c == 0x7f)
 			return "contains a control character (line break, tab...)";
-		if (c < 0x80) {
-			p++;
-			continue;
-		}
-		int more = c >= 0xf0 && c < 0xf5 ? 3 : c >= 0xe0 ? 2 : c >= 0xc2 && c < 0xe0 ? 1 : -1;
-		if (c >= 0xf5 || more < 0)
+		size_t n = utf8_seq((const char *)p, strnlen((const char *)p, 4));
+		if (!n)
 			return "is not valid UTF-8";
-		for (int k = 1; k <= more; k++)
-			if ((p[k] & 0xc0) != 0x80)
-				return "is not valid UTF-8";
-		p += more + 1;
+		p += n;
 	}
 	return NULL;
 }
