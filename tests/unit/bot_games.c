@@ -13,6 +13,7 @@
 #include "check.h"
 #include "fair.h"
 #include "loop.h"
+#include "present.h"
 #include "render.h"
 #include "store.h"
 #include "table.h"
@@ -618,6 +619,163 @@ static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 	run_for(ev, 20);
 }
 
+/* ---- one table for every game ---- */
+
+/* Opens a table of gname with n seats in room: ann in seat 1 unless
+ * computers_only, computer players in the others; casual pace. */
+static table *open_with_computers(bot *b, const char *room, const char *gname, int n, int computers_only)
+{
+	char cmd[64];
+	snprintf(cmd, sizeof cmd, "!new %s %d", gname, n);
+	say(b, room, "ann", cmd);
+	table *t = table_in(b, room);
+	if (!t)
+		return NULL;
+	if (computers_only)
+		say(b, room, "ann", "!leave");
+	for (int i = computers_only ? 0 : 1; i < n; i++)
+		say(b, room, "ann", "!bot");
+	say(b, room, "ann", "!set pace casual");
+	return t;
+}
+
+static void close_table(bot *b, loop *ev, table *t)
+{
+	bot_close_table(b, t);
+	run_for(ev, 10);
+	checked_room = net.nroom;
+	checked_priv = net.npriv;
+}
+
+static int bogus_choices;
+
+/* A computer player with a bug: it chooses an action no game has. */
+static int bogus_choose(table *t, int s, int why, game_action *a)
+{
+	(void)t, (void)why;
+	memset(a, 0, sizeof *a);
+	a->type = 0xfe;
+	a->seat = (uint8_t)s;
+	bogus_choices++;
+	return 1;
+}
+
+/* A computer player's move that the engine refuses is logged and replaced
+ * by a random legal move, in every game: the table never stalls. */
+static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
+{
+	char room[32];
+	snprintf(room, sizeof room, "#stall-%s", gname);
+	table *t = open_with_computers(b, room, gname, n, 1);
+	CHECK(t != NULL, "%s stall: a table of computer players opens", gname);
+	if (!t)
+		return;
+	static present buggy;
+	const present *keep = t->pr;
+	buggy = *t->pr;
+	buggy.choose = bogus_choose;
+	t->pr = &buggy;
+	bogus_choices = 0;
+	say(b, room, "ann", "!start");
+	game_status st = { 0 };
+	for (int i = 0; i < 200000 && t->state == TABLE_PLAYING; i++) {
+		game_status_of(t->g, &st);
+		if (st.deal_no >= 3)
+			break;
+		loop_once(ev, 1);
+	}
+	CHECK(bogus_choices > 20 && st.deal_no >= 3,
+	      "%s stall: every computer choice was refused (%d), and two deals were played all the same (deal %d)", gname,
+	      bogus_choices, st.deal_no);
+	t->pr = keep;
+	close_table(b, ev, t);
+}
+
+/* `hint` in every game: what the best player that game has would do. */
+static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
+{
+	char room[32];
+	snprintf(room, sizeof room, "#hint-%s", gname);
+	table *t = open_with_computers(b, room, gname, n, 0);
+	CHECK(t != NULL, "%s hint: a table opens", gname);
+	if (!t)
+		return;
+	int p0 = net.npriv;
+	say(b, room, "ann", "!hint");
+	CHECK(priv_has(p0, "ann", "match is on") || priv_has(p0, "ann", "no match"), "%s hint: none before the match (%s)",
+	      gname, net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "nothing");
+	say(b, room, "ann", "!start");
+	game_status st = { 0 };
+	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && st.turn == 0)
+			break;
+		loop_once(ev, 1);
+	}
+	CHECK(!st.needs_deal && st.turn == 0, "%s hint: ann's turn comes", gname);
+	p0 = net.npriv;
+	say(b, room, "ann", "!hint");
+	for (int i = 0; i < 400 && !priv_has(p0, "ann", "The computer would"); i++)
+		run_for(ev, 10); /* 304's search thinks on the worker thread */
+	CHECK(priv_has(p0, "ann", "The computer would"), "%s hint: ann is told what the computer would do", gname);
+	close_table(b, ev, t);
+}
+
+/* A restart at the live pace, in every game: the restored table gives the
+ * awaited person the whole turn again, warns at half time with the time
+ * really left, and at the deadline moves for them. */
+static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname, int n)
+{
+	char room[32];
+	snprintf(room, sizeof room, "#live-%s", gname);
+	table *t = open_with_computers(b, room, gname, n, 0);
+	CHECK(t != NULL, "%s live: a table opens", gname);
+	if (!t)
+		return;
+	say(b, room, "ann", "!set pace live");
+	t->set.live_turn_seconds = 2;
+	t->set.cut_offer_ms = 0;
+	say(b, room, "ann", "!start");
+	game_status st = { 0 };
+	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && st.turn == 0)
+			break;
+		loop_once(ev, 1);
+	}
+	CHECK(!st.needs_deal && st.turn == 0, "%s live: ann's turn comes", gname);
+	/* The bot stops (its table falls silent: its timers find no match)
+	 * and a new one starts on the database. */
+	t->state = TABLE_OPEN;
+	bot *b2 = new_bot(ev, db);
+	bot_add_network(b2, &net.a);
+	bot_restore(b2);
+	table *t2 = table_in(b2, room);
+	CHECK(t2 && t2->gdef == t->gdef && t2->state == TABLE_PLAYING && t2->set.pace == PACE_LIVE,
+	      "%s live: the table is restored at the live pace", gname);
+	if (t2) {
+		t2->set.live_turn_seconds = 2;
+		table_resumed(t2);
+		int r0 = net.nroom;
+		CHECK(t2->move_by > loop_now() + 1500, "%s live: the whole turn again after the restart", gname);
+		run_for(ev, 1300);
+		int warned = 0;
+		for (int i = r0; i < net.nroom; i++)
+			warned |= strstr(net.room_lines[i], "ann: still your turn; 1 seconds left") != NULL;
+		CHECK(warned, "%s live: the warning at half time says 1 second is left (%s)", gname,
+		      net.nroom > r0 ? net.room_lines[net.nroom - 1] : "nothing");
+		uint64_t acts = t2->nacts;
+		run_for(ev, 1000);
+		CHECK(t2->nacts > acts, "%s live: at the deadline a move is made for ann", gname);
+		for (int i = 0; i < b2->ntables; i++)
+			b2->tables[i]->closing = 1;
+	}
+	b2->db = NULL;
+	b2->nnets = 0;
+	bot_free(b2);
+	close_table(b, ev, t);
+}
+
 int main(void)
 {
 	net.room_lines = calloc(LOG_MAX, LINE_LEN);
@@ -654,6 +812,12 @@ int main(void)
 	cut_at_table(b, ev, db, "rook", 4, &r);
 	nudge_at_table(b, ev, "trump304", 2, &r);
 	nudge_at_table(b, ev, "rook", 4, &r);
+	static const struct { const char *game; int n; } games[] = { { "304", 4 }, { "trump304", 3 }, { "rook", 4 } };
+	for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+		stall_at_table(b, ev, games[i].game, games[i].n);
+		hint_at_table(b, ev, games[i].game, games[i].n);
+		live_restart_at_table(b, ev, db, games[i].game, games[i].n);
+	}
 
 	/* Changing the game of an open table between matches. */
 	say(b, "#switch", "ann", "!304");
