@@ -87,6 +87,21 @@ typedef struct adapter_tag {
 			     * moves on), kept in order with the room's lines; NULL: none */
 } adapter_tag;
 
+/* A message: its parts in order (one announcement or sentence each), and
+ * the person it alerts, if any (the player whose turn it names). Each
+ * network packs the parts to its own limits and shows the mention its own
+ * way (IRC: the nick in the line does it; Matrix: a pill and m.mentions).
+ * Strings are borrowed for the call. */
+typedef struct adapter_msg {
+	const char *const *parts;
+	int nparts;
+	const char *mention;  /* a user to alert, NULL: none */
+	int flags;            /* enum adapter_send_flags */
+} adapter_msg;
+
+/* The separator a network shows between the parts of a message on one line. */
+#define ADAPTER_PART_SEP " \xc2\xb7 "
+
 typedef struct adapter_ops {
 	const char *kind;  /* "irc", "matrix", "console" */
 	/* Starts connecting; progress comes through the loop and the host. */
@@ -95,6 +110,17 @@ typedef struct adapter_ops {
 	 * splits over-long text on UTF-8 boundaries, and keeps order. */
 	void (*send_room)(adapter *a, const char *room, const char *text, int flags);
 	void (*send_private)(adapter *a, const char *user, const char *text, int flags);
+	/* Queue a message for a room (user NULL) or a person (room NULL). May
+	 * be NULL: the host then packs the parts into lines of at most 380
+	 * bytes itself and sends them with send_room or send_private. */
+	void (*send)(adapter *a, const char *room, const char *user, const adapter_msg *m);
+	/* How a person writes a command to the bot privately, as the words
+	 * before the command ("/msg cardbot " on IRC, "in our direct room: "
+	 * on Matrix): written into out. NULL: "/msg NAME ". */
+	void (*private_how)(const adapter *a, char *out, size_t len);
+	/* Do two user identities name the same person? (IRC: the RFC 1459 case
+	 * mapping of nicks; Matrix: the same id.) 1 or 0. NULL: ASCII case aside. */
+	int (*same_user)(const adapter *a, const char *x, const char *y);
 	/* Tags every line sent from now until the next call (NULL: untagged,
 	 * nobody's doing). May be NULL: the adapter sends in order. */
 	void (*tag)(adapter *a, const adapter_tag *t);

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "matrix_internal.h"
+#include "pack.h"
 #include "utf8.h"
 
 /* ---- small helpers ---- */
@@ -430,6 +431,60 @@ static void op_send_room(adapter *a, const char *room, const char *text, int fla
 	mx_enqueue(m, r, text, flags);
 }
 
+/* adapter_ops.send: the parts go out as lines of at most MX_PART_LINE
+ * bytes (joined with the separator), which the queue then batches into as
+ * few events as the homeserver takes; the mention marks each of them. */
+#define MX_PART_LINE 380
+
+struct mx_parts {
+	matrix *m;
+	mx_room *r;
+	const adapter_msg *msg;
+};
+
+static void part_line(void *ctx, const char *text)
+{
+	struct mx_parts *p = ctx;
+	mx_enqueue_to(p->m, p->r, text, p->msg->flags, p->msg->mention);
+}
+
+static mx_room *dm_open(matrix *m, const char *user);
+
+static void op_send(adapter *a, const char *room, const char *user, const adapter_msg *msg)
+{
+	matrix *m = (matrix *)a;
+	mx_room *r = NULL;
+	if (room) {
+		r = mx_room_find(m, room);
+		if (!r || r->gone) {
+			LOG(m, "info", "a line for %s, where the bot is not: dropped", room);
+			return;
+		}
+	} else {
+		if (!user || !mx_is_user_id(user) || m->fatal || !strcmp(user, m->set.user_id))
+			return;
+		r = dm_open(m, user);
+	}
+	if (!r)
+		return;
+	struct mx_parts p = { m, r, msg };
+	pack_parts(msg->parts, msg->nparts, ADAPTER_PART_SEP, MX_PART_LINE, part_line, &p);
+}
+
+/* adapter_ops.private_how: private commands go in the direct room. */
+static void op_private_how(const adapter *a, char *out, size_t len)
+{
+	(void)a;
+	snprintf(out, len, "in our direct room: ");
+}
+
+/* adapter_ops.same_user: a Matrix user id names one account, byte for byte. */
+static int op_same_user(const adapter *a, const char *x, const char *y)
+{
+	(void)a;
+	return !strcmp(x, y);
+}
+
 /* The direct room with a user, made (and the user invited) if there is
  * none yet; NULL when out of memory. */
 static mx_room *dm_open(matrix *m, const char *user)
@@ -690,6 +745,9 @@ static const adapter_ops matrix_ops = {
 	.start = op_start,
 	.send_room = op_send_room,
 	.send_private = op_send_private,
+	.send = op_send,
+	.private_how = op_private_how,
+	.same_user = op_same_user,
 	.join = op_join,
 	.part = op_part,
 	.stop = op_stop,

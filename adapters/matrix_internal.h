@@ -88,6 +88,7 @@ typedef struct mx_msg {
 	int cls;                    /* enum mx_class */
 	int64_t at;                 /* when it was queued (loop_now) */
 	mx_file *file;              /* NULL for a line of text */
+	char mention[ADAPTER_ID_MAX]; /* the user the line alerts (adapter_msg.mention), "" nobody */
 	char story[ADAPTER_ID_MAX]; /* ADAPTER_REPLACES: the room whose story the line tells (adapter_tag),
 	                             * "" unknown: the line's "[label:" start stands for it */
 	char text[];
@@ -255,6 +256,8 @@ void mx_kick(matrix *m, long ms);
 
 /* ---- matrix_send.c ---- */
 void mx_enqueue(matrix *m, mx_room *r, const char *text, int flags);
+/* The same, alerting mention (NULL: nobody). */
+void mx_enqueue_to(matrix *m, mx_room *r, const char *text, int flags, const char *mention);
 void mx_enqueue_msg(matrix *m, mx_room *r, mx_msg *msg);
 void mx_ask_fire(void *ctx);
 void mx_send_next(matrix *m, mx_room *r);

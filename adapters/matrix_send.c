@@ -10,6 +10,11 @@ static void drop_stale(matrix *m, mx_room *r, const mx_msg *msg);
 
 void mx_enqueue(matrix *m, mx_room *r, const char *text, int flags)
 {
+	mx_enqueue_to(m, r, text, flags, NULL);
+}
+
+void mx_enqueue_to(matrix *m, mx_room *r, const char *text, int flags, const char *mention)
+{
 	if (r->gone)
 		return;
 	size_t n = strlen(text);
@@ -26,6 +31,7 @@ void mx_enqueue(matrix *m, mx_room *r, const char *text, int flags)
 	msg->file = NULL;
 	msg->at = 0;
 	snprintf(msg->story, sizeof msg->story, "%s", m->tag_story);
+	snprintf(msg->mention, sizeof msg->mention, "%s", mention ? mention : "");
 	memcpy(msg->text, text, n);
 	msg->text[n] = '\0';
 	if (r->dm_user[0])
@@ -119,29 +125,25 @@ void mx_enqueue_msg(matrix *m, mx_room *r, mx_msg *msg)
 	mx_kick(m, 0);
 }
 
-/* Looks for "NAME:" addressing a member of the room (at the start of a line
- * or after a space), the usual way of addressing someone in chat. */
-static const mx_member *find_address(const matrix *m, const mx_room *r, const char *text, size_t *pos)
+/* The member a line alerts (the host says whom: adapter_msg.mention), and
+ * where the text addresses them as "NAME:" (at the start of a line or
+ * after a space), for the pill; *pos is (size_t)-1 when the text does not. */
+static const mx_member *find_address(const matrix *m, const mx_room *r, const char *mention, const char *text,
+				     size_t *pos)
 {
-	if (r->dm_user[0])
+	*pos = (size_t)-1;
+	if (r->dm_user[0] || !mention || !mention[0] || !strcmp(mention, m->set.user_id))
 		return NULL;
-	const mx_member *best = NULL;
-	size_t best_pos = 0;
-	for (int i = 0; i < r->nmembers; i++) {
-		const mx_member *mb = &r->members[i];
-		if (!strcmp(mb->user, m->set.user_id) || !mb->name[0])
-			continue;
-		size_t nl = strlen(mb->name);
-		for (const char *p = strstr(text, mb->name); p; p = strstr(p + 1, mb->name)) {
-			if (p[nl] != ':' || (p != text && p[-1] != ' ' && p[-1] != '\n'))
-				continue;
-			if (!best || (size_t)(p - text) < best_pos)
-				best = mb, best_pos = (size_t)(p - text);
+	const mx_member *mb = mx_member_find((mx_room *)r, mention);
+	if (!mb || !mb->name[0])
+		return mb;
+	size_t nl = strlen(mb->name);
+	for (const char *p = strstr(text, mb->name); p; p = strstr(p + 1, mb->name))
+		if (p[nl] == ':' && (p == text || p[-1] == ' ' || p[-1] == '\n')) {
+			*pos = (size_t)(p - text);
 			break;
 		}
-	}
-	*pos = best_pos;
-	return best;
+	return mb;
 }
 
 /* Builds the event content for the lines at the head of the queue (merged
@@ -158,6 +160,7 @@ static int build_batch(matrix *m, mx_room *r)
 		return -1;
 	text[0] = '\0';
 	int lines = 0, any_notice_only = 1, highlight = 0;
+	const char *mention = NULL;
 	for (mx_msg *p = r->head; p && !p->file && lines < MX_BATCH_LINES; p = p->next) {
 		size_t n = strlen(p->text);
 		if (lines && used + 1 + n > MX_BATCH_MAX)
@@ -173,6 +176,8 @@ static int build_batch(matrix *m, mx_room *r)
 			any_notice_only = 0;
 		if (p->flags & ADAPTER_HIGHLIGHT)
 			highlight = 1;
+		if (!mention && p->mention[0])
+			mention = p->mention;
 		lines++;
 	}
 	size_t blen = used * 2 + 64, hlen = used * 8 + 512;
@@ -181,12 +186,19 @@ static int build_batch(matrix *m, mx_room *r)
 		free(text), free(body), free(html);
 		return -1;
 	}
-	size_t pos = 0;
-	const mx_member *who = find_address(m, r, text, &pos);
+	size_t pos;
+	const mx_member *who = find_address(m, r, mention, text, &pos);
 	outbuf b = { body, 0, blen, 0 }, h = { html, 0, hlen, 0 };
 	body[0] = html[0] = '\0';
 	json_object *o = json_object_new_object();
-	if (who) {
+	if (who && pos == (size_t)-1) {
+		/* Alerted though not addressed by name in the text. */
+		mx_render_into(text, used, &b, &h);
+		json_object *men = json_object_new_object(), *ids = json_object_new_array();
+		json_object_array_add(ids, json_object_new_string(who->user));
+		json_object_object_add(men, "user_ids", ids);
+		json_object_object_add(o, "m.mentions", men);
+	} else if (who) {
 		size_t nl = strlen(who->name);
 		mx_render_into(text, pos, &b, &h);
 		mx_ob_str(&b, who->name);
@@ -297,7 +309,7 @@ static void ask_to_join(matrix *m, mx_room *dm)
 		snprintf(line, sizeof line,
 			 "%s: I have sent you private messages in a direct room; accept my invitation to read them.",
 			 name);
-		mx_enqueue(m, r, line, ADAPTER_HIGHLIGHT);
+		mx_enqueue_to(m, r, line, ADAPTER_HIGHLIGHT, dm->dm_user);
 		return;
 	}
 }

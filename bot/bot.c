@@ -8,6 +8,7 @@
 #include "bot.h"
 #include "casemap.h"
 #include "log.h"
+#include "pack.h"
 #include "render.h"
 #include "text.h"
 
@@ -102,7 +103,7 @@ int bot_is_operator(const bot *b, adapter *net, const char *user)
 }
 
 /* The texts say "/msg me CMD" where a command must go privately; each
- * network gets its own way of saying it ("/msg cardbot CMD" on IRC, where
+ * network says how its people do that ("/msg cardbot CMD" on IRC, where
  * "/msg me" would go to someone called "me"; the direct room on Matrix). */
 static const char *private_hint(adapter *net, const char *text, char *buf, size_t len)
 {
@@ -110,8 +111,8 @@ static const char *private_hint(adapter *net, const char *text, char *buf, size_
 	if (!strstr(text, marker))
 		return text;
 	char how[ADAPTER_ID_MAX + 32];
-	if (!strcmp(net->ops->kind, "matrix"))
-		snprintf(how, sizeof how, "in our direct room: ");
+	if (net->ops->private_how)
+		net->ops->private_how(net, how, sizeof how);
 	else
 		snprintf(how, sizeof how, "/msg %s ", net->ops->self ? net->ops->self(net) : "me");
 	strbuf out;
@@ -146,34 +147,60 @@ static int muted(const bot *b, const adapter *net)
 	return b->tag_mute && net == b->tag_net;
 }
 
+/* Where a network packs no parts itself: lines of at most this many bytes. */
+#define PACKED_LINE_MAX 380
+#define PARTS_MAX 64
+
+struct packed {
+	adapter *net;
+	const char *room, *user;
+	int flags;
+};
+
+static void packed_line(void *ctx, const char *text)
+{
+	struct packed *p = ctx;
+	if (p->room)
+		p->net->ops->send_room(p->net, p->room, text, p->flags);
+	else
+		p->net->ops->send_private(p->net, p->user, text, p->flags);
+}
+
+void bot_send(bot *b, adapter *net, const char *room, const char *user, const char *story,
+	      const char *const *parts, int nparts, const char *mention, int flags)
+{
+	if (muted(b, net) || nparts <= 0)
+		return;
+	if (nparts > PARTS_MAX)
+		nparts = PARTS_MAX;
+	static char bufs[PARTS_MAX][ADAPTER_TEXT_MAX];
+	const char *shown[PARTS_MAX];
+	for (int i = 0; i < nparts; i++)
+		shown[i] = private_hint(net, parts[i], bufs[i], sizeof bufs[i]);
+	tag_send(b, net, 1, story);
+	if (net->ops->send) {
+		adapter_msg m = { shown, nparts, mention, flags };
+		net->ops->send(net, room, room ? NULL : user, &m);
+	} else {
+		struct packed p = { net, room, user, flags };
+		pack_parts(shown, nparts, ADAPTER_PART_SEP, PACKED_LINE_MAX, packed_line, &p);
+	}
+	tag_send(b, net, 0, NULL);
+}
+
 void bot_say_room(bot *b, adapter *net, const char *room, const char *text, int flags)
 {
-	char buf[ADAPTER_TEXT_MAX];
-	if (muted(b, net))
-		return;
-	tag_send(b, net, 1, NULL);
-	net->ops->send_room(net, room, private_hint(net, text, buf, sizeof buf), flags);
-	tag_send(b, net, 0, NULL);
+	bot_send(b, net, room, NULL, NULL, &text, 1, NULL, flags);
 }
 
 void bot_say_story(bot *b, adapter *net, const char *room, const char *user, const char *text, int flags)
 {
-	char buf[ADAPTER_TEXT_MAX];
-	if (muted(b, net))
-		return;
-	tag_send(b, net, 1, room);
-	net->ops->send_private(net, user, private_hint(net, text, buf, sizeof buf), flags);
-	tag_send(b, net, 0, NULL);
+	bot_send(b, net, NULL, user, room, &text, 1, NULL, flags);
 }
 
 void bot_say_private(bot *b, adapter *net, const char *user, const char *text, int flags)
 {
-	char buf[ADAPTER_TEXT_MAX];
-	if (muted(b, net))
-		return;
-	tag_send(b, net, 1, NULL);
-	net->ops->send_private(net, user, private_hint(net, text, buf, sizeof buf), flags);
-	tag_send(b, net, 0, NULL);
+	bot_send(b, net, NULL, user, NULL, &text, 1, NULL, flags);
 }
 
 /* An event from `user` is being handled: what is said is their doing. */

@@ -86,6 +86,11 @@ void bot_say_private(bot *b, adapter *net, const char *user, const char *text, i
 /* The same, for a private line that is part of room's story (a hand dealt as the game moves
  * on): the network keeps it in order with the room's lines, unless it answers a question. */
 void bot_say_story(bot *b, adapter *net, const char *room, const char *user, const char *text, int flags);
+/* A message of parts (adapter_msg) to room (user NULL) or to user (room
+ * NULL), alerting mention (NULL: nobody); story as bot_say_story (NULL:
+ * none). The network packs the parts to its limits. */
+void bot_send(bot *b, adapter *net, const char *room, const char *user, const char *story,
+	      const char *const *parts, int nparts, const char *mention, int flags);
 /* The lines said from now until the end of the event being handled
  * answer its person's question: they may wait behind other people's lines,
  * and one already waiting with the same key to the same place says it

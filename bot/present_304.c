@@ -139,14 +139,14 @@ static int turn(table *t, int s)
 			snprintf(what, sizeof what, "pcc or pass");
 		else
 			snprintf(what, sizeof what, "pass%s", (l.acts & (1u << G304_ACT_PARTNER)) ? " or partner" : "");
-		table_say(t, T_TURN_BID, t->seats[s].name, what, NULL);
+		table_say_to(t, t->seats[s].user, T_TURN_BID, t->seats[s].name, what, NULL);
 		return 1;
 	case G304_PHASE_TRUMP4:
 	case G304_PHASE_TRUMP8:
-		table_say(t, T_TURN_TRUMP, t->seats[s].name, NULL, NULL);
+		table_say_to(t, t->seats[s].user, T_TURN_TRUMP, t->seats[s].name, NULL, NULL);
 		return 1;
 	case G304_PHASE_PLAY:
-		table_say(t, T_TURN_PLAY, t->seats[s].name, NULL, NULL);
+		table_say_to(t, t->seats[s].user, T_TURN_PLAY, t->seats[s].name, NULL, NULL);
 		return 1;
 	default:
 		return 0;
@@ -688,7 +688,7 @@ static void cmd_finish(table *t, const char *user, int s)
 	}
 	if (t->seats[s].finish_deal != g->deal_no + 1) {
 		t->seats[s].finish_deal = g->deal_no + 1;
-		table_say(t, T_FINISH_OK, table_seat_name(t, s), NULL, NULL);
+		table_say_to(t, t->seats[s].user, T_FINISH_OK, table_seat_name(t, s), NULL, NULL);
 		table_flush(t);
 	}
 	if (g->turn == s)

@@ -21,7 +21,7 @@ int named_turn(table *t, int s, const present_named_game *g)
 {
 	game_legal l;
 	game_legal_of(t->g, s, &l);
-	const char *who = t->seats[s].name;
+	const char *who = t->seats[s].name, *u = t->seats[s].user;
 	if (named_can(t, &l, "bid") || (named_can(t, &l, "pass") && !named_can(t, &l, "play"))) {
 		char what[128];
 		if (named_can(t, &l, "bid") && l.bid_max <= l.bid_min)
@@ -30,15 +30,15 @@ int named_turn(table *t, int s, const present_named_game *g)
 			snprintf(what, sizeof what, "%d or more%s", l.bid_min, named_can(t, &l, "pass") ? ", or pass" : "");
 		else
 			snprintf(what, sizeof what, "pass");
-		table_say(t, T_TURN_BID, who, what, NULL);
+		table_say_to(t, u, T_TURN_BID, who, what, NULL);
 	} else if (named_can(t, &l, "trump")) {
-		table_say(t, g->t_turn_trump, who, NULL, NULL);
+		table_say_to(t, u, g->t_turn_trump, who, NULL, NULL);
 	} else if (named_can(t, &l, "exchange") || named_can(t, &l, "keep")) {
-		table_say(t, T_G_TURN_EXCHANGE, who, NULL, NULL);
+		table_say_to(t, u, T_G_TURN_EXCHANGE, who, NULL, NULL);
 	} else if (named_can(t, &l, "discard")) {
-		table_say(t, T_G_TURN_DISCARD, who, NULL, NULL);
+		table_say_to(t, u, T_G_TURN_DISCARD, who, NULL, NULL);
 	} else if (named_can(t, &l, "play")) {
-		table_say(t, named_can(t, &l, "reveal") ? T_G_TURN_PLAY_REVEAL : T_TURN_PLAY, who, NULL, NULL);
+		table_say_to(t, u, named_can(t, &l, "reveal") ? T_G_TURN_PLAY_REVEAL : T_TURN_PLAY, who, NULL, NULL);
 	} else {
 		return 0;
 	}

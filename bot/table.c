@@ -73,7 +73,7 @@ static int viewer_seat(const table *t, const char *user)
 {
 	int d = cards_out(t);
 	for (int i = 0; d && i < t->nviewers; i++)
-		if (t->viewers[i].deal == d && !strcasecmp(t->viewers[i].user, user))
+		if (t->viewers[i].deal == d && table_same_user(t, t->viewers[i].user, user))
 			return t->viewers[i].seat;
 	char uh[ADAPTER_ID_MAX];
 	if (!d)
@@ -98,7 +98,7 @@ static int viewer_add(table *t, const char *user, int s)
 			t->viewers[n++] = t->viewers[i];
 	t->nviewers = n;
 	for (int i = 0; i < n; i++)
-		if (!strcasecmp(t->viewers[i].user, user) && t->viewers[i].seat == s)
+		if (table_same_user(t, t->viewers[i].user, user) && t->viewers[i].seat == s)
 			return 0;
 	if (n >= TABLE_VIEWERS_MAX)
 		return -1;
@@ -170,7 +170,7 @@ void table_free(table *t)
 int table_seat_of(const table *t, const char *user)
 {
 	for (int s = 0; s < TABLE_SEATS; s++)
-		if (!t->seats[s].computer && t->seats[s].user[0] && strcasecmp(t->seats[s].user, user) == 0)
+		if (!t->seats[s].computer && t->seats[s].user[0] && table_same_user(t, t->seats[s].user, user))
 			return s;
 	return -1;
 }
@@ -259,7 +259,7 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 	/* Whatever seat the old name saw in this deal, the new one has seen. */
 	viewers_sync(t);
 	int seen = viewer_seat(t, old_user);
-	if (seen >= 0 && strcasecmp(old_user, new_user))
+	if (seen >= 0 && !table_same_user(t, old_user, new_user))
 		viewer_add(t, new_user, seen);
 	int s = table_seat_of(t, old_user);
 	if (s < 0)
@@ -321,7 +321,7 @@ void table_user_seen(table *t, const char *user)
 	} else if (t->set.pace == PACE_CORRESPONDENCE && table_turn(t) == s && t->state == TABLE_PLAYING
 		   && t->timer_kind == TK_REMIND) {
 		/* Seen talking while we wait for them: a gentle reminder, once. */
-		table_say(t, T_REMIND, t->seats[s].name, NULL, NULL);
+		table_say_to(t, t->seats[s].user, T_REMIND, t->seats[s].name, NULL, NULL);
 		table_flush(t);
 		table_send_hand(t, s);
 		t->timer_kind = TK_NONE;
@@ -358,11 +358,12 @@ void table_recall_settings(table *t)
 		return;
 	struct recall rc = { t, "" };
 	size_t keep = t->outlen;
+	int keep_n = t->nout;
 	if (store_channel_each(t->bot->db, t->net->name, t->room, recall_one, &rc) < 0)
 		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 	/* One line for all of them rather than one per option. */
 	t->outlen = keep;
-	t->out[keep] = '\0';
+	t->nout = keep_n;
 	if (rc.list[0])
 		table_say(t, T_SETTINGS_RECALLED, rc.list, t->bot->prefix, NULL);
 }
@@ -577,7 +578,7 @@ static void cmd_claim(table *t, const char *user, const char *name, int in_room,
 	}
 	seat *x = &t->seats[s];
 	if (!x->unconfirmed) {
-		table_tell(t, user, !strcasecmp(x->user, user) ? T_ALREADY_SEATED : T_CLAIM_NOT_NEEDED, table_room_shown(t), n,
+		table_tell(t, user, table_same_user(t, x->user, user) ? T_ALREADY_SEATED : T_CLAIM_NOT_NEEDED, table_room_shown(t), n,
 		     NULL);
 		return;
 	}
@@ -934,7 +935,7 @@ static void cmd_notify(table *t, const char *user, const char *name, int in_room
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
 	for (int i = 0; i < t->nnotify; i++)
-		if (!strcasecmp(t->notify[i], user)) {
+		if (table_same_user(t, t->notify[i], user)) {
 			memmove(t->notify[i], t->notify[i + 1], (size_t)(t->nnotify - i - 1) * sizeof t->notify[0]);
 			t->nnotify--;
 			table_tell(t, user, T_NOTIFY_OFF, table_room_shown(t), NULL, NULL);

@@ -104,8 +104,10 @@ typedef struct table {
 	uint64_t deal_timer;       /* the next deal */
 	char notify[TABLE_NOTIFY_MAX][ADAPTER_ID_MAX];
 	int nnotify;
-	char out[TABLE_OUT_MAX];   /* channel announcements not yet sent */
+	char out[TABLE_OUT_MAX];   /* channel announcements not yet sent, each ending in a NUL */
 	size_t outlen;
+	int nout;                  /* how many */
+	char out_mention[ADAPTER_ID_MAX]; /* the person they alert ("" nobody): the first addressed */
 	int closing;               /* to be freed at a safe point */
 	long deals_played;
 	rng dice;                  /* for easy computer players only; deals use the kernel's CSPRNG */

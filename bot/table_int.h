@@ -14,6 +14,7 @@
 #include "text.h"
 
 #define TABLE_LINE 1024          /* a private line, or one announcement */
+#define TABLE_PARTS_MAX 64       /* announcements in one message */
 #define TABLE_SAVE_RETRY_MS 5000 /* the next try after a failed save */
 #define TEAM_TEXT (2 * TABLE_NAME_MAX + 8) /* "ann & cat" */
 
@@ -22,6 +23,13 @@ enum table_timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
 /* ---- what the table says (table_say.c) ---- */
 /* An announcement for the room, gathered until table_flush. */
 void table_say(table *t, int id, const char *a1, const char *a2, const char *a3);
+/* An announcement addressed to user (a turn, a warning, an offer): the
+ * message it goes out in alerts them, unless it alerts someone already. */
+void table_say_to(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
+/* Sends the announcements gathered (flags: ADAPTER_*), and forgets them;
+ * table_out_clear forgets them unsent. */
+void table_send_out(table *t, int flags);
+void table_out_clear(table *t);
 /* A private line to user now. */
 void table_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
 /* Message id with up to three arguments, written into buf (returned). */
@@ -44,6 +52,8 @@ void table_save_failed(table *t, const char *user);
 void table_save_works(table *t);
 /* Brief rooms: marks a move typed in the room that went no further. */
 void table_refused_in_room(table *t, const char *user, int in_room);
+/* Are x and y the same person on the table's network (adapter same_user)? */
+int table_same_user(const table *t, const char *x, const char *y);
 /* "ann & cat" (four seats), else the seat's name: a side of the score. */
 void table_side_names(const table *t, int side, char *buf, size_t len);
 /* A line said in the room (in_room) or to user. */

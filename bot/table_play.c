@@ -79,10 +79,7 @@ static void nudge_fire(void *ctx)
 	t->pr->turn(t, s);
 	/* Timely: a network that must hold it back drops it rather than tell
 	 * of a turn that has passed meanwhile. */
-	if (t->outlen)
-		bot_say_room(t->bot, t->net, t->room, t->out, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
-	t->outlen = 0;
-	t->out[0] = '\0';
+	table_send_out(t, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
 }
 
 /* Whose turn, and what they may do, in the room with their name so that
@@ -202,7 +199,7 @@ static void offer_cut(table *t)
 	char secs[16], most[16];
 	snprintf(secs, sizeof secs, "%d", (table_deal_wait_ms(t) + 999) / 1000);
 	snprintf(most, sizeof most, "%d", t->gdef->deck_size - 1);
-	table_say(t, T_G_CUT_OFFER, t->seats[s].name, secs, most);
+	table_say_to(t, t->seats[s].user, T_G_CUT_OFFER, t->seats[s].name, secs, most);
 }
 
 void table_cut(table *t, const char *user, const char *arg)
@@ -412,7 +409,7 @@ int table_act(table *t, const game_action *a, const char *user)
 			 * it is told that this one did not count. */
 			if (t->seen_seat >= 0) {
 				t->seen_seat = -1;
-				table_say(t, T_REFUSED_ROOM, table_seat_name(t, a->seat), NULL, NULL);
+				table_say_to(t, user, T_REFUSED_ROOM, table_seat_name(t, a->seat), NULL, NULL);
 				table_flush(t);
 			}
 		} else {
@@ -535,7 +532,7 @@ static void turn_timer(void *ctx)
 		long left = (long)(t->move_by - loop_now());
 		char secs[24];
 		snprintf(secs, sizeof secs, "%ld", left > 0 ? (left + 999) / 1000 : 0);
-		table_say(t, t->pr->t_warn, table_seat_name(t, s), secs, NULL);
+		table_say_to(t, t->seats[s].user, t->pr->t_warn, table_seat_name(t, s), secs, NULL);
 		table_flush(t);
 		t->warned = 1;
 		t->timer_kind = TK_MOVE;
@@ -554,7 +551,7 @@ static void turn_timer(void *ctx)
 		computer_move(t, s, PRESENT_STAND_IN);
 		return;
 	case TK_REMIND:
-		table_say(t, T_REMIND, table_seat_name(t, s), NULL, NULL);
+		table_say_to(t, t->seats[s].user, T_REMIND, table_seat_name(t, s), NULL, NULL);
 		table_flush(t);
 		table_send_hand(t, s);
 		return;

@@ -9,11 +9,10 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "log.h"
 #include "table_int.h"
 #include "table_store.h"
-
-#define LINE_MAX_BYTES 380   /* one announcement line; adapters split longer ones anyway */
 
 const char *table_seat_name(const table *t, int s)
 {
@@ -39,20 +38,16 @@ const char *table_room_shown(const table *t)
 	return t->room;
 }
 
-/* Appends one announcement; announcements are joined into as few lines as
- * fit, and sent when the table flushes. */
+/* Appends one announcement; they are sent together, as one message of
+ * parts, when the table flushes. */
 static void announce(table *t, const char *text)
 {
 	size_t n = strlen(text);
-	if (t->outlen && t->outlen + 3 + n < sizeof t->out) {
-		memcpy(t->out + t->outlen, " \xc2\xb7 ", 4);
-		t->outlen += 4;
-	}
-	if (t->outlen + n >= sizeof t->out)
-		n = sizeof t->out - 1 - t->outlen;
-	memcpy(t->out + t->outlen, text, n);
-	t->outlen += n;
-	t->out[t->outlen] = '\0';
+	if (t->outlen + n + 1 >= sizeof t->out || t->nout >= TABLE_PARTS_MAX)
+		return; /* a flush is long overdue; the adapter would cut it anyway */
+	memcpy(t->out + t->outlen, text, n + 1);
+	t->outlen += n + 1;
+	t->nout++;
 }
 
 void table_say(table *t, int id, const char *a1, const char *a2, const char *a3)
@@ -61,6 +56,13 @@ void table_say(table *t, int id, const char *a1, const char *a2, const char *a3)
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
 	text_fmt(buf, sizeof buf, id, 3, args);
 	announce(t, buf);
+}
+
+void table_say_to(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3)
+{
+	if (user && !t->out_mention[0])
+		snprintf(t->out_mention, sizeof t->out_mention, "%s", user);
+	table_say(t, id, a1, a2, a3);
 }
 
 const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
@@ -130,32 +132,31 @@ void table_save_works(table *t)
 	}
 }
 
-/* Sends what was announced, split at the joints into lines of a sensible size. */
+void table_send_out(table *t, int flags)
+{
+	const char *parts[TABLE_PARTS_MAX];
+	int n = 0;
+	for (size_t off = 0; off < t->outlen && n < t->nout; off += strlen(t->out + off) + 1)
+		parts[n++] = t->out + off;
+	if (n)
+		bot_send(t->bot, t->net, t->room, NULL, NULL, parts, n, t->out_mention[0] ? t->out_mention : NULL, flags);
+	table_out_clear(t);
+}
+
+void table_out_clear(table *t)
+{
+	t->outlen = 0;
+	t->nout = 0;
+	t->out[0] = '\0';
+	t->out_mention[0] = '\0';
+}
+
+/* Sends what was announced: one message of parts, which the network packs
+ * into lines of its own size. */
 void table_flush(table *t)
 {
 	table_persist(t);
-	const char *sep = " \xc2\xb7 ";
-	char *p = t->out;
-	while (*p) {
-		size_t len = strlen(p);
-		size_t cut = len;
-		if (len > LINE_MAX_BYTES) {
-			cut = 0;
-			for (char *q = strstr(p, sep); q && (size_t)(q - p) <= LINE_MAX_BYTES; q = strstr(q + 1, sep))
-				cut = (size_t)(q - p);
-			if (!cut)
-				cut = len; /* one long announcement: the adapter splits it */
-		}
-		char line[TABLE_OUT_MAX];
-		memcpy(line, p, cut);
-		line[cut] = '\0';
-		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
-		p += cut;
-		if (strncmp(p, sep, strlen(sep)) == 0)
-			p += strlen(sep);
-	}
-	t->outlen = 0;
-	t->out[0] = '\0';
+	table_send_out(t, ADAPTER_NOTICE);
 }
 
 void table_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3)
@@ -204,8 +205,15 @@ void table_refused_in_room(table *t, const char *user, int in_room)
 	int s = table_seat_of(t, user);
 	if (!t->set.brief || !in_room || s < 0)
 		return;
-	table_say(t, T_REFUSED_ROOM, table_seat_name(t, s), NULL, NULL);
+	table_say_to(t, user, T_REFUSED_ROOM, table_seat_name(t, s), NULL, NULL);
 	table_flush(t);
+}
+
+int table_same_user(const table *t, const char *x, const char *y)
+{
+	if (t->net && t->net->ops->same_user)
+		return t->net->ops->same_user(t->net, x, y);
+	return !strcasecmp(x, y);
 }
 
 /* A side's players: a team with four seats, else one seat. */
