@@ -381,7 +381,7 @@ static void after_action(table *t, int by_person)
 	 * action is answered at once. */
 	int s = table_turn(t);
 	int computer_next = s >= 0 && table_auto_seat(t, s);
-	if (by_person || !computer_next || t->outlen > TABLE_OUT_MAX / 2)
+	if (by_person || !computer_next || t->outlen > TABLE_OUT_MAX / 2 || t->nout > TABLE_PARTS_MAX / 2)
 		table_flush(t);
 	table_schedule(t);
 }

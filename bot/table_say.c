@@ -43,9 +43,13 @@ const char *table_room_shown(const table *t)
 static void announce(table *t, const char *text)
 {
 	size_t n = strlen(text);
-	if (t->outlen + n + 1 >= sizeof t->out || t->nout >= TABLE_PARTS_MAX)
-		return; /* a flush is long overdue; the adapter would cut it anyway */
-	memcpy(t->out + t->outlen, text, n + 1);
+	if (n >= sizeof t->out)
+		n = sizeof t->out - 1;
+	/* Full (a long run of computer moves): what was gathered goes now. */
+	if (t->outlen + n + 1 > sizeof t->out || t->nout >= TABLE_PARTS_MAX)
+		table_send_out(t, ADAPTER_NOTICE);
+	memcpy(t->out + t->outlen, text, n);
+	t->out[t->outlen + n] = '\0';
 	t->outlen += n + 1;
 	t->nout++;
 }

@@ -676,6 +676,7 @@ static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
 	buggy.choose = bogus_choose;
 	t->pr = &buggy;
 	bogus_choices = 0;
+	int r0 = net.nroom;
 	say(b, room, "ann", "!start");
 	game_status st = { 0 };
 	for (int i = 0; i < 200000 && t->state == TABLE_PLAYING; i++) {
@@ -687,6 +688,16 @@ static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
 	CHECK(bogus_choices > 20 && st.deal_no >= 3,
 	      "%s stall: every computer choice was refused (%d), and two deals were played all the same (deal %d)", gname,
 	      bogus_choices, st.deal_no);
+	/* Nothing said is lost in a long run of computer moves: each deal's
+	 * salt is told (the last of its lines), and so is the next deal. */
+	int told = 1;
+	for (int d = 1; d < st.deal_no && d <= 2; d++) {
+		char salt[64], deal[64];
+		snprintf(salt, sizeof salt, "deal %d salt ", d);
+		snprintf(deal, sizeof deal, "Deal %d:", d + 1);
+		told &= room_has(r0, salt) && room_has(r0, deal);
+	}
+	CHECK(told, "%s stall: every deal's lines reached the room", gname);
 	t->pr = keep;
 	close_table(b, ev, t);
 }
