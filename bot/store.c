@@ -654,7 +654,7 @@ static int put_results(store *s, int64_t id, int idx, const store_result res[4])
 	for (int i = 0; i < 4; i++) {
 		const store_result *r = &res[i];
 		if (!r->outcome)
-			continue; /* no statistics for this seat (games other than 304) */
+			continue; /* no seat (Trump304 with two or three) */
 		if (run(s, prep(s, "INSERT OR REPLACE INTO deal_results(match_id, deal_idx, seat, network, user, name, computer,"
 				   " team, outcome, trumper, bid, made, won, points, caps, caps_called)"
 				   " SELECT ?1, ?2, ?3, network, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15"

@@ -88,19 +88,24 @@ int store_match_seats(store *s, int64_t id, const store_seat seats[4]);
  * of 32 card codes), its salt and commitment (hex). */
 int store_deal_begin(store *s, int64_t id, int idx, const char *deck_json, const char *salt, const char *commitment);
 
-/* One seat's share of a finished deal, for statistics. */
+/* One seat's share of a finished deal, for statistics (every game; the
+ * presentation's deal_results fills it). A side is a team in 304, Rook
+ * and four-player Trump304 (seats s & 1), the seat itself in Trump304
+ * with two or three players. */
 typedef struct store_result {
 	const char *user;
 	const char *name;
 	int computer;
-	int seat, team;
-	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt"; NULL: no row (not 304) */
-	int trumper;           /* this seat played the bid */
-	int bid;               /* the bid played (0: none; 1000: pcc) */
-	int made;              /* -1 no bid played; else whether the trumper's team made it */
-	int won;               /* this seat's team came out ahead in the deal */
-	int points;            /* the team's card points */
-	const char *caps;      /* caps outcome name */
+	int seat, team;        /* team: the seat's side */
+	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt"; NULL: no row (an empty seat) */
+	int trumper;           /* this seat played the bid (Rook: the bidder) */
+	int bid;               /* the bid played (0: none; 304's pcc: 1000) */
+	int made;              /* -1 no bid played; else whether the trumper's side made it */
+	int won;               /* this seat's side came out ahead in the deal (304: was paid;
+	                        * Trump304: received tokens; Rook: scored more than the other team) */
+	int points;            /* the side's card points (Trump304 with three: the trumper's
+	                        * two opponents together) */
+	const char *caps;      /* caps outcome name ("none" but in 304) */
 	int caps_called;       /* this seat called caps */
 } store_result;
 /* How a deal ended, stored with the action that ended it. */
