@@ -236,6 +236,7 @@ static void deal_results(const table *t, store_deal_end *end) { named_deal_resul
 
 const present present_rook = {
 	.def = &game_def_rook,
+	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */
 	.t_warn = T_WARN,
 	.t_ready = T_G_READY,
