@@ -399,6 +399,12 @@ int main(void)
 	CHECK(h2 && strstr(h2, " trump304, stopped: ann, "), "!history: match 2 is Trump304's, stopped, its players: %s", h);
 	CHECK(h1 && strstr(h1, " 304, won by ann & c2 (11 : 0)"), "!history: match 1 is 304's, won by ann's team: %s", h);
 
+	p0 = net.npriv;
+	say(b, ROOM, "ann", "!help stats");
+	CHECK(net.npriv > p0 && strstr(net.priv_lines[net.npriv - 1], "in the table's game")
+	      && strstr(net.priv_lines[net.npriv - 1], "trump304: 150-199, 200-249, 250-300, 304; rook: 70-119"),
+	      "!help stats says each game's bands: %s", net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "");
+
 	/* !record of the Trump304 and Rook matches, and `cardbot verify`. */
 	record_checks(b, dir, 2, "trump304");
 	record_checks(b, dir, 3, "rook");
