@@ -412,6 +412,9 @@ int main(void)
 	if (getenv("BOT_STATS_DUMP")) /* every line, to read what players see */
 		for (int i = 0; i < net.nroom; i++)
 			printf("room: %s\n", net.room_lines[i]);
+	if (getenv("BOT_STATS_DUMP"))
+		for (int i = 0; i < net.npriv; i++)
+			printf("to %s: %s\n", net.priv_to[i], net.priv_lines[i]);
 	say(b, ROOM, "ann", "!stop");
 	loop_once(ev, 1);
 	bot_free(b);
