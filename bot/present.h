@@ -42,8 +42,12 @@ typedef struct present {
 	/* Line ids: the live pace's half-time warning (name, seconds left);
 	 * all seats taken (seats); !start with seats empty (room, seats). */
 	int t_warn, t_ready, t_need_seats;
-	/* !table names the game (tables of other games than 304). */
+	/* !table, !stats and !top name the game (tables of other games than 304). */
 	int name_in_table_line;
+	/* !stats and !top: the game's matches end with a winner (not
+	 * Trump304's, which run until stopped: only deals are counted); the
+	 * game has caps (304). */
+	int stats_matches, stats_caps;
 	/* Trump304: the timer makes a random legal move for an absent player
 	 * (said with t_timed_out); 0: a computer player stands in for them. */
 	int timeout_random, t_timed_out;

@@ -828,6 +828,8 @@ static void rules(table *t, char *buf, size_t len)
 
 const present present_304 = {
 	.def = &game_def_304,
+	.stats_matches = 1,
+	.stats_caps = 1,
 	.uses_rules = 1,
 	.cutter_step = -1, /* RULES.md: the seat before the dealer */
 	.t_warn = T_WARN,

@@ -345,6 +345,41 @@ void named_table_line(table *t, const char *user, strbuf *b, const present_named
 	}
 }
 
+void named_deal_results(const table *t, int by_bidder, store_deal_end *end)
+{
+	game_status st;
+	game_outcome o;
+	game_status_of(t->g, &st);
+	game_outcome_of(t->g, &o);
+	memset(end, 0, sizeof *end);
+	int nsides = o.nsides < GAME_MAX_SIDES ? o.nsides : GAME_MAX_SIDES;
+	long total = 0;
+	for (int i = 0; i < nsides; i++)
+		total += o.change[i];
+	int bidder = o.bidder < t->nseats ? o.bidder : -1;
+	int bidder_side = bidder < 0 ? -1 : t->nseats == 4 ? (bidder & 1) : bidder;
+	for (int s = 0; s < t->nseats && s < 4; s++) {
+		int side = t->nseats == 4 ? (s & 1) : s;
+		store_result *r = &end->seats[s];
+		r->user = t->seats[s].computer ? "" : t->seats[s].user;
+		r->name = t->seats[s].name;
+		r->computer = t->seats[s].computer;
+		r->seat = s;
+		r->team = side;
+		r->outcome = o.ended ? o.outcome : "none";
+		r->trumper = s == bidder;
+		r->bid = bidder < 0 ? 0 : o.bid;
+		r->made = bidder < 0 ? -1 : o.made;
+		r->won = side < nsides && (long)o.change[side] * nsides > total;
+		r->points = by_bidder ? o.points[side == bidder_side ? 0 : 1] : o.points[side & 1];
+		r->caps = "none";
+	}
+	end->match_over = st.over;
+	end->winner = st.winner;
+	end->tokens[0] = st.score[0];
+	end->tokens[1] = st.score[1];
+}
+
 int named_choose(table *t, int s, int why, game_action *a)
 {
 	(void)why;

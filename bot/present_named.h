@@ -60,6 +60,15 @@ void named_last(table *t, const char *user, int s, const present_named_game *g);
 void named_table_line(table *t, const char *user, strbuf *b, const present_named_game *g);
 /* "ann & cat 12, ben & dev -12": each side's score. */
 void named_scores(const table *t, char *buf, size_t len);
+/* A deal just ended: each seat's share for the statistics (store_result),
+ * and the match's state. A seat's side is its team (s & 1) with four
+ * players, else the seat itself; trumper: the bidder; won: the side gained
+ * more than the average side (Trump304's tokens add up to nothing, so: it
+ * received tokens; Rook: its team scored more than the other); points: the
+ * card points of the seat's side, where by_bidder says how the outcome
+ * gives them (1: the bidder's side, then the others together, as Trump304;
+ * 0: team 0, team 1, as Rook); no caps. */
+void named_deal_results(const table *t, int by_bidder, store_deal_end *end);
 /* The simple player's choice (every game has one). */
 int named_choose(table *t, int s, int why, game_action *a);
 

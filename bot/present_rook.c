@@ -231,18 +231,12 @@ static void rules_json(const table *t, char *out, size_t len)
 	snprintf(out, len, "{}");
 }
 
-static void deal_results(const table *t, store_deal_end *end)
-{
-	game_status st;
-	game_status_of(t->g, &st);
-	end->match_over = st.over;
-	end->winner = st.winner;
-	end->tokens[0] = st.score[0];
-	end->tokens[1] = st.score[1];
-}
+/* Points: team 0, team 1. */
+static void deal_results(const table *t, store_deal_end *end) { named_deal_results(t, 0, end); }
 
 const present present_rook = {
 	.def = &game_def_rook,
+	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */
 	.t_warn = T_WARN,
 	.t_ready = T_G_READY,

@@ -289,16 +289,8 @@ static void rules_json(const table *t, char *out, size_t len)
 	snprintf(out, len, "{}");
 }
 
-/* Statistics are counted for the deal's end and the match's state only. */
-static void deal_results(const table *t, store_deal_end *end)
-{
-	game_status st;
-	game_status_of(t->g, &st);
-	end->match_over = st.over;
-	end->winner = st.winner;
-	end->tokens[0] = st.score[0];
-	end->tokens[1] = st.score[1];
-}
+/* Points: the trumper's side, the other side. */
+static void deal_results(const table *t, store_deal_end *end) { named_deal_results(t, 1, end); }
 
 const present present_trump304 = {
 	.def = &game_def_trump304,

@@ -1,5 +1,6 @@
 /* store.c: the bot's SQLite database (see store.h). Every statement is prepared with bound parameters: no text from chat is ever part of SQL. */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,7 +22,31 @@ struct store {
 	struct stat wal, shm; /* this connection's -wal and -shm, to know them from others' */
 };
 
-const char *const store_band_names[4] = { "under 200", "200-249", "250 and over", "pcc" };
+/* Bids by band, for each game's range of bids: a band is the bids from
+ * its lower end up to the next band's (docs: README's statistics). A game
+ * not listed counts as 304. */
+static const struct bands {
+	const char *game;
+	int from[STORE_BANDS];
+	const char *names[STORE_BANDS];
+} bands[] = {
+	{ "304", { 0, 200, 250, 1000 }, { "under 200", "200-249", "250 and over", "pcc" } },
+	{ "trump304", { 0, 200, 250, 304 }, { "150-199", "200-249", "250-300", "304" } },
+	{ "rook", { 0, 120, 150, INT_MAX }, { "70-119", "120-149", "150-200", NULL } },
+};
+
+static const struct bands *bands_of(const char *game)
+{
+	for (size_t i = 0; game && i < sizeof bands / sizeof bands[0]; i++)
+		if (!strcmp(bands[i].game, game))
+			return &bands[i];
+	return &bands[0];
+}
+
+const char *store_band_name(const char *game, int band)
+{
+	return band >= 0 && band < STORE_BANDS ? bands_of(game)->names[band] : NULL;
+}
 
 /* ---- schema ---- */
 
@@ -654,7 +679,7 @@ static int put_results(store *s, int64_t id, int idx, const store_result res[4])
 	for (int i = 0; i < 4; i++) {
 		const store_result *r = &res[i];
 		if (!r->outcome)
-			continue; /* no statistics for this seat (games other than 304) */
+			continue; /* no seat (Trump304 with two or three) */
 		if (run(s, prep(s, "INSERT OR REPLACE INTO deal_results(match_id, deal_idx, seat, network, user, name, computer,"
 				   " team, outcome, trumper, bid, made, won, points, caps, caps_called)"
 				   " SELECT ?1, ?2, ?3, network, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15"
@@ -858,6 +883,7 @@ static void fill_info(sqlite3_stmt *st, store_match_info *m)
 	m->winner = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 5);
 	m->tokens[0] = sqlite3_column_int(st, 6);
 	m->tokens[1] = sqlite3_column_int(st, 7);
+	copy_col(st, 8, m->game, sizeof m->game);
 }
 
 static int fill_players(store *s, store_match_info *m)
@@ -874,7 +900,7 @@ static int fill_players(store *s, store_match_info *m)
 	return 0;
 }
 
-#define INFO_COLS "id, network, room, started, ifnull(ended, 0), winner, ifnull(tokens0, 0), ifnull(tokens1, 0)"
+#define INFO_COLS "id, network, room, started, ifnull(ended, 0), winner, ifnull(tokens0, 0), ifnull(tokens1, 0), game"
 
 int store_match_info_get(store *s, int64_t id, store_match_info *out)
 {
@@ -908,17 +934,19 @@ int store_history(store *s, const char *net, const char *room, store_match_info 
 
 /* ---- statistics ---- */
 
-int store_stats_get(store *s, const char *net, const char *user, store_stats *out)
+int store_stats_get(store *s, const char *net, const char *game, const char *user, store_stats *out)
 {
 	memset(out, 0, sizeof *out);
+	/* A deal counts for the game of its match (deal_results.match_id is matches.id). */
 	sqlite3_stmt *st = prep(s,
-		"SELECT count(*), ifnull(sum(won), 0),"
-		" ifnull(sum(trumper), 0), ifnull(avg(CASE WHEN trumper THEN points END), 0),"
-		" ifnull(sum(caps_called), 0), ifnull(sum(caps_called AND caps = 'correct'), 0),"
+		"SELECT count(*), ifnull(sum(d.won), 0),"
+		" ifnull(sum(d.trumper), 0), ifnull(avg(CASE WHEN d.trumper THEN d.points END), 0),"
+		" ifnull(sum(d.caps_called), 0), ifnull(sum(d.caps_called AND d.caps = 'correct'), 0),"
 		" (SELECT name FROM deal_results d2 WHERE d2.network=?1 AND d2.user=?2 COLLATE NOCASE"
 		"   ORDER BY match_id DESC, deal_idx DESC LIMIT 1)"
-		" FROM deal_results WHERE network=?1 AND user=?2 COLLATE NOCASE AND computer=0 AND outcome != 'redeal'",
-		"tt", net, user);
+		" FROM deal_results d JOIN matches m ON m.id = d.match_id"
+		" WHERE d.network=?1 AND d.user=?2 COLLATE NOCASE AND d.computer=0 AND d.outcome != 'redeal' AND m.game=?3",
+		"ttt", net, user, game);
 	if (!st)
 		return -1;
 	if (sqlite3_step(st) != SQLITE_ROW) {
@@ -935,15 +963,17 @@ int store_stats_get(store *s, const char *net, const char *user, store_stats *ou
 	sqlite3_finalize(st);
 	if (!out->deals)
 		return 0;
-	st = prep(s, "SELECT CASE WHEN bid >= 1000 THEN 3 WHEN bid >= 250 THEN 2 WHEN bid >= 200 THEN 1 ELSE 0 END AS band,"
-		     " count(*), ifnull(sum(made), 0) FROM deal_results"
-		     " WHERE network=?1 AND user=?2 COLLATE NOCASE AND computer=0 AND trumper=1 AND made >= 0 GROUP BY band",
-		  "tt", net, user);
+	const struct bands *b = bands_of(game);
+	st = prep(s, "SELECT CASE WHEN d.bid >= ?6 THEN 3 WHEN d.bid >= ?5 THEN 2 WHEN d.bid >= ?4 THEN 1 ELSE 0 END AS band,"
+		     " count(*), ifnull(sum(d.made), 0) FROM deal_results d JOIN matches m ON m.id = d.match_id"
+		     " WHERE d.network=?1 AND d.user=?2 COLLATE NOCASE AND d.computer=0 AND d.trumper=1 AND d.made >= 0"
+		     " AND m.game=?3 GROUP BY band",
+		  "tttiii", net, user, game, b->from[1], b->from[2], b->from[3]);
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int band = sqlite3_column_int(st, 0);
-		if (band >= 0 && band < 4) {
+		if (band >= 0 && band < STORE_BANDS) {
 			out->bids[band] = sqlite3_column_int(st, 1);
 			out->bids_made[band] = sqlite3_column_int(st, 2);
 		}
@@ -951,8 +981,9 @@ int store_stats_get(store *s, const char *net, const char *user, store_stats *ou
 	sqlite3_finalize(st);
 	st = prep(s, "SELECT count(*), ifnull(sum(CASE WHEN m.winner = mp.seat % 2 THEN 1 ELSE 0 END), 0)"
 		     " FROM match_players mp JOIN matches m ON m.id = mp.match_id"
-		     " WHERE m.network=?1 AND mp.user=?2 COLLATE NOCASE AND mp.computer=0 AND m.winner IS NOT NULL",
-		  "tt", net, user);
+		     " WHERE m.network=?1 AND mp.user=?2 COLLATE NOCASE AND mp.computer=0 AND m.winner IS NOT NULL"
+		     " AND m.game=?3",
+		  "ttt", net, user, game);
 	if (!st)
 		return -1;
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -978,23 +1009,29 @@ int store_user_by_name(store *s, const char *net, const char *name, char *user, 
 	return found;
 }
 
-int store_top(store *s, const char *net, const char *room, store_top_row *out, int n)
+int store_top(store *s, const char *net, const char *room, const char *game, store_top_row *out, int n)
 {
+	/* The room's matches of the game; the people in them: those who
+	 * played a deal, or sat in a match that was won. */
 	sqlite3_stmt *st = prep(s,
-		"SELECT mp.user, (SELECT name FROM match_players p2 WHERE p2.user = mp.user ORDER BY p2.match_id DESC LIMIT 1),"
-		" count(*), sum(CASE WHEN m.winner = mp.seat % 2 THEN 1 ELSE 0 END),"
-		" (SELECT count(*) FROM deal_results d WHERE d.network = m.network AND d.user = mp.user AND d.computer = 0"
-		"   AND d.outcome != 'redeal' AND d.match_id IN (SELECT id FROM matches WHERE network=?1 AND room=?2)),"
-		" (SELECT ifnull(sum(won), 0) FROM deal_results d WHERE d.network = m.network AND d.user = mp.user"
-		"   AND d.computer = 0 AND d.match_id IN (SELECT id FROM matches WHERE network=?1 AND room=?2))"
-		" FROM match_players mp JOIN matches m ON m.id = mp.match_id"
-		" WHERE m.network=?1 AND m.room=?2 AND mp.computer=0 AND m.winner IS NOT NULL"
-		" GROUP BY mp.user ORDER BY 4 DESC, 6 DESC, 3 ASC LIMIT ?3",
-		"tti", net, room, n);
+		"WITH ms AS (SELECT id, winner FROM matches WHERE network=?1 AND room=?2 AND game=?3),"
+		" seated AS (SELECT mp.user, mp.seat, ms.winner FROM match_players mp JOIN ms ON ms.id = mp.match_id"
+		"   WHERE mp.computer=0 AND ms.winner IS NOT NULL),"
+		" dealt AS (SELECT d.user, d.won, d.outcome FROM deal_results d WHERE d.match_id IN (SELECT id FROM ms)"
+		"   AND d.computer=0),"
+		" people AS (SELECT user FROM seated UNION SELECT user FROM dealt)"
+		" SELECT p.user, ifnull((SELECT name FROM match_players p2 WHERE p2.user = p.user AND p2.computer=0"
+		"   ORDER BY p2.match_id DESC LIMIT 1), p.user),"
+		" (SELECT count(*) FROM seated WHERE seated.user = p.user),"
+		" (SELECT count(*) FROM seated WHERE seated.user = p.user AND seated.winner = seated.seat % 2),"
+		" (SELECT count(*) FROM dealt WHERE dealt.user = p.user AND dealt.outcome != 'redeal'),"
+		" (SELECT ifnull(sum(won), 0) FROM dealt WHERE dealt.user = p.user)"
+		" FROM people p ORDER BY 4 DESC, 6 DESC, 3 ASC LIMIT ?4",
+		"ttti", net, room, game, n);
 	if (!st)
 		return -1;
-	int k = 0;
-	while (k < n && sqlite3_step(st) == SQLITE_ROW) {
+	int k = 0, rc;
+	while (k < n && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		store_top_row *t = &out[k++];
 		copy_col(st, 1, t->name, sizeof t->name);
 		t->matches = sqlite3_column_int(st, 2);

@@ -88,19 +88,24 @@ int store_match_seats(store *s, int64_t id, const store_seat seats[4]);
  * of 32 card codes), its salt and commitment (hex). */
 int store_deal_begin(store *s, int64_t id, int idx, const char *deck_json, const char *salt, const char *commitment);
 
-/* One seat's share of a finished deal, for statistics. */
+/* One seat's share of a finished deal, for statistics (every game; the
+ * presentation's deal_results fills it). A side is a team in 304, Rook
+ * and four-player Trump304 (seats s & 1), the seat itself in Trump304
+ * with two or three players. */
 typedef struct store_result {
 	const char *user;
 	const char *name;
 	int computer;
-	int seat, team;
-	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt"; NULL: no row (not 304) */
-	int trumper;           /* this seat played the bid */
-	int bid;               /* the bid played (0: none; 1000: pcc) */
-	int made;              /* -1 no bid played; else whether the trumper's team made it */
-	int won;               /* this seat's team came out ahead in the deal */
-	int points;            /* the team's card points */
-	const char *caps;      /* caps outcome name */
+	int seat, team;        /* team: the seat's side */
+	const char *outcome;   /* "scored", "passed_out", "redeal", "spoilt"; NULL: no row (an empty seat) */
+	int trumper;           /* this seat played the bid (Rook: the bidder) */
+	int bid;               /* the bid played (0: none; 304's pcc: 1000) */
+	int made;              /* -1 no bid played; else whether the trumper's side made it */
+	int won;               /* this seat's side came out ahead in the deal (304: was paid;
+	                        * Trump304: received tokens; Rook: scored more than the other team) */
+	int points;            /* the side's card points (Trump304 with three: the trumper's
+	                        * two opponents together) */
+	const char *caps;      /* caps outcome name ("none" but in 304) */
 	int caps_called;       /* this seat called caps */
 } store_result;
 /* How a deal ended, stored with the action that ended it. */
@@ -132,33 +137,42 @@ typedef struct store_match_info {
 	int64_t started, ended;   /* unix seconds; ended 0 while in play */
 	int winner;               /* -1: none */
 	int tokens[2];
-	char players[4][256];
+	char players[4][256];     /* "" past the last seat (Trump304 with two or three) */
+	char game[16];            /* "304", "trump304", "rook" */
 } store_match_info;
 int store_match_info_get(store *s, int64_t id, store_match_info *out);
-/* The last n finished matches in a room, newest first; returns how many. */
+/* The last n finished matches in a room (of every game), newest first;
+ * returns how many. */
 int store_history(store *s, const char *net, const char *room, store_match_info *out, int n);
 
-/* ---- statistics ---- */
+/* ---- statistics, each of one game ("304", "trump304", "rook") ---- */
+#define STORE_BANDS 4
 typedef struct store_stats {
 	char name[256];                  /* the name last seen */
-	int deals, deals_won;
-	int matches, matches_won;
-	int bids[4], bids_made[4];       /* by band: under 200, 200-249, 250 and over, pcc */
+	int deals, deals_won;            /* redeals are not deals */
+	int matches, matches_won;        /* matches that ended with a winner (never Trump304's) */
+	int bids[STORE_BANDS], bids_made[STORE_BANDS]; /* as trumper, by the game's bands (store_band_name) */
 	int caps_calls, caps_correct;
 	int trumper_deals;
-	double trumper_points;           /* average card points of the team as trumper */
+	double trumper_points;           /* average card points of the side as trumper */
 } store_stats;
-extern const char *const store_band_names[4];
-/* 1 found, 0 no games yet, -1 error. */
-int store_stats_get(store *s, const char *net, const char *user, store_stats *out);
+/* Band i of a game's bids (store_stats.bids[i]), NULL past its last:
+ * 304: under 200, 200-249, 250 and over, pcc; Trump304: 150-199,
+ * 200-249, 250-300, 304; Rook: 70-119, 120-149, 150-200. */
+const char *store_band_name(const char *game, int band);
+/* user's figures in game's deals and matches: 1 found, 0 no deals of that
+ * game yet, -1 error. */
+int store_stats_get(store *s, const char *net, const char *game, const char *user, store_stats *out);
 /* Looks a user up by the name shown (the most recent one); 1 found. */
 int store_user_by_name(store *s, const char *net, const char *name, char *user, size_t len);
 typedef struct store_top {
 	char name[256];
 	int matches, matches_won, deals, deals_won;
 } store_top_row;
-/* The room's leaderboard (people only): matches won, then deals won. */
-int store_top(store *s, const char *net, const char *room, store_top_row *out, int n);
+/* The room's leaderboard of one game (people only: those who played a
+ * deal of it there, or sat in a match of it won there): matches won,
+ * then deals won. Returns how many rows. */
+int store_top(store *s, const char *net, const char *room, const char *game, store_top_row *out, int n);
 
 /* Measures the cost of committed actions (for `cardbot bench`): n inserts
  * into a scratch match; durations in microseconds into us[0..n-1]. */

@@ -1004,34 +1004,44 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 			snprintf(who, sizeof who, "%s", argv[1]);
 		shown = argv[1];
 	}
+	/* The table's game only: each game has its own range of bids. 304's
+	 * lines name no game (as !table's). */
+	const char *gname = t->gdef->name;
+	int named = t->pr->name_in_table_line;
 	store_stats st;
-	int r = store_stats_get(db, t->net->name, who, &st);
+	int r = store_stats_get(db, t->net->name, gname, who, &st);
 	if (r < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
 		table_tell(t, user, T_ERROR, "the statistics could not be read", NULL, NULL);
 		return;
 	}
 	if (r == 0) {
-		table_tell(t, user, T_STATS_NONE, shown, NULL, NULL);
+		table_tell(t, user, named ? T_STATS_NONE_GAME : T_STATS_NONE, shown, gname, NULL);
 		return;
 	}
 	char buf[TABLE_LINE];
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
-	sb_printf(&b, "matches %d (won %d), deals %d (won %d); bids made:", st.matches, st.matches_won, st.deals,
-		  st.deals_won);
+	if (t->pr->stats_matches)
+		sb_printf(&b, "matches %d (won %d), ", st.matches, st.matches_won);
+	sb_printf(&b, "deals %d (won %d); bids made:", st.deals, st.deals_won);
 	int any = 0;
-	for (int i = 0; i < 4; i++)
-		if (st.bids[i]) {
-			sb_printf(&b, "%s %s %d/%d", any ? "," : "", store_band_names[i], st.bids_made[i], st.bids[i]);
+	for (int i = 0; i < STORE_BANDS; i++)
+		if (st.bids[i] && store_band_name(gname, i)) {
+			sb_printf(&b, "%s %s %d/%d", any ? "," : "", store_band_name(gname, i), st.bids_made[i], st.bids[i]);
 			any = 1;
 		}
 	if (!any)
 		sb_printf(&b, " none yet");
-	sb_printf(&b, "; caps called %d (right %d)", st.caps_calls, st.caps_correct);
+	if (t->pr->stats_caps)
+		sb_printf(&b, "; caps called %d (right %d)", st.caps_calls, st.caps_correct);
 	if (st.trumper_deals)
 		sb_printf(&b, "; as trumper %d deals, %.0f points on average", st.trumper_deals, st.trumper_points);
-	table_say(t, T_STATS, st.name[0] ? st.name : shown, buf, NULL);
+	const char *who_shown = st.name[0] ? st.name : shown;
+	if (named)
+		table_say(t, T_STATS_GAME, who_shown, gname, buf);
+	else
+		table_say(t, T_STATS, who_shown, buf, NULL);
 	table_flush(t);
 }
 
@@ -1040,25 +1050,33 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 	(void)name, (void)in_room, (void)argc, (void)argv;
 	if (!need_db(t, user))
 		return;
+	const char *gname = t->gdef->name;
+	int named = t->pr->name_in_table_line;
 	store_top_row rows[10];
-	int n = store_top(t->bot->db, t->net->name, t->room, rows, 10);
+	int n = store_top(t->bot->db, t->net->name, t->room, gname, rows, 10);
 	if (n < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
 		table_tell(t, user, T_ERROR, "the leaderboard could not be read", NULL, NULL);
 		return;
 	}
 	if (n == 0) {
-		table_say(t, T_TOP_NONE, NULL, NULL, NULL);
+		table_say(t, named ? T_TOP_NONE_GAME : T_TOP_NONE, gname, NULL, NULL);
 		table_flush(t);
 		return;
 	}
 	char buf[TABLE_LINE];
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
-	for (int i = 0; i < n; i++)
-		sb_printf(&b, "%s%d. %s %d/%d matches, %d/%d deals", i ? "; " : "", i + 1, rows[i].name,
-			  rows[i].matches_won, rows[i].matches, rows[i].deals_won, rows[i].deals);
-	table_say(t, T_TOP, table_room_shown(t), buf, NULL);
+	for (int i = 0; i < n; i++) {
+		sb_printf(&b, "%s%d. %s ", i ? "; " : "", i + 1, rows[i].name);
+		if (t->pr->stats_matches)
+			sb_printf(&b, "%d/%d matches, ", rows[i].matches_won, rows[i].matches);
+		sb_printf(&b, "%d/%d deals", rows[i].deals_won, rows[i].deals);
+	}
+	if (named)
+		table_say(t, T_TOP_GAME, table_room_shown(t), gname, buf);
+	else
+		table_say(t, T_TOP, table_room_shown(t), buf, NULL);
 	table_flush(t);
 }
 
@@ -1086,12 +1104,26 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		time_t when = (time_t)m[i].ended;
 		struct tm tmv;
 		strftime(day, sizeof day, "%Y-%m-%d", gmtime_r(&when, &tmv));
-		const char *res = m[i].winner == 0 ? "won by" : m[i].winner == 1 ? "won by" : "stopped:";
-		int w = m[i].winner < 0 ? 0 : m[i].winner;
-		/* Trump304 with two or three players has no partner to name. */
-		sb_printf(&b, "%s#%lld %s %s %s%s%s (%d : %d)", i ? "; " : "", (long long)m[i].id, day, res,
-			  m[i].players[w], m[i].players[w + 2][0] ? " & " : "", m[i].players[w + 2], m[i].tokens[0],
-			  m[i].tokens[1]);
+		const char *res = m[i].winner >= 0 ? "won by" : "stopped:";
+		int np = 0;
+		while (np < 4 && m[i].players[np][0])
+			np++;
+		sb_printf(&b, "%s#%lld %s %s, %s ", i ? "; " : "", (long long)m[i].id, day, m[i].game, res);
+		if (np == 4) {
+			/* Teams: the winners, or the first team of a stopped match. */
+			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;
+			sb_printf(&b, "%s & %s (%d : %d)", m[i].players[w], m[i].players[w + 2], m[i].tokens[0],
+				  m[i].tokens[1]);
+		} else if (m[i].winner >= 0 && m[i].winner < np) {
+			sb_add(&b, m[i].players[m[i].winner]);
+		} else {
+			/* Trump304 with two or three: every player; the store keeps
+			 * two sides' tokens, so only two players' are told. */
+			for (int k = 0; k < np; k++)
+				sb_printf(&b, "%s%s", k ? ", " : "", m[i].players[k]);
+			if (np == 2)
+				sb_printf(&b, " (%d : %d)", m[i].tokens[0], m[i].tokens[1]);
+		}
 	}
 	table_tell(t, user, T_HISTORY, buf, NULL, NULL);
 }

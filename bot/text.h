@@ -84,9 +84,13 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_SAVE_FAILED, "[{1}] I could not save that, so it was not taken; the operator has been told. Try again shortly.") \
 	X(T_SAVE_FAILED_ROOM, "I cannot save the game right now (a problem with my storage), so moves are not being taken. The game will go on when it is fixed.") \
 	X(T_STATS, "{1}: {2}") \
+	X(T_STATS_GAME, "{1} in {2}: {3}") \
 	X(T_STATS_NONE, "No finished deals for {1} yet.") \
+	X(T_STATS_NONE_GAME, "No finished {2} deals for {1} yet.") \
 	X(T_TOP, "Leaderboard for {1}: {2}") \
+	X(T_TOP_GAME, "Leaderboard for {1} in {2}: {3}") \
 	X(T_TOP_NONE, "No finished matches here yet.") \
+	X(T_TOP_NONE_GAME, "No finished {1} deals here yet.") \
 	X(T_HISTORY, "Last matches here: {1}") \
 	X(T_HISTORY_NONE, "No finished matches here yet.") \
 	X(T_RECORD_FILE, "The record of match {1}: {2}") \
@@ -178,9 +182,9 @@ size_t text_deal_refused(char *buf, size_t len, int err);
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
 	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
 	X(T_HELP_UNBOT, "{1}unbot SEAT: remove a computer player between matches") \
-	X(T_HELP_STATS, "{1}stats [name]: deals and matches played and won, bids by band, caps, average points as trumper") \
-	X(T_HELP_TOP, "{1}top: this channel's leaderboard (matches won, then deals won)") \
-	X(T_HELP_HISTORY, "{1}history: the last matches finished at this table, with their numbers") \
+	X(T_HELP_STATS, "{1}stats [name]: in the table's game, deals and matches played and won, bids made by band (304: under 200, 200-249, 250 and over, pcc; trump304: 150-199, 200-249, 250-300, 304; rook: 70-119, 120-149, 150-200), caps (304), average points as trumper") \
+	X(T_HELP_TOP, "{1}top: this channel's leaderboard in the table's game (matches won, then deals won)") \
+	X(T_HELP_HISTORY, "{1}history: the last matches finished at this table, of every game, with their numbers") \
 	X(T_HELP_RECORD, "{1}record [number]: the record of a finished match (the last one by default), sent to you") \
 	X(T_STATE_BID4, "four-card bidding") \
 	X(T_STATE_BID4_HIGH, "four-card bidding, {1} by {2}") \

@@ -227,7 +227,7 @@ int main(void)
 
 	/* The statistics from the database. */
 	store_stats st;
-	CHECK(store_stats_get(db, "fake", "ann", &st) == 1, "ann has statistics");
+	CHECK(store_stats_get(db, "fake", "304", "ann", &st) == 1, "ann has statistics");
 	CHECK(st.matches == 1 && st.matches_won == (winner == 0), "ann: 1 match, won %d (winner team %d)", st.matches_won,
 	      winner);
 	CHECK(st.deals > 0 && st.deals_won <= st.deals, "ann: %d deals, %d won", st.deals, st.deals_won);
