@@ -33,6 +33,8 @@ enum present_why {
 
 typedef struct present {
 	const game_def *def;
+	/* The game's own data for shared code (present_named.h's words), or NULL. */
+	const void *words;
 	/* The game uses the table's 304 options (table_settings.rules): passed
 	 * to game_new and stored with the match. */
 	int uses_rules;

@@ -17,8 +17,9 @@ int named_can(const table *t, const game_legal *l, const char *name)
 
 /* The turn line for seat s ("ann: your turn to play."); 0 when the seat
  * has nothing to do. */
-int named_turn(table *t, int s, const present_named_game *g)
+int named_turn(table *t, int s)
 {
+	const present_named_game *g = t->pr->words;
 	game_legal l;
 	game_legal_of(t->g, s, &l);
 	const char *who = t->seats[s].name, *u = t->seats[s].user;
@@ -45,8 +46,9 @@ int named_turn(table *t, int s, const present_named_game *g)
 	return 1;
 }
 
-void named_refusal(table *t, const game_result *res, int who, char *buf, size_t len, const present_named_game *g)
+void named_refusal(table *t, const game_result *res, int who, char *buf, size_t len)
 {
+	const present_named_game *g = t->pr->words;
 	const char *name = t->gdef->err_name(res->err);
 	char x[64];
 	strbuf b;
@@ -81,8 +83,9 @@ void named_refusal(table *t, const game_result *res, int who, char *buf, size_t 
 }
 
 /* The record's action object (docs/GAMES.md), as record_parse_game reads it. */
-void named_action_json(const table *t, const game_action *a, char *out, size_t len, const present_named_game *g)
+void named_action_json(const table *t, const game_action *a, char *out, size_t len)
 {
+	const present_named_game *g = t->pr->words;
 	const char *name = t->gdef->act_name(a->type);
 	size_t n = (size_t)snprintf(out, len, "{\"seat\": %d, \"do\": \"%s\"", a->seat, name);
 	char code[8];
@@ -106,8 +109,10 @@ void named_action_json(const table *t, const game_action *a, char *out, size_t l
 }
 
 /* The hint, as the command the player would type. */
-void named_hint_text(table *t, const game_action *a, char *buf, size_t len, const present_named_game *g)
+void named_hint_text(table *t, int s, const game_action *a, char *buf, size_t len)
 {
+	(void)s;
+	const present_named_game *g = t->pr->words;
 	char code[8], c2[8];
 	const char *name = t->gdef->act_name(a->type);
 	if (!strcmp(name, "bid")) {
@@ -126,8 +131,9 @@ void named_hint_text(table *t, const game_action *a, char *buf, size_t len, cons
 	}
 }
 
-void named_events(table *t, const game_result *res, const present_named_game *g)
+void named_events(table *t, const game_result *res)
 {
+	const present_named_game *g = t->pr->words;
 	const game_def *d = t->gdef;
 	char c[64], n[32];
 	strbuf b;
@@ -204,9 +210,9 @@ static int card_arg(table *t, const char *user, int s, const char *w, const pres
 	return c;
 }
 
-int named_command(table *t, const char *user, int s, int in_room, int argc, char **argv,
-		  const present_named_game *g)
+int named_command(table *t, const char *user, int s, int in_room, int argc, char **argv)
 {
+	const present_named_game *g = t->pr->words;
 	const char *w = argv[0];
 	int type = t->gdef->act_parse(w);
 	if (type < 0)
@@ -269,8 +275,9 @@ int named_command(table *t, const char *user, int s, int in_room, int argc, char
 	return 1;
 }
 
-void named_last(table *t, const char *user, int s, const present_named_game *g)
+void named_last(table *t, const char *user, int s)
 {
+	const present_named_game *g = t->pr->words;
 	named_trick x;
 	g->trick(t, s, 1, &x);
 	if (!x.n) {
@@ -303,8 +310,9 @@ void named_scores(const table *t, char *buf, size_t len)
 	}
 }
 
-void named_table_line(table *t, const char *user, strbuf *b, const present_named_game *g)
+void named_table_line(table *t, const char *user, strbuf *b)
 {
+	const present_named_game *g = t->pr->words;
 	char x[TABLE_LINE], y[TABLE_LINE], n[64];
 	named_scores(t, x, sizeof x);
 	sb_printf(b, " | %s", x);
@@ -345,8 +353,9 @@ void named_table_line(table *t, const char *user, strbuf *b, const present_named
 	}
 }
 
-void named_deal_results(const table *t, int by_bidder, store_deal_end *end)
+void named_deal_results(const table *t, store_deal_end *end)
 {
+	int by_bidder = ((const present_named_game *)t->pr->words)->points_by_bidder;
 	game_status st;
 	game_outcome o;
 	game_status_of(t->g, &st);
@@ -378,6 +387,57 @@ void named_deal_results(const table *t, int by_bidder, store_deal_end *end)
 	end->winner = st.winner;
 	end->tokens[0] = st.score[0];
 	end->tokens[1] = st.score[1];
+}
+
+void named_match_start(table *t)
+{
+	char sides[4 * TABLE_NAME_MAX + 64];
+	strbuf b;
+	sb_init(&b, sides, sizeof sides);
+	int nsides = t->nseats == 4 ? 2 : t->nseats;
+	for (int i = 0; i < nsides; i++) {
+		char n[TEAM_TEXT];
+		table_side_names(t, i, n, sizeof n);
+		sb_printf(&b, "%s%s", i ? " against " : "", n);
+	}
+	table_say(t, T_G_MATCH_STARTS, t->gdef->name, sides, NULL);
+	table_say(t, ((const present_named_game *)t->pr->words)->t_terms, NULL, NULL, NULL);
+}
+
+void named_dealt(table *t)
+{
+	game_status st;
+	game_status_of(t->g, &st);
+	char n[16];
+	snprintf(n, sizeof n, "%d", st.deal_no);
+	table_say(t, T_G_DEAL, n, table_seat_name(t, st.dealer), table_seat_name(t, st.turn));
+}
+
+void named_score(table *t, char *buf, size_t len)
+{
+	const present_named_game *g = t->pr->words;
+	char x[TABLE_LINE];
+	if (t->g)
+		named_scores(t, x, sizeof x);
+	else
+		snprintf(x, sizeof x, "-");
+	if (t->g && g->payments) {
+		/* Who paid whom in the last deal, after the running totals. */
+		char paid[TABLE_LINE], more[TABLE_LINE];
+		g->payments(t, paid, sizeof paid);
+		if (paid[0]) {
+			size_t n = strlen(x);
+			table_txt(more, sizeof more, T_G_LAST_DEAL, paid, NULL, NULL);
+			snprintf(x + n, sizeof x - n, "%s", more);
+		}
+	}
+	table_txt(buf, len, T_G_SCORE_LINE, t->gdef->name, x, NULL);
+}
+
+void named_rules_json(const table *t, char *out, size_t len)
+{
+	(void)t;
+	snprintf(out, len, "{}");
 }
 
 int named_choose(table *t, int s, int why, game_action *a)

@@ -46,30 +46,45 @@ typedef struct present_named_game {
 	void (*hands_changed)(table *t, int drew, int revealed);
 	/* Trump304's cut: a played card with flags bit 0 cuts (said so). */
 	int cut_flag;
+	int t_terms;              /* the line of the match's terms, after who plays whom */
+	/* Trump304: who paid whom in the last deal ("" none), for !score; NULL: none. */
+	void (*payments)(const table *t, char *buf, size_t len);
+	/* game_outcome.points are the bidder's side's, then the others'
+	 * (Trump304), not team 0's and team 1's (Rook). */
+	int points_by_bidder;
 } present_named_game;
 
 int named_can(const table *t, const game_legal *l, const char *name);
-int named_turn(table *t, int s, const present_named_game *g);
-void named_refusal(table *t, const game_result *res, int who, char *buf, size_t len, const present_named_game *g);
-void named_action_json(const table *t, const game_action *a, char *out, size_t len, const present_named_game *g);
-void named_hint_text(table *t, const game_action *a, char *buf, size_t len, const present_named_game *g);
-void named_events(table *t, const game_result *res, const present_named_game *g);
-int named_command(table *t, const char *user, int s, int in_room, int argc, char **argv,
-		  const present_named_game *g);
-void named_last(table *t, const char *user, int s, const present_named_game *g);
-void named_table_line(table *t, const char *user, strbuf *b, const present_named_game *g);
 /* "ann & cat 12, ben & dev -12": each side's score. */
 void named_scores(const table *t, char *buf, size_t len);
-/* A deal just ended: each seat's share for the statistics (store_result),
- * and the match's state. A seat's side is its team (s & 1) with four
- * players, else the seat itself; trumper: the bidder; won: the side gained
- * more than the average side (Trump304's tokens add up to nothing, so: it
- * received tokens; Rook: its team scored more than the other); points: the
- * card points of the seat's side, where by_bidder says how the outcome
- * gives them (1: the bidder's side, then the others together, as Trump304;
- * 0: team 0, team 1, as Rook); no caps. */
-void named_deal_results(const table *t, int by_bidder, store_deal_end *end);
+
+/* The functions of a presentation (present.h) for such a game; each reads
+ * the game's present_named_game from t->pr->words. */
+int named_turn(table *t, int s);
+void named_refusal(table *t, const game_result *res, int who, char *buf, size_t len);
+void named_action_json(const table *t, const game_action *a, char *out, size_t len);
+void named_hint_text(table *t, int s, const game_action *a, char *buf, size_t len);
+void named_events(table *t, const game_result *res);
+int named_command(table *t, const char *user, int s, int in_room, int argc, char **argv);
+void named_last(table *t, const char *user, int s);
+void named_table_line(table *t, const char *user, strbuf *b);
+void named_match_start(table *t);
+void named_dealt(table *t);
+void named_score(table *t, char *buf, size_t len);
+void named_rules_json(const table *t, char *out, size_t len);
+/* Each seat's share of the deal that just ended (store_result): its side
+ * (the team with four players, else the seat), the game's outcome word,
+ * the bid and whether it was made for the bidder, won (the side came out
+ * ahead in the deal), the card points of the seat's side, no caps. */
+void named_deal_results(const table *t, store_deal_end *end);
 /* The simple player's choice (every game has one). */
 int named_choose(table *t, int s, int why, game_action *a);
+
+/* The presentation functions that every such game shares. */
+#define PRESENT_NAMED_FUNCS \
+	.name_in_table_line = 1, .match_start = named_match_start, .dealt = named_dealt, .events = named_events, \
+	.refusal = named_refusal, .turn = named_turn, .table_line = named_table_line, .score = named_score, \
+	.command = named_command, .choose = named_choose, .hint_text = named_hint_text, \
+	.action_json = named_action_json, .rules_json = named_rules_json, .deal_results = named_deal_results
 
 #endif

@@ -88,6 +88,7 @@ static const present_named_game words = {
 	.trick = trick,
 	.deal_end = deal_end,
 	.hands_changed = hands_changed,
+	.t_terms = T_G_ROOK_TERMS,
 };
 
 static void state_text(table *t, int s, strbuf *b)
@@ -159,25 +160,6 @@ static void hand(table *t, int s)
 	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
-static void match_start(table *t)
-{
-	char a[TEAM_TEXT], b[TEAM_TEXT], sides[4 * TABLE_NAME_MAX + 64];
-	table_side_names(t, 0, a, sizeof a);
-	table_side_names(t, 1, b, sizeof b);
-	snprintf(sides, sizeof sides, "%s against %s", a, b);
-	table_say(t, T_G_MATCH_STARTS, t->gdef->name, sides, NULL);
-	table_say(t, T_G_ROOK_TERMS, NULL, NULL, NULL);
-}
-
-static void dealt(table *t)
-{
-	game_status st;
-	game_status_of(t->g, &st);
-	char n[16];
-	snprintf(n, sizeof n, "%d", st.deal_no);
-	table_say(t, T_G_DEAL, n, table_seat_name(t, st.dealer), table_seat_name(t, st.turn));
-}
-
 /* 004: "Tricks taken may not be reviewed by any player until the end of
  * the round": only between hands is the last trick shown again. */
 static void last(table *t, const char *user, int s)
@@ -185,38 +167,7 @@ static void last(table *t, const char *user, int s)
 	if (table_turn(t) >= 0)
 		table_tell(t, user, T_G_NO_REVIEW, table_room_shown(t), NULL, NULL);
 	else
-		named_last(t, user, s, &words);
-}
-
-static void events(table *t, const game_result *res) { named_events(t, res, &words); }
-static void refusal(table *t, const game_result *res, int who, char *buf, size_t len)
-{
-	named_refusal(t, res, who, buf, len, &words);
-}
-static int turn(table *t, int s) { return named_turn(t, s, &words); }
-static void table_line(table *t, const char *user, strbuf *b) { named_table_line(t, user, b, &words); }
-static int command(table *t, const char *user, int s, int in_room, int argc, char **argv)
-{
-	return named_command(t, user, s, in_room, argc, argv, &words);
-}
-static void hint_text(table *t, int s, const game_action *a, char *buf, size_t len)
-{
-	(void)s;
-	named_hint_text(t, a, buf, len, &words);
-}
-static void action_json(const table *t, const game_action *a, char *out, size_t len)
-{
-	named_action_json(t, a, out, len, &words);
-}
-
-static void score(table *t, char *buf, size_t len)
-{
-	char x[TABLE_LINE];
-	if (t->g)
-		named_scores(t, x, sizeof x);
-	else
-		snprintf(x, sizeof x, "-");
-	table_txt(buf, len, T_G_SCORE_LINE, t->gdef->name, x, NULL);
+		named_last(t, user, s);
 }
 
 static void rules(table *t, char *buf, size_t len)
@@ -225,37 +176,16 @@ static void rules(table *t, char *buf, size_t len)
 	table_txt(buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
 }
 
-static void rules_json(const table *t, char *out, size_t len)
-{
-	(void)t;
-	snprintf(out, len, "{}");
-}
-
-/* Points: team 0, team 1. */
-static void deal_results(const table *t, store_deal_end *end) { named_deal_results(t, 0, end); }
-
 const present present_rook = {
 	.def = &game_def_rook,
+	.words = &words,
 	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */
 	.t_warn = T_WARN,
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
-	.name_in_table_line = 1,
-	.match_start = match_start,
-	.dealt = dealt,
-	.events = events,
-	.refusal = refusal,
+	PRESENT_NAMED_FUNCS,
 	.hand = hand,
-	.turn = turn,
-	.table_line = table_line,
-	.score = score,
 	.rules = rules,
 	.last = last,
-	.command = command,
-	.choose = named_choose,
-	.hint_text = hint_text,
-	.action_json = action_json,
-	.rules_json = rules_json,
-	.deal_results = deal_results,
 };

@@ -119,6 +119,9 @@ static const present_named_game words = {
 	.deal_end = deal_end,
 	.hands_changed = hands_changed,
 	.cut_flag = 1,
+	.t_terms = T_G_T304_TERMS,
+	.payments = payments_text,
+	.points_by_bidder = 1,
 };
 
 /* "trick 3, spades led, trumps hidden, bid 160 by ann" for seat s. */
@@ -207,72 +210,6 @@ static void hand(table *t, int s)
 	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
-static void match_start(table *t)
-{
-	char sides[4 * TABLE_NAME_MAX + 64];
-	strbuf b;
-	sb_init(&b, sides, sizeof sides);
-	int nsides = t->nseats == 4 ? 2 : t->nseats;
-	for (int i = 0; i < nsides; i++) {
-		char n[TEAM_TEXT];
-		table_side_names(t, i, n, sizeof n);
-		sb_printf(&b, "%s%s", i ? " against " : "", n);
-	}
-	table_say(t, T_G_MATCH_STARTS, t->gdef->name, sides, NULL);
-	table_say(t, T_G_T304_TERMS, NULL, NULL, NULL);
-}
-
-static void dealt(table *t)
-{
-	game_status st;
-	game_status_of(t->g, &st);
-	char n[16];
-	snprintf(n, sizeof n, "%d", st.deal_no);
-	table_say(t, T_G_DEAL, n, table_seat_name(t, st.dealer), table_seat_name(t, st.turn));
-}
-
-static void events(table *t, const game_result *res) { named_events(t, res, &words); }
-static void refusal(table *t, const game_result *res, int who, char *buf, size_t len)
-{
-	named_refusal(t, res, who, buf, len, &words);
-}
-static int turn(table *t, int s) { return named_turn(t, s, &words); }
-static void table_line(table *t, const char *user, strbuf *b) { named_table_line(t, user, b, &words); }
-static void last(table *t, const char *user, int s) { named_last(t, user, s, &words); }
-static int command(table *t, const char *user, int s, int in_room, int argc, char **argv)
-{
-	return named_command(t, user, s, in_room, argc, argv, &words);
-}
-static void hint_text(table *t, int s, const game_action *a, char *buf, size_t len)
-{
-	(void)s;
-	named_hint_text(t, a, buf, len, &words);
-}
-static void action_json(const table *t, const game_action *a, char *out, size_t len)
-{
-	named_action_json(t, a, out, len, &words);
-}
-
-/* Running totals, and who paid whom in the last deal. */
-static void score(table *t, char *buf, size_t len)
-{
-	char x[TABLE_LINE];
-	if (t->g)
-		named_scores(t, x, sizeof x);
-	else
-		snprintf(x, sizeof x, "-");
-	if (t->g) {
-		char paid[TABLE_LINE], more[TABLE_LINE];
-		payments_text(t, paid, sizeof paid);
-		if (paid[0]) {
-			size_t n = strlen(x);
-			table_txt(more, sizeof more, T_G_LAST_DEAL, paid, NULL, NULL);
-			snprintf(x + n, sizeof x - n, "%s", more);
-		}
-	}
-	table_txt(buf, len, T_G_SCORE_LINE, t->gdef->name, x, NULL);
-}
-
 static void rules(table *t, char *buf, size_t len)
 {
 	static const char *const paces[] = { "live", "casual", "correspondence" };
@@ -283,38 +220,17 @@ static void rules(table *t, char *buf, size_t len)
 	text_fmt(buf, len, T_G_RULES_T304, 4, args);
 }
 
-static void rules_json(const table *t, char *out, size_t len)
-{
-	(void)t;
-	snprintf(out, len, "{}");
-}
-
-/* Points: the trumper's side, the other side. */
-static void deal_results(const table *t, store_deal_end *end) { named_deal_results(t, 1, end); }
-
 const present present_trump304 = {
 	.def = &game_def_trump304,
+	.words = &words,
 	.cutter_step = 1, /* 002, 2.2: the player to the dealer's left, who is dealt to first */
 	.t_warn = T_G_WARN,
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
-	.name_in_table_line = 1,
 	.timeout_random = 1,
 	.t_timed_out = T_G_TIMED_OUT,
-	.match_start = match_start,
-	.dealt = dealt,
-	.events = events,
-	.refusal = refusal,
+	PRESENT_NAMED_FUNCS,
 	.hand = hand,
-	.turn = turn,
-	.table_line = table_line,
-	.score = score,
 	.rules = rules,
-	.last = last,
-	.command = command,
-	.choose = named_choose,
-	.hint_text = hint_text,
-	.action_json = action_json,
-	.rules_json = rules_json,
-	.deal_results = deal_results,
+	.last = named_last,
 };
