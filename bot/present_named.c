@@ -389,6 +389,71 @@ void named_deal_results(const table *t, store_deal_end *end)
 	end->tokens[1] = st.score[1];
 }
 
+/* "#room: trick 3, spades led, trumps hidden, bid 160 by ann, your turn" */
+static void state_text(table *t, strbuf *b, const named_state *x)
+{
+	char n[32], line[TABLE_LINE];
+	sb_printf(b, "%s: ", table_room_shown(t));
+	switch (x->phase) {
+	case NAMED_BIDDING:
+		sb_add(b, table_txt(n, sizeof n, T_G_STATE_BID, NULL, NULL, NULL));
+		if (x->bid) {
+			snprintf(n, sizeof n, "%d", x->bid);
+			sb_add(b, table_txt(line, sizeof line, T_G_STATE_HIGH, n, table_bid_name(t, x->bidder), NULL));
+		}
+		break;
+	case NAMED_WAITING:
+		sb_add(b, table_txt(line, sizeof line, x->t_waiting, table_seat_name(t, x->waiting), NULL, NULL));
+		break;
+	case NAMED_PLAYING:
+		snprintf(n, sizeof n, "%d", x->trick_no + 1);
+		sb_add(b, table_txt(line, sizeof line, T_STATE_TRICK, n, NULL, NULL));
+		if (x->led)
+			sb_add(b, table_txt(line, sizeof line, T_STATE_LED, x->led, NULL, NULL));
+		if (x->t_trumps)
+			sb_add(b, table_txt(line, sizeof line, x->t_trumps, x->trumps, NULL, NULL));
+		snprintf(n, sizeof n, "%d", x->bid);
+		sb_add(b, table_txt(line, sizeof line, T_STATE_CONTRACT, n, table_bid_name(t, x->bidder), NULL));
+		if (x->pile) {
+			snprintf(n, sizeof n, "%d", x->pile);
+			sb_add(b, table_txt(line, sizeof line, T_G_STATE_PILE, n, NULL, NULL));
+		}
+		break;
+	default:
+		sb_add(b, table_txt(n, sizeof n, T_STATE_BETWEEN, NULL, NULL, NULL));
+	}
+	if (x->your_turn)
+		sb_add(b, table_txt(n, sizeof n, T_STATE_YOUR_TURN, NULL, NULL, NULL));
+}
+
+/* The private hand line: where the game is, the hand with positions, what may be done. */
+void named_hand(table *t, int s)
+{
+	const present_named_game *g = t->pr->words;
+	char line[TABLE_LINE], st[TABLE_LINE], cards[TABLE_LINE], part[TABLE_LINE];
+	strbuf b, sb, cb;
+	named_state x;
+	memset(&x, 0, sizeof x);
+	g->state(t, s, &x);
+	sb_init(&sb, st, sizeof st);
+	state_text(t, &sb, &x);
+	game_legal l;
+	game_legal_of(t->g, s, &l);
+	uint64_t held = g->held(t, s);
+	sb_init(&cb, cards, sizeof cards);
+	g->cards(t, s, &cb, held, 1);
+	sb_init(&b, line, sizeof line);
+	sb_add(&b, table_txt(part, sizeof part, T_HAND, st, cards, NULL));
+	if (g->hand_extras)
+		g->hand_extras(t, s, &l, &b);
+	if (named_can(t, &l, "play") && t->set.hints) {
+		sb_init(&cb, cards, sizeof cards);
+		g->cards(t, s, &cb, l.cards & held, 0);
+		sb_add(&b, table_txt(part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
+	}
+	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+}
+
 void named_match_start(table *t)
 {
 	char sides[4 * TABLE_NAME_MAX + 64];

@@ -20,6 +20,20 @@ typedef struct named_trick {
 	int trump;                /* a trump suit or colour everyone knows, or -1 */
 } named_trick;
 
+/* Where a deal stands as one seat may see it, for its hand line. */
+enum { NAMED_BETWEEN, NAMED_BIDDING, NAMED_WAITING, NAMED_PLAYING };
+typedef struct named_state {
+	int phase;              /* NAMED_* */
+	int bid, bidder;        /* the high bid and who made it (bid 0: none) */
+	int t_waiting, waiting; /* NAMED_WAITING: the line and the seat it names */
+	int trick_no;           /* NAMED_PLAYING: from 0 */
+	const char *led;        /* the suit led, or NULL */
+	int t_trumps;           /* the trump line (T_STATE_TRUMPS, ..._MY_TRUMP, ..._TRUMP_HIDDEN), 0: none */
+	char trumps[64];        /* its word */
+	int pile;               /* Trump304: cards in the pile, 0: none */
+	int your_turn;
+} named_state;
+
 typedef struct present_named_game {
 	/* One card, a suit (or colour), in style (RENDER_*). */
 	void (*card)(strbuf *b, int c, int style);
@@ -36,6 +50,14 @@ typedef struct present_named_game {
 	int (*colour_parse)(const char *w);
 	char (*colour_letter)(int colour);
 	const char *(*colour_name)(int colour);
+	/* Seat s's view of where the deal stands; its hand; the cards of set
+	 * in its hand's order (numbered: with positions, as `play 3` reads
+	 * them); the parts of its hand line that only this game has, between
+	 * the hand and the cards it may play. */
+	void (*state)(const table *t, int s, named_state *out);
+	uint64_t (*held)(const table *t, int s);
+	void (*cards)(const table *t, int s, strbuf *b, uint64_t set, int numbered);
+	void (*hand_extras)(table *t, int s, const game_legal *l, strbuf *b);
 	/* The current trick (last 0) or the last one taken (last 1), as seat
 	 * s (-1: nobody seated) may see it. */
 	void (*trick)(const table *t, int s, int last, named_trick *out);
@@ -69,6 +91,7 @@ int named_command(table *t, const char *user, int s, int in_room, int argc, char
 void named_last(table *t, const char *user, int s);
 void named_table_line(table *t, const char *user, strbuf *b);
 void named_match_start(table *t);
+void named_hand(table *t, int s);
 void named_dealt(table *t);
 void named_score(table *t, char *buf, size_t len);
 void named_rules_json(const table *t, char *out, size_t len);
@@ -82,7 +105,7 @@ int named_choose(table *t, int s, int why, game_action *a);
 
 /* The presentation functions that every such game shares. */
 #define PRESENT_NAMED_FUNCS \
-	.name_in_table_line = 1, .match_start = named_match_start, .dealt = named_dealt, .events = named_events, \
+	.name_in_table_line = 1, .hand = named_hand, .match_start = named_match_start, .dealt = named_dealt, .events = named_events, \
 	.refusal = named_refusal, .turn = named_turn, .table_line = named_table_line, .score = named_score, \
 	.command = named_command, .choose = named_choose, .hint_text = named_hint_text, \
 	.action_json = named_action_json, .rules_json = named_rules_json, .deal_results = named_deal_results

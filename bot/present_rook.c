@@ -74,7 +74,71 @@ static void hands_changed(table *t, int drew, int revealed)
 				table_send_hand(t, s);
 }
 
+static void state(const table *t, int s, named_state *x)
+{
+	rook_view v;
+	game_view(t->g, s, &v);
+	x->your_turn = v.turn == s;
+	x->bid = v.bid;
+	x->bidder = v.bidder;
+	switch (v.phase) {
+	case ROOK_PHASE_BID:
+		x->phase = NAMED_BIDDING;
+		break;
+	case ROOK_PHASE_DISCARD:
+	case ROOK_PHASE_TRUMP:
+		x->phase = NAMED_WAITING;
+		x->t_waiting = v.phase == ROOK_PHASE_DISCARD ? T_G_STATE_DISCARD : T_G_STATE_TRUMP;
+		x->waiting = v.bidder;
+		break;
+	case ROOK_PHASE_PLAY: {
+		x->phase = NAMED_PLAYING;
+		x->trick_no = v.trick_no;
+		x->t_trumps = T_STATE_TRUMPS;
+		strbuf cb;
+		sb_init(&cb, x->trumps, sizeof x->trumps);
+		render_rook_colour(&cb, v.trump, table_style_of(t, s));
+		break;
+	}
+	default:
+		x->phase = NAMED_BETWEEN;
+	}
+}
+
+static uint64_t held(const table *t, int s)
+{
+	rook_view v;
+	game_view(t->g, s, &v);
+	return v.hand;
+}
+
+/* A hand shows trumps last once the colour is named. */
+static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
+{
+	rook_view v;
+	game_view(t->g, s, &v);
+	render_rook_hand(b, set, v.trump, table_style_of(t, s), numbered);
+}
+
+/* After the nest card: what may be discarded; the colour to name. */
+static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
+{
+	char cs[TABLE_LINE], part[TABLE_LINE];
+	if (named_can(t, l, "discard")) {
+		strbuf cb;
+		sb_init(&cb, cs, sizeof cs);
+		render_rook_hand(&cb, l->cards & held(t, s), -1, table_style_of(t, s), 0);
+		sb_add(b, table_txt(part, sizeof part, T_G_HAND_DISCARD, cs, NULL, NULL));
+	}
+	if (named_can(t, l, "trump"))
+		sb_add(b, table_txt(part, sizeof part, T_G_HAND_COLOUR, NULL, NULL, NULL));
+}
+
 static const present_named_game words = {
+	.state = state,
+	.held = held,
+	.cards = cards,
+	.hand_extras = hand_extras,
 	.card = card_text,
 	.suit = colour_text,
 	.parse_card = parse_card,
@@ -90,75 +154,6 @@ static const present_named_game words = {
 	.hands_changed = hands_changed,
 	.t_terms = T_G_ROOK_TERMS,
 };
-
-static void state_text(table *t, int s, strbuf *b)
-{
-	char n[32], line[TABLE_LINE];
-	sb_printf(b, "%s: ", table_room_shown(t));
-	rook_view v;
-	game_view(t->g, s, &v);
-	switch (v.phase) {
-	case ROOK_PHASE_BID:
-		sb_add(b, table_txt(n, sizeof n, T_G_STATE_BID, NULL, NULL, NULL));
-		if (v.bid) {
-			char bid[16];
-			snprintf(bid, sizeof bid, "%d", v.bid);
-			sb_add(b, table_txt(line, sizeof line, T_G_STATE_HIGH, bid, table_bid_name(t, v.bidder), NULL));
-		}
-		break;
-	case ROOK_PHASE_DISCARD:
-	case ROOK_PHASE_TRUMP:
-		sb_add(b, table_txt(line, sizeof line, v.phase == ROOK_PHASE_DISCARD ? T_G_STATE_DISCARD : T_G_STATE_TRUMP,
-				    table_seat_name(t, v.bidder), NULL, NULL));
-		break;
-	case ROOK_PHASE_PLAY: {
-		char bid[16], col[64];
-		snprintf(n, sizeof n, "%d", v.trick_no + 1);
-		sb_add(b, table_txt(line, sizeof line, T_STATE_TRICK, n, NULL, NULL));
-		strbuf cb;
-		sb_init(&cb, col, sizeof col);
-		render_rook_colour(&cb, v.trump, table_style_of(t, s));
-		sb_add(b, table_txt(line, sizeof line, T_STATE_TRUMPS, col, NULL, NULL));
-		snprintf(bid, sizeof bid, "%d", v.bid);
-		sb_add(b, table_txt(line, sizeof line, T_STATE_CONTRACT, bid, table_bid_name(t, v.bidder), NULL));
-		break;
-	}
-	default:
-		sb_add(b, table_txt(n, sizeof n, T_STATE_BETWEEN, NULL, NULL, NULL));
-	}
-	if (v.turn == s)
-		sb_add(b, table_txt(n, sizeof n, T_STATE_YOUR_TURN, NULL, NULL, NULL));
-}
-
-static void hand(table *t, int s)
-{
-	int style = table_style_of(t, s);
-	char line[TABLE_LINE], st[TABLE_LINE], cards[TABLE_LINE], part[TABLE_LINE];
-	strbuf b, sb, cb;
-	sb_init(&sb, st, sizeof st);
-	state_text(t, s, &sb);
-	game_legal l;
-	game_legal_of(t->g, s, &l);
-	rook_view v;
-	game_view(t->g, s, &v);
-	sb_init(&cb, cards, sizeof cards);
-	render_rook_hand(&cb, v.hand, v.trump, style, 1);
-	sb_init(&b, line, sizeof line);
-	sb_add(&b, table_txt(part, sizeof part, T_HAND, st, cards, NULL));
-	if (named_can(t, &l, "discard")) {
-		sb_init(&cb, cards, sizeof cards);
-		render_rook_hand(&cb, l.cards & v.hand, -1, style, 0);
-		sb_add(&b, table_txt(part, sizeof part, T_G_HAND_DISCARD, cards, NULL, NULL));
-	}
-	if (named_can(t, &l, "trump"))
-		sb_add(&b, table_txt(part, sizeof part, T_G_HAND_COLOUR, NULL, NULL, NULL));
-	if (named_can(t, &l, "play") && t->set.hints) {
-		sb_init(&cb, cards, sizeof cards);
-		render_rook_hand(&cb, l.cards & v.hand, v.trump, style, 0);
-		sb_add(&b, table_txt(part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
-	}
-	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
-}
 
 /* 004: "Tricks taken may not be reviewed by any player until the end of
  * the round": only between hands is the last trick shown again. */
@@ -185,7 +180,6 @@ const present present_rook = {
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
 	PRESENT_NAMED_FUNCS,
-	.hand = hand,
 	.rules = rules,
 	.last = last,
 };

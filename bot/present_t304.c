@@ -107,7 +107,84 @@ static void hands_changed(table *t, int drew, int revealed)
 	}
 }
 
+/* "trick 3, spades led, trumps hidden, bid 160 by ann" for seat s. */
+static void state(const table *t, int s, named_state *x)
+{
+	t304_view v;
+	game_view(t->g, s, &v);
+	x->your_turn = v.turn == s;
+	x->bid = v.bid;
+	x->bidder = v.bidder;
+	switch (v.phase) {
+	case T304_PHASE_BID:
+		x->phase = NAMED_BIDDING;
+		break;
+	case T304_PHASE_TRUMP:
+	case T304_PHASE_EXCHANGE:
+		x->phase = NAMED_WAITING;
+		x->t_waiting = v.phase == T304_PHASE_TRUMP ? T_G_STATE_TRUMP : T_G_STATE_EXCHANGE;
+		x->waiting = v.trumper;
+		break;
+	case T304_PHASE_PLAY:
+		x->phase = NAMED_PLAYING;
+		x->trick_no = v.trick_no;
+		x->bidder = v.trumper;
+		x->led = v.trick.n ? suit_name(card_suit(v.trick.card[0])) : NULL;
+		if (v.revealed || (s == v.trumper && v.trump_suit >= 0)) {
+			x->t_trumps = v.revealed ? T_STATE_TRUMPS : T_STATE_MY_TRUMP;
+			snprintf(x->trumps, sizeof x->trumps, "%s", suit_name(v.trump_suit));
+		} else {
+			x->t_trumps = T_STATE_TRUMP_HIDDEN;
+		}
+		x->pile = v.npile;
+		break;
+	default:
+		x->phase = NAMED_BETWEEN;
+	}
+}
+
+static uint64_t held(const table *t, int s)
+{
+	t304_view v;
+	game_view(t->g, s, &v);
+	return v.hand;
+}
+
+static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
+{
+	render_hand(b, (cardset)set, table_style_of(t, s), numbered);
+}
+
+/* The trumper's card laid aside, the cards put down in the exchange, what
+ * to choose. */
+static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
+{
+	int style = table_style_of(t, s);
+	char cs[TABLE_LINE], part[TABLE_LINE];
+	strbuf cb;
+	t304_view v;
+	game_view(t->g, s, &v);
+	if (s == v.trumper && v.trump_aside && v.trump_card != CARD_NONE) {
+		sb_init(&cb, cs, sizeof cs);
+		render_card(&cb, v.trump_card, style);
+		sb_add(b, table_txt(part, sizeof part, T_G_HAND_TRUMP_CARD, cs, NULL, NULL));
+	}
+	if (v.putdown && s == v.trumper && v.phase == T304_PHASE_PLAY && v.trick_no == 0 && v.trick.n == 0) {
+		sb_init(&cb, cs, sizeof cs);
+		render_hand(&cb, v.putdown, style, 0);
+		sb_add(b, table_txt(part, sizeof part, T_G_HAND_PUT_DOWN, cs, NULL, NULL));
+	}
+	if (named_can(t, l, "trump"))
+		sb_add(b, table_txt(part, sizeof part, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL));
+	if (named_can(t, l, "exchange") || named_can(t, l, "keep"))
+		sb_add(b, table_txt(part, sizeof part, T_G_HAND_EXCHANGE, NULL, NULL, NULL));
+}
+
 static const present_named_game words = {
+	.state = state,
+	.held = held,
+	.cards = cards,
+	.hand_extras = hand_extras,
 	.card = card_text,
 	.suit = suit_text,
 	.parse_card = parse_card,
@@ -123,92 +200,6 @@ static const present_named_game words = {
 	.payments = payments_text,
 	.points_by_bidder = 1,
 };
-
-/* "trick 3, spades led, trumps hidden, bid 160 by ann" for seat s. */
-static void state_text(table *t, int s, strbuf *b)
-{
-	char n[32], line[TABLE_LINE];
-	sb_printf(b, "%s: ", table_room_shown(t));
-	t304_view v;
-	game_view(t->g, s, &v);
-	switch (v.phase) {
-	case T304_PHASE_BID:
-		sb_add(b, table_txt(n, sizeof n, T_G_STATE_BID, NULL, NULL, NULL));
-		if (v.bid) {
-			char bid[16];
-			snprintf(bid, sizeof bid, "%d", v.bid);
-			sb_add(b, table_txt(line, sizeof line, T_G_STATE_HIGH, bid, table_bid_name(t, v.bidder), NULL));
-		}
-		break;
-	case T304_PHASE_TRUMP:
-	case T304_PHASE_EXCHANGE:
-		sb_add(b, table_txt(line, sizeof line, v.phase == T304_PHASE_TRUMP ? T_G_STATE_TRUMP : T_G_STATE_EXCHANGE,
-				    table_seat_name(t, v.trumper), NULL, NULL));
-		break;
-	case T304_PHASE_PLAY: {
-		char bid[16];
-		snprintf(n, sizeof n, "%d", v.trick_no + 1);
-		sb_add(b, table_txt(line, sizeof line, T_STATE_TRICK, n, NULL, NULL));
-		if (v.trick.n)
-			sb_add(b, table_txt(line, sizeof line, T_STATE_LED, suit_name(card_suit(v.trick.card[0])), NULL, NULL));
-		if (v.revealed)
-			sb_add(b, table_txt(line, sizeof line, T_STATE_TRUMPS, suit_name(v.trump_suit), NULL, NULL));
-		else if (s == v.trumper && v.trump_suit >= 0)
-			sb_add(b, table_txt(line, sizeof line, T_STATE_MY_TRUMP, suit_name(v.trump_suit), NULL, NULL));
-		else
-			sb_add(b, table_txt(line, sizeof line, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL));
-		snprintf(bid, sizeof bid, "%d", v.bid);
-		sb_add(b, table_txt(line, sizeof line, T_STATE_CONTRACT, bid, table_bid_name(t, v.trumper), NULL));
-		if (v.npile) {
-			snprintf(n, sizeof n, "%d", v.npile);
-			sb_add(b, table_txt(line, sizeof line, T_G_STATE_PILE, n, NULL, NULL));
-		}
-		break;
-	}
-	default:
-		sb_add(b, table_txt(n, sizeof n, T_STATE_BETWEEN, NULL, NULL, NULL));
-	}
-	if (v.turn == s)
-		sb_add(b, table_txt(n, sizeof n, T_STATE_YOUR_TURN, NULL, NULL, NULL));
-}
-
-/* The private hand line: where the game is, the hand with positions, what may be done. */
-static void hand(table *t, int s)
-{
-	int style = table_style_of(t, s);
-	char line[TABLE_LINE], st[TABLE_LINE], cards[TABLE_LINE], part[TABLE_LINE];
-	strbuf b, sb, cb;
-	sb_init(&sb, st, sizeof st);
-	state_text(t, s, &sb);
-	game_legal l;
-	game_legal_of(t->g, s, &l);
-	t304_view v;
-	game_view(t->g, s, &v);
-	sb_init(&cb, cards, sizeof cards);
-	render_hand(&cb, (cardset)v.hand, style, 1);
-	sb_init(&b, line, sizeof line);
-	sb_add(&b, table_txt(part, sizeof part, T_HAND, st, cards, NULL));
-	if (s == v.trumper && v.trump_aside && v.trump_card != CARD_NONE) {
-		sb_init(&cb, cards, sizeof cards);
-		render_card(&cb, v.trump_card, style);
-		sb_add(&b, table_txt(part, sizeof part, T_G_HAND_TRUMP_CARD, cards, NULL, NULL));
-	}
-	if (v.putdown && s == v.trumper && v.phase == T304_PHASE_PLAY && v.trick_no == 0 && v.trick.n == 0) {
-		sb_init(&cb, cards, sizeof cards);
-		render_hand(&cb, v.putdown, style, 0);
-		sb_add(&b, table_txt(part, sizeof part, T_G_HAND_PUT_DOWN, cards, NULL, NULL));
-	}
-	if (named_can(t, &l, "trump"))
-		sb_add(&b, table_txt(part, sizeof part, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL));
-	if (named_can(t, &l, "exchange") || named_can(t, &l, "keep"))
-		sb_add(&b, table_txt(part, sizeof part, T_G_HAND_EXCHANGE, NULL, NULL, NULL));
-	if (named_can(t, &l, "play") && t->set.hints) {
-		sb_init(&cb, cards, sizeof cards);
-		render_hand(&cb, (cardset)(l.cards & v.hand), style, 0);
-		sb_add(&b, table_txt(part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
-	}
-	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
-}
 
 static void rules(table *t, char *buf, size_t len)
 {
@@ -230,7 +221,6 @@ const present present_trump304 = {
 	.timeout_random = 1,
 	.t_timed_out = T_G_TIMED_OUT,
 	PRESENT_NAMED_FUNCS,
-	.hand = hand,
 	.rules = rules,
 	.last = named_last,
 };
