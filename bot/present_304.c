@@ -406,10 +406,7 @@ static void deal_results(const table *t, store_deal_end *end)
 	for (int s = 0; s < G304_SEATS; s++) {
 		int team = g304_team(s);
 		store_result *r = &end->seats[s];
-		r->user = t->seats[s].computer ? "" : t->seats[s].user;
-		r->name = t->seats[s].name;
-		r->computer = t->seats[s].computer;
-		r->seat = s;
+		table_result_seat(t, s, r);
 		r->team = team;
 		r->outcome = g304_outcome_name(e->outcome);
 		r->trumper = e->trumper == s;

@@ -370,10 +370,7 @@ void named_deal_results(const table *t, store_deal_end *end)
 	for (int s = 0; s < t->nseats && s < 4; s++) {
 		int side = t->nseats == 4 ? (s & 1) : s;
 		store_result *r = &end->seats[s];
-		r->user = t->seats[s].computer ? "" : t->seats[s].user;
-		r->name = t->seats[s].name;
-		r->computer = t->seats[s].computer;
-		r->seat = s;
+		table_result_seat(t, s, r);
 		r->team = side;
 		r->outcome = o.ended ? o.outcome : "none";
 		r->trumper = s == bidder;

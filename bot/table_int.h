@@ -54,6 +54,9 @@ void table_save_works(table *t);
 void table_refused_in_room(table *t, const char *user, int in_room);
 /* Are x and y the same person on the table's network (adapter same_user)? */
 int table_same_user(const table *t, const char *x, const char *y);
+/* Who holds seat s, for a deal's statistics (store_result's user, name,
+ * computer and seat). */
+void table_result_seat(const table *t, int s, store_result *r);
 /* "ann & cat" (four seats), else the seat's name: a side of the score. */
 void table_side_names(const table *t, int side, char *buf, size_t len);
 /* A line said in the room (in_room) or to user. */

@@ -220,6 +220,14 @@ int table_same_user(const table *t, const char *x, const char *y)
 	return !strcasecmp(x, y);
 }
 
+void table_result_seat(const table *t, int s, store_result *r)
+{
+	r->user = t->seats[s].computer ? "" : t->seats[s].user;
+	r->name = t->seats[s].name;
+	r->computer = t->seats[s].computer;
+	r->seat = s;
+}
+
 /* A side's players: a team with four seats, else one seat. */
 void table_side_names(const table *t, int side, char *buf, size_t len)
 {
