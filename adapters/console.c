@@ -238,6 +238,12 @@ static void send_line(console *c, const char *room, const char *user, const char
 	char shown[CONSOLE_SHOWN_MAX];
 	size_t n = shown_text(text, c->s.human && c->s.colour, shown, sizeof shown);
 	if (c->s.human) {
+		/* One person at the terminal: what is said privately to anyone
+		 * else (none today) is theirs, not this person's, to read. */
+		if (user && strcmp(user, c->s.user)) {
+			log_msg(LOG_DEBUG, c->component, "a private line for %s is not shown", user);
+			return;
+		}
 		if (user)
 			out_add(c, "(private) ", 10);
 		out_add(c, shown, n);
@@ -517,6 +523,10 @@ static void human_line(console *c, char *line, size_t len)
 			bad_line(c, "holds a control character", "(type a command: bid 160, play js, hand, help)");
 			return;
 		}
+	/* The bot's own texts say "/msg cardbot CMD": typed as written, it is CMD. */
+	size_t sl = strlen(c->s.self);
+	if (!strncasecmp(line, "/msg ", 5) && !strncasecmp(line + 5, c->s.self, sl) && line[5 + sl] == ' ')
+		line += 6 + sl;
 	char buf[ADAPTER_TEXT_MAX];
 	adapter_host *h = &c->base.host;
 	if (h->message)

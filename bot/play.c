@@ -17,7 +17,7 @@
 
 #define PLAY_ROOM "#table"          /* the one table's room, as its lines name it */
 #define PLAY_NETWORK "console"      /* the network's name (kept with games in --data) */
-#define PLAY_USER "you"
+#define PLAY_NAME "player"        /* who plays, when $USER will not do */
 #define PLAY_DELAY_MS 700           /* a computer player's pause: time to read what happened */
 #define PLAY_DEAL_PAUSE_MS 2000     /* between deals */
 #define PLAY_CUT_OFFER_MS 8000      /* the cut offered before a 304 deal waits this long */
@@ -33,7 +33,20 @@ typedef struct player {
 	rng decks;                  /* --seed: the decks, one after another */
 	card deck304[CARD_COUNT];
 	uint8_t gdeck[64];
+	char user[32];              /* the person's name at the table */
 } player;
+
+/* A name is letters, digits, '-' and '_' (it is the person's id on the console network too). */
+static int good_name(const char *s)
+{
+	if (!s || !*s || strlen(s) >= 32)
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '-'
+		      || *s == '_'))
+			return 0;
+	return 1;
+}
 
 static void on_stop_signal(void *ctx, int sig)
 {
@@ -65,7 +78,7 @@ static void arm_deck(player *p)
 /* Says a command in the table's room, as the person would. */
 static void say(player *p, const adapter_host *h, const char *text)
 {
-	h->message(h->ctx, p->con, PLAY_ROOM, PLAY_USER, PLAY_USER, text, 0);
+	h->message(h->ctx, p->con, PLAY_ROOM, p->user, p->user, text, 0);
 }
 
 /* A directory of our own for the database: --data's, kept, or a fresh one, removed at the end. */
@@ -106,7 +119,8 @@ static void remove_temp(const char *dir)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot play [--game 304|trump304|rook] [--seed N] [--data DIR] [--delay MS] [--json]\n"
+	fputs("usage: cardbot play [--game 304|trump304|rook] [--seed N] [--name NAME]\n"
+	      "                    [--data DIR] [--delay MS] [--json] [-v]\n"
 	      "\n"
 	      "Opens a table in the terminal: you against computer players, no server\n"
 	      "needed. Type the table's commands, with or without '!': bid 160, pass,\n"
@@ -115,8 +129,10 @@ static void usage(FILE *f)
 	      "ends the game.\n"
 	      "\n"
 	      "  --game GAME   304 (the default), trump304 or rook\n"
-	      "  --seed N      the decks come from this number, the same each time\n"
-	      "                (the computer players still think for themselves)\n"
+	      "  --seed N      every deck comes from this number, the same each run\n"
+	      "                (who deals first, and what computer players choose,\n"
+	      "                do not)\n"
+	      "  --name NAME   your name at the table (default: $USER)\n"
 	      "  --data DIR    keep the database in DIR (made if missing): the game and\n"
 	      "                your statistics are there next time. Without it nothing\n"
 	      "                is kept: the database lives in a temporary directory\n"
@@ -143,7 +159,7 @@ static int number(const char *opt, const char *s, long long min, long long max, 
 
 int play_main(int argc, char **argv)
 {
-	const char *gname = "304", *data = NULL;
+	const char *gname = "304", *data = NULL, *name = getenv("USER");
 	long long seed = 0, delay = PLAY_DELAY_MS;
 	int seeded = 0, json = 0, verbose = 0;
 	for (int i = 1; i < argc; i++) {
@@ -158,6 +174,12 @@ int play_main(int argc, char **argv)
 			if (number(a, argv[++i], 0, (long long)(~0ULL >> 1), &seed) < 0)
 				return 64;
 			seeded = 1;
+		} else if (!strcmp(a, "--name") && has) {
+			name = argv[++i];
+			if (!good_name(name)) {
+				fprintf(stderr, "play: --name wants letters, digits, - and _ (at most 31), not '%s'\n", name);
+				return 64;
+			}
 		} else if (!strcmp(a, "--data") && has) {
 			data = argv[++i];
 		} else if (!strcmp(a, "--delay") && has) {
@@ -168,8 +190,9 @@ int play_main(int argc, char **argv)
 		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
 			verbose = 1;
 		} else {
-			fprintf(stderr, "play: %s '%s'\n", has || a[0] != '-' ? "unknown argument" : "a value is missing after",
-				a);
+			int valued = !strcmp(a, "--game") || !strcmp(a, "--seed") || !strcmp(a, "--name")
+				     || !strcmp(a, "--data") || !strcmp(a, "--delay");
+			fprintf(stderr, "play: %s '%s'\n", valued ? "a value is missing after" : "unknown argument", a);
 			usage(stderr);
 			return 64;
 		}
@@ -182,6 +205,7 @@ int play_main(int argc, char **argv)
 		return 64;
 	}
 	p.seeded = seeded;
+	snprintf(p.user, sizeof p.user, "%s", good_name(name) ? name : PLAY_NAME);
 	rng_seed(&p.decks, (uint64_t)seed);
 	log_set_level(verbose ? LOG_INFO : LOG_WARN);
 	signal(SIGPIPE, SIG_IGN);
@@ -224,7 +248,7 @@ int play_main(int argc, char **argv)
 	console_settings_default(&cs);
 	cs.human = !json;
 	cs.colour = !json && isatty(cs.out_fd) && !getenv("NO_COLOR");
-	snprintf(cs.user, sizeof cs.user, "%s", PLAY_USER);
+	snprintf(cs.user, sizeof cs.user, "%s", p.user);
 	p.con = console_adapter_new(p.ev, &host, PLAY_NETWORK, &cs);
 	if (!p.con || bot_add_network(p.b, p.con) < 0) {
 		fprintf(stderr, "play: out of memory\n");
