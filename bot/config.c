@@ -1564,6 +1564,15 @@ static void check_matrix_network(struct loader *L, const config_setting_t *g, co
 		warning(L, g, path, "no rooms, and invites are off: the bot would join nothing");
 }
 
+/* A console network (adapters/console.h): JSON lines on standard input
+ * and output; nothing to set but its name. */
+static const struct field console_fields[] = {
+	{ .key = "name", .kind = K_STRING, .off = offsetof(config_network, name), .size = CONFIG_NAME_MAX,
+	  .check = check_network_name, .required = 1 },
+	{ .key = "type", .kind = K_CUSTOM, .custom = load_nothing },
+};
+static const struct group console_group = { console_fields, sizeof console_fields / sizeof console_fields[0] };
+
 static void load_network(struct loader *L, const config_setting_t *g, const char *path, config_network *net)
 {
 	const config_setting_t *ts = config_setting_get_member(g, "type");
@@ -1582,7 +1591,7 @@ static void load_network(struct loader *L, const config_setting_t *g, const char
 				found = i;
 		if (found < 0) {
 			char q[SHOWN_MAX * 4 + 8];
-			error(L, ts, sub, "%s is not a network type: use \"irc\" or \"matrix\"", shown(q, t));
+			error(L, ts, sub, "%s is not a network type: use \"irc\", \"matrix\" or \"console\"", shown(q, t));
 			return;
 		}
 		if (!network_built[found]) {
@@ -1593,6 +1602,16 @@ static void load_network(struct loader *L, const config_setting_t *g, const char
 		net->type = found;
 	}
 	irc_settings_default(&net->irc);
+	if (net->type == CONFIG_NETWORK_CONSOLE) {
+		load_group(L, g, path, &console_group, net);
+		/* Two would read the same standard input. */
+		for (int i = 0; i < L->out->nnetworks; i++)
+			if (L->out->networks[i].type == CONFIG_NETWORK_CONSOLE) {
+				error(L, ts, sub, "a second network of type \"console\": there is one standard input");
+				break;
+			}
+		return;
+	}
 	if (net->type == CONFIG_NETWORK_MATRIX) {
 		matrix_settings_default(&net->matrix);
 		net->rate_limited = 1; /* as Synapse ships: 0.2 messages a second after a burst of 10 */
@@ -1968,6 +1987,10 @@ static void print_summary(FILE *f, const char *name, const config *c)
 	fprintf(f, "tables: %s\n", t);
 	for (int i = 0; i < c->nnetworks; i++) {
 		const config_network *n = &c->networks[i];
+		if (n->type == CONFIG_NETWORK_CONSOLE) {
+			fprintf(f, "network %s (console): JSON lines on standard input and output\n", n->name);
+			continue;
+		}
 		if (n->type == CONFIG_NETWORK_MATRIX) {
 			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s, %s\n", n->name,
 				n->matrix.homeserver, n->matrix.user_id, n->matrix.nrooms, n->matrix.nrooms == 1 ? "" : "s",
