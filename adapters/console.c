@@ -140,7 +140,7 @@ static size_t shown_text(const char *text, int ansi, char *out, size_t cap)
 	static const int ansi_of[16] = { 97, 30, 34, 32, 31, 31, 35, 33, 93, 92, 36, 96, 94, 95, 90, 37 };
 	const unsigned char *p = (const unsigned char *)text;
 	size_t n = 0;
-	int styled = 0;
+	int styled = 0, bold = 0;
 	char esc[16];
 #define PUT(s, len)                                  \
 	do {                                         \
@@ -183,10 +183,15 @@ static size_t shown_text(const char *text, int ansi, char *out, size_t cap)
 			for (int i = 0; i < 6 && *p && strchr("0123456789abcdefABCDEF", *p); i++)
 				p++;
 		} else if (k == 0x02 && ansi) {
-			PUT("\033[1m", 4);
+			if (bold)
+				PUT("\033[22m", 5);
+			else
+				PUT("\033[1m", 4);
+			bold = !bold;
 			styled = 1;
 		} else if (k == 0x0f && ansi) {
 			PUT("\033[0m", 4);
+			bold = 0;
 		} else if (k == '\t') {
 			PUT(" ", 1);
 		}
