@@ -258,8 +258,11 @@ int play_main(int argc, char **argv)
 	p.con->ops->start(p.con);
 	int restored = bot_restore(p.b);
 	if (restored > 0) {
-		if (!json)
+		if (!json) {
+			/* Before anything the adapter writes (from the loop). */
 			printf("(cardbot) the table kept in %s is back; type table to see it, hand for your cards\n", dir);
+			fflush(stdout);
+		}
 	} else {
 		char cmd[64];
 		snprintf(cmd, sizeof cmd, "!new %s", p.def->name);
