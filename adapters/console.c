@@ -631,8 +631,9 @@ static void src_prepare(void *ctx, fd_set *rd, fd_set *wr, int *maxfd, long *tim
 static void src_dispatch(void *ctx, fd_set *rd, fd_set *wr)
 {
 	console *c = ctx;
-	if (c->outlen && FD_ISSET(c->s.out_fd, wr))
-		out_write(c);
+	/* Nobody hears the bot any more: the console is over. */
+	if (c->outlen && FD_ISSET(c->s.out_fd, wr) && out_write(c) < 0)
+		input_ended(c, "the output is closed");
 	if (!c->in_done && FD_ISSET(c->s.in_fd, rd))
 		read_input(c);
 }

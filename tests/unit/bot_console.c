@@ -4,6 +4,7 @@
  * taken out or turned into terminal colours, private lines for others kept
  * from the person at the terminal, rooms reported ready from the loop. */
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,7 @@ static void put(rig *g, const char *s)
 int main(void)
 {
 	log_set_level(LOG_ERROR); /* the malformed lines below are meant */
+	signal(SIGPIPE, SIG_IGN); /* as cardbot does: a closed output is an error to handle */
 	rig g;
 
 	/* ---- JSON mode: input ---- */
@@ -234,6 +236,15 @@ int main(void)
 	spin(&g);
 	CHECK(g.r.messages == 1 && !strcmp(g.r.text, "last"), "a last line without a newline is read");
 	CHECK(g.r.downs == 1 && console_finished(g.a), "the end of input: link down, finished");
+	rig_close(&g);
+
+	/* Nobody reads the output any more: the console is over, the process lives. */
+	rig_open(&g, 0, 0);
+	close(g.out_r);
+	g.out_r = open("/dev/null", O_RDONLY);
+	g.a->ops->send_room(g.a, "#t", "into the void", 0);
+	spin(&g);
+	CHECK(g.r.downs == 1 && console_finished(g.a), "a closed output ends the console (%d)", g.r.downs);
 	rig_close(&g);
 
 	/* ---- human mode ---- */
