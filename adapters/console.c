@@ -510,6 +510,8 @@ bad:
 	json_object_put(o);
 }
 
+static void input_ended(console *c, const char *why);
+
 static void human_line(console *c, char *line, size_t len)
 {
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t'))
@@ -520,14 +522,17 @@ static void human_line(console *c, char *line, size_t len)
 		return;
 	const char *word = line[0] == '!' ? line + 1 : line;
 	if (!strcasecmp(word, "quit") || !strcasecmp(word, "exit")) {
-		c->in_done = 1;
+		input_ended(c, "quit");
 		return;
 	}
-	for (size_t i = 0; i < len; i++)
-		if ((unsigned char)line[i] < 0x20 && line[i] != '\t') {
-			bad_line(c, "holds a control character", "(type a command: bid 160, play js, hand, help)");
+	for (size_t i = 0; i < len; i++) {
+		if (line[i] == '\t')
+			line[i] = ' ';
+		if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f) {
+			bad_line(c, "holds a control character", "(type a command: bid 60, play js, hand, help)");
 			return;
 		}
+	}
 	/* The bot's own texts say "/msg cardbot CMD": typed as written, it is CMD. */
 	size_t sl = strlen(c->s.self);
 	if (!strncasecmp(line, "/msg ", 5) && !strncasecmp(line + 5, c->s.self, sl) && line[5 + sl] == ' ')
@@ -568,13 +573,12 @@ static void input_ended(console *c, const char *why)
 		h->link(h->ctx, &c->base, 0, why);
 }
 
-static void read_input(console *c)
+/* Takes in bytes read from the input; n == 0 is its end. */
+static void feed(console *c, const char *chunk, size_t n)
 {
-	char chunk[CONSOLE_READ_CHUNK];
-	ssize_t n = read(c->s.in_fd, chunk, sizeof chunk);
-	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+	if (c->in_done)
 		return;
-	if (n <= 0) {
+	if (n == 0) {
 		/* A last line without its newline is still a line (a truncated
 		 * one shows as such). */
 		if (c->inlen && !c->skipping) {
@@ -582,10 +586,10 @@ static void read_input(console *c)
 			one_line(c, c->in, c->inlen);
 		}
 		c->inlen = 0;
-		input_ended(c, n < 0 ? strerror(errno) : "end of input");
+		input_ended(c, "end of input");
 		return;
 	}
-	for (ssize_t i = 0; i < n && !c->in_done; i++) {
+	for (size_t i = 0; i < n && !c->in_done; i++) {
 		char ch = chunk[i];
 		if (ch == '\n') {
 			if (c->skipping) {
@@ -608,6 +612,25 @@ static void read_input(console *c)
 			c->in[c->inlen++] = ch;
 		}
 	}
+}
+
+void console_feed(adapter *a, const char *data, size_t len)
+{
+	feed(console_of(a), data, len);
+}
+
+static void read_input(console *c)
+{
+	char chunk[CONSOLE_READ_CHUNK];
+	ssize_t n = read(c->s.in_fd, chunk, sizeof chunk);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+		return;
+	if (n < 0) {
+		c->inlen = 0;
+		input_ended(c, strerror(errno));
+		return;
+	}
+	feed(c, chunk, (size_t)n);
 }
 
 /* ---- the loop ---- */

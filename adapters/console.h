@@ -61,6 +61,11 @@ adapter *console_adapter_new(loop *ev, const adapter_host *host, const char *nam
  * everything said has been written (or could not be). */
 int console_finished(const adapter *a);
 
+/* Takes `len` bytes as if read from the input (len 0: the input ends),
+ * handing the host what they hold: for fuzzers and tests, no descriptor
+ * needed. */
+void console_feed(adapter *a, const char *data, size_t len);
+
 /* Writes what is still waiting, blocking up to `ms` milliseconds. */
 void console_flush(adapter *a, int ms);
 
