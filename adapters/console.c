@@ -41,8 +41,8 @@ typedef struct console {
 	member *members;               /* CONSOLE_MEMBERS_MAX of them */
 	int nmembers;
 	uint64_t t_ready;              /* a timer telling the host of joined rooms */
-	char pending[16][ADAPTER_ID_MAX]; /* rooms joined, not yet reported ready */
-	int npending;
+	char (*pending)[ADAPTER_ID_MAX]; /* rooms joined, not yet reported ready (owned) */
+	int npending, pending_cap;
 	int dropped;                   /* lines dropped for a full output, since the last warning */
 } console;
 
@@ -667,13 +667,14 @@ static void on_ready(void *ctx)
 	c->t_ready = 0;
 	adapter_host *h = &c->base.host;
 	/* A room_ready callback may join again: take the list first. */
-	char rooms[16][ADAPTER_ID_MAX];
+	char (*rooms)[ADAPTER_ID_MAX] = c->pending;
 	int n = c->npending;
-	memcpy(rooms, c->pending, sizeof rooms);
-	c->npending = 0;
+	c->pending = NULL;
+	c->npending = c->pending_cap = 0;
 	for (int i = 0; i < n; i++)
 		if (h->room_ready)
 			h->room_ready(h->ctx, &c->base, rooms[i]);
+	free(rooms);
 }
 
 /* ---- adapter operations ---- */
@@ -711,8 +712,16 @@ static void op_join(adapter *a, const char *room, const char *key)
 	for (int i = 0; i < c->npending; i++)
 		if (!strcasecmp(c->pending[i], room))
 			return;
-	if (c->npending >= (int)(sizeof c->pending / sizeof c->pending[0]))
-		return;
+	if (c->npending == c->pending_cap) {
+		int cap = c->pending_cap ? 2 * c->pending_cap : 8;
+		char (*p)[ADAPTER_ID_MAX] = realloc(c->pending, (size_t)cap * sizeof *p);
+		if (!p) {
+			log_msg(LOG_ERROR, c->component, "out of memory: %s is not reported ready", room);
+			return;
+		}
+		c->pending = p;
+		c->pending_cap = cap;
+	}
 	snprintf(c->pending[c->npending++], ADAPTER_ID_MAX, "%s", room);
 	if (!c->t_ready)
 		c->t_ready = loop_timer(a->ev, 0, on_ready, c);
@@ -764,6 +773,7 @@ static void op_free(adapter *a)
 	free(c->in);
 	free(c->out);
 	free(c->members);
+	free(c->pending);
 	free(c);
 }
 

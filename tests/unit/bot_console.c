@@ -221,6 +221,14 @@ int main(void)
 	CHECK(g.r.readies == 0, "not ready inside join");
 	spin(&g);
 	CHECK(g.r.readies == 1 && !strcmp(g.r.room, "#new"), "ready from the loop");
+	/* Many at once (tables restored after a restart): each once. */
+	for (int i = 0; i < 100; i++) {
+		char room[16];
+		snprintf(room, sizeof room, "#r%d", i % 50);
+		g.a->ops->join(g.a, room, NULL);
+	}
+	spin(&g);
+	CHECK(g.r.readies == 51, "fifty rooms joined twice each are ready once each (%d)", g.r.readies - 1);
 	g.gotlen = 0;
 	g.a->ops->stop(g.a, "bye");
 	spin(&g);
