@@ -44,6 +44,7 @@ typedef struct console {
 	char (*pending)[ADAPTER_ID_MAX]; /* rooms joined, not yet reported ready (owned) */
 	int npending, pending_cap;
 	int dropped;                   /* lines dropped for a full output, since the last warning */
+	int stopped;                   /* ops->stop was called: nothing more is said */
 } console;
 
 void console_settings_default(console_settings *s)
@@ -238,7 +239,8 @@ static const member *addressed(const console *c, const char *room, const char *t
 
 static void send_line(console *c, const char *room, const char *user, const char *text, int flags)
 {
-	if (c->write_failed)
+	/* After the goodbye, as on a network the bot has left. */
+	if (c->write_failed || c->stopped)
 		return;
 	char shown[CONSOLE_SHOWN_MAX];
 	size_t n = shown_text(text, c->s.human && c->s.colour, shown, sizeof shown);
@@ -735,7 +737,9 @@ static void op_part(adapter *a, const char *room, const char *why)
 static void op_stop(adapter *a, const char *why)
 {
 	console *c = console_of(a);
-	c->in_done = 1;
+	if (c->stopped)
+		return;
+	c->in_done = c->stopped = 1;
 	if (c->s.human) {
 		if (why && *why) {
 			char shown[CONSOLE_SHOWN_MAX];

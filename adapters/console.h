@@ -15,7 +15,7 @@
  *        private line its addressee, for a room line the member of the room
  *        whose name it names first; "id" counts the lines from 1. "text" is
  *        plain: IRC formatting codes are taken out. When the adapter stops:
- *        {"stopped":"why"}.
+ *        {"stopped":"why"}, the last line.
  *
  * Human mode (`cardbot play`): every line typed is a private message from
  * one person (the prefix is optional there; "#room command" names a

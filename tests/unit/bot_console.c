@@ -232,7 +232,10 @@ int main(void)
 	g.gotlen = 0;
 	g.a->ops->stop(g.a, "bye");
 	spin(&g);
-	CHECK(!strcmp(g.got, "{\"stopped\":\"bye\"}\n"), "stop says so: %s", g.got);
+	g.a->ops->send_room(g.a, "#t", "too late", 0);
+	g.a->ops->stop(g.a, "again");
+	spin(&g);
+	CHECK(!strcmp(g.got, "{\"stopped\":\"bye\"}\n"), "stop says so, last: %s", g.got);
 	CHECK(console_finished(g.a), "stopped and flushed is finished");
 	rig_close(&g);
 
