@@ -15,8 +15,12 @@
           empty or spaced id, invalid UTF-8, overlong, trailing garbage,
           no known shape) are each reported on standard error by their
           line number and answered by nothing; good lines are answered
-          with one JSON object a line, numbered 1, 2, 3...; a private
-          turn line names whom it alerts; a rename keeps the seat.
+          with one JSON object a line, numbered 1, 2, 3...; a rename keeps
+          the seat.
+  run     `cardbot run` with a network of type "console": a table opened
+          and dealt through it; the end of input is the link down; SIGTERM
+          stops it, {"stopped":...} last; after a restart the table is back
+          and ann's hand is the same.
 
 Ends with "console_play: N passed, M failed". Environment: CARDBOT
 (default bin/cardbot), CONSOLE_PLAY_VERBOSE=1 prints every line.
@@ -337,12 +341,50 @@ def json_mode():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def run_network():
+    """`cardbot run` with a network of type console: a table, a restart, the same hand."""
+    tmp = tempfile.mkdtemp(prefix="console_play.")
+    try:
+        cfg = os.path.join(tmp, "c.cfg")
+        with open(cfg, "w") as f:
+            f.write('bot: { data_dir = "%s/data"; };\n'
+                    'tables: { cut_offer_seconds = 0; computer_delay_ms = 0; deal_pause_ms = 60000; };\n'
+                    'networks = ( { name = "term"; type = "console"; } );\n' % tmp)
+        p = Proc(["run", "-c", cfg], tmp)
+        for cmd in ("!304", "!bot", "!bot", "!bot", "!start"):
+            p.send('{"room":"#x","user":"ann","name":"Ann","text":"%s"}\n' % cmd)
+        hand = p.wait_for(lambda line: (as_json(line) or {}).get("user") == "ann" and "hand:" in line)
+        check(hand is not None, "run: a console network hosts a table; ann gets a hand", p.lines[-2:])
+        p.close_input()
+        check(p.wait_err(r"network term is down: end of input") is not None, "run: the end of input is the link down")
+        p.p.terminate()
+        rc = p.finish()
+        check(rc == 0, "run: SIGTERM stops it with status 0", rc)
+        check(p.lines and as_json(p.lines[-1]) is not None and "stopped" in as_json(p.lines[-1]),
+              "run: the last line says it stopped", p.lines[-1:])
+        p = Proc(["run", "-c", cfg], tmp)
+        back = p.wait_for(lambda line: (as_json(line) or {}).get("to") == "#x" and "I am back" in line)
+        check(back is not None, "run: after a restart the table is back in #x", p.lines[-2:])
+        p.send('{"user":"ann","text":"hand"}\n')
+        again = p.wait_for(lambda line: (as_json(line) or {}).get("user") == "ann" and "hand:" in line)
+        check(again is not None and hand is not None
+              and hand_of(as_json(again)["text"]) == hand_of(as_json(hand)["text"]),
+              "run: ann's hand is the same after the restart", (hand, again))
+        p.close_input()
+        p.p.terminate()
+        check(p.finish() == 0, "run: stops again with status 0")
+        check(not any("ERROR" in e or "runtime error" in e for e in p.errlines),
+              "run: no error or sanitizer report on stderr", [e for e in p.errlines if "ERROR" in e][:2])
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("console_play: %s is not built" % CARDBOT)
         print("console_play: 0 passed, 1 failed")
         return 1
-    for name, fn in (("human", human), ("json", json_mode)):
+    for name, fn in (("human", human), ("json", json_mode), ("run", run_network)):
         try:
             fn()
         except Exception:
