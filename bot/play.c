@@ -230,7 +230,9 @@ int play_main(int argc, char **argv)
 	snprintf(defaults.game, sizeof defaults.game, "%s", p.def->name);
 	defaults.computer_delay_ms = (int)delay;
 	defaults.deal_pause_ms = PLAY_DEAL_PAUSE_MS;
-	defaults.cut_offer_ms = PLAY_CUT_OFFER_MS;
+	/* With --seed the decks are fixed, and a 304 deck is taken as it is
+	 * after the cut: a cut offered would change nothing. */
+	defaults.cut_offer_ms = seeded ? 0 : PLAY_CUT_OFFER_MS;
 	p.ev = loop_new();
 	p.b = p.ev ? bot_new(p.ev, &defaults, "!") : NULL;
 	int status = 0;
