@@ -50,7 +50,7 @@ def check(cond, what, detail=""):
         passed += 1
     else:
         failed += 1
-        print("FAIL: %s%s" % (what, (" (%s)" % detail) if detail else ""))
+        print("FAIL: %s%s" % (what, (" (%s)" % (detail,)) if detail else ""))
     return cond
 
 
@@ -348,13 +348,14 @@ def run_network():
         cfg = os.path.join(tmp, "c.cfg")
         with open(cfg, "w") as f:
             f.write('bot: { data_dir = "%s/data"; };\n'
-                    'tables: { cut_offer_seconds = 0; computer_delay_ms = 0; deal_pause_ms = 60000; };\n'
+                    'tables: { cut_offer_seconds = 0; computer_delay_ms = 0; deal_pause_ms = 500; };\n'
                     'networks = ( { name = "term"; type = "console"; } );\n' % tmp)
         p = Proc(["run", "-c", cfg], tmp)
         for cmd in ("!304", "!bot", "!bot", "!bot", "!start"):
             p.send('{"room":"#x","user":"ann","name":"Ann","text":"%s"}\n' % cmd)
         hand = p.wait_for(lambda line: (as_json(line) or {}).get("user") == "ann" and "hand:" in line)
         check(hand is not None, "run: a console network hosts a table; ann gets a hand", p.lines[-2:])
+        time.sleep(1)  # the computers move on as far as they can
         p.close_input()
         check(p.wait_err(r"network term is down: end of input") is not None, "run: the end of input is the link down")
         p.p.terminate()
@@ -362,14 +363,23 @@ def run_network():
         check(rc == 0, "run: SIGTERM stops it with status 0", rc)
         check(p.lines and as_json(p.lines[-1]) is not None and "stopped" in as_json(p.lines[-1]),
               "run: the last line says it stopped", p.lines[-1:])
+        # The last hand ann was shown before the stop: her cards only
+        # leave it when she plays, which she does not here.
+        last = [as_json(ln) for ln in p.lines if (as_json(ln) or {}).get("user") == "ann" and "hand:" in ln]
+        before = hand_of(last[-1]["text"]) if last else set()
+        deals = re.findall(r"deck commitment ([0-9a-f]{64})", "\n".join(p.lines))
         p = Proc(["run", "-c", cfg], tmp)
         back = p.wait_for(lambda line: (as_json(line) or {}).get("to") == "#x" and "I am back" in line)
         check(back is not None, "run: after a restart the table is back in #x", p.lines[-2:])
         p.send('{"user":"ann","text":"hand"}\n')
         again = p.wait_for(lambda line: (as_json(line) or {}).get("user") == "ann" and "hand:" in line)
-        check(again is not None and hand is not None
-              and hand_of(as_json(again)["text"]) == hand_of(as_json(hand)["text"]),
-              "run: ann's hand is the same after the restart", (hand, again))
+        after = hand_of(as_json(again)["text"]) if again else set()
+        # The computers may move on in the moments between the goodbye and
+        # the end (a deal thrown in and dealt again): the hand is compared
+        # when the deal is the one last announced before the stop.
+        same_deal = back is not None and deals and deals[-1] in back
+        check(again is not None and (before <= after if same_deal else len(after) >= 4),
+              "run: ann's hand is the same after the restart (or dealt on)", (sorted(before), again))
         p.close_input()
         p.p.terminate()
         check(p.finish() == 0, "run: stops again with status 0")
