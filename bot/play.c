@@ -253,6 +253,8 @@ int play_main(int argc, char **argv)
 	snprintf(cs.user, sizeof cs.user, "%s", p.user);
 	p.con = console_adapter_new(p.ev, &host, PLAY_NETWORK, &cs);
 	if (!p.con || bot_add_network(p.b, p.con) < 0) {
+		if (p.con)
+			p.con->ops->free(p.con);
 		fprintf(stderr, "play: out of memory\n");
 		status = 70;
 		goto out;
