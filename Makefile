@@ -40,14 +40,19 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lc
 
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 ENGINE_CFLAGS = $(CFLAGS) -Iengine
-BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot -Iadapters $(PKG_CFLAGS)
-ADAPTER_CFLAGS = $(CFLAGS) -Iadapters -Ibot $(PKG_CFLAGS)
+BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot -Iadapters -Ilib $(PKG_CFLAGS)
+ADAPTER_CFLAGS = $(CFLAGS) -Iadapters -Ilib $(PKG_CFLAGS)
+LIB_CFLAGS    = $(CFLAGS) -Ilib
 
 ENGINE_SRC = $(wildcard engine/*.c)
 BOT_SRC    = $(wildcard bot/*.c)
 ADAPTER_SRC = $(wildcard adapters/*.c)
+LIB_SRC    = $(wildcard lib/*.c)
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
-BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o) $(ADAPTER_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ    = $(LIB_SRC:%.c=$(BUILD)/%.o)
+# lib/'s objects ride with the bot's: the binary, and every test, tool and
+# fuzz harness linked with BOT_LIB_OBJ, get them.
+BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o) $(ADAPTER_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ)
 BOT_LIB_OBJ = $(filter-out $(BUILD)/bot/main.o,$(BOT_OBJ))
 ENGINE_LIB = $(BUILD)/libengine.a
 CARDBOT    = $(BINDIR)/cardbot
@@ -82,10 +87,16 @@ $(BUILD)/bot/%.o: bot/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) -c $< -o $@
 
-# Adapters see bot/loop.h but nothing of the engine: they know no card games.
+# Adapters see lib/ (the loop, the log, text helpers) but nothing of bot/ or
+# the engine: they know no card games and cannot reach a table.
 $(BUILD)/adapters/%.o: adapters/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ADAPTER_CFLAGS) -c $< -o $@
+
+# lib/ is the shared services below both sides; it sees only itself.
+$(BUILD)/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
 
 $(ENGINE_LIB): $(ENGINE_OBJ)
 	@rm -f $@

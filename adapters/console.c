@@ -11,9 +11,9 @@
 #include <json-c/json.h>
 
 #include "console.h"
-#include "ircline.h"
 #include "log.h"
 #include "loop.h"
+#include "utf8.h"
 
 #define CONSOLE_READ_CHUNK 4096  /* bytes read at a time */
 #define CONSOLE_WRITE_CHUNK 4096 /* bytes written at a time: PIPE_BUF, so a writable pipe never blocks */
@@ -341,7 +341,7 @@ static int get_str(json_object *o, const char *key, size_t max, const char **out
 		*why = "holds a NUL character";
 		return -1;
 	}
-	if (!ircline_utf8_valid(s, n)) {
+	if (!utf8_valid(s, n)) {
 		*why = "is not valid UTF-8";
 		return -1;
 	}
@@ -554,7 +554,7 @@ static void one_line(console *c, char *line, size_t len)
 		bad_line(c, "holds a NUL byte", NULL);
 		return;
 	}
-	if (!ircline_utf8_valid(line, len)) {
+	if (!utf8_valid(line, len)) {
 		bad_line(c, "is not valid UTF-8", NULL);
 		return;
 	}

@@ -13,6 +13,9 @@
  * offered (account-notify, extended-join, account-tag) and another for sasl
  * when SASL is configured, so that a refusal of one leaves the other; CAP
  * END follows once every REQ is answered and SASL is over.
+ * The TLS steps live in irc_relay_tls.c, CAP and SASL in irc_relay_cap.c,
+ * and the relay's state in irc_relay_internal.h; this file holds the
+ * buffers, connecting, the server's lines, the local side and the loop.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -30,76 +33,10 @@
 
 #include <openssl/crypto.h>
 #include <openssl/err.h>
-#include <openssl/evp.h>
 #include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 
-#include "irc_relay.h"
-#include "ircline.h"
-
-#define RELAY_BUF_MAX (1024 * 1024)     /* bytes queued either way before the link is deemed stuck */
-#define RELAY_READ_CHUNK 4096
-#define RELAY_CONNECT_TIMEOUT_MS 30000  /* resolve, TCP, TLS and libircclient's local connect */
-#define RELAY_CAP_TIMEOUT_MS 20000      /* CAP and SASL get this long; then CAP END regardless */
-#define RELAY_PING_CHECK_MS 30000
-#define RELAY_IDLE_PING_MS 120000       /* server silent this long: ask it for a PONG */
-#define RELAY_IDLE_DEAD_MS 240000       /* silent this long: the link is dead (a half-open TCP) */
-#define RELAY_SASL_CHUNK 400            /* IRCv3 SASL: AUTHENTICATE payloads go in 400-byte pieces */
-#define RELAY_LINE_MAX (IRCLINE_MAX - 2) /* a server line without CRLF; longer ones are cut */
-#define RELAY_TAGS_MAX 8191             /* IRCv3 message-tags: the tag section may add this much before the 510 */
-#define RELAY_WHY_MAX 256
-#define RELAY_PING_TOKEN "cardbot-relay"
-
-enum relay_state { R_IDLE, R_CONNECTING, R_TLS, R_RELAYING, R_CLOSED };
-enum cap_state { CAP_LS, CAP_REQ, CAP_DONE };
-enum sasl_state { SASL_NONE, SASL_REQ, SASL_START, SASL_SENT, SASL_OVER };
-
-/* The capabilities through which the server tells accounts (irc_relay.h). */
-static const struct { const char *name; int bit; } account_caps[] = {
-	{ "account-notify", IRC_RELAY_CAP_ACCOUNT_NOTIFY },
-	{ "extended-join", IRC_RELAY_CAP_EXTENDED_JOIN },
-	{ "account-tag", IRC_RELAY_CAP_ACCOUNT_TAG },
-};
-#define ACCOUNT_CAPS ((int)(sizeof account_caps / sizeof account_caps[0]))
-
-typedef struct rbuf {
-	char *data;
-	size_t len, cap;
-} rbuf;
-
-struct irc_relay {
-	loop *ev;
-	irc_relay_config cfg;
-	irc_relay_events events;
-	enum relay_state state;
-	struct addrinfo *ai, *ai_next;
-	char peer[96];                 /* "address port" being tried, for log lines */
-	char last_error[RELAY_WHY_MAX];
-	int srv_fd, listen_fd, local_fd;
-	int expect_port;
-	SSL_CTX *ctx;
-	SSL *ssl;
-	int hs_want_write;             /* the handshake waits for writability */
-	int read_wants_write, write_wants_read;
-	rbuf to_server, to_client;
-	char line[RELAY_TAGS_MAX + 1 + RELAY_LINE_MAX + 1];
-	size_t line_len;
-	size_t tags_len;               /* the tag section's bytes with its space; 0 before the space or without tags */
-	int line_cut;                  /* the current line overflowed and is being cut */
-	enum cap_state cap;
-	enum sasl_state sasl;
-	int reqs_pending;              /* CAP REQs not yet answered by ACK or NAK */
-	int sasl_offered;              /* CAP LS listed sasl with PLAIN (or with no mechanism list) */
-	int caps_offered, caps;        /* IRC_RELAY_CAP_* offered by LS, and granted by ACK */
-	uint64_t t_connect, t_cap, t_ping;
-	int64_t last_rx;
-	int ping_sent;
-	char server_error[RELAY_WHY_MAX]; /* the text of an ERROR line, for the close reason */
-};
-
-#define LOG(r, level, ...) ircline_log((r)->cfg.name, level, __VA_ARGS__)
-
-static void relay_close(irc_relay *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "irc_relay_internal.h"
+#include "utf8.h"
 
 static int rbuf_add(rbuf *b, const char *data, size_t len)
 {
@@ -135,7 +72,7 @@ static void rbuf_free(rbuf *b)
 	memset(b, 0, sizeof *b);
 }
 
-static void send_server(irc_relay *r, const char *line)
+void relay_send_server(irc_relay *r, const char *line)
 {
 	if (rbuf_add(&r->to_server, line, strlen(line)) || rbuf_add(&r->to_server, "\r\n", 2))
 		relay_close(r, "the send buffer to the server overflowed");
@@ -181,7 +118,7 @@ static void relay_shut(irc_relay *r)
 	ERR_clear_error();
 }
 
-static void relay_close(irc_relay *r, const char *fmt, ...)
+void relay_close(irc_relay *r, const char *fmt, ...)
 {
 	if (r->state == R_CLOSED)
 		return;
@@ -285,9 +222,6 @@ static void try_next_address(irc_relay *r)
 		    r->last_error[0] ? r->last_error : "no address");
 }
 
-static void on_server_up(irc_relay *r);
-static void tls_begin(irc_relay *r);
-
 static void connect_done(irc_relay *r)
 {
 	int err = 0;
@@ -304,348 +238,9 @@ static void connect_done(irc_relay *r)
 	freeaddrinfo(r->ai);
 	r->ai = r->ai_next = NULL;
 	if (r->cfg.tls)
-		tls_begin(r);
+		relay_tls_begin(r);
 	else
-		on_server_up(r);
-}
-
-/* ---- TLS ---- */
-
-static int is_ip_literal(const char *s)
-{
-	unsigned char buf[sizeof(struct in6_addr)];
-	return inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1;
-}
-
-static void tls_step(irc_relay *r);
-
-static void tls_begin(irc_relay *r)
-{
-	r->state = R_TLS;
-	r->ctx = SSL_CTX_new(TLS_client_method());
-	if (!r->ctx) {
-		relay_close(r, "TLS: cannot create a context");
-		return;
-	}
-	SSL_CTX_set_min_proto_version(r->ctx, TLS1_2_VERSION);
-	SSL_CTX_set_mode(r->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	int verify = !r->cfg.pin && r->cfg.tls_verify;
-	if (verify) {
-		int ok = r->cfg.ca_file[0] ? SSL_CTX_load_verify_locations(r->ctx, r->cfg.ca_file, NULL)
-					   : SSL_CTX_set_default_verify_paths(r->ctx);
-		if (ok != 1) {
-			LOG(r, "error", "TLS: cannot load the CA certificates from %s",
-			    r->cfg.ca_file[0] ? r->cfg.ca_file : "the system store");
-			relay_close(r, "TLS: no CA certificates");
-			return;
-		}
-		SSL_CTX_set_verify(r->ctx, SSL_VERIFY_PEER, NULL);
-	} else {
-		/* A pin replaces CA trust (self-signed servers are its main use);
-		 * without one, tls_verify = 0 was asked for explicitly. */
-		SSL_CTX_set_verify(r->ctx, SSL_VERIFY_NONE, NULL);
-		if (!r->cfg.pin)
-			LOG(r, "warn", "TLS certificate of %s will NOT be verified (tls_verify is off)", r->cfg.server);
-	}
-	r->ssl = SSL_new(r->ctx);
-	if (!r->ssl || SSL_set_fd(r->ssl, r->srv_fd) != 1) {
-		relay_close(r, "TLS: cannot set up the session");
-		return;
-	}
-	int ip = is_ip_literal(r->cfg.server);
-	if (!ip)
-		SSL_set_tlsext_host_name(r->ssl, r->cfg.server);
-	if (verify) {
-		int ok = ip ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(r->ssl), r->cfg.server)
-			    : SSL_set1_host(r->ssl, r->cfg.server);
-		if (ok != 1) {
-			relay_close(r, "TLS: cannot set the expected host name");
-			return;
-		}
-	}
-	tls_step(r);
-}
-
-static int tls_check_pin(irc_relay *r)
-{
-	X509 *cert = SSL_get1_peer_certificate(r->ssl);
-	if (!cert) {
-		LOG(r, "error", "TLS: %s sent no certificate to check against the pinned fingerprint", r->cfg.server);
-		return -1;
-	}
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	int ok = X509_digest(cert, EVP_sha256(), md, &mdlen);
-	X509_free(cert);
-	if (ok != 1 || mdlen != IRC_RELAY_PIN_LEN)
-		return -1;
-	if (CRYPTO_memcmp(md, r->cfg.pin, IRC_RELAY_PIN_LEN) != 0) {
-		char hex[IRC_RELAY_PIN_LEN * 3 + 1];
-		for (unsigned i = 0; i < mdlen; i++)
-			snprintf(hex + 3 * i, 4, "%02X%s", md[i], i + 1 < mdlen ? ":" : "");
-		LOG(r, "error", "TLS certificate of %s does not match the pinned fingerprint; refusing it (its SHA-256 is %s)",
-		    r->cfg.server, hex);
-		return -1;
-	}
-	return 0;
-}
-
-static void tls_step(irc_relay *r)
-{
-	ERR_clear_error();
-	int rc = SSL_connect(r->ssl);
-	if (rc == 1) {
-		if (r->cfg.pin && tls_check_pin(r) < 0) {
-			relay_close(r, "TLS certificate refused (fingerprint mismatch)");
-			return;
-		}
-		LOG(r, "info", "TLS established with %s (%s, %s)", r->peer, SSL_get_version(r->ssl),
-		    SSL_get_cipher_name(r->ssl));
-		on_server_up(r);
-		return;
-	}
-	int e = SSL_get_error(r->ssl, rc);
-	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE) {
-		r->hs_want_write = e == SSL_ERROR_WANT_WRITE;
-		return;
-	}
-	long v = SSL_get_verify_result(r->ssl);
-	if (v != X509_V_OK) {
-		LOG(r, "error", "TLS certificate of %s refused: %s (trusting %s%s)", r->cfg.server,
-		    X509_verify_cert_error_string(v), r->cfg.ca_file[0] ? "CA file " : "the system CA store",
-		    r->cfg.ca_file);
-		relay_close(r, "TLS certificate refused");
-		return;
-	}
-	char ebuf[256] = "connection closed";
-	unsigned long err = ERR_get_error();
-	if (err)
-		ERR_error_string_n(err, ebuf, sizeof ebuf);
-	relay_close(r, "TLS handshake with %s failed: %s", r->peer, ebuf);
-}
-
-/* ---- CAP and SASL ---- */
-
-static void on_cap_timeout(void *ctx);
-static void on_ping_timer(void *ctx);
-
-static int want_sasl(const irc_relay *r)
-{
-	return r->cfg.sasl_user[0] && r->cfg.sasl_password[0];
-}
-
-static void cap_end(irc_relay *r)
-{
-	if (r->cap == CAP_DONE)
-		return;
-	send_server(r, "CAP END");
-	r->cap = CAP_DONE;
-	loop_cancel(r->ev, r->t_cap);
-	r->t_cap = 0;
-}
-
-static void on_cap_timeout(void *ctx)
-{
-	irc_relay *r = ctx;
-	r->t_cap = 0;
-	if (r->cap != CAP_DONE) {
-		LOG(r, "warn", "CAP negotiation did not finish in %d s; ending it", RELAY_CAP_TIMEOUT_MS / 1000);
-		cap_end(r);
-	}
-}
-
-/* 1 when the space-separated list holds `cap` (possibly as "cap=value"); *value gets the value or NULL. */
-static int cap_find(const char *list, const char *cap, const char **value, size_t *vlen)
-{
-	size_t n = strlen(cap);
-	for (const char *p = list; *p;) {
-		while (*p == ' ')
-			p++;
-		size_t t = strcspn(p, " ");
-		if (t >= n && !strncasecmp(p, cap, n) && (t == n || p[n] == '=')) {
-			*value = t > n ? p + n + 1 : NULL;
-			*vlen = t > n ? t - n - 1 : 0;
-			return 1;
-		}
-		p += t;
-	}
-	return 0;
-}
-
-static int list_has_plain(const char *v, size_t len)
-{
-	for (size_t i = 0; i < len;) {
-		size_t t = 0;
-		while (i + t < len && v[i + t] != ',')
-			t++;
-		if (t == 5 && !strncasecmp(v + i, "PLAIN", 5))
-			return 1;
-		i += t + 1;
-	}
-	return 0;
-}
-
-/* CAP END once every REQ has its answer and SASL, if it began, is over. */
-static void cap_maybe_end(irc_relay *r)
-{
-	if (r->cap == CAP_REQ && r->reqs_pending <= 0 && (r->sasl == SASL_NONE || r->sasl == SASL_OVER))
-		cap_end(r);
-}
-
-/* Sets or clears, in *bits, the account capabilities named in list. */
-static void account_caps_in(const char *list, int *bits, int set)
-{
-	const char *value;
-	size_t vlen;
-	for (int i = 0; i < ACCOUNT_CAPS; i++)
-		if (cap_find(list, account_caps[i].name, &value, &vlen)) {
-			if (set)
-				*bits |= account_caps[i].bit;
-			else
-				*bits &= ~account_caps[i].bit;
-		}
-}
-
-static void cap_line(irc_relay *r, const ircline_msg *m)
-{
-	if (m->nparams < 3)
-		return;
-	const char *sub = m->params[1], *list = m->params[m->nparams - 1];
-	const char *value;
-	size_t vlen;
-	if (!strcasecmp(sub, "LS") && r->cap == CAP_LS) {
-		/* "CAP * LS * :..." continues on another line (302 multiline). */
-		int more = m->nparams >= 4 && !strcmp(m->params[2], "*");
-		if (cap_find(list, "sasl", &value, &vlen) && (!value || list_has_plain(value, vlen)))
-			r->sasl_offered = 1;
-		account_caps_in(list, &r->caps_offered, 1);
-		if (more)
-			return;
-		r->cap = CAP_REQ;
-		if (r->caps_offered) {
-			char req[128] = "CAP REQ :";
-			for (int i = 0; i < ACCOUNT_CAPS; i++)
-				if (r->caps_offered & account_caps[i].bit) {
-					strcat(req, account_caps[i].name);
-					strcat(req, " ");
-				}
-			req[strlen(req) - 1] = '\0';
-			send_server(r, req);
-			r->reqs_pending++;
-		}
-		if (want_sasl(r) && r->sasl_offered) {
-			send_server(r, "CAP REQ :sasl");
-			r->reqs_pending++;
-			r->sasl = SASL_REQ;
-		} else if (want_sasl(r)) {
-			LOG(r, "warn", "the server offers no SASL PLAIN; continuing without SASL");
-		}
-		cap_maybe_end(r);
-	} else if (!strcasecmp(sub, "ACK") && r->cap == CAP_REQ) {
-		r->reqs_pending--;
-		account_caps_in(list, &r->caps, 1);
-		if (r->sasl == SASL_REQ && cap_find(list, "sasl", &value, &vlen)) {
-			send_server(r, "AUTHENTICATE PLAIN");
-			r->sasl = SASL_START;
-		}
-		cap_maybe_end(r);
-	} else if (!strcasecmp(sub, "NAK") && r->cap == CAP_REQ) {
-		r->reqs_pending--;
-		if (r->sasl == SASL_REQ && cap_find(list, "sasl", &value, &vlen)) {
-			LOG(r, "warn", "the server refused the sasl capability; continuing without SASL");
-			r->sasl = SASL_OVER;
-		} else {
-			LOG(r, "warn", "the server refused the account capabilities; accounts are learned from WHOX only");
-		}
-		cap_maybe_end(r);
-	} else if (!strcasecmp(sub, "DEL")) {
-		/* cap-notify (implied by CAP LS 302): the server withdrew some. */
-		int before = r->caps;
-		account_caps_in(list, &r->caps, 0);
-		if (before != r->caps)
-			LOG(r, "info", "the server withdrew an account capability");
-	}
-}
-
-int irc_relay_caps(const irc_relay *r)
-{
-	return r ? r->caps : 0;
-}
-
-/* Sends base64("\0user\0password") in 400-byte AUTHENTICATE lines; a
- * payload that is an exact multiple of 400 ends with "AUTHENTICATE +". */
-static void sasl_send_plain(irc_relay *r)
-{
-	const char *user = r->cfg.sasl_user, *pass = r->cfg.sasl_password;
-	size_t ulen = strlen(user), plen = strlen(pass);
-	size_t n = 1 + ulen + 1 + plen;
-	unsigned char *raw = malloc(n);
-	size_t b64cap = 4 * ((n + 2) / 3) + 1;
-	char *b64 = malloc(b64cap);
-	char line[16 + RELAY_SASL_CHUNK];
-	if (!raw || !b64) {
-		free(raw);
-		free(b64);
-		relay_close(r, "out of memory");
-		return;
-	}
-	raw[0] = '\0';
-	memcpy(raw + 1, user, ulen);
-	raw[1 + ulen] = '\0';
-	memcpy(raw + 2 + ulen, pass, plen);
-	int blen = EVP_EncodeBlock((unsigned char *)b64, raw, (int)n);
-	for (int off = 0; off < blen; off += RELAY_SASL_CHUNK) {
-		int k = blen - off < RELAY_SASL_CHUNK ? blen - off : RELAY_SASL_CHUNK;
-		snprintf(line, sizeof line, "AUTHENTICATE %.*s", k, b64 + off);
-		send_server(r, line);
-	}
-	if (blen % RELAY_SASL_CHUNK == 0)
-		send_server(r, "AUTHENTICATE +");
-	OPENSSL_cleanse(raw, n);
-	OPENSSL_cleanse(b64, b64cap);
-	OPENSSL_cleanse(line, sizeof line);
-	free(raw);
-	free(b64);
-}
-
-static void authenticate_line(irc_relay *r, const ircline_msg *m)
-{
-	if (r->sasl == SASL_START && m->nparams >= 1 && !strcmp(m->params[0], "+")) {
-		sasl_send_plain(r);
-		r->sasl = SASL_SENT;
-	}
-}
-
-static void sasl_numeric(irc_relay *r, int code, const ircline_msg *m)
-{
-	char text[128] = "";
-	if (m->nparams >= 1)
-		ircline_utf8_clean(m->params[m->nparams - 1], strlen(m->params[m->nparams - 1]), text, sizeof text);
-	if (code == 900 && m->nparams >= 3) {
-		char account[64];
-		ircline_utf8_clean(m->params[2], strlen(m->params[2]), account, sizeof account);
-		LOG(r, "info", "SASL: logged in as account %s", account);
-		return;
-	}
-	if (r->sasl != SASL_START && r->sasl != SASL_SENT)
-		return;
-	switch (code) {
-	case 903:
-		LOG(r, "info", "SASL authentication succeeded");
-		r->sasl = SASL_OVER;
-		break;
-	case 902: case 904: case 905:
-		LOG(r, "error", "SASL authentication as %s failed (%d: %s); continuing without it",
-		    r->cfg.sasl_user, code, text);
-		r->sasl = SASL_OVER;
-		break;
-	case 906: case 907:
-		r->sasl = SASL_OVER;
-		break;
-	default:
-		return;  /* 908 lists mechanisms before a 904; 901 is a logout */
-	}
-	cap_maybe_end(r);
+		relay_on_server_up(r);
 }
 
 /* ---- lines from the server ---- */
@@ -727,15 +322,15 @@ static void server_line(irc_relay *r, char *line)
 	int code = ircline_numeric(&m);
 	const char *cmd = m.command;
 	if (!strcasecmp(cmd, "CAP")) {
-		cap_line(r, &m);
+		relay_cap_line(r, &m);
 		return;
 	}
 	if (!strcasecmp(cmd, "AUTHENTICATE")) {
-		authenticate_line(r, &m);
+		relay_authenticate_line(r, &m);
 		return;
 	}
 	if (code >= 900 && code <= 908) {
-		sasl_numeric(r, code, &m);
+		relay_sasl_numeric(r, code, &m);
 		if (code > 901 || m.nparams < 3)
 			return;  /* 900 logged in, 901 logged out: the adapter hears them too */
 	}
@@ -747,7 +342,7 @@ static void server_line(irc_relay *r, char *line)
 	if (code == 410 || (code == 421 && m.nparams >= 2 &&
 			    (!strcasecmp(m.params[1], "CAP") || !strcasecmp(m.params[1], "AUTHENTICATE")))) {
 		if (r->cap != CAP_DONE)
-			LOG(r, "warn", "the server does not support CAP%s", want_sasl(r) ? "; continuing without SASL" : "");
+			LOG(r, "warn", "the server does not support CAP%s", relay_want_sasl(r) ? "; continuing without SASL" : "");
 		r->cap = CAP_DONE;
 		return;
 	}
@@ -768,7 +363,7 @@ static void server_line(irc_relay *r, char *line)
 			if (!strcasecmp(m.params[i], "WHOX") || !strncasecmp(m.params[i], "WHOX=", 5))
 				r->caps |= IRC_RELAY_ISUPPORT_WHOX;
 	if (!strcasecmp(cmd, "ERROR") && m.nparams >= 1)
-		ircline_utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
+		utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
 	if (!strcasecmp(cmd, "PRIVMSG") || !strcasecmp(cmd, "NOTICE")) {
 		if (m.nparams < 2) {
 			LOG(r, "warn", "dropped a %s without text", cmd);
@@ -924,14 +519,14 @@ static void srv_write(irc_relay *r)
 
 /* ---- the local side (libircclient) ---- */
 
-static void on_server_up(irc_relay *r)
+void relay_on_server_up(irc_relay *r)
 {
 	r->state = R_RELAYING;
 	r->last_rx = loop_now();
 	r->cap = CAP_LS;
-	send_server(r, "CAP LS 302");
-	r->t_cap = loop_timer(r->ev, RELAY_CAP_TIMEOUT_MS, on_cap_timeout, r);
-	r->t_ping = loop_timer(r->ev, RELAY_PING_CHECK_MS, on_ping_timer, r);
+	relay_send_server(r, "CAP LS 302");
+	r->t_cap = loop_timer(r->ev, RELAY_CAP_TIMEOUT_MS, relay_on_cap_timeout, r);
+	r->t_ping = loop_timer(r->ev, RELAY_PING_CHECK_MS, relay_on_ping_timer, r);
 
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
 	struct sockaddr_in a;
@@ -1016,7 +611,7 @@ static void local_write(irc_relay *r)
 	}
 }
 
-static void on_ping_timer(void *ctx)
+void relay_on_ping_timer(void *ctx)
 {
 	irc_relay *r = ctx;
 	r->t_ping = 0;
@@ -1026,11 +621,11 @@ static void on_ping_timer(void *ctx)
 		return;
 	}
 	if (idle >= RELAY_IDLE_PING_MS && !r->ping_sent) {
-		send_server(r, "PING :" RELAY_PING_TOKEN);
+		relay_send_server(r, "PING :" RELAY_PING_TOKEN);
 		r->ping_sent = 1;
 	}
 	if (r->state == R_RELAYING)
-		r->t_ping = loop_timer(r->ev, RELAY_PING_CHECK_MS, on_ping_timer, r);
+		r->t_ping = loop_timer(r->ev, RELAY_PING_CHECK_MS, relay_on_ping_timer, r);
 }
 
 /* ---- the loop ---- */
@@ -1084,7 +679,7 @@ void irc_relay_dispatch(irc_relay *r, fd_set *rd, fd_set *wr)
 		return;
 	case R_TLS:
 		if (fd_isset(r->srv_fd, rd) || fd_isset(r->srv_fd, wr))
-			tls_step(r);
+			relay_tls_step(r);
 		return;
 	case R_RELAYING:
 		break;

@@ -107,77 +107,6 @@ int ircline_numeric(const ircline_msg *m)
 	return -1;
 }
 
-/* Length of the valid UTF-8 sequence at s, or 0 when s does not start one. */
-static size_t utf8_seq(const unsigned char *s, size_t len)
-{
-	if (len == 0)
-		return 0;
-	unsigned char c = s[0];
-	if (c < 0x80)
-		return 1;
-	size_t need;
-	unsigned char lo = 0x80, hi = 0xBF;
-	if (c >= 0xC2 && c <= 0xDF)
-		need = 1;
-	else if (c >= 0xE0 && c <= 0xEF) {
-		need = 2;
-		if (c == 0xE0)
-			lo = 0xA0;   /* overlong */
-		else if (c == 0xED)
-			hi = 0x9F;   /* surrogates */
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		need = 3;
-		if (c == 0xF0)
-			lo = 0x90;   /* overlong */
-		else if (c == 0xF4)
-			hi = 0x8F;   /* above U+10FFFF */
-	} else
-		return 0;
-	if (len < need + 1 || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i <= need; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return need + 1;
-}
-
-int ircline_utf8_valid(const char *s, size_t len)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_seq(u + i, len - i);
-		if (!n)
-			return 0;
-		i += n;
-	}
-	return 1;
-}
-
-size_t ircline_utf8_clean(const char *text, size_t len, char *dst, size_t cap)
-{
-	static const char replacement[] = "\xEF\xBF\xBD";  /* U+FFFD */
-	const unsigned char *u = (const unsigned char *)text;
-	size_t n = 0;
-	if (cap == 0)
-		return 0;
-	for (size_t i = 0; i < len;) {
-		if (u[i] == '\r' || u[i] == '\n' || u[i] == '\0') {
-			i++;
-			continue;
-		}
-		size_t k = utf8_seq(u + i, len - i);
-		const char *from = k ? text + i : replacement;
-		size_t flen = k ? k : 3;
-		if (n + flen + 1 > cap)
-			break;
-		memcpy(dst + n, from, flen);
-		n += flen;
-		i += k ? k : 1;
-	}
-	dst[n] = '\0';
-	return n;
-}
-
 static int is_hex(unsigned char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
@@ -234,29 +163,6 @@ size_t ircline_split(const char *text, size_t len, size_t max, size_t *skip)
 	return max;  /* no boundary at all (a run of stray continuation bytes): cut anyway */
 }
 
-static int fold(unsigned char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A' + 'a';
-	switch (c) {
-	case '[': return '{';
-	case ']': return '}';
-	case '\\': return '|';
-	case '~': return '^';
-	default: return c;
-	}
-}
-
-int ircline_casecmp(const char *a, const char *b)
-{
-	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
-	for (;; x++, y++) {
-		int d = fold(*x) - fold(*y);
-		if (d || !*x)
-			return d;
-	}
-}
-
 int ircline_is_channel(const char *s)
 {
 	return s[0] && strchr("#&+!", s[0]) != NULL;
@@ -283,15 +189,11 @@ void ircline_nick(const char *prefix, char *out, size_t cap)
 
 void ircline_log(const char *name, const char *level, const char *fmt, ...)
 {
-	char msg[1024];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	/* A log line is cut at 1 KiB: deliberate, it only carries our own words. */
+	/* A log line is cut at 1 KiB (log.c): deliberate, it only carries our own words. */
 	char who[96];
 	snprintf(who, sizeof who, "irc[%s]", name);
-	log_word(level, who, "%s", msg);
+	va_list ap;
+	va_start(ap, fmt);
+	log_vword(level, who, fmt, ap);
+	va_end(ap);
 }

@@ -37,18 +37,6 @@ int ircline_numeric(const ircline_msg *m);
  * the bytes to drop after it (1 when the cut ate a space, else 0). */
 size_t ircline_split(const char *text, size_t len, size_t max, size_t *skip);
 
-/* Copies text[0..len) into dst (cap >= 4 bytes with the NUL) as valid UTF-8:
- * each invalid byte becomes U+FFFD, CR, LF and NUL are dropped, and the copy
- * is cut at a character boundary when dst is full. Returns the length. */
-size_t ircline_utf8_clean(const char *text, size_t len, char *dst, size_t cap);
-
-/* 1 when s[0..len) is valid UTF-8 (no overlongs, surrogates or > U+10FFFF). */
-int ircline_utf8_valid(const char *s, size_t len);
-
-/* Compares two names as IRC servers do by default (RFC 1459 case mapping:
- * ASCII letters, and {}|^ as the lower case of []\~). */
-int ircline_casecmp(const char *a, const char *b);
-
 /* 1 when s names a channel (#, &, + or !). */
 int ircline_is_channel(const char *s);
 

@@ -6,6 +6,7 @@
 #include <strings.h>
 #include "ai_worker.h"
 #include "bot.h"
+#include "casemap.h"
 #include "log.h"
 #include "render.h"
 #include "text.h"
@@ -71,19 +72,6 @@ static int glob_match(const char *mask, const char *text)
 	return !*mask;
 }
 
-/* Compares ignoring case as IRC servers do by default (RFC 1459: the
- * capitals of {}|^ are []\~), for account names. */
-static int irc_casecmp(const char *a, const char *b)
-{
-	for (;; a++, b++) {
-		int x = tolower((unsigned char)*a), y = tolower((unsigned char)*b);
-		x = x == '[' ? '{' : x == ']' ? '}' : x == '\\' ? '|' : x == '~' ? '^' : x;
-		y = y == '[' ? '{' : y == ']' ? '}' : y == '\\' ? '|' : y == '~' ? '^' : y;
-		if (x != y || !x)
-			return x - y;
-	}
-}
-
 /* Operators are masks matched against the origin the network reports
  * ("nick!user@host" on IRC), or against the nick alone when the mask has
  * no '!' (the user id; for a logged-in user, the nick in the origin).
@@ -103,7 +91,7 @@ int bot_is_operator(const bot *b, adapter *net, const char *user)
 	for (int i = 0; i < b->noperators; i++) {
 		const char *m = b->operators[i];
 		if (!strncasecmp(m, "account:", 8)) {
-			if (account && m[8] && !irc_casecmp(m + 8, user + 8))
+			if (account && m[8] && !casemap_cmp(m + 8, user + 8))
 				return 1;
 			continue;
 		}

@@ -1,11 +1,12 @@
 /* config.h: cardbot's configuration, read from a libconfig file into checked, typed structs.
  *
- * Nothing outside config.c sees libconfig. Every value here has passed its
- * checks: strings fit their buffers and hold no control characters, numbers
- * are in range, words are one of the accepted ones, secrets are resolved
- * from wherever the file said they live. Relative names of files read at
- * load time (secret files, ca_file) are taken from the directory of the
- * config file and stored resolved; data_dir is kept as written.
+ * Nothing outside the loader (config.c, the keys; schema.c, the reading)
+ * sees libconfig. Every value here has passed its checks: strings fit their
+ * buffers and hold no control characters, numbers are in range, words are
+ * one of the accepted ones, secrets are resolved from wherever the file
+ * said they live. Relative names of files read at load time (secret files,
+ * ca_file) are taken from the directory of the config file and stored
+ * resolved; data_dir is kept as written.
  */
 #ifndef CARDBOT_CONFIG_H
 #define CARDBOT_CONFIG_H
@@ -69,6 +70,10 @@ const char *config_log_level_name(int level);
 const char *config_level_name(int level);
 const char *config_game_name(int game);
 const char *config_network_type_name(int type);
+/* The same for the 304 options of a g304_rules (bidding, scoring, caps). */
+const char *config_bidding_name(int bidding);
+const char *config_scoring_name(int scoring);
+const char *config_caps_name(int caps);
 
 /* What a new table starts with: the [tables] group, or a channel's copy of
  * it with that channel's overrides applied. */
@@ -172,8 +177,8 @@ const config_table *config_channel_table(const config *c, const config_network *
  * at 127.0.0.1:6667, channel #304. A static string. */
 const char *config_default_text(void);
 
-/* Entry point of `cardbot check-config` (argv[0] is "check-config"). Returns
- * 0 valid, 78 invalid, 66 unreadable, 64 bad usage. */
+/* Entry point of `cardbot check-config` (bot/config_check.c; argv[0] is
+ * "check-config"). Returns 0 valid, 78 invalid, 66 unreadable, 64 bad usage. */
 int config_check_main(int argc, char **argv);
 
 #endif

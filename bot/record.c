@@ -704,6 +704,16 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 	for (size_t d = 0; d < n; d++)
 		if (parse_deal(json_object_array_get_idx(v, d), d, &rec->deals[d], err))
 			return -1;
+	/* The same deals in every game's form (engine/game.h), so that a host
+	 * replays any game by one path. */
+	for (size_t d = 0; d < n; d++) {
+		record_deal *x = &rec->deals[d];
+		memcpy(x->gdeck, x->deck, CARD_COUNT);
+		if (x->nactions && !(x->gactions = calloc(x->nactions, sizeof *x->gactions)))
+			return fail(err, "deals: out of memory");
+		for (size_t i = 0; i < x->nactions; i++)
+			game_action_from_g304(&x->actions[i], &x->gactions[i]);
+	}
 	/* Other top-level keys are left for later versions of the format. */
 	return 0;
 }

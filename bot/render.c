@@ -1,5 +1,4 @@
 /* render.c: card and hand text for chat, both ways (showing and reading). */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "render.h"
@@ -7,44 +6,6 @@
 
 #define IRC_COLOUR "\x03"
 #define IRC_RED "04"
-
-void sb_init(strbuf *b, char *mem, size_t cap)
-{
-	b->s = mem;
-	b->cap = cap;
-	b->len = 0;
-	if (cap)
-		mem[0] = '\0';
-}
-
-void sb_addn(strbuf *b, const char *s, size_t n)
-{
-	if (!b->cap)
-		return;
-	size_t room = b->cap - 1 - b->len;
-	if (n > room)
-		n = room;
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-void sb_add(strbuf *b, const char *s) { sb_addn(b, s, strlen(s)); }
-
-void sb_printf(strbuf *b, const char *fmt, ...)
-{
-	if (!b->cap)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	b->len += (size_t)n;
-	if (b->len >= b->cap)
-		b->len = b->cap - 1; /* cut short, deliberately */
-}
 
 static const char *const suit_symbols[SUIT_COUNT] = { "\xe2\x99\xa0", "\xe2\x99\xa5", "\xe2\x99\xa6", "\xe2\x99\xa3" };
 static const char *const rank_text[RANK_COUNT] = { "7", "8", "Q", "K", "10", "A", "9", "J" };

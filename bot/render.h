@@ -6,18 +6,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "card.h"
+#include "strbuf.h"
 
 enum render_style { RENDER_COLOUR, RENDER_ASCII };
-
-/* A growing text buffer with a fixed capacity: appends are cut, never overflow. */
-typedef struct strbuf {
-	char *s;
-	size_t len, cap;
-} strbuf;
-void sb_init(strbuf *b, char *mem, size_t cap);
-void sb_add(strbuf *b, const char *s);
-void sb_addn(strbuf *b, const char *s, size_t n);
-__attribute__((format(printf, 2, 3))) void sb_printf(strbuf *b, const char *fmt, ...);
 
 /* "J♠" (red for hearts and diamonds) or "JS"; the ten is written "10". */
 void render_card(strbuf *b, card c, int style);

@@ -1,4 +1,4 @@
-/* table.h: one 304 table in one channel: seats, the match, announcements, the turn timer. */
+/* table.h: one table in one channel or room, for every game: seats, the match, announcements, the turn timer. */
 #ifndef CARDBOT_TABLE_H
 #define CARDBOT_TABLE_H
 
@@ -12,6 +12,7 @@
 #define TABLE_OUT_MAX 4096       /* announcements gathered before they are sent */
 #define TABLE_NOTIFY_MAX 32      /* people who asked to hear when a game starts */
 #define TABLE_VIEWERS_MAX 32     /* identities that held a seat in one deal (more are refused a seat) */
+#define TABLE_SEATS GAME_MAX_SEATS /* seats a table has room for (a game may use fewer) */
 #define TABLE_KEY_LEN 8          /* a seat key's characters (40 bits: a guess a second takes ages) */
 
 enum table_state { TABLE_OPEN, TABLE_PLAYING };
@@ -25,7 +26,7 @@ enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
 #define TURN_NUDGE_MS 12000
 
 typedef struct table_settings {
-	g304_rules rules;
+	g304_rules rules;          /* 304's options (bidding, fives, scoring, caps) */
 	int pace;                  /* enum table_pace */
 	int live_turn_seconds;     /* live: a computer moves for an absent player after this */
 	int casual_remind_seconds; /* casual: a reminder after this */
@@ -34,7 +35,7 @@ typedef struct table_settings {
 	int deal_pause_ms;         /* between one deal's end and the next deal */
 	int turn_nudge_ms;         /* brief: a turn that passed in silence is named (a mention) this long
 	                            * after, if still awaited (0: never) */
-	int cut_offer_ms;          /* 304: the cut offered before a deal waits this long for `cut N`
+	int cut_offer_ms;          /* the cut offered before a deal waits this long for `cut N`
 	                            * (0: no cut is offered); people on phones need more than the
 	                            * pause between deals */
 	int computer_delay_ms;     /* a computer player's pause before moving */
@@ -86,11 +87,13 @@ typedef struct table {
 	char room[ADAPTER_ID_MAX];
 	int state;
 	table_settings set;
-	g304 game;                 /* 304 (gdef NULL) */
-	const game_def *gdef;      /* Trump304 or Rook (bot/table_game.c); NULL: 304 */
-	game *g;                   /* that game's match while playing (NULL otherwise) */
+	const game_def *gdef;      /* the game this table plays (304, Trump304, Rook) */
+	const struct present *pr;  /* how it looks to its players (bot/present.h) */
+	game *g;                   /* the match (NULL before the first; kept after it ends) */
+	uint64_t nacts;            /* actions accepted at this table: a computer's late answer
+	                            * to an older position is dropped */
 	int nseats;                /* seats at this table: 4, or 2-4 for Trump304 */
-	seat seats[G304_SEATS];
+	seat seats[TABLE_SEATS];
 	int first_dealer;
 	uint64_t timer;            /* the one pending deadline (0: none) */
 	int64_t move_by;           /* live pace: when a computer moves for the player (0: no limit) */
@@ -116,11 +119,11 @@ typedef struct table {
 	int save_failed;           /* the last save failed (said once, not every line) */
 	int seen_seat;             /* brief: the seat whose move the room just saw typed (-1: none) */
 	uint64_t nudge_timer;      /* brief: names a turn that passed in silence, after TURN_NUDGE_MS */
-	int cut_seat;              /* 304: the seat offered the cut before the next deal (-1: none) */
+	int cut_seat;              /* the seat offered the cut before the next deal (-1: none) */
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];
 	int nviewers;
-	char bid_by[G304_SEATS][TABLE_NAME_MAX]; /* who held each seat when it last bid in this deal
+	char bid_by[TABLE_SEATS][TABLE_NAME_MAX]; /* who held each seat when it last bid in this deal
 	                                          * ("" unknown: the seat's name now) */
 } table;
 

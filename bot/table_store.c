@@ -4,7 +4,7 @@
 #include <string.h>
 #include <json-c/json.h>
 #include "record.h"
-#include "table_game.h"
+#include "present.h"
 #include "table_store.h"
 
 static const char *const bidding_w[] = { "pagat", "single" };
@@ -259,6 +259,51 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 	return 0;
 }
 
+/* The match of record r, replayed through the engine, becomes the table's. */
+static int rebuild(table *t, const record *r, int64_t id, char *err, size_t errlen)
+{
+	const present *pr = present_find(r->game);
+	int e = 0;
+	game *g = pr ? game_new(r->game, r->nseats, r->dealer, pr->uses_rules ? &r->rules : NULL, &e) : NULL;
+	if (!g) {
+		snprintf(err, errlen, "match %lld: the game cannot be set up", (long long)id);
+		return -1;
+	}
+	size_t last_n = 0;
+	for (size_t d = 0; d < r->ndeals; d++) {
+		e = game_deal(g, r->deals[d].gdeck);
+		if (e) {
+			snprintf(err, errlen, "match %lld: deal %zu cannot start (%s)", (long long)id, d + 1, r->game->err_name(e));
+			game_free(g);
+			return -1;
+		}
+		for (size_t i = 0; i < r->deals[d].nactions; i++) {
+			game_result res;
+			e = game_apply(g, &r->deals[d].gactions[i], &res);
+			if (e) {
+				snprintf(err, errlen, "match %lld: deal %zu action %zu is refused (%s)", (long long)id, d + 1, i + 1,
+					 r->game->err_name(e));
+				game_free(g);
+				return -1;
+			}
+		}
+		last_n = r->deals[d].nactions;
+	}
+	game_free(t->g);
+	t->g = g;
+	t->gdef = r->game;
+	t->pr = pr;
+	t->nseats = r->nseats;
+	if (pr->restored)
+		pr->restored(t, r);
+	t->first_dealer = r->dealer;
+	t->match_id = id;
+	t->deal_idx = (int)r->ndeals;
+	t->seq = (int)last_n;
+	t->nacts++;
+	return 0;
+}
+
 int tstore_rebuild(table *t, store *db, int64_t id, char *err, size_t errlen)
 {
 	char *text = store_match_record(db, id, 1, 0);
@@ -285,46 +330,8 @@ int tstore_rebuild(table *t, store *db, int64_t id, char *err, size_t errlen)
 		snprintf(err, errlen, "match %lld: %s", (long long)id, rerr);
 		return -1;
 	}
-	if (r->game != &game_def_304) {
-		/* Trump304 and Rook: replayed through engine/game.h. */
-		int rc = tg_rebuild(t, r, id, err, errlen);
-		if (!rc) {
-			memcpy(t->salt, salt, sizeof salt);
-			memcpy(t->commitment, commitment, sizeof commitment);
-		}
-		record_free(r);
-		return rc;
-	}
-	g304 g;
-	g304_init(&g, &r->rules, r->dealer);
-	int rc = 0;
-	size_t last_n = 0;
-	for (size_t d = 0; d < r->ndeals && !rc; d++) {
-		int e = g304_deal(&g, r->deals[d].deck);
-		if (e) {
-			snprintf(err, errlen, "match %lld: deal %zu cannot start (%s)", (long long)id, d + 1, g304_err_name(e));
-			rc = -1;
-			break;
-		}
-		for (size_t i = 0; i < r->deals[d].nactions; i++) {
-			g304_result res;
-			e = g304_apply(&g, &r->deals[d].actions[i], &res);
-			if (e) {
-				snprintf(err, errlen, "match %lld: deal %zu action %zu is refused (%s)", (long long)id, d + 1,
-					 i + 1, g304_err_name(e));
-				rc = -1;
-				break;
-			}
-		}
-		last_n = r->deals[d].nactions;
-	}
+	int rc = rebuild(t, r, id, err, errlen);
 	if (!rc) {
-		t->game = g;
-		t->set.rules = r->rules;
-		t->first_dealer = r->dealer;
-		t->match_id = id;
-		t->deal_idx = (int)r->ndeals;
-		t->seq = (int)last_n;
 		memcpy(t->salt, salt, sizeof salt);
 		memcpy(t->commitment, commitment, sizeof commitment);
 	}

@@ -53,12 +53,11 @@ int verify_main(int argc, char **argv)
 	free(text);
 	json_object_object_get_ex(top, "deals", &deals);
 	int bad = 0;
-	int is304 = r->game == &game_def_304;
+	/* Every game by one path: the record's decks and actions in the
+	 * game-neutral form, the rules for 304 (the others have none). */
 	int gerr = 0;
-	g304 g3;
-	g304_init(&g3, &r->rules, r->dealer);
-	game *g = is304 ? NULL : game_new(r->game, r->nseats, r->dealer, NULL, &gerr);
-	if (!is304 && !g) {
+	game *g = game_new(r->game, r->nseats, r->dealer, r->game == &game_def_304 ? &r->rules : NULL, &gerr);
+	if (!g) {
 		fprintf(stderr, "cardbot verify: %s: the game cannot be set up (%d)\n", argv[1], gerr);
 		json_object_put(top);
 		record_free(r);
@@ -77,7 +76,7 @@ int verify_main(int argc, char **argv)
 		const char *cp[GAME_MAX_DECK];
 		int n = r->game->deck_size;
 		for (int i = 0; i < n; i++) {
-			deck[i] = is304 ? (uint8_t)r->deals[d].deck[i] : r->deals[d].gdeck[i];
+			deck[i] = r->deals[d].gdeck[i];
 			r->game->card_code(deck[i], codes[i]);
 			cp[i] = codes[i];
 		}
@@ -89,17 +88,13 @@ int verify_main(int argc, char **argv)
 			verdict = "the salt is not 32 hex digits";
 		else if (strcmp(want, commitment))
 			verdict = "MISMATCH: the deck and salt do not give the published commitment";
-		int e = is304 ? g304_deal(&g3, r->deals[d].deck) : game_deal(g, deck);
+		int e = game_deal(g, deck);
 		char why[160] = "";
 		if (e)
 			snprintf(why, sizeof why, "; the deal cannot start (%s)", r->game->err_name(e));
 		for (size_t i = 0; !e && i < r->deals[d].nactions; i++) {
-			if (is304) {
-				e = g304_apply(&g3, &r->deals[d].actions[i], NULL);
-			} else {
-				game_result res;
-				e = game_apply(g, &r->deals[d].gactions[i], &res);
-			}
+			game_result res;
+			e = game_apply(g, &r->deals[d].gactions[i], &res);
 			if (e)
 				snprintf(why, sizeof why, "; action %zu is refused (%s)", i + 1, r->game->err_name(e));
 		}
@@ -109,8 +104,7 @@ int verify_main(int argc, char **argv)
 	}
 	printf("%s: %s, %zu deal%s, %s\n", argv[1], r->game->name, r->ndeals, r->ndeals == 1 ? "" : "s",
 	       bad ? "NOT verified" : "every deal verified");
-	if (g)
-		game_free(g);
+	game_free(g);
 	json_object_put(top);
 	record_free(r);
 	return bad ? 3 : 0;

@@ -64,21 +64,37 @@ static int w304_init(void *st, int nseats, int dealer, const void *rules)
 
 static int w304_deal(void *st, const uint8_t *deck) { return g304_deal(st, deck); }
 
+void game_action_to_g304(const game_action *a, struct g304_action *x)
+{
+	memset(x, 0, sizeof *x);
+	x->type = a->type;
+	x->seat = a->seat;
+	x->value = a->value;
+	x->card = action_card(a, 0);
+	for (int i = 0; i < G304_TRICKS; i++)
+		x->order[i] = CARD_NONE;
+	if (a->type == G304_ACT_CAPS) {
+		x->norder = a->ncards <= G304_TRICKS ? a->ncards : G304_TRICKS;
+		memcpy(x->order, a->cards, x->norder);
+	}
+}
+
+void game_action_from_g304(const struct g304_action *x, game_action *out)
+{
+	action_clear(out, x->type, x->seat);
+	out->value = x->value;
+	action_card_set(out, x->card);
+	if (x->type == G304_ACT_CAPS) {
+		out->ncards = x->norder <= GAME_ACTION_CARDS ? x->norder : GAME_ACTION_CARDS;
+		memcpy(out->cards, x->order, out->ncards);
+	}
+}
+
 static int w304_apply(void *st, const game_action *a, game_result *res)
 {
 	g304_action x;
 	g304_result r;
-	memset(&x, 0, sizeof x);
-	x.type = a->type;
-	x.seat = a->seat;
-	x.value = a->value;
-	x.card = action_card(a, 0);
-	for (int i = 0; i < G304_TRICKS; i++)
-		x.order[i] = CARD_NONE;
-	if (a->type == G304_ACT_CAPS) {
-		x.norder = a->ncards <= G304_TRICKS ? a->ncards : G304_TRICKS;
-		memcpy(x.order, a->cards, x.norder);
-	}
+	game_action_to_g304(a, &x);
 	int err = g304_apply(st, &x, &r);
 	COPY_RESULT(res, r, G304_EVENTS_MAX);
 	return err;
@@ -140,13 +156,7 @@ static int w304_random(const void *st, int seat, rng *r, game_action *out)
 	g304_action x;
 	if (seat != g->turn || !g304_random_action(g, r, 0, &x) || x.seat != seat)
 		return 0;
-	action_clear(out, x.type, x.seat);
-	out->value = x.value;
-	action_card_set(out, x.card);
-	if (x.type == G304_ACT_CAPS) {
-		out->ncards = x.norder;
-		memcpy(out->cards, x.order, x.norder);
-	}
+	game_action_from_g304(&x, out);
 	return 1;
 }
 
@@ -160,13 +170,7 @@ static int w304_bot(const void *st, int seat, rng *r, game_action *out)
 	g304_legal_of(st, seat, &l);
 	if (!g304_simple_action(&v, &l, &x))
 		return 0;
-	action_clear(out, x.type, x.seat);
-	out->value = x.value;
-	action_card_set(out, x.card);
-	if (x.type == G304_ACT_CAPS) {
-		out->ncards = x.norder;
-		memcpy(out->cards, x.order, x.norder);
-	}
+	game_action_from_g304(&x, out);
 	return 1;
 }
 

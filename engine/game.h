@@ -154,6 +154,12 @@ static inline void game_outcome_of(const game *g, game_outcome *o) { g->def->out
 static inline int game_random_action(const game *g, int who, rng *r, game_action *a) { return g->def->random_action(g->state, who, r, a); }
 static inline int game_bot_action(const game *g, int who, rng *r, game_action *a) { return g->def->bot_action(g->state, who, r, a); }
 
+/* 304 only: its actions in the typed form of engine/g304.h and back (the
+ * search player and the caps judge work in that form). */
+struct g304_action;
+void game_action_to_g304(const game_action *a, struct g304_action *x);
+void game_action_from_g304(const struct g304_action *x, game_action *a);
+
 /* The event number of a name in a game, or -1 (to find "deal_end"). */
 int game_ev_parse(const game_def *def, const char *name);
 

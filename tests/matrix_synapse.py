@@ -135,8 +135,18 @@ class Rush(matrix_brief.Brief):
                   and e["room_id"] == self.room and any(irc_game.DEAL_RE.match(s) for line in lines_of(e)
                                                         for s in irc_game.segs(irc_game.strip_colours(line)))]
         bounds = starts + [float("inf")]
+        # A deal's first hands may be stored before its deal line (the
+        # budget sends the room's line first, or not): the deal's private
+        # lines begin after the previous deal's last room line.
+        room_pos = [e["pos"] for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
+                    and e["room_id"] == self.room]
         for k, pos in enumerate(starts[:self.deals], start=1):
-            leaks, _ = self.privacy([e for e in evs if pos <= e["pos"] < bounds[k]], dms)
+            first = pos
+            if k > 1:
+                before = [p for p in room_pos if p < pos]
+                first = before[-1] + 1 if before else pos
+            leaks, _ = self.privacy([e for e in evs if (first <= e["pos"] < bounds[k] and e["room_id"] != self.room)
+                                     or pos <= e["pos"] < bounds[k]], dms)
             R.check(not leaks, "%d: privacy in deal %d: %s" % (self.num, k, leaks[:3]))
         R.check(len(starts) >= self.deals, "%d: %d deals began, not %d" % (self.num, len(starts), self.deals))
         # No command waited more than ANSWER_MAX for its answer: the bot's

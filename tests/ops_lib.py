@@ -67,5 +67,5 @@ def config_keys(path=os.path.join(ROOT, "bot", "config.c")):
             for inv in re.finditer(r'\b' + name + r'\(\s*([A-Za-z_0-9]+)', src):
                 if inv.group(1) != arg:
                     keys.add(inv.group(1))
-    secrets = set(re.findall(r'\.key\s*=\s*"([A-Za-z0-9_]+)"\s*,\s*\.kind\s*=\s*K_SECRET', src))
+    secrets = set(re.findall(r'\.key\s*=\s*"([A-Za-z0-9_]+)"\s*,\s*\.kind\s*=\s*SCHEMA_SECRET', src))
     return keys, secrets

@@ -97,7 +97,7 @@ def config_permissions():
 
 
 SOURCES = sorted(glob.glob(os.path.join(ROOT, "bot", "*.c")) + glob.glob(os.path.join(ROOT, "adapters", "*.c"))
-                 + glob.glob(os.path.join(ROOT, "engine", "*.c")))
+                 + glob.glob(os.path.join(ROOT, "engine", "*.c")) + glob.glob(os.path.join(ROOT, "lib", "*.c")))
 
 
 def strip_comments(text):
@@ -144,7 +144,7 @@ def clang_formats():
         rel = os.path.relpath(path, ROOT)
         rc, out, err = run(["clang", "-fsyntax-only", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wformat=2",
                             "-Werror=format-nonliteral", "-Werror=format-security", "-Iengine", "-Ibot",
-                            "-Iadapters"] + flags + [rel])
+                            "-Iadapters", "-Ilib"] + flags + [rel])
         bad = [l for l in err.splitlines() if "format" in l and "error" in l]
         T.check(rc == 0 or not bad, "%s: every format string is a literal (clang -Wformat-nonliteral)" % rel,
                 "\n".join(bad[:5]))

@@ -34,6 +34,11 @@
 #include "render.h"
 #include "table.h"
 
+/* The 304 match of a table (its game state is a g304); other games and a
+ * table with no match yet hide nothing this check knows of. */
+#define G304(t) ((g304 *)(t)->g->state)
+static int is304(const table *t) { return t->g && t->gdef == &game_def_304; }
+
 #define LINES_MAX 400    /* events in one input: enough for a deal with computer players */
 
 /* The bot deals with getrandom(2); here the same input must give the same
@@ -107,18 +112,20 @@ static cardset cards_in(const char *line)
 static cardset hidden_now(const table *t)
 {
 	cardset h = 0;
+	if (!is304(t))
+		return 0;
 	for (int s = 0; s < G304_SEATS; s++)
-		h |= t->game.hand[s];
-	if (t->game.trump_down)
-		h |= card_bit(t->game.trump_card);
-	if (t->game.trump_public)
-		h &= ~card_bit(t->game.trump_card);
-	for (int k = 0; t->game.caps_seat != G304_NO_SEAT && k < t->game.caps_norder; k++)
-		h &= ~card_bit(t->game.caps_order[k]);
-	for (int i = 0; i <= t->game.trick_no && i < G304_TRICKS && t->game.phase == G304_PHASE_PLAY; i++)
-		for (int k = 0; k < t->game.tricks[i].n; k++)
-			if ((t->game.tricks[i].down >> k & 1) && !(t->game.tricks[i].shown >> k & 1))
-				h |= card_bit(t->game.tricks[i].card[k]);
+		h |= G304(t)->hand[s];
+	if (G304(t)->trump_down)
+		h |= card_bit(G304(t)->trump_card);
+	if (G304(t)->trump_public)
+		h &= ~card_bit(G304(t)->trump_card);
+	for (int k = 0; G304(t)->caps_seat != G304_NO_SEAT && k < G304(t)->caps_norder; k++)
+		h &= ~card_bit(G304(t)->caps_order[k]);
+	for (int i = 0; i <= G304(t)->trick_no && i < G304_TRICKS && G304(t)->phase == G304_PHASE_PLAY; i++)
+		for (int k = 0; k < G304(t)->tricks[i].n; k++)
+			if ((G304(t)->tricks[i].down >> k & 1) && !(G304(t)->tricks[i].shown >> k & 1))
+				h |= card_bit(G304(t)->tricks[i].card[k]);
 	return h;
 }
 
@@ -136,7 +143,7 @@ static void note_before(const bot *b)
 	nstep = 0;
 	for (int i = 0; i < b->ntables && nbefore < 8; i++) {
 		const table *t = b->tables[i];
-		before[nbefore++] = (struct before){ t, t->game.deal_no, hidden_now(t) };
+		before[nbefore++] = (struct before){ t, is304(t) ? G304(t)->deal_no : -1, hidden_now(t) };
 	}
 }
 
@@ -149,7 +156,7 @@ static void check_after(const bot *b)
 		for (int i = 0; i < b->ntables; i++)
 			if (b->tables[i] == before[k].t)
 				t = b->tables[i];
-		if (!t || t->game.deal_no != before[k].deal_no)
+		if (!t || (is304(t) ? G304(t)->deal_no : -1) != before[k].deal_no)
 			continue; /* closed, or a new deal: its cards are new */
 		cardset hidden = before[k].hidden & hidden_now(t);
 		for (int i = 0; i < nstep; i++)

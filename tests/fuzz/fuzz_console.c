@@ -24,9 +24,9 @@
 
 #include "console.h"
 #include "fuzz.h"
-#include "ircline.h"
 #include "log.h"
 #include "loop.h"
+#include "utf8.h"
 
 typedef struct host {
 	int human, downs;
@@ -38,7 +38,7 @@ static void check_str(const char *s, size_t max, int id, int controls)
 	FUZZ_ASSERT(s != NULL);
 	size_t n = strnlen(s, max);
 	FUZZ_ASSERT(n < max);
-	FUZZ_ASSERT(ircline_utf8_valid(s, n));
+	FUZZ_ASSERT(utf8_valid(s, n));
 	if (id)
 		FUZZ_ASSERT(n > 0);
 	for (size_t i = 0; i < n; i++) {

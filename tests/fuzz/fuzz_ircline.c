@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "casemap.h"
 #include "fuzz.h"
 #include "ircline.h"
+#include "utf8.h"
 
 #define LINE_MAX_FUZZ 4096 /* past IRCLINE_MAX, to see longer garbage handled too */
 
@@ -31,13 +33,13 @@ static void check_parse(const uint8_t *data, size_t size)
 		char nick[64];
 		ircline_nick(m.prefix, nick, sizeof nick);
 		FUZZ_ASSERT(strlen(nick) < sizeof nick);
-		(void)ircline_casecmp(nick, m.prefix);
+		(void)casemap_cmp(nick, m.prefix);
 	}
 	for (int i = 0; i < m.nparams; i++) {
 		FUZZ_ASSERT(m.params[i] != NULL);
 		(void)ircline_is_channel(m.params[i]);
 		(void)ircline_is_word(m.params[i]);
-		(void)ircline_casecmp(m.params[i], m.command);
+		(void)casemap_cmp(m.params[i], m.command);
 	}
 	/* A too-small buffer is refused, never overrun. */
 	char tiny[8];
@@ -61,12 +63,12 @@ static void check_text(const uint8_t *data, size_t size)
 	const char *text = (const char *)data;
 	char clean[LINE_MAX_FUZZ * 3 + 4];
 	size_t cap = 4 + (size ? data[0] : 0) % sizeof clean; /* sometimes small: the cut at a character */
-	size_t n = ircline_utf8_clean(text, size, clean, cap);
+	size_t n = utf8_clean(text, size, clean, cap);
 	FUZZ_ASSERT(n < cap && clean[n] == '\0');
-	FUZZ_ASSERT(ircline_utf8_valid(clean, n));
+	FUZZ_ASSERT(utf8_valid(clean, n));
 	FUZZ_ASSERT(!memchr(clean, '\r', n) && !memchr(clean, '\n', n) && strlen(clean) == n);
 
-	int valid = ircline_utf8_valid(text, size);
+	int valid = utf8_valid(text, size);
 	int colours = memchr(text, 0x03, size) || memchr(text, 0x04, size);
 	size_t max = 8 + (size > 1 ? data[1] : 0) % 500;
 	size_t off = 0;
@@ -76,7 +78,7 @@ static void check_text(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(k > 0 && k <= max && k <= size - off);
 		FUZZ_ASSERT(skip <= 1 && k + skip <= size - off);
 		if (valid && !colours)
-			FUZZ_ASSERT(ircline_utf8_valid(text + off, k));
+			FUZZ_ASSERT(utf8_valid(text + off, k));
 		off += k + skip;
 	}
 }

@@ -1,6 +1,6 @@
-/* fuzz_matrix_render.c: adapters/matrix.c's matrix_render, which turns the bot's
- * text (mIRC colour and style codes) into a Matrix plain body and an HTML
- * formatted_body.
+/* fuzz_matrix_render.c: adapters/matrix_html.c's matrix_render, which
+ * turns the bot's text (mIRC colour and style codes) into a Matrix plain
+ * body and an HTML formatted_body.
  *
  * The first two bytes choose the two buffer sizes; the rest is the text.
  * Checked: both outputs are terminated within their sizes; the body holds

@@ -1,5 +1,5 @@
 /* fuzz_matrix_sync.c: the Matrix adapter's side that reads the homeserver
- * (adapters/matrix.c): the /sync reply and the replies to login, whoami,
+ * (adapters/matrix*.c): the /sync reply and the replies to login, whoami,
  * the filter, m.direct, joins, leaves, sends, createRoom and uploads.
  *
  * An input is a script, one line per reply (so a JSON body must be written

@@ -22,6 +22,9 @@
 #include "table.h"
 #include "text.h"
 
+/* The 304 match of a table (its game state is a g304). */
+#define G304(t) ((g304 *)(t)->g->state)
+
 #define SENT_MAX 512
 
 static struct sent {
@@ -309,14 +312,14 @@ static void operators(loop *ev)
 	CHECK(t && t->state == TABLE_PLAYING, "a game with three computer players starts");
 	if (t) {
 		g304_rules rules = t->set.rules;
-		int deal = t->game.deal_no;
+		int deal = G304(t)->deal_no;
 		nsent = 0;
 		say(b, "#304", "eve", "!set caps off");
 		say(b, "#304", "eve", "!bid 60");
 		say(b, "#304", "eve", "!pass");
 		say(b, NULL, "eve", "#304 play 1");
 		say(b, "#304", "eve", "!unbot 2");
-		CHECK(!memcmp(&rules, &t->set.rules, sizeof rules) && t->game.deal_no == deal && t->seats[1].computer,
+		CHECK(!memcmp(&rules, &t->set.rules, sizeof rules) && G304(t)->deal_no == deal && t->seats[1].computer,
 		      "a spectator's commands change nothing in a game");
 		CHECK(count_to("eve", NULL) == 5 && nsent == 5, "each is refused privately (%d lines)", nsent);
 	}

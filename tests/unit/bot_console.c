@@ -11,9 +11,9 @@
 #include <unistd.h>
 #include "check.h"
 #include "console.h"
-#include "ircline.h"
 #include "log.h"
 #include "loop.h"
+#include "utf8.h"
 
 typedef struct rec {
 	int messages, joins, lefts, renames, readies, ups, downs;
@@ -188,7 +188,7 @@ int main(void)
 	put(&g, longtext);
 	spin(&g);
 	CHECK(g.r.messages == 6 && strlen(g.r.text) < ADAPTER_TEXT_MAX && strlen(g.r.text) % 2 == 0
-		      && ircline_utf8_valid(g.r.text, strlen(g.r.text)),
+		      && utf8_valid(g.r.text, strlen(g.r.text)),
 	      "long text cut whole characters (%zu bytes)", strlen(g.r.text));
 	/* Malformed lines are no messages. */
 	put(&g, "nope\n{\"user\":1,\"text\":\"a\"}\n{\"user\":\"a\",\"text\":\"\xc3\"}\n[]\n{}\n\n{\"user\":\"a\n");

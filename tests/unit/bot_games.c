@@ -662,11 +662,11 @@ int main(void)
 	say(b, "#switch", "cat", "!sit");
 	p0 = net.npriv;
 	say(b, "#switch", "ann", "!new trump304 2");
-	CHECK(t && !t->gdef && priv_has(p0, "ann", "more people are seated"), "three seated do not fit two seats");
+	CHECK(t && t->gdef == &game_def_304 && priv_has(p0, "ann", "more people are seated"), "three seated do not fit two seats");
 	say(b, "#switch", "ann", "!new trump304 3");
 	CHECK(t && t->gdef == &game_def_trump304 && t->nseats == 3, "a 304 table becomes Trump304 for three");
 	say(b, "#switch", "ann", "!new 304");
-	CHECK(t && !t->gdef && t->nseats == 4, "and back to 304");
+	CHECK(t && t->gdef == &game_def_304 && t->nseats == 4, "and back to 304");
 	say(b, "#switch", "ann", "!stop");
 	loop_once(ev, 1);
 

@@ -200,15 +200,15 @@ int main(void)
 	m = net.npriv;
 	r = net.nroom;
 	say(b, "#304", "ann", "!new trump304 4294967299");
-	CHECK(t->gdef == NULL && t->nseats == 4 && strstr(priv_since(m), "Nothing changed") && net.nroom == r,
+	CHECK(t->gdef == &game_def_304 && t->nseats == 4 && strstr(priv_since(m), "Nothing changed") && net.nroom == r,
 	      "!new trump304 4294967299 is refused (%d seats)", t->nseats);
 	say(b, "#304", "ann", "!new trump304 3x");
-	CHECK(t->gdef == NULL && net.nroom == r, "!new trump304 3x is refused");
+	CHECK(t->gdef == &game_def_304 && net.nroom == r, "!new trump304 3x is refused");
 	int tables = b->ntables;
 	say(b, "#other", "ann", "!new trump304 4294967299");
 	CHECK(b->ntables == tables, "!new trump304 4294967299 opens no table where there is none");
 	say(b, "#304", "ann", "!new trump304 3");
-	CHECK(t->gdef != NULL && t->nseats == 3, "!new trump304 3 is taken");
+	CHECK(t->gdef == &game_def_trump304 && t->nseats == 3, "!new trump304 3 is taken");
 	say(b, "#304", "ann", "!new 304");
 
 	/* Settings recalled at the channel's next table: a value stored by an

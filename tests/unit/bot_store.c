@@ -16,6 +16,9 @@
 #include "store.h"
 #include "table.h"
 
+/* The 304 match of a table (its game state is a g304). */
+#define G304(t) ((g304 *)(t)->g->state)
+
 #define LOG_MAX 40000
 
 typedef struct fake {
@@ -64,8 +67,8 @@ static void ann_moves(bot *b, table *t)
 	g304_legal l;
 	g304_action a;
 	char cmd[64], code[3];
-	g304_view_of(&t->game, 0, &v);
-	g304_legal_of(&t->game, 0, &l);
+	g304_view_of(G304(t), 0, &v);
+	g304_legal_of(G304(t), 0, &l);
 	g304_simple_action(&v, &l, &a);
 	const char *in = "#304";
 	switch (a.type) {
@@ -87,7 +90,7 @@ static void ann_moves(bot *b, table *t)
 		break;
 	case G304_ACT_PLAY:
 		card_code(a.card, code);
-		snprintf(cmd, sizeof cmd, "play %s", a.card == t->game.trump_card && t->game.trump_down ? "trump" : code);
+		snprintf(cmd, sizeof cmd, "play %s", a.card == G304(t)->trump_card && G304(t)->trump_down ? "trump" : code);
 		in = NULL;
 		break;
 	case G304_ACT_CAPS: {
@@ -159,15 +162,15 @@ int main(void)
 	/* Play some deals, then open a second bot on the same file: it must
 	 * rebuild the same game. */
 	int steps = 0;
-	while (t->state == TABLE_PLAYING && t->game.deal_no < 4 && steps++ < 20000) {
-		if (t->game.turn == 0)
+	while (t->state == TABLE_PLAYING && G304(t)->deal_no < 4 && steps++ < 20000) {
+		if (G304(t)->turn == 0)
 			ann_moves(b, t);
 		else
 			loop_once(ev, 1);
 	}
 	/* somewhere in the middle of a deal */
-	while (t->game.phase != G304_PHASE_PLAY && steps++ < 40000) {
-		if (t->game.turn == 0)
+	while (G304(t)->phase != G304_PHASE_PLAY && steps++ < 40000) {
+		if (G304(t)->turn == 0)
 			ann_moves(b, t);
 		else
 			loop_once(ev, 1);
@@ -180,20 +183,20 @@ int main(void)
 		int n = bot_restore(b2);
 		CHECK(n == 1, "the second bot restores one table (%d)", n);
 		table *t2 = b2->ntables ? b2->tables[0] : NULL;
-		int same = t2 && t2->state == TABLE_PLAYING && t2->game.phase == t->game.phase && t2->game.turn == t->game.turn
-			   && t2->game.deal_no == t->game.deal_no && t2->match_id == t->match_id && t2->seq == t->seq
+		int same = t2 && t2->state == TABLE_PLAYING && G304(t2)->phase == G304(t)->phase && G304(t2)->turn == G304(t)->turn
+			   && G304(t2)->deal_no == G304(t)->deal_no && t2->match_id == t->match_id && t2->seq == t->seq
 			   && t2->deal_idx == t->deal_idx && !strcmp(t2->commitment, t->commitment)
-			   && t2->game.tokens[0] == t->game.tokens[0] && t2->game.tokens[1] == t->game.tokens[1]
+			   && G304(t2)->tokens[0] == G304(t)->tokens[0] && G304(t2)->tokens[1] == G304(t)->tokens[1]
 			   && t2->set.computer_think_ms == 77;
 		for (int s = 0; same && s < G304_SEATS; s++) {
 			g304_view v1, v2;
-			g304_view_of(&t->game, s, &v1);
-			g304_view_of(&t2->game, s, &v2);
+			g304_view_of(G304(t), s, &v1);
+			g304_view_of(G304(t2), s, &v2);
 			same = !memcmp(&v1, &v2, sizeof v1) && !strcmp(t->seats[s].name, t2->seats[s].name)
 			       && t->seats[s].computer == t2->seats[s].computer;
 		}
 		CHECK(same, "the restored table is the same game, seats and deal (phase %d/%d, deal %d/%d)",
-		      t2 ? t2->game.phase : -1, t->game.phase, t2 ? t2->game.deal_no : -1, t->game.deal_no);
+		      t2 ? G304(t2)->phase : -1, G304(t)->phase, t2 ? G304(t2)->deal_no : -1, G304(t)->deal_no);
 		if (t2) {
 			int before = net.npriv;
 			table_resumed(t2);
@@ -214,13 +217,13 @@ int main(void)
 
 	/* The rest of the match on the first bot. */
 	while (t->state == TABLE_PLAYING && steps++ < 200000) {
-		if (t->game.turn == 0)
+		if (G304(t)->turn == 0)
 			ann_moves(b, t);
 		else
 			loop_once(ev, 1);
 	}
-	CHECK(t->game.phase == G304_PHASE_OVER, "the match ended (%d steps)", steps);
-	int winner = t->game.winner;
+	CHECK(G304(t)->phase == G304_PHASE_OVER, "the match ended (%d steps)", steps);
+	int winner = G304(t)->winner;
 
 	/* The statistics from the database. */
 	store_stats st;
@@ -288,7 +291,7 @@ int main(void)
 				refused += g304_apply(&g, &r->deals[d].actions[i], NULL) != 0;
 		}
 		CHECK(!refused && g.phase == G304_PHASE_OVER && g.winner == winner
-		      && g.tokens[0] == t->game.tokens[0] && g.tokens[1] == t->game.tokens[1],
+		      && g.tokens[0] == G304(t)->tokens[0] && g.tokens[1] == G304(t)->tokens[1],
 		      "the record replays to the same result (%d refused)", refused);
 		record_free(r);
 	}

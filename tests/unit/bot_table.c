@@ -12,6 +12,9 @@
 #include "render.h"
 #include "table.h"
 
+/* The 304 match of a table (its game state is a g304). */
+#define G304(t) ((g304 *)(t)->g->state)
+
 #define LOG_MAX 20000
 
 typedef struct fake {
@@ -94,17 +97,17 @@ static cardset hidden_now(const table *t)
 {
 	cardset h = 0;
 	for (int s = 0; s < G304_SEATS; s++)
-		h |= t->game.hand[s];
-	if (t->game.trump_down)
-		h |= card_bit(t->game.trump_card);
-	if (t->game.trump_public)
-		h &= ~card_bit(t->game.trump_card); /* shown to all by a reveal or an opening */
-	for (int k = 0; t->game.caps_seat != G304_NO_SEAT && k < t->game.caps_norder; k++)
-		h &= ~card_bit(t->game.caps_order[k]); /* a caps call shows the caller's cards */
-	for (int i = 0; i <= t->game.trick_no && i < G304_TRICKS && t->game.phase == G304_PHASE_PLAY; i++)
-		for (int k = 0; k < t->game.tricks[i].n; k++)
-			if ((t->game.tricks[i].down >> k & 1) && !(t->game.tricks[i].shown >> k & 1))
-				h |= card_bit(t->game.tricks[i].card[k]);
+		h |= G304(t)->hand[s];
+	if (G304(t)->trump_down)
+		h |= card_bit(G304(t)->trump_card);
+	if (G304(t)->trump_public)
+		h &= ~card_bit(G304(t)->trump_card); /* shown to all by a reveal or an opening */
+	for (int k = 0; G304(t)->caps_seat != G304_NO_SEAT && k < G304(t)->caps_norder; k++)
+		h &= ~card_bit(G304(t)->caps_order[k]); /* a caps call shows the caller's cards */
+	for (int i = 0; i <= G304(t)->trick_no && i < G304_TRICKS && G304(t)->phase == G304_PHASE_PLAY; i++)
+		for (int k = 0; k < G304(t)->tricks[i].n; k++)
+			if ((G304(t)->tricks[i].down >> k & 1) && !(G304(t)->tricks[i].shown >> k & 1))
+				h |= card_bit(G304(t)->tricks[i].card[k]);
 	return h;
 }
 
@@ -120,15 +123,15 @@ static int play_match(bot *b, loop *ev, table *t, const char *room, int *steps_o
 	while (t->state == TABLE_PLAYING && steps < 20000) {
 		steps++;
 		int room_before = net.nroom;
-		int deal_before = t->game.deal_no;
+		int deal_before = G304(t)->deal_no;
 		cardset hidden_before = hidden_now(t);
-		if (t->game.turn == 0) {
+		if (G304(t)->turn == 0) {
 			g304_view v;
 			g304_legal l;
 			g304_action a;
 			char cmd[64];
-			g304_view_of(&t->game, 0, &v);
-			g304_legal_of(&t->game, 0, &l);
+			g304_view_of(G304(t), 0, &v);
+			g304_legal_of(G304(t), 0, &l);
 			/* The simple player chooses; we type it as a person would. */
 			g304_simple_action(&v, &l, &a);
 			const char *in = room;
@@ -150,12 +153,12 @@ static int play_match(bot *b, loop *ev, table *t, const char *room, int *steps_o
 			case G304_ACT_PLAY: {
 				char code[3];
 				card_code(a.card, code);
-				int tablecard = a.card == t->game.trump_card && t->game.trump_down;
+				int tablecard = a.card == G304(t)->trump_card && G304(t)->trump_down;
 				snprintf(cmd, sizeof cmd, "play %s", tablecard ? "trump" : code);
 				in = NULL; /* plays go privately: they may be face down */
-				const g304_trick *tr = &t->game.tricks[t->game.trick_no];
+				const g304_trick *tr = &G304(t)->tricks[G304(t)->trick_no];
 				if (t->set.brief && !tablecard
-				    && (tr->n == 0 || t->game.trump_open || card_suit(a.card) == card_suit(tr->card[0]))) {
+				    && (tr->n == 0 || G304(t)->trump_open || card_suit(a.card) == card_suit(tr->card[0]))) {
 					snprintf(cmd, sizeof cmd, "!play %s", code);
 					in = room; /* face up: typed in the room */
 				}
@@ -174,7 +177,7 @@ static int play_match(bot *b, loop *ev, table *t, const char *room, int *steps_o
 		}
 		/* Nothing said in the room may name a card that was hidden before
 		 * the action and is still hidden after it. */
-		cardset hidden = deal_before == t->game.deal_no ? hidden_before & hidden_now(t) : 0;
+		cardset hidden = deal_before == G304(t)->deal_no ? hidden_before & hidden_now(t) : 0;
 		for (int i = room_before; i < net.nroom; i++)
 			CHECK(!(cards_in(net.room_lines[i]) & hidden), "room line names a hidden card: %s", net.room_lines[i]);
 		deals = t->deals_played;
@@ -215,7 +218,7 @@ int main(void)
 	int steps = 0;
 	long deals = 0;
 	int refusals_before = play_match(b, ev, t, "#304", &steps, &deals);
-	CHECK(t->state == TABLE_OPEN && t->game.phase == G304_PHASE_OVER, "the match ended (%ld deals, %d steps)", deals, steps);
+	CHECK(t->state == TABLE_OPEN && G304(t)->phase == G304_PHASE_OVER, "the match ended (%ld deals, %d steps)", deals, steps);
 	CHECK(refusals_before == 0, "ann's typed commands were refused %d times", refusals_before);
 	/* Private lines went to ann only: computers get none. */
 	for (int i = 0; i < net.npriv; i++)
@@ -224,32 +227,32 @@ int main(void)
 	/* A face-down play named in the room is refused without playing it. */
 	say(b, "#304", "ann", "!start");
 	for (int i = 0; i < 2000 && t->state == TABLE_PLAYING; i++) {
-		if (t->game.phase == G304_PHASE_PLAY && t->game.turn == 0 && t->game.tricks[t->game.trick_no].n > 0
-		    && !t->game.trump_open) {
+		if (G304(t)->phase == G304_PHASE_PLAY && G304(t)->turn == 0 && G304(t)->tricks[G304(t)->trick_no].n > 0
+		    && !G304(t)->trump_open) {
 			g304_legal l;
-			g304_legal_of(&t->game, 0, &l);
-			int led = card_suit(t->game.tricks[t->game.trick_no].card[0]);
-			cardset off = l.cards & ~suit_mask(led) & t->game.hand[0];
+			g304_legal_of(G304(t), 0, &l);
+			int led = card_suit(G304(t)->tricks[G304(t)->trick_no].card[0]);
+			cardset off = l.cards & ~suit_mask(led) & G304(t)->hand[0];
 			if (off) {
 				char cmd[32], code[3];
 				card_code(cardset_first(off), code);
 				snprintf(cmd, sizeof cmd, "!play %s", code);
-				int n_before = t->game.tricks[t->game.trick_no].n, priv = net.npriv;
+				int n_before = G304(t)->tricks[G304(t)->trick_no].n, priv = net.npriv;
 				say(b, "#304", "ann", cmd);
-				CHECK(t->game.tricks[t->game.trick_no].n == n_before, "a face-down play from the room was played");
+				CHECK(G304(t)->tricks[G304(t)->trick_no].n == n_before, "a face-down play from the room was played");
 				CHECK(net.npriv > priv && strstr(net.priv_lines[net.npriv - 1], "face down"),
 				      "the player is told to play face-down cards privately");
 				break;
 			}
 		}
-		if (t->game.turn == 0) {
+		if (G304(t)->turn == 0) {
 			g304_view v;
 			g304_legal l;
 			g304_action a;
-			g304_view_of(&t->game, 0, &v);
-			g304_legal_of(&t->game, 0, &l);
+			g304_view_of(G304(t), 0, &v);
+			g304_legal_of(G304(t), 0, &l);
 			g304_simple_action(&v, &l, &a);
-			g304_apply(&t->game, &a, NULL); /* shortcut: the path above is tested already */
+			g304_apply(G304(t), &a, NULL); /* shortcut: the path above is tested already */
 		} else {
 			run_for(ev, 2);
 		}
@@ -323,7 +326,7 @@ int main(void)
 			marked |= strstr(net.room_lines[i], "ann: not accepted") != NULL;
 		CHECK(marked, "brief: a move typed in the room and refused is marked there as not accepted");
 		int brefused = play_match(b, ev, bt, "#brief", &bsteps, &bdeals);
-		CHECK(bt->state == TABLE_OPEN && bt->game.phase == G304_PHASE_OVER, "brief: the match ended (%ld deals)",
+		CHECK(bt->state == TABLE_OPEN && G304(bt)->phase == G304_PHASE_OVER, "brief: the match ended (%ld deals)",
 		      bdeals);
 		CHECK(brefused == 0, "brief: ann's typed commands were refused %d times", brefused);
 		int echoed = 0, tricks = 0, whole = 0;
@@ -367,7 +370,7 @@ int main(void)
 		const char *who[2] = { "ann", "bob" };
 		int armed = 0;
 		for (int step = 0; step < 400 && nt->state == TABLE_PLAYING && !armed; step++) {
-			int s = nt->game.turn;
+			int s = G304(nt)->turn;
 			if (s != 0 && s != 1) {
 				loop_once(ev, 2);
 				continue;
@@ -375,8 +378,8 @@ int main(void)
 			g304_view v;
 			g304_legal l;
 			g304_action a;
-			g304_view_of(&nt->game, s, &v);
-			g304_legal_of(&nt->game, s, &l);
+			g304_view_of(G304(nt), s, &v);
+			g304_legal_of(G304(nt), s, &l);
 			g304_simple_action(&v, &l, &a);
 			char cmd[64], code[3] = "";
 			const char *in = "#nudge";
@@ -385,14 +388,14 @@ int main(void)
 			else if (a.type == G304_ACT_TRUMP || a.type == G304_ACT_PLAY) {
 				card_code(a.card, code);
 				snprintf(cmd, sizeof cmd, "%s %s", a.type == G304_ACT_TRUMP ? "trump" : "play",
-					 a.type == G304_ACT_PLAY && a.card == nt->game.trump_card && nt->game.trump_down ? "trump"
+					 a.type == G304_ACT_PLAY && a.card == G304(nt)->trump_card && G304(nt)->trump_down ? "trump"
 															: code);
 				in = NULL;
 			} else
 				snprintf(cmd, sizeof cmd, "!pass");
 			int r0 = net.nroom;
 			say(b, in, who[s], cmd);
-			armed = nt->nudge_timer != 0 && nt->game.turn == 1 - s && s == 0 && net.nroom == r0;
+			armed = nt->nudge_timer != 0 && G304(nt)->turn == 1 - s && s == 0 && net.nroom == r0;
 		}
 		CHECK(armed, "brief: a turn passed from ann to bob in silence");
 		if (armed) {
@@ -444,35 +447,35 @@ int main(void)
 		ct->set.deal_pause_ms = 1500;
 		int room0 = net.nroom;
 		say(b, "#cut", "ann", "!start");
-		int cutter = (ct->game.dealer + 3) % 4;
+		int cutter = (G304(ct)->dealer + 3) % 4;
 		const char *names[4] = { "ann", "bob", "cat", "dan" };
 		const char *who = names[cutter], *other = names[(cutter + 1) % 4];
 		int offered = 0;
 		for (int i = room0; i < net.nroom; i++)
 			offered |= strstr(net.room_lines[i], "you may cut the deck") != NULL
 				   && !strncmp(net.room_lines[i], who, strlen(who));
-		CHECK(offered && ct->game.phase == G304_PHASE_DEAL && ct->cut_seat == cutter,
+		CHECK(offered && G304(ct)->phase == G304_PHASE_DEAL && ct->cut_seat == cutter,
 		      "the cut is offered to the seat before the dealer (%s) before the first deal", who);
 		int priv0 = net.npriv;
 		say(b, "#cut", other, "!cut 5");
-		CHECK(ct->game.phase == G304_PHASE_DEAL && net.npriv > priv0
+		CHECK(G304(ct)->phase == G304_PHASE_DEAL && net.npriv > priv0
 		      && strstr(net.priv_lines[net.npriv - 1], "the cut is offered to"),
 		      "someone else's !cut is refused privately");
 		say(b, "#cut", who, "!cut 0");
 		say(b, "#cut", who, "!cut 32");
 		say(b, "#cut", who, "!cut x");
-		CHECK(ct->game.phase == G304_PHASE_DEAL && strstr(net.priv_lines[net.npriv - 1], "cut N"),
+		CHECK(G304(ct)->phase == G304_PHASE_DEAL && strstr(net.priv_lines[net.npriv - 1], "cut N"),
 		      "cuts outside 1 to 31 get the usage line");
 		room0 = net.nroom;
 		say(b, "#cut", who, "!cut 12");
 		int told = 0;
 		for (int i = room0; i < net.nroom; i++)
 			told |= strstr(net.room_lines[i], "cuts the deck at 12") != NULL;
-		CHECK(ct->game.phase == G304_PHASE_BID4 && told, "a cut deals at once and is told");
+		CHECK(G304(ct)->phase == G304_PHASE_BID4 && told, "a cut deals at once and is told");
 		say(b, "#cut", who, "!cut 3");
 		CHECK(strstr(net.priv_lines[net.npriv - 1], "the cut is offered to"), "no cut once the deal is on");
 		/* Without a cut: the next deal comes after the pause. */
-		ct->game.phase = G304_PHASE_DEAL;
+		G304(ct)->phase = G304_PHASE_DEAL;
 		ct->cut_seat = -1;
 		say(b, "#cut", "ann", "!stop");
 		say(b, "#cut", "bob", "!stop");
@@ -488,16 +491,16 @@ int main(void)
 		ct->set.cut_offer_ms = 2500;
 		room0 = net.nroom;
 		say(b, "#cut", "ann", "!start");
-		CHECK(ct->game.phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "offered again at a new table");
+		CHECK(G304(ct)->phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "offered again at a new table");
 		offered = 0;
 		for (int i = room0; i < net.nroom; i++)
 			offered |= strstr(net.room_lines[i], "you may cut the deck") && strstr(net.room_lines[i], "within 3 s");
 		CHECK(offered, "the offer says how long it waits (cut_offer_ms, not the pause between deals)");
 		/* The offer outlasts the pause between deals (people type on phones). */
 		run_for(ev, 1300);
-		CHECK(ct->game.phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "the cut is still open after the pause");
+		CHECK(G304(ct)->phase == G304_PHASE_DEAL && ct->cut_seat >= 0, "the cut is still open after the pause");
 		run_for(ev, 1500);
-		CHECK(ct->game.phase == G304_PHASE_BID4 && ct->cut_seat < 0, "no cut: the deal starts when the offer ends");
+		CHECK(G304(ct)->phase == G304_PHASE_BID4 && ct->cut_seat < 0, "no cut: the deal starts when the offer ends");
 		say(b, "#cut", "ann", "!stop");
 		say(b, "#cut", "bob", "!stop");
 		say(b, "#cut", "cat", "!stop");
@@ -526,11 +529,11 @@ int main(void)
 		b->test_deck = deck;
 		say(b, "#caps", "ann", "!start");
 		run_for(ev, 50);
-		CHECK(ct->game.phase == G304_PHASE_BID4 && b->test_deck == NULL, "caps table: the fixed deck is dealt");
+		CHECK(G304(ct)->phase == G304_PHASE_BID4 && b->test_deck == NULL, "caps table: the fixed deck is dealt");
 		/* Role k of the worked example (dealer 0) sits at seat dealer+k. */
 		const char *r[4];
 		for (int k = 0; k < 4; k++)
-			r[k] = who[(ct->game.dealer + k) & 3];
+			r[k] = who[(G304(ct)->dealer + k) & 3];
 		int priv0 = net.npriv;
 		say(b, "#caps", r[1], "!finish");
 		int refused = 0;
@@ -547,7 +550,7 @@ int main(void)
 		say(b, "#caps", r[3], "!pass");
 		say(b, "#caps", r[0], "!pass");
 		say(b, "#caps", r[1], "!pass");
-		CHECK(ct->game.phase == G304_PHASE_PLAY, "caps table: play begins");
+		CHECK(G304(ct)->phase == G304_PHASE_PLAY, "caps table: play begins");
 		static const struct { int role; const char *card; } plays[] = {
 			{ 1, "as" }, { 2, "trump" }, { 3, "ts" }, { 0, "8s" },
 			{ 2, "jc" }, { 3, "ac" }, { 0, "8d" }, { 1, "7c" },
@@ -559,8 +562,8 @@ int main(void)
 			snprintf(cmd, sizeof cmd, "play %s", plays[i].card);
 			say(b, NULL, r[plays[i].role], cmd);
 		}
-		CHECK(ct->game.trick_no == 3 && ct->game.turn == ((ct->game.dealer + 1) & 3),
-		      "caps table: trick 4, the last seat to play (trick %d)", ct->game.trick_no + 1);
+		CHECK(G304(ct)->trick_no == 3 && G304(ct)->turn == ((G304(ct)->dealer + 1) & 3),
+		      "caps table: trick 4, the last seat to play (trick %d)", G304(ct)->trick_no + 1);
 		int room0 = net.nroom;
 		say(b, "#caps", r[2], "!caps 9h 8h 7h kc");
 		int called = 0;
@@ -569,7 +572,7 @@ int main(void)
 		CHECK(called == 1, "the caps call is told with the offer to finish");
 		say(b, NULL, r[1], "play ah");
 		run_for(ev, 100);
-		CHECK(ct->game.caps_k >= 1, "the caller's first stated card is played for them (%d)", ct->game.caps_k);
+		CHECK(G304(ct)->caps_k >= 1, "the caller's first stated card is played for them (%d)", G304(ct)->caps_k);
 		room0 = net.nroom;
 		for (int k = 0; k < 4; k++)
 			if (k != 2)
@@ -578,11 +581,11 @@ int main(void)
 		for (int i = room0; i < net.nroom; i++)
 			ok += strstr(net.room_lines[i], "I will play your cards to the end of this deal") != NULL;
 		CHECK(ok == 3, "each !finish is acknowledged (%d)", ok);
-		for (int i = 0; i < 200 && ct->game.phase == G304_PHASE_PLAY; i++)
+		for (int i = 0; i < 200 && G304(ct)->phase == G304_PHASE_PLAY; i++)
 			run_for(ev, 10);
-		const g304_deal_end *e = &ct->game.last;
+		const g304_deal_end *e = &G304(ct)->last;
 		int team = g304_team(table_seat_of(ct, r[2]));
-		CHECK(ct->game.phase != G304_PHASE_PLAY && e->caps == G304_CAPSO_CORRECT,
+		CHECK(G304(ct)->phase != G304_PHASE_PLAY && e->caps == G304_CAPSO_CORRECT,
 		      "the deal is played out: caps correct (%d)", e->caps);
 		CHECK(e->tokens[team] == 14 && e->tokens[!team] == 8, "200 made with caps: 2 + 1 tokens (%d, %d)",
 		      e->tokens[team], e->tokens[!team]);
@@ -603,7 +606,7 @@ int main(void)
 		for (int i = 0; i < 3; i++)
 			say(b, "#seats", "ann", "!bot");
 		say(b, "#seats", "ann", "!start");
-		CHECK(st->state == TABLE_PLAYING && st->game.phase == G304_PHASE_BID4, "seats: the deal is on");
+		CHECK(st->state == TABLE_PLAYING && G304(st)->phase == G304_PHASE_BID4, "seats: the deal is on");
 		say(b, "#seats", "eve", "!sit 2");
 		CHECK(table_seat_of(st, "eve") == 1, "seats: a spectator takes a computer's seat");
 		say(b, "#seats", "eve", "!leave");
@@ -629,8 +632,8 @@ int main(void)
 		CHECK(!st->closing, "seats: two who took computers' seats mid-match do not outvote the player");
 		/* The bid of a seat whose holder changed names its bidder. */
 		snprintf(st->bid_by[1], sizeof st->bid_by[1], "Robo-East");
-		st->game.bid = 170;
-		st->game.bidder = 1;
+		G304(st)->bid = 170;
+		G304(st)->bidder = 1;
 		p0 = net.npriv;
 		say(b, "#seats", "eve2", "!hand");
 		CHECK(net.npriv > p0 && strstr(net.priv_lines[net.npriv - 1], "170 by Robo-East"),

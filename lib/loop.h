@@ -1,4 +1,4 @@
-/* loop.h: the one event loop: descriptors, timers and signals, single-threaded.
+/* loop.h: the one event loop (shared by the host and the adapters): descriptors, timers and signals, single-threaded.
  *
  * Sources are polled through select(2) fd_sets so that libircclient
  * (irc_add_select_descriptors) and libcurl (curl_multi_fdset) plug in as they

@@ -11,6 +11,8 @@
 #ifndef CARDBOT_LOG_H
 #define CARDBOT_LOG_H
 
+#include <stdarg.h>
+
 enum log_level { LOG_DEBUG, LOG_INFO, LOG_WARN, LOG_ERROR };
 
 /* Lines below min are dropped (the default is LOG_DEBUG: everything). */
@@ -21,5 +23,7 @@ int log_level_parse(const char *word);
 void log_msg(int level, const char *component, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same, with the level as a word (unknown words count as info). */
 void log_word(const char *level, const char *component, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* log_word with the arguments as a va_list (for a component's own wrapper). */
+void log_vword(const char *level, const char *component, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 
 #endif

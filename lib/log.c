@@ -53,11 +53,16 @@ void log_msg(int level, const char *component, const char *fmt, ...)
 	va_end(ap);
 }
 
-void log_word(const char *level, const char *component, const char *fmt, ...)
+void log_vword(const char *level, const char *component, const char *fmt, va_list ap)
 {
 	int l = log_level_parse(level);
+	vlog(l < 0 ? LOG_INFO : l, component, fmt, ap);
+}
+
+void log_word(const char *level, const char *component, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vlog(l < 0 ? LOG_INFO : l, component, fmt, ap);
+	log_vword(level, component, fmt, ap);
 	va_end(ap);
 }

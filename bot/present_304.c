@@ -1,0 +1,855 @@
+/* present_304.c: 304 at a table (seeds 000 and 001, RULES.md): bidding in
+ * two rounds with partners, the trump card laid face down, face-down plays
+ * and the trumper's private look at them, spoilt trumps, caps and `finish`,
+ * open games, tokens, and computer players that search (engine/g304_ai.c,
+ * on the worker thread: bot/ai_worker.c).
+ *
+ * The one file of bot/ that plays 304 through the typed engine API
+ * (engine/g304.h): the table hands it the match as a game (engine/game.h),
+ * whose state is a g304.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "ai_worker.h"
+#include "g304_ai.h"
+#include "g304_simple.h"
+#include "log.h"
+#include "loop.h"
+#include "record.h"
+#include "table_int.h"
+#include "table_store.h"
+
+static const g304 *G(const table *t) { return t->g->state; }
+
+static void room_card(card c, char *buf, size_t len)
+{
+	strbuf b;
+	sb_init(&b, buf, len);
+	render_card(&b, c, RENDER_COLOUR);
+}
+
+static void bid_text(int bid, char *buf, size_t len)
+{
+	if (bid >= G304_BID_PCC)
+		snprintf(buf, len, "pcc");
+	else
+		snprintf(buf, len, "%d", bid);
+}
+
+static void team_names(const table *t, int team, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s & %s", table_seat_name(t, team), table_seat_name(t, team + 2));
+}
+
+/* ---- what a seat is told privately ---- */
+
+/* "trick 3, spades led, trump hidden" for a seat. */
+static void state_line(const table *t, int s, char *buf, size_t len)
+{
+	g304_view v;
+	g304_view_of(G(t), s, &v);
+	strbuf b;
+	sb_init(&b, buf, len);
+	sb_printf(&b, "%s: ", table_room_shown(t));
+	char n[32], m[32];
+	switch (v.phase) {
+	case G304_PHASE_BID4:
+		snprintf(n, sizeof n, "%d", v.bid);
+		table_sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, table_bid_name(t, v.bidder), NULL);
+		break;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		table_sb_txt(&b, T_STATE_TRUMP, table_seat_name(t, v.trumper), NULL, NULL);
+		break;
+	case G304_PHASE_BID8:
+		snprintf(n, sizeof n, "%d", v.bid);
+		table_sb_txt(&b, T_STATE_BID8, n, NULL, NULL);
+		break;
+	case G304_PHASE_PLAY: {
+		const g304_trick *tr = &v.tricks[v.ntricks - 1];
+		snprintf(n, sizeof n, "%d", v.ntricks);
+		table_sb_txt(&b, T_STATE_TRICK, n, NULL, NULL);
+		if (tr->n)
+			table_sb_txt(&b, T_STATE_LED, suit_name(card_suit(tr->card[0])), NULL, NULL);
+		if (v.trump_open)
+			table_sb_txt(&b, T_STATE_TRUMPS, suit_name(v.trump_suit), NULL, NULL);
+		else if (s == v.trumper)
+			table_sb_txt(&b, T_STATE_MY_TRUMP, suit_name(v.trump_suit), NULL, NULL);
+		else
+			table_sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
+		bid_text(v.bid, m, sizeof m);
+		table_sb_txt(&b, T_STATE_CONTRACT, m, table_bid_name(t, v.trumper), NULL);
+		break;
+	}
+	default:
+		table_sb_txt(&b, T_STATE_BETWEEN, NULL, NULL, NULL);
+	}
+	if (v.turn == s)
+		table_sb_txt(&b, T_STATE_YOUR_TURN, NULL, NULL, NULL);
+}
+
+/* The private hand line: table, state, hand with positions, legal cards. */
+static void hand(table *t, int s)
+{
+	g304_view v;
+	g304_legal l;
+	g304_view_of(G(t), s, &v);
+	g304_legal_of(G(t), s, &l);
+	char line[TABLE_LINE], st[256];
+	strbuf b;
+	sb_init(&b, line, sizeof line);
+	state_line(t, s, st, sizeof st);
+	char cards[TABLE_LINE];
+	strbuf cb;
+	sb_init(&cb, cards, sizeof cards);
+	render_hand(&cb, v.hand, table_style_of(t, s), 1);
+	table_sb_txt(&b, T_HAND, st, cards, NULL);
+	if (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE) {
+		sb_init(&cb, cards, sizeof cards);
+		render_card(&cb, v.trump_card, table_style_of(t, s));
+		table_sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
+	}
+	if ((l.acts & (1u << G304_ACT_PLAY)) && t->set.hints) {
+		sb_init(&cb, cards, sizeof cards);
+		render_hand(&cb, l.cards & v.hand, table_style_of(t, s), 0);
+		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
+		if (s == v.trumper && v.trump_down && (l.cards & card_bit(v.trump_card)))
+			table_sb_txt(&b, T_HAND_OR_TRUMP_CARD, NULL, NULL, NULL);
+	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
+		table_sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
+	}
+	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+}
+
+/* The turn line: "ann: your turn to bid: 170 or more, or pass." */
+static int turn(table *t, int s)
+{
+	g304_legal l;
+	g304_legal_of(G(t), s, &l);
+	char what[128];
+	switch (G(t)->phase) {
+	case G304_PHASE_BID4:
+	case G304_PHASE_BID8:
+		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min)
+			snprintf(what, sizeof what, "%d or more%s, or pass", l.bid_min,
+				 (l.acts & (1u << G304_ACT_PARTNER)) ? ", partner" : "");
+		else if (l.pcc_ok)
+			snprintf(what, sizeof what, "pcc or pass");
+		else
+			snprintf(what, sizeof what, "pass%s", (l.acts & (1u << G304_ACT_PARTNER)) ? " or partner" : "");
+		table_say(t, T_TURN_BID, t->seats[s].name, what, NULL);
+		return 1;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		table_say(t, T_TURN_TRUMP, t->seats[s].name, NULL, NULL);
+		return 1;
+	case G304_PHASE_PLAY:
+		table_say(t, T_TURN_PLAY, t->seats[s].name, NULL, NULL);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- events into words ---- */
+
+static void match_start(table *t)
+{
+	table_say(t, T_MATCH_STARTS, table_seat_name(t, 0), table_seat_name(t, 2), NULL);
+	table_say(t, T_MATCH_STARTS2, table_seat_name(t, 1), table_seat_name(t, 3), NULL);
+}
+
+static void dealt(table *t)
+{
+	const g304 *g = G(t);
+	char n[16];
+	snprintf(n, sizeof n, "%d", g->deal_no);
+	table_say(t, T_DEAL, n, table_seat_name(t, g->dealer), table_seat_name(t, (g->dealer + 1) & 3));
+}
+
+static void deal_end_words(table *t)
+{
+	const g304 *g = G(t);
+	const g304_deal_end *e = &g->last;
+	char a[TEAM_TEXT], b[TEAM_TEXT], c[64];
+	switch (e->outcome) {
+	case G304_OUTCOME_REDEAL:
+		return; /* the REJECTED event said it */
+	case G304_OUTCOME_PASSED_OUT:
+		table_say(t, T_PASSED_OUT, table_seat_name(t, g->dealer), NULL, NULL);
+		break;
+	case G304_OUTCOME_SPOILT:
+		if (e->spoilt_right)
+			table_say(t, T_SPOILT_RIGHT, table_seat_name(t, e->spoilt_seat), NULL, NULL);
+		else
+			table_say(t, T_SPOILT_WRONG, table_seat_name(t, e->spoilt_seat), NULL, NULL);
+		break;
+	case G304_OUTCOME_SCORED: {
+		int tt = g304_team(e->trumper);
+		bid_text(e->bid, c, sizeof c);
+		snprintf(a, sizeof a, "%d", e->points[tt]);
+		table_say(t, e->made ? T_MADE : T_FAILED, table_seat_name(t, e->trumper), c, a);
+		if (e->caps != G304_CAPSO_NONE)
+			table_say(t, T_CAPS_RESULT, g304_caps_outcome_name(e->caps),
+				  e->caps_seat < G304_SEATS ? table_seat_name(t, e->caps_seat)
+							    : table_txt(c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
+				  NULL);
+		break;
+	}
+	default:
+		break;
+	}
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b, sizeof b);
+	char tok[64];
+	snprintf(tok, sizeof tok, "%d : %d", g->tokens[0], g->tokens[1]);
+	table_say(t, T_TOKENS, a, b, tok);
+}
+
+/* The trumper's private look at the face-down cards of a finished trick. */
+static void inspection(table *t, int trick)
+{
+	int tr = G(t)->trumper;
+	if (tr == G304_NO_SEAT || !table_private_ok(t, tr))
+		return;
+	g304_view v;
+	g304_view_of(G(t), tr, &v);
+	const g304_trick *x = &v.tricks[trick];
+	char cards[TABLE_LINE], line[TABLE_LINE], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	int any = 0;
+	for (int k = 0; k < x->n; k++)
+		if ((x->down >> k & 1) && x->seat[k] != tr && x->card[k] != CARD_NONE) {
+			sb_printf(&b, " %s ", table_seat_name(t, x->seat[k]));
+			render_card(&b, x->card[k], table_style_of(t, tr));
+			any = 1;
+		}
+	snprintf(n, sizeof n, "%d", trick + 1);
+	if (any)
+		bot_say_story(t->bot, t->net, t->room, t->seats[tr].user,
+			      table_txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards), ADAPTER_NOTICE);
+}
+
+/* Brief: "trick 3: ann J♥, bob face down, ...; cat wins it", each card as
+ * the room may see it. */
+static void trick_all(table *t, int trick, const char *winner)
+{
+	if (trick < 0 || trick >= G304_TRICKS)
+		return;
+	const g304_trick *x = &G(t)->tricks[trick];
+	char cards[TABLE_LINE], down[64], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	table_txt(down, sizeof down, T_WORD_FACE_DOWN, NULL, NULL, NULL);
+	for (int k = 0; k < x->n; k++) {
+		sb_printf(&b, "%s %s ", k ? "," : "", table_seat_name(t, x->seat[k]));
+		if ((x->down >> k & 1) && !(x->shown >> k & 1))
+			sb_add(&b, down);
+		else
+			render_card(&b, x->card[k], RENDER_COLOUR);
+	}
+	snprintf(n, sizeof n, "%d", trick + 1);
+	table_say(t, T_TRICK_ALL, winner, n, cards);
+}
+
+static void events(table *t, const game_result *res)
+{
+	const g304 *g = G(t);
+	char c1[32], c2[32], n[32];
+	for (int i = 0; i < res->nevents; i++) {
+		const game_event *e = &res->events[i];
+		const char *who = table_seat_name(t, e->seat);
+		/* Brief: the move the room saw typed is not said again. */
+		if (i == 0 && t->seen_seat >= 0 && e->seat == t->seen_seat
+		    && (e->type == G304_EV_BID || e->type == G304_EV_PASS
+			|| (e->type == G304_EV_PLAYED && !(e->flags & 1))))
+			continue;
+		switch (e->type) {
+		case G304_EV_REJECTED:
+			snprintf(n, sizeof n, "%d", e->value);
+			table_say(t, T_REJECTED, who, n, NULL);
+			break;
+		case G304_EV_BID:
+			if (e->seat < G304_SEATS)
+				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
+			bid_text(e->value, n, sizeof n);
+			table_say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
+			break;
+		case G304_EV_PASS:
+			table_say(t, T_PASS, who, NULL, NULL);
+			break;
+		case G304_EV_ASK:
+			table_say(t, T_ASK, who, table_seat_name(t, g304_partner(e->seat)), NULL);
+			break;
+		case G304_EV_BIDDING_WON:
+			snprintf(n, sizeof n, "%d", e->value);
+			table_say(t, T_BIDDING_WON, table_bid_name(t, e->seat), n, NULL);
+			break;
+		case G304_EV_TRUMP_SET:
+			table_say(t, T_TRUMP_SET, who, NULL, NULL);
+			break;
+		case G304_EV_DEALT_REST:
+			table_say(t, T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
+			for (int s = 0; s < G304_SEATS; s++)
+				if (s != g->turn || t->set.brief)
+					table_send_hand(t, s);
+			break;
+		case G304_EV_TRUMP_BACK:
+			table_say(t, T_TRUMP_BACK, who, NULL, NULL);
+			break;
+		case G304_EV_BID8_WON:
+			bid_text(e->value, n, sizeof n);
+			table_say(t, T_BID8_WON, table_bid_name(t, e->seat), n, NULL);
+			break;
+		case G304_EV_PLAY_STARTS:
+			table_say(t, T_PLAY_STARTS, who,
+				  table_txt(c1, sizeof c1, g->trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
+			break;
+		case G304_EV_OPENED:
+			room_card(e->card, c1, sizeof c1);
+			table_say(t, T_OPENED, who, suit_name(card_suit(e->card)), c1);
+			break;
+		case G304_EV_PLAYED:
+			if (e->flags & 1) {
+				table_say(t, (e->flags & 2) ? T_PLAYED_TRUMP_CARD : T_PLAYED_DOWN, who, NULL, NULL);
+			} else {
+				room_card(e->card, c1, sizeof c1);
+				table_say(t, T_PLAYED, who, c1, NULL);
+			}
+			break;
+		case G304_EV_NO_TRUMP:
+			table_say(t, T_NO_TRUMP, NULL, NULL, NULL);
+			inspection(t, e->value);
+			break;
+		case G304_EV_REVEALED: {
+			room_card(e->card, c1, sizeof c1);
+			table_say(t, T_REVEALED, suit_name(card_suit(e->card)), c1, NULL);
+			/* Cards turned up by the reveal, shown to all: in the trick
+			 * the reveal ended, the one just finished, unless the reveal
+			 * came from opening before any card. */
+			int tn = g->trick_no;
+			if (tn > 0 && (tn == G304_TRICKS || g->tricks[tn].n == 0))
+				tn--;
+			if (tn >= 0 && tn < G304_TRICKS) {
+				const g304_trick *x = &g->tricks[tn];
+				for (int k = 0; k < x->n; k++)
+					if ((x->shown >> k & 1) && x->seat[k] != g->trumper) {
+						room_card(x->card[k], c2, sizeof c2);
+						table_say(t, T_TURNED_UP, table_seat_name(t, x->seat[k]), c2, NULL);
+					}
+			}
+			if (e->flags & 1)
+				table_send_hand(t, g->trumper);
+			break;
+		}
+		case G304_EV_TRICK:
+			if (t->set.brief) {
+				trick_all(t, e->value, who);
+				break;
+			}
+			snprintf(n, sizeof n, "%d", e->value + 1);
+			table_say(t, T_TRICK, who, n, NULL);
+			break;
+		case G304_EV_CAPS: {
+			char order[160];
+			strbuf b;
+			sb_init(&b, order, sizeof order);
+			for (int k = 0; k < g->caps_norder; k++) {
+				if (k)
+					sb_add(&b, " ");
+				render_card(&b, g->caps_order[k], RENDER_COLOUR);
+			}
+			table_say(t, T_CAPS_CALLED, who, order, t->bot->prefix);
+			break;
+		}
+		case G304_EV_CAPS_BROKEN:
+			table_say(t, T_CAPS_BROKEN, who, NULL, NULL);
+			break;
+		case G304_EV_DEAL_END:
+			deal_end_words(t);
+			break;
+		case G304_EV_MATCH_END: {
+			char a[TEAM_TEXT];
+			team_names(t, e->seat, a, sizeof a);
+			table_say(t, T_MATCH_WON, a, NULL, NULL);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static void refusal(table *t, const game_result *res, int who, char *buf, size_t len)
+{
+	(void)who;
+	const char *names[G304_SEATS];
+	for (int s = 0; s < G304_SEATS; s++)
+		names[s] = table_seat_name(t, s);
+	g304_result r;
+	memset(&r, 0, sizeof r);
+	r.err = res->err;
+	r.a = res->a;
+	r.b = res->b;
+	text_refusal(buf, len, &r, names);
+}
+
+/* A deal ended: each seat's share of it, for the statistics. */
+static void deal_results(const table *t, store_deal_end *end)
+{
+	const g304 *g = G(t);
+	const g304_deal_end *e = &g->last;
+	memset(end, 0, sizeof *end);
+	for (int s = 0; s < G304_SEATS; s++) {
+		int team = g304_team(s);
+		store_result *r = &end->seats[s];
+		r->user = t->seats[s].computer ? "" : t->seats[s].user;
+		r->name = t->seats[s].name;
+		r->computer = t->seats[s].computer;
+		r->seat = s;
+		r->team = team;
+		r->outcome = g304_outcome_name(e->outcome);
+		r->trumper = e->trumper == s;
+		r->bid = e->bid == G304_BID_PCC ? 1000 : e->bid;
+		r->made = e->made;
+		r->won = e->paid[team ^ 1] > e->paid[team];
+		r->points = e->points[team];
+		r->caps = g304_caps_outcome_name(e->caps);
+		r->caps_called = e->caps_seat == s;
+	}
+	end->match_over = g->phase == G304_PHASE_OVER;
+	end->winner = g->winner;
+	end->tokens[0] = g->tokens[0];
+	end->tokens[1] = g->tokens[1];
+}
+
+static void action_json(const table *t, const game_action *a, char *out, size_t len)
+{
+	(void)t;
+	g304_action x;
+	game_action_to_g304(a, &x);
+	tstore_action_json(&x, out, len);
+}
+
+static void rules_json(const table *t, char *out, size_t len)
+{
+	tstore_rules_json(&t->set.rules, out, len);
+}
+
+static void restored(table *t, const record *r)
+{
+	t->set.rules = r->rules;
+}
+
+/* ---- computer players that search (engine/g304_ai.c), off the loop ---- */
+
+/* Caller of a caps: the bot plays its stated order for it. */
+static int caps_autoplay(const table *t, int s)
+{
+	const g304 *g = G(t);
+	return g->caps_seat == s && g->caps_k < g->caps_norder;
+}
+
+/* A caps caller's stated order, or a player who asked the bot to finish
+ * the deal after a caps call. */
+static int auto_seat(const table *t, int s)
+{
+	if (!t->g || s < 0 || s >= G304_SEATS)
+		return 0;
+	const g304 *g = G(t);
+	return caps_autoplay(t, s)
+	       || (t->seats[s].finish_deal == g->deal_no + 1 && g->caps_seat != G304_NO_SEAT && g->phase == G304_PHASE_PLAY);
+}
+
+static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
+{
+	table *t = ctx;
+	int why = (int)(tag & 3), s = (int)(tag >> 4 & 3);
+	uint64_t stamp = tag >> 8;
+	if (t->closing || !t->g)
+		return;
+	game_action a;
+	if (ok)
+		game_action_from_g304(res, &a);
+	if (why == PRESENT_HINT) {
+		if (ok && stamp == (table_stamp(t) & (UINT64_MAX >> 8)) && table_turn(t) == s)
+			table_hint(t, s, &a);
+		return;
+	}
+	if (stamp != (table_stamp(t) & (UINT64_MAX >> 8)))
+		return;
+	table_computer_done(t, s, why, table_stamp(t), ok ? &a : NULL);
+}
+
+/* Hands the decision to the worker thread; 0 if it cannot take it. */
+static int ai_submit(table *t, int s, int why, const g304_view *v, const g304_legal *l)
+{
+	if (!t->bot->ai)
+		t->bot->ai = ai_worker_new(t->bot->ev);
+	if (!t->bot->ai)
+		return 0;
+	g304_ai_params p;
+	int level = why == PRESENT_HINT || t->set.computer_level == G304_AI_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;
+	g304_ai_params_default(&p, level, rng_next(&t->dice));
+	long ms = t->set.computer_think_ms > 0 ? t->set.computer_think_ms : AI_BUDGET_MS_DEFAULT;
+	uint64_t tag = table_stamp(t) << 8 | (uint64_t)s << 4 | (uint64_t)why;
+	return ai_worker_submit(t->bot->ai, v, l, &p, ms, tag, ai_done, t) != 0;
+}
+
+static int choose(table *t, int s, int why, game_action *out)
+{
+	g304_view v;
+	g304_legal l;
+	g304_action a;
+	g304_view_of(G(t), s, &v);
+	g304_legal_of(G(t), s, &l);
+	/* A hint is for what a player must decide: not for a call of spoilt
+	 * trumps or caps, which may be made at any time. */
+	if (why == PRESENT_HINT && !(l.acts & ~(1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS)))
+		return -1;
+	if (ai_submit(t, s, why, &v, &l))
+		return 0; /* the answer comes back through ai_done */
+	if (!g304_simple_action(&v, &l, &a))
+		return -1;
+	game_action_from_g304(&a, out);
+	return 1;
+}
+
+/* The hint, as the command the player would type. */
+static void hint_text(table *t, int s, const game_action *ga, char *what, size_t len)
+{
+	g304_action x;
+	game_action_to_g304(ga, &x);
+	const g304_action *a = &x;
+	char code[3];
+	switch (a->type) {
+	case G304_ACT_BID:
+		if (a->value >= G304_BID_PCC)
+			snprintf(what, len, "bid pcc");
+		else
+			snprintf(what, len, "bid %d", a->value);
+		break;
+	case G304_ACT_TRUMP:
+		card_code(a->card, code);
+		snprintf(what, len, "trump %s", code);
+		break;
+	case G304_ACT_PLAY:
+		card_code(a->card, code);
+		snprintf(what, len, "play %s",
+			 G(t)->trump_down && s == G(t)->trumper && a->card == G(t)->trump_card ? "trump" : code);
+		break;
+	case G304_ACT_CAPS: {
+		size_t n = (size_t)snprintf(what, len, "caps");
+		for (int k = 0; k < a->norder && k < G304_TRICKS && n + 4 < len; k++) {
+			card_code(a->order[k], code);
+			n += (size_t)snprintf(what + n, len - n, " %s", code);
+		}
+		break;
+	}
+	default:
+		snprintf(what, len, "%s", a->type == G304_ACT_PARTNER ? "ask" : g304_act_name(a->type));
+		break;
+	}
+}
+
+static void forget(table *t)
+{
+	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
+}
+
+/* ---- commands ---- */
+
+/* Turns "60" into 160 and "pcc" into G304_BID_PCC; -1 if not a bid. */
+static int parse_bid(const char *s)
+{
+	if (!strcasecmp(s, "pcc"))
+		return G304_BID_PCC;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || end == s || v < 0 || v > 999)
+		return -1;
+	if (v >= 60 && v <= 99)
+		v += 100;
+	return (int)v;
+}
+
+/* A card named by a player: a card ("js", "J♠", "10h") or a position in
+ * the hand as shown; "trump" means the trump card on the table. */
+static card parse_played(const table *t, int s, const char *word)
+{
+	const g304 *g = G(t);
+	if (!strcasecmp(word, "trump") && s == g->trumper && g->trump_down)
+		return g->trump_card;
+	char *end;
+	long pos = strtol(word, &end, 10);
+	if (!*end && end != word && pos >= 1 && pos <= 8)
+		return render_hand_at(g->hand[s], (int)pos);
+	return render_parse_card(word);
+}
+
+/* seen: the command, typed in the room, spelled out the move (a bid, a
+ * pass, a card by its name), so in a brief room it need not be repeated. */
+static void act(table *t, const char *user, int s, int type, int value, card c, int seen)
+{
+	table_seen(t, seen ? s : -1);
+	g304_action x;
+	memset(&x, 0, sizeof x);
+	x.type = (uint8_t)type;
+	x.seat = (uint8_t)s;
+	x.value = (uint16_t)value;
+	x.card = c;
+	game_action a;
+	game_action_from_g304(&x, &a);
+	table_act(t, &a, user);
+}
+
+static void cmd_bid(table *t, const char *user, int s, int in_room, char **argv)
+{
+	int v = parse_bid(argv[1]);
+	if (v < 0) {
+		table_tell(t, user, T_USAGE, "bid N (60 means 160), or bid pcc", NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	act(t, user, s, G304_ACT_BID, v, CARD_NONE, in_room);
+}
+
+static void cmd_trump(table *t, const char *user, int s, int in_room, char **argv)
+{
+	if (in_room) {
+		table_tell(t, user, T_TRUMP_PRIVATELY, table_room_shown(t), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	card c = parse_played(t, s, argv[1]);
+	if (c == CARD_NONE) {
+		table_tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		return;
+	}
+	act(t, user, s, G304_ACT_TRUMP, 0, c, 0);
+}
+
+static void cmd_play(table *t, const char *user, int s, int in_room, char **argv)
+{
+	const g304 *g = G(t);
+	card c = parse_played(t, s, argv[1]);
+	if (c == CARD_NONE) {
+		table_tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	/* A card that would go face down must not be named in the room. */
+	const g304_trick *tr = &g->tricks[g->trick_no];
+	if (in_room && g->phase == G304_PHASE_PLAY && g->turn == s && tr->n > 0 && !g->trump_open
+	    && card_suit(c) != card_suit(tr->card[0])) {
+		table_tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	if (in_room && !strcasecmp(argv[1], "trump")) {
+		table_tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	/* "!p 3" (a position) does not show the room which card it is. */
+	act(t, user, s, G304_ACT_PLAY, 0, c, in_room && render_parse_card(argv[1]) != CARD_NONE);
+}
+
+static void cmd_caps(table *t, const char *user, int s, int argc, char **argv)
+{
+	g304_action x;
+	memset(&x, 0, sizeof x);
+	x.type = G304_ACT_CAPS;
+	x.seat = (uint8_t)s;
+	for (int i = 1; i < argc && x.norder < G304_TRICKS; i++) {
+		card c = parse_played(t, s, argv[i]);
+		if (c == CARD_NONE) {
+			table_tell(t, user, T_BAD_CARD, argv[i], NULL, NULL);
+			return;
+		}
+		x.order[x.norder++] = c;
+	}
+	game_action a;
+	game_action_from_g304(&x, &a);
+	table_act(t, &a, user);
+}
+
+/* After a caps call, a player lets the bot play their cards to the end of
+ * the deal (the caller's are played already, in the stated order). */
+static void cmd_finish(table *t, const char *user, int s)
+{
+	const g304 *g = G(t);
+	if (g->phase != G304_PHASE_PLAY || g->caps_seat == G304_NO_SEAT) {
+		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->bot->prefix, NULL);
+		return;
+	}
+	if (t->seats[s].finish_deal != g->deal_no + 1) {
+		t->seats[s].finish_deal = g->deal_no + 1;
+		table_say(t, T_FINISH_OK, table_seat_name(t, s), NULL, NULL);
+		table_flush(t);
+	}
+	if (g->turn == s)
+		table_schedule(t);
+}
+
+static int command(table *t, const char *user, int s, int in_room, int argc, char **argv)
+{
+	const char *w = argv[0];
+	if (!strcmp(w, "bid"))
+		cmd_bid(t, user, s, in_room, argv);
+	else if (!strcmp(w, "trump"))
+		cmd_trump(t, user, s, in_room, argv);
+	else if (!strcmp(w, "play"))
+		cmd_play(t, user, s, in_room, argv);
+	else if (!strcmp(w, "caps"))
+		cmd_caps(t, user, s, argc, argv);
+	else if (!strcmp(w, "finish"))
+		cmd_finish(t, user, s);
+	else if (!strcmp(w, "pass"))
+		act(t, user, s, G304_ACT_PASS, 0, CARD_NONE, in_room);
+	else if (!strcmp(w, "partner"))
+		act(t, user, s, G304_ACT_PARTNER, 0, CARD_NONE, 0);
+	else if (!strcmp(w, "redeal"))
+		act(t, user, s, G304_ACT_REDEAL, 0, CARD_NONE, 0);
+	else if (!strcmp(w, "open"))
+		act(t, user, s, G304_ACT_OPEN, 0, CARD_NONE, 0);
+	else if (!strcmp(w, "spoilt"))
+		act(t, user, s, G304_ACT_SPOILT, 0, CARD_NONE, 0);
+	else
+		return 0;
+	return 1;
+}
+
+/* ---- looking at the table ---- */
+
+static void table_line(table *t, const char *user, strbuf *b)
+{
+	const g304 *g = G(t);
+	char x[TABLE_LINE], y[TABLE_LINE], n[64];
+	g304_view v;
+	int me = table_seat_of(t, user);
+	g304_view_of(g, me >= 0 ? me : 0, &v);
+	snprintf(n, sizeof n, "%d : %d", g->tokens[0], g->tokens[1]);
+	table_sb_txt(b, T_TABLE_TOKENS, n, NULL, NULL);
+	if (g->turn != G304_NO_SEAT)
+		table_sb_txt(b, T_TABLE_WAITING, table_seat_name(t, g->turn), g304_phase_name(g->phase), NULL);
+	if (v.phase == G304_PHASE_PLAY) {
+		const g304_trick *tr = &v.tricks[v.ntricks - 1];
+		strbuf cb;
+		sb_init(&cb, x, sizeof x);
+		for (int k = 0; k < tr->n; k++) {
+			sb_printf(&cb, " %s ", table_seat_name(t, tr->seat[k]));
+			if (tr->down >> k & 1)
+				table_sb_txt(&cb, T_FACE_DOWN, NULL, NULL, NULL);
+			else
+				render_card(&cb, tr->card[k], RENDER_COLOUR);
+		}
+		snprintf(n, sizeof n, "%d", v.ntricks);
+		table_sb_txt(b, T_TABLE_TRICK, n, x, NULL);
+		if (v.trump_open)
+			table_sb_txt(b, T_TABLE_TRUMPS, suit_name(v.trump_suit), NULL, NULL);
+		snprintf(n, sizeof n, "%d : %d", v.tricks_won[0], v.tricks_won[1]);
+		table_sb_txt(b, T_TABLE_TRICKS, n, NULL, NULL);
+	}
+	if (v.bid) {
+		bid_text(v.bid, y, sizeof y);
+		table_sb_txt(b, T_TABLE_HIGH_BID, y, table_bid_name(t, v.bidder), NULL);
+	}
+	if (t->move_by) {
+		int64_t left = (t->move_by - loop_now()) / 1000;
+		snprintf(n, sizeof n, "%lld", (long long)(left > 0 ? left : 0));
+		table_sb_txt(b, T_TABLE_TIME_LEFT, n, NULL, NULL);
+	}
+}
+
+static void last(table *t, const char *user, int s)
+{
+	const g304 *g = G(t);
+	if (g->phase != G304_PHASE_PLAY || g->trick_no == 0) {
+		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	/* Built from a view of a seat that is not the trumper, so face-down
+	 * cards that stayed hidden show as face down. */
+	int viewer = s >= 0 ? s : (g->trumper + 1) & 3;
+	g304_view v;
+	g304_view_of(g, viewer, &v);
+	const g304_trick *tr = &v.tricks[g->trick_no - 1];
+	char cards[TABLE_LINE], line[TABLE_LINE], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	for (int k = 0; k < tr->n; k++) {
+		sb_printf(&b, " %s ", table_seat_name(t, tr->seat[k]));
+		int hidden_to_all = (tr->down >> k & 1) && !(tr->shown >> k & 1);
+		if (hidden_to_all && tr->seat[k] != s)
+			table_sb_txt(&b, T_FACE_DOWN, NULL, NULL, NULL);
+		else
+			render_card(&b, tr->card[k], table_style_of(t, s));
+	}
+	snprintf(n, sizeof n, "%d", g->trick_no);
+	const char *args[4] = { table_room_shown(t), n, cards, table_seat_name(t, tr->winner) };
+	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
+	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+static void score(table *t, char *buf, size_t len)
+{
+	char a[TEAM_TEXT], b2[TEAM_TEXT], tok[64];
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b2, sizeof b2);
+	int tk[2] = { 0, 0 };
+	if (t->g) {
+		tk[0] = G(t)->tokens[0];
+		tk[1] = G(t)->tokens[1];
+	} else {
+		g304 fresh;
+		g304_init(&fresh, &t->set.rules, 0);
+		tk[0] = fresh.tokens[0];
+		tk[1] = fresh.tokens[1];
+	}
+	snprintf(tok, sizeof tok, "%d : %d", tk[0], tk[1]);
+	const char *args[3] = { a, b2, tok };
+	text_fmt(buf, len, T_TOKENS, 3, args);
+}
+
+static void rules(table *t, char *buf, size_t len)
+{
+	const g304_rules *r = &t->set.rules;
+	static const char *const paces[] = { "live", "casual", "correspondence" };
+	static const char *const caps[] = { "strict", "lenient", "off" };
+	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
+		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
+		paces[t->set.pace % 3] };
+	text_fmt(buf, len, T_RULES, 7, args);
+}
+
+const present present_304 = {
+	.def = &game_def_304,
+	.uses_rules = 1,
+	.cutter_step = -1, /* RULES.md: the seat before the dealer */
+	.t_warn = T_WARN,
+	.t_ready = T_READY,
+	.t_need_seats = T_NEED_FOUR,
+	.match_start = match_start,
+	.dealt = dealt,
+	.events = events,
+	.refusal = refusal,
+	.hand = hand,
+	.turn = turn,
+	.table_line = table_line,
+	.score = score,
+	.rules = rules,
+	.last = last,
+	.command = command,
+	.auto_seat = auto_seat,
+	.choose = choose,
+	.hint_text = hint_text,
+	.action_json = action_json,
+	.rules_json = rules_json,
+	.deal_results = deal_results,
+	.restored = restored,
+	.forget = forget,
+};

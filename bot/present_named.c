@@ -1,0 +1,352 @@
+/* present_named.c: the words of games told by the names of their actions
+ * and events (see present_named.h). A command that would name a card going
+ * face down (a trump card, a discard, an exchange) in the room is refused
+ * before it is read.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "loop.h"
+#include "present_named.h"
+
+int named_can(const table *t, const game_legal *l, const char *name)
+{
+	int a = t->gdef->act_parse(name);
+	return a >= 0 && (l->acts >> a & 1);
+}
+
+/* The turn line for seat s ("ann: your turn to play."); 0 when the seat
+ * has nothing to do. */
+int named_turn(table *t, int s, const present_named_game *g)
+{
+	game_legal l;
+	game_legal_of(t->g, s, &l);
+	const char *who = t->seats[s].name;
+	if (named_can(t, &l, "bid") || (named_can(t, &l, "pass") && !named_can(t, &l, "play"))) {
+		char what[128];
+		if (named_can(t, &l, "bid") && l.bid_max <= l.bid_min)
+			snprintf(what, sizeof what, "%d%s", l.bid_min, named_can(t, &l, "pass") ? ", or pass" : ": you must bid");
+		else if (named_can(t, &l, "bid"))
+			snprintf(what, sizeof what, "%d or more%s", l.bid_min, named_can(t, &l, "pass") ? ", or pass" : "");
+		else
+			snprintf(what, sizeof what, "pass");
+		table_say(t, T_TURN_BID, who, what, NULL);
+	} else if (named_can(t, &l, "trump")) {
+		table_say(t, g->t_turn_trump, who, NULL, NULL);
+	} else if (named_can(t, &l, "exchange") || named_can(t, &l, "keep")) {
+		table_say(t, T_G_TURN_EXCHANGE, who, NULL, NULL);
+	} else if (named_can(t, &l, "discard")) {
+		table_say(t, T_G_TURN_DISCARD, who, NULL, NULL);
+	} else if (named_can(t, &l, "play")) {
+		table_say(t, named_can(t, &l, "reveal") ? T_G_TURN_PLAY_REVEAL : T_TURN_PLAY, who, NULL, NULL);
+	} else {
+		return 0;
+	}
+	return 1;
+}
+
+void named_refusal(table *t, const game_result *res, int who, char *buf, size_t len, const present_named_game *g)
+{
+	const char *name = t->gdef->err_name(res->err);
+	char x[64];
+	strbuf b;
+	sb_init(&b, x, sizeof x);
+	if (!strcmp(name, "not_your_turn")) {
+		table_txt(buf, len, T_G_REF_TURN, table_seat_name(t, res->a), NULL, NULL);
+	} else if (!strcmp(name, "follow_suit")) {
+		g->suit(&b, res->a, table_style_of(t, who));
+		table_txt(buf, len, T_G_REF_FOLLOW, x, NULL, NULL);
+	} else if (!strcmp(name, "not_in_hand")) {
+		table_txt(buf, len, T_G_REF_HAND, NULL, NULL, NULL);
+	} else if (!strcmp(name, "discard_counter")) {
+		table_txt(buf, len, T_G_REF_COUNTER, NULL, NULL, NULL);
+	} else if (!strcmp(name, "must_cut")) {
+		g->suit(&b, res->a, table_style_of(t, who));
+		table_txt(buf, len, T_G_REF_MUST_CUT, x, NULL, NULL);
+	} else if (!strncmp(name, "bid_", 4) || !strncmp(name, "dealer_", 7) || !strcmp(name, "last_must_bid")) {
+		game_legal l;
+		game_legal_of(t->g, who, &l);
+		if (named_can(t, &l, "bid") && named_can(t, &l, "pass"))
+			sb_printf(&b, "%d to %d, or pass", l.bid_min, l.bid_max);
+		else if (named_can(t, &l, "bid"))
+			sb_printf(&b, "you must bid %d%s", l.bid_min, l.bid_max > l.bid_min ? " or more" : "");
+		else
+			sb_printf(&b, "you may only pass");
+		table_txt(buf, len, T_G_REF_BID, x, NULL, NULL);
+	} else {
+		for (size_t i = 0; name[i] && i + 1 < sizeof x; i++)
+			x[i] = name[i] == '_' ? ' ' : name[i], x[i + 1] = 0;
+		table_txt(buf, len, T_G_REF_OTHER, x, NULL, NULL);
+	}
+}
+
+/* The record's action object (docs/GAMES.md), as record_parse_game reads it. */
+void named_action_json(const table *t, const game_action *a, char *out, size_t len, const present_named_game *g)
+{
+	const char *name = t->gdef->act_name(a->type);
+	size_t n = (size_t)snprintf(out, len, "{\"seat\": %d, \"do\": \"%s\"", a->seat, name);
+	char code[8];
+	if (n >= len)
+		return;
+	if (!strcmp(name, "bid")) {
+		n += (size_t)snprintf(out + n, len - n, ", \"value\": %d", a->value);
+	} else if (!strcmp(name, "trump") && g->colour_parse) {
+		n += (size_t)snprintf(out + n, len - n, ", \"colour\": \"%c\"", g->colour_letter(a->value));
+	} else if (!strcmp(name, "exchange")) {
+		char c2[8];
+		t->gdef->card_code(a->cards[0], code);
+		t->gdef->card_code(a->cards[1], c2);
+		n += (size_t)snprintf(out + n, len - n, ", \"cards\": [\"%s\", \"%s\"]", code, c2);
+	} else if (!strcmp(name, "trump") || !strcmp(name, "play") || !strcmp(name, "discard")) {
+		t->gdef->card_code(a->cards[0], code);
+		n += (size_t)snprintf(out + n, len - n, ", \"card\": \"%s\"", code);
+	}
+	if (n < len)
+		snprintf(out + n, len - n, "}");
+}
+
+/* The hint, as the command the player would type. */
+void named_hint_text(table *t, const game_action *a, char *buf, size_t len, const present_named_game *g)
+{
+	char code[8], c2[8];
+	const char *name = t->gdef->act_name(a->type);
+	if (!strcmp(name, "bid")) {
+		snprintf(buf, len, "bid %d", a->value);
+	} else if (!strcmp(name, "trump") && g->colour_parse) {
+		snprintf(buf, len, "trump %s", g->colour_name(a->value));
+	} else if (!strcmp(name, "exchange")) {
+		t->gdef->card_code(a->cards[0], code);
+		t->gdef->card_code(a->cards[1], c2);
+		snprintf(buf, len, "exchange %s %s", code, c2);
+	} else if (!strcmp(name, "trump") || !strcmp(name, "play") || !strcmp(name, "discard")) {
+		t->gdef->card_code(a->cards[0], code);
+		snprintf(buf, len, "%s %s", name, code);
+	} else {
+		snprintf(buf, len, "%s", name);
+	}
+}
+
+void named_events(table *t, const game_result *res, const present_named_game *g)
+{
+	const game_def *d = t->gdef;
+	char c[64], n[32];
+	strbuf b;
+	int drew = 0, revealed = 0;
+	for (int i = 0; i < res->nevents; i++) {
+		const game_event *e = &res->events[i];
+		const char *ev = d->ev_name(e->type);
+		const char *who = table_seat_name(t, e->seat);
+		int cut = g->cut_flag && (e->flags & 1);
+		snprintf(n, sizeof n, "%d", e->value);
+		/* Brief: the move the room saw typed is not said again. */
+		if (i == 0 && t->seen_seat >= 0 && e->seat == t->seen_seat
+		    && (!strcmp(ev, "bid") || !strcmp(ev, "pass") || (!strcmp(ev, "played") && !cut)))
+			continue;
+		if (!strcmp(ev, "bid")) {
+			if (e->seat < TABLE_SEATS)
+				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
+			table_say(t, T_BID, who, n, NULL);
+		} else if (!strcmp(ev, "pass")) {
+			table_say(t, T_PASS, who, NULL, NULL);
+		} else if (!strcmp(ev, "bidding_won")) {
+			table_say(t, g->t_bidding_won, table_bid_name(t, e->seat), n, NULL);
+		} else if (!strcmp(ev, "trump_set")) {
+			table_say(t, T_TRUMP_SET, who, NULL, NULL);
+		} else if (!strcmp(ev, "exchanged")) {
+			table_say(t, e->flags & 1 ? T_G_EXCHANGED : T_G_KEPT, who, NULL, NULL);
+		} else if (!strcmp(ev, "play_starts")) {
+			table_say(t, T_G_LEADS, who, NULL, NULL);
+		} else if (!strcmp(ev, "revealed")) {
+			sb_init(&b, c, sizeof c);
+			g->card(&b, e->card, RENDER_COLOUR);
+			const char *suit = e->card < CARD_COUNT ? suit_name(card_suit(e->card)) : "?";
+			if (e->flags & 1)
+				table_say(t, T_G_REVEAL_ASKED, who, suit, c);
+			else if (e->flags & 2)
+				table_say(t, T_G_REVEAL_SELF, who, suit, c);
+			else
+				table_say(t, T_G_REVEAL_LAST, suit, c, NULL);
+			revealed = 1;
+		} else if (!strcmp(ev, "played")) {
+			sb_init(&b, c, sizeof c);
+			g->card(&b, e->card, RENDER_COLOUR);
+			table_say(t, cut ? T_G_CUT : T_PLAYED, who, c, NULL);
+		} else if (!strcmp(ev, "trick")) {
+			snprintf(n, sizeof n, "%d", e->value + 1);
+			table_say(t, T_TRICK, who, n, NULL);
+		} else if (!strcmp(ev, "draw")) {
+			table_say(t, T_G_DRAW, who, n, NULL);
+			drew = 1;
+		} else if (!strcmp(ev, "spoilt")) {
+			table_say(t, T_G_SPOILT, who, NULL, NULL);
+		} else if (!strcmp(ev, "discarded")) {
+			table_say(t, T_G_DISCARDED, who, NULL, NULL);
+		} else if (!strcmp(ev, "trump")) {
+			sb_init(&b, c, sizeof c);
+			g->suit(&b, e->value, RENDER_COLOUR);
+			table_say(t, T_G_TRUMP_COLOUR, who, c, NULL);
+		} else if (!strcmp(ev, "deal_end") || !strcmp(ev, "hand_end")) {
+			g->deal_end(t);
+		} else if (!strcmp(ev, "match_end")) {
+			char a[TEAM_TEXT];
+			table_side_names(t, e->seat & 1, a, sizeof a);
+			table_say(t, T_MATCH_WON, a, NULL, NULL);
+		}
+	}
+	g->hands_changed(t, drew, revealed);
+}
+
+static int card_arg(table *t, const char *user, int s, const char *w, const present_named_game *g)
+{
+	int c = g->parse_card(t, s, w);
+	if (c < 0)
+		table_tell(t, user, g->t_bad_card, w, NULL, NULL);
+	return c;
+}
+
+int named_command(table *t, const char *user, int s, int in_room, int argc, char **argv,
+		  const present_named_game *g)
+{
+	const char *w = argv[0];
+	int type = t->gdef->act_parse(w);
+	if (type < 0)
+		return 0;
+	game_action a;
+	memset(&a, 0, sizeof a);
+	a.type = (uint8_t)type;
+	a.seat = (uint8_t)s;
+	if (!strcmp(w, "bid")) {
+		char *end;
+		long v = strtol(argv[1], &end, 10);
+		if (*end || end == argv[1] || v < 0 || v > 999) {
+			table_tell(t, user, T_USAGE, g->bid_usage, NULL, NULL);
+			table_refused_in_room(t, user, in_room);
+			return 1;
+		}
+		a.value = (uint16_t)v;
+	} else if (!strcmp(w, "trump") && g->colour_parse) {
+		int col = g->colour_parse(argv[1]);
+		if (col < 0) {
+			table_tell(t, user, T_G_BAD_COLOUR, argv[1], NULL, NULL);
+			return 1;
+		}
+		a.value = (uint16_t)col;
+	} else if (!strcmp(w, "trump") || !strcmp(w, "discard") || !strcmp(w, "exchange")) {
+		/* Each names a card that goes face down: never in the channel. */
+		if (in_room) {
+			table_tell(t, user, !strcmp(w, "trump") ? T_TRUMP_PRIVATELY : T_G_PRIVATELY, table_room_shown(t),
+				   NULL, NULL);
+			table_refused_in_room(t, user, in_room);
+			return 1;
+		}
+		int need = !strcmp(w, "exchange") ? 2 : 1;
+		if (argc - 1 != need) {
+			table_tell(t, user, T_USAGE, need == 2 ? "exchange CARD CARD" : "discard CARD", NULL, NULL);
+			return 1;
+		}
+		for (int i = 0; i < need; i++) {
+			int c = card_arg(t, user, s, argv[1 + i], g);
+			if (c < 0)
+				return 1;
+			a.cards[a.ncards++] = (uint8_t)c;
+		}
+	} else if (!strcmp(w, "play")) {
+		int c = card_arg(t, user, s, argv[1], g);
+		if (c < 0) {
+			table_refused_in_room(t, user, in_room);
+			return 1;
+		}
+		a.cards[a.ncards++] = (uint8_t)c;
+	}
+	/* Brief: a bid, a pass or a card named (not "!p 3", a position) in the
+	 * room need not be repeated; see named_events. */
+	t->seen_seat = -1;
+	if (in_room && (!strcmp(w, "bid") || !strcmp(w, "pass")
+			|| (!strcmp(w, "play") && strspn(argv[1], "0123456789") != strlen(argv[1]))))
+		table_seen(t, s);
+	table_act(t, &a, user);
+	t->seen_seat = -1;
+	return 1;
+}
+
+void named_last(table *t, const char *user, int s, const present_named_game *g)
+{
+	named_trick x;
+	g->trick(t, s, 1, &x);
+	if (!x.n) {
+		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	char cl[TABLE_LINE], line[TABLE_LINE], num[16];
+	strbuf b;
+	sb_init(&b, cl, sizeof cl);
+	for (int k = 0; k < x.n; k++) {
+		sb_printf(&b, " %s ", table_seat_name(t, x.seats[k]));
+		g->card(&b, x.cards[k], table_style_of(t, s));
+	}
+	snprintf(num, sizeof num, "%d", x.trick_no);
+	const char *args[4] = { table_room_shown(t), num, cl, table_seat_name(t, x.winner) };
+	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
+	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+void named_scores(const table *t, char *buf, size_t len)
+{
+	strbuf b;
+	sb_init(&b, buf, len);
+	game_status st;
+	game_status_of(t->g, &st);
+	for (int i = 0; i < st.nsides && i < GAME_MAX_SIDES; i++) {
+		char n[TEAM_TEXT];
+		table_side_names(t, i, n, sizeof n);
+		sb_printf(&b, "%s%s %ld", i ? ", " : "", n, (long)st.score[i]);
+	}
+}
+
+void named_table_line(table *t, const char *user, strbuf *b, const present_named_game *g)
+{
+	char x[TABLE_LINE], y[TABLE_LINE], n[64];
+	named_scores(t, x, sizeof x);
+	sb_printf(b, " | %s", x);
+	int turn = table_turn(t);
+	game_status st;
+	game_status_of(t->g, &st);
+	if (turn >= 0)
+		sb_add(b, table_txt(y, sizeof y, T_TABLE_WAITING, table_seat_name(t, turn), t->gdef->phase_name(st.phase),
+				    NULL));
+	int me = table_seat_of(t, user);
+	/* Only what all may see: the trick, a named or revealed trump, the bid. */
+	named_trick tr;
+	g->trick(t, me, 0, &tr);
+	if (tr.n) {
+		strbuf cb;
+		sb_init(&cb, x, sizeof x);
+		for (int k = 0; k < tr.n; k++) {
+			sb_printf(&cb, " %s ", table_seat_name(t, tr.seats[k]));
+			g->card(&cb, tr.cards[k], RENDER_COLOUR);
+		}
+		snprintf(n, sizeof n, "%d", tr.trick_no + 1);
+		sb_add(b, table_txt(y, sizeof y, T_TABLE_TRICK, n, x, NULL));
+	}
+	if (tr.trump >= 0) {
+		strbuf cb;
+		sb_init(&cb, x, sizeof x);
+		g->suit(&cb, tr.trump, RENDER_COLOUR);
+		sb_add(b, table_txt(y, sizeof y, T_TABLE_TRUMPS, x, NULL, NULL));
+	}
+	if (tr.bid) {
+		snprintf(n, sizeof n, "%d", tr.bid);
+		sb_add(b, table_txt(y, sizeof y, T_TABLE_HIGH_BID, n, table_seat_name(t, tr.bidder), NULL));
+	}
+	if (t->move_by) {
+		int64_t left = (t->move_by - loop_now()) / 1000;
+		snprintf(n, sizeof n, "%lld", (long long)(left > 0 ? left : 0));
+		sb_add(b, table_txt(y, sizeof y, T_TABLE_TIME_LEFT, n, NULL, NULL));
+	}
+}
+
+int named_choose(table *t, int s, int why, game_action *a)
+{
+	(void)why;
+	return game_bot_action(t->g, s, &t->dice, a) ? 1 : -1;
+}

@@ -1,0 +1,218 @@
+/* table_say.c: what a table says, and to whom: announcements gathered for
+ * the room and sent in as few lines as fit, private lines, seat names, and
+ * what saving the table's state tells its people.
+ *
+ * What is private stays private: hands, the trump choice, face-down plays
+ * and the trumper's inspection go only to the seat entitled to them, and
+ * every refusal goes privately too (a refusal can say something about the
+ * refused card, such as that it is a trump).
+ */
+#include <stdio.h>
+#include <string.h>
+#include "log.h"
+#include "table_int.h"
+#include "table_store.h"
+
+#define LINE_MAX_BYTES 380   /* one announcement line; adapters split longer ones anyway */
+
+const char *table_seat_name(const table *t, int s)
+{
+	static char nobody[64], empty[64];
+	if (!nobody[0]) {
+		table_txt(nobody, sizeof nobody, T_NOBODY, NULL, NULL, NULL);
+		table_txt(empty, sizeof empty, T_EMPTY_SEAT, NULL, NULL, NULL);
+	}
+	if (s < 0 || s >= TABLE_SEATS)
+		return nobody;
+	return t->seats[s].user[0] ? t->seats[s].name : empty;
+}
+
+/* The table's room as its people know it, for what the bot tells them: a
+ * Matrix room's alias rather than its id. The result lives until the next
+ * call (one table is rendered at a time). */
+const char *table_room_shown(const table *t)
+{
+	static char label[ADAPTER_ID_MAX];
+	if (t->net && t->net->ops->room_label && t->net->ops->room_label(t->net, t->room, label, sizeof label)
+	    && label[0])
+		return label;
+	return t->room;
+}
+
+/* Appends one announcement; announcements are joined into as few lines as
+ * fit, and sent when the table flushes. */
+static void announce(table *t, const char *text)
+{
+	size_t n = strlen(text);
+	if (t->outlen && t->outlen + 3 + n < sizeof t->out) {
+		memcpy(t->out + t->outlen, " \xc2\xb7 ", 4);
+		t->outlen += 4;
+	}
+	if (t->outlen + n >= sizeof t->out)
+		n = sizeof t->out - 1 - t->outlen;
+	memcpy(t->out + t->outlen, text, n);
+	t->outlen += n;
+	t->out[t->outlen] = '\0';
+}
+
+void table_say(table *t, int id, const char *a1, const char *a2, const char *a3)
+{
+	char buf[TABLE_LINE];
+	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
+	text_fmt(buf, sizeof buf, id, 3, args);
+	announce(t, buf);
+}
+
+const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
+{
+	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
+	text_fmt(buf, len, id, 3, args);
+	return buf;
+}
+
+void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3)
+{
+	char buf[TABLE_LINE];
+	sb_add(b, table_txt(buf, sizeof buf, id, a1, a2, a3));
+}
+
+void table_persist(table *t)
+{
+	store *db = t->bot->db;
+	if (!db || t->closing)
+		return;
+	static char meta[TSTORE_META_MAX];
+	if (tstore_meta(t, meta, sizeof meta) < 0)
+		return;
+	unsigned long h = 5381;
+	for (const unsigned char *p = (const unsigned char *)meta; *p; p++)
+		h = h * 33 + *p;
+	h ^= (unsigned long)t->match_id * 0x9e3779b9ul;
+	if (h == t->meta_hash)
+		return;
+	if (store_table_save(db, t->net->name, t->room, meta, t->match_id) < 0) {
+		log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(db));
+		return;
+	}
+	if (t->match_id && t->state == TABLE_PLAYING) {
+		/* Who plays each seat now (a newcomer, a computer standing in). */
+		store_seat ss[TABLE_SEATS];
+		memset(ss, 0, sizeof ss); /* seats past the table's count stay unnamed (not stored) */
+		for (int s = 0; s < t->nseats; s++)
+			ss[s] = (store_seat){ t->seats[s].computer ? "" : t->seats[s].user, t->seats[s].name,
+					      t->seats[s].computer };
+		if (store_match_seats(db, t->match_id, ss) < 0)
+			log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(db));
+	}
+	t->meta_hash = h;
+}
+
+/* A write to the database failed: the table says so (once until a write
+ * works again), and the log has the reason. */
+void table_save_failed(table *t, const char *user)
+{
+	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
+	if (user)
+		table_tell(t, user, T_SAVE_FAILED, table_room_shown(t), NULL, NULL);
+	if (!t->save_failed) {
+		t->save_failed = 1;
+		table_say(t, T_SAVE_FAILED_ROOM, NULL, NULL, NULL);
+	}
+}
+
+/* A write to the database worked: if the last one had failed, the table
+ * hears that the game goes on. */
+void table_save_works(table *t)
+{
+	if (t->save_failed) {
+		t->save_failed = 0;
+		table_say(t, T_SAVE_WORKS, NULL, NULL, NULL);
+	}
+}
+
+/* Sends what was announced, split at the joints into lines of a sensible size. */
+void table_flush(table *t)
+{
+	table_persist(t);
+	const char *sep = " \xc2\xb7 ";
+	char *p = t->out;
+	while (*p) {
+		size_t len = strlen(p);
+		size_t cut = len;
+		if (len > LINE_MAX_BYTES) {
+			cut = 0;
+			for (char *q = strstr(p, sep); q && (size_t)(q - p) <= LINE_MAX_BYTES; q = strstr(q + 1, sep))
+				cut = (size_t)(q - p);
+			if (!cut)
+				cut = len; /* one long announcement: the adapter splits it */
+		}
+		char line[TABLE_OUT_MAX];
+		memcpy(line, p, cut);
+		line[cut] = '\0';
+		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
+		p += cut;
+		if (strncmp(p, sep, strlen(sep)) == 0)
+			p += strlen(sep);
+	}
+	t->outlen = 0;
+	t->out[0] = '\0';
+}
+
+void table_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3)
+{
+	if (!user || !*user)
+		return; /* nobody to tell (settings recalled from the database) */
+	char buf[TABLE_LINE];
+	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
+	text_fmt(buf, sizeof buf, id, 3, args);
+	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+}
+
+void table_answer(table *t, const char *user, int in_room, const char *line)
+{
+	if (in_room)
+		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
+	else
+		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+int table_style_of(const table *t, int s)
+{
+	return (s >= 0 && s < TABLE_SEATS && t->seats[s].ascii) ? RENDER_ASCII : RENDER_COLOUR;
+}
+
+/* Who bid for seat s in this deal: the name it had then (a computer's seat
+ * may have been taken since), else its name now. */
+const char *table_bid_name(const table *t, int s)
+{
+	if (s >= 0 && s < TABLE_SEATS && t->bid_by[s][0])
+		return t->bid_by[s];
+	return table_seat_name(t, s);
+}
+
+/* May seat s be told its private cards? A person, and one the bot has
+ * not lost sight of since they sat (see `claim`). */
+int table_private_ok(const table *t, int s)
+{
+	return s >= 0 && s < TABLE_SEATS && t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed;
+}
+
+/* Brief: a move typed in the room that goes no further is marked there
+ * too (the reason goes privately), so nobody takes it for a move. */
+void table_refused_in_room(table *t, const char *user, int in_room)
+{
+	int s = table_seat_of(t, user);
+	if (!t->set.brief || !in_room || s < 0)
+		return;
+	table_say(t, T_REFUSED_ROOM, table_seat_name(t, s), NULL, NULL);
+	table_flush(t);
+}
+
+/* A side's players: a team with four seats, else one seat. */
+void table_side_names(const table *t, int side, char *buf, size_t len)
+{
+	if (t->nseats == 4)
+		snprintf(buf, len, "%s & %s", table_seat_name(t, side), table_seat_name(t, side + 2));
+	else
+		snprintf(buf, len, "%s", table_seat_name(t, side));
+}

@@ -1,0 +1,23 @@
+/* utf8.h: UTF-8 checks and cleaning, for text that came from a network or a file.
+ *
+ * Pure functions over caller-owned buffers. Valid means RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF.
+ */
+#ifndef CARDBOT_UTF8_H
+#define CARDBOT_UTF8_H
+
+#include <stddef.h>
+
+/* The length (1 to 4) of the valid UTF-8 character at s[0..len), or 0 when
+ * s does not start one (len == 0 included). */
+size_t utf8_seq(const char *s, size_t len);
+
+/* 1 when s[0..len) is valid UTF-8. */
+int utf8_valid(const char *s, size_t len);
+
+/* Copies text[0..len) into dst (cap >= 4 bytes with the NUL) as valid UTF-8:
+ * each invalid byte becomes U+FFFD, CR, LF and NUL are dropped, and the copy
+ * is cut at a character boundary when dst is full. Returns the length. */
+size_t utf8_clean(const char *text, size_t len, char *dst, size_t cap);
+
+#endif
