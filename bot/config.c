@@ -715,6 +715,15 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 	check_invites(L, g, path, &s->accept_invites, s->nrooms, "rooms");
 }
 
+/* A console network (adapters/console.h): JSON lines on standard input
+ * and output; nothing to set but its name. */
+static const struct schema_field console_fields[] = {
+	{ .key = "name", .kind = SCHEMA_STRING, .off = offsetof(config_network, name), .size = CONFIG_NAME_MAX,
+	  .check = check_network_name, .required = 1 },
+	{ .key = "type", .kind = SCHEMA_CUSTOM, .custom = load_nothing },
+};
+static const struct schema_group console_group = SCHEMA_GROUP_OF(console_fields);
+
 static void load_network(struct schema_loader *L, const config_setting_t *g, const char *path,
 			 config_network *net)
 {
@@ -734,7 +743,8 @@ static void load_network(struct schema_loader *L, const config_setting_t *g, con
 				found = i;
 		if (found < 0) {
 			char q[SCHEMA_SHOWN_MAX * 4 + 8];
-			schema_error(L, ts, sub, "%s is not a network type: use \"irc\" or \"matrix\"", schema_shown(q, t));
+			schema_error(L, ts, sub, "%s is not a network type: use \"irc\", \"matrix\" or \"console\"",
+				     schema_shown(q, t));
 			return;
 		}
 		if (!network_built[found]) {
@@ -745,6 +755,17 @@ static void load_network(struct schema_loader *L, const config_setting_t *g, con
 		net->type = found;
 	}
 	irc_settings_default(&net->irc);
+	if (net->type == CONFIG_NETWORK_CONSOLE) {
+		schema_load_group(L, g, path, &console_group, net);
+		/* Two would read the same standard input. */
+		const config *c = L->out;
+		for (int i = 0; i < c->nnetworks; i++)
+			if (c->networks[i].type == CONFIG_NETWORK_CONSOLE) {
+				schema_error(L, ts, sub, "a second network of type \"console\": there is one standard input");
+				break;
+			}
+		return;
+	}
 	if (net->type == CONFIG_NETWORK_MATRIX) {
 		matrix_settings_default(&net->matrix);
 		net->rate_limited = 1; /* as Synapse ships: 0.2 messages a second after a burst of 10 */

@@ -53,6 +53,10 @@ static void print_summary(FILE *f, const char *name, const config *c)
 	fprintf(f, "tables: %s\n", t);
 	for (int i = 0; i < c->nnetworks; i++) {
 		const config_network *n = &c->networks[i];
+		if (n->type == CONFIG_NETWORK_CONSOLE) {
+			fprintf(f, "network %s (console): JSON lines on standard input and output\n", n->name);
+			continue;
+		}
 		if (n->type == CONFIG_NETWORK_MATRIX) {
 			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s, %s\n", n->name,
 				n->matrix.homeserver, n->matrix.user_id, n->matrix.nrooms, n->matrix.nrooms == 1 ? "" : "s",

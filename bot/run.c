@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include "bot.h"
 #include "config.h"
+#include "console.h"
 #include "g304_ai.h"
 #include "irc.h"
 #include "log.h"
@@ -331,14 +332,19 @@ int run_main(int argc, char **argv)
 	adapter_host host = bot_host(r.b);
 	for (int i = 0; i < r.cfg.nnetworks; i++) {
 		config_network *n = &r.cfg.networks[i];
+		console_settings cs;
+		console_settings_default(&cs);
 		adapter *a = n->type == CONFIG_NETWORK_MATRIX ? matrix_adapter_new(r.ev, &host, n->name, &n->matrix)
+			: n->type == CONFIG_NETWORK_CONSOLE ? console_adapter_new(r.ev, &host, n->name, &cs)
 			: irc_adapter_new(r.ev, &host, n->name, &n->irc);
 		if (!a || bot_add_network(r.b, a) < 0) {
 			fprintf(stderr, "run: cannot set up network %s\n", n->name);
 			continue;
 		}
 		a->ops->start(a);
-		if (n->type == CONFIG_NETWORK_MATRIX)
+		if (n->type == CONFIG_NETWORK_CONSOLE)
+			log_msg(LOG_INFO, NULL, "network %s: JSON lines on standard input and output", n->name);
+		else if (n->type == CONFIG_NETWORK_MATRIX)
 			log_msg(LOG_INFO, NULL, "network %s: connecting to %s as %s", n->name, n->matrix.homeserver,
 				n->matrix.user_id);
 		else

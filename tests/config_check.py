@@ -116,6 +116,8 @@ def check_good(path, env_extra=None, want=()):
 def test_good():
     check_good(os.path.join(CONFIGS, "good-minimal.cfg"),
                want=["1 network, 1 channel, 0 operators", "network min (irc): irc.example.net:6667, nick cardbot"])
+    check_good(os.path.join(CONFIGS, "good-console.cfg"),
+               want=["2 networks, 1 channel", "network term (console): JSON lines on standard input and output"])
     out, err = check_good(os.path.join(CONFIGS, "good-secrets.cfg"), {"CARDBOT_TEST_NICKSERV": "s3cret"},
                           want=["2 networks, 3 channels, 3 operators",
                                 "irc.example.net:6697 TLS",

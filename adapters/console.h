@@ -1,0 +1,72 @@
+/* console.h: the console adapter: the bot over a pair of file descriptors, as JSON lines or for a person at a terminal.
+ *
+ * JSON mode (a program drives the bot; tests, scripts): each input line is
+ * one JSON object, each thing the bot says is one JSON object on a line.
+ *
+ *   in:  {"room":"#t","user":"ann","name":"Ann","text":"!sit"}   a message in a room
+ *        {"user":"ann","text":"hand"}            a private one (room absent or null)
+ *        {"join":"#t","user":"ann","name":"Ann"} ann arrives in #t
+ *        {"part":"#t","user":"ann","why":"bye"}  ann leaves #t ("part":null: the network)
+ *        {"rename":"ann","to":"anne","name":"Anne"}  ann is now anne
+ *        "name", "why" and a message's "notice" (true: sent as a notice) are optional.
+ *   out: {"to":"#t","text":"...","notice":true,"id":1}
+ *        {"user":"ann","text":"...","notice":false,"mention":"ann","id":2}
+ *        "mention": the person the line alerts (ADAPTER_HIGHLIGHT): for a
+ *        private line its addressee, for a room line the member of the room
+ *        whose name it names first; "id" counts the lines from 1. "text" is
+ *        plain: IRC formatting codes are taken out. When the adapter stops:
+ *        {"stopped":"why"}, the last line.
+ *
+ * Human mode (`cardbot play`): every line typed is a private message from
+ * one person (the prefix is optional there; "#room command" names a
+ * table); "quit" or the end of input ends. What the bot says is printed as
+ * plain text, private lines marked "(private) ", with colours on a
+ * terminal.
+ *
+ * In both modes a line that is not valid UTF-8, is too long, or (JSON) is
+ * not a well-formed object of the shapes above is reported on standard
+ * error (log.h) and ignored; nothing a peer sends ends the process.
+ */
+#ifndef CARDBOT_CONSOLE_H
+#define CARDBOT_CONSOLE_H
+
+#include "adapter.h"
+
+/* The longest input line, newline excluded: a message's text of
+ * ADAPTER_TEXT_MAX bytes with every byte escaped ("\u00e9" is six) and the
+ * other fields. Longer lines are ignored whole. */
+#define CONSOLE_LINE_MAX (ADAPTER_TEXT_MAX * 6 + 1024)
+/* Output waiting for a slow reader; past this, lines are dropped (logged). */
+#define CONSOLE_OUT_MAX (1 << 20)
+/* Members remembered per adapter, to name whom a room line alerts. */
+#define CONSOLE_MEMBERS_MAX 512
+
+typedef struct console_settings {
+	int in_fd, out_fd;               /* default 0 and 1 */
+	int human;                       /* 1: human mode, 0: JSON lines */
+	char self[ADAPTER_ID_MAX];       /* the bot's name ("cardbot") */
+	char user[ADAPTER_ID_MAX];       /* human mode: who types ("you") */
+	int colour;                      /* human mode: ANSI colours for IRC colour codes */
+} console_settings;
+
+/* JSON mode on stdin/stdout, the bot called "cardbot", the person "you", no colour. */
+void console_settings_default(console_settings *s);
+
+/* A new console adapter on loop `ev` reporting to `host`; NULL on failure.
+ * The settings are copied; the descriptors stay the caller's (never
+ * closed). Call ops->start to begin reading. */
+adapter *console_adapter_new(loop *ev, const adapter_host *host, const char *name, const console_settings *s);
+
+/* 1 once the input has ended (end of file, or "quit" in human mode) and
+ * everything said has been written (or could not be). */
+int console_finished(const adapter *a);
+
+/* Takes `len` bytes as if read from the input (len 0: the input ends),
+ * handing the host what they hold: for fuzzers and tests, no descriptor
+ * needed. */
+void console_feed(adapter *a, const char *data, size_t len);
+
+/* Writes what is still waiting, blocking up to `ms` milliseconds. */
+void console_flush(adapter *a, int ms);
+
+#endif
