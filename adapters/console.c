@@ -12,17 +12,12 @@
 
 #include "console.h"
 #include "log.h"
+#include "strbuf.h"
 #include "loop.h"
 #include "utf8.h"
 
 #define CONSOLE_READ_CHUNK 4096  /* bytes read at a time */
 #define CONSOLE_WRITE_CHUNK 4096 /* bytes written at a time: PIPE_BUF, so a writable pipe never blocks */
-
-typedef struct member {
-	char room[ADAPTER_ID_MAX];
-	char user[ADAPTER_ID_MAX];
-	char name[ADAPTER_ID_MAX];
-} member;
 
 typedef struct console {
 	adapter base;                  /* first: an adapter * is a console * */
@@ -38,8 +33,6 @@ typedef struct console {
 	char *out;                     /* what waits to be written */
 	size_t outlen, outcap;
 	uint64_t next_id;              /* JSON mode: the next line's id */
-	member *members;               /* CONSOLE_MEMBERS_MAX of them */
-	int nmembers;
 	uint64_t t_ready;              /* a timer telling the host of joined rooms */
 	char (*pending)[ADAPTER_ID_MAX]; /* rooms joined, not yet reported ready (owned) */
 	int npending, pending_cap;
@@ -208,36 +201,8 @@ full:
 	return n;
 }
 
-/* The member of `room` whose name the text names first, as a whole word. */
-static const member *addressed(const console *c, const char *room, const char *text)
-{
-	const member *best = NULL;
-	size_t best_at = (size_t)-1;
-	for (int i = 0; i < c->nmembers; i++) {
-		const member *m = &c->members[i];
-		if (strcasecmp(m->room, room) || !m->name[0])
-			continue;
-		size_t n = strlen(m->name);
-		for (const char *q = text; (q = strstr(q, m->name)); q++) {
-			unsigned char before = q > text ? (unsigned char)q[-1] : ' ';
-			unsigned char after = (unsigned char)q[n];
-			int word_before = before < 0x80 && (before == '_' || (before >= '0' && before <= '9')
-							     || ((before | 0x20) >= 'a' && (before | 0x20) <= 'z'));
-			int word_after = after < 0x80 && (after == '_' || (after >= '0' && after <= '9')
-							   || ((after | 0x20) >= 'a' && (after | 0x20) <= 'z'));
-			if (!word_before && !word_after) {
-				if ((size_t)(q - text) < best_at || ((size_t)(q - text) == best_at && n > strlen(best->name))) {
-					best = m;
-					best_at = (size_t)(q - text);
-				}
-				break;
-			}
-		}
-	}
-	return best;
-}
-
-static void send_line(console *c, const char *room, const char *user, const char *text, int flags)
+static void send_line(console *c, const char *room, const char *user, const char *text, int flags,
+		      const char *mention)
 {
 	/* After the goodbye, as on a network the bot has left. */
 	if (c->write_failed || c->stopped)
@@ -267,58 +232,17 @@ static void send_line(console *c, const char *room, const char *user, const char
 	/* The text as the line carries it: plain, no formatting codes. */
 	json_object_object_add(o, "text", json_object_new_string_len(shown, (int)n));
 	json_object_object_add(o, "notice", json_object_new_boolean(!!(flags & ADAPTER_NOTICE)));
-	if (flags & ADAPTER_HIGHLIGHT) {
-		const member *m = room ? addressed(c, room, shown) : NULL;
-		if (!room || m)
-			json_object_object_add(o, "mention", json_object_new_string(room ? m->user : user));
-	}
+	/* Whom it alerts: the host says (a message's mention); a private line
+	 * flagged to alert alerts its reader. */
+	if (!mention && !room && (flags & ADAPTER_HIGHLIGHT))
+		mention = user;
+	if (mention)
+		json_object_object_add(o, "mention", json_object_new_string(mention));
 	json_object_object_add(o, "id", json_object_new_int64((int64_t)++c->next_id));
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	out_add(c, s, strlen(s));
 	out_add(c, "\n", 1);
 	json_object_put(o);
-}
-
-/* ---- members (JSON mode): whom a room line names ---- */
-
-static member *member_find(console *c, const char *room, const char *user)
-{
-	for (int i = 0; i < c->nmembers; i++)
-		if (!strcasecmp(c->members[i].room, room) && !strcmp(c->members[i].user, user))
-			return &c->members[i];
-	return NULL;
-}
-
-static void member_seen(console *c, const char *room, const char *user, const char *name)
-{
-	member *m = member_find(c, room, user);
-	if (!m) {
-		if (c->nmembers >= CONSOLE_MEMBERS_MAX)
-			memmove(&c->members[0], &c->members[1], (size_t)--c->nmembers * sizeof c->members[0]);
-		m = &c->members[c->nmembers++];
-		snprintf(m->room, sizeof m->room, "%s", room);
-		snprintf(m->user, sizeof m->user, "%s", user);
-	}
-	snprintf(m->name, sizeof m->name, "%s", name);
-}
-
-static void member_gone(console *c, const char *room, const char *user)
-{
-	for (int i = 0; i < c->nmembers;) {
-		if (!strcmp(c->members[i].user, user) && (!room || !strcasecmp(c->members[i].room, room)))
-			c->members[i] = c->members[--c->nmembers];
-		else
-			i++;
-	}
-}
-
-static void member_renamed(console *c, const char *old_user, const char *new_user, const char *name)
-{
-	for (int i = 0; i < c->nmembers; i++)
-		if (!strcmp(c->members[i].user, old_user)) {
-			snprintf(c->members[i].user, sizeof c->members[i].user, "%s", new_user);
-			snprintf(c->members[i].name, sizeof c->members[i].name, "%s", name);
-		}
 }
 
 /* ---- input ---- */
@@ -449,7 +373,6 @@ static void json_line(console *c, const char *line, size_t len)
 		if (!room || !user) {
 			bad_line(c, "is a join without", !room ? "a room (\"join\")" : "a \"user\"");
 		} else {
-			member_seen(c, room, user, name ? name : user);
 			if (h->joined)
 				h->joined(h->ctx, &c->base, room, user, name ? name : user);
 		}
@@ -460,7 +383,6 @@ static void json_line(console *c, const char *line, size_t len)
 		if (!user) {
 			bad_line(c, "is a part without", "a \"user\"");
 		} else {
-			member_gone(c, room, user);
 			if (h->left)
 				h->left(h->ctx, &c->base, room, user, other ? other : "");
 		}
@@ -471,7 +393,6 @@ static void json_line(console *c, const char *line, size_t len)
 		if (!user || !other) {
 			bad_line(c, "is a rename without", !user ? "the old user (\"rename\")" : "the new one (\"to\")");
 		} else {
-			member_renamed(c, user, other, name ? name : other);
 			if (h->renamed)
 				h->renamed(h->ctx, &c->base, user, other, name ? name : other);
 		}
@@ -495,8 +416,6 @@ static void json_line(console *c, const char *line, size_t len)
 			bad_line(c, "is a message without", !user ? "a \"user\"" : "a \"text\"");
 		} else {
 			char buf[ADAPTER_TEXT_MAX];
-			if (room)
-				member_seen(c, room, user, name ? name : user);
 			if (h->message)
 				h->message(h->ctx, &c->base, room, user, name ? name : user, cut_text(text, buf),
 					   notice ? ADAPTER_NOTICE : 0);
@@ -697,12 +616,28 @@ static int op_start(adapter *a)
 
 static void op_send_room(adapter *a, const char *room, const char *text, int flags)
 {
-	send_line(console_of(a), room, NULL, text, flags);
+	send_line(console_of(a), room, NULL, text, flags, NULL);
 }
 
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
 {
-	send_line(console_of(a), NULL, user, text, flags);
+	send_line(console_of(a), NULL, user, text, flags, NULL);
+}
+
+/* adapter_ops.send: a message is one line here, whatever its length (a
+ * terminal or a program reads it whole), its parts joined as the other
+ * networks join them. */
+static void op_send(adapter *a, const char *room, const char *user, const adapter_msg *m)
+{
+	strbuf b;
+	char text[ADAPTER_TEXT_MAX];
+	sb_init(&b, text, sizeof text);
+	for (int i = 0; i < m->nparts; i++) {
+		if (i)
+			sb_add(&b, ADAPTER_PART_SEP);
+		sb_add(&b, m->parts[i]);
+	}
+	send_line(console_of(a), room, room ? NULL : user, text, m->flags, m->mention);
 }
 
 /* Every room is there to be in: the host hears it is ready from the loop,
@@ -776,7 +711,6 @@ static void op_free(adapter *a)
 		loop_remove_source(a->ev, c->src_id);
 	free(c->in);
 	free(c->out);
-	free(c->members);
 	free(c->pending);
 	free(c);
 }
@@ -786,6 +720,7 @@ static const adapter_ops console_ops = {
 	.start = op_start,
 	.send_room = op_send_room,
 	.send_private = op_send_private,
+	.send = op_send,
 	.join = op_join,
 	.part = op_part,
 	.stop = op_stop,
@@ -805,10 +740,7 @@ adapter *console_adapter_new(loop *ev, const adapter_host *host, const char *nam
 	if (!c)
 		return NULL;
 	c->in = malloc(CONSOLE_LINE_MAX + 1);
-	c->members = calloc(CONSOLE_MEMBERS_MAX, sizeof *c->members);
-	if (!c->in || !c->members) {
-		free(c->in);
-		free(c->members);
+	if (!c->in) {
 		free(c);
 		return NULL;
 	}

@@ -11,9 +11,11 @@
  *        "name", "why" and a message's "notice" (true: sent as a notice) are optional.
  *   out: {"to":"#t","text":"...","notice":true,"id":1}
  *        {"user":"ann","text":"...","notice":false,"mention":"ann","id":2}
- *        "mention": the person the line alerts (ADAPTER_HIGHLIGHT): for a
- *        private line its addressee, for a room line the member of the room
- *        whose name it names first; "id" counts the lines from 1. "text" is
+ *        "mention": the person the line alerts: whom the host names for a
+ *        message (adapter_msg.mention; a table names the player whose turn
+ *        it is), or the addressee of a private line flagged ADAPTER_HIGHLIGHT;
+ *        a message of several parts is one line, its parts joined with
+ *        " · "; "id" counts the lines from 1. "text" is
  *        plain: IRC formatting codes are taken out. When the adapter stops:
  *        {"stopped":"why"}, the last line.
  *
@@ -38,8 +40,6 @@
 #define CONSOLE_LINE_MAX (ADAPTER_TEXT_MAX * 6 + 1024)
 /* Output waiting for a slow reader; past this, lines are dropped (logged). */
 #define CONSOLE_OUT_MAX (1 << 20)
-/* Members remembered per adapter, to name whom a room line alerts. */
-#define CONSOLE_MEMBERS_MAX 512
 
 typedef struct console_settings {
 	int in_fd, out_fd;               /* default 0 and 1 */

@@ -282,8 +282,10 @@ def json_mode():
         h = as_json(hand) or {}
         check(h.get("user") == "ann" and "to" not in h, "json: a hand goes privately to ann", h)
         check(not any("\x03" in (o.get("text") or "") for o in objs), "json: text carries no IRC colour codes")
-        check(not any("mention" in o for o in objs if "your turn" not in (o.get("text") or "")),
-              "json: only a turn line may carry a mention", [o for o in objs if "mention" in o][:1])
+        # The table names whom a line alerts: the person it addresses ("ann: your
+        # turn...", "ann: you may cut..."), never anyone else.
+        check(not any("mention" in o and (o["mention"] + ":") not in (o.get("text") or "") for o in objs),
+              "json: a line alerts only the person it addresses", [o for o in objs if "mention" in o][:2])
 
         bad = [
             (b"this is not json\n", r"not JSON"),

@@ -206,12 +206,16 @@ int main(void)
 
 	/* ---- JSON mode: output ---- */
 	g.gotlen = 0;
-	g.a->ops->send_room(g.a, "#t", "\x02" "Anne\x0f: your turn, \x03" "04J\xe2\x99\xa5\x03", ADAPTER_NOTICE | ADAPTER_HIGHLIGHT);
+	{
+		const char *parts[] = { "\x02" "Anne\x0f: your turn", "\x03" "04J\xe2\x99\xa5\x03" };
+		adapter_msg msg = { parts, 2, "anne", ADAPTER_NOTICE };
+		g.a->ops->send(g.a, "#t", NULL, &msg);
+	}
 	g.a->ops->send_private(g.a, "bob", "hand: 1:J\xe2\x99\xa0", 0);
 	g.a->ops->send_private(g.a, "bob", "your turn", ADAPTER_HIGHLIGHT);
 	g.a->ops->send_room(g.a, "#t", "nobody named", ADAPTER_HIGHLIGHT);
 	spin(&g);
-	const char *want = "{\"to\":\"#t\",\"text\":\"Anne: your turn, J\xe2\x99\xa5\",\"notice\":true,\"mention\":\"anne\",\"id\":1}\n"
+	const char *want = "{\"to\":\"#t\",\"text\":\"Anne: your turn \xc2\xb7 J\xe2\x99\xa5\",\"notice\":true,\"mention\":\"anne\",\"id\":1}\n"
 			   "{\"user\":\"bob\",\"text\":\"hand: 1:J\xe2\x99\xa0\",\"notice\":false,\"id\":2}\n"
 			   "{\"user\":\"bob\",\"text\":\"your turn\",\"notice\":false,\"mention\":\"bob\",\"id\":3}\n"
 			   "{\"to\":\"#t\",\"text\":\"nobody named\",\"notice\":false,\"id\":4}\n";
