@@ -100,8 +100,11 @@ static void prompt_turn(table *t)
 			t->nudge_timer = loop_timer(t->bot->ev, t->set.turn_nudge_ms, nudge_fire, t);
 		return;
 	}
-	if (t->pr->turn(t, s) && !t->set.brief)
+	if (t->pr->turn(t, s) && !t->set.brief) {
+		/* What happened, then the hand it left: the room first. */
+		table_flush(t);
 		table_send_hand(t, s);
+	}
 }
 
 /* ---- dealing ---- */
@@ -290,12 +293,13 @@ static void deal_next(void *ctx)
 	}
 	t->pr->dealt(t);
 	table_say(t, T_COMMITMENT, t->commitment, NULL, NULL);
+	/* The room hears of the deal before anyone reads a hand of it. */
+	prompt_turn(t);
+	table_flush(t);
 	int turn = table_turn(t);
 	for (int s = 0; s < t->nseats; s++)
 		if (s != turn || t->set.brief)
 			table_send_hand(t, s);
-	prompt_turn(t);
-	table_flush(t);
 	table_schedule(t);
 }
 
