@@ -13,9 +13,9 @@
  * message, like snprintf, so a result >= len means it was cut short. */
 size_t text_refusal(char *buf, size_t len, const g304_result *res, const char *const names[G304_SEATS]);
 
-/* As text_refusal, for a deal that g304_deal refused with err
- * (G304_ERR_MATCH_OVER, G304_ERR_WRONG_PHASE). */
-size_t text_deal_refused(char *buf, size_t len, int err);
+/* As text_refusal, for a deal that a game refused: over, the match has
+ * ended; else the previous deal has not. */
+size_t text_deal_refused(char *buf, size_t len, int over);
 
 /* Everything the bot says at a table, in one list. {1} {2} {3} stand for
  * the arguments of text_fmt; they are never printf formats. */
