@@ -105,6 +105,20 @@ static json_object *j_known(const game_def *def, int seat, game_cards cards, gam
 	return j_cards(def, cards & known);
 }
 
+/* A view's first keys, the same in every game. */
+static json_object *j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer,
+				int turn, game_cards hand)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "seat", j_seat(seat));
+	json_object_object_add(o, "phase", json_object_new_string(def->phase_name(phase)));
+	json_object_object_add(o, "deal_no", json_object_new_int(deal_no));
+	json_object_object_add(o, "dealer", j_seat(dealer));
+	json_object_object_add(o, "turn", j_seat(turn));
+	json_object_object_add(o, "hand", j_cards(def, hand));
+	return o;
+}
+
 /* ---- 304, through its typed API (the state of a game_def_304 game is a g304) ---- */
 
 /* A bid: a number, "pcc", or null for none (0). */
@@ -195,13 +209,7 @@ static json_object *view_304(const game *gm, int seat)
 	const g304 *g = gm->state;
 	g304_view v;
 	g304_view_of(g, seat, &v);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "seat", j_seat(v.seat));
-	json_object_object_add(o, "phase", json_object_new_string(g304_phase_name(v.phase)));
-	json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
-	json_object_object_add(o, "dealer", j_seat(v.dealer));
-	json_object_object_add(o, "turn", j_seat(v.turn));
-	json_object_object_add(o, "hand", j_cards(&game_def_304, v.hand));
+	json_object *o = j_view_head(&game_def_304, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
 	json_object_object_add(o, "trumper", j_seat(v.trumper));
 	json_object_object_add(o, "bid", j_bid(v.bid));
 	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
@@ -246,17 +254,12 @@ static json_object *view_304(const game *gm, int seat)
 
 static json_object *end_304(const game *g) { return j_deal_end(&((const g304 *)g->state)->last); }
 
-/* The refusal's err/a/b are g304's numbers: the words are the bot's own (text_refusal). */
+/* The words the bot says at a 304 table. */
 static void refusal_304(char *buf, size_t len, const game *g, const game_result *res,
 			const char *const names[GAME_MAX_SEATS])
 {
 	(void)g;
-	g304_result r;
-	memset(&r, 0, sizeof r);
-	r.err = res->err;
-	r.a = res->a;
-	r.b = res->b;
-	text_refusal(buf, len, &r, names);
+	text_refusal(buf, len, res, names);
 }
 
 /* ---- Trump304 and Rook ---- */
@@ -404,13 +407,7 @@ static json_object *view_t304(const game *g, int seat)
 	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
 		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
 	char suit[2] = { suit_letter(v.trump_suit), '\0' };
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "seat", j_seat(v.seat));
-	json_object_object_add(o, "phase", json_object_new_string(t304_phase_name(v.phase)));
-	json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
-	json_object_object_add(o, "dealer", j_seat(v.dealer));
-	json_object_object_add(o, "turn", j_seat(v.turn));
-	json_object_object_add(o, "hand", j_cards(def, v.hand));
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
 	json_object_object_add(o, "trumper", j_seat(v.trumper));
 	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
 	json_object_object_add(o, "bidder", j_seat(v.bidder));
@@ -467,13 +464,7 @@ static json_object *view_rook(const game *g, int seat)
 	for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++)
 		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
 	char trump[2] = { rook_colour_letter(v.trump), '\0' };
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "seat", j_seat(v.seat));
-	json_object_object_add(o, "phase", json_object_new_string(rook_phase_name(v.phase)));
-	json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
-	json_object_object_add(o, "dealer", j_seat(v.dealer));
-	json_object_object_add(o, "turn", j_seat(v.turn));
-	json_object_object_add(o, "hand", j_cards(def, v.hand));
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
 	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
 	json_object_object_add(o, "bidder", j_seat(v.bidder));
 	json_object_object_add(o, "bids", bids);

@@ -168,7 +168,7 @@ static void expand(struct out *o, const char *name, size_t nlen, int a,
 	}
 }
 
-size_t text_refusal(char *buf, size_t len, const g304_result *res, const char *const names[G304_SEATS])
+size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const names[G304_SEATS])
 {
 	struct out o = { buf, len, 0 };
 	const char *t = REFUSAL_UNKNOWN;
