@@ -616,7 +616,7 @@ int replay_run(const record *rec, int view_seat, FILE *out)
 /* Reads SEAT of --view: one digit 0..3. */
 static int parse_seat(const char *s)
 {
-	if (s && s[0] >= '0' && s[0] < '0' + G304_SEATS && s[1] == '\0')
+	if (s && s[0] >= '0' && s[0] < '0' + GAME_MAX_SEATS && s[1] == '\0')
 		return s[0] - '0';
 	return -1;
 }
