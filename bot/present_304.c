@@ -389,12 +389,7 @@ static void refusal(table *t, const game_result *res, int who, char *buf, size_t
 	const char *names[G304_SEATS];
 	for (int s = 0; s < G304_SEATS; s++)
 		names[s] = table_seat_name(t, s);
-	g304_result r;
-	memset(&r, 0, sizeof r);
-	r.err = res->err;
-	r.a = res->a;
-	r.b = res->b;
-	text_refusal(buf, len, &r, names);
+	text_refusal(buf, len, res, names);
 }
 
 /* A deal ended: each seat's share of it, for the statistics. */

@@ -8,6 +8,7 @@
 #include <json-c/json.h>
 
 #include "g304.h"
+#include "game.h"
 #include "record.h"
 #include "rook.h"
 #include "t304.h"
@@ -40,10 +41,12 @@ static const char replay_help[] =
 	"cannot be read; 2 the record is malformed (one line on standard error names\n"
 	"the field, and nothing is printed); 64 wrong arguments.\n";
 
-/* json-c treats a NULL member as JSON null, which these helpers rely on. */
+/* ---- JSON pieces every game uses. json-c treats a NULL member as JSON
+ * null, which these helpers rely on. ---- */
+
 static json_object *j_seat(int seat)
 {
-	return seat >= 0 && seat < G304_SEATS ? json_object_new_int(seat) : NULL;
+	return seat >= 0 && seat < GAME_MAX_SEATS ? json_object_new_int(seat) : NULL;
 }
 
 static json_object *j_bool(int b) { return json_object_new_boolean(b ? 1 : 0); }
@@ -56,6 +59,68 @@ static json_object *j_pair(int a, int b)
 	return arr;
 }
 
+static json_object *j_list(const int32_t *v, int n)
+{
+	json_object *arr = json_object_new_array_ext(n);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_int(v[i]));
+	return arr;
+}
+
+/* A card code, or null where the card is not known. */
+static json_object *j_card(const game_def *def, int c)
+{
+	char code[8];
+	if (c < 0 || c >= def->deck_size)
+		return NULL;
+	def->card_code((uint8_t)c, code);
+	return json_object_new_string(code);
+}
+
+static json_object *j_cards(const game_def *def, game_cards s)
+{
+	json_object *arr = json_object_new_array();
+	for (; s; s &= s - 1)
+		json_object_array_add(arr, j_card(def, __builtin_ctzll(s)));
+	return arr;
+}
+
+/* The names of the actions in acts (bit per action number). */
+static json_object *j_acts(const game_def *def, uint32_t acts)
+{
+	json_object *arr = json_object_new_array();
+	for (int a = 0; a < def->act_count; a++)
+		if (acts >> a & 1)
+			json_object_array_add(arr, json_object_new_string(def->act_name(a)));
+	return arr;
+}
+
+/* The cards a seat may act with. Only cards the seat knows are listed,
+ * whatever the engine offers, so a view can never leak a card this way. */
+static json_object *j_known(const game_def *def, int seat, game_cards cards, game_cards known)
+{
+	if (cards & ~known)
+		fprintf(stderr, "replay: engine offered seat %d cards it does not hold; "
+			"left out of the view\n", seat);
+	return j_cards(def, cards & known);
+}
+
+/* A view's first keys, the same in every game. */
+static json_object *j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer,
+				int turn, game_cards hand)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "seat", j_seat(seat));
+	json_object_object_add(o, "phase", json_object_new_string(def->phase_name(phase)));
+	json_object_object_add(o, "deal_no", json_object_new_int(deal_no));
+	json_object_object_add(o, "dealer", j_seat(dealer));
+	json_object_object_add(o, "turn", j_seat(turn));
+	json_object_object_add(o, "hand", j_cards(def, hand));
+	return o;
+}
+
+/* ---- 304, through its typed API (the state of a game_def_304 game is a g304) ---- */
+
 /* A bid: a number, "pcc", or null for none (0). */
 static json_object *j_bid(int value)
 {
@@ -66,29 +131,11 @@ static json_object *j_bid(int value)
 	return json_object_new_int(value);
 }
 
-/* A card code, or null where the card is not known; never CARD_NONE's code. */
-static json_object *j_card_or_null(card c)
-{
-	char code[3];
-	if (c >= CARD_COUNT)
-		return NULL;
-	card_code(c, code);
-	return json_object_new_string(code);
-}
-
 /* A card code, or "down" for a face-down card this seat may not know. */
 static json_object *j_card_or_down(card c)
 {
-	json_object *j = j_card_or_null(c);
+	json_object *j = j_card(&game_def_304, c);
 	return j ? j : json_object_new_string("down");
-}
-
-static json_object *j_cards(cardset s)
-{
-	json_object *arr = json_object_new_array_ext(cardset_count(s));
-	for (; s; s &= s - 1)
-		json_object_array_add(arr, j_card_or_null(cardset_first(s)));
-	return arr;
 }
 
 static json_object *j_deal_end(const g304_deal_end *e)
@@ -139,18 +186,12 @@ static json_object *j_trick(const g304_trick *t)
 	return o;
 }
 
-/* What seat may do now. Only cards the seat knows are listed, whatever the
- * engine offers, so a view can never leak a card through this list. */
 static json_object *j_legal(const g304 *g, const g304_view *v)
 {
 	g304_legal l;
 	g304_legal_of(g, v->seat, &l);
 	json_object *o = json_object_new_object();
-	json_object *acts = json_object_new_array();
-	for (int a = 0; a < G304_ACT_COUNT; a++)
-		if (l.acts >> a & 1)
-			json_object_array_add(acts, json_object_new_string(g304_act_name(a)));
-	json_object_object_add(o, "actions", acts);
+	json_object_object_add(o, "actions", j_acts(&game_def_304, l.acts));
 	/* null when no numeric bid is possible (only pcc, or no bid at all). */
 	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID &&
 		      l.bid_min <= G304_MAX_BID;
@@ -159,28 +200,20 @@ static json_object *j_legal(const g304 *g, const g304_view *v)
 	cardset known = v->hand;
 	if (v->trump_card < CARD_COUNT)
 		known |= card_bit(v->trump_card);
-	if (l.cards & ~known)
-		fprintf(stderr, "replay: engine offered seat %d cards it does not hold; "
-			"left out of the view\n", v->seat);
-	json_object_object_add(o, "cards", j_cards(l.cards & known));
+	json_object_object_add(o, "cards", j_known(&game_def_304, v->seat, l.cards, known));
 	return o;
 }
 
-static json_object *j_view(const g304 *g, int seat)
+static json_object *view_304(const game *gm, int seat)
 {
+	const g304 *g = gm->state;
 	g304_view v;
 	g304_view_of(g, seat, &v);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "seat", j_seat(v.seat));
-	json_object_object_add(o, "phase", json_object_new_string(g304_phase_name(v.phase)));
-	json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
-	json_object_object_add(o, "dealer", j_seat(v.dealer));
-	json_object_object_add(o, "turn", j_seat(v.turn));
-	json_object_object_add(o, "hand", j_cards(v.hand));
+	json_object *o = j_view_head(&game_def_304, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
 	json_object_object_add(o, "trumper", j_seat(v.trumper));
 	json_object_object_add(o, "bid", j_bid(v.bid));
 	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
-	json_object_object_add(o, "trump_card", j_card_or_null(v.trump_card));
+	json_object_object_add(o, "trump_card", j_card(&game_def_304, v.trump_card));
 	char suit[2] = { suit_letter(v.trump_suit), '\0' };
 	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
 						? json_object_new_string(suit) : NULL);
@@ -219,81 +252,29 @@ static json_object *j_view(const g304 *g, int seat)
 	return o;
 }
 
-/* Writes o as one compact line and releases it. */
-static int emit(FILE *out, json_object *o)
+static json_object *end_304(const game *g) { return j_deal_end(&((const g304 *)g->state)->last); }
+
+/* The words the bot says at a 304 table. */
+static void refusal_304(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS])
 {
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	int rc = s ? 0 : -1;
-	if (s) {
-		fputs(s, out);
-		fputc('\n', out);
-	}
-	json_object_put(o);
-	return rc;
+	(void)g;
+	text_refusal(buf, len, res, names);
 }
 
-static json_object *j_where(size_t deal, long action)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "deal", json_object_new_int64((int64_t)deal));
-	if (action >= 0)
-		json_object_object_add(o, "action", json_object_new_int64(action));
-	return o;
-}
+/* ---- Trump304 and Rook ---- */
 
-static int has_event(const g304_result *res, int type)
-{
-	for (int i = 0; i < res->nevents && i < G304_EVENTS_MAX; i++)
-		if (res->events[i].type == type)
-			return 1;
-	return 0;
-}
-
-
-/* ---- Trump304 and Rook records (through engine/game.h) ---- */
-
-static json_object *j_gcard(const game_def *def, uint8_t c)
-{
-	char code[8];
-	if (c >= def->deck_size)
-		return NULL;
-	def->card_code(c, code);
-	return json_object_new_string(code);
-}
-
-static json_object *j_gcards(const game_def *def, game_cards s)
-{
-	json_object *arr = json_object_new_array();
-	for (; s; s &= s - 1)
-		json_object_array_add(arr, j_gcard(def, (uint8_t)__builtin_ctzll(s)));
-	return arr;
-}
-
-static json_object *j_list(const int32_t *v, int n)
-{
-	json_object *arr = json_object_new_array_ext(n);
-	for (int i = 0; i < n; i++)
-		json_object_array_add(arr, json_object_new_int(v[i]));
-	return arr;
-}
-
-static json_object *j_gseat(int seat, int nseats)
-{
-	return seat >= 0 && seat < nseats ? json_object_new_int(seat) : NULL;
-}
-
-/* A refusal in words, for the player who acted. */
-static void other_refusal(char *buf, size_t len, const game_def *def, const game_result *res,
-			  const char *const names[GAME_MAX_SEATS], int nseats)
+/* A refusal in words, for the player who acted: suit is what the game calls
+ * suit (or colour) a, steps how its bids go. */
+static void words_refusal(char *buf, size_t len, const game_def *def, const game_result *res,
+			  const char *const names[GAME_MAX_SEATS], const char *suit, const char *steps)
 {
 	const char *code = def->err_name(res->err);
-	const char *who = res->a >= 0 && res->a < nseats ? names[res->a] : "nobody";
+	const char *who = res->a >= 0 && res->a < GAME_MAX_SEATS && names[res->a] ? names[res->a]
+										   : "nobody";
 	char code_a[8] = "?";
 	if (res->a >= 0 && res->a < def->deck_size)
 		def->card_code((uint8_t)res->a, code_a);
-	int is_rook = def == &game_def_rook;
-	const char *suit = is_rook ? rook_colour_name(res->a) : suit_name(res->a & 3);
 	static const struct { const char *code, *text; } words[] = {
 		{ "bad_seat", "there is no such seat" },
 		{ "bad_action", "that is not an action of this game" },
@@ -351,227 +332,255 @@ static void other_refusal(char *buf, size_t len, const game_def *def, const game
 		return;
 	}
 	if (!strcmp(code, "bid_not_multiple"))
-		snprintf(buf, len, is_rook ? "%d is not a bid: bids go in fives from 70 to 200"
-			 : "%d is not a bid: bids go in tens from 150 to 300, or 304", res->a);
+		snprintf(buf, len, "%d is not a bid: %s", res->a, steps);
 	else
 		snprintf(buf, len, "refused (%s)", code);
 }
 
-static json_object *j_t304_trick(const game_def *def, const t304_trick *t, int nseats)
+/* A trick of Trump304 (cut: which cards cut) or Rook (cut -1: none); null
+ * before its lead. */
+static json_object *j_gtrick(const game_def *def, int leader, int n, const uint8_t *seat,
+			     const uint8_t *cards, int winner, int cut)
 {
-	if (t->n == 0)
+	if (n == 0)
 		return NULL;
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "leader", j_gseat(t->leader, nseats));
-	json_object *cards = json_object_new_array();
-	for (int i = 0; i < t->n && i < T304_MAX_SEATS; i++) {
+	json_object_object_add(o, "leader", j_seat(leader));
+	json_object *arr = json_object_new_array();
+	for (int i = 0; i < n && i < GAME_MAX_SEATS; i++) {
 		json_object *c = json_object_new_object();
-		json_object_object_add(c, "seat", j_gseat(t->seat[i], nseats));
-		json_object_object_add(c, "card", j_gcard(def, t->card[i]));
-		json_object_object_add(c, "cut", j_bool(t->cut >> i & 1));
-		json_object_array_add(cards, c);
+		json_object_object_add(c, "seat", j_seat(seat[i]));
+		json_object_object_add(c, "card", j_card(def, cards[i]));
+		if (cut >= 0)
+			json_object_object_add(c, "cut", j_bool(cut >> i & 1));
+		json_object_array_add(arr, c);
 	}
-	json_object_object_add(o, "cards", cards);
-	json_object_object_add(o, "winner", j_gseat(t->winner, nseats));
+	json_object_object_add(o, "cards", arr);
+	json_object_object_add(o, "winner", j_seat(winner));
 	return o;
 }
 
-static json_object *j_rook_trick(const game_def *def, const rook_trick *t)
+static json_object *j_gbid(int seat, int value)
 {
-	if (t->n == 0)
-		return NULL;
+	json_object *b = json_object_new_object();
+	json_object_object_add(b, "seat", j_seat(seat));
+	json_object_object_add(b, "value", value ? json_object_new_int(value)
+					       : json_object_new_string("pass"));
+	return b;
+}
+
+static json_object *j_glegal(const game *g, int seat, game_cards known)
+{
+	game_legal l;
+	game_legal_of(g, seat, &l);
 	json_object *o = json_object_new_object();
-	json_object_object_add(o, "leader", j_gseat(t->leader, ROOK_SEATS));
-	json_object *cards = json_object_new_array();
-	for (int i = 0; i < t->n && i < ROOK_SEATS; i++) {
-		json_object *c = json_object_new_object();
-		json_object_object_add(c, "seat", j_gseat(t->seat[i], ROOK_SEATS));
-		json_object_object_add(c, "card", j_gcard(def, t->card[i]));
-		json_object_array_add(cards, c);
-	}
-	json_object_object_add(o, "cards", cards);
-	json_object_object_add(o, "winner", j_gseat(t->winner, ROOK_SEATS));
+	json_object_object_add(o, "actions", j_acts(g->def, l.acts));
+	json_object_object_add(o, "bid_min", l.bid_min ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(o, "bid_max", l.bid_max ? json_object_new_int(l.bid_max) : NULL);
+	json_object_object_add(o, "cards", j_known(g->def, seat, l.cards, known));
 	return o;
 }
 
-/* The end of a deal as the game defines its sides (docs/GAMES.md). */
-static json_object *j_other_end(const game *g, int nseats)
+static json_object *end_t304(const game *g)
 {
-	json_object *o = json_object_new_object();
-	if (g->def == &game_def_rook) {
-		const rook_hand_end *e = &((const rook *)g->state)->last;
-		int32_t pts[2] = { e->points[0], e->points[1] }, tr[2] = { e->tricks[0], e->tricks[1] };
-		int32_t ch[2] = { e->delta[0], e->delta[1] };
-		json_object_object_add(o, "outcome", json_object_new_string("scored"));
-		json_object_object_add(o, "bidder", j_gseat(e->bidder, ROOK_SEATS));
-		json_object_object_add(o, "bid", json_object_new_int(e->bid));
-		json_object_object_add(o, "points", j_list(pts, 2));
-		json_object_object_add(o, "tricks", j_list(tr, 2));
-		json_object_object_add(o, "cards", json_object_new_int(e->cards_team));
-		json_object_object_add(o, "made", j_bool(e->made));
-		json_object_object_add(o, "change", j_list(ch, 2));
-		json_object_object_add(o, "score", j_list(e->score, 2));
-		return o;
-	}
 	const t304_deal_end *e = &((const t304 *)g->state)->last;
-	int32_t pts[2] = { e->points[0], e->points[1] }, change[T304_MAX_SEATS];
-	for (int i = 0; i < T304_MAX_SEATS; i++)
-		change[i] = e->change[i];
+	json_object *o = json_object_new_object();
 	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
-	json_object_object_add(o, "trumper", j_gseat(e->trumper, nseats));
+	json_object_object_add(o, "trumper", j_seat(e->trumper));
 	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
-	json_object_object_add(o, "points", j_list(pts, 2));
+	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
 	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
-	json_object_object_add(o, "change", j_list(change, e->nsides));
+	json_object *change = json_object_new_array();
+	for (int i = 0; i < e->nsides && i < T304_MAX_SEATS; i++)
+		json_object_array_add(change, json_object_new_int(e->change[i]));
+	json_object_object_add(o, "change", change);
 	json_object_object_add(o, "tokens", j_list(e->tokens, e->nsides));
 	return o;
 }
 
-static json_object *j_bidlist(const uint8_t *seats, const uint16_t *values, int n, int nseats)
-{
-	json_object *bids = json_object_new_array();
-	for (int i = 0; i < n; i++) {
-		json_object *b = json_object_new_object();
-		json_object_object_add(b, "seat", j_gseat(seats[i], nseats));
-		json_object_object_add(b, "value", values[i] ? json_object_new_int(values[i])
-						      : json_object_new_string("pass"));
-		json_object_array_add(bids, b);
-	}
-	return bids;
-}
-
-static json_object *j_other_legal(const game *g, int seat, game_cards known)
+static json_object *view_t304(const game *g, int seat)
 {
 	const game_def *def = g->def;
-	game_legal l;
-	game_legal_of(g, seat, &l);
-	json_object *o = json_object_new_object();
-	json_object *acts = json_object_new_array();
-	for (int a = 0; a < def->act_count; a++)
-		if (l.acts >> a & 1)
-			json_object_array_add(acts, json_object_new_string(def->act_name(a)));
-	json_object_object_add(o, "actions", acts);
-	json_object_object_add(o, "bid_min", l.bid_min ? json_object_new_int(l.bid_min) : NULL);
-	json_object_object_add(o, "bid_max", l.bid_max ? json_object_new_int(l.bid_max) : NULL);
-	if (l.cards & ~known)
-		fprintf(stderr, "replay: engine offered seat %d cards it does not hold; left out of the view\n", seat);
-	json_object_object_add(o, "cards", j_gcards(def, l.cards & known));
-	return o;
-}
-
-static json_object *j_other_view(const game *g, int seat, int nseats)
-{
-	const game_def *def = g->def;
-	json_object *o = json_object_new_object();
-	if (def == &game_def_rook) {
-		rook_view v;
-		rook_view_of(g->state, seat, &v);
-		uint8_t seats[ROOK_BIDLOG_MAX];
-		uint16_t values[ROOK_BIDLOG_MAX];
-		for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++) {
-			seats[i] = v.bidlog[i].seat;
-			values[i] = v.bidlog[i].value;
-		}
-		int32_t tw[2] = { v.tricks_won[0], v.tricks_won[1] };
-		char trump[2] = { rook_colour_letter(v.trump), '\0' };
-		json_object_object_add(o, "seat", j_gseat(v.seat, nseats));
-		json_object_object_add(o, "phase", json_object_new_string(rook_phase_name(v.phase)));
-		json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
-		json_object_object_add(o, "dealer", j_gseat(v.dealer, nseats));
-		json_object_object_add(o, "turn", j_gseat(v.turn, nseats));
-		json_object_object_add(o, "hand", j_gcards(def, v.hand));
-		json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
-		json_object_object_add(o, "bidder", j_gseat(v.bidder, nseats));
-		json_object_object_add(o, "bids", j_bidlist(seats, values, v.nbidlog, nseats));
-		json_object_object_add(o, "nest", j_bool(v.nest));
-		json_object_object_add(o, "discard", j_gcard(def, v.discard));
-		json_object_object_add(o, "trump", v.trump >= 0 ? json_object_new_string(trump) : NULL);
-		json_object_object_add(o, "trick", j_rook_trick(def, &v.trick));
-		json_object_object_add(o, "last_trick", j_rook_trick(def, &v.last_trick));
-		json_object_object_add(o, "tricks_won", j_list(tw, 2));
-		json_object_object_add(o, "score", j_list(v.score, 2));
-		json_object_object_add(o, "winner", v.winner >= 0 ? json_object_new_int(v.winner) : NULL);
-		json_object_object_add(o, "last", v.last.scored ? j_other_end(g, nseats) : NULL);
-		json_object_object_add(o, "legal", j_other_legal(g, seat, v.hand));
-		return o;
-	}
 	t304_view v;
 	t304_view_of(g->state, seat, &v);
-	uint8_t seats[T304_BIDLOG_MAX];
-	uint16_t values[T304_BIDLOG_MAX];
-	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++) {
-		seats[i] = v.bidlog[i].seat;
-		values[i] = v.bidlog[i].value;
-	}
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
 	char suit[2] = { suit_letter(v.trump_suit), '\0' };
-	json_object_object_add(o, "seat", j_gseat(v.seat, nseats));
-	json_object_object_add(o, "phase", json_object_new_string(t304_phase_name(v.phase)));
-	json_object_object_add(o, "deal_no", json_object_new_int(v.deal_no));
-	json_object_object_add(o, "dealer", j_gseat(v.dealer, nseats));
-	json_object_object_add(o, "turn", j_gseat(v.turn, nseats));
-	json_object_object_add(o, "hand", j_gcards(def, v.hand));
-	json_object_object_add(o, "trumper", j_gseat(v.trumper, nseats));
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", j_seat(v.trumper));
 	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
-	json_object_object_add(o, "bidder", j_gseat(v.bidder, nseats));
-	json_object_object_add(o, "bids", j_bidlist(seats, values, v.nbidlog, nseats));
-	json_object_object_add(o, "trump_card", j_gcard(def, v.trump_card));
+	json_object_object_add(o, "bidder", j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
 	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
 						? json_object_new_string(suit) : NULL);
 	json_object_object_add(o, "trump_aside", j_bool(v.trump_aside));
 	json_object_object_add(o, "revealed", j_bool(v.revealed));
-	json_object_object_add(o, "revealed_by", j_gseat(v.revealed_by, nseats));
-	json_object_object_add(o, "must_cut", j_gseat(v.must_cut, nseats));
+	json_object_object_add(o, "revealed_by", j_seat(v.revealed_by));
+	json_object_object_add(o, "must_cut", j_seat(v.must_cut));
 	json_object_object_add(o, "centre", json_object_new_int(v.centre));
 	json_object_object_add(o, "exchanged", j_bool(v.exchanged));
-	json_object_object_add(o, "put_down", j_gcards(def, v.putdown));
+	json_object_object_add(o, "put_down", j_cards(def, v.putdown));
 	json_object_object_add(o, "pile", json_object_new_int(v.npile));
-	json_object_object_add(o, "trick", j_t304_trick(def, &v.trick, nseats));
-	json_object_object_add(o, "last_trick", j_t304_trick(def, &v.last_trick, nseats));
+	const t304_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", j_gtrick(def, t->leader, t->n, t->seat, t->card, t->winner, t->cut));
+	json_object_object_add(o, "last_trick", j_gtrick(def, l->leader, l->n, l->seat, l->card, l->winner, l->cut));
 	json_object_object_add(o, "tokens", j_list(v.tokens, v.nsides));
-	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? j_other_end(g, nseats) : NULL);
-	json_object_object_add(o, "legal", j_other_legal(g, seat, v.hand));
+	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? end_t304(g) : NULL);
+	json_object_object_add(o, "legal", j_glegal(g, seat, v.hand));
 	return o;
 }
 
-static int replay_other(const record *rec, int view_seat, FILE *out)
+static void refusal_t304(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	words_refusal(buf, len, g->def, res, names, suit_name(res->a & 3),
+		      "bids go in tens from 150 to 300, or 304");
+}
+
+static json_object *end_rook(const game *g)
+{
+	const rook_hand_end *e = &((const rook *)g->state)->last;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string("scored"));
+	json_object_object_add(o, "bidder", j_seat(e->bidder));
+	json_object_object_add(o, "bid", json_object_new_int(e->bid));
+	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "tricks", j_pair(e->tricks[0], e->tricks[1]));
+	json_object_object_add(o, "cards", json_object_new_int(e->cards_team));
+	json_object_object_add(o, "made", j_bool(e->made));
+	json_object_object_add(o, "change", j_pair(e->delta[0], e->delta[1]));
+	json_object_object_add(o, "score", j_list(e->score, 2));
+	return o;
+}
+
+static json_object *view_rook(const game *g, int seat)
+{
+	const game_def *def = g->def;
+	rook_view v;
+	rook_view_of(g->state, seat, &v);
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
+	char trump[2] = { rook_colour_letter(v.trump), '\0' };
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "nest", j_bool(v.nest));
+	json_object_object_add(o, "discard", j_card(def, v.discard));
+	json_object_object_add(o, "trump", v.trump >= 0 ? json_object_new_string(trump) : NULL);
+	const rook_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", j_gtrick(def, t->leader, t->n, t->seat, t->card, t->winner, -1));
+	json_object_object_add(o, "last_trick", j_gtrick(def, l->leader, l->n, l->seat, l->card, l->winner, -1));
+	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "score", j_list(v.score, 2));
+	json_object_object_add(o, "winner", v.winner >= 0 ? json_object_new_int(v.winner) : NULL);
+	json_object_object_add(o, "last", v.last.scored ? end_rook(g) : NULL);
+	json_object_object_add(o, "legal", j_glegal(g, seat, v.hand));
+	return o;
+}
+
+static void refusal_rook(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	words_refusal(buf, len, g->def, res, names, rook_colour_name(res->a),
+		      "bids go in fives from 70 to 200");
+}
+
+/* ---- One driver over engine/game.h for every game ---- */
+
+/* What replay prints differently for each game; the rest is the same. */
+typedef struct replay_game {
+	const game_def *def;
+	const char *end_event;    /* the event after which a deal's end is printed */
+	const char *score;        /* the match line's name for game_status.score */
+	/* New JSON objects, the caller's: what seat may know and do now; how the
+	 * last deal ended. */
+	json_object *(*view)(const game *g, int seat);
+	json_object *(*end)(const game *g);
+	/* The refusal res in words into buf; names[s]: seat s's player (NULL past the seats). */
+	void (*refusal)(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS]);
+} replay_game;
+
+static const replay_game replay_games[] = {
+	{ &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 },
+	{ &game_def_trump304, "deal_end", "tokens", view_t304, end_t304, refusal_t304 },
+	{ &game_def_rook, "hand_end", "score", view_rook, end_rook, refusal_rook },
+};
+
+/* Writes o as one compact line and releases it. */
+static int emit(FILE *out, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = s ? 0 : -1;
+	if (s) {
+		fputs(s, out);
+		fputc('\n', out);
+	}
+	json_object_put(o);
+	return rc;
+}
+
+/* {"deal": deal, "action": action (none when < 0)}, to add to. */
+static json_object *j_where(size_t deal, long action)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "deal", json_object_new_int64((int64_t)deal));
+	if (action >= 0)
+		json_object_object_add(o, "action", json_object_new_int64(action));
+	return o;
+}
+
+static int emit_refused(FILE *out, size_t deal, long action, const char *text, const char *code)
+{
+	json_object *o = j_where(deal, action);
+	json_object_object_add(o, "ok", j_bool(0));
+	json_object_object_add(o, "error", json_object_new_string(text));
+	json_object_object_add(o, "code", json_object_new_string(code));
+	return emit(out, o);
+}
+
+int replay_run(const record *rec, int view_seat, FILE *out)
 {
 	const game_def *def = rec->game;
+	const replay_game *rg = NULL;
+	for (size_t i = 0; i < sizeof replay_games / sizeof replay_games[0]; i++)
+		if (replay_games[i].def == def)
+			rg = &replay_games[i];
+	if (!rg)
+		return -1;
 	const char *names[GAME_MAX_SEATS] = { 0 };
-	char text[REPLAY_TEXT_MAX];
-	int err, nseats = rec->nseats;
-	for (int s = 0; s < nseats && s < GAME_MAX_SEATS; s++)
+	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
 		names[s] = rec->players[s];
-	game *g = game_new(def, nseats, rec->dealer, NULL, &err);
+	int err;
+	game *g = game_new(def, rec->nseats, rec->dealer, def == &game_def_304 ? &rec->rules : NULL, &err);
 	if (!g)
 		return -1;
-	int ev_end = game_ev_parse(def, def == &game_def_rook ? "hand_end" : "deal_end");
+	int ev_end = game_ev_parse(def, rg->end_event);
+	char text[REPLAY_TEXT_MAX];
 	int rc = 0;
 	for (size_t d = 0; d < rec->ndeals && rc == 0; d++) {
 		const record_deal *deal = &rec->deals[d];
-		err = game_deal(g, deal->gdeck);
-		if (err) {
-			json_object *o = j_where(d, -1);
+		if ((err = game_deal(g, deal->gdeck)) != 0) {
 			game_status st;
 			game_status_of(g, &st);
-			json_object_object_add(o, "ok", j_bool(0));
-			json_object_object_add(o, "error", json_object_new_string(
-				st.over ? "the match is over: no more deals" : "the previous deal has not ended"));
-			json_object_object_add(o, "code", json_object_new_string(def->err_name(err)));
-			rc = emit(out, o);
+			text_deal_refused(text, sizeof text, st.over);
+			rc = emit_refused(out, d, -1, text, def->err_name(err));
 			continue;
 		}
 		for (size_t i = 0; i < deal->nactions && rc == 0; i++) {
 			game_result res;
 			memset(&res, 0, sizeof res);
-			json_object *o = j_where(d, (long)i);
 			if (game_apply(g, &deal->gactions[i], &res) != 0) {
-				other_refusal(text, sizeof text, def, &res, names, nseats);
-				json_object_object_add(o, "ok", j_bool(0));
-				json_object_object_add(o, "error", json_object_new_string(text));
-				json_object_object_add(o, "code", json_object_new_string(def->err_name(res.err)));
-				rc = emit(out, o);
+				rg->refusal(text, sizeof text, g, &res, names);
+				rc = emit_refused(out, d, (long)i, text, def->err_name(res.err));
 				continue;
 			}
+			json_object *o = j_where(d, (long)i);
 			json_object_object_add(o, "ok", j_bool(1));
 			rc = emit(out, o);
 			int ended = 0;
@@ -579,12 +588,12 @@ static int replay_other(const record *rec, int view_seat, FILE *out)
 				ended |= res.events[k].type == ev_end;
 			if (rc == 0 && ended) {
 				o = j_where(d, -1);
-				json_object_object_add(o, "end", j_other_end(g, nseats));
+				json_object_object_add(o, "end", rg->end(g));
 				rc = emit(out, o);
 			}
 			if (rc == 0 && view_seat >= 0) {
 				o = j_where(d, (long)i);
-				json_object_object_add(o, "view", j_other_view(g, view_seat, nseats));
+				json_object_object_add(o, "view", rg->view(g, view_seat));
 				rc = emit(out, o);
 			}
 		}
@@ -593,7 +602,7 @@ static int replay_other(const record *rec, int view_seat, FILE *out)
 		game_status st;
 		game_status_of(g, &st);
 		json_object *m = json_object_new_object();
-		json_object_object_add(m, def == &game_def_rook ? "score" : "tokens", j_list(st.score, st.nsides));
+		json_object_object_add(m, rg->score, j_list(st.score, st.nsides));
 		json_object_object_add(m, "winner", st.winner >= 0 ? json_object_new_int(st.winner) : NULL);
 		json_object_object_add(m, "complete", j_bool(st.over));
 		json_object *o = json_object_new_object();
@@ -604,77 +613,10 @@ static int replay_other(const record *rec, int view_seat, FILE *out)
 	return rc;
 }
 
-int replay_run(const record *rec, int view_seat, FILE *out)
-{
-	if (rec->game && rec->game != &game_def_304)
-		return replay_other(rec, view_seat, out);
-	char text[REPLAY_TEXT_MAX];
-	const char *names[G304_SEATS];
-	for (int s = 0; s < G304_SEATS; s++)
-		names[s] = rec->players[s];
-	g304 *g = malloc(sizeof *g);
-	if (!g)
-		return -1;
-	g304_init(g, &rec->rules, rec->dealer);
-	int rc = 0;
-
-	for (size_t d = 0; d < rec->ndeals && rc == 0; d++) {
-		const record_deal *deal = &rec->deals[d];
-		int err = g304_deal(g, deal->deck);
-		if (err != G304_ERR_OK) {
-			json_object *o = j_where(d, -1);
-			text_deal_refused(text, sizeof text, err);
-			json_object_object_add(o, "ok", j_bool(0));
-			json_object_object_add(o, "error", json_object_new_string(text));
-			json_object_object_add(o, "code", json_object_new_string(g304_err_name(err)));
-			rc = emit(out, o);
-			continue;
-		}
-		for (size_t i = 0; i < deal->nactions && rc == 0; i++) {
-			g304_result res;
-			memset(&res, 0, sizeof res);
-			json_object *o = j_where(d, (long)i);
-			if (g304_apply(g, &deal->actions[i], &res) != G304_ERR_OK) {
-				text_refusal(text, sizeof text, &res, names);
-				json_object_object_add(o, "ok", j_bool(0));
-				json_object_object_add(o, "error", json_object_new_string(text));
-				json_object_object_add(o, "code",
-						       json_object_new_string(g304_err_name(res.err)));
-				rc = emit(out, o);
-				continue;
-			}
-			json_object_object_add(o, "ok", j_bool(1));
-			rc = emit(out, o);
-			if (rc == 0 && has_event(&res, G304_EV_DEAL_END)) {
-				o = j_where(d, -1);
-				json_object_object_add(o, "end", j_deal_end(&g->last));
-				rc = emit(out, o);
-			}
-			if (rc == 0 && view_seat >= 0) {
-				o = j_where(d, (long)i);
-				json_object_object_add(o, "view", j_view(g, view_seat));
-				rc = emit(out, o);
-			}
-		}
-	}
-
-	if (rc == 0) {
-		json_object *m = json_object_new_object();
-		json_object_object_add(m, "tokens", j_pair(g->tokens[0], g->tokens[1]));
-		json_object_object_add(m, "winner", g->winner >= 0 ? json_object_new_int(g->winner) : NULL);
-		json_object_object_add(m, "complete", j_bool(g->phase == G304_PHASE_OVER));
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "match", m);
-		rc = emit(out, o);
-	}
-	free(g);
-	return rc;
-}
-
 /* Reads SEAT of --view: one digit 0..3. */
 static int parse_seat(const char *s)
 {
-	if (s && s[0] >= '0' && s[0] < '0' + G304_SEATS && s[1] == '\0')
+	if (s && s[0] >= '0' && s[0] < '0' + GAME_MAX_SEATS && s[1] == '\0')
 		return s[0] - '0';
 	return -1;
 }

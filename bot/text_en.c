@@ -168,7 +168,7 @@ static void expand(struct out *o, const char *name, size_t nlen, int a,
 	}
 }
 
-size_t text_refusal(char *buf, size_t len, const g304_result *res, const char *const names[G304_SEATS])
+size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const names[G304_SEATS])
 {
 	struct out o = { buf, len, 0 };
 	const char *t = REFUSAL_UNKNOWN;
@@ -189,17 +189,10 @@ size_t text_refusal(char *buf, size_t len, const g304_result *res, const char *c
 	return finish(&o);
 }
 
-size_t text_deal_refused(char *buf, size_t len, int err)
+size_t text_deal_refused(char *buf, size_t len, int over)
 {
 	struct out o = { buf, len, 0 };
-	if (err == G304_ERR_MATCH_OVER)
-		puts_(&o, DEAL_MATCH_OVER);
-	else if (err == G304_ERR_WRONG_PHASE)
-		puts_(&o, DEAL_IN_PROGRESS);
-	else if (err >= 0 && err < G304_ERR_COUNT)
-		puts_(&o, refusal[err]);
-	else
-		puts_(&o, REFUSAL_UNKNOWN);
+	puts_(&o, over ? DEAL_MATCH_OVER : DEAL_IN_PROGRESS);
 	return finish(&o);
 }
 
