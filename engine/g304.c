@@ -2,53 +2,15 @@
 #include <string.h>
 #include "g304.h"
 #include "g304_caps.h"
+#include "names.h"
 
-static const char *const phase_names[] = {
-#define X(n, s) s,
-	G304_PHASE_LIST(X)
-#undef X
-};
-static const char *const act_names[] = {
-#define X(n, s) s,
-	G304_ACT_LIST(X)
-#undef X
-};
-static const char *const err_names[] = {
-#define X(n, s) s,
-	G304_ERR_LIST(X)
-#undef X
-};
-static const char *const ev_names[] = {
-#define X(n, s) s,
-	G304_EV_LIST(X)
-#undef X
-};
-static const char *const outcome_names[] = {
-#define X(n, s) s,
-	G304_OUTCOME_LIST(X)
-#undef X
-};
-static const char *const caps_outcome_names[] = {
-#define X(n, s) s,
-	G304_CAPS_OUTCOME_LIST(X)
-#undef X
-};
-
-#define NAME_OF(table, i) (((i) >= 0 && (size_t)(i) < sizeof(table) / sizeof(table[0])) ? table[i] : "?")
-const char *g304_phase_name(int phase) { return NAME_OF(phase_names, phase); }
-const char *g304_act_name(int act) { return NAME_OF(act_names, act); }
-const char *g304_err_name(int err) { return NAME_OF(err_names, err); }
-const char *g304_ev_name(int ev) { return NAME_OF(ev_names, ev); }
-const char *g304_outcome_name(int outcome) { return NAME_OF(outcome_names, outcome); }
-const char *g304_caps_outcome_name(int outcome) { return NAME_OF(caps_outcome_names, outcome); }
-
-int g304_act_parse(const char *name)
-{
-	for (int i = 0; i < G304_ACT_COUNT; i++)
-		if (strcmp(name, act_names[i]) == 0)
-			return i;
-	return -1;
-}
+NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
+NAMES_FUNCTION(g304_act_name, G304_ACT_LIST)
+NAMES_FUNCTION(g304_err_name, G304_ERR_LIST)
+NAMES_FUNCTION(g304_ev_name, G304_EV_LIST)
+NAMES_FUNCTION(g304_outcome_name, G304_OUTCOME_LIST)
+NAMES_FUNCTION(g304_caps_outcome_name, G304_CAPS_OUTCOME_LIST)
+int g304_act_parse(const char *name) { return names_find(g304_act_name, G304_ACT_COUNT, name); }
 
 void g304_rules_default(g304_rules *r) { memset(r, 0, sizeof *r); }
 

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
+#include "names.h"
 #include "g304.h"
 #include "g304_random.h"
 #include "g304_simple.h"
@@ -508,8 +509,5 @@ int game_deck_ok(const game_def *def, const uint8_t *deck)
 
 int game_ev_parse(const game_def *def, const char *name)
 {
-	for (int i = 0; i < def->ev_count; i++)
-		if (!strcmp(def->ev_name(i), name))
-			return i;
-	return -1;
+	return names_find(def->ev_name, def->ev_count, name);
 }

@@ -1,27 +1,13 @@
 /* rook.c: the rules of partnership Rook and its 57-card pack. */
 #include <string.h>
 #include "rook.h"
+#include "names.h"
 
-#define NAMES(LIST) { LIST(NAME_X) }
-#define NAME_X(n, s) s,
-static const char *const phase_names[] = NAMES(ROOK_PHASE_LIST);
-static const char *const act_names[] = NAMES(ROOK_ACT_LIST);
-static const char *const err_names[] = NAMES(ROOK_ERR_LIST);
-static const char *const ev_names[] = NAMES(ROOK_EV_LIST);
-#undef NAME_X
-#define NAME_OF(t, i) (((i) >= 0 && (size_t)(i) < sizeof(t) / sizeof(t[0])) ? t[i] : "?")
-const char *rook_phase_name(int p) { return NAME_OF(phase_names, p); }
-const char *rook_act_name(int a) { return NAME_OF(act_names, a); }
-const char *rook_err_name(int e) { return NAME_OF(err_names, e); }
-const char *rook_ev_name(int e) { return NAME_OF(ev_names, e); }
-
-int rook_act_parse(const char *name)
-{
-	for (int i = 0; i < ROOK_ACT_COUNT; i++)
-		if (!strcmp(name, act_names[i]))
-			return i;
-	return -1;
-}
+NAMES_FUNCTION(rook_phase_name, ROOK_PHASE_LIST)
+NAMES_FUNCTION(rook_act_name, ROOK_ACT_LIST)
+NAMES_FUNCTION(rook_err_name, ROOK_ERR_LIST)
+NAMES_FUNCTION(rook_ev_name, ROOK_EV_LIST)
+int rook_act_parse(const char *name) { return names_find(rook_act_name, ROOK_ACT_COUNT, name); }
 
 static const char colour_letters[ROOK_COLOURS] = { 'R', 'G', 'Y', 'B' };
 static const char *const colour_names[ROOK_COLOURS] = { "red", "green", "yellow", "black" };

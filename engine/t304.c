@@ -1,29 +1,14 @@
 /* t304.c: the rules of Trump304 (2, 3 or 4 players). */
 #include <string.h>
 #include "t304.h"
+#include "names.h"
 
-#define NAMES(LIST) { LIST(NAME_X) }
-#define NAME_X(n, s) s,
-static const char *const phase_names[] = NAMES(T304_PHASE_LIST);
-static const char *const act_names[] = NAMES(T304_ACT_LIST);
-static const char *const err_names[] = NAMES(T304_ERR_LIST);
-static const char *const ev_names[] = NAMES(T304_EV_LIST);
-static const char *const outcome_names[] = NAMES(T304_OUTCOME_LIST);
-#undef NAME_X
-#define NAME_OF(t, i) (((i) >= 0 && (size_t)(i) < sizeof(t) / sizeof(t[0])) ? t[i] : "?")
-const char *t304_phase_name(int p) { return NAME_OF(phase_names, p); }
-const char *t304_act_name(int a) { return NAME_OF(act_names, a); }
-const char *t304_err_name(int e) { return NAME_OF(err_names, e); }
-const char *t304_ev_name(int e) { return NAME_OF(ev_names, e); }
-const char *t304_outcome_name(int o) { return NAME_OF(outcome_names, o); }
-
-int t304_act_parse(const char *name)
-{
-	for (int i = 0; i < T304_ACT_COUNT; i++)
-		if (!strcmp(name, act_names[i]))
-			return i;
-	return -1;
-}
+NAMES_FUNCTION(t304_phase_name, T304_PHASE_LIST)
+NAMES_FUNCTION(t304_act_name, T304_ACT_LIST)
+NAMES_FUNCTION(t304_err_name, T304_ERR_LIST)
+NAMES_FUNCTION(t304_ev_name, T304_EV_LIST)
+NAMES_FUNCTION(t304_outcome_name, T304_OUTCOME_LIST)
+int t304_act_parse(const char *name) { return names_find(t304_act_name, T304_ACT_COUNT, name); }
 
 int t304_payoff(int bid) { return bid >= T304_BID_ALL ? 10 : bid >= T304_LIMIT_BID ? 6 : 5; }
 int t304_charge(int bid) { return bid >= T304_BID_ALL ? 7 : bid >= T304_LIMIT_BID ? 5 : 3; }
