@@ -483,18 +483,7 @@ game *game_copy(const game *g)
 	return c;
 }
 
-void game_shuffle(const game_def *def, rng *r, uint8_t *deck)
-{
-	int n = def->deck_size;
-	for (int i = 0; i < n; i++)
-		deck[i] = (uint8_t)i;
-	for (int i = n - 1; i > 0; i--) {
-		uint32_t j = rng_below(r, (uint32_t)i + 1);
-		uint8_t t = deck[i];
-		deck[i] = deck[j];
-		deck[j] = t;
-	}
-}
+void game_shuffle(const game_def *def, rng *r, uint8_t *deck) { rng_shuffle(r, deck, def->deck_size); }
 
 int game_deck_ok(const game_def *def, const uint8_t *deck)
 {

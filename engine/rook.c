@@ -106,17 +106,7 @@ rcard rook_parse(const char *s)
 	return ROOK_NONE;
 }
 
-void rook_shuffle(rng *r, rcard deck[ROOK_CARDS])
-{
-	for (int i = 0; i < ROOK_CARDS; i++)
-		deck[i] = (rcard)i;
-	for (int i = ROOK_CARDS - 1; i > 0; i--) {
-		uint32_t j = rng_below(r, (uint32_t)i + 1);
-		rcard t = deck[i];
-		deck[i] = deck[j];
-		deck[j] = t;
-	}
-}
+void rook_shuffle(rng *r, rcard deck[ROOK_CARDS]) { rng_shuffle(r, deck, ROOK_CARDS); }
 
 static int refuse(rook_result *res, int err, int a, int b)
 {
