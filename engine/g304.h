@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "card.h"
+#include "play.h"
 
 #define G304_SEATS 4
 #define G304_TRICKS 8
@@ -168,19 +169,10 @@ enum g304_ev {
 };
 const char *g304_ev_name(int ev);
 
-typedef struct g304_event {
-	uint8_t type, seat, flags;
-	card card;
-	uint16_t value;
-} g304_event;
-
-#define G304_EVENTS_MAX 16
-typedef struct g304_result {
-	int err;            /* enum g304_err; G304_ERR_OK when accepted */
-	int a, b;           /* parameters of the refusal (see G304_ERR_LIST) */
-	int nevents;
-	g304_event events[G304_EVENTS_MAX];
-} g304_result;
+/* err: enum g304_err; a, b: see G304_ERR_LIST; events: enum g304_ev. */
+typedef play_event g304_event;
+typedef play_result g304_result;
+#define G304_EVENTS_MAX PLAY_EVENTS_MAX
 
 #define G304_OUTCOME_LIST(X) \
 	X(NONE, "none") X(SCORED, "scored") X(PASSED_OUT, "passed_out") \

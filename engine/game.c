@@ -35,18 +35,18 @@ static void action_card_set(game_action *a, uint8_t c)
 	}
 }
 
-#define COPY_RESULT(out, in, max) do { \
-	if (out) { \
-		(out)->err = (in).err; (out)->a = (in).a; (out)->b = (in).b; \
-		(out)->nevents = (in).nevents < GAME_EVENTS_MAX ? (in).nevents : GAME_EVENTS_MAX; \
-		for (int i_ = 0; i_ < (out)->nevents && i_ < (max); i_++) { \
-			(out)->events[i_].type = (in).events[i_].type; \
-			(out)->events[i_].seat = (in).events[i_].seat; \
-			(out)->events[i_].flags = (in).events[i_].flags; \
-			(out)->events[i_].card = (in).events[i_].card; \
-			(out)->events[i_].value = (in).events[i_].value; \
-		} \
-	} } while (0)
+/* A game's answer in the common form (one event type serves both). */
+_Static_assert(PLAY_EVENTS_MAX <= GAME_EVENTS_MAX, "a game's events fit a game_result");
+static void result_copy(game_result *out, const play_result *in)
+{
+	if (!out)
+		return;
+	out->err = in->err;
+	out->a = in->a;
+	out->b = in->b;
+	out->nevents = in->nevents;
+	memcpy(out->events, in->events, sizeof in->events[0] * (size_t)in->nevents);
+}
 
 /* ---- 304 ---- */
 
@@ -97,7 +97,7 @@ static int w304_apply(void *st, const game_action *a, game_result *res)
 	g304_result r;
 	game_action_to_g304(a, &x);
 	int err = g304_apply(st, &x, &r);
-	COPY_RESULT(res, r, G304_EVENTS_MAX);
+	result_copy(res, &r);
 	return err;
 }
 
@@ -211,7 +211,7 @@ static int wt_apply(void *st, const game_action *a, game_result *res)
 		x.put[1] = a->cards[1];
 	}
 	int err = t304_apply(st, &x, &r);
-	COPY_RESULT(res, r, T304_EVENTS_MAX);
+	result_copy(res, &r);
 	return err;
 }
 
@@ -329,7 +329,7 @@ static int wr_apply(void *st, const game_action *a, game_result *res)
 	x.value = a->value;
 	x.card = action_card(a, 0);
 	int err = rook_apply(st, &x, &r);
-	COPY_RESULT(res, r, ROOK_EVENTS_MAX);
+	result_copy(res, &r);
 	return err;
 }
 

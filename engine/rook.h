@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "rng.h"
+#include "play.h"
 
 /* A Rook card: colour * 14 + (number - 1) for 0..55; ROOK_BIRD is the Rook. */
 typedef uint8_t rcard;
@@ -121,18 +122,9 @@ enum rook_ev {
 	ROOK_EV_COUNT
 };
 
-typedef struct rook_event {
-	uint8_t type, seat, flags;
-	rcard card;
-	uint16_t value;
-} rook_event;
-
-#define ROOK_EVENTS_MAX 12
-typedef struct rook_result {
-	int err, a, b;
-	int nevents;
-	rook_event events[ROOK_EVENTS_MAX];
-} rook_result;
+typedef play_event rook_event;
+typedef play_result rook_result;
+#define ROOK_EVENTS_MAX PLAY_EVENTS_MAX
 
 /* How the last hand ended (public once over). */
 typedef struct rook_hand_end {

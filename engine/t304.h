@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "card.h"
+#include "play.h"
 
 #define T304_MAX_SEATS 4
 #define T304_MIN_BID 150
@@ -108,18 +109,9 @@ enum t304_ev {
 	T304_EV_COUNT
 };
 
-typedef struct t304_event {
-	uint8_t type, seat, flags;
-	card card;
-	uint16_t value;
-} t304_event;
-
-#define T304_EVENTS_MAX 16
-typedef struct t304_result {
-	int err, a, b;
-	int nevents;
-	t304_event events[T304_EVENTS_MAX];
-} t304_result;
+typedef play_event t304_event;
+typedef play_result t304_result;
+#define T304_EVENTS_MAX PLAY_EVENTS_MAX
 
 #define T304_OUTCOME_LIST(X) X(NONE, "none") X(SCORED, "scored") X(SPOILT, "spoilt")
 enum t304_outcome {
