@@ -22,14 +22,14 @@ static int next_bid(int v) { return v == 0 ? T304_MIN_BID : v >= T304_MAX_NUMERI
 
 static int after(const t304 *g, int seat) { return (seat + 1) % g->nseats; }
 
-int t304_partners(const t304 *g, int a, int b)
+int t304_same_side(int nseats, int trumper, int a, int b)
 {
 	if (a == b)
 		return 1;
-	if (g->nseats == 4)
+	if (nseats == 4)
 		return (a & 1) == (b & 1);
-	if (g->nseats == 3 && g->trumper != T304_NO_SEAT)
-		return a != g->trumper && b != g->trumper;
+	if (nseats == 3 && trumper != T304_NO_SEAT)
+		return a != trumper && b != trumper;
 	return 0;
 }
 

@@ -189,8 +189,11 @@ int t304_apply(t304 *g, const t304_action *a, t304_result *res);
 
 static inline int t304_nsides(const t304 *g) { return g->nseats == 4 ? 2 : g->nseats; }
 static inline int t304_side(const t304 *g, int seat) { return g->nseats == 4 ? (seat & 1) : seat; }
-/* Same side in play this deal (three players: both opponents of the trumper). */
-int t304_partners(const t304 *g, int a, int b);
+/* Seats a and b are on the same side in play this deal, with nseats players
+ * and this trumper (T304_NO_SEAT before one is known): partners with four,
+ * both opponents of the trumper with three. A view knows as much as the game. */
+int t304_same_side(int nseats, int trumper, int a, int b);
+static inline int t304_partners(const t304 *g, int a, int b) { return t304_same_side(g->nseats, g->trumper, a, b); }
 /* A made bid: each opposing side pays the trumper's side 5, 6 or 10. */
 int t304_payoff(int bid);
 /* A failed bid: the trumper's side pays each opposing side 3, 5 or 7. */

@@ -43,17 +43,6 @@ int t304_random_action(const t304 *g, int seat, rng *r, t304_action *out)
 
 /* ---- the simple player: only the view ---- */
 
-static int same_side(const t304_view *v, int a, int b)
-{
-	if (a == b)
-		return 1;
-	if (v->nseats == 4)
-		return (a & 1) == (b & 1);
-	if (v->nseats == 3 && v->trumper != T304_NO_SEAT)
-		return a != v->trumper && b != v->trumper;
-	return 0;
-}
-
 /* The cheapest card of a set: fewest points, then weakest. */
 static card cheapest(cardset s)
 {
@@ -126,7 +115,7 @@ static int play_card(const t304_view *v, const t304_legal *l, t304_action *a)
 		return 1;
 	}
 	int w = winning(t);
-	int partner_wins = same_side(v, t->seat[w], v->seat);
+	int partner_wins = t304_same_side(v->nseats, v->trumper, t->seat[w], v->seat);
 	card wc = t->card[w];
 	int wcut = t->cut >> w & 1;
 	cardset led = L & suit_mask(card_suit(t->card[0]));
