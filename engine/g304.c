@@ -71,6 +71,17 @@ void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
 	g->last.made = -1;
 }
 
+/* No trick played yet, none won. */
+static void tricks_clear(g304 *g)
+{
+	g->trick_no = 0;
+	memset(g->tricks, 0, sizeof g->tricks);
+	for (int t = 0; t < G304_TRICKS; t++)
+		g->tricks[t].winner = G304_NO_SEAT;
+	g->won[0] = g->won[1] = 0;
+	g->tricks_won[0] = g->tricks_won[1] = 0;
+}
+
 static void deal_batch(g304 *g, int base)
 {
 	for (int k = 0; k < G304_SEATS; k++) {
@@ -110,12 +121,7 @@ int g304_deal(g304 *g, const card deck[CARD_COUNT])
 	g->trump_down = g->trump_open = g->trump_public = 0;
 	g->pcc = g->exhausted = 0;
 	g->sitting_out = G304_NO_SEAT;
-	g->trick_no = 0;
-	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < G304_TRICKS; t++)
-		g->tricks[t].winner = G304_NO_SEAT;
-	g->won[0] = g->won[1] = 0;
-	g->tricks_won[0] = g->tricks_won[1] = 0;
+	tricks_clear(g);
 	g->caps_seat = G304_NO_SEAT;
 	g->caps_norder = g->caps_k = 0;
 	g->caps_judged = G304_CAPSO_NONE;
@@ -367,14 +373,11 @@ static void caps_track(g304 *g, int opened)
 			continue;
 		int open = 0; /* a player's question left undecided or not asked */
 		for (int seat = team; seat < G304_SEATS; seat += 2) {
-			if (!g304_caps_may_call(g, seat))
-				continue;
 			g304_view v;
 			card order[G304_TRICKS];
 			int n;
-			g304_view_of(g, seat, &v);
-			if (!g304_caps_cards(&v))
-				continue; /* no cards left: nothing to call with */
+			if (!g304_caps_question(g, seat, &v))
+				continue; /* may not call, or no cards left to call with */
 			if (!left) {
 				open = 1;
 				break;
@@ -419,12 +422,7 @@ int g304_play_position(const g304 *g, int cards, int opened, g304 *out)
 	r->trump_down = 1;
 	r->trump_open = r->trump_public = 0;
 	r->exhausted = 0;
-	r->trick_no = 0;
-	memset(r->tricks, 0, sizeof r->tricks);
-	for (int t = 0; t < G304_TRICKS; t++)
-		r->tricks[t].winner = G304_NO_SEAT;
-	r->won[0] = r->won[1] = 0;
-	r->tricks_won[0] = r->tricks_won[1] = 0;
+	tricks_clear(r);
 	int leader = seat_after(r->dealer);
 	r->tricks[0].leader = (uint8_t)leader;
 	r->turn = (uint8_t)leader;
@@ -459,13 +457,10 @@ static int caps_ask_again(g304 *g, int team, int cards, int opened)
 		return 0;
 	unsigned long left = G304_CAPS_JUDGE_BUDGET;
 	for (int seat = team; seat < G304_SEATS && left; seat += 2) {
-		if (!g304_caps_may_call(&r, seat))
-			continue;
 		g304_view v;
 		card order[G304_TRICKS];
 		int n;
-		g304_view_of(&r, seat, &v);
-		if (!g304_caps_cards(&v))
+		if (!g304_caps_question(&r, seat, &v))
 			continue;
 		g304_caps_stats st = { 0, 0 };
 		if (g304_caps_find(&v, left, order, &n, &st) == 1)
@@ -724,18 +719,8 @@ static cardset play_mask(const g304 *g, int seat)
 		}
 		return m;
 	}
-	int led = card_suit(t->card[0]);
-	cardset follow = hand & suit_mask(led);
-	if (follow)
-		return follow;
-	if (!trumper || !g->trump_down)
-		return hand;
-	if (!hand)
-		return card_bit(g->trump_card);
-	if (led == g->trump_suit)
-		return hand; /* no trump in hand: throw any (non-trump) face down */
-	/* Cut with the trump card, or throw a non-trump from hand. */
-	return (hand & ~trumps_of(g)) | card_bit(g->trump_card);
+	card cut_card = trumper && g->trump_down ? g->trump_card : CARD_NONE;
+	return g304_follow_cards(hand, card_suit(t->card[0]), cut_card, g->trump_suit);
 }
 
 /* Why `c` is not among play_mask(g, seat). */

@@ -348,6 +348,25 @@ int g304_charge(int bid);
 /* The seat that plays after seat in this deal (skipping a pcc partner). */
 int g304_next_seat(const g304 *g, int seat);
 
+/* The cards a seat may play to a trick led in suit led (the rules' play
+ * and the search's compact position share this): hand is its hand;
+ * cut_card is the trump card when the seat is the trumper and it still lies
+ * face down on the table (which may cut), else CARD_NONE. */
+static inline cardset g304_follow_cards(cardset hand, int led, card cut_card, int trump_suit)
+{
+	cardset follow = hand & suit_mask(led);
+	if (follow)
+		return follow;
+	if (cut_card == CARD_NONE)
+		return hand;
+	if (!hand)
+		return card_bit(cut_card);
+	if (led == trump_suit)
+		return hand; /* no trump in hand: throw any (non-trump) face down */
+	/* Cut with the trump card, or throw a non-trump from hand. */
+	return (hand & ~suit_mask(trump_suit)) | card_bit(cut_card);
+}
+
 /* The view of one seat: everything it may know, nothing more. Cards the
  * seat may not know are CARD_NONE; sets hold only known cards. */
 typedef struct g304_view {

@@ -754,6 +754,14 @@ cardset g304_caps_cards(const g304_view *v)
 	return s;
 }
 
+int g304_caps_question(const g304 *g, int seat, g304_view *v)
+{
+	if (!g304_caps_may_call(g, seat))
+		return 0;
+	g304_view_of(g, seat, v);
+	return g304_caps_cards(v) != 0;
+}
+
 /* A quick sufficient test, tried before any search: the claimer is to
  * lead now and every card of the order, when led, wins for certain. A
  * trump wins when it beats every trump still outside the claimer's hand;

@@ -51,4 +51,9 @@ int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n
  * if that lies on the table. */
 cardset g304_caps_cards(const g304_view *v);
 
+/* True when seat has a caps question to answer now: it may call
+ * (g304_caps_may_call) and holds cards to call with. v gets its view
+ * (filled whenever it may call). */
+int g304_caps_question(const g304 *g, int seat, g304_view *v);
+
 #endif
