@@ -313,9 +313,8 @@ static int may_reveal(const t304 *g, int seat)
 	return !g->revealed && t->n > 0 && !(g->hand[seat] & suit_mask(card_suit(t->card[0])));
 }
 
-static void finish_trick(t304 *g, t304_result *res)
+int t304_trick_best(const t304_trick *t)
 {
-	t304_trick *t = &g->tricks[g->trick_no];
 	int led = card_suit(t->card[0]), best = 0, best_cut = t->cut & 1;
 	for (int i = 1; i < t->n; i++) {
 		int cut = t->cut >> i & 1;
@@ -326,7 +325,13 @@ static void finish_trick(t304 *g, t304_result *res)
 			best = i;
 		}
 	}
-	int w = t->seat[best];
+	return best;
+}
+
+static void finish_trick(t304 *g, t304_result *res)
+{
+	t304_trick *t = &g->tricks[g->trick_no];
+	int w = t->seat[t304_trick_best(t)];
 	t->winner = (uint8_t)w;
 	for (int i = 0; i < t->n; i++)
 		g->won[w] |= card_bit(t->card[i]);

@@ -193,6 +193,9 @@ static inline int t304_side(const t304 *g, int seat) { return g->nseats == 4 ? (
  * and this trumper (T304_NO_SEAT before one is known): partners with four,
  * both opponents of the trumper with three. A view knows as much as the game. */
 int t304_same_side(int nseats, int trumper, int a, int b);
+/* The index in t of the card winning a trick (of at least one card) so far:
+ * the highest cut, else the highest card of the suit led. */
+int t304_trick_best(const t304_trick *t);
 static inline int t304_partners(const t304 *g, int a, int b) { return t304_same_side(g->nseats, g->trumper, a, b); }
 /* A made bid: each opposing side pays the trumper's side 5, 6 or 10. */
 int t304_payoff(int bid);

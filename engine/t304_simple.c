@@ -56,22 +56,6 @@ static card cheapest(cardset s)
 	return best;
 }
 
-/* Index of the card winning the trick so far. */
-static int winning(const t304_trick *t)
-{
-	int best = 0, cut = t->cut & 1, led = card_suit(t->card[0]);
-	for (int i = 1; i < t->n; i++) {
-		int c = t->cut >> i & 1;
-		if (c && (!cut || t->card[i] > t->card[best])) {
-			best = i;
-			cut = 1;
-		} else if (!cut && !c && card_suit(t->card[i]) == led && t->card[i] > t->card[best]) {
-			best = i;
-		}
-	}
-	return best;
-}
-
 static int trick_points(const t304_trick *t)
 {
 	int p = 0;
@@ -114,7 +98,7 @@ static int play_card(const t304_view *v, const t304_legal *l, t304_action *a)
 		a->card = cheapest(side ? side : L);
 		return 1;
 	}
-	int w = winning(t);
+	int w = t304_trick_best(t);
 	int partner_wins = t304_same_side(v->nseats, v->trumper, t->seat[w], v->seat);
 	card wc = t->card[w];
 	int wcut = t->cut >> w & 1;
