@@ -56,4 +56,9 @@ cardset g304_caps_cards(const g304_view *v);
  * (filled whenever it may call). */
 int g304_caps_question(const g304 *g, int seat, g304_view *v);
 
+/* A computer player's call: when l allows caps and nobody has called, and a
+ * certain order is found within budget positions, makes *a that call and
+ * returns 1; else 0 (a->order may have been written). */
+int g304_caps_try(const g304_view *v, const g304_legal *l, unsigned long budget, g304_action *a);
+
 #endif
