@@ -50,23 +50,15 @@ typedef struct g304_rules {
 	X(TRUMP8, "trump8") /* the eight-card winner picks the trump card */ \
 	X(PLAY, "play")     /* the eight tricks */ \
 	X(OVER, "over")     /* the match has ended */
-enum g304_phase {
-#define X(n, s) G304_PHASE_##n,
-	G304_PHASE_LIST(X)
-#undef X
-	G304_PHASE_COUNT
-};
+#define G304_PHASE_(n, s) G304_PHASE_##n,
+enum g304_phase { G304_PHASE_LIST(G304_PHASE_) G304_PHASE_COUNT };
 const char *g304_phase_name(int phase);
 
 #define G304_ACT_LIST(X) \
 	X(REDEAL, "redeal") X(BID, "bid") X(PASS, "pass") X(PARTNER, "partner") \
 	X(TRUMP, "trump") X(OPEN, "open") X(PLAY, "play") X(CAPS, "caps") X(SPOILT, "spoilt")
-enum g304_act {
-#define X(n, s) G304_ACT_##n,
-	G304_ACT_LIST(X)
-#undef X
-	G304_ACT_COUNT
-};
+#define G304_ACT_(n, s) G304_ACT_##n,
+enum g304_act { G304_ACT_LIST(G304_ACT_) G304_ACT_COUNT };
 const char *g304_act_name(int act);
 /* The action type with this record name, or -1. */
 int g304_act_parse(const char *name);
@@ -123,12 +115,8 @@ typedef struct g304_action {
 	X(CAPS_CALLED, "caps_called")           /* a: who called already */ \
 	X(CAPS_ORDER, "caps_order")             /* the order must list exactly your cards; a: how many */ \
 	X(CAPS_NEXT, "caps_next")               /* a: the card your caps order plays next */
-enum g304_err {
-#define X(n, s) G304_ERR_##n,
-	G304_ERR_LIST(X)
-#undef X
-	G304_ERR_COUNT
-};
+#define G304_ERR_(n, s) G304_ERR_##n,
+enum g304_err { G304_ERR_LIST(G304_ERR_) G304_ERR_COUNT };
 /* A stable short name for an error code ("follow_suit"), for logs and tests. */
 const char *g304_err_name(int err);
 
@@ -161,12 +149,8 @@ const char *g304_err_name(int err);
 	                                 * certain: judged early); it plays on freely */ \
 	X(DEAL_END, "deal_end")         /* see g304_deal_end */ \
 	X(MATCH_END, "match_end")       /* seat = winning team */
-enum g304_ev {
-#define X(n, s) G304_EV_##n,
-	G304_EV_LIST(X)
-#undef X
-	G304_EV_COUNT
-};
+#define G304_EV_(n, s) G304_EV_##n,
+enum g304_ev { G304_EV_LIST(G304_EV_) G304_EV_COUNT };
 const char *g304_ev_name(int ev);
 
 /* err: enum g304_err; a, b: see G304_ERR_LIST; events: enum g304_ev. */
@@ -177,20 +161,14 @@ typedef play_result g304_result;
 #define G304_OUTCOME_LIST(X) \
 	X(NONE, "none") X(SCORED, "scored") X(PASSED_OUT, "passed_out") \
 	X(REDEAL, "redeal") X(SPOILT, "spoilt")
-enum g304_outcome {
-#define X(n, s) G304_OUTCOME_##n,
-	G304_OUTCOME_LIST(X)
-#undef X
-};
+#define G304_OUTCOME_(n, s) G304_OUTCOME_##n,
+enum g304_outcome { G304_OUTCOME_LIST(G304_OUTCOME_) };
 const char *g304_outcome_name(int outcome);
 
 #define G304_CAPS_OUTCOME_LIST(X) \
 	X(NONE, "none") X(CORRECT, "correct") X(LATE, "late") X(EARLY, "early") X(FAILED, "failed")
-enum g304_caps_outcome {
-#define X(n, s) G304_CAPSO_##n,
-	G304_CAPS_OUTCOME_LIST(X)
-#undef X
-};
+#define G304_CAPSO_(n, s) G304_CAPSO_##n,
+enum g304_caps_outcome { G304_CAPS_OUTCOME_LIST(G304_CAPSO_) };
 const char *g304_caps_outcome_name(int outcome);
 
 /* How the last deal ended; public once the deal is over. */
