@@ -52,8 +52,6 @@ int g304_next_seat(const g304 *g, int seat)
 
 static inline cardset trumps_of(const g304 *g) { return suit_mask(g->trump_suit); }
 
-/* ---- results ---- */
-
 /* ---- match and deal ---- */
 
 void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
