@@ -151,13 +151,10 @@ static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
 		if (since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
 			continue;
 		for (int seat = team; seat < G304_SEATS; seat += 2) {
-			if (!g304_caps_may_call(g, seat))
-				continue;
 			g304_view v;
 			card order[G304_TRICKS];
 			int n;
-			g304_view_of(g, seat, &v);
-			if (!g304_caps_cards(&v))
+			if (!g304_caps_question(g, seat, &v))
 				continue;
 			int found = -1;
 			g304_caps_stats st = { 0, 0 };

@@ -2,53 +2,15 @@
 #include <string.h>
 #include "g304.h"
 #include "g304_caps.h"
+#include "names.h"
 
-static const char *const phase_names[] = {
-#define X(n, s) s,
-	G304_PHASE_LIST(X)
-#undef X
-};
-static const char *const act_names[] = {
-#define X(n, s) s,
-	G304_ACT_LIST(X)
-#undef X
-};
-static const char *const err_names[] = {
-#define X(n, s) s,
-	G304_ERR_LIST(X)
-#undef X
-};
-static const char *const ev_names[] = {
-#define X(n, s) s,
-	G304_EV_LIST(X)
-#undef X
-};
-static const char *const outcome_names[] = {
-#define X(n, s) s,
-	G304_OUTCOME_LIST(X)
-#undef X
-};
-static const char *const caps_outcome_names[] = {
-#define X(n, s) s,
-	G304_CAPS_OUTCOME_LIST(X)
-#undef X
-};
-
-#define NAME_OF(table, i) (((i) >= 0 && (size_t)(i) < sizeof(table) / sizeof(table[0])) ? table[i] : "?")
-const char *g304_phase_name(int phase) { return NAME_OF(phase_names, phase); }
-const char *g304_act_name(int act) { return NAME_OF(act_names, act); }
-const char *g304_err_name(int err) { return NAME_OF(err_names, err); }
-const char *g304_ev_name(int ev) { return NAME_OF(ev_names, ev); }
-const char *g304_outcome_name(int outcome) { return NAME_OF(outcome_names, outcome); }
-const char *g304_caps_outcome_name(int outcome) { return NAME_OF(caps_outcome_names, outcome); }
-
-int g304_act_parse(const char *name)
-{
-	for (int i = 0; i < G304_ACT_COUNT; i++)
-		if (strcmp(name, act_names[i]) == 0)
-			return i;
-	return -1;
-}
+NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
+NAMES_FUNCTION(g304_act_name, G304_ACT_LIST)
+NAMES_FUNCTION(g304_err_name, G304_ERR_LIST)
+NAMES_FUNCTION(g304_ev_name, G304_EV_LIST)
+NAMES_FUNCTION(g304_outcome_name, G304_OUTCOME_LIST)
+NAMES_FUNCTION(g304_caps_outcome_name, G304_CAPS_OUTCOME_LIST)
+int g304_act_parse(const char *name) { return names_find(g304_act_name, G304_ACT_COUNT, name); }
 
 void g304_rules_default(g304_rules *r) { memset(r, 0, sizeof *r); }
 
@@ -90,31 +52,6 @@ int g304_next_seat(const g304 *g, int seat)
 
 static inline cardset trumps_of(const g304 *g) { return suit_mask(g->trump_suit); }
 
-/* ---- results ---- */
-
-static int refuse(g304_result *res, int err, int a, int b)
-{
-	if (res) {
-		res->err = err;
-		res->a = a;
-		res->b = b;
-		res->nevents = 0;
-	}
-	return err;
-}
-
-static void emit(g304_result *res, int type, int seat, int value, card c, int flags)
-{
-	if (!res || res->nevents >= G304_EVENTS_MAX)
-		return;
-	g304_event *e = &res->events[res->nevents++];
-	e->type = (uint8_t)type;
-	e->seat = (uint8_t)seat;
-	e->value = (uint16_t)value;
-	e->card = c;
-	e->flags = (uint8_t)flags;
-}
-
 /* ---- match and deal ---- */
 
 void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
@@ -130,6 +67,17 @@ void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
 	g->last.outcome = G304_OUTCOME_NONE;
 	g->last.trumper = g->last.spoilt_seat = g->last.caps_seat = G304_NO_SEAT;
 	g->last.made = -1;
+}
+
+/* No trick played yet, none won. */
+static void tricks_clear(g304 *g)
+{
+	g->trick_no = 0;
+	memset(g->tricks, 0, sizeof g->tricks);
+	for (int t = 0; t < G304_TRICKS; t++)
+		g->tricks[t].winner = G304_NO_SEAT;
+	g->won[0] = g->won[1] = 0;
+	g->tricks_won[0] = g->tricks_won[1] = 0;
 }
 
 static void deal_batch(g304 *g, int base)
@@ -171,12 +119,7 @@ int g304_deal(g304 *g, const card deck[CARD_COUNT])
 	g->trump_down = g->trump_open = g->trump_public = 0;
 	g->pcc = g->exhausted = 0;
 	g->sitting_out = G304_NO_SEAT;
-	g->trick_no = 0;
-	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < G304_TRICKS; t++)
-		g->tricks[t].winner = G304_NO_SEAT;
-	g->won[0] = g->won[1] = 0;
-	g->tricks_won[0] = g->tricks_won[1] = 0;
+	tricks_clear(g);
 	g->caps_seat = G304_NO_SEAT;
 	g->caps_norder = g->caps_k = 0;
 	g->caps_judged = G304_CAPSO_NONE;
@@ -211,11 +154,11 @@ static void end_deal(g304 *g, g304_deal_end *end, int keep_dealer, g304_result *
 	g->turn = G304_NO_SEAT;
 	if (!keep_dealer)
 		g->dealer = (uint8_t)seat_after(g->dealer);
-	emit(res, G304_EV_DEAL_END, end->trumper, end->outcome, CARD_NONE, 0);
+	play_emit(res, G304_EV_DEAL_END, end->trumper, end->outcome, CARD_NONE, 0);
 	if (g->tokens[0] <= 0 || g->tokens[1] <= 0) {
 		g->winner = (int8_t)(g->tokens[0] <= 0 ? 1 : 0);
 		g->phase = G304_PHASE_OVER;
-		emit(res, G304_EV_MATCH_END, g->winner, 0, CARD_NONE, 0);
+		play_emit(res, G304_EV_MATCH_END, g->winner, 0, CARD_NONE, 0);
 	} else {
 		g->phase = G304_PHASE_DEAL;
 	}
@@ -274,28 +217,28 @@ static int bid4_min(const g304 *g, int seat)
 static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
 {
 	if (v == G304_BID_PCC)
-		return refuse(res, G304_ERR_PCC_FOUR, 0, 0);
+		return play_refuse(res, G304_ERR_PCC_FOUR, 0, 0);
 	if (v > G304_MAX_BID)
-		return refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
+		return play_refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
 	if (!g304_bid_step_ok(&g->rules, v))
-		return refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
+		return play_refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
 	/* Name the lowest bid this seat may really make (not just 160), so a
 	 * player who follows the message is not refused again. */
 	int lowest = bid4_min(g, seat);
 	if (v < G304_MIN_BID && lowest)
-		return refuse(res, G304_ERR_BID_TOO_LOW, lowest, 0);
+		return play_refuse(res, G304_ERR_BID_TOO_LOW, lowest, 0);
 	if (v <= g->bid)
-		return refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
+		return play_refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
 	int spoke = (g->spoke >> seat) & 1;
 	int over_partner = g->bidder == g304_partner(seat);
 	if (g->rules.bidding == G304_BIDDING_SINGLE) {
 		if ((spoke || over_partner) && (g->any200 || v < G304_LIMIT_BID))
-			return refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, 0);
+			return play_refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, 0);
 	} else if (v < G304_LIMIT_BID) {
 		if (spoke)
-			return refuse(res, G304_ERR_BID_SECOND_TURN, 0, 0);
+			return play_refuse(res, G304_ERR_BID_SECOND_TURN, 0, 0);
 		if (over_partner)
-			return refuse(res, G304_ERR_BID_OVER_PARTNER, 0, 0);
+			return play_refuse(res, G304_ERR_BID_OVER_PARTNER, 0, 0);
 	}
 	return G304_ERR_OK;
 }
@@ -307,7 +250,7 @@ static void bid4_next(g304 *g, int owner, g304_result *res)
 	if (g->bidder == G304_NO_SEAT && g->passes >= 4) {
 		g304_deal_end end;
 		end_init(g, &end, G304_OUTCOME_PASSED_OUT);
-		emit(res, G304_EV_PASSED_OUT, G304_NO_SEAT, 0, CARD_NONE, 0);
+		play_emit(res, G304_EV_PASSED_OUT, G304_NO_SEAT, 0, CARD_NONE, 0);
 		end_deal(g, &end, 0, res);
 		return;
 	}
@@ -315,7 +258,7 @@ static void bid4_next(g304 *g, int owner, g304_result *res)
 		g->trumper = g->bidder;
 		g->phase = G304_PHASE_TRUMP4;
 		g->turn = g->trumper;
-		emit(res, G304_EV_BIDDING_WON, g->bidder, g->bid, CARD_NONE, 0);
+		play_emit(res, G304_EV_BIDDING_WON, g->bidder, g->bid, CARD_NONE, 0);
 		return;
 	}
 	int next = seat_after(owner);
@@ -331,32 +274,32 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 	if (a->type == G304_ACT_REDEAL) {
 		int first = seat_after(g->dealer);
 		if (seat != first)
-			return refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
+			return play_refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
 		if (g->spoke || answering)
-			return refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
+			return play_refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
 		int pts = cardset_points(g->hand[seat]);
 		if (pts >= G304_REJECT_BELOW)
-			return refuse(res, G304_ERR_REJECT_POINTS, pts, 0);
+			return play_refuse(res, G304_ERR_REJECT_POINTS, pts, 0);
 		g304_deal_end end;
 		end_init(g, &end, G304_OUTCOME_REDEAL);
-		emit(res, G304_EV_REJECTED, seat, pts, CARD_NONE, 0);
+		play_emit(res, G304_EV_REJECTED, seat, pts, CARD_NONE, 0);
 		end_deal(g, &end, 1, res);
 		return G304_ERR_OK;
 	}
 	if (a->type != G304_ACT_BID && a->type != G304_ACT_PASS && a->type != G304_ACT_PARTNER)
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	if (seat != g->turn)
-		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
+		return play_refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	int owner = answering ? g->asker : seat;
 	switch (a->type) {
 	case G304_ACT_PARTNER:
 		if (answering)
-			return refuse(res, G304_ERR_ASK_ANSWERING, g->asker, 0);
+			return play_refuse(res, G304_ERR_ASK_ANSWERING, g->asker, 0);
 		if (g->bidder == g304_partner(seat))
-			return refuse(res, G304_ERR_ASK_PARTNER_HIGH, g->bidder, 0);
+			return play_refuse(res, G304_ERR_ASK_PARTNER_HIGH, g->bidder, 0);
 		g->asker = (uint8_t)seat;
 		g->turn = (uint8_t)g304_partner(seat);
-		emit(res, G304_EV_ASK, seat, 0, CARD_NONE, 0);
+		play_emit(res, G304_EV_ASK, seat, 0, CARD_NONE, 0);
 		return G304_ERR_OK;
 	case G304_ACT_BID: {
 		int err = bid4_check(g, seat, a->value, res);
@@ -368,16 +311,16 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 			g->any200 = 1;
 		g->passes = 0;
 		bidlog_add(g, seat, answering ? g->asker : G304_NO_SEAT, 4, a->value);
-		emit(res, G304_EV_BID, seat, a->value, CARD_NONE, answering);
+		play_emit(res, G304_EV_BID, seat, a->value, CARD_NONE, answering);
 		break;
 	}
 	case G304_ACT_PASS:
 		g->passes++;
 		bidlog_add(g, seat, answering ? g->asker : G304_NO_SEAT, 4, 0);
-		emit(res, G304_EV_PASS, seat, 0, CARD_NONE, answering);
+		play_emit(res, G304_EV_PASS, seat, 0, CARD_NONE, answering);
 		break;
 	default:
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	}
 	g->spoke |= (uint8_t)(1u << seat | 1u << owner);
 	g->asker = G304_NO_SEAT;
@@ -428,14 +371,11 @@ static void caps_track(g304 *g, int opened)
 			continue;
 		int open = 0; /* a player's question left undecided or not asked */
 		for (int seat = team; seat < G304_SEATS; seat += 2) {
-			if (!g304_caps_may_call(g, seat))
-				continue;
 			g304_view v;
 			card order[G304_TRICKS];
 			int n;
-			g304_view_of(g, seat, &v);
-			if (!g304_caps_cards(&v))
-				continue; /* no cards left: nothing to call with */
+			if (!g304_caps_question(g, seat, &v))
+				continue; /* may not call, or no cards left to call with */
 			if (!left) {
 				open = 1;
 				break;
@@ -480,12 +420,7 @@ int g304_play_position(const g304 *g, int cards, int opened, g304 *out)
 	r->trump_down = 1;
 	r->trump_open = r->trump_public = 0;
 	r->exhausted = 0;
-	r->trick_no = 0;
-	memset(r->tricks, 0, sizeof r->tricks);
-	for (int t = 0; t < G304_TRICKS; t++)
-		r->tricks[t].winner = G304_NO_SEAT;
-	r->won[0] = r->won[1] = 0;
-	r->tricks_won[0] = r->tricks_won[1] = 0;
+	tricks_clear(r);
 	int leader = seat_after(r->dealer);
 	r->tricks[0].leader = (uint8_t)leader;
 	r->turn = (uint8_t)leader;
@@ -520,13 +455,10 @@ static int caps_ask_again(g304 *g, int team, int cards, int opened)
 		return 0;
 	unsigned long left = G304_CAPS_JUDGE_BUDGET;
 	for (int seat = team; seat < G304_SEATS && left; seat += 2) {
-		if (!g304_caps_may_call(&r, seat))
-			continue;
 		g304_view v;
 		card order[G304_TRICKS];
 		int n;
-		g304_view_of(&r, seat, &v);
-		if (!g304_caps_cards(&v))
+		if (!g304_caps_question(&r, seat, &v))
 			continue;
 		g304_caps_stats st = { 0, 0 };
 		if (g304_caps_find(&v, left, order, &n, &st) == 1)
@@ -583,15 +515,15 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 {
 	int seat = a->seat;
 	if (g->rules.caps == G304_CAPS_OFF)
-		return refuse(res, G304_ERR_CAPS_OFF, 0, 0);
+		return play_refuse(res, G304_ERR_CAPS_OFF, 0, 0);
 	if (g->phase != G304_PHASE_PLAY)
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	if (g->pcc)
-		return refuse(res, G304_ERR_CAPS_PCC, 0, 0);
+		return play_refuse(res, G304_ERR_CAPS_PCC, 0, 0);
 	if (!g304_caps_may_call(g, seat))
-		return refuse(res, G304_ERR_CAPS_NOT_YOURS, g->trumper, 0);
+		return play_refuse(res, G304_ERR_CAPS_NOT_YOURS, g->trumper, 0);
 	if (g->caps_seat != G304_NO_SEAT)
-		return refuse(res, G304_ERR_CAPS_CALLED, g->caps_seat, 0);
+		return play_refuse(res, G304_ERR_CAPS_CALLED, g->caps_seat, 0);
 	g304_view v;
 	g304_view_of(g, seat, &v);
 	cardset cards = g304_caps_cards(&v), listed = 0;
@@ -602,7 +534,7 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 			listed |= card_bit(a->order[i]);
 	}
 	if (!ok)
-		return refuse(res, G304_ERR_CAPS_ORDER, cardset_count(cards), 0);
+		return play_refuse(res, G304_ERR_CAPS_ORDER, cardset_count(cards), 0);
 	int team = g304_team(seat);
 	int judged;
 	int certain = g304_caps_check(&v, a->order, a->norder, NULL);
@@ -623,7 +555,7 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 	memcpy(g->caps_order, a->order, a->norder);
 	g->caps_judged = (uint8_t)judged;
 	g->caps_bonus = g->trick_no < 6 || (g->trick_no == 6 && g->tricks[6].n == 0);
-	emit(res, G304_EV_CAPS, seat, 0, CARD_NONE, 0);
+	play_emit(res, G304_EV_CAPS, seat, 0, CARD_NONE, 0);
 	return G304_ERR_OK;
 }
 
@@ -642,25 +574,25 @@ static void start_play(g304 *g, g304_result *res)
 	int leader = g->pcc ? g->trumper : seat_after(g->dealer);
 	g->tricks[0].leader = (uint8_t)leader;
 	g->turn = (uint8_t)leader;
-	emit(res, G304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
+	play_emit(res, G304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
 	caps_update(g, 0);
 }
 
 static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
 {
 	if (a->type != G304_ACT_TRUMP)
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	if (a->seat != g->trumper)
-		return refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
+		return play_refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
 	/* After the four-card bidding the hand is the first four cards; the
 	 * rest are dealt only once the trump card lies on the table. */
 	if (a->card >= CARD_COUNT || !(g->hand[a->seat] & card_bit(a->card)))
-		return refuse(res, G304_ERR_NOT_IN_HAND, a->card, 0);
+		return play_refuse(res, G304_ERR_NOT_IN_HAND, a->card, 0);
 	lay_trump_card(g, a->card);
-	emit(res, G304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
+	play_emit(res, G304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
 	if (g->phase == G304_PHASE_TRUMP4) {
 		deal_batch(g, 16);
-		emit(res, G304_EV_DEALT_REST, G304_NO_SEAT, 0, CARD_NONE, 0);
+		play_emit(res, G304_EV_DEALT_REST, G304_NO_SEAT, 0, CARD_NONE, 0);
 		g->phase = G304_PHASE_BID8;
 		g->turn = g->trumper;
 	} else {
@@ -686,7 +618,7 @@ static void bid8_end(g304 *g, g304_result *res)
 	/* The old trump card goes back to its owner; the new trumper picks again. */
 	g->hand[g->trumper] |= card_bit(g->trump_card);
 	g->trump_down = 0;
-	emit(res, G304_EV_TRUMP_BACK, g->trumper, 0, CARD_NONE, 0);
+	play_emit(res, G304_EV_TRUMP_BACK, g->trumper, 0, CARD_NONE, 0);
 	g->trump_card = CARD_NONE;
 	g->trumper = g->bidder8;
 	g->bid = g->bid8;
@@ -697,34 +629,34 @@ static void bid8_end(g304 *g, g304_result *res)
 	}
 	g->phase = G304_PHASE_TRUMP8;
 	g->turn = g->trumper;
-	emit(res, G304_EV_BID8_WON, g->trumper, g->bid, CARD_NONE, 0);
+	play_emit(res, G304_EV_BID8_WON, g->trumper, g->bid, CARD_NONE, 0);
 }
 
 static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 {
 	int seat = a->seat;
 	if (a->type == G304_ACT_REDEAL)
-		return refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
+		return play_refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
 	if (a->type != G304_ACT_BID && a->type != G304_ACT_PASS && a->type != G304_ACT_PARTNER)
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	if (seat != g->turn)
-		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
+		return play_refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	switch (a->type) {
 	case G304_ACT_PARTNER:
-		return refuse(res, G304_ERR_ASK_EIGHT, 0, 0);
+		return play_refuse(res, G304_ERR_ASK_EIGHT, 0, 0);
 	case G304_ACT_BID: {
 		int v = a->value;
 		if (g->bidder8 == g304_partner(seat))
-			return refuse(res, G304_ERR_BID8_PARTNER, g->bidder8, 0);
+			return play_refuse(res, G304_ERR_BID8_PARTNER, g->bidder8, 0);
 		if (v != G304_BID_PCC) {
 			if (v > G304_MAX_BID)
-				return refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
+				return play_refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
 			if (!g304_bid_step_ok(&g->rules, v))
-				return refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
+				return play_refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
 			if (v < G304_BID8_MIN && bid8_min(g))
-				return refuse(res, G304_ERR_BID_TOO_LOW, bid8_min(g), 0);
+				return play_refuse(res, G304_ERR_BID_TOO_LOW, bid8_min(g), 0);
 			if (v <= g->bid)
-				return refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
+				return play_refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
 		}
 		g->bid8 = (uint16_t)v;
 		g->bidder8 = (uint8_t)seat;
@@ -732,15 +664,15 @@ static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 			g->bid = (uint16_t)v; /* so the next bid must beat it */
 		g->bidder = (uint8_t)seat;
 		bidlog_add(g, seat, G304_NO_SEAT, 8, v);
-		emit(res, G304_EV_BID, seat, v, CARD_NONE, 8);
+		play_emit(res, G304_EV_BID, seat, v, CARD_NONE, 8);
 		break;
 	}
 	case G304_ACT_PASS:
 		bidlog_add(g, seat, G304_NO_SEAT, 8, 0);
-		emit(res, G304_EV_PASS, seat, 0, CARD_NONE, 8);
+		play_emit(res, G304_EV_PASS, seat, 0, CARD_NONE, 8);
 		break;
 	default:
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	}
 	g->turns8++;
 	if (g->turns8 >= G304_SEATS || g->bid8 == G304_BID_PCC)
@@ -785,18 +717,8 @@ static cardset play_mask(const g304 *g, int seat)
 		}
 		return m;
 	}
-	int led = card_suit(t->card[0]);
-	cardset follow = hand & suit_mask(led);
-	if (follow)
-		return follow;
-	if (!trumper || !g->trump_down)
-		return hand;
-	if (!hand)
-		return card_bit(g->trump_card);
-	if (led == g->trump_suit)
-		return hand; /* no trump in hand: throw any (non-trump) face down */
-	/* Cut with the trump card, or throw a non-trump from hand. */
-	return (hand & ~trumps_of(g)) | card_bit(g->trump_card);
+	card cut_card = trumper && g->trump_down ? g->trump_card : CARD_NONE;
+	return g304_follow_cards(hand, card_suit(t->card[0]), cut_card, g->trump_suit);
 }
 
 /* Why `c` is not among play_mask(g, seat). */
@@ -806,20 +728,20 @@ static int play_refusal(const g304 *g, int seat, card c, g304_result *res)
 	int trumper = seat == g->trumper;
 	int is_trump_card = trumper && g->trump_down && c == g->trump_card;
 	if (c >= CARD_COUNT || (!(g->hand[seat] & card_bit(c)) && !is_trump_card))
-		return refuse(res, G304_ERR_NOT_IN_HAND, c, 0);
+		return play_refuse(res, G304_ERR_NOT_IN_HAND, c, 0);
 	if (t->n == 0) {
 		if (is_trump_card)
-			return refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
+			return play_refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
 		if (trumper && g->exhausted && card_suit(c) != g->trump_suit)
-			return refuse(res, G304_ERR_EXHAUSTED_TRUMPS, 0, 0);
-		return refuse(res, G304_ERR_NO_TRUMP_LEAD_FIRST, 0, 0);
+			return play_refuse(res, G304_ERR_EXHAUSTED_TRUMPS, 0, 0);
+		return play_refuse(res, G304_ERR_NO_TRUMP_LEAD_FIRST, 0, 0);
 	}
 	int led = card_suit(t->card[0]);
 	if (g->hand[seat] & suit_mask(led))
-		return refuse(res, G304_ERR_FOLLOW_SUIT, led, 0);
+		return play_refuse(res, G304_ERR_FOLLOW_SUIT, led, 0);
 	if (is_trump_card)
-		return refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
-	return refuse(res, G304_ERR_CUT_WITH_TRUMP_CARD, 0, 0);
+		return play_refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
+	return play_refuse(res, G304_ERR_CUT_WITH_TRUMP_CARD, 0, 0);
 }
 
 /* Turns the trump card face up for all; back to the trumper's hand if it
@@ -832,7 +754,7 @@ static void reveal_trump(g304 *g, g304_result *res)
 	g->trump_down = 0;
 	g->trump_open = 1;
 	g->trump_public = 1;
-	emit(res, G304_EV_REVEALED, g->trumper, 0, g->trump_card, back);
+	play_emit(res, G304_EV_REVEALED, g->trumper, 0, g->trump_card, back);
 }
 
 static void score_deal(g304 *g, g304_result *res)
@@ -916,7 +838,7 @@ static void finish_trick(g304 *g, g304_result *res)
 			}
 			reveal_trump(g, res);
 		} else {
-			emit(res, G304_EV_NO_TRUMP, g->trumper, g->trick_no, CARD_NONE, 0);
+			play_emit(res, G304_EV_NO_TRUMP, g->trumper, g->trick_no, CARD_NONE, 0);
 		}
 	}
 	if (g->trick_no == 0 && !g->trump_open && g->bid >= G304_BID8_MIN)
@@ -925,7 +847,7 @@ static void finish_trick(g304 *g, g304_result *res)
 	t->winner = (uint8_t)winner;
 	g->won[g304_team(winner)] |= cards;
 	g->tricks_won[g304_team(winner)]++;
-	emit(res, G304_EV_TRICK, winner, g->trick_no, CARD_NONE, 0);
+	play_emit(res, G304_EV_TRICK, winner, g->trick_no, CARD_NONE, 0);
 	if (g->exhausted && !(g->hand[g->trumper] & trumps_of(g)))
 		g->exhausted = 0;
 	if (++g->trick_no == G304_TRICKS) {
@@ -944,12 +866,12 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 	switch (a->type) {
 	case G304_ACT_OPEN:
 		if (seat != g->trumper)
-			return refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
+			return play_refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
 		if (g->trump_open)
-			return refuse(res, G304_ERR_ALREADY_OPEN, 0, 0);
+			return play_refuse(res, G304_ERR_ALREADY_OPEN, 0, 0);
 		if (g->trick_no > 0 || t->n > 0)
-			return refuse(res, G304_ERR_OPEN_TOO_LATE, 0, 0);
-		emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
+			return play_refuse(res, G304_ERR_OPEN_TOO_LATE, 0, 0);
+		play_emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
 		reveal_trump(g, res);
 		g->caps_opened = 1;
 		caps_update(g, 1);
@@ -961,19 +883,19 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 	case G304_ACT_PARTNER:
 	case G304_ACT_TRUMP:
 	case G304_ACT_REDEAL:
-		return refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	default:
-		return refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
+		return play_refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
 	}
 	if (seat == g->sitting_out)
-		return refuse(res, G304_ERR_SITTING_OUT, g->trumper, 0);
+		return play_refuse(res, G304_ERR_SITTING_OUT, g->trumper, 0);
 	if (seat != g->turn)
-		return refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
+		return play_refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	card c = a->card;
 	cardset legal = play_mask(g, seat);
 	card next = caps_next(g, seat);
 	if (next != CARD_NONE && (legal & card_bit(next)) && c != next)
-		return refuse(res, G304_ERR_CAPS_NEXT, next, 0);
+		return play_refuse(res, G304_ERR_CAPS_NEXT, next, 0);
 	if (c >= CARD_COUNT || !(legal & card_bit(c)))
 		return play_refusal(g, seat, c, res);
 	if (next != CARD_NONE) {
@@ -983,7 +905,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 			/* The order cannot be played here, so the claim was never
 			 * certain (judged early at the call); the player plays on freely. */
 			g->caps_k = g->caps_norder;
-			emit(res, G304_EV_CAPS_BROKEN, seat, 0, CARD_NONE, 0);
+			play_emit(res, G304_EV_CAPS_BROKEN, seat, 0, CARD_NONE, 0);
 		}
 	}
 
@@ -992,7 +914,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 	if (t->n == 0 && trumper && card_suit(c) == g->trump_suit && !from_table_lead) {
 		if (first_lead_barred(g, seat)) {
 			/* RULES.md's corner: nothing but trumps in hand; the game goes open. */
-			emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
+			play_emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
 			reveal_trump(g, res);
 		}
 		if (!g->pcc && !g->exhausted) {
@@ -1018,7 +940,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 	if (down)
 		t->down |= (uint8_t)(1u << t->n);
 	t->n++;
-	emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down | from_table << 1);
+	play_emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down | from_table << 1);
 	if (t->n == trick_size(g))
 		finish_trick(g, res);
 	else
@@ -1032,7 +954,7 @@ static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 	int tt = g304_team(g->trumper);
 	cardset opp = g->dealt[seat_after(g->trumper)] | g->dealt[(g->trumper + 3) & 3];
 	int right = !(opp & trumps_of(g));
-	emit(res, G304_EV_SPOILT, a->seat, 0, CARD_NONE, right);
+	play_emit(res, G304_EV_SPOILT, a->seat, 0, CARD_NONE, right);
 	g304_deal_end end;
 	end_init(g, &end, G304_OUTCOME_SPOILT);
 	end.spoilt_seat = a->seat;
@@ -1053,31 +975,27 @@ static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 
 int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 {
-	if (res) {
-		res->err = G304_ERR_OK;
-		res->a = res->b = 0;
-		res->nevents = 0;
-	}
+	play_clear(res);
 	if (a->seat >= G304_SEATS)
-		return refuse(res, G304_ERR_BAD_SEAT, a->seat, 0);
+		return play_refuse(res, G304_ERR_BAD_SEAT, a->seat, 0);
 	if (a->type >= G304_ACT_COUNT)
-		return refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
+		return play_refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
 	if (g->phase == G304_PHASE_OVER)
-		return refuse(res, G304_ERR_MATCH_OVER, g->winner, 0);
+		return play_refuse(res, G304_ERR_MATCH_OVER, g->winner, 0);
 	if (g->phase == G304_PHASE_DEAL)
-		return refuse(res, G304_ERR_NO_DEAL, 0, 0);
+		return play_refuse(res, G304_ERR_NO_DEAL, 0, 0);
 	if (a->type == G304_ACT_REDEAL && g->phase != G304_PHASE_BID4) {
 		/* Same reasons as in the four-card bidding, not a bare "wrong phase". */
 		int first = seat_after(g->dealer);
 		if (a->seat != first)
-			return refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
-		return refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
+			return play_refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
+		return play_refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
 	}
 	if (a->type == G304_ACT_CAPS)
 		return apply_caps(g, a, res);
 	if (a->type == G304_ACT_SPOILT) {
 		if (g->phase != G304_PHASE_PLAY)
-			return refuse(res, G304_ERR_SPOILT_NOT_IN_PLAY, g->phase, 0);
+			return play_refuse(res, G304_ERR_SPOILT_NOT_IN_PLAY, g->phase, 0);
 		return apply_spoilt(g, a, res);
 	}
 	switch (g->phase) {

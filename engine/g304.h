@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include "card.h"
+#include "answer.h"
 
 #define G304_SEATS 4
 #define G304_TRICKS 8
@@ -49,23 +50,15 @@ typedef struct g304_rules {
 	X(TRUMP8, "trump8") /* the eight-card winner picks the trump card */ \
 	X(PLAY, "play")     /* the eight tricks */ \
 	X(OVER, "over")     /* the match has ended */
-enum g304_phase {
-#define X(n, s) G304_PHASE_##n,
-	G304_PHASE_LIST(X)
-#undef X
-	G304_PHASE_COUNT
-};
+#define G304_PHASE_(n, s) G304_PHASE_##n,
+enum g304_phase { G304_PHASE_LIST(G304_PHASE_) G304_PHASE_COUNT };
 const char *g304_phase_name(int phase);
 
 #define G304_ACT_LIST(X) \
 	X(REDEAL, "redeal") X(BID, "bid") X(PASS, "pass") X(PARTNER, "partner") \
 	X(TRUMP, "trump") X(OPEN, "open") X(PLAY, "play") X(CAPS, "caps") X(SPOILT, "spoilt")
-enum g304_act {
-#define X(n, s) G304_ACT_##n,
-	G304_ACT_LIST(X)
-#undef X
-	G304_ACT_COUNT
-};
+#define G304_ACT_(n, s) G304_ACT_##n,
+enum g304_act { G304_ACT_LIST(G304_ACT_) G304_ACT_COUNT };
 const char *g304_act_name(int act);
 /* The action type with this record name, or -1. */
 int g304_act_parse(const char *name);
@@ -122,12 +115,8 @@ typedef struct g304_action {
 	X(CAPS_CALLED, "caps_called")           /* a: who called already */ \
 	X(CAPS_ORDER, "caps_order")             /* the order must list exactly your cards; a: how many */ \
 	X(CAPS_NEXT, "caps_next")               /* a: the card your caps order plays next */
-enum g304_err {
-#define X(n, s) G304_ERR_##n,
-	G304_ERR_LIST(X)
-#undef X
-	G304_ERR_COUNT
-};
+#define G304_ERR_(n, s) G304_ERR_##n,
+enum g304_err { G304_ERR_LIST(G304_ERR_) G304_ERR_COUNT };
 /* A stable short name for an error code ("follow_suit"), for logs and tests. */
 const char *g304_err_name(int err);
 
@@ -160,45 +149,26 @@ const char *g304_err_name(int err);
 	                                 * certain: judged early); it plays on freely */ \
 	X(DEAL_END, "deal_end")         /* see g304_deal_end */ \
 	X(MATCH_END, "match_end")       /* seat = winning team */
-enum g304_ev {
-#define X(n, s) G304_EV_##n,
-	G304_EV_LIST(X)
-#undef X
-	G304_EV_COUNT
-};
+#define G304_EV_(n, s) G304_EV_##n,
+enum g304_ev { G304_EV_LIST(G304_EV_) G304_EV_COUNT };
 const char *g304_ev_name(int ev);
 
-typedef struct g304_event {
-	uint8_t type, seat, flags;
-	card card;
-	uint16_t value;
-} g304_event;
-
-#define G304_EVENTS_MAX 16
-typedef struct g304_result {
-	int err;            /* enum g304_err; G304_ERR_OK when accepted */
-	int a, b;           /* parameters of the refusal (see G304_ERR_LIST) */
-	int nevents;
-	g304_event events[G304_EVENTS_MAX];
-} g304_result;
+/* err: enum g304_err; a, b: see G304_ERR_LIST; events: enum g304_ev. */
+typedef play_event g304_event;
+typedef play_result g304_result;
+#define G304_EVENTS_MAX PLAY_EVENTS_MAX
 
 #define G304_OUTCOME_LIST(X) \
 	X(NONE, "none") X(SCORED, "scored") X(PASSED_OUT, "passed_out") \
 	X(REDEAL, "redeal") X(SPOILT, "spoilt")
-enum g304_outcome {
-#define X(n, s) G304_OUTCOME_##n,
-	G304_OUTCOME_LIST(X)
-#undef X
-};
+#define G304_OUTCOME_(n, s) G304_OUTCOME_##n,
+enum g304_outcome { G304_OUTCOME_LIST(G304_OUTCOME_) };
 const char *g304_outcome_name(int outcome);
 
 #define G304_CAPS_OUTCOME_LIST(X) \
 	X(NONE, "none") X(CORRECT, "correct") X(LATE, "late") X(EARLY, "early") X(FAILED, "failed")
-enum g304_caps_outcome {
-#define X(n, s) G304_CAPSO_##n,
-	G304_CAPS_OUTCOME_LIST(X)
-#undef X
-};
+#define G304_CAPSO_(n, s) G304_CAPSO_##n,
+enum g304_caps_outcome { G304_CAPS_OUTCOME_LIST(G304_CAPSO_) };
 const char *g304_caps_outcome_name(int outcome);
 
 /* How the last deal ended; public once the deal is over. */
@@ -355,6 +325,25 @@ int g304_charge(int bid);
 
 /* The seat that plays after seat in this deal (skipping a pcc partner). */
 int g304_next_seat(const g304 *g, int seat);
+
+/* The cards a seat may play to a trick led in suit led (the rules' play
+ * and the search's compact position share this): hand is its hand;
+ * cut_card is the trump card when the seat is the trumper and it still lies
+ * face down on the table (which may cut), else CARD_NONE. */
+static inline cardset g304_follow_cards(cardset hand, int led, card cut_card, int trump_suit)
+{
+	cardset follow = hand & suit_mask(led);
+	if (follow)
+		return follow;
+	if (cut_card == CARD_NONE)
+		return hand;
+	if (!hand)
+		return card_bit(cut_card);
+	if (led == trump_suit)
+		return hand; /* no trump in hand: throw any (non-trump) face down */
+	/* Cut with the trump card, or throw a non-trump from hand. */
+	return (hand & ~suit_mask(trump_suit)) | card_bit(cut_card);
+}
 
 /* The view of one seat: everything it may know, nothing more. Cards the
  * seat may not know are CARD_NONE; sets hold only known cards. */

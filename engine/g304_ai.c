@@ -58,15 +58,8 @@ int g304_ai_action(const g304_view *v, const g304_legal *l, const g304_ai_params
 		}
 		if (!(l->acts & 1u << G304_ACT_PLAY))
 			return 0;
-		if ((l->acts & 1u << G304_ACT_CAPS) && v->caps_seat == G304_NO_SEAT
-		    && v->tricks_won[!(v->seat & 1)] == 0) {
-			int n;
-			if (g304_caps_find(v, G304_CAPS_TRACK_BUDGET, a->order, &n, NULL) == 1) {
-				a->type = G304_ACT_CAPS;
-				a->norder = (uint8_t)n;
-				return 1;
-			}
-		}
+		if (v->tricks_won[!(v->seat & 1)] == 0 && g304_caps_try(v, l, G304_CAPS_TRACK_BUDGET, a))
+			return 1;
 		a->type = G304_ACT_PLAY;
 		a->card = g304_ai_search_play(v, l, prm, st);
 		if (a->card == CARD_NONE || !(l->cards & card_bit(a->card)))

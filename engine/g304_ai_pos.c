@@ -27,17 +27,8 @@ cardset g304_ai_pos_legal(const g304_ai_pos *p)
 			return hand & ~trumps;
 		return hand;
 	}
-	int led = card_suit(p->card[0]);
-	cardset follow = hand & suit_mask(led);
-	if (follow)
-		return follow;
-	if (!trumper || !p->tdown)
-		return hand;
-	if (!hand)
-		return card_bit(p->tcard);
-	if (led == p->tsuit)
-		return hand;
-	return (hand & ~trumps) | card_bit(p->tcard);
+	card cut_card = trumper && p->tdown ? p->tcard : CARD_NONE;
+	return g304_follow_cards(hand, card_suit(p->card[0]), cut_card, p->tsuit);
 }
 
 static inline void pos_reveal(g304_ai_pos *p)

@@ -754,6 +754,26 @@ cardset g304_caps_cards(const g304_view *v)
 	return s;
 }
 
+int g304_caps_try(const g304_view *v, const g304_legal *l, unsigned long budget, g304_action *a)
+{
+	int n;
+	if (!(l->acts & 1u << G304_ACT_CAPS) || v->caps_seat != G304_NO_SEAT)
+		return 0;
+	if (g304_caps_find(v, budget, a->order, &n, NULL) != 1)
+		return 0;
+	a->type = G304_ACT_CAPS;
+	a->norder = (uint8_t)n;
+	return 1;
+}
+
+int g304_caps_question(const g304 *g, int seat, g304_view *v)
+{
+	if (!g304_caps_may_call(g, seat))
+		return 0;
+	g304_view_of(g, seat, v);
+	return g304_caps_cards(v) != 0;
+}
+
 /* A quick sufficient test, tried before any search: the claimer is to
  * lead now and every card of the order, when led, wins for certain. A
  * trump wins when it beats every trump still outside the claimer's hand;

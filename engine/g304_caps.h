@@ -51,4 +51,14 @@ int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n
  * if that lies on the table. */
 cardset g304_caps_cards(const g304_view *v);
 
+/* True when seat has a caps question to answer now: it may call
+ * (g304_caps_may_call) and holds cards to call with. v gets its view
+ * (filled whenever it may call). */
+int g304_caps_question(const g304 *g, int seat, g304_view *v);
+
+/* A computer player's call: when l allows caps and nobody has called, and a
+ * certain order is found within budget positions, makes *a that call and
+ * returns 1; else 0 (a->order may have been written). */
+int g304_caps_try(const g304_view *v, const g304_legal *l, unsigned long budget, g304_action *a);
+
 #endif

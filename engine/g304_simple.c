@@ -192,14 +192,8 @@ int g304_simple_action(const g304_view *v, const g304_legal *l, g304_action *a)
 	case G304_PHASE_PLAY:
 		if (!(l->acts & 1u << G304_ACT_PLAY))
 			return 0;
-		if ((l->acts & 1u << G304_ACT_CAPS) && v->caps_seat == G304_NO_SEAT) {
-			int n;
-			if (g304_caps_find(v, SIMPLE_CAPS_BUDGET, a->order, &n, NULL) == 1) {
-				a->type = G304_ACT_CAPS;
-				a->norder = (uint8_t)n;
-				return 1;
-			}
-		}
+		if (g304_caps_try(v, l, SIMPLE_CAPS_BUDGET, a))
+			return 1;
 		a->type = G304_ACT_PLAY;
 		a->card = choose_play(v, l);
 		return 1;

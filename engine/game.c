@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
+#include "names.h"
 #include "g304.h"
 #include "g304_random.h"
 #include "g304_simple.h"
@@ -34,18 +35,18 @@ static void action_card_set(game_action *a, uint8_t c)
 	}
 }
 
-#define COPY_RESULT(out, in, max) do { \
-	if (out) { \
-		(out)->err = (in).err; (out)->a = (in).a; (out)->b = (in).b; \
-		(out)->nevents = (in).nevents < GAME_EVENTS_MAX ? (in).nevents : GAME_EVENTS_MAX; \
-		for (int i_ = 0; i_ < (out)->nevents && i_ < (max); i_++) { \
-			(out)->events[i_].type = (in).events[i_].type; \
-			(out)->events[i_].seat = (in).events[i_].seat; \
-			(out)->events[i_].flags = (in).events[i_].flags; \
-			(out)->events[i_].card = (in).events[i_].card; \
-			(out)->events[i_].value = (in).events[i_].value; \
-		} \
-	} } while (0)
+/* A game's answer in the common form (one event type serves both). */
+_Static_assert(PLAY_EVENTS_MAX <= GAME_EVENTS_MAX, "a game's events fit a game_result");
+static void result_copy(game_result *out, const play_result *in)
+{
+	if (!out)
+		return;
+	out->err = in->err;
+	out->a = in->a;
+	out->b = in->b;
+	out->nevents = in->nevents;
+	memcpy(out->events, in->events, sizeof in->events[0] * (size_t)in->nevents);
+}
 
 /* ---- 304 ---- */
 
@@ -96,7 +97,7 @@ static int w304_apply(void *st, const game_action *a, game_result *res)
 	g304_result r;
 	game_action_to_g304(a, &x);
 	int err = g304_apply(st, &x, &r);
-	COPY_RESULT(res, r, G304_EVENTS_MAX);
+	result_copy(res, &r);
 	return err;
 }
 
@@ -210,7 +211,7 @@ static int wt_apply(void *st, const game_action *a, game_result *res)
 		x.put[1] = a->cards[1];
 	}
 	int err = t304_apply(st, &x, &r);
-	COPY_RESULT(res, r, T304_EVENTS_MAX);
+	result_copy(res, &r);
 	return err;
 }
 
@@ -328,7 +329,7 @@ static int wr_apply(void *st, const game_action *a, game_result *res)
 	x.value = a->value;
 	x.card = action_card(a, 0);
 	int err = rook_apply(st, &x, &r);
-	COPY_RESULT(res, r, ROOK_EVENTS_MAX);
+	result_copy(res, &r);
 	return err;
 }
 
@@ -482,18 +483,7 @@ game *game_copy(const game *g)
 	return c;
 }
 
-void game_shuffle(const game_def *def, rng *r, uint8_t *deck)
-{
-	int n = def->deck_size;
-	for (int i = 0; i < n; i++)
-		deck[i] = (uint8_t)i;
-	for (int i = n - 1; i > 0; i--) {
-		uint32_t j = rng_below(r, (uint32_t)i + 1);
-		uint8_t t = deck[i];
-		deck[i] = deck[j];
-		deck[j] = t;
-	}
-}
+void game_shuffle(const game_def *def, rng *r, uint8_t *deck) { rng_shuffle(r, deck, def->deck_size); }
 
 int game_deck_ok(const game_def *def, const uint8_t *deck)
 {
@@ -508,8 +498,5 @@ int game_deck_ok(const game_def *def, const uint8_t *deck)
 
 int game_ev_parse(const game_def *def, const char *name)
 {
-	for (int i = 0; i < def->ev_count; i++)
-		if (!strcmp(def->ev_name(i), name))
-			return i;
-	return -1;
+	return names_find(def->ev_name, def->ev_count, name);
 }

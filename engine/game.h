@@ -32,6 +32,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "rng.h"
+#include "answer.h"
 
 typedef uint64_t game_cards;      /* bit c: card c of the game's pack */
 #define GAME_NO_SEAT 0xff
@@ -51,12 +52,9 @@ typedef struct game_action {
 	                                   * exchange: the two put down; 304's caps: the order */
 } game_action;
 
-typedef struct game_event {
-	uint8_t type;     /* def->ev_name */
-	uint8_t seat, flags;
-	uint8_t card;     /* GAME_NO_CARD unless the event names a card all may see */
-	uint16_t value;
-} game_event;
+/* Each game's own event: type is def->ev_name's number; card is GAME_NO_CARD
+ * unless the event names a card all may see. */
+typedef play_event game_event;
 
 typedef struct game_result {
 	int err;          /* 0 when accepted; else def->err_name(err) */

@@ -46,22 +46,24 @@ uint32_t rng_below(rng *r, uint32_t n)
 	return (uint32_t)(m >> 32);
 }
 
-void rng_shuffle_deck(rng *r, card deck[CARD_COUNT])
+void rng_shuffle(rng *r, uint8_t *deck, int n)
 {
-	for (int i = 0; i < CARD_COUNT; i++)
-		deck[i] = (card)i;
-	for (int i = CARD_COUNT - 1; i > 0; i--) {
+	for (int i = 0; i < n; i++)
+		deck[i] = (uint8_t)i;
+	for (int i = n - 1; i > 0; i--) {
 		uint32_t j = rng_below(r, (uint32_t)i + 1);
-		card t = deck[i];
+		uint8_t t = deck[i];
 		deck[i] = deck[j];
 		deck[j] = t;
 	}
 }
 
-card rng_pick(rng *r, cardset s)
+void rng_shuffle_deck(rng *r, card deck[CARD_COUNT]) { rng_shuffle(r, deck, CARD_COUNT); }
+
+uint8_t rng_pick(rng *r, uint64_t s)
 {
-	uint32_t k = rng_below(r, (uint32_t)cardset_count(s));
+	uint32_t k = rng_below(r, (uint32_t)__builtin_popcountll(s));
 	while (k--)
 		s &= s - 1;
-	return cardset_first(s);
+	return (uint8_t)__builtin_ctzll(s);
 }

@@ -13,9 +13,13 @@ void rng_seed(rng *r, uint64_t seed);
 uint64_t rng_next(rng *r);
 /* A uniform integer in [0, n), n >= 1, without modulo bias. */
 uint32_t rng_below(rng *r, uint32_t n);
-/* Fills deck with the 32 cards in a uniformly random order (Fisher-Yates). */
+/* Fills deck with the numbers 0..n-1 in a uniformly random order
+ * (Fisher-Yates, one rng_below a card from the last down). */
+void rng_shuffle(rng *r, uint8_t *deck, int n);
+/* Fills deck with the 32 cards in a uniformly random order. */
 void rng_shuffle_deck(rng *r, card deck[CARD_COUNT]);
-/* A uniformly chosen card of a non-empty set. */
-card rng_pick(rng *r, cardset s);
+/* A uniformly chosen member of a non-empty set of up to 64 (a cardset, or
+ * Rook's rcardset). */
+uint8_t rng_pick(rng *r, uint64_t s);
 
 #endif

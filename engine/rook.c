@@ -1,27 +1,13 @@
 /* rook.c: the rules of partnership Rook and its 57-card pack. */
 #include <string.h>
 #include "rook.h"
+#include "names.h"
 
-#define NAMES(LIST) { LIST(NAME_X) }
-#define NAME_X(n, s) s,
-static const char *const phase_names[] = NAMES(ROOK_PHASE_LIST);
-static const char *const act_names[] = NAMES(ROOK_ACT_LIST);
-static const char *const err_names[] = NAMES(ROOK_ERR_LIST);
-static const char *const ev_names[] = NAMES(ROOK_EV_LIST);
-#undef NAME_X
-#define NAME_OF(t, i) (((i) >= 0 && (size_t)(i) < sizeof(t) / sizeof(t[0])) ? t[i] : "?")
-const char *rook_phase_name(int p) { return NAME_OF(phase_names, p); }
-const char *rook_act_name(int a) { return NAME_OF(act_names, a); }
-const char *rook_err_name(int e) { return NAME_OF(err_names, e); }
-const char *rook_ev_name(int e) { return NAME_OF(ev_names, e); }
-
-int rook_act_parse(const char *name)
-{
-	for (int i = 0; i < ROOK_ACT_COUNT; i++)
-		if (!strcmp(name, act_names[i]))
-			return i;
-	return -1;
-}
+NAMES_FUNCTION(rook_phase_name, ROOK_PHASE_LIST)
+NAMES_FUNCTION(rook_act_name, ROOK_ACT_LIST)
+NAMES_FUNCTION(rook_err_name, ROOK_ERR_LIST)
+NAMES_FUNCTION(rook_ev_name, ROOK_EV_LIST)
+int rook_act_parse(const char *name) { return names_find(rook_act_name, ROOK_ACT_COUNT, name); }
 
 static const char colour_letters[ROOK_COLOURS] = { 'R', 'G', 'Y', 'B' };
 static const char *const colour_names[ROOK_COLOURS] = { "red", "green", "yellow", "black" };
@@ -120,40 +106,7 @@ rcard rook_parse(const char *s)
 	return ROOK_NONE;
 }
 
-void rook_shuffle(rng *r, rcard deck[ROOK_CARDS])
-{
-	for (int i = 0; i < ROOK_CARDS; i++)
-		deck[i] = (rcard)i;
-	for (int i = ROOK_CARDS - 1; i > 0; i--) {
-		uint32_t j = rng_below(r, (uint32_t)i + 1);
-		rcard t = deck[i];
-		deck[i] = deck[j];
-		deck[j] = t;
-	}
-}
-
-static int refuse(rook_result *res, int err, int a, int b)
-{
-	if (res) {
-		res->err = err;
-		res->a = a;
-		res->b = b;
-		res->nevents = 0;
-	}
-	return err;
-}
-
-static void emit(rook_result *res, int type, int seat, int value, rcard c)
-{
-	if (!res || res->nevents >= ROOK_EVENTS_MAX)
-		return;
-	rook_event *e = &res->events[res->nevents++];
-	e->type = (uint8_t)type;
-	e->seat = (uint8_t)seat;
-	e->value = (uint16_t)value;
-	e->card = c;
-	e->flags = 0;
-}
+void rook_shuffle(rng *r, rcard deck[ROOK_CARDS]) { rng_shuffle(r, deck, ROOK_CARDS); }
 
 static int after(int seat) { return (seat + 1) & 3; }
 
@@ -224,30 +177,30 @@ static void bidding_won(rook *g, rook_result *res)
 	g->nest = ROOK_NONE;
 	g->phase = ROOK_PHASE_DISCARD;
 	g->turn = g->bidder;
-	emit(res, ROOK_EV_BIDDING_WON, g->bidder, g->bid, ROOK_NONE);
+	play_emit(res, ROOK_EV_BIDDING_WON, g->bidder, g->bid, ROOK_NONE, 0);
 }
 
 static int apply_bid(rook *g, const rook_action *a, rook_result *res)
 {
 	int seat = a->seat;
 	if (a->type != ROOK_ACT_BID && a->type != ROOK_ACT_PASS)
-		return refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
 	if (seat != g->turn)
-		return refuse(res, ROOK_ERR_NOT_YOUR_TURN, g->turn, 0);
+		return play_refuse(res, ROOK_ERR_NOT_YOUR_TURN, g->turn, 0);
 	if (a->type == ROOK_ACT_BID) {
 		int v = a->value;
 		if (v > ROOK_MAX_BID)
-			return refuse(res, ROOK_ERR_BID_TOO_HIGH, ROOK_MAX_BID, 0);
+			return play_refuse(res, ROOK_ERR_BID_TOO_HIGH, ROOK_MAX_BID, 0);
 		if (v % 5)
-			return refuse(res, ROOK_ERR_BID_NOT_MULTIPLE, v, 0);
+			return play_refuse(res, ROOK_ERR_BID_NOT_MULTIPLE, v, 0);
 		if (v < ROOK_MIN_BID)
-			return refuse(res, ROOK_ERR_BID_TOO_LOW, ROOK_MIN_BID, 0);
+			return play_refuse(res, ROOK_ERR_BID_TOO_LOW, ROOK_MIN_BID, 0);
 		if (v <= g->bid)
-			return refuse(res, ROOK_ERR_BID_NOT_HIGHER, g->bid, 0);
+			return play_refuse(res, ROOK_ERR_BID_NOT_HIGHER, g->bid, 0);
 		g->bid = (uint16_t)v;
 		g->bidder = (uint8_t)seat;
 		bidlog_add(g, seat, v);
-		emit(res, ROOK_EV_BID, seat, v, ROOK_NONE);
+		play_emit(res, ROOK_EV_BID, seat, v, ROOK_NONE, 0);
 		/* 200 wins at once; so does a bid when everyone else has passed. */
 		if (v == ROOK_MAX_BID || (g->passed | 1u << seat) == 0xf) {
 			bidding_won(g, res);
@@ -255,10 +208,10 @@ static int apply_bid(rook *g, const rook_action *a, rook_result *res)
 		}
 	} else {
 		if (last_must_bid(g, seat))
-			return refuse(res, ROOK_ERR_LAST_MUST_BID, ROOK_MIN_BID, 0);
+			return play_refuse(res, ROOK_ERR_LAST_MUST_BID, ROOK_MIN_BID, 0);
 		g->passed |= (uint8_t)(1u << seat);
 		bidlog_add(g, seat, 0);
-		emit(res, ROOK_EV_PASS, seat, 0, ROOK_NONE);
+		play_emit(res, ROOK_EV_PASS, seat, 0, ROOK_NONE, 0);
 		if (g->bidder != ROOK_NO_SEAT && (g->passed | 1u << g->bidder) == 0xf) {
 			bidding_won(g, res);
 			return ROOK_ERR_OK;
@@ -330,7 +283,7 @@ static void end_hand(rook *g, rook_result *res)
 	}
 	g->turn = ROOK_NO_SEAT;
 	g->dealer = (uint8_t)after(g->dealer);
-	emit(res, ROOK_EV_HAND_END, g->bidder, 0, ROOK_NONE);
+	play_emit(res, ROOK_EV_HAND_END, g->bidder, 0, ROOK_NONE, 0);
 	int over0 = g->score[0] >= ROOK_GAME, over1 = g->score[1] >= ROOK_GAME;
 	if (over0 || over1) {
 		if (over0 && over1)
@@ -338,7 +291,7 @@ static void end_hand(rook *g, rook_result *res)
 		else
 			g->winner = (int8_t)(over1 ? 1 : 0);
 		g->phase = ROOK_PHASE_OVER;
-		emit(res, ROOK_EV_MATCH_END, g->winner, 0, ROOK_NONE);
+		play_emit(res, ROOK_EV_MATCH_END, g->winner, 0, ROOK_NONE, 0);
 	} else {
 		g->phase = ROOK_PHASE_DEAL;
 	}
@@ -361,7 +314,7 @@ static void finish_trick(rook *g, rook_result *res)
 	for (int i = 0; i < ROOK_SEATS; i++)
 		g->won[w & 1] |= rook_bit(t->card[i]);
 	g->tricks_won[w & 1]++;
-	emit(res, ROOK_EV_TRICK, w, g->trick_no, ROOK_NONE);
+	play_emit(res, ROOK_EV_TRICK, w, g->trick_no, ROOK_NONE, 0);
 	if (g->trick_no + 1 >= ROOK_TRICKS) {
 		end_hand(g, res);
 		return;
@@ -374,65 +327,61 @@ static void finish_trick(rook *g, rook_result *res)
 
 int rook_apply(rook *g, const rook_action *a, rook_result *res)
 {
-	if (res) {
-		res->err = ROOK_ERR_OK;
-		res->a = res->b = 0;
-		res->nevents = 0;
-	}
+	play_clear(res);
 	if (a->seat >= ROOK_SEATS)
-		return refuse(res, ROOK_ERR_BAD_SEAT, a->seat, 0);
+		return play_refuse(res, ROOK_ERR_BAD_SEAT, a->seat, 0);
 	if (a->type >= ROOK_ACT_COUNT)
-		return refuse(res, ROOK_ERR_BAD_ACTION, a->type, 0);
+		return play_refuse(res, ROOK_ERR_BAD_ACTION, a->type, 0);
 	switch (g->phase) {
 	case ROOK_PHASE_OVER:
-		return refuse(res, ROOK_ERR_MATCH_OVER, 0, 0);
+		return play_refuse(res, ROOK_ERR_MATCH_OVER, 0, 0);
 	case ROOK_PHASE_DEAL:
-		return refuse(res, ROOK_ERR_NO_DEAL, 0, 0);
+		return play_refuse(res, ROOK_ERR_NO_DEAL, 0, 0);
 	case ROOK_PHASE_BID:
 		return apply_bid(g, a, res);
 	case ROOK_PHASE_DISCARD:
 		if (a->type != ROOK_ACT_DISCARD)
-			return refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
+			return play_refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
 		if (a->seat != g->bidder)
-			return refuse(res, ROOK_ERR_NOT_BIDDER, g->bidder, 0);
+			return play_refuse(res, ROOK_ERR_NOT_BIDDER, g->bidder, 0);
 		if (a->card >= ROOK_CARDS || !(g->hand[a->seat] & rook_bit(a->card)))
-			return refuse(res, ROOK_ERR_NOT_IN_HAND, a->card, 0);
+			return play_refuse(res, ROOK_ERR_NOT_IN_HAND, a->card, 0);
 		if (!(discardable(g, a->seat) & rook_bit(a->card)))
-			return refuse(res, ROOK_ERR_DISCARD_COUNTER, a->card, 0);
+			return play_refuse(res, ROOK_ERR_DISCARD_COUNTER, a->card, 0);
 		g->hand[a->seat] &= ~rook_bit(a->card);
 		g->discard = a->card;
 		g->phase = ROOK_PHASE_TRUMP;
-		emit(res, ROOK_EV_DISCARDED, a->seat, 0, ROOK_NONE);
+		play_emit(res, ROOK_EV_DISCARDED, a->seat, 0, ROOK_NONE, 0);
 		return ROOK_ERR_OK;
 	case ROOK_PHASE_TRUMP:
 		if (a->type != ROOK_ACT_TRUMP)
-			return refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
+			return play_refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
 		if (a->seat != g->bidder)
-			return refuse(res, ROOK_ERR_NOT_BIDDER, g->bidder, 0);
+			return play_refuse(res, ROOK_ERR_NOT_BIDDER, g->bidder, 0);
 		if (a->value >= ROOK_COLOURS)
-			return refuse(res, ROOK_ERR_BAD_COLOUR, a->value, 0);
+			return play_refuse(res, ROOK_ERR_BAD_COLOUR, a->value, 0);
 		g->trump = (int8_t)a->value;
 		g->phase = ROOK_PHASE_PLAY;
 		g->tricks[0].leader = g->bidder;
 		g->turn = g->bidder;
-		emit(res, ROOK_EV_TRUMP, a->seat, a->value, ROOK_NONE);
+		play_emit(res, ROOK_EV_TRUMP, a->seat, a->value, ROOK_NONE, 0);
 		return ROOK_ERR_OK;
 	case ROOK_PHASE_PLAY: {
 		if (a->type != ROOK_ACT_PLAY)
-			return refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
+			return play_refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
 		if (a->seat != g->turn)
-			return refuse(res, ROOK_ERR_NOT_YOUR_TURN, g->turn, 0);
+			return play_refuse(res, ROOK_ERR_NOT_YOUR_TURN, g->turn, 0);
 		rcard c = a->card;
 		if (c >= ROOK_CARDS || !(g->hand[a->seat] & rook_bit(c)))
-			return refuse(res, ROOK_ERR_NOT_IN_HAND, c, 0);
+			return play_refuse(res, ROOK_ERR_NOT_IN_HAND, c, 0);
 		rook_trick *t = &g->tricks[g->trick_no];
 		if (!(legal_cards(g, a->seat) & rook_bit(c)))
-			return refuse(res, ROOK_ERR_FOLLOW_SUIT, suit_of(g, t->card[0]), 0);
+			return play_refuse(res, ROOK_ERR_FOLLOW_SUIT, suit_of(g, t->card[0]), 0);
 		g->hand[a->seat] &= ~rook_bit(c);
 		t->seat[t->n] = a->seat;
 		t->card[t->n] = c;
 		t->n++;
-		emit(res, ROOK_EV_PLAYED, a->seat, 0, c);
+		play_emit(res, ROOK_EV_PLAYED, a->seat, 0, c, 0);
 		if (t->n == ROOK_SEATS)
 			finish_trick(g, res);
 		else
@@ -440,7 +389,7 @@ int rook_apply(rook *g, const rook_action *a, rook_result *res)
 		return ROOK_ERR_OK;
 	}
 	}
-	return refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
+	return play_refuse(res, ROOK_ERR_WRONG_PHASE, g->phase, 0);
 }
 
 void rook_legal_of(const rook *g, int seat, rook_legal *out)

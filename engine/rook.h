@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 #include "rng.h"
+#include "answer.h"
 
 /* A Rook card: colour * 14 + (number - 1) for 0..55; ROOK_BIRD is the Rook. */
 typedef uint8_t rcard;
@@ -57,21 +58,13 @@ int rook_colour_parse(const char *s);
 #define ROOK_PHASE_LIST(X) \
 	X(DEAL, "deal") X(BID, "bid") X(DISCARD, "discard") X(TRUMP, "trump") \
 	X(PLAY, "play") X(OVER, "over")
-enum rook_phase {
-#define X(n, s) ROOK_PHASE_##n,
-	ROOK_PHASE_LIST(X)
-#undef X
-	ROOK_PHASE_COUNT
-};
+#define ROOK_PHASE_(n, s) ROOK_PHASE_##n,
+enum rook_phase { ROOK_PHASE_LIST(ROOK_PHASE_) ROOK_PHASE_COUNT };
 
 #define ROOK_ACT_LIST(X) \
 	X(BID, "bid") X(PASS, "pass") X(DISCARD, "discard") X(TRUMP, "trump") X(PLAY, "play")
-enum rook_act {
-#define X(n, s) ROOK_ACT_##n,
-	ROOK_ACT_LIST(X)
-#undef X
-	ROOK_ACT_COUNT
-};
+#define ROOK_ACT_(n, s) ROOK_ACT_##n,
+enum rook_act { ROOK_ACT_LIST(ROOK_ACT_) ROOK_ACT_COUNT };
 
 typedef struct rook_action {
 	uint8_t type, seat;
@@ -97,12 +90,8 @@ typedef struct rook_action {
 	X(DISCARD_COUNTER, "discard_counter") /* a: card; counters stay in play */ \
 	X(BAD_COLOUR, "bad_colour") \
 	X(FOLLOW_SUIT, "follow_suit")         /* a: led colour (trump colour when the Rook leads) */
-enum rook_err {
-#define X(n, s) ROOK_ERR_##n,
-	ROOK_ERR_LIST(X)
-#undef X
-	ROOK_ERR_COUNT
-};
+#define ROOK_ERR_(n, s) ROOK_ERR_##n,
+enum rook_err { ROOK_ERR_LIST(ROOK_ERR_) ROOK_ERR_COUNT };
 
 #define ROOK_EV_LIST(X) \
 	X(BID, "bid")                 /* seat, value */ \
@@ -114,25 +103,12 @@ enum rook_err {
 	X(TRICK, "trick")             /* seat won trick value (from 0) */ \
 	X(HAND_END, "hand_end")       /* see rook_hand_end */ \
 	X(MATCH_END, "match_end")     /* seat = winning team */
-enum rook_ev {
-#define X(n, s) ROOK_EV_##n,
-	ROOK_EV_LIST(X)
-#undef X
-	ROOK_EV_COUNT
-};
+#define ROOK_EV_(n, s) ROOK_EV_##n,
+enum rook_ev { ROOK_EV_LIST(ROOK_EV_) ROOK_EV_COUNT };
 
-typedef struct rook_event {
-	uint8_t type, seat, flags;
-	rcard card;
-	uint16_t value;
-} rook_event;
-
-#define ROOK_EVENTS_MAX 12
-typedef struct rook_result {
-	int err, a, b;
-	int nevents;
-	rook_event events[ROOK_EVENTS_MAX];
-} rook_result;
+typedef play_event rook_event;
+typedef play_result rook_result;
+#define ROOK_EVENTS_MAX PLAY_EVENTS_MAX
 
 /* How the last hand ended (public once over). */
 typedef struct rook_hand_end {

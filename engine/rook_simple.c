@@ -10,14 +10,6 @@ static void action_init(rook_action *a, int type, int seat)
 	a->card = ROOK_NONE;
 }
 
-static rcard pick(rng *r, rcardset s)
-{
-	uint32_t k = rng_below(r, (uint32_t)rook_count(s));
-	while (k--)
-		s &= s - 1;
-	return rook_first(s);
-}
-
 int rook_random_action(const rook *g, int seat, rng *r, rook_action *out)
 {
 	rook_legal l;
@@ -35,7 +27,7 @@ int rook_random_action(const rook *g, int seat, rng *r, rook_action *out)
 		return 1;
 	case ROOK_PHASE_DISCARD:
 		action_init(out, ROOK_ACT_DISCARD, seat);
-		out->card = pick(r, l.cards);
+		out->card = rng_pick(r, l.cards);
 		return 1;
 	case ROOK_PHASE_TRUMP:
 		action_init(out, ROOK_ACT_TRUMP, seat);
@@ -43,7 +35,7 @@ int rook_random_action(const rook *g, int seat, rng *r, rook_action *out)
 		return 1;
 	case ROOK_PHASE_PLAY:
 		action_init(out, ROOK_ACT_PLAY, seat);
-		out->card = pick(r, l.cards);
+		out->card = rng_pick(r, l.cards);
 		return 1;
 	default:
 		return 0;

@@ -1,29 +1,14 @@
 /* t304.c: the rules of Trump304 (2, 3 or 4 players). */
 #include <string.h>
 #include "t304.h"
+#include "names.h"
 
-#define NAMES(LIST) { LIST(NAME_X) }
-#define NAME_X(n, s) s,
-static const char *const phase_names[] = NAMES(T304_PHASE_LIST);
-static const char *const act_names[] = NAMES(T304_ACT_LIST);
-static const char *const err_names[] = NAMES(T304_ERR_LIST);
-static const char *const ev_names[] = NAMES(T304_EV_LIST);
-static const char *const outcome_names[] = NAMES(T304_OUTCOME_LIST);
-#undef NAME_X
-#define NAME_OF(t, i) (((i) >= 0 && (size_t)(i) < sizeof(t) / sizeof(t[0])) ? t[i] : "?")
-const char *t304_phase_name(int p) { return NAME_OF(phase_names, p); }
-const char *t304_act_name(int a) { return NAME_OF(act_names, a); }
-const char *t304_err_name(int e) { return NAME_OF(err_names, e); }
-const char *t304_ev_name(int e) { return NAME_OF(ev_names, e); }
-const char *t304_outcome_name(int o) { return NAME_OF(outcome_names, o); }
-
-int t304_act_parse(const char *name)
-{
-	for (int i = 0; i < T304_ACT_COUNT; i++)
-		if (!strcmp(name, act_names[i]))
-			return i;
-	return -1;
-}
+NAMES_FUNCTION(t304_phase_name, T304_PHASE_LIST)
+NAMES_FUNCTION(t304_act_name, T304_ACT_LIST)
+NAMES_FUNCTION(t304_err_name, T304_ERR_LIST)
+NAMES_FUNCTION(t304_ev_name, T304_EV_LIST)
+NAMES_FUNCTION(t304_outcome_name, T304_OUTCOME_LIST)
+int t304_act_parse(const char *name) { return names_find(t304_act_name, T304_ACT_COUNT, name); }
 
 int t304_payoff(int bid) { return bid >= T304_BID_ALL ? 10 : bid >= T304_LIMIT_BID ? 6 : 5; }
 int t304_charge(int bid) { return bid >= T304_BID_ALL ? 7 : bid >= T304_LIMIT_BID ? 5 : 3; }
@@ -37,38 +22,15 @@ static int next_bid(int v) { return v == 0 ? T304_MIN_BID : v >= T304_MAX_NUMERI
 
 static int after(const t304 *g, int seat) { return (seat + 1) % g->nseats; }
 
-int t304_partners(const t304 *g, int a, int b)
+int t304_same_side(int nseats, int trumper, int a, int b)
 {
 	if (a == b)
 		return 1;
-	if (g->nseats == 4)
+	if (nseats == 4)
 		return (a & 1) == (b & 1);
-	if (g->nseats == 3 && g->trumper != T304_NO_SEAT)
-		return a != g->trumper && b != g->trumper;
+	if (nseats == 3 && trumper != T304_NO_SEAT)
+		return a != trumper && b != trumper;
 	return 0;
-}
-
-static int refuse(t304_result *res, int err, int a, int b)
-{
-	if (res) {
-		res->err = err;
-		res->a = a;
-		res->b = b;
-		res->nevents = 0;
-	}
-	return err;
-}
-
-static void emit(t304_result *res, int type, int seat, int value, card c, int flags)
-{
-	if (!res || res->nevents >= T304_EVENTS_MAX)
-		return;
-	t304_event *e = &res->events[res->nevents++];
-	e->type = (uint8_t)type;
-	e->seat = (uint8_t)seat;
-	e->value = (uint16_t)value;
-	e->card = c;
-	e->flags = (uint8_t)flags;
 }
 
 int t304_init(t304 *g, int nseats, int first_dealer)
@@ -174,7 +136,7 @@ static void end_deal(t304 *g, int outcome, t304_result *res)
 	g->phase = T304_PHASE_DEAL;
 	g->turn = g->must_cut = T304_NO_SEAT;
 	g->dealer = (uint8_t)after(g, g->dealer);
-	emit(res, T304_EV_DEAL_END, e->trumper, outcome, CARD_NONE, 0);
+	play_emit(res, T304_EV_DEAL_END, e->trumper, outcome, CARD_NONE, 0);
 }
 
 /* Every card of the trump suit is on the trumper's side. Two players: all
@@ -195,7 +157,7 @@ static void reveal(t304 *g, int seat, int flags, t304_result *res)
 	g->revealed = 1;
 	g->revealed_by = (uint8_t)seat;
 	g->hand[g->trumper] |= card_bit(g->trump_card);
-	emit(res, T304_EV_REVEALED, seat, 0, g->trump_card, flags);
+	play_emit(res, T304_EV_REVEALED, seat, 0, g->trump_card, flags);
 }
 
 static void start_trick(t304 *g, int leader, t304_result *res)
@@ -212,13 +174,13 @@ static void start_trick(t304 *g, int leader, t304_result *res)
 static void start_play(t304 *g, t304_result *res)
 {
 	if (spoilt(g)) {
-		emit(res, T304_EV_SPOILT, g->trumper, 0, CARD_NONE, 0);
+		play_emit(res, T304_EV_SPOILT, g->trumper, 0, CARD_NONE, 0);
 		end_deal(g, T304_OUTCOME_SPOILT, res);
 		return;
 	}
 	g->phase = T304_PHASE_PLAY;
 	int leader = g->bid == T304_BID_ALL ? g->trumper : after(g, g->dealer);
-	emit(res, T304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
+	play_emit(res, T304_EV_PLAY_STARTS, leader, 0, CARD_NONE, 0);
 	start_trick(g, leader, res);
 }
 
@@ -254,26 +216,26 @@ static int bid_check(const t304 *g, int seat, int v, t304_result *res)
 {
 	int lo, forced;
 	if (v > T304_BID_ALL)
-		return refuse(res, T304_ERR_BID_TOO_HIGH, T304_BID_ALL, 0);
+		return play_refuse(res, T304_ERR_BID_TOO_HIGH, T304_BID_ALL, 0);
 	if (!t304_bid_ok(v) && v >= T304_MIN_BID)
-		return refuse(res, T304_ERR_BID_NOT_MULTIPLE, v, 0);
+		return play_refuse(res, T304_ERR_BID_NOT_MULTIPLE, v, 0);
 	if (v < T304_MIN_BID)
-		return refuse(res, T304_ERR_BID_TOO_LOW, T304_MIN_BID, 0);
+		return play_refuse(res, T304_ERR_BID_TOO_LOW, T304_MIN_BID, 0);
 	if (!bid_range(g, seat, &lo, &forced)) {
 		if (g->bid >= T304_BID_ALL)
-			return refuse(res, T304_ERR_BID_NOT_HIGHER, g->bid, 0);
+			return play_refuse(res, T304_ERR_BID_NOT_HIGHER, g->bid, 0);
 		if (g->spoke >> seat & 1)
-			return refuse(res, T304_ERR_BID_ONCE, g->any200, 0);
-		return refuse(res, T304_ERR_BID_OVER_PARTNER, g->bidder, g->any200);
+			return play_refuse(res, T304_ERR_BID_ONCE, g->any200, 0);
+		return play_refuse(res, T304_ERR_BID_OVER_PARTNER, g->bidder, g->any200);
 	}
 	if (forced)
-		return v == T304_MIN_BID ? T304_ERR_OK : refuse(res, T304_ERR_DEALER_FORCED, T304_MIN_BID, 0);
+		return v == T304_MIN_BID ? T304_ERR_OK : play_refuse(res, T304_ERR_DEALER_FORCED, T304_MIN_BID, 0);
 	if (v <= g->bid)
-		return refuse(res, T304_ERR_BID_NOT_HIGHER, g->bid, 0);
+		return play_refuse(res, T304_ERR_BID_NOT_HIGHER, g->bid, 0);
 	if (v < lo) {
 		if (g->spoke >> seat & 1)
-			return refuse(res, T304_ERR_BID_ONCE, g->any200, 0);
-		return refuse(res, T304_ERR_BID_OVER_PARTNER, g->bidder, g->any200);
+			return play_refuse(res, T304_ERR_BID_ONCE, g->any200, 0);
+		return play_refuse(res, T304_ERR_BID_OVER_PARTNER, g->bidder, g->any200);
 	}
 	return T304_ERR_OK;
 }
@@ -291,9 +253,9 @@ static int apply_bid(t304 *g, const t304_action *a, t304_result *res)
 {
 	int seat = a->seat;
 	if (a->type != T304_ACT_BID && a->type != T304_ACT_PASS)
-		return refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
 	if (seat != g->turn)
-		return refuse(res, T304_ERR_NOT_YOUR_TURN, g->turn, 0);
+		return play_refuse(res, T304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	if (a->type == T304_ACT_BID) {
 		int err = bid_check(g, seat, a->value, res);
 		if (err)
@@ -306,20 +268,20 @@ static int apply_bid(t304 *g, const t304_action *a, t304_result *res)
 			g->any200 = 1;
 		g->passes = 0;
 		bidlog_add(g, seat, a->value);
-		emit(res, T304_EV_BID, seat, a->value, CARD_NONE, 0);
+		play_emit(res, T304_EV_BID, seat, a->value, CARD_NONE, 0);
 	} else {
 		if (g->bidder == T304_NO_SEAT && seat == g->dealer)
-			return refuse(res, T304_ERR_DEALER_MUST_BID, T304_MIN_BID, 0);
+			return play_refuse(res, T304_ERR_DEALER_MUST_BID, T304_MIN_BID, 0);
 		g->passes++;
 		bidlog_add(g, seat, 0);
-		emit(res, T304_EV_PASS, seat, 0, CARD_NONE, 0);
+		play_emit(res, T304_EV_PASS, seat, 0, CARD_NONE, 0);
 	}
 	g->spoke |= (uint8_t)(1u << seat);
 	if (g->bidder != T304_NO_SEAT && g->passes >= g->nseats - 1) {
 		g->trumper = g->bidder;
 		g->phase = T304_PHASE_TRUMP;
 		g->turn = g->trumper;
-		emit(res, T304_EV_BIDDING_WON, g->bidder, g->bid, CARD_NONE, 0);
+		play_emit(res, T304_EV_BIDDING_WON, g->bidder, g->bid, CARD_NONE, 0);
 		return T304_ERR_OK;
 	}
 	int next = after(g, seat);
@@ -351,9 +313,8 @@ static int may_reveal(const t304 *g, int seat)
 	return !g->revealed && t->n > 0 && !(g->hand[seat] & suit_mask(card_suit(t->card[0])));
 }
 
-static void finish_trick(t304 *g, t304_result *res)
+int t304_trick_best(const t304_trick *t)
 {
-	t304_trick *t = &g->tricks[g->trick_no];
 	int led = card_suit(t->card[0]), best = 0, best_cut = t->cut & 1;
 	for (int i = 1; i < t->n; i++) {
 		int cut = t->cut >> i & 1;
@@ -364,11 +325,17 @@ static void finish_trick(t304 *g, t304_result *res)
 			best = i;
 		}
 	}
-	int w = t->seat[best];
+	return best;
+}
+
+static void finish_trick(t304 *g, t304_result *res)
+{
+	t304_trick *t = &g->tricks[g->trick_no];
+	int w = t->seat[t304_trick_best(t)];
 	t->winner = (uint8_t)w;
 	for (int i = 0; i < t->n; i++)
 		g->won[w] |= card_bit(t->card[i]);
-	emit(res, T304_EV_TRICK, w, g->trick_no, CARD_NONE, 0);
+	play_emit(res, T304_EV_TRICK, w, g->trick_no, CARD_NONE, 0);
 	if (g->npile > 0) {
 		for (int k = 0; k < 2 && g->npile > 0; k++) {
 			int s = k == 0 ? w : after(g, w);
@@ -376,10 +343,10 @@ static void finish_trick(t304 *g, t304_result *res)
 			g->npile--;
 			g->hand[s] |= card_bit(c);
 			g->held[s] |= card_bit(c);
-			emit(res, T304_EV_DRAW, s, g->npile, CARD_NONE, 0);
+			play_emit(res, T304_EV_DRAW, s, g->npile, CARD_NONE, 0);
 		}
 		if (g->npile == 0 && spoilt(g)) {
-			emit(res, T304_EV_SPOILT, g->trumper, 0, CARD_NONE, 0);
+			play_emit(res, T304_EV_SPOILT, g->trumper, 0, CARD_NONE, 0);
 			end_deal(g, T304_OUTCOME_SPOILT, res);
 			return;
 		}
@@ -397,16 +364,16 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 	int seat = a->seat;
 	t304_trick *t = &g->tricks[g->trick_no];
 	if (a->type != T304_ACT_PLAY && a->type != T304_ACT_REVEAL)
-		return refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
+		return play_refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
 	if (seat != g->turn)
-		return refuse(res, T304_ERR_NOT_YOUR_TURN, g->turn, 0);
+		return play_refuse(res, T304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	if (a->type == T304_ACT_REVEAL) {
 		if (g->revealed)
-			return refuse(res, T304_ERR_ALREADY_REVEALED, 0, 0);
+			return play_refuse(res, T304_ERR_ALREADY_REVEALED, 0, 0);
 		if (t->n == 0)
-			return refuse(res, T304_ERR_REVEAL_LEAD, 0, 0);
+			return play_refuse(res, T304_ERR_REVEAL_LEAD, 0, 0);
 		if (!may_reveal(g, seat))
-			return refuse(res, T304_ERR_REVEAL_CAN_FOLLOW, card_suit(t->card[0]), 0);
+			return play_refuse(res, T304_ERR_REVEAL_CAN_FOLLOW, card_suit(t->card[0]), 0);
 		g->must_cut = (uint8_t)seat;
 		reveal(g, seat, seat == g->trumper ? 2 : 1, res);
 		return T304_ERR_OK;
@@ -414,13 +381,13 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 	card c = a->card;
 	if (c >= CARD_COUNT || !(g->hand[seat] & card_bit(c))) {
 		if (c < CARD_COUNT && seat == g->trumper && c == g->trump_card)
-			return refuse(res, T304_ERR_TRUMP_CARD_ASIDE, 0, 0);
-		return refuse(res, T304_ERR_NOT_IN_HAND, c, 0);
+			return play_refuse(res, T304_ERR_TRUMP_CARD_ASIDE, 0, 0);
+		return play_refuse(res, T304_ERR_NOT_IN_HAND, c, 0);
 	}
 	if (!(legal_cards(g, seat) & card_bit(c))) {
 		if (g->must_cut == seat)
-			return refuse(res, T304_ERR_MUST_CUT, g->trump_suit, 0);
-		return refuse(res, T304_ERR_FOLLOW_SUIT, card_suit(t->card[0]), 0);
+			return play_refuse(res, T304_ERR_MUST_CUT, g->trump_suit, 0);
+		return play_refuse(res, T304_ERR_FOLLOW_SUIT, card_suit(t->card[0]), 0);
 	}
 	/* A cut is a trump played, once the trump is known, to a trick led in
 	 * another suit (002, 2.5 and 2.5.2): a trump that follows a trump lead
@@ -433,7 +400,7 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 		t->cut |= (uint8_t)(1u << t->n);
 	t->n++;
 	g->must_cut = T304_NO_SEAT;
-	emit(res, T304_EV_PLAYED, seat, 0, c, cut);
+	play_emit(res, T304_EV_PLAYED, seat, 0, c, cut);
 	if (t->n == g->nseats)
 		finish_trick(g, res);
 	else
@@ -443,31 +410,27 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 
 int t304_apply(t304 *g, const t304_action *a, t304_result *res)
 {
-	if (res) {
-		res->err = T304_ERR_OK;
-		res->a = res->b = 0;
-		res->nevents = 0;
-	}
+	play_clear(res);
 	if (a->seat >= g->nseats)
-		return refuse(res, T304_ERR_BAD_SEAT, a->seat, 0);
+		return play_refuse(res, T304_ERR_BAD_SEAT, a->seat, 0);
 	if (a->type >= T304_ACT_COUNT)
-		return refuse(res, T304_ERR_BAD_ACTION, a->type, 0);
+		return play_refuse(res, T304_ERR_BAD_ACTION, a->type, 0);
 	switch (g->phase) {
 	case T304_PHASE_DEAL:
-		return refuse(res, T304_ERR_NO_DEAL, 0, 0);
+		return play_refuse(res, T304_ERR_NO_DEAL, 0, 0);
 	case T304_PHASE_BID:
 		return apply_bid(g, a, res);
 	case T304_PHASE_TRUMP: {
 		if (a->type != T304_ACT_TRUMP)
-			return refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
+			return play_refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
 		if (a->seat != g->trumper)
-			return refuse(res, T304_ERR_NOT_TRUMPER, g->trumper, 0);
+			return play_refuse(res, T304_ERR_NOT_TRUMPER, g->trumper, 0);
 		if (a->card >= CARD_COUNT || !(g->hand[a->seat] & card_bit(a->card)))
-			return refuse(res, T304_ERR_NOT_IN_HAND, a->card, 0);
+			return play_refuse(res, T304_ERR_NOT_IN_HAND, a->card, 0);
 		g->trump_card = a->card;
 		g->trump_suit = (uint8_t)card_suit(a->card);
 		g->hand[a->seat] &= ~card_bit(a->card);
-		emit(res, T304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
+		play_emit(res, T304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
 		if (g->nseats == 3) {
 			g->phase = T304_PHASE_EXCHANGE;
 			g->turn = g->trumper;
@@ -478,28 +441,28 @@ int t304_apply(t304 *g, const t304_action *a, t304_result *res)
 	}
 	case T304_PHASE_EXCHANGE:
 		if (a->type != T304_ACT_EXCHANGE && a->type != T304_ACT_KEEP)
-			return refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
+			return play_refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
 		if (a->seat != g->trumper)
-			return refuse(res, T304_ERR_NOT_TRUMPER, g->trumper, 0);
+			return play_refuse(res, T304_ERR_NOT_TRUMPER, g->trumper, 0);
 		if (a->type == T304_ACT_EXCHANGE) {
 			card p = a->put[0], q = a->put[1];
 			if (p >= CARD_COUNT || q >= CARD_COUNT || p == q)
-				return refuse(res, T304_ERR_EXCHANGE_CARDS, 0, 0);
+				return play_refuse(res, T304_ERR_EXCHANGE_CARDS, 0, 0);
 			cardset put = card_bit(p) | card_bit(q);
 			if ((g->hand[a->seat] & put) != put)
-				return refuse(res, T304_ERR_NOT_IN_HAND, (g->hand[a->seat] & card_bit(p)) ? q : p, 0);
+				return play_refuse(res, T304_ERR_NOT_IN_HAND, (g->hand[a->seat] & card_bit(p)) ? q : p, 0);
 			g->hand[a->seat] = (g->hand[a->seat] & ~put) | g->centre;
 			g->held[a->seat] |= g->centre;
 			g->putdown = put;
 			g->centre = 0;
 		}
-		emit(res, T304_EV_EXCHANGED, a->seat, 0, CARD_NONE, a->type == T304_ACT_EXCHANGE);
+		play_emit(res, T304_EV_EXCHANGED, a->seat, 0, CARD_NONE, a->type == T304_ACT_EXCHANGE);
 		start_play(g, res);
 		return T304_ERR_OK;
 	case T304_PHASE_PLAY:
 		return apply_play(g, a, res);
 	}
-	return refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
+	return play_refuse(res, T304_ERR_WRONG_PHASE, g->phase, 0);
 }
 
 void t304_legal_of(const t304 *g, int seat, t304_legal *out)

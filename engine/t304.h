@@ -13,6 +13,7 @@
 
 #include <stdint.h>
 #include "card.h"
+#include "answer.h"
 
 #define T304_MAX_SEATS 4
 #define T304_MIN_BID 150
@@ -31,22 +32,14 @@
 	X(TRUMP, "trump")       /* the trumper lays the trump card face down */ \
 	X(EXCHANGE, "exchange") /* three players: the trumper exchanges with the centre or keeps */ \
 	X(PLAY, "play")
-enum t304_phase {
-#define X(n, s) T304_PHASE_##n,
-	T304_PHASE_LIST(X)
-#undef X
-	T304_PHASE_COUNT
-};
+#define T304_PHASE_(n, s) T304_PHASE_##n,
+enum t304_phase { T304_PHASE_LIST(T304_PHASE_) T304_PHASE_COUNT };
 
 #define T304_ACT_LIST(X) \
 	X(BID, "bid") X(PASS, "pass") X(TRUMP, "trump") X(EXCHANGE, "exchange") \
 	X(KEEP, "keep") X(REVEAL, "reveal") X(PLAY, "play")
-enum t304_act {
-#define X(n, s) T304_ACT_##n,
-	T304_ACT_LIST(X)
-#undef X
-	T304_ACT_COUNT
-};
+#define T304_ACT_(n, s) T304_ACT_##n,
+enum t304_act { T304_ACT_LIST(T304_ACT_) T304_ACT_COUNT };
 
 typedef struct t304_action {
 	uint8_t type;      /* enum t304_act */
@@ -80,12 +73,8 @@ typedef struct t304_action {
 	X(REVEAL_CAN_FOLLOW, "reveal_can_follow") /* a: led suit */ \
 	X(ALREADY_REVEALED, "already_revealed") \
 	X(TRUMP_CARD_ASIDE, "trump_card_aside") /* the trump card is set aside until revealed */
-enum t304_err {
-#define X(n, s) T304_ERR_##n,
-	T304_ERR_LIST(X)
-#undef X
-	T304_ERR_COUNT
-};
+#define T304_ERR_(n, s) T304_ERR_##n,
+enum t304_err { T304_ERR_LIST(T304_ERR_) T304_ERR_COUNT };
 
 #define T304_EV_LIST(X) \
 	X(BID, "bid")                 /* seat, value */ \
@@ -101,32 +90,16 @@ enum t304_err {
 	X(DRAW, "draw")               /* two players: seat drew a card (not named); value = pile left */ \
 	X(SPOILT, "spoilt")           /* seat = trumper: all trumps on the trumper's side, void */ \
 	X(DEAL_END, "deal_end")       /* see t304_deal_end */
-enum t304_ev {
-#define X(n, s) T304_EV_##n,
-	T304_EV_LIST(X)
-#undef X
-	T304_EV_COUNT
-};
+#define T304_EV_(n, s) T304_EV_##n,
+enum t304_ev { T304_EV_LIST(T304_EV_) T304_EV_COUNT };
 
-typedef struct t304_event {
-	uint8_t type, seat, flags;
-	card card;
-	uint16_t value;
-} t304_event;
-
-#define T304_EVENTS_MAX 16
-typedef struct t304_result {
-	int err, a, b;
-	int nevents;
-	t304_event events[T304_EVENTS_MAX];
-} t304_result;
+typedef play_event t304_event;
+typedef play_result t304_result;
+#define T304_EVENTS_MAX PLAY_EVENTS_MAX
 
 #define T304_OUTCOME_LIST(X) X(NONE, "none") X(SCORED, "scored") X(SPOILT, "spoilt")
-enum t304_outcome {
-#define X(n, s) T304_OUTCOME_##n,
-	T304_OUTCOME_LIST(X)
-#undef X
-};
+#define T304_OUTCOME_(n, s) T304_OUTCOME_##n,
+enum t304_outcome { T304_OUTCOME_LIST(T304_OUTCOME_) };
 
 /* Sides: two teams (seats 0+2, 1+3) with four players; each seat its own
  * side with two or three players (in three, the two opponents of a trumper
@@ -197,8 +170,14 @@ int t304_apply(t304 *g, const t304_action *a, t304_result *res);
 
 static inline int t304_nsides(const t304 *g) { return g->nseats == 4 ? 2 : g->nseats; }
 static inline int t304_side(const t304 *g, int seat) { return g->nseats == 4 ? (seat & 1) : seat; }
-/* Same side in play this deal (three players: both opponents of the trumper). */
-int t304_partners(const t304 *g, int a, int b);
+/* Seats a and b are on the same side in play this deal, with nseats players
+ * and this trumper (T304_NO_SEAT before one is known): partners with four,
+ * both opponents of the trumper with three. A view knows as much as the game. */
+int t304_same_side(int nseats, int trumper, int a, int b);
+/* The index in t of the card winning a trick (of at least one card) so far:
+ * the highest cut, else the highest card of the suit led. */
+int t304_trick_best(const t304_trick *t);
+static inline int t304_partners(const t304 *g, int a, int b) { return t304_same_side(g->nseats, g->trumper, a, b); }
 /* A made bid: each opposing side pays the trumper's side 5, 6 or 10. */
 int t304_payoff(int bid);
 /* A failed bid: the trumper's side pays each opposing side 3, 5 or 7. */

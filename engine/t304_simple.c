@@ -43,17 +43,6 @@ int t304_random_action(const t304 *g, int seat, rng *r, t304_action *out)
 
 /* ---- the simple player: only the view ---- */
 
-static int same_side(const t304_view *v, int a, int b)
-{
-	if (a == b)
-		return 1;
-	if (v->nseats == 4)
-		return (a & 1) == (b & 1);
-	if (v->nseats == 3 && v->trumper != T304_NO_SEAT)
-		return a != v->trumper && b != v->trumper;
-	return 0;
-}
-
 /* The cheapest card of a set: fewest points, then weakest. */
 static card cheapest(cardset s)
 {
@@ -63,22 +52,6 @@ static card cheapest(cardset s)
 		if (best == CARD_NONE || card_points(c) < card_points(best) ||
 		    (card_points(c) == card_points(best) && card_rank(c) < card_rank(best)))
 			best = c;
-	}
-	return best;
-}
-
-/* Index of the card winning the trick so far. */
-static int winning(const t304_trick *t)
-{
-	int best = 0, cut = t->cut & 1, led = card_suit(t->card[0]);
-	for (int i = 1; i < t->n; i++) {
-		int c = t->cut >> i & 1;
-		if (c && (!cut || t->card[i] > t->card[best])) {
-			best = i;
-			cut = 1;
-		} else if (!cut && !c && card_suit(t->card[i]) == led && t->card[i] > t->card[best]) {
-			best = i;
-		}
 	}
 	return best;
 }
@@ -125,8 +98,8 @@ static int play_card(const t304_view *v, const t304_legal *l, t304_action *a)
 		a->card = cheapest(side ? side : L);
 		return 1;
 	}
-	int w = winning(t);
-	int partner_wins = same_side(v, t->seat[w], v->seat);
+	int w = t304_trick_best(t);
+	int partner_wins = t304_same_side(v->nseats, v->trumper, t->seat[w], v->seat);
 	card wc = t->card[w];
 	int wcut = t->cut >> w & 1;
 	cardset led = L & suit_mask(card_suit(t->card[0]));

@@ -1,0 +1,30 @@
+/* answer.h: what a game answers to an action (304, Trump304 and Rook alike):
+ * a refusal with its reason, or the events the action caused. */
+#ifndef CARDBOT_ANSWER_H
+#define CARDBOT_ANSWER_H
+
+#include <stdint.h>
+
+typedef struct play_event {
+	uint8_t type, seat, flags;  /* the game's event number (its EV list) */
+	uint8_t card;               /* a card of the game's pack, or its "none" */
+	uint16_t value;
+} play_event;
+
+#define PLAY_EVENTS_MAX 16
+typedef struct play_result {
+	int err;            /* the game's refusal number; 0 (its ERR_OK) when accepted */
+	int a, b;           /* parameters of the refusal (see the game's ERR list) */
+	int nevents;
+	play_event events[PLAY_EVENTS_MAX];
+} play_result;
+
+/* Each takes res NULL for "not wanted". */
+/* Starts the answer to an action: accepted, no events yet. */
+void play_clear(play_result *res);
+/* Makes res a refusal err with parameters a and b, and no events; returns err. */
+int play_refuse(play_result *res, int err, int a, int b);
+/* Adds an event (dropped once PLAY_EVENTS_MAX are there). */
+void play_emit(play_result *res, int type, int seat, int value, uint8_t card, int flags);
+
+#endif
