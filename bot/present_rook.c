@@ -135,24 +135,15 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 }
 
 static const present_named_game words = {
-	.state = state,
-	.held = held,
-	.cards = cards,
-	.hand_extras = hand_extras,
-	.card = card_text,
-	.suit = colour_text,
-	.parse_card = parse_card,
-	.t_bad_card = T_G_BAD_ROOK_CARD,
-	.bid_usage = "bid N (70 to 200 in fives)",
-	.t_bidding_won = T_G_NEST,
-	.t_turn_trump = T_G_TURN_COLOUR,
-	.colour_parse = rook_colour_parse,
-	.colour_letter = rook_colour_letter,
-	.colour_name = rook_colour_name,
-	.trick = trick,
-	.deal_end = deal_end,
-	.hands_changed = hands_changed,
-	.t_terms = T_G_ROOK_TERMS,
+	/* the hand line */
+	.state = state, .held = held, .cards = cards, .hand_extras = hand_extras,
+	/* cards and suits */
+	.card = card_text, .suit = colour_text, .parse_card = parse_card, .t_bad_card = T_G_BAD_ROOK_CARD,
+	/* bidding and the trump */
+	.bid_usage = "bid N (70 to 200 in fives)", .t_bidding_won = T_G_NEST, .t_turn_trump = T_G_TURN_COLOUR,
+	.colour_parse = rook_colour_parse, .colour_letter = rook_colour_letter, .colour_name = rook_colour_name,
+	/* tricks and the end of a deal */
+	.trick = trick, .deal_end = deal_end, .hands_changed = hands_changed, .t_terms = T_G_ROOK_TERMS,
 };
 
 /* 004: "Tricks taken may not be reviewed by any player until the end of

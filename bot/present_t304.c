@@ -181,24 +181,15 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 }
 
 static const present_named_game words = {
-	.state = state,
-	.held = held,
-	.cards = cards,
-	.hand_extras = hand_extras,
-	.card = card_text,
-	.suit = suit_text,
-	.parse_card = parse_card,
-	.t_bad_card = T_BAD_CARD,
-	.bid_usage = "bid N (150 to 300 in tens, or 304)",
-	.t_bidding_won = T_BIDDING_WON,
-	.t_turn_trump = T_G_TURN_TRUMP,
-	.trick = trick,
-	.deal_end = deal_end,
-	.hands_changed = hands_changed,
-	.cut_flag = 1,
-	.t_terms = T_G_T304_TERMS,
-	.payments = payments_text,
-	.points_by_bidder = 1,
+	/* the hand line */
+	.state = state, .held = held, .cards = cards, .hand_extras = hand_extras,
+	/* cards and suits */
+	.card = card_text, .suit = suit_text, .parse_card = parse_card, .t_bad_card = T_BAD_CARD,
+	/* bidding and the trump */
+	.bid_usage = "bid N (150 to 300 in tens, or 304)", .t_bidding_won = T_BIDDING_WON, .t_turn_trump = T_G_TURN_TRUMP,
+	/* tricks and the end of a deal */
+	.trick = trick, .deal_end = deal_end, .hands_changed = hands_changed, .cut_flag = 1,
+	.t_terms = T_G_T304_TERMS, .payments = payments_text, .points_by_bidder = 1,
 };
 
 static void rules(table *t, char *buf, size_t len)
