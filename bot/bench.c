@@ -31,11 +31,20 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Plays one deal with random legal actions (no spoilt calls), so bidding,
- * the trump choice and all eight tricks go through the public API. Returns
- * the number of actions. Rejected and passed-out deals count as deals too:
- * they are part of what random deals are. */
-static long random_deal(g304 *g, rng *r)
+/* A match under the default rules but caps (seat 0 deals first), and r
+ * seeded with seed: where every random benchmark starts. */
+static void bench_start(g304 *g, rng *r, int caps, uint64_t seed)
+{
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = (uint8_t)caps;
+	g304_init(g, &rules, 0);
+	rng_seed(r, seed);
+}
+
+/* Deals g's next hand from a shuffle by r; a new match under the same
+ * rules once the last is over. */
+static void next_deal(g304 *g, rng *r)
 {
 	card deck[CARD_COUNT];
 	if (g->phase == G304_PHASE_OVER) {
@@ -44,6 +53,15 @@ static long random_deal(g304 *g, rng *r)
 	}
 	rng_shuffle_deck(r, deck);
 	g304_deal(g, deck);
+}
+
+/* Plays one deal with random legal actions (no spoilt calls), so bidding,
+ * the trump choice and all eight tricks go through the public API. Returns
+ * the number of actions. Rejected and passed-out deals count as deals too:
+ * they are part of what random deals are. */
+static long random_deal(g304 *g, rng *r)
+{
+	next_deal(g, r);
 	long n = 0;
 	g304_action a;
 	while (g304_random_action(g, r, 0, &a)) {
@@ -59,12 +77,8 @@ static long random_deal(g304 *g, rng *r)
 static void bench_deals(double seconds, int caps)
 {
 	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = (uint8_t)caps;
-	g304_init(&g, &rules, 0);
 	rng r;
-	rng_seed(&r, 304);
+	bench_start(&g, &r, caps, 304);
 	long deals = 0, played = 0, actions = 0;
 	double start = now_seconds(), elapsed;
 	do {
@@ -90,19 +104,11 @@ static void bench_movegen(double seconds)
 		return;
 	}
 	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = G304_CAPS_OFF;
-	g304_init(&g, &rules, 0);
 	rng r;
-	rng_seed(&r, 29);
+	bench_start(&g, &r, G304_CAPS_OFF, 29);
 	int n = 0;
-	card deck[CARD_COUNT];
 	while (n < BENCH_STATES) {
-		if (g.phase == G304_PHASE_OVER)
-			g304_init(&g, &rules, 0);
-		rng_shuffle_deck(&r, deck);
-		g304_deal(&g, deck);
+		next_deal(&g, &r);
 		g304_action a;
 		while (g304_random_action(&g, &r, 0, &a)) {
 			if (g.phase == G304_PHASE_PLAY && n < BENCH_STATES)
@@ -203,21 +209,14 @@ static void bench_caps(int deals)
 		return;
 	}
 	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	g304_init(&g, &rules, 0);
 	rng r;
-	rng_seed(&r, 3);
+	bench_start(&g, &r, G304_CAPS_STRICT, 3);
 	long n = 0;
 	caps_counts k = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	long settle_n = 0, settle_questions = 0, settle_moved = 0;
 	double settle_worst = 0;
-	card deck[CARD_COUNT];
 	for (int d = 0; d < deals; d++) {
-		if (g.phase == G304_PHASE_OVER)
-			g304_init(&g, &rules, 0);
-		rng_shuffle_deck(&r, deck);
-		g304_deal(&g, deck);
+		next_deal(&g, &r);
 		g304_action a;
 		while (g304_random_action(&g, &r, 0, &a)) {
 			g304 off = g;
