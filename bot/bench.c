@@ -31,6 +31,15 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* malloc that says on stderr when it fails. */
+static void *bench_alloc(size_t size)
+{
+	void *p = malloc(size);
+	if (!p)
+		fprintf(stderr, "bench: out of memory\n");
+	return p;
+}
+
 /* A match under the default rules but caps (seat 0 deals first), and r
  * seeded with seed: where every random benchmark starts. */
 static void bench_start(g304 *g, rng *r, int caps, uint64_t seed)
@@ -98,11 +107,9 @@ static void bench_deals(double seconds, int caps)
 /* Collects positions in play, then times g304_legal_of on them. */
 static void bench_movegen(double seconds)
 {
-	g304 *states = malloc(sizeof *states * BENCH_STATES);
-	if (!states) {
-		fprintf(stderr, "bench: out of memory\n");
+	g304 *states = bench_alloc(sizeof *states * BENCH_STATES);
+	if (!states)
 		return;
-	}
 	g304 g;
 	rng r;
 	bench_start(&g, &r, G304_CAPS_OFF, 29);
@@ -203,11 +210,9 @@ static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
 static void bench_caps(int deals)
 {
 	long max_cards = (long)deals * CARD_COUNT;
-	double *cost = malloc(sizeof *cost * (size_t)max_cards);
-	if (!cost) {
-		fprintf(stderr, "bench: out of memory\n");
+	double *cost = bench_alloc(sizeof *cost * (size_t)max_cards);
+	if (!cost)
 		return;
-	}
 	g304 g;
 	rng r;
 	bench_start(&g, &r, G304_CAPS_STRICT, 3);
