@@ -40,7 +40,6 @@
 
 #include "casemap.h"
 #include "irc_internal.h"
-#include "pack.h"
 #include "utf8.h"
 
 static void mark_dead(irc *c, const char *why);
@@ -553,40 +552,6 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 	irc_queue_text(c, (flags & ADAPTER_NOTICE) || c->set.private_notice ? "NOTICE" : "PRIVMSG", nick, user, 0, text);
 }
 
-static const char *op_self(const adapter *a);
-
-/* adapter_ops.send: the parts packed into lines of at most IRC_PART_LINE
- * bytes, joined with the separator (the queue cuts a longer part further);
- * the nick at the start of a turn's line is what highlights it. */
-#define IRC_PART_LINE 380
-
-struct irc_parts {
-	adapter *a;
-	const char *room, *user;
-	int flags;
-};
-
-static void part_line(void *ctx, const char *text)
-{
-	struct irc_parts *p = ctx;
-	if (p->room)
-		op_send_room(p->a, p->room, text, p->flags);
-	else
-		op_send_private(p->a, p->user, text, p->flags);
-}
-
-static void op_send(adapter *a, const char *room, const char *user, const adapter_msg *m)
-{
-	struct irc_parts p = { a, room, user, m->flags };
-	pack_parts(m->parts, m->nparts, ADAPTER_PART_SEP, IRC_PART_LINE, part_line, &p);
-}
-
-/* adapter_ops.private_how: "/msg NICK ", with the bot's nick now. */
-static void op_private_how(const adapter *a, char *out, size_t len)
-{
-	snprintf(out, len, "/msg %s ", op_self(a));
-}
-
 /* adapter_ops.same_user: nicks compare under the RFC 1459 case mapping;
  * "account:NAME" identities too (services accounts fold the same way). */
 static int op_same_user(const adapter *a, const char *x, const char *y)
@@ -744,8 +709,8 @@ static const adapter_ops irc_ops = {
 	.start = op_start,
 	.send_room = op_send_room,
 	.send_private = op_send_private,
-	.send = op_send,
-	.private_how = op_private_how,
+	/* .send and .private_how are left to the host, whose fallbacks are
+	 * IRC's: parts packed into lines of 380 bytes, and "/msg NICK ". */
 	.same_user = op_same_user,
 	.tag = op_tag,
 	.join = op_join,

@@ -168,23 +168,47 @@ void irc_ev_nick(irc_session_t *s, const char *event, const char *origin, const 
 		c->base.host.renamed(c->base.host.ctx, &c->base, oldc, now, fresh);
 }
 
+/* Someone else left room (ch), or every room (NULL, NULL: a quit): the
+ * host hears of it when the nick was one it knew. */
+static void other_left(irc *c, const char *nick, irc_chan *ch, const char *room, const char *why)
+{
+	char user[ADAPTER_ID_MAX];
+	if (!irc_nick_ok(nick))
+		return;
+	if (irc_person_left(c, nick, ch, user, sizeof user) && c->base.host.left)
+		c->base.host.left(c->base.host.ctx, &c->base, room, user, why);
+}
+
+/* The bot is out of room (ch, if known): by its own part, or kicked, when
+ * it goes back if it still wants the channel. */
+static void self_left(irc *c, irc_chan *ch, const char *room, const char *why, int kicked)
+{
+	if (ch) {
+		irc_people_forget_channel(c, ch);
+		ch->joined = 0;
+		if (!kicked)
+			ch->wanted = 0;
+		else if (ch->wanted)
+			irc_schedule_rejoin(c, ch);
+	}
+	if (c->base.host.room_lost)
+		c->base.host.room_lost(c->base.host.ctx, &c->base, room, why);
+}
+
 void irc_ev_quit(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
 {
 	(void)event;
 	irc *c = ctx_of(s);
 	if (!origin)
 		return;
-	char nick[IRC_FIELD_MAX], user[ADAPTER_ID_MAX], why[IRC_WHY_MAX];
+	char nick[IRC_FIELD_MAX], why[IRC_WHY_MAX];
 	ircline_nick(origin, nick, sizeof nick);
 	if (irc_is_self(c, nick))
 		return;
 	if (!casemap_cmp(nick, c->set.nick))
 		irc_regain_nick(c);
-	if (!irc_nick_ok(nick))
-		return;
 	irc_clean(count > 0 ? params[0] : "", why, sizeof why);
-	if (irc_person_left(c, nick, NULL, user, sizeof user) && c->base.host.left)
-		c->base.host.left(c->base.host.ctx, &c->base, NULL, user, why);
+	other_left(c, nick, NULL, NULL, why);
 }
 
 /* The channel's name as the host knows it: the configured spelling if any. */
@@ -253,21 +277,10 @@ void irc_ev_part(irc_session_t *s, const char *event, const char *origin, const 
 	room_name(c, params[0], room, sizeof room);
 	irc_clean(count > 1 ? params[1] : "", why, sizeof why);
 	irc_chan *ch = irc_chan_find(c, params[0]);
-	if (irc_is_self(c, nick)) {
-		if (ch) {
-			irc_people_forget_channel(c, ch);
-			ch->joined = 0;
-			ch->wanted = 0;
-		}
-		if (c->base.host.room_lost)
-			c->base.host.room_lost(c->base.host.ctx, &c->base, room, why);
-		return;
-	}
-	if (!irc_nick_ok(nick))
-		return;
-	char user[ADAPTER_ID_MAX];
-	if (irc_person_left(c, nick, ch, user, sizeof user) && c->base.host.left)
-		c->base.host.left(c->base.host.ctx, &c->base, room, user, why);
+	if (irc_is_self(c, nick))
+		self_left(c, ch, room, why, 0);
+	else
+		other_left(c, nick, ch, room, why);
 }
 
 void irc_ev_kick(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
@@ -277,26 +290,16 @@ void irc_ev_kick(irc_session_t *s, const char *event, const char *origin, const 
 	irc *c = ctx_of(s);
 	if (count < 2)
 		return;
-	char room[ADAPTER_ID_MAX], why[IRC_WHY_MAX], user[ADAPTER_ID_MAX];
+	char room[ADAPTER_ID_MAX], why[IRC_WHY_MAX];
 	room_name(c, params[0], room, sizeof room);
 	irc_clean(count > 2 ? params[2] : "", why, sizeof why);
 	irc_chan *ch = irc_chan_find(c, params[0]);
 	if (irc_is_self(c, params[1])) {
 		LOG(c, "warn", "kicked from %s (%s)", room, why);
-		if (ch) {
-			irc_people_forget_channel(c, ch);
-			ch->joined = 0;
-			if (ch->wanted)
-				irc_schedule_rejoin(c, ch);
-		}
-		if (c->base.host.room_lost)
-			c->base.host.room_lost(c->base.host.ctx, &c->base, room, why);
-		return;
+		self_left(c, ch, room, why, 1);
+	} else {
+		other_left(c, params[1], ch, room, why);
 	}
-	if (!irc_nick_ok(params[1]))
-		return;
-	if (irc_person_left(c, params[1], ch, user, sizeof user) && c->base.host.left)
-		c->base.host.left(c->base.host.ctx, &c->base, room, user, why);
 }
 
 void irc_ev_invite(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)

@@ -433,6 +433,26 @@ static void server_bytes(irc_relay *r, const char *buf, size_t n)
 	}
 }
 
+/* One recv (or send, when writing) on a non-blocking socket, again after
+ * EINTR. Returns the count (0: the peer closed a read), SOCK_AGAIN when the
+ * socket would block, or SOCK_FAILED once the relay is closed with
+ * "<failed>: <the system's reason>". */
+enum { SOCK_AGAIN = -1, SOCK_FAILED = -2 };
+static ssize_t sock_io(irc_relay *r, int fd, char *buf, size_t n, int writing, const char *failed)
+{
+	for (;;) {
+		ssize_t k = writing ? send(fd, buf, n, MSG_NOSIGNAL) : recv(fd, buf, n, 0);
+		if (k >= 0)
+			return k;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return SOCK_AGAIN;
+		relay_close(r, "%s: %s", failed, strerror(errno));
+		return SOCK_FAILED;
+	}
+}
+
 static void srv_read(irc_relay *r)
 {
 	char buf[RELAY_READ_CHUNK];
@@ -459,15 +479,9 @@ static void srv_read(irc_relay *r)
 			}
 			n = k;
 		} else {
-			n = recv(r->srv_fd, buf, sizeof buf, 0);
-			if (n < 0) {
-				if (errno == EINTR)
-					continue;
-				if (errno == EAGAIN || errno == EWOULDBLOCK)
-					return;
-				relay_close(r, "read from the server failed: %s", strerror(errno));
+			n = sock_io(r, r->srv_fd, buf, sizeof buf, 0, "read from the server failed");
+			if (n < 0)
 				return;
-			}
 			if (n == 0)
 				break;
 		}
@@ -487,11 +501,12 @@ static void srv_write(irc_relay *r)
 {
 	r->write_wants_read = 0;
 	while (r->to_server.len && r->state == R_RELAYING) {
+		ssize_t k;
 		if (r->ssl) {
 			ERR_clear_error();
-			int k = SSL_write(r->ssl, r->to_server.data, (int)r->to_server.len);
+			k = SSL_write(r->ssl, r->to_server.data, (int)r->to_server.len);
 			if (k <= 0) {
-				int e = SSL_get_error(r->ssl, k);
+				int e = SSL_get_error(r->ssl, (int)k);
 				if (e == SSL_ERROR_WANT_WRITE)
 					return;
 				if (e == SSL_ERROR_WANT_READ) {
@@ -501,19 +516,11 @@ static void srv_write(irc_relay *r)
 				relay_close(r, "TLS write to the server failed");
 				return;
 			}
-			rbuf_drop(&r->to_server, (size_t)k);
-		} else {
-			ssize_t k = send(r->srv_fd, r->to_server.data, r->to_server.len, MSG_NOSIGNAL);
-			if (k < 0) {
-				if (errno == EINTR)
-					continue;
-				if (errno == EAGAIN || errno == EWOULDBLOCK)
-					return;
-				relay_close(r, "write to the server failed: %s", strerror(errno));
-				return;
-			}
-			rbuf_drop(&r->to_server, (size_t)k);
+		} else if ((k = sock_io(r, r->srv_fd, r->to_server.data, r->to_server.len, 1,
+					"write to the server failed")) < 0) {
+			return;
 		}
+		rbuf_drop(&r->to_server, (size_t)k);
 	}
 }
 
@@ -575,15 +582,9 @@ static void local_read(irc_relay *r)
 {
 	char buf[RELAY_READ_CHUNK];
 	for (;;) {
-		ssize_t n = recv(r->local_fd, buf, sizeof buf, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			relay_close(r, "the local link failed: %s", strerror(errno));
+		ssize_t n = sock_io(r, r->local_fd, buf, sizeof buf, 0, "the local link failed");
+		if (n < 0)
 			return;
-		}
 		if (n == 0) {
 			relay_close(r, "the client closed the local link");
 			return;
@@ -598,15 +599,10 @@ static void local_read(irc_relay *r)
 static void local_write(irc_relay *r)
 {
 	while (r->to_client.len) {
-		ssize_t n = send(r->local_fd, r->to_client.data, r->to_client.len, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK)
-				return;
-			relay_close(r, "the local link failed: %s", strerror(errno));
+		ssize_t n = sock_io(r, r->local_fd, r->to_client.data, r->to_client.len, 1,
+				    "the local link failed");
+		if (n < 0)
 			return;
-		}
 		rbuf_drop(&r->to_client, (size_t)n);
 	}
 }

@@ -547,16 +547,26 @@ static void room_number(matrix *m, mx_room *r)
 		r->num = ++m->room_serial;
 }
 
-/* A room as people know it, never its id: the canonical alias, else its
- * name, else "room N" by its short number. */
-static int op_room_label(const adapter *a, const char *room, char *out, size_t len)
+/* The room a host asks to name (out emptied first), numbered if it is a
+ * table's; NULL when unknown or there is no room to write. */
+static mx_room *named_room(const adapter *a, const char *room, char *out, size_t len)
 {
 	mx_room *r = room ? mx_room_find((matrix *)a, room) : NULL;
 	if (len)
 		out[0] = '\0';
 	if (!r || !len)
-		return 0;
+		return NULL;
 	room_number((matrix *)a, r);
+	return r;
+}
+
+/* A room as people know it, never its id: the canonical alias, else its
+ * name, else "room N" by its short number. */
+static int op_room_label(const adapter *a, const char *room, char *out, size_t len)
+{
+	mx_room *r = named_room(a, room, out, len);
+	if (!r)
+		return 0;
 	int n;
 	if (r->alias[0])
 		n = snprintf(out, len, "%s", r->alias);
@@ -576,13 +586,8 @@ static int op_room_label(const adapter *a, const char *room, char *out, size_t l
 /* The room's short number, for private commands ("2 hand"). */
 static int op_room_ref(const adapter *a, const char *room, char *out, size_t len)
 {
-	mx_room *r = room ? mx_room_find((matrix *)a, room) : NULL;
-	if (len)
-		out[0] = '\0';
-	if (!r || !len)
-		return 0;
-	room_number((matrix *)a, r);
-	if (!r->num)
+	mx_room *r = named_room(a, room, out, len);
+	if (!r || !r->num)
 		return 0;
 	int n = snprintf(out, len, "%d", r->num);
 	return n > 0 && (size_t)n < len;

@@ -1,4 +1,5 @@
 /* matrix_http.c: HTTP requests on the curl multi handle, driven by the loop, and their replies routed by kind. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,6 +201,18 @@ static json_object *reply_parse(matrix *m, const char *in, size_t inlen, long *s
 /* A request is over: rc is curl's result, status the HTTP status (when
  * rc is CURLE_OK), q->in the body. Parses it and acts on it. The only way
  * replies come in: drive() for the network, matrix_feed_reply for tests. */
+/* mx_fatal with a line made from fmt (cut at 1200 bytes). */
+__attribute__((format(printf, 2, 3)))
+static void fatal_fmt(matrix *m, const char *fmt, ...)
+{
+	char line[1200];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof line, fmt, ap);
+	va_end(ap);
+	mx_fatal(m, line);
+}
+
 void mx_on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 {
 	json_object *body = NULL;
@@ -228,20 +241,16 @@ void mx_on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 			mx_start_retry(m, "login", status ? "the homeserver is busy" : err);
 		} else {
 			mx_error_text(body, why, sizeof why);
-			char line[1200];
-			snprintf(line, sizeof line, "login as %s refused (%ld, %s): check user_id and password",
-				 m->set.user_id, status, why);
-			mx_fatal(m, line);
+			fatal_fmt(m, "login as %s refused (%ld, %s): check user_id and password", m->set.user_id, status,
+				  why);
 		}
 		break;
 	case REQ_WHOAMI:
 		if (status == 200 && mx_jstr(body, "user_id")) {
 			const char *uid = mx_jstr(body, "user_id");
 			if (strcmp(uid, m->set.user_id) != 0) {
-				char line[1200];
-				snprintf(line, sizeof line, "the access token belongs to %.200s, not to %s: fix user_id or "
-					 "access_token", uid, m->set.user_id);
-				mx_fatal(m, line);
+				fatal_fmt(m, "the access token belongs to %.200s, not to %s: fix user_id or access_token", uid,
+					  m->set.user_id);
 				break;
 			}
 			const char *dev = mx_jstr(body, "device_id");
@@ -254,10 +263,8 @@ void mx_on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 			mx_start_retry(m, "whoami", status ? "the homeserver is busy" : err);
 		} else {
 			mx_error_text(body, why, sizeof why);
-			char line[1200];
-			snprintf(line, sizeof line, "the homeserver refused the access token for %s (%ld, %s): check "
-				 "access_token", m->set.user_id, status, why);
-			mx_fatal(m, line);
+			fatal_fmt(m, "the homeserver refused the access token for %s (%ld, %s): check access_token",
+				  m->set.user_id, status, why);
 		}
 		break;
 	case REQ_FILTER:

@@ -65,20 +65,25 @@ static int same_story(const mx_msg *x, const mx_msg *msg, size_t tl)
 	return tl && line_tag(x->text) == tl && !strncmp(x->text, msg->text, tl);
 }
 
-/* A new hand or prompt: older ones of the same table not yet sent (nor
- * in the event being sent) are stale, and dropped. */
-static void drop_stale(matrix *m, mx_room *r, const mx_msg *msg)
+/* Where the queue goes on past the event being sent or retried, which is
+ * fixed. */
+static mx_msg **after_batch(mx_room *r)
 {
-	size_t tl = line_tag(msg->text);
-	if (!tl && !msg->story[0])
-		return;
 	mx_msg **p = &r->head;
 	for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
 		p = &(*p)->next;
+	return p;
+}
+
+/* Frees the queued lines past the event being sent for which drop(x, arg)
+ * is true; returns how many went. */
+static int drop_queued(matrix *m, mx_room *r, int (*drop)(const mx_msg *x, const void *arg), const void *arg)
+{
+	mx_msg **p = after_batch(r);
 	int dropped = 0;
 	while (*p) {
 		mx_msg *x = *p;
-		if (!x->file && (x->flags & ADAPTER_REPLACES) && same_story(x, msg, tl)) {
+		if (drop(x, arg)) {
 			*p = x->next;
 			mx_msg_free(m, x);
 			r->nqueued--;
@@ -87,9 +92,30 @@ static void drop_stale(matrix *m, mx_room *r, const mx_msg *msg)
 		}
 		p = &x->next;
 	}
-	r->tail = NULL;
-	for (mx_msg *x = r->head; x; x = x->next)
-		r->tail = x;
+	if (dropped) {
+		r->tail = NULL;
+		for (mx_msg *x = r->head; x; x = x->next)
+			r->tail = x;
+	}
+	return dropped;
+}
+
+struct story { const mx_msg *msg; size_t tl; };
+
+static int is_stale(const mx_msg *x, const void *arg)
+{
+	const struct story *st = arg;
+	return !x->file && (x->flags & ADAPTER_REPLACES) && same_story(x, st->msg, st->tl);
+}
+
+/* A new hand or prompt: older ones of the same table not yet sent (nor
+ * in the event being sent) are stale, and dropped. */
+static void drop_stale(matrix *m, mx_room *r, const mx_msg *msg)
+{
+	struct story st = { msg, line_tag(msg->text) };
+	if (!st.tl && !msg->story[0])
+		return;
+	int dropped = drop_queued(m, r, is_stale, &st);
 	if (dropped)
 		LOG(m, "debug", "%s: %d stale private line%s replaced before sending", r->dm_user, dropped,
 		    dropped == 1 ? "" : "s");
@@ -382,9 +408,7 @@ static void slow_check(matrix *m)
 		x->at = r->head->at;
 		memcpy(x->text, slow, sizeof slow);
 		/* After the event being retried, if any: that one is fixed. */
-		mx_msg **p = &r->head;
-		for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
-			p = &(*p)->next;
+		mx_msg **p = after_batch(r);
 		x->next = *p;
 		*p = x;
 		if (!x->next)
@@ -400,29 +424,16 @@ static void create_dm_retry(void *ctx);
 
 /* Drops the ADAPTER_TIMELY lines that waited too long (outside the event
  * being sent or retried, which is fixed). */
+static int is_late(const mx_msg *x, const void *arg)
+{
+	return (x->flags & ADAPTER_TIMELY) && *(const int64_t *)arg - x->at > MX_TIMELY_MS;
+}
+
 static void drop_late(matrix *m, mx_room *r, int64_t now)
 {
-	mx_msg **p = &r->head;
-	for (int i = 0; r->batch && i < r->batch_lines && *p; i++)
-		p = &(*p)->next;
-	int dropped = 0;
-	while (*p) {
-		mx_msg *x = *p;
-		if ((x->flags & ADAPTER_TIMELY) && now - x->at > MX_TIMELY_MS) {
-			*p = x->next;
-			mx_msg_free(m, x);
-			r->nqueued--;
-			dropped++;
-			continue;
-		}
-		p = &x->next;
-	}
-	if (dropped) {
-		r->tail = NULL;
-		for (mx_msg *x = r->head; x; x = x->next)
-			r->tail = x;
+	int dropped = drop_queued(m, r, is_late, &now);
+	if (dropped)
 		LOG(m, "debug", "%s: %d timely line%s dropped, too late to send", r->id, dropped, dropped == 1 ? "" : "s");
-	}
 }
 
 /* The one place requests that count against the limit start: the most
@@ -565,6 +576,40 @@ static void refused_429(matrix *m, mx_room *r, long ms, const char *what, int so
 	mx_kick(m, 0);
 }
 
+/* A send or an upload of r's went through: its back-off starts afresh. */
+static void went_through(matrix *m, mx_room *r)
+{
+	r->attempts = 0;
+	r->n429 = 0;
+	m->last_ok = loop_now();
+}
+
+/* What becomes of a send or an upload (doing: "sending ", "uploading ")
+ * that did not go through: after a 429 it waits as refused_429 says; on no
+ * answer (err says why), a server error or a 200 that lacks what it should
+ * carry (lacking) it is tried again in *ms; else the homeserver refused it
+ * for good. why holds the reason for the last two. */
+enum send_fate { SEND_REFUSED, SEND_WAITS, SEND_RETRIES };
+static enum send_fate send_failed(matrix *m, mx_room *r, const mx_req *q, long status, json_object *body,
+				  const char *err, const char *doing, const char *lacking, char *why, size_t size,
+				  long *ms)
+{
+	if (status == 429) {
+		refused_429(m, r, mx_retry_after(body), doing, q->solo);
+		return SEND_WAITS;
+	}
+	if (!(status == 0 || status >= 500 || status == 200)) {
+		mx_error_text(body, why, size);
+		return SEND_REFUSED;
+	}
+	*ms = mx_backoff_ms(m, r->attempts++);
+	snprintf(why, size, "%s", status == 0 ? err : status == 200 ? lacking : "");
+	if (status >= 500)
+		mx_error_text(body, why, size);
+	mx_schedule_send_retry(m, r, *ms);
+	return SEND_RETRIES;
+}
+
 void mx_send_done(matrix *m, mx_req *q, long status, json_object *body, const char *err)
 {
 	mx_room *r = mx_room_find(m, q->room);
@@ -573,28 +618,19 @@ void mx_send_done(matrix *m, mx_req *q, long status, json_object *body, const ch
 	r->sending = 0;
 	if (status == 200 && mx_jstr(body, "event_id")) {
 		batch_done(m, r);
-		r->attempts = 0;
-		r->n429 = 0;
-		m->last_ok = loop_now();
+		went_through(m, r);
 		mx_send_next(m, r);
 		return;
 	}
 	char why[512];
-	if (status == 429) {
-		refused_429(m, r, mx_retry_after(body), "sending ", q->solo);
-		return;
-	}
-	if (status == 0 || status >= 500 || status == 200) {
-		long ms = mx_backoff_ms(m, r->attempts++);
-		snprintf(why, sizeof why, "%s", status == 0 ? err : status == 200 ? "a reply without event_id" : "");
-		if (status >= 500)
-			mx_error_text(body, why, sizeof why);
+	long ms;
+	enum send_fate fate = send_failed(m, r, q, status, body, err, "sending ", "a reply without event_id", why,
+					  sizeof why, &ms);
+	if (fate == SEND_RETRIES)
 		LOG(m, "warn", "%s: send failed (%s%s%ld); trying again in %ld ms with the same transaction id", r->id,
 		    why, *why ? ", status " : "status ", status, ms);
-		mx_schedule_send_retry(m, r, ms);
+	if (fate != SEND_REFUSED)
 		return;
-	}
-	mx_error_text(body, why, sizeof why);
 	LOG(m, "warn", "%s: the homeserver refused a message (%ld, %s); it is dropped", r->id, status, why);
 	batch_done(m, r);
 	if (status == 403 && r->dm_user[0]) {
@@ -640,32 +676,23 @@ void mx_upload_done(matrix *m, mx_req *q, long status, json_object *body, const 
 	}
 	mx_file *f = msg->file;
 	const char *uri = mx_jstr(body, "content_uri");
-	char why[512];
 	if (status == 200 && uri && !strncmp(uri, "mxc://", 6) && strlen(uri) < sizeof f->uri) {
 		mx_copy_clean(f->uri, sizeof f->uri, uri, 1);
 		mx_file_drop_data(m, f);
-		r->attempts = 0;
-		r->n429 = 0;
-		m->last_ok = loop_now();
+		went_through(m, r);
 		LOG(m, "info", "%s: uploaded %s (%zu bytes)", r->id, msg->text, f->len);
 		mx_send_next(m, r);
 		return;
 	}
-	if (status == 429) {
-		refused_429(m, r, mx_retry_after(body), "uploading ", q->solo);
-		return;
-	}
-	if (status == 0 || status >= 500 || status == 200) {
-		long ms = mx_backoff_ms(m, r->attempts++);
-		snprintf(why, sizeof why, "%s", status == 0 ? err : status == 200 ? "a reply without an mxc:// URI" : "");
-		if (status >= 500)
-			mx_error_text(body, why, sizeof why);
+	char why[512];
+	long ms;
+	enum send_fate fate = send_failed(m, r, q, status, body, err, "uploading ", "a reply without an mxc:// URI",
+					  why, sizeof why, &ms);
+	if (fate == SEND_RETRIES)
 		LOG(m, "warn", "%s: uploading %s failed (%s, status %ld); trying again in %ld ms", r->id, msg->text, why,
 		    status, ms);
-		mx_schedule_send_retry(m, r, ms);
+	if (fate != SEND_REFUSED)
 		return;
-	}
-	mx_error_text(body, why, sizeof why);
 	LOG(m, "warn", "%s: the homeserver refused the upload of %s (%zu bytes; %ld, %s); it is dropped", r->id,
 	    msg->text, f->len, status, why);
 	r->head = msg->next;

@@ -43,12 +43,22 @@ static int invite_allowed(const matrix *m, const char *inviter)
 	return 0;
 }
 
+/* The "events" list of a sync section (a room's "timeline", "state" or
+ * "invite_state", the body's "account_data"), and its length in *n: 0 when
+ * either is missing. */
+static json_object *section_events(json_object *o, const char *section, size_t *n)
+{
+	json_object *events = mx_jget(mx_jget(o, section, json_type_object), "events", json_type_array);
+	*n = events ? json_object_array_length(events) : 0;
+	return events;
+}
+
 static void handle_invite(matrix *m, const char *room_id, json_object *room)
 {
-	json_object *events = mx_jget(mx_jget(room, "invite_state", json_type_object), "events", json_type_array);
+	size_t n;
+	json_object *events = section_events(room, "invite_state", &n);
 	const char *inviter = NULL;
 	int direct = 0, encrypted = 0;
-	size_t n = events ? json_object_array_length(events) : 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(events, i);
 		const char *type = mx_jstr(e, "type");
@@ -247,8 +257,8 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 	int fresh = !r->joined;
 	r->joined = 1;
 	r->joining = 0;
-	json_object *state = mx_jget(mx_jget(room, "state", json_type_object), "events", json_type_array);
-	size_t n = state ? json_object_array_length(state) : 0;
+	size_t n;
+	json_object *state = section_events(room, "state", &n);
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(state, i);
 		const char *type = mx_jstr(e, "type");
@@ -269,8 +279,7 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 		if (m->base.host.room_ready)
 			m->base.host.room_ready(m->base.host.ctx, &m->base, room_id);
 	}
-	json_object *tl = mx_jget(mx_jget(room, "timeline", json_type_object), "events", json_type_array);
-	n = tl ? json_object_array_length(tl) : 0;
+	json_object *tl = section_events(room, "timeline", &n);
 	/* A room the bot has just joined comes with some history: only what
 	 * follows the bot's own join is news. (A room it was in before a
 	 * restart has no such join in its timeline: all of it is news.) */
@@ -352,8 +361,8 @@ static void left_room(matrix *m, const char *room_id, json_object *room)
 	if (!r->joined && r->gone)
 		return; /* our own leave, already handled */
 	char why[512] = "left";
-	json_object *tl = mx_jget(mx_jget(room, "timeline", json_type_object), "events", json_type_array);
-	size_t n = tl ? json_object_array_length(tl) : 0;
+	size_t n;
+	json_object *tl = section_events(room, "timeline", &n);
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(tl, i);
 		const char *type = mx_jstr(e, "type"), *sk = mx_jstr(e, "state_key"), *sender = mx_jstr(e, "sender");
@@ -399,8 +408,8 @@ void mx_handle_sync(matrix *m, json_object *body)
 		return;
 	}
 	int live = m->since[0] != 0; /* the first sync only learns the rooms: history is not replayed */
-	json_object *ad = mx_jget(mx_jget(body, "account_data", json_type_object), "events", json_type_array);
-	size_t n = ad ? json_object_array_length(ad) : 0;
+	size_t n;
+	json_object *ad = section_events(body, "account_data", &n);
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(ad, i);
 		const char *type = mx_jstr(e, "type");

@@ -31,11 +31,29 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Plays one deal with random legal actions (no spoilt calls), so bidding,
- * the trump choice and all eight tricks go through the public API. Returns
- * the number of actions. Rejected and passed-out deals count as deals too:
- * they are part of what random deals are. */
-static long random_deal(g304 *g, rng *r)
+/* malloc that says on stderr when it fails. */
+static void *bench_alloc(size_t size)
+{
+	void *p = malloc(size);
+	if (!p)
+		fprintf(stderr, "bench: out of memory\n");
+	return p;
+}
+
+/* A match under the default rules but caps (seat 0 deals first), and r
+ * seeded with seed: where every random benchmark starts. */
+static void bench_start(g304 *g, rng *r, int caps, uint64_t seed)
+{
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = (uint8_t)caps;
+	g304_init(g, &rules, 0);
+	rng_seed(r, seed);
+}
+
+/* Deals g's next hand from a shuffle by r; a new match under the same
+ * rules once the last is over. */
+static void next_deal(g304 *g, rng *r)
 {
 	card deck[CARD_COUNT];
 	if (g->phase == G304_PHASE_OVER) {
@@ -44,6 +62,15 @@ static long random_deal(g304 *g, rng *r)
 	}
 	rng_shuffle_deck(r, deck);
 	g304_deal(g, deck);
+}
+
+/* Plays one deal with random legal actions (no spoilt calls), so bidding,
+ * the trump choice and all eight tricks go through the public API. Returns
+ * the number of actions. Rejected and passed-out deals count as deals too:
+ * they are part of what random deals are. */
+static long random_deal(g304 *g, rng *r)
+{
+	next_deal(g, r);
 	long n = 0;
 	g304_action a;
 	while (g304_random_action(g, r, 0, &a)) {
@@ -59,12 +86,8 @@ static long random_deal(g304 *g, rng *r)
 static void bench_deals(double seconds, int caps)
 {
 	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = (uint8_t)caps;
-	g304_init(&g, &rules, 0);
 	rng r;
-	rng_seed(&r, 304);
+	bench_start(&g, &r, caps, 304);
 	long deals = 0, played = 0, actions = 0;
 	double start = now_seconds(), elapsed;
 	do {
@@ -84,25 +107,15 @@ static void bench_deals(double seconds, int caps)
 /* Collects positions in play, then times g304_legal_of on them. */
 static void bench_movegen(double seconds)
 {
-	g304 *states = malloc(sizeof *states * BENCH_STATES);
-	if (!states) {
-		fprintf(stderr, "bench: out of memory\n");
+	g304 *states = bench_alloc(sizeof *states * BENCH_STATES);
+	if (!states)
 		return;
-	}
 	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = G304_CAPS_OFF;
-	g304_init(&g, &rules, 0);
 	rng r;
-	rng_seed(&r, 29);
+	bench_start(&g, &r, G304_CAPS_OFF, 29);
 	int n = 0;
-	card deck[CARD_COUNT];
 	while (n < BENCH_STATES) {
-		if (g.phase == G304_PHASE_OVER)
-			g304_init(&g, &rules, 0);
-		rng_shuffle_deck(&r, deck);
-		g304_deal(&g, deck);
+		next_deal(&g, &r);
 		g304_action a;
 		while (g304_random_action(&g, &r, 0, &a)) {
 			if (g.phase == G304_PHASE_PLAY && n < BENCH_STATES)
@@ -194,27 +207,18 @@ static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
 static void bench_caps(int deals)
 {
 	long max_cards = (long)deals * CARD_COUNT;
-	double *cost = malloc(sizeof *cost * (size_t)max_cards);
-	if (!cost) {
-		fprintf(stderr, "bench: out of memory\n");
+	double *cost = bench_alloc(sizeof *cost * (size_t)max_cards);
+	if (!cost)
 		return;
-	}
 	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	g304_init(&g, &rules, 0);
 	rng r;
-	rng_seed(&r, 3);
+	bench_start(&g, &r, G304_CAPS_STRICT, 3);
 	long n = 0;
 	caps_counts k = { 0, 0, 0, 0, 0, 0, 0, 0 };
 	long settle_n = 0, settle_questions = 0, settle_moved = 0;
 	double settle_worst = 0;
-	card deck[CARD_COUNT];
 	for (int d = 0; d < deals; d++) {
-		if (g.phase == G304_PHASE_OVER)
-			g304_init(&g, &rules, 0);
-		rng_shuffle_deck(&r, deck);
-		g304_deal(&g, deck);
+		next_deal(&g, &r);
 		g304_action a;
 		while (g304_random_action(&g, &r, 0, &a)) {
 			g304 off = g;

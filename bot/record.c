@@ -17,16 +17,25 @@
 /* Room for a field path such as "deals[9999].actions[999].order[7]". */
 #define PATH_MAX_LEN 64
 
+/* vsnprintf into out (size bytes), with instead written where the format
+ * fails; returns vsnprintf's count. */
+__attribute__((format(printf, 4, 0)))
+static int vformat(char *out, size_t size, const char *instead, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(out, size, fmt, ap);
+	if (n < 0)
+		snprintf(out, size, "%s", instead);
+	return n;
+}
+
 __attribute__((format(printf, 2, 3)))
 static int fail(char err[RECORD_ERR_MAX], const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(err, RECORD_ERR_MAX, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		snprintf(err, RECORD_ERR_MAX, "malformed record");
 	/* A longer message is cut at RECORD_ERR_MAX; its start names the field. */
+	vformat(err, RECORD_ERR_MAX, "malformed record", fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -37,11 +46,9 @@ static const char *path_fmt(char out[PATH_MAX_LEN], const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(out, PATH_MAX_LEN, fmt, ap);
+	int n = vformat(out, PATH_MAX_LEN, "?", fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		snprintf(out, PATH_MAX_LEN, "?");
-	else if (n >= PATH_MAX_LEN)
+	if (n >= PATH_MAX_LEN)
 		memcpy(out + PATH_MAX_LEN - 4, "...", 4);
 	return out;
 }
@@ -123,28 +130,146 @@ static json_object *member(json_object *obj, const char *key, const char *path,
 	return NULL;
 }
 
-static int get_seat(json_object *o, const char *path, int *seat, char err[RECORD_ERR_MAX])
+/* A seat below nseats; what names it in an error (304 records have always
+ * said "a seat number (0-3)", the other games "a seat number"). */
+static int get_seat(json_object *o, const char *path, int nseats, const char *what, int *seat,
+		    char err[RECORD_ERR_MAX])
 {
-	if (expect(o, json_type_int, path, "a seat number (0-3)", err))
+	if (expect(o, json_type_int, path, what, err))
 		return -1;
 	int64_t v = json_object_get_int64(o);
-	if (v < 0 || v >= G304_SEATS)
-		return fail(err, "%s: %lld is not a seat (0-3)", path, (long long)v);
+	if (v < 0 || v >= nseats)
+		return fail(err, "%s: %lld is not a seat (0-%d)", path, (long long)v, nseats - 1);
 	*seat = (int)v;
 	return 0;
 }
 
-static int get_card(json_object *o, const char *path, card *c, char err[RECORD_ERR_MAX])
+/* A card of def's pack (game_def_304's codes are the engine's card codes). */
+static int get_gcard(json_object *o, const char *path, const game_def *def, uint8_t *c,
+		     char err[RECORD_ERR_MAX])
 {
 	char q[QUOTE_MAX * 4 + 8];
-	if (expect(o, json_type_string, path, "a card code such as \"JS\"", err))
+	if (expect(o, json_type_string, path, def == &game_def_rook ? "a card code such as \"14R\""
+			 : "a card code such as \"JS\"", err))
 		return -1;
 	const char *s = json_object_get_string(o);
 	size_t n = (size_t)json_object_get_string_len(o);
-	*c = strlen(s) == n ? card_parse(s) : CARD_NONE;
-	if (*c == CARD_NONE)
+	*c = strlen(s) == n ? def->card_parse(s) : GAME_NO_CARD;
+	if (*c == GAME_NO_CARD)
 		return fail(err, "%s: unknown card %s", path, quote(q, s, n));
 	return 0;
+}
+
+/* players[i]: a name of 1 to RECORD_MAX_NAME bytes, copied to *out. */
+static int parse_name(json_object *name, size_t i, char **out, char err[RECORD_ERR_MAX])
+{
+	char path[PATH_MAX_LEN];
+	path_fmt(path, "players[%zu]", i);
+	if (expect(name, json_type_string, path, "a name", err))
+		return -1;
+	const char *s = json_object_get_string(name);
+	size_t len = (size_t)json_object_get_string_len(name);
+	if (len == 0)
+		return fail(err, "%s: empty name", path);
+	if (len > RECORD_MAX_NAME)
+		return fail(err, "%s: name longer than %d bytes", path, RECORD_MAX_NAME);
+	if (strlen(s) != len)
+		return fail(err, "%s: name holds a NUL character", path);
+	if (!(*out = malloc(len + 1)))
+		return fail(err, "%s: out of memory", path);
+	memcpy(*out, s, len + 1);
+	return 0;
+}
+
+/* A deck at dpath: def->deck_size distinct cards of def's pack; what is
+ * the expected list in the words of an error. */
+static int parse_deck(json_object *o, const char *dpath, const game_def *def, const char *what,
+		      uint8_t *deck, char err[RECORD_ERR_MAX])
+{
+	if (expect(o, json_type_array, dpath, what, err))
+		return -1;
+	size_t n = json_object_array_length(o);
+	if (n != def->deck_size)
+		return fail(err, "%s: expected %d cards, found %zu", dpath, def->deck_size, n);
+	uint8_t where[GAME_MAX_DECK];
+	game_cards seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		char cpath[PATH_MAX_LEN], code[8];
+		path_fmt(cpath, "%s[%zu]", dpath, i);
+		if (get_gcard(json_object_array_get_idx(o, i), cpath, def, &deck[i], err))
+			return -1;
+		if (seen >> deck[i] & 1) {
+			def->card_code(deck[i], code);
+			return fail(err, "%s: duplicate card \"%s\" (also at %s[%u])", cpath, code,
+				    dpath, (unsigned)where[deck[i]]);
+		}
+		seen |= (game_cards)1 << deck[i];
+		where[deck[i]] = (uint8_t)i;
+	}
+	return 0;
+}
+
+/* The list member key of obj (at path; "" at the top): at most limit
+ * items, with room for them in *items (n items of size bytes, NULL when
+ * there are none), which the caller owns. Its path goes in lpath. */
+static json_object *get_list(json_object *obj, const char *key, const char *path, int limit,
+			     size_t size, void **items, size_t *n, char lpath[PATH_MAX_LEN],
+			     char err[RECORD_ERR_MAX])
+{
+	json_object *v = member(obj, key, path, err);
+	if (!v)
+		return NULL;
+	if (path[0])
+		path_fmt(lpath, "%s.%s", path, key);
+	else
+		path_fmt(lpath, "%s", key);
+	char what[PATH_MAX_LEN];
+	path_fmt(what, "a list of %s", key);
+	if (expect(v, json_type_array, lpath, what, err))
+		return NULL;
+	*n = json_object_array_length(v);
+	*items = NULL;
+	if (*n > (size_t)limit) {
+		fail(err, "%s: %zu %s, more than the limit of %d", lpath, *n, key, limit);
+		return NULL;
+	}
+	if (*n > 0 && !(*items = calloc(*n, size))) {
+		fail(err, "%s: out of memory", lpath);
+		return NULL;
+	}
+	return v;
+}
+
+/* The seat and the name every action starts with; returns the action's
+ * type (act_parse's number) or -1. */
+static int action_head(json_object *o, const char *path, int nseats, const char *seat_what,
+		       int (*act_parse)(const char *), uint8_t *seat, const char **name,
+		       char err[RECORD_ERR_MAX])
+{
+	char fpath[PATH_MAX_LEN];
+	json_object *v;
+	if (expect(o, json_type_object, path, "an action object", err))
+		return -1;
+	int s;
+	if (!(v = member(o, "seat", path, err)))
+		return -1;
+	path_fmt(fpath, "%s.seat", path);
+	if (get_seat(v, fpath, nseats, seat_what, &s, err))
+		return -1;
+	*seat = (uint8_t)s;
+	if (!(v = member(o, "do", path, err)))
+		return -1;
+	path_fmt(fpath, "%s.do", path);
+	if (expect(v, json_type_string, fpath, "an action name", err))
+		return -1;
+	*name = json_object_get_string(v);
+	size_t nlen = (size_t)json_object_get_string_len(v);
+	int type = strlen(*name) == nlen ? act_parse(*name) : -1;
+	if (type < 0) {
+		char q[QUOTE_MAX * 4 + 8];
+		return fail(err, "%s: unknown action %s", fpath, quote(q, *name, nlen));
+	}
+	return type;
 }
 
 /* One table option: its key, where it goes, and the words it accepts. */
@@ -236,54 +361,9 @@ static int parse_players(json_object *o, record *rec, char err[RECORD_ERR_MAX])
 	size_t n = json_object_array_length(o);
 	if (n != G304_SEATS)
 		return fail(err, "players: expected a list of 4 names, found %zu", n);
-	for (size_t i = 0; i < n; i++) {
-		json_object *name = json_object_array_get_idx(o, i);
-		char path[PATH_MAX_LEN];
-		path_fmt(path, "players[%zu]", i);
-		if (expect(name, json_type_string, path, "a name", err))
+	for (size_t i = 0; i < n; i++)
+		if (parse_name(json_object_array_get_idx(o, i), i, &rec->players[i], err))
 			return -1;
-		const char *s = json_object_get_string(name);
-		size_t len = (size_t)json_object_get_string_len(name);
-		if (len == 0)
-			return fail(err, "%s: empty name", path);
-		if (len > RECORD_MAX_NAME)
-			return fail(err, "%s: name longer than %d bytes", path, RECORD_MAX_NAME);
-		if (strlen(s) != len)
-			return fail(err, "%s: name holds a NUL character", path);
-		rec->players[i] = malloc(len + 1);
-		if (!rec->players[i])
-			return fail(err, "%s: out of memory", path);
-		memcpy(rec->players[i], s, len + 1);
-	}
-	return 0;
-}
-
-static int parse_deck(json_object *o, const char *dpath, card deck[CARD_COUNT],
-		      char err[RECORD_ERR_MAX])
-{
-	char path[PATH_MAX_LEN];
-	path_fmt(path, "%s.deck", dpath);
-	if (expect(o, json_type_array, path, "a list of 32 card codes", err))
-		return -1;
-	size_t n = json_object_array_length(o);
-	if (n != CARD_COUNT)
-		return fail(err, "%s: expected 32 cards, found %zu", path, n);
-	uint8_t where[CARD_COUNT];
-	cardset seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		char cpath[PATH_MAX_LEN];
-		path_fmt(cpath, "%s[%zu]", path, i);
-		if (get_card(json_object_array_get_idx(o, i), cpath, &deck[i], err))
-			return -1;
-		if (seen & card_bit(deck[i])) {
-			char code[3];
-			card_code(deck[i], code);
-			return fail(err, "%s: duplicate card \"%s\" (also at %s[%u])", cpath, code,
-				    path, (unsigned)where[deck[i]]);
-		}
-		seen |= card_bit(deck[i]);
-		where[deck[i]] = (uint8_t)i;
-	}
 	return 0;
 }
 
@@ -328,7 +408,7 @@ static int parse_order(json_object *o, const char *apath, g304_action *a,
 	for (size_t i = 0; i < n; i++) {
 		char cpath[PATH_MAX_LEN];
 		path_fmt(cpath, "%s[%zu]", path, i);
-		if (get_card(json_object_array_get_idx(o, i), cpath, &a->order[i], err))
+		if (get_gcard(json_object_array_get_idx(o, i), cpath, &game_def_304, &a->order[i], err))
 			return -1;
 		if (seen & card_bit(a->order[i])) {
 			char code[3];
@@ -350,30 +430,11 @@ static int parse_action(json_object *o, const char *path, g304_action *a,
 	a->card = CARD_NONE;
 	for (int i = 0; i < G304_TRICKS; i++)
 		a->order[i] = CARD_NONE;
-	if (expect(o, json_type_object, path, "an action object", err))
+	const char *name;
+	int type = action_head(o, path, G304_SEATS, "a seat number (0-3)", g304_act_parse, &a->seat,
+			       &name, err);
+	if (type < 0)
 		return -1;
-
-	int seat;
-	if (!(v = member(o, "seat", path, err)))
-		return -1;
-	path_fmt(fpath, "%s.seat", path);
-	if (get_seat(v, fpath, &seat, err))
-		return -1;
-	a->seat = (uint8_t)seat;
-
-	if (!(v = member(o, "do", path, err)))
-		return -1;
-	path_fmt(fpath, "%s.do", path);
-	if (expect(v, json_type_string, fpath, "an action name", err))
-		return -1;
-	const char *name = json_object_get_string(v);
-	size_t nlen = (size_t)json_object_get_string_len(v);
-	int type = strlen(name) == nlen ? g304_act_parse(name) : -1;
-	if (type < 0) {
-		char q[QUOTE_MAX * 4 + 8];
-		return fail(err, "%s: unknown action %s", fpath,
-			    quote(q, name, nlen));
-	}
 	a->type = (uint8_t)type;
 
 	switch (type) {
@@ -386,7 +447,7 @@ static int parse_action(json_object *o, const char *path, g304_action *a,
 		if (!(v = member(o, "card", path, err)))
 			return -1;
 		path_fmt(fpath, "%s.card", path);
-		return get_card(v, fpath, &a->card, err);
+		return get_gcard(v, fpath, &game_def_304, &a->card, err);
 	case G304_ACT_CAPS:
 		if (!(v = member(o, "order", path, err)))
 			return -1;
@@ -396,67 +457,7 @@ static int parse_action(json_object *o, const char *path, g304_action *a,
 	}
 }
 
-static int parse_deal(json_object *o, size_t d, record_deal *deal, char err[RECORD_ERR_MAX])
-{
-	char path[PATH_MAX_LEN];
-	json_object *v;
-	path_fmt(path, "deals[%zu]", d);
-	if (expect(o, json_type_object, path, "a deal object", err))
-		return -1;
-	if (!(v = member(o, "deck", path, err)) || parse_deck(v, path, deal->deck, err))
-		return -1;
-	if (!(v = member(o, "actions", path, err)))
-		return -1;
-	char apath[PATH_MAX_LEN];
-	path_fmt(apath, "%s.actions", path);
-	if (expect(v, json_type_array, apath, "a list of actions", err))
-		return -1;
-	size_t n = json_object_array_length(v);
-	if (n > RECORD_MAX_ACTIONS)
-		return fail(err, "%s: %zu actions, more than the limit of %d", apath, n,
-			    RECORD_MAX_ACTIONS);
-	if (n > 0) {
-		deal->actions = calloc(n, sizeof *deal->actions);
-		if (!deal->actions)
-			return fail(err, "%s: out of memory", apath);
-	}
-	deal->nactions = n;
-	for (size_t i = 0; i < n; i++) {
-		char ipath[PATH_MAX_LEN];
-		path_fmt(ipath, "%s[%zu]", apath, i);
-		if (parse_action(json_object_array_get_idx(v, i), ipath, &deal->actions[i], err))
-			return -1;
-	}
-	return 0;
-}
-
 /* ---- games other than 304 (trump304, rook) ---- */
-
-static int get_gcard(json_object *o, const char *path, const game_def *def, uint8_t *c,
-		     char err[RECORD_ERR_MAX])
-{
-	char q[QUOTE_MAX * 4 + 8];
-	if (expect(o, json_type_string, path, def == &game_def_rook ? "a card code such as \"14R\""
-			 : "a card code such as \"JS\"", err))
-		return -1;
-	const char *s = json_object_get_string(o);
-	size_t n = (size_t)json_object_get_string_len(o);
-	*c = strlen(s) == n ? def->card_parse(s) : GAME_NO_CARD;
-	if (*c == GAME_NO_CARD)
-		return fail(err, "%s: unknown card %s", path, quote(q, s, n));
-	return 0;
-}
-
-static int get_gseat(json_object *o, const char *path, int nseats, int *seat, char err[RECORD_ERR_MAX])
-{
-	if (expect(o, json_type_int, path, "a seat number", err))
-		return -1;
-	int64_t v = json_object_get_int64(o);
-	if (v < 0 || v >= nseats)
-		return fail(err, "%s: %lld is not a seat (0-%d)", path, (long long)v, nseats - 1);
-	*seat = (int)v;
-	return 0;
-}
 
 static int parse_gaction(json_object *o, const char *path, const record *rec, game_action *a,
 			 char err[RECORD_ERR_MAX])
@@ -466,25 +467,11 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 	json_object *v;
 	memset(a, 0, sizeof *a);
 	memset(a->cards, GAME_NO_CARD, sizeof a->cards);
-	if (expect(o, json_type_object, path, "an action object", err))
-		return -1;
-	int seat;
-	if (!(v = member(o, "seat", path, err)))
-		return -1;
-	path_fmt(fpath, "%s.seat", path);
-	if (get_gseat(v, fpath, rec->nseats, &seat, err))
-		return -1;
-	a->seat = (uint8_t)seat;
-	if (!(v = member(o, "do", path, err)))
-		return -1;
-	path_fmt(fpath, "%s.do", path);
-	if (expect(v, json_type_string, fpath, "an action name", err))
-		return -1;
-	const char *name = json_object_get_string(v);
-	size_t nlen = (size_t)json_object_get_string_len(v);
-	int type = strlen(name) == nlen ? def->act_parse(name) : -1;
+	const char *name;
+	int type = action_head(o, path, rec->nseats, "a seat number", def->act_parse, &a->seat, &name,
+			       err);
 	if (type < 0)
-		return fail(err, "%s: unknown action %s", fpath, quote(q, name, nlen));
+		return -1;
 	a->type = (uint8_t)type;
 	int is_rook = def == &game_def_rook;
 	if (!strcmp(name, "bid")) {
@@ -536,6 +523,66 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 	return 0;
 }
 
+/* deals[d]: a 304 record's deal is read into deck and actions (the
+ * engine's own forms), another game's into gdeck and gactions. */
+static int parse_deal(json_object *o, size_t d, const record *rec, record_deal *deal,
+		      char err[RECORD_ERR_MAX])
+{
+	int is_304 = rec->game == &game_def_304;
+	json_object *x;
+	void *items;
+	char path[PATH_MAX_LEN], dpath[PATH_MAX_LEN];
+	path_fmt(path, "deals[%zu]", d);
+	if (expect(o, json_type_object, path, "a deal object", err))
+		return -1;
+	if (!(x = member(o, "deck", path, err)))
+		return -1;
+	path_fmt(dpath, "%s.deck", path);
+	if (parse_deck(x, dpath, rec->game, is_304 ? "a list of 32 card codes" : "a list of card codes",
+		       is_304 ? deal->deck : deal->gdeck, err))
+		return -1;
+	size_t n;
+	if (!(x = get_list(o, "actions", path, RECORD_MAX_ACTIONS,
+			   is_304 ? sizeof *deal->actions : sizeof *deal->gactions, &items, &n, dpath, err)))
+		return -1;
+	if (is_304)
+		deal->actions = items;
+	else
+		deal->gactions = items;
+	deal->nactions = n;
+	for (size_t i = 0; i < n; i++) {
+		char ipath[PATH_MAX_LEN];
+		json_object *a = json_object_array_get_idx(x, i);
+		path_fmt(ipath, "%s[%zu]", dpath, i);
+		if (is_304 ? parse_action(a, ipath, &deal->actions[i], err)
+			   : parse_gaction(a, ipath, rec, &deal->gactions[i], err))
+			return -1;
+	}
+	return 0;
+}
+
+/* The dealer (a seat; seat_what as in get_seat) and the deals. */
+static int parse_deals(json_object *top, record *rec, const char *seat_what,
+		       char err[RECORD_ERR_MAX])
+{
+	json_object *v;
+	if (!(v = member(top, "dealer", "", err)) ||
+	    get_seat(v, "dealer", rec->nseats, seat_what, &rec->dealer, err))
+		return -1;
+	size_t n;
+	void *items;
+	char lpath[PATH_MAX_LEN];
+	if (!(v = get_list(top, "deals", "", RECORD_MAX_DEALS, sizeof *rec->deals, &items, &n, lpath,
+			   err)))
+		return -1;
+	rec->deals = items;
+	rec->ndeals = n;
+	for (size_t d = 0; d < n; d++)
+		if (parse_deal(json_object_array_get_idx(v, d), d, rec, &rec->deals[d], err))
+			return -1;
+	return 0;
+}
+
 static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 {
 	const game_def *def = rec->game;
@@ -562,87 +609,10 @@ static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 			    def->max_seats, n);
 	}
 	rec->nseats = (int)n;
-	for (size_t i = 0; i < n; i++) {
-		json_object *name = json_object_array_get_idx(v, i);
-		char path[PATH_MAX_LEN];
-		path_fmt(path, "players[%zu]", i);
-		if (expect(name, json_type_string, path, "a name", err))
+	for (size_t i = 0; i < n; i++)
+		if (parse_name(json_object_array_get_idx(v, i), i, &rec->players[i], err))
 			return -1;
-		const char *s = json_object_get_string(name);
-		size_t len = (size_t)json_object_get_string_len(name);
-		if (len == 0)
-			return fail(err, "%s: empty name", path);
-		if (len > RECORD_MAX_NAME)
-			return fail(err, "%s: name longer than %d bytes", path, RECORD_MAX_NAME);
-		if (strlen(s) != len)
-			return fail(err, "%s: name holds a NUL character", path);
-		if (!(rec->players[i] = malloc(len + 1)))
-			return fail(err, "%s: out of memory", path);
-		memcpy(rec->players[i], s, len + 1);
-	}
-	if (!(v = member(top, "dealer", "", err)) || get_gseat(v, "dealer", rec->nseats, &rec->dealer, err))
-		return -1;
-	if (!(v = member(top, "deals", "", err)))
-		return -1;
-	if (expect(v, json_type_array, "deals", "a list of deals", err))
-		return -1;
-	n = json_object_array_length(v);
-	if (n > RECORD_MAX_DEALS)
-		return fail(err, "deals: %zu deals, more than the limit of %d", n, RECORD_MAX_DEALS);
-	if (n > 0 && !(rec->deals = calloc(n, sizeof *rec->deals)))
-		return fail(err, "deals: out of memory");
-	rec->ndeals = n;
-	for (size_t d = 0; d < n; d++) {
-		json_object *o = json_object_array_get_idx(v, d), *x;
-		record_deal *deal = &rec->deals[d];
-		char path[PATH_MAX_LEN], dpath[PATH_MAX_LEN];
-		path_fmt(path, "deals[%zu]", d);
-		if (expect(o, json_type_object, path, "a deal object", err))
-			return -1;
-		if (!(x = member(o, "deck", path, err)))
-			return -1;
-		path_fmt(dpath, "%s.deck", path);
-		if (expect(x, json_type_array, dpath, "a list of card codes", err))
-			return -1;
-		size_t nc = json_object_array_length(x);
-		if (nc != def->deck_size)
-			return fail(err, "%s: expected %d cards, found %zu", dpath, def->deck_size, nc);
-		uint8_t where[GAME_MAX_DECK];
-		game_cards seen = 0;
-		for (size_t i = 0; i < nc; i++) {
-			char cpath[PATH_MAX_LEN], code[8];
-			path_fmt(cpath, "%s[%zu]", dpath, i);
-			uint8_t c;
-			if (get_gcard(json_object_array_get_idx(x, i), cpath, def, &c, err))
-				return -1;
-			if (seen >> c & 1) {
-				def->card_code(c, code);
-				return fail(err, "%s: duplicate card \"%s\" (also at %s[%u])", cpath, code, dpath,
-					    (unsigned)where[c]);
-			}
-			seen |= (game_cards)1 << c;
-			where[c] = (uint8_t)i;
-			deal->gdeck[i] = c;
-		}
-		if (!(x = member(o, "actions", path, err)))
-			return -1;
-		path_fmt(dpath, "%s.actions", path);
-		if (expect(x, json_type_array, dpath, "a list of actions", err))
-			return -1;
-		size_t na = json_object_array_length(x);
-		if (na > RECORD_MAX_ACTIONS)
-			return fail(err, "%s: %zu actions, more than the limit of %d", dpath, na, RECORD_MAX_ACTIONS);
-		if (na > 0 && !(deal->gactions = calloc(na, sizeof *deal->gactions)))
-			return fail(err, "%s: out of memory", dpath);
-		deal->nactions = na;
-		for (size_t i = 0; i < na; i++) {
-			char ipath[PATH_MAX_LEN];
-			path_fmt(ipath, "%s[%zu]", dpath, i);
-			if (parse_gaction(json_object_array_get_idx(x, i), ipath, rec, &deal->gactions[i], err))
-				return -1;
-		}
-	}
-	return 0;
+	return parse_deals(top, rec, "a seat number", err);
 }
 
 static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR_MAX])
@@ -685,28 +655,11 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 
 	if (!(v = member(top, "players", "", err)) || parse_players(v, rec, err))
 		return -1;
-	if (!(v = member(top, "dealer", "", err)) || get_seat(v, "dealer", &rec->dealer, err))
+	if (parse_deals(top, rec, "a seat number (0-3)", err))
 		return -1;
-
-	if (!(v = member(top, "deals", "", err)))
-		return -1;
-	if (expect(v, json_type_array, "deals", "a list of deals", err))
-		return -1;
-	size_t n = json_object_array_length(v);
-	if (n > RECORD_MAX_DEALS)
-		return fail(err, "deals: %zu deals, more than the limit of %d", n, RECORD_MAX_DEALS);
-	if (n > 0) {
-		rec->deals = calloc(n, sizeof *rec->deals);
-		if (!rec->deals)
-			return fail(err, "deals: out of memory");
-	}
-	rec->ndeals = n;
-	for (size_t d = 0; d < n; d++)
-		if (parse_deal(json_object_array_get_idx(v, d), d, &rec->deals[d], err))
-			return -1;
 	/* The same deals in every game's form (engine/game.h), so that a host
 	 * replays any game by one path. */
-	for (size_t d = 0; d < n; d++) {
+	for (size_t d = 0; d < rec->ndeals; d++) {
 		record_deal *x = &rec->deals[d];
 		memcpy(x->gdeck, x->deck, CARD_COUNT);
 		if (x->nactions && !(x->gactions = calloc(x->nactions, sizeof *x->gactions)))

@@ -50,15 +50,22 @@ static int hand_order(cardset hand, card out[CARD_COUNT])
 	return n;
 }
 
+/* What goes before the i-th card of a shown hand (from 0): a space after
+ * the first, then "N:" when the hand is numbered for "!p N". */
+static void hand_gap(strbuf *b, int i, int numbered)
+{
+	if (i)
+		sb_add(b, " ");
+	if (numbered)
+		sb_printf(b, "%d:", i + 1);
+}
+
 void render_hand(strbuf *b, cardset hand, int style, int numbered)
 {
 	card order[CARD_COUNT];
 	int n = hand_order(hand, order);
 	for (int i = 0; i < n; i++) {
-		if (i)
-			sb_add(b, " ");
-		if (numbered)
-			sb_printf(b, "%d:", i + 1);
+		hand_gap(b, i, numbered);
 		render_card(b, order[i], style);
 	}
 	if (!n)
@@ -178,10 +185,7 @@ void render_rook_hand(strbuf *b, uint64_t hand, int trump, int style, int number
 	int order[ROOK_CARDS];
 	int n = rook_order(hand, trump, order);
 	for (int i = 0; i < n; i++) {
-		if (i)
-			sb_add(b, " ");
-		if (numbered)
-			sb_printf(b, "%d:", i + 1);
+		hand_gap(b, i, numbered);
 		render_rook_card(b, order[i], style);
 	}
 }

@@ -61,23 +61,30 @@ int schema_setting_line(const config_setting_t *s)
 	return s ? (int)config_setting_source_line(s) : 0;
 }
 
+/* A report at setting s: its file and line, as libconfig knows them. */
+__attribute__((format(printf, 5, 0)))
+static void vreport_at(struct schema_loader *L, int warning, const config_setting_t *s, const char *path,
+		       const char *fmt, va_list ap)
+{
+	char file[CONFIG_PATH_MAX];
+	vreport(L, warning, setting_file(L, s, file), schema_setting_line(s), path, fmt, ap);
+}
+
 __attribute__((format(printf, 4, 5)))
 void schema_error(struct schema_loader *L, const config_setting_t *s, const char *path, const char *fmt, ...)
 {
-	char file[CONFIG_PATH_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	vreport(L, 0, setting_file(L, s, file), schema_setting_line(s), path, fmt, ap);
+	vreport_at(L, 0, s, path, fmt, ap);
 	va_end(ap);
 }
 
 __attribute__((format(printf, 4, 5)))
 void schema_warning(struct schema_loader *L, const config_setting_t *s, const char *path, const char *fmt, ...)
 {
-	char file[CONFIG_PATH_MAX];
 	va_list ap;
 	va_start(ap, fmt);
-	vreport(L, 1, setting_file(L, s, file), schema_setting_line(s), path, fmt, ap);
+	vreport_at(L, 1, s, path, fmt, ap);
 	va_end(ap);
 }
 
