@@ -70,21 +70,13 @@ static void vreport_at(struct schema_loader *L, int warning, const config_settin
 	vreport(L, warning, setting_file(L, s, file), schema_setting_line(s), path, fmt, ap);
 }
 
-__attribute__((format(printf, 4, 5)))
-void schema_error(struct schema_loader *L, const config_setting_t *s, const char *path, const char *fmt, ...)
+__attribute__((format(printf, 5, 6)))
+void schema_report(struct schema_loader *L, int warning, const config_setting_t *s, const char *path,
+		   const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vreport_at(L, 0, s, path, fmt, ap);
-	va_end(ap);
-}
-
-__attribute__((format(printf, 4, 5)))
-void schema_warning(struct schema_loader *L, const config_setting_t *s, const char *path, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vreport_at(L, 1, s, path, fmt, ap);
+	vreport_at(L, warning, s, path, fmt, ap);
 	va_end(ap);
 }
 

@@ -101,11 +101,13 @@ void schema_load_field(struct schema_loader *L, const config_setting_t *s, const
 
 /* ---- reporting (schema.c) ---- */
 
-/* An error or a warning about setting s (NULL: the main file), at key path. */
-__attribute__((format(printf, 4, 5)))
-void schema_error(struct schema_loader *L, const config_setting_t *s, const char *path, const char *fmt, ...);
-__attribute__((format(printf, 4, 5)))
-void schema_warning(struct schema_loader *L, const config_setting_t *s, const char *path, const char *fmt, ...);
+/* An error (warning 0) or a warning about setting s (NULL: the main
+ * file), at key path; schema_error and schema_warning say which. */
+__attribute__((format(printf, 5, 6)))
+void schema_report(struct schema_loader *L, int warning, const config_setting_t *s, const char *path,
+		   const char *fmt, ...);
+#define schema_error(L, s, path, ...) schema_report((L), 0, (s), (path), __VA_ARGS__)
+#define schema_warning(L, s, path, ...) schema_report((L), 1, (s), (path), __VA_ARGS__)
 
 /* "expected EXPECTED, found ..." about s; a secret's value is not shown. */
 void schema_wrong_type(struct schema_loader *L, const config_setting_t *s, const char *path, const char *expected,

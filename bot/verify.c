@@ -11,31 +11,49 @@
 #include "store.h"
 #include "verify.h"
 
-static void verify_usage(FILE *f)
+static const char verify_help[] =
+	"usage: cardbot verify FILE|-\n"
+	"\n"
+	"Checks a match record (as `!record` gives it): for every deal, the\n"
+	"SHA-256 of its deck and salt must equal the commitment the bot\n"
+	"published before the deal, and every action must replay through the\n"
+	"engine without a refusal. Prints one line per deal.\n"
+	"\n"
+	"Exit status: 0 every deal checks out; 1 the file cannot be read;\n"
+	"2 the record is malformed; 3 a deal does not match its commitment,\n"
+	"has no salt, or does not replay; 64 wrong arguments.\n";
+
+static const char export_help[] =
+	"usage: cardbot export DATABASE [MATCH]\n"
+	"\n"
+	"Without MATCH, lists the matches in the bot's database (data_dir/cardbot.db):\n"
+	"number, network, room, start and end (unix time, 0 while in play), winner.\n"
+	"With MATCH, prints that match's record (cardbot-record/1 JSON, with each\n"
+	"deal's salt and commitment) for `cardbot replay` and `cardbot verify`.\n"
+	"The database holds the decks of deals still in play: it is for the\n"
+	"operator's eyes only.\n";
+
+/* A subcommand's words (argv[0] is its name): -h or --help prints help on
+ * standard output (0); fewer than lo or more than hi words print it on
+ * standard error (64); -1 when the words are fine. */
+static int words_check(int argc, char **argv, int lo, int hi, const char *help)
 {
-	fputs("usage: cardbot verify FILE|-\n"
-	      "\n"
-	      "Checks a match record (as `!record` gives it): for every deal, the\n"
-	      "SHA-256 of its deck and salt must equal the commitment the bot\n"
-	      "published before the deal, and every action must replay through the\n"
-	      "engine without a refusal. Prints one line per deal.\n"
-	      "\n"
-	      "Exit status: 0 every deal checks out; 1 the file cannot be read;\n"
-	      "2 the record is malformed; 3 a deal does not match its commitment,\n"
-	      "has no salt, or does not replay; 64 wrong arguments.\n",
-	      f);
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(help, stdout);
+		return 0;
+	}
+	if (argc < lo || argc > hi) {
+		fputs(help, stderr);
+		return 64;
+	}
+	return -1;
 }
 
 int verify_main(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		verify_usage(stdout);
-		return 0;
-	}
-	if (argc != 2) {
-		verify_usage(stderr);
-		return 64;
-	}
+	int rc = words_check(argc, argv, 2, 2, verify_help);
+	if (rc >= 0)
+		return rc;
 	char err[RECORD_ERR_MAX];
 	char *text;
 	size_t len;
@@ -110,29 +128,11 @@ int verify_main(int argc, char **argv)
 	return bad ? 3 : 0;
 }
 
-static void export_usage(FILE *f)
-{
-	fputs("usage: cardbot export DATABASE [MATCH]\n"
-	      "\n"
-	      "Without MATCH, lists the matches in the bot's database (data_dir/cardbot.db):\n"
-	      "number, network, room, start and end (unix time, 0 while in play), winner.\n"
-	      "With MATCH, prints that match's record (cardbot-record/1 JSON, with each\n"
-	      "deal's salt and commitment) for `cardbot replay` and `cardbot verify`.\n"
-	      "The database holds the decks of deals still in play: it is for the\n"
-	      "operator's eyes only.\n",
-	      f);
-}
-
 int export_main(int argc, char **argv)
 {
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		export_usage(stdout);
-		return 0;
-	}
-	if (argc < 2 || argc > 3) {
-		export_usage(stderr);
-		return 64;
-	}
+	int rc = words_check(argc, argv, 2, 3, export_help);
+	if (rc >= 0)
+		return rc;
 	FILE *probe = fopen(argv[1], "rb");
 	if (!probe) {
 		fprintf(stderr, "cardbot export: %s: cannot open the database\n", argv[1]);
@@ -145,7 +145,7 @@ int export_main(int argc, char **argv)
 		fprintf(stderr, "cardbot export: %s\n", err);
 		return 1;
 	}
-	int rc = 0;
+	rc = 0;
 	if (argc == 3) {
 		char *end;
 		long long id = strtoll(argv[2], &end, 10);
