@@ -1,8 +1,9 @@
 /* bot_input.c: odd input through the bot core, with a real SQLite file over
  * the test network (testnet.h): words split at any whitespace or control
  * character, a private line naming only a channel, numbers out of range or
- * with text after them, and channel settings recalled from the database. Whatever is
- * refused gets a usage line and nothing of it is said in the room. */
+ * with text after them, and channel settings recalled from the database.
+ * Whatever is refused gets a usage line and nothing of it is said in the
+ * room. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

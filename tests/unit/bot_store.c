@@ -1,8 +1,8 @@
-/* bot_store.c: the bot core with a real SQLite file over the test network (testnet.h):
- * a whole match by one person and three computer players is stored move by
- * move; a second bot opened on the same file mid-match rebuilds the table
- * exactly; then !stats, !top, !history and !record answer from the
- * database, and the record's commitments check out. */
+/* bot_store.c: the bot core with a real SQLite file over the test network
+ * (testnet.h): a whole match by one person and three computer players is
+ * stored move by move; a second bot opened on the same file mid-match
+ * rebuilds the table exactly; then !stats, !top, !history and !record
+ * answer from the database, and the record's commitments check out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -41,8 +41,8 @@ typedef struct testnet {
 	char **room_lines, **room_to;
 	char **priv_lines, **priv_to;
 	int room_cap, priv_cap;
-	/* Called for every line said, recorded or not (room 1: in room `to`;
-	 * 0: privately to `to`); NULL: none. */
+	/* Called for every line said, as it is recorded (room 1: in room
+	 * `to`; 0: privately to `to`); NULL: none. Kept by testnet_open. */
 	void (*hook)(int room, const char *to, const char *text);
 	int stopped;                 /* the console said it stopped */
 } testnet;
