@@ -143,7 +143,7 @@ $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-# The SECURITY.md rules that a fake network can check (tests/fuzz/security_check.c).
+# The SECURITY.md rules that a test network can check (tests/fuzz/security_check.c).
 $(BUILD)/fuzz/security_check: tests/fuzz/security_check.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@

@@ -18,6 +18,12 @@
 
 #define CONSOLE_READ_CHUNK 4096  /* bytes read at a time */
 #define CONSOLE_WRITE_CHUNK 4096 /* bytes written at a time: PIPE_BUF, so a writable pipe never blocks */
+#define CONSOLE_HOSTS_MAX 64     /* users whose "host" is remembered; the oldest is forgotten first */
+
+/* The host an input line named for a user (console_settings.origin_host). */
+typedef struct console_host {
+	char user[ADAPTER_ID_MAX], host[ADAPTER_ID_MAX];
+} console_host;
 
 typedef struct console {
 	adapter base;                  /* first: an adapter * is a console * */
@@ -38,6 +44,8 @@ typedef struct console {
 	int npending, pending_cap;
 	int dropped;                   /* lines dropped for a full output, since the last warning */
 	int stopped;                   /* ops->stop was called: nothing more is said */
+	console_host *hosts;           /* CONSOLE_HOSTS_MAX, allocated at the first "host" (owned) */
+	int nhosts, next_host;         /* entries used; the one to replace when full */
 } console;
 
 void console_settings_default(console_settings *s)
@@ -80,6 +88,26 @@ static void out_add(console *c, const char *s, size_t n)
 	memcpy(c->out + c->outlen, s, n);
 	c->outlen += n;
 	c->dropped = 0;
+}
+
+/* One whole line of output (n bytes, no newline): to the sink, or queued
+ * for the output with its newline. */
+static void put_line(console *c, const char *s, size_t n)
+{
+	if (c->s.sink) {
+		char *line = malloc(n + 1);
+		if (!line) {
+			log_msg(LOG_ERROR, c->component, "out of memory; a line is dropped");
+			return;
+		}
+		memcpy(line, s, n);
+		line[n] = '\0';
+		c->s.sink(c->s.sink_ctx, line);
+		free(line);
+		return;
+	}
+	out_add(c, s, n);
+	out_add(c, "\n", 1);
 }
 
 /* Writes one chunk; returns -1 when the output is gone. */
@@ -201,14 +229,16 @@ full:
 	return n;
 }
 
+static const char *cut_text(const char *text, char buf[ADAPTER_TEXT_MAX]);
+
 static void send_line(console *c, const char *room, const char *user, const char *text, int flags,
 		      const char *mention)
 {
 	/* After the goodbye, as on a network the bot has left. */
 	if (c->write_failed || c->stopped)
 		return;
-	char shown[CONSOLE_SHOWN_MAX];
-	size_t n = shown_text(text, c->s.human && c->s.colour, shown, sizeof shown);
+	char shown[CONSOLE_SHOWN_MAX + 16];
+	size_t n;
 	if (c->s.human) {
 		/* One person at the terminal: what is said privately to anyone
 		 * else (none today) is theirs, not this person's, to read. */
@@ -216,11 +246,19 @@ static void send_line(console *c, const char *room, const char *user, const char
 			log_msg(LOG_DEBUG, c->component, "a private line for %s is not shown", user);
 			return;
 		}
-		if (user)
-			out_add(c, "(private) ", 10);
-		out_add(c, shown, n);
-		out_add(c, "\n", 1);
+		n = user ? 10 : 0;
+		memcpy(shown, "(private) ", n);
+		n += shown_text(text, c->s.colour, shown + n, sizeof shown - n);
+		put_line(c, shown, n);
 		return;
+	}
+	if (c->s.codes) {
+		char buf[ADAPTER_TEXT_MAX];
+		const char *t = cut_text(text, buf);
+		n = strlen(t);
+		memcpy(shown, t, n + 1);
+	} else {
+		n = shown_text(text, 0, shown, sizeof shown);
 	}
 	json_object *o = json_object_new_object();
 	if (!o)
@@ -240,8 +278,7 @@ static void send_line(console *c, const char *room, const char *user, const char
 		json_object_object_add(o, "mention", json_object_new_string(mention));
 	json_object_object_add(o, "id", json_object_new_int64((int64_t)++c->next_id));
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	out_add(c, s, strlen(s));
-	out_add(c, "\n", 1);
+	put_line(c, s, strlen(s));
 	json_object_put(o);
 }
 
@@ -308,6 +345,35 @@ static int get_name(json_object *o, const char *key, const char **out, const cha
 	return r;
 }
 
+/* The remembered host of `user`, or NULL. */
+static console_host *host_of(const console *c, const char *user)
+{
+	for (int i = 0; i < c->nhosts; i++)
+		if (!strcasecmp(c->hosts[i].user, user))
+			return &c->hosts[i];
+	return NULL;
+}
+
+/* Remembers that `user` speaks from `host`. */
+static void host_set(console *c, const char *user, const char *host)
+{
+	console_host *h = host_of(c, user);
+	if (!h) {
+		if (!c->hosts && !(c->hosts = calloc(CONSOLE_HOSTS_MAX, sizeof *c->hosts))) {
+			log_msg(LOG_ERROR, c->component, "out of memory: the host of %s is not kept", user);
+			return;
+		}
+		if (c->nhosts < CONSOLE_HOSTS_MAX) {
+			h = &c->hosts[c->nhosts++];
+		} else {
+			h = &c->hosts[c->next_host];
+			c->next_host = (c->next_host + 1) % CONSOLE_HOSTS_MAX;
+		}
+		snprintf(h->user, sizeof h->user, "%s", user);
+	}
+	snprintf(h->host, sizeof h->host, "%s", host);
+}
+
 static void bad_line(console *c, const char *what, const char *why)
 {
 	log_msg(LOG_WARN, c->component, "input line %ld: %s%s%s; ignored", c->lineno, what, why ? " " : "",
@@ -356,7 +422,7 @@ static void json_line(console *c, const char *line, size_t len)
 		json_object_put(o);
 		return;
 	}
-	const char *why = NULL, *user, *name, *room, *text, *other;
+	const char *why = NULL, *user, *name, *room, *text, *other, *host;
 	adapter_host *h = &c->base.host;
 	char key[32];
 	int r;
@@ -370,9 +436,12 @@ static void json_line(console *c, const char *line, size_t len)
 		FIELD(get_id(o, "join", &room, &why), "join");
 		FIELD(get_id(o, "user", &user, &why), "user");
 		FIELD(get_name(o, "name", &name, &why), "name");
+		FIELD(get_id(o, "host", &host, &why), "host");
 		if (!room || !user) {
 			bad_line(c, "is a join without", !room ? "a room (\"join\")" : "a \"user\"");
 		} else {
+			if (host)
+				host_set(c, user, host);
 			if (h->joined)
 				h->joined(h->ctx, &c->base, room, user, name ? name : user);
 		}
@@ -380,9 +449,12 @@ static void json_line(console *c, const char *line, size_t len)
 		FIELD(get_id(o, "part", &room, &why), "part");
 		FIELD(get_id(o, "user", &user, &why), "user");
 		FIELD(get_name(o, "why", &other, &why), "why");
+		FIELD(get_id(o, "host", &host, &why), "host");
 		if (!user) {
 			bad_line(c, "is a part without", "a \"user\"");
 		} else {
+			if (host)
+				host_set(c, user, host);
 			if (h->left)
 				h->left(h->ctx, &c->base, room, user, other ? other : "");
 		}
@@ -393,6 +465,12 @@ static void json_line(console *c, const char *line, size_t len)
 		if (!user || !other) {
 			bad_line(c, "is a rename without", !user ? "the old user (\"rename\")" : "the new one (\"to\")");
 		} else {
+			/* The host follows the person to the new name. */
+			console_host *from = host_of(c, user), *to = host_of(c, other);
+			if (from && to && to != from)
+				to->user[0] = '\0'; /* found by no name: replaced in turn */
+			if (from)
+				snprintf(from->user, sizeof from->user, "%s", other);
 			if (h->renamed)
 				h->renamed(h->ctx, &c->base, user, other, name ? name : other);
 		}
@@ -400,6 +478,7 @@ static void json_line(console *c, const char *line, size_t len)
 		FIELD(get_id(o, "room", &room, &why), "room");
 		FIELD(get_id(o, "user", &user, &why), "user");
 		FIELD(get_name(o, "name", &name, &why), "name");
+		FIELD(get_id(o, "host", &host, &why), "host");
 		/* Longer text is cut (adapter.h), but no line may be endless. */
 		FIELD(get_str(o, "text", CONSOLE_LINE_MAX, &text, &why), "text");
 		json_object *nv = NULL;
@@ -416,6 +495,8 @@ static void json_line(console *c, const char *line, size_t len)
 			bad_line(c, "is a message without", !user ? "a \"user\"" : "a \"text\"");
 		} else {
 			char buf[ADAPTER_TEXT_MAX];
+			if (host)
+				host_set(c, user, host);
 			if (h->message)
 				h->message(h->ctx, &c->base, room, user, name ? name : user, cut_text(text, buf),
 					   notice ? ADAPTER_NOTICE : 0);
@@ -560,7 +641,7 @@ static void src_prepare(void *ctx, fd_set *rd, fd_set *wr, int *maxfd, long *tim
 {
 	(void)timeout_ms;
 	console *c = ctx;
-	if (!c->in_done) {
+	if (!c->in_done && c->s.in_fd >= 0) {
 		FD_SET(c->s.in_fd, rd);
 		if (c->s.in_fd > *maxfd)
 			*maxfd = c->s.in_fd;
@@ -578,7 +659,7 @@ static void src_dispatch(void *ctx, fd_set *rd, fd_set *wr)
 	/* Nobody hears the bot any more: the console is over. */
 	if (c->outlen && FD_ISSET(c->s.out_fd, wr) && out_write(c) < 0)
 		input_ended(c, "the output is closed");
-	if (!c->in_done && FD_ISSET(c->s.in_fd, rd))
+	if (!c->in_done && c->s.in_fd >= 0 && FD_ISSET(c->s.in_fd, rd))
 		read_input(c);
 }
 
@@ -677,11 +758,10 @@ static void op_stop(adapter *a, const char *why)
 	c->in_done = c->stopped = 1;
 	if (c->s.human) {
 		if (why && *why) {
-			char shown[CONSOLE_SHOWN_MAX];
-			size_t n = shown_text(why, 0, shown, sizeof shown);
-			out_add(c, "(cardbot) ", 10);
-			out_add(c, shown, n);
-			out_add(c, "\n", 1);
+			char shown[CONSOLE_SHOWN_MAX + 16];
+			memcpy(shown, "(cardbot) ", 10);
+			size_t n = 10 + shown_text(why, 0, shown + 10, sizeof shown - 10);
+			put_line(c, shown, n);
 		}
 		return;
 	}
@@ -690,14 +770,27 @@ static void op_stop(adapter *a, const char *why)
 		return;
 	json_object_object_add(o, "stopped", json_object_new_string(why ? why : ""));
 	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
-	out_add(c, s, strlen(s));
-	out_add(c, "\n", 1);
+	put_line(c, s, strlen(s));
 	json_object_put(o);
 }
 
 static const char *op_self(const adapter *a)
 {
 	return console_of(a)->s.self;
+}
+
+static int op_origin(const adapter *a, const char *user, char *out, size_t len)
+{
+	const console *c = console_of(a);
+	const console_host *h = host_of(c, user);
+	const char *host = h ? h->host : c->s.origin_host;
+	if (!host[0]) {
+		if (len)
+			out[0] = '\0';
+		return 0;
+	}
+	snprintf(out, len, "%s!%s@%s", user, user, host);
+	return 1;
 }
 
 static void op_free(adapter *a)
@@ -712,6 +805,7 @@ static void op_free(adapter *a)
 	free(c->in);
 	free(c->out);
 	free(c->pending);
+	free(c->hosts);
 	free(c);
 }
 
@@ -725,6 +819,7 @@ static const adapter_ops console_ops = {
 	.part = op_part,
 	.stop = op_stop,
 	.self = op_self,
+	.origin = op_origin,
 	.free = op_free,
 };
 

@@ -8,7 +8,8 @@
  *        {"join":"#t","user":"ann","name":"Ann"} ann arrives in #t
  *        {"part":"#t","user":"ann","why":"bye"}  ann leaves #t ("part":null: the network)
  *        {"rename":"ann","to":"anne","name":"Anne"}  ann is now anne
- *        "name", "why" and a message's "notice" (true: sent as a notice) are optional.
+ *        "name", "why" and a message's "notice" (true: sent as a notice) are optional;
+ *        so is "host" on a message, join or part (console_settings.origin_host).
  *   out: {"to":"#t","text":"...","notice":true,"id":1}
  *        {"user":"ann","text":"...","notice":false,"mention":"ann","id":2}
  *        "mention": the person the line alerts: whom the host names for a
@@ -16,7 +17,8 @@
  *        it is), or the addressee of a private line flagged ADAPTER_HIGHLIGHT;
  *        a message of several parts is one line, its parts joined with
  *        " · "; "id" counts the lines from 1. "text" is
- *        plain: IRC formatting codes are taken out. When the adapter stops:
+ *        plain: IRC formatting codes are taken out (unless
+ *        console_settings.codes). When the adapter stops:
  *        {"stopped":"why"}, the last line.
  *
  * Human mode (`cardbot play`): every line typed is a private message from
@@ -42,11 +44,28 @@
 #define CONSOLE_OUT_MAX (1 << 20)
 
 typedef struct console_settings {
-	int in_fd, out_fd;               /* default 0 and 1 */
+	int in_fd, out_fd;               /* default 0 and 1; in_fd -1: input only by console_feed */
 	int human;                       /* 1: human mode, 0: JSON lines */
 	char self[ADAPTER_ID_MAX];       /* the bot's name ("cardbot") */
 	char user[ADAPTER_ID_MAX];       /* human mode: who types ("you") */
 	int colour;                      /* human mode: ANSI colours for IRC colour codes */
+	/* For a program in the same process (tests): when set, each output
+	 * line is handed to sink at once, during the call that said it, without
+	 * its newline, instead of being written to out_fd (then unused). The
+	 * line is borrowed for the call; sink must not call the console. */
+	void (*sink)(void *ctx, const char *line);
+	void *sink_ctx;
+	/* JSON mode: 1 keeps in "text" every byte the host sent, IRC
+	 * formatting codes and any other control character included (JSON
+	 * escapes them), for a program that shows or checks them itself;
+	 * 0 (default): plain text. */
+	int codes;
+	/* Origins for operator masks (adapter_ops.origin), as an IRC server
+	 * reports them: "USER!USER@HOST", HOST being the one the user's last
+	 * input line named in a "host" member (a message, join or part; it
+	 * follows a rename), else origin_host. "" and no "host" (the default):
+	 * no origin is known. */
+	char origin_host[ADAPTER_ID_MAX];
 } console_settings;
 
 /* JSON mode on stdin/stdout, the bot called "cardbot", the person "you", no colour. */

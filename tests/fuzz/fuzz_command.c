@@ -1,4 +1,4 @@
-/* fuzz_command.c: the bot's command handling (bot/bot.c, bot/table.c) over a fake network.
+/* fuzz_command.c: the bot's command handling (bot/bot.c, bot/table.c) over the test network.
  *
  * The input is a script, one event a line. The first byte of a line picks
  * the event and who causes it; the rest is the text:
@@ -13,8 +13,13 @@
  * deals follow one another with no pauses. A fresh loop and bot each input.
  * An input starting with 'R' keeps the per-user rate limit, and one
  * starting with 'C' keeps caps judging on (both off otherwise, for speed).
- * Text is the adapter's, already checked UTF-8 of bounded length; bytes are
- * passed as they are, so the bot's own guards are exercised too.
+ * The network is the console adapter (tests/unit/testnet.h): each event
+ * it can carry goes in as its JSON input line and what the bot says comes
+ * out of it. Text is of bounded length; bytes are passed as they are: an
+ * event the console would refuse (text or names that are not UTF-8, names
+ * with spaces or control characters) and those it has no line for (a room
+ * ready or lost, the link) go to the host directly, so the bot's own
+ * guards are exercised too.
  *
  * Checked: nothing sent holds a line break; and no room line names a card
  * that was hidden from the room before the event and still is after it
@@ -33,6 +38,8 @@
 #include "loop.h"
 #include "render.h"
 #include "table.h"
+#include "utf8.h"
+#include "../unit/testnet.h"
 
 /* The 304 match of a table (its game state is a g304); other games and a
  * table with no match yet hide nothing this check knows of. */
@@ -67,25 +74,21 @@ static int verbose; /* FUZZ_VERBOSE=1 prints what the bot says, to write seeds *
 /* Room lines said during the current event, for the hidden-card check. */
 #define STEP_LINES 256
 static char step_room[STEP_LINES][ADAPTER_ID_MAX];
-static char step_text[STEP_LINES][512];
+static char step_text[STEP_LINES][ADAPTER_TEXT_MAX];
 static int nstep;
 
-static void f_send(adapter *a, const char *to, const char *text, int flags)
+/* The test network's hook: every line the bot says, as the console
+ * carries it (the host's text with every byte it sent). */
+static void said(int room, const char *to, const char *text)
 {
-	(void)a, (void)flags;
 	FUZZ_ASSERT(to && text);
-	/* What goes out is NUL-terminated and never holds a line break. */
+	/* What goes out never holds a line break. */
 	FUZZ_ASSERT(!strchr(text, '\n') && !strchr(text, '\r'));
 	sent++;
 	if (verbose)
 		fprintf(stderr, "-> %s: %s\n", to, text);
-}
-
-static void f_send_room(adapter *a, const char *room, const char *text, int flags)
-{
-	f_send(a, room, text, flags);
-	if (nstep < STEP_LINES) {
-		snprintf(step_room[nstep], sizeof step_room[0], "%s", room);
+	if (room && nstep < STEP_LINES) {
+		snprintf(step_room[nstep], sizeof step_room[0], "%s", to);
 		snprintf(step_text[nstep], sizeof step_text[0], "%s", text);
 		nstep++;
 	}
@@ -166,56 +169,69 @@ static void check_after(const bot *b)
 			}
 	}
 }
-static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
-static void f_part(adapter *a, const char *room, const char *why) { (void)a, (void)room, (void)why; }
-static void f_stop(adapter *a, const char *why) { (void)a, (void)why; }
-static void f_free(adapter *a) { (void)a; }
-static int f_start(adapter *a) { (void)a; return 0; }
-static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
-static int f_origin(const adapter *a, const char *user, char *out, size_t len)
+/* Would the console take s as a user or room id (console.h)? */
+static int id_ok(const char *s)
 {
-	(void)a;
-	snprintf(out, len, "%s!~%s@%s", user, user, strcmp(user, "boss") ? "elsewhere.example" : "home.example.org");
+	size_t n = strlen(s);
+	if (!n || n >= ADAPTER_ID_MAX || !utf8_valid(s, n))
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p == 0x7f)
+			return 0;
 	return 1;
 }
 
-static const adapter_ops fake_ops = {
-	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send, .join = f_join,
-	.part = f_part, .stop = f_stop, .self = f_self, .origin = f_origin, .free = f_free,
-};
+/* As a part's "why" (a display text: no control characters)? */
+static int why_ok(const char *s)
+{
+	size_t n = strlen(s);
+	if (n >= ADAPTER_ID_MAX || !utf8_valid(s, n))
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return 0;
+	return 1;
+}
 
-static void event(bot *b, adapter *net, loop *ev, unsigned sel, const char *text)
+static void event(bot *b, adapter *a, loop *ev, unsigned sel, const char *text)
 {
 	adapter_host h = bot_host(b);
 	const char *user = renamed[sel & 7][0] ? renamed[sel & 7] : people[sel & 7];
 	unsigned where = sel >> 3 & 3;
 	static const char *const rooms[3] = { NULL, "#304", "#other" };
 	if (where < 3) {
-		h.message(h.ctx, net, rooms[where], user, user, text, sel & 0x20 ? ADAPTER_NOTICE : 0);
+		if (id_ok(user) && utf8_valid(text, strlen(text)))
+			testnet_message(a, rooms[where], user, NULL, text, !!(sel & 0x20));
+		else
+			h.message(h.ctx, a, rooms[where], user, user, text, sel & 0x20 ? ADAPTER_NOTICE : 0);
 		return;
 	}
 	const char *room = sel & 0x20 ? "#other" : "#304";
 	switch (sel >> 6) {
 	case 0:
-		h.joined(h.ctx, net, room, user, user);
+		if (id_ok(user))
+			testnet_join(a, room, user);
+		else
+			h.joined(h.ctx, a, room, user, user);
 		break;
 	case 1:
-		h.left(h.ctx, net, room, user, text);
-		break;
 	case 2:
-		h.left(h.ctx, net, NULL, user, text);
+		if (id_ok(user) && why_ok(text))
+			testnet_part(a, sel >> 6 == 1 ? room : NULL, user, text);
+		else
+			h.left(h.ctx, a, sel >> 6 == 1 ? room : NULL, user, text);
 		break;
 	default:
 		if (text[0] == '\0') {
 			for (int i = 0; i < 50; i++)
 				loop_once(ev, 0);
 		} else if (text[0] == '+') {
-			h.room_ready(h.ctx, net, room);
+			h.room_ready(h.ctx, a, room);
 		} else if (text[0] == '-') {
-			h.room_lost(h.ctx, net, room, text + 1);
+			h.room_lost(h.ctx, a, room, text + 1);
 		} else if (text[0] == '~') {
-			h.link(h.ctx, net, 0, "ping timeout"); /* logged: keep the fuzzer's output short */
-			h.link(h.ctx, net, 1, "");
+			h.link(h.ctx, a, 0, "ping timeout"); /* logged: keep the fuzzer's output short */
+			h.link(h.ctx, a, 1, "");
 		} else {
 			char old[ADAPTER_ID_MAX];
 			snprintf(old, sizeof old, "%s", user);
@@ -227,7 +243,10 @@ static void event(bot *b, adapter *net, loop *ev, unsigned sel, const char *text
 				if ((unsigned char)*c != 0xe2) /* the lead byte of every suit symbol */
 					renamed[sel & 7][l++] = *c;
 			renamed[sel & 7][l] = '\0';
-			h.renamed(h.ctx, net, old, renamed[sel & 7], renamed[sel & 7]);
+			if (id_ok(old) && id_ok(renamed[sel & 7]))
+				testnet_rename(a, old, renamed[sel & 7]);
+			else
+				h.renamed(h.ctx, a, old, renamed[sel & 7], renamed[sel & 7]);
 		}
 		break;
 	}
@@ -262,13 +281,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "%s", "boss!*@home.example.org");
 	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "%s", "account:alice");
-	static adapter net;
-	memset(&net, 0, sizeof net);
-	net.ops = &fake_ops;
-	net.ev = ev;
-	snprintf(net.name, sizeof net.name, "fake");
-	if (bot_add_network(b, &net) != 0)
-		abort();
+	net.hook = said;
+	testnet_open(ev, b, "fake");
+	/* Origins as a server reports them: boss alone comes from home.example.org. */
+	testnet_host(net.a, "boss", "home.example.org");
 	memset(renamed, 0, sizeof renamed);
 
 	char text[ADAPTER_TEXT_MAX];
@@ -285,11 +301,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		i++; /* the newline */
 		text[n] = '\0';
 		note_before(b);
-		event(b, &net, ev, sel, text);
+		event(b, net.a, ev, sel, text);
 		loop_once(ev, 0);
 		check_after(b);
 	}
 	bot_free(b);
+	testnet_free();
 	loop_free(ev);
 	return 0;
 }

@@ -1,12 +1,15 @@
-/* security_check.c: the rules of docs/SECURITY.md that a fake network can check.
+/* security_check.c: the rules of docs/SECURITY.md that a test network can check.
  *
- * Drives the bot (bot/bot.c, bot/table.c) as the networks do, through the
- * adapter_host callbacks, and checks: the per-user command rate limit (a
- * burst, then a steady rate, one "slow down" notice, other users
- * unaffected); notices are never answered; input limits (over-long text and
- * words are cut, control characters never echoed, excess words dropped,
- * display names cannot carry line breaks into a room);
- * who may stop a table (players by vote, operators by host mask or nick
+ * Drives the bot (bot/bot.c, bot/table.c) over the test network
+ * (tests/unit/testnet.h: the console adapter in the same process, two
+ * networks of it), and through the adapter_host callbacks for what no
+ * network hands over (text past the adapter's limit, display names with
+ * control characters) or the console does not do (CTCP), and checks:
+ * the per-user command rate limit (a burst, then a steady rate, one "slow
+ * down" notice, other users unaffected); notices are never answered; input
+ * limits (over-long text and words are cut, control characters never
+ * echoed, excess words dropped, display names cannot carry line breaks
+ * into a room); who may stop a table (players by vote, operators by host mask or nick
  * mask, never anyone else, and "account:" entries match only the account
  * the network vouches for).
  * Run by `make test`; prints "security_check: N passed, M failed".
@@ -21,6 +24,7 @@
 #include "loop.h"
 #include "table.h"
 #include "text.h"
+#include "../unit/testnet.h"
 
 /* The 304 match of a table (its game state is a g304). */
 #define G304(t) ((g304 *)(t)->g->state)
@@ -34,6 +38,7 @@ static struct sent {
 } sent[SENT_MAX];
 static int nsent;
 
+/* The test network's hook: every line the bot says. */
 static void record_send(int room, const char *to, const char *text)
 {
 	if (nsent >= SENT_MAX)
@@ -43,41 +48,15 @@ static void record_send(int room, const char *to, const char *text)
 	snprintf(sent[nsent].text, sizeof sent[0].text, "%s", text);
 	nsent++;
 }
-static void f_room(adapter *a, const char *room, const char *text, int flags)
-{
-	(void)a, (void)flags;
-	record_send(1, room, text);
-}
-static void f_private(adapter *a, const char *user, const char *text, int flags)
-{
-	(void)a, (void)flags;
-	record_send(0, user, text);
-}
-static void f_free(adapter *a) { (void)a; }
-static int f_start(adapter *a) { (void)a; return 0; }
-static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
-/* Origins as a server reports them: boss alone comes from home.example.org. */
-static int f_origin(const adapter *a, const char *user, char *out, size_t len)
-{
-	(void)a;
-	snprintf(out, len, "%s!~%s@%s", user, user, strcmp(user, "boss") ? "elsewhere.example" : "home.example.org");
-	return 1;
-}
-static const adapter_ops fake_ops = {
-	.kind = "fake", .start = f_start, .send_room = f_room, .send_private = f_private,
-	.self = f_self, .origin = f_origin, .free = f_free,
-};
 
-static adapter net, net2;
+static adapter *net2; /* a second network: net.a is the first */
 
+/* `user` says `text` in `room` (NULL: privately) on network a; flags
+ * ADAPTER_NOTICE: as a notice. */
 static void say_on(bot *b, adapter *a, const char *room, const char *user, const char *text, int flags)
 {
-	adapter_host h = bot_host(b);
-	h.message(h.ctx, a, room, user, user, text, flags);
-}
-static void say(bot *b, const char *room, const char *user, const char *text)
-{
-	say_on(b, &net, room, user, text, 0);
+	(void)b;
+	testnet_message(a, room, user, NULL, text, flags & ADAPTER_NOTICE);
 }
 
 static int count_to(const char *user, const char *containing)
@@ -106,12 +85,11 @@ static bot *fresh(loop *ev)
 	bot *b = bot_new(ev, &set, "!");
 	if (!b)
 		abort();
-	net.ops = net2.ops = &fake_ops;
-	net.ev = net2.ev = ev;
-	snprintf(net.name, sizeof net.name, "one");
-	snprintf(net2.name, sizeof net2.name, "two");
-	bot_add_network(b, &net);
-	bot_add_network(b, &net2);
+	net.hook = record_send;
+	testnet_open(ev, b, "one");
+	net2 = testnet_add(ev, b, "two");
+	/* Origins as a server reports them: boss alone comes from home.example.org. */
+	testnet_host(net.a, "boss", "home.example.org");
 	nsent = 0;
 	return b;
 }
@@ -129,7 +107,7 @@ static void rate_limit(loop *ev)
 	CHECK(slow == 1, "one slow-down notice for the flood, not one a line: %d", slow);
 	say(b, "#304", "bob", "!help");
 	CHECK(count_to("bob", "No table is open here") == 1, "another user is not limited by alice's flood");
-	say_on(b, &net2, "#304", "alice", "!help", 0);
+	say_on(b, net2, "#304", "alice", "!help", 0);
 	CHECK(count_to("alice", "No table is open here") == 6, "the same nick on another network has its own limit");
 	/* Ordinary conversation costs nothing. */
 	nsent = 0;
@@ -151,37 +129,38 @@ static void rate_follows(loop *ev)
 	bot *b = fresh(ev);
 	b->cmd_burst = 5;
 	b->cmd_per_second = 0.001;
+	/* A network's own answers (IRC's CTCP; the console has none) ask the host directly. */
 	adapter_host h = bot_host(b);
 	for (int i = 0; i < 5; i++)
 		say(b, "#304", "dave", "!help");
 	CHECK(count_to("dave", "No table is open here") == 5, "dave's burst is taken");
-	h.renamed(h.ctx, &net, "dave", "dave2", "dave2");
+	testnet_rename(net.a, "dave", "dave2");
 	say(b, "#304", "dave2", "!help");
 	CHECK(count_to("dave2", "No table is open here") == 0, "a nick change keeps the limit (no fresh allowance)");
-	h.renamed(h.ctx, &net, "dave2", "dave", "dave");
+	testnet_rename(net.a, "dave2", "dave");
 	say(b, "#304", "dave", "!help");
 	CHECK(count_to("dave", "No table is open here") == 5, "nor does changing back");
 	for (int i = 0; i < 3; i++) {
-		h.joined(h.ctx, &net, "#304", "erin", "erin");
-		h.left(h.ctx, &net, "#304", "erin", "");
+		testnet_join(net.a, "#304", "erin");
+		testnet_part(net.a, "#304", "erin", "");
 	}
-	CHECK(h.allow(h.ctx, &net, "erin") == 0, "joins and parts count: past 5 a CTCP is not answered");
+	CHECK(h.allow(h.ctx, net.a, "erin") == 0, "joins and parts count: past 5 a CTCP is not answered");
 	say(b, "#304", "erin", "!help");
 	CHECK(count_to("erin", "No table is open here") == 1, "but they leave the command allowance alone");
 	int allowed = 0;
 	for (int i = 0; i < 9; i++)
-		allowed += h.allow(h.ctx, &net, "frank");
+		allowed += h.allow(h.ctx, net.a, "frank");
 	CHECK(allowed == 5, "a network's own answers (CTCP) are allowed within the limit: %d of 9", allowed);
-	h.renamed(h.ctx, &net, "frank", "frank2", "frank2");
-	CHECK(h.allow(h.ctx, &net, "frank2") == 0, "nor does a nick change refill that allowance");
+	testnet_rename(net.a, "frank", "frank2");
+	CHECK(h.allow(h.ctx, net.a, "frank2") == 0, "nor does a nick change refill that allowance");
 	bot_free(b);
 }
 
 static void notices(loop *ev)
 {
 	bot *b = fresh(ev);
-	say_on(b, &net, "#304", "alice", "!304", ADAPTER_NOTICE);
-	say_on(b, &net, NULL, "alice", "help", ADAPTER_NOTICE);
+	say_on(b, net.a, "#304", "alice", "!304", ADAPTER_NOTICE);
+	say_on(b, net.a, NULL, "alice", "help", ADAPTER_NOTICE);
 	CHECK(nsent == 0 && b->ntables == 0, "a notice is never answered nor obeyed (%d lines, %d tables)", nsent,
 	      b->ntables);
 	bot_free(b);
@@ -241,20 +220,31 @@ static void input_limits(loop *ev)
 	nsent = 0;
 	say(b, "#304", "alice", "!caps 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20");
 	CHECK(nsent >= 1 && count_to("alice", NULL) == nsent, "too many words: a private answer only");
-	/* Text past the adapter's limit is cut, not overrun. */
+	/* Text past the adapter's limit is cut, not overrun: by the network
+	 * (the console cuts it to ADAPTER_TEXT_MAX), and by the host itself
+	 * when handed more than any network would (the console refuses a
+	 * line this long whole, so it goes to the host directly). */
 	static char huge[64 * 1024];
 	memset(huge, 'y', sizeof huge - 1);
 	memcpy(huge, "!sit ", 5);
+	huge[3 * ADAPTER_TEXT_MAX] = '\0';
 	nsent = 0;
 	say(b, "#304", "bob", huge);
-	CHECK(nsent >= 1, "an over-long line is answered");
+	CHECK(nsent >= 1, "an over-long line from the network is answered");
+	for (int i = 0; i < nsent; i++)
+		CHECK(strlen(sent[i].text) < 1024, "the answer stays short (%zu bytes)", strlen(sent[i].text));
+	huge[3 * ADAPTER_TEXT_MAX] = 'y';
+	nsent = 0;
+	adapter_host h = bot_host(b);
+	h.message(h.ctx, net.a, "#304", "bob", "bob", huge, 0);
+	CHECK(nsent >= 1, "an over-long line handed to the host is answered");
 	for (int i = 0; i < nsent; i++)
 		CHECK(strlen(sent[i].text) < 1024, "the answer stays short (%zu bytes)", strlen(sent[i].text));
 	/* A display name (Matrix lets people choose any) cannot forge a line
-	 * of the bot's: its line breaks and colour codes are dropped. */
+	 * of the bot's: its line breaks and colour codes are dropped (the
+	 * console refuses such a name: straight to the host). */
 	nsent = 0;
-	adapter_host h = bot_host(b);
-	h.message(h.ctx, &net, "#other", "mallory", "evil\r\nalice wins\x03" "4", "!304", 0);
+	h.message(h.ctx, net.a, "#other", "mallory", "evil\r\nalice wins\x03" "4", "!304", 0);
 	int shown = 0;
 	for (int i = 0; i < nsent; i++) {
 		CHECK(!has_control(sent[i].text), "a name's control characters never reach a room: \"%s\"", sent[i].text);
@@ -271,13 +261,13 @@ static void operators(loop *ev)
 	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "boss!*@home.example.org");
 	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "account:eve");
 	snprintf(b->operators[b->noperators++], sizeof b->operators[0], "CAROL");
-	CHECK(bot_is_operator(b, &net, "boss"), "a host mask matches the origin the network reports");
-	CHECK(!bot_is_operator(b, &net, "bossy"), "a mask matches whole origins only");
-	CHECK(!bot_is_operator(b, &net, "eve"), "an account: entry does not match a nick of that name");
-	CHECK(bot_is_operator(b, &net, "account:EVE"), "an account: entry matches the logged-in account, ignoring case");
-	CHECK(!bot_is_operator(b, &net, "account:evelyn"), "an account: entry matches the whole account name only");
-	CHECK(bot_is_operator(b, &net, "carol"), "a mask without '!' matches the nick, ignoring case");
-	CHECK(!bot_is_operator(b, &net, "alice"), "anyone else is no operator");
+	CHECK(bot_is_operator(b, net.a, "boss"), "a host mask matches the origin the network reports");
+	CHECK(!bot_is_operator(b, net.a, "bossy"), "a mask matches whole origins only");
+	CHECK(!bot_is_operator(b, net.a, "eve"), "an account: entry does not match a nick of that name");
+	CHECK(bot_is_operator(b, net.a, "account:EVE"), "an account: entry matches the logged-in account, ignoring case");
+	CHECK(!bot_is_operator(b, net.a, "account:evelyn"), "an account: entry matches the whole account name only");
+	CHECK(bot_is_operator(b, net.a, "carol"), "a mask without '!' matches the nick, ignoring case");
+	CHECK(!bot_is_operator(b, net.a, "alice"), "anyone else is no operator");
 
 	say(b, "#304", "alice", "!304");
 	say(b, "#304", "bob", "!sit");
@@ -337,5 +327,6 @@ int main(void)
 	input_limits(ev);
 	operators(ev);
 	loop_free(ev);
+	testnet_free();
 	return check_report("security_check");
 }

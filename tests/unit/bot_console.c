@@ -81,6 +81,19 @@ static void on_link(void *ctx, adapter *a, int up, const char *why)
 		r->downs++;
 }
 
+/* Lines handed to a sink. */
+struct sunk {
+	int n;
+	char last[4096];
+};
+
+static void sink(void *ctx, const char *line)
+{
+	struct sunk *k = ctx;
+	k->n++;
+	snprintf(k->last, sizeof k->last, "%s", line);
+}
+
 typedef struct rig {
 	loop *ev;
 	adapter *a;
@@ -289,6 +302,47 @@ int main(void)
 	spin(&g);
 	CHECK(!strcmp(g.got, "red it x\n"), "human output without colours is plain: [%s]", g.got);
 	rig_close(&g);
+
+	/* ---- in the same process: a sink, codes kept, origins ---- */
+	{
+		struct sunk sk = { 0 };
+		loop *ev = loop_new();
+		rec r = { 0 };
+		adapter_host h = { .ctx = &r, .message = on_message, .renamed = on_renamed, .joined = on_joined };
+		console_settings s;
+		console_settings_default(&s);
+		s.in_fd = s.out_fd = -1;
+		s.sink = sink;
+		s.sink_ctx = &sk;
+		s.codes = 1;
+		snprintf(s.origin_host, sizeof s.origin_host, "elsewhere.example");
+		adapter *a = console_adapter_new(ev, &h, "test", &s);
+		a->ops->send_room(a, "#t", "\x03" "04J\xe2\x99\xa5\x03 x\ny", 0);
+		const char *want1 = "{\"to\":\"#t\",\"text\":\"\\u000304J\xe2\x99\xa5\\u0003 x\\ny\",\"notice\":false,\"id\":1}";
+		CHECK(sk.n == 1 && !strcmp(sk.last, want1), "a sink has the line at once, codes kept:\n%s\nwanted:\n%s",
+		      sk.last, want1);
+		char o[ADAPTER_ID_MAX];
+		CHECK(a->ops->origin(a, "ann", o, sizeof o) == 1 && !strcmp(o, "ann!ann@elsewhere.example"),
+		      "origin_host: %s", o);
+		const char *in1 = "{\"room\":\"#t\",\"user\":\"boss\",\"host\":\"home.example.org\",\"text\":\"hi\"}\n";
+		console_feed(a, in1, strlen(in1));
+		CHECK(r.messages == 1 && !strcmp(r.text, "hi"), "console_feed hands the host the line at once");
+		CHECK(a->ops->origin(a, "boss", o, sizeof o) == 1 && !strcmp(o, "boss!boss@home.example.org"),
+		      "a line's host is remembered: %s", o);
+		const char *in2 = "{\"rename\":\"boss\",\"to\":\"boss2\"}\n";
+		console_feed(a, in2, strlen(in2));
+		CHECK(a->ops->origin(a, "boss2", o, sizeof o) == 1 && !strcmp(o, "boss2!boss2@home.example.org")
+			      && a->ops->origin(a, "boss", o, sizeof o) == 1 && !strcmp(o, "boss!boss@elsewhere.example"),
+		      "the host follows a rename");
+		a->ops->stop(a, "bye");
+		CHECK(sk.n == 2 && !strcmp(sk.last, "{\"stopped\":\"bye\"}"), "stop is a line to the sink too: %s", sk.last);
+		a->ops->free(a);
+		console_settings_default(&s);
+		a = console_adapter_new(ev, &h, "test", &s);
+		CHECK(a->ops->origin(a, "ann", o, sizeof o) == 0 && !o[0], "by default no origin is known");
+		a->ops->free(a);
+		loop_free(ev);
+	}
 
 	free(big);
 	free(longtext);

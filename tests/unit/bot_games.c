@@ -1,5 +1,5 @@
-/* bot_games.c: Trump304 (2, 3 and 4 players) and Rook at a table over a
- * fake in-memory network: matches played by computer players and one
+/* bot_games.c: Trump304 (2, 3 and 4 players) and Rook at a table over the
+ * test network (testnet.h): matches played by computer players and one
  * scripted person typing commands (positions and card codes, in the room
  * and privately), refusals, no room line naming a card hidden at that
  * moment, no private line naming a card of another player's hand, and a
@@ -17,57 +17,7 @@
 #include "render.h"
 #include "store.h"
 #include "table.h"
-
-#define LOG_MAX 40000
-#define LINE_LEN 600
-
-typedef struct fake {
-	adapter a;
-	int nroom, npriv;
-	char (*room_lines)[LINE_LEN];
-	char (*priv_lines)[LINE_LEN];
-	char (*priv_to)[64];
-} fake;
-
-static fake net;
-
-static void f_send_room(adapter *a, const char *room, const char *text, int flags)
-{
-	(void)a, (void)room, (void)flags;
-	if (net.nroom < LOG_MAX)
-		snprintf(net.room_lines[net.nroom++], LINE_LEN, "%s", text);
-}
-
-static void f_send_private(adapter *a, const char *user, const char *text, int flags)
-{
-	(void)a, (void)flags;
-	if (net.npriv < LOG_MAX) {
-		snprintf(net.priv_to[net.npriv], 64, "%s", user);
-		snprintf(net.priv_lines[net.npriv++], LINE_LEN, "%s", text);
-	}
-}
-
-static void f_nop(adapter *a) { (void)a; }
-static int f_origin(const adapter *a, const char *user, char *out, size_t len)
-{
-	(void)a;
-	snprintf(out, len, "%s!%s@elsewhere.example", user, user);
-	return 1;
-}
-static int f_start(adapter *a) { (void)a; return 0; }
-static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
-static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
-
-static const adapter_ops fake_ops = {
-	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
-	.join = f_join, .self = f_self, .origin = f_origin, .free = f_nop,
-};
-
-static void say(bot *b, const char *room, const char *user, const char *text)
-{
-	adapter_host h = bot_host(b);
-	h.message(h.ctx, &net.a, room, user, user, text, 0);
-}
+#include "testnet.h"
 
 static int is_rook(const table *t) { return t->gdef == &game_def_rook; }
 
@@ -759,7 +709,8 @@ static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname
 	 * and a new one starts on the database. */
 	t->state = TABLE_OPEN;
 	bot *b2 = new_bot(ev, db);
-	bot_add_network(b2, &net.a);
+	bot_add_network(b2, net.a);
+	testnet_use(b2);
 	bot_restore(b2);
 	table *t2 = table_in(b2, room);
 	CHECK(t2 && t2->gdef == t->gdef && t2->state == TABLE_PLAYING && t2->set.pace == PACE_LIVE,
@@ -784,16 +735,14 @@ static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname
 	b2->db = NULL;
 	b2->nnets = 0;
 	bot_free(b2);
+	testnet_use(b);
 	close_table(b, ev, t);
 }
 
 int main(void)
 {
-	net.room_lines = calloc(LOG_MAX, LINE_LEN);
-	net.priv_lines = calloc(LOG_MAX, LINE_LEN);
-	net.priv_to = calloc(LOG_MAX, 64);
 	char dir[] = "/tmp/cardbot-games-XXXXXX";
-	if (!net.room_lines || !net.priv_lines || !net.priv_to || !mkdtemp(dir))
+	if (!mkdtemp(dir))
 		return 1;
 	char path[256];
 	snprintf(path, sizeof path, "%s/cardbot.db", dir);
@@ -804,9 +753,7 @@ int main(void)
 		return 1;
 	loop *ev = loop_new();
 	bot *b = new_bot(ev, db);
-	net.a.ops = &fake_ops;
-	snprintf(net.a.name, sizeof net.a.name, "fake");
-	bot_add_network(b, &net.a);
+	testnet_open(ev, b, "fake");
 	rng r;
 	rng_seed(&r, 20261122);
 
@@ -891,7 +838,8 @@ int main(void)
 	}
 	{
 		bot *b2 = new_bot(ev, db);
-		bot_add_network(b2, &net.a);
+		bot_add_network(b2, net.a);
+		testnet_use(b2);
 		int nr = net.nroom;
 		int n = bot_restore(b2);
 		CHECK(n >= 1, "the second bot restores the tables (%d)", n);
@@ -917,6 +865,7 @@ int main(void)
 		b2->db = NULL;
 		b2->nnets = 0;
 		bot_free(b2);
+		testnet_use(b);
 		(void)nr;
 		checked_room = net.nroom;
 		checked_priv = net.npriv;
@@ -956,7 +905,8 @@ int main(void)
 	}
 	if (t) {
 		bot *b2 = new_bot(ev, db);
-		bot_add_network(b2, &net.a);
+		bot_add_network(b2, net.a);
+		testnet_use(b2);
 		bot_restore(b2);
 		table *t2 = table_in(b2, "#t3");
 		int same = t2 && t2->gdef == &game_def_trump304 && t2->nseats == 3 && t2->g && t2->state == TABLE_PLAYING
@@ -975,6 +925,7 @@ int main(void)
 		b2->db = NULL;
 		b2->nnets = 0;
 		bot_free(b2);
+		testnet_use(b);
 		checked_room = net.nroom;
 		checked_priv = net.npriv;
 	}
@@ -1002,8 +953,6 @@ int main(void)
 	snprintf(wal, sizeof wal, "%s-shm", path);
 	unlink(wal);
 	rmdir(dir);
-	free(net.room_lines);
-	free(net.priv_lines);
-	free(net.priv_to);
+	testnet_free();
 	return check_report("bot_games");
 }

@@ -1,8 +1,9 @@
 /* bot_input.c: odd input through the bot core, with a real SQLite file over
- * a fake network: words split at any whitespace or control character, a
- * private line naming only a channel, numbers out of range or with text
- * after them, and channel settings recalled from the database. Whatever is
- * refused gets a usage line and nothing of it is said in the room. */
+ * the test network (testnet.h): words split at any whitespace or control
+ * character, a private line naming only a channel, numbers out of range or
+ * with text after them, and channel settings recalled from the database.
+ * Whatever is refused gets a usage line and nothing of it is said in the
+ * room. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,52 +13,12 @@
 #include "loop.h"
 #include "store.h"
 #include "table.h"
-
-#define LOG_MAX 4000
-
-typedef struct fake {
-	adapter a;
-	int nroom, npriv;
-	char room_lines[LOG_MAX][512];
-	char priv_lines[LOG_MAX][512];
-} fake;
-
-static fake net;
-
-static void f_send_room(adapter *a, const char *room, const char *text, int flags)
-{
-	(void)a, (void)room, (void)flags;
-	if (net.nroom < LOG_MAX)
-		snprintf(net.room_lines[net.nroom++], sizeof net.room_lines[0], "%s", text);
-}
-
-static void f_send_private(adapter *a, const char *user, const char *text, int flags)
-{
-	(void)a, (void)flags, (void)user;
-	if (net.npriv < LOG_MAX)
-		snprintf(net.priv_lines[net.npriv++], sizeof net.priv_lines[0], "%s", text);
-}
-
-static void f_nop(adapter *a) { (void)a; }
-static int f_start(adapter *a) { (void)a; return 0; }
-static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
-static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
-
-static const adapter_ops fake_ops = {
-	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
-	.join = f_join, .self = f_self, .free = f_nop,
-};
-
-static void say(bot *b, const char *room, const char *user, const char *text)
-{
-	adapter_host h = bot_host(b);
-	h.message(h.ctx, &net.a, room, user, user, text, 0);
-}
+#include "testnet.h"
 
 /* The private lines since mark, joined. */
 static const char *priv_since(int mark)
 {
-	static char all[LOG_MAX];
+	static char all[65536];
 	all[0] = '\0';
 	for (int i = mark; i < net.npriv; i++) {
 		size_t n = strlen(all);
@@ -127,9 +88,7 @@ int main(void)
 	b->cmd_burst = 1e9;
 	b->cmd_per_second = 1e9;
 	b->db = db;
-	net.a.ops = &fake_ops;
-	snprintf(net.a.name, sizeof net.a.name, "fake");
-	bot_add_network(b, &net.a);
+	testnet_open(ev, b, "fake");
 
 	say(b, "#304", "ann", "!304");
 	CHECK(b->ntables == 1, "!304 opens a table");
@@ -237,6 +196,7 @@ int main(void)
 		fprintf(stderr, "room: %s\n", net.room_lines[i]);
 
 	bot_free(b);
+	testnet_free();
 	loop_free(ev);
 	store_close(db);
 	char rm[300];

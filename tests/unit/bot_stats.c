@@ -1,4 +1,4 @@
-/* bot_stats.c: statistics by game. In one room over a fake network, with
+/* bot_stats.c: statistics by game. In one room over the test network, with
  * a real SQLite file: a 304 match (stored directly), a Trump304 match of
  * three (ann and two computer players, four deals or more, stopped) and a whole
  * Rook match (ann and three computer players). Each deal's end is read
@@ -17,53 +17,10 @@
 #include "strbuf.h"
 #include "store.h"
 #include "table.h"
+#include "testnet.h"
 #include "verify.h"
 
-#define LOG_MAX 40000
-#define LINE_LEN 600
 #define ROOM "#mix"
-
-typedef struct fake {
-	adapter a;
-	int nroom, npriv;
-	char (*room_lines)[LINE_LEN];
-	char (*priv_lines)[LINE_LEN];
-	char (*priv_to)[64];
-} fake;
-
-static fake net;
-
-static void f_send_room(adapter *a, const char *room, const char *text, int flags)
-{
-	(void)a, (void)room, (void)flags;
-	if (net.nroom < LOG_MAX)
-		snprintf(net.room_lines[net.nroom++], LINE_LEN, "%s", text);
-}
-
-static void f_send_private(adapter *a, const char *user, const char *text, int flags)
-{
-	(void)a, (void)flags;
-	if (net.npriv < LOG_MAX) {
-		snprintf(net.priv_to[net.npriv], 64, "%s", user);
-		snprintf(net.priv_lines[net.npriv++], LINE_LEN, "%s", text);
-	}
-}
-
-static void f_nop(adapter *a) { (void)a; }
-static int f_start(adapter *a) { (void)a; return 0; }
-static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
-static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
-
-static const adapter_ops fake_ops = {
-	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
-	.join = f_join, .self = f_self, .free = f_nop,
-};
-
-static void say(bot *b, const char *room, const char *user, const char *text)
-{
-	adapter_host h = bot_host(b);
-	h.message(h.ctx, &net.a, room, user, user, text, 0);
-}
 
 static table *table_in(bot *b, const char *room)
 {
@@ -244,11 +201,8 @@ static const char *const rook_bands[4] = { "70-119", "120-149", "150-200", NULL 
 
 int main(void)
 {
-	net.room_lines = calloc(LOG_MAX, LINE_LEN);
-	net.priv_lines = calloc(LOG_MAX, LINE_LEN);
-	net.priv_to = calloc(LOG_MAX, 64);
 	char dir[] = "/tmp/cardbot-stats-XXXXXX";
-	if (!net.room_lines || !net.priv_lines || !net.priv_to || !mkdtemp(dir))
+	if (!mkdtemp(dir))
 		return 1;
 	char path[256];
 	snprintf(path, sizeof path, "%s/cardbot.db", dir);
@@ -266,9 +220,7 @@ int main(void)
 	b->cmd_burst = 1e9;
 	b->cmd_per_second = 1e9;
 	b->db = db;
-	net.a.ops = &fake_ops;
-	snprintf(net.a.name, sizeof net.a.name, "fake");
-	bot_add_network(b, &net.a);
+	testnet_open(ev, b, "fake");
 	rng r;
 	rng_seed(&r, 20261126);
 
@@ -313,7 +265,7 @@ int main(void)
 	while (t3.trumper == 0 && t3.deals < 30)
 		drive(b, ev, t, t3.deals + 1, &r, &t3);
 	CHECK(t3.trumper > 0, "Trump304: ann was the trumper at least once (%d)", t3.trumper);
-	char want[LINE_LEN / 2], line[LINE_LEN];
+	char want[ADAPTER_TEXT_MAX / 2], line[ADAPTER_TEXT_MAX];
 	want_line(want, sizeof want, &t3, t304_bands, "");
 	snprintf(line, sizeof line, "ann in trump304: %s", want);
 	int r0 = net.nroom;
@@ -427,8 +379,6 @@ int main(void)
 	snprintf(side, sizeof side, "%s-shm", path);
 	unlink(side);
 	rmdir(dir);
-	free(net.room_lines);
-	free(net.priv_lines);
-	free(net.priv_to);
+	testnet_free();
 	return check_report("bot_stats");
 }

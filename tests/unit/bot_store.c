@@ -1,8 +1,8 @@
-/* bot_store.c: the bot core with a real SQLite file over a fake network:
- * a whole match by one person and three computer players is stored move by
- * move; a second bot opened on the same file mid-match rebuilds the table
- * exactly; then !stats, !top, !history and !record answer from the
- * database, and the record's commitments check out. */
+/* bot_store.c: the bot core with a real SQLite file over the test network
+ * (testnet.h): a whole match by one person and three computer players is
+ * stored move by move; a second bot opened on the same file mid-match
+ * rebuilds the table exactly; then !stats, !top, !history and !record
+ * answer from the database, and the record's commitments check out. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,50 +15,10 @@
 #include "record.h"
 #include "store.h"
 #include "table.h"
+#include "testnet.h"
 
 /* The 304 match of a table (its game state is a g304). */
 #define G304(t) ((g304 *)(t)->g->state)
-
-#define LOG_MAX 40000
-
-typedef struct fake {
-	adapter a;
-	int nroom, npriv;
-	char (*room_lines)[512];
-	char (*priv_lines)[512];
-} fake;
-
-static fake net;
-
-static void f_send_room(adapter *a, const char *room, const char *text, int flags)
-{
-	(void)a, (void)room, (void)flags;
-	if (net.nroom < LOG_MAX)
-		snprintf(net.room_lines[net.nroom++], 512, "%s", text);
-}
-
-static void f_send_private(adapter *a, const char *user, const char *text, int flags)
-{
-	(void)a, (void)flags, (void)user;
-	if (net.npriv < LOG_MAX)
-		snprintf(net.priv_lines[net.npriv++], 512, "%s", text);
-}
-
-static void f_nop(adapter *a) { (void)a; }
-static int f_start(adapter *a) { (void)a; return 0; }
-static const char *f_self(const adapter *a) { (void)a; return "cardbot"; }
-static void f_join(adapter *a, const char *room, const char *key) { (void)a, (void)room, (void)key; }
-
-static const adapter_ops fake_ops = {
-	.kind = "fake", .start = f_start, .send_room = f_send_room, .send_private = f_send_private,
-	.join = f_join, .self = f_self, .free = f_nop,
-};
-
-static void say(bot *b, const char *room, const char *user, const char *text)
-{
-	adapter_host h = bot_host(b);
-	h.message(h.ctx, &net.a, room, user, user, text, 0);
-}
 
 /* ann's move, typed as a person would. */
 static void ann_moves(bot *b, table *t)
@@ -131,8 +91,6 @@ static const char *last_room_with(const char *needle)
 
 int main(void)
 {
-	net.room_lines = calloc(LOG_MAX, 512);
-	net.priv_lines = calloc(LOG_MAX, 512);
 	char dir[] = "/tmp/cardbot-store-XXXXXX";
 	if (!mkdtemp(dir))
 		return 1;
@@ -146,9 +104,7 @@ int main(void)
 
 	loop *ev = loop_new();
 	bot *b = new_bot(ev, db);
-	net.a.ops = &fake_ops;
-	snprintf(net.a.name, sizeof net.a.name, "fake");
-	bot_add_network(b, &net.a);
+	testnet_open(ev, b, "fake");
 	say(b, "#304", "ann", "!304");
 	say(b, "#304", "ann", "!bot");
 	say(b, "#304", "ann", "!bot");
@@ -178,8 +134,8 @@ int main(void)
 	loop_once(ev, 1);
 	{
 		bot *b2 = new_bot(ev, db);
-		fake keep = net;
-		bot_add_network(b2, &net.a);
+		bot_add_network(b2, net.a);
+		testnet_use(b2);
 		int n = bot_restore(b2);
 		CHECK(n == 1, "the second bot restores one table (%d)", n);
 		table *t2 = b2->ntables ? b2->tables[0] : NULL;
@@ -212,7 +168,7 @@ int main(void)
 		b2->db = NULL;
 		b2->nnets = 0;
 		bot_free(b2);
-		net.nroom = keep.nroom > net.nroom ? keep.nroom : net.nroom;
+		testnet_use(b);
 	}
 
 	/* The rest of the match on the first bot. */
@@ -322,7 +278,6 @@ int main(void)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
 	if (system(cmd) != 0)
 		fprintf(stderr, "could not remove %s\n", dir);
-	free(net.room_lines);
-	free(net.priv_lines);
+	testnet_free();
 	return check_report("bot_store");
 }
