@@ -810,16 +810,8 @@ static void op_free(adapter *a)
 }
 
 static const adapter_ops console_ops = {
-	.kind = "console",
-	.start = op_start,
-	.send_room = op_send_room,
-	.send_private = op_send_private,
-	.send = op_send,
-	.join = op_join,
-	.part = op_part,
-	.stop = op_stop,
-	.self = op_self,
-	.origin = op_origin,
+	.kind = "console", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
+	.send = op_send, .join = op_join, .part = op_part, .stop = op_stop, .self = op_self, .origin = op_origin,
 	.free = op_free,
 };
 

@@ -746,25 +746,11 @@ static void op_free(adapter *a)
 }
 
 static const adapter_ops matrix_ops = {
-	.kind = "matrix",
-	.start = op_start,
-	.send_room = op_send_room,
-	.send_private = op_send_private,
-	.send = op_send,
-	.private_how = op_private_how,
-	.same_user = op_same_user,
-	.join = op_join,
-	.part = op_part,
-	.stop = op_stop,
-	.self = op_self,
-	.origin = NULL,
-	.send_file = op_send_file,
-	.open_private = op_open_private,
-	.tag = op_tag,
-	.room_label = op_room_label,
-	.present = op_present,
-	.room_ref = op_room_ref,
-	.free = op_free,
+	.kind = "matrix", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
+	.send = op_send, .private_how = op_private_how, .same_user = op_same_user, .join = op_join, .part = op_part,
+	.stop = op_stop, .self = op_self, .origin = NULL, .send_file = op_send_file,
+	.open_private = op_open_private, .tag = op_tag, .room_label = op_room_label, .present = op_present,
+	.room_ref = op_room_ref, .free = op_free,
 };
 
 void matrix_settings_default(matrix_settings *s)
