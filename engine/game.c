@@ -48,9 +48,54 @@ static void result_copy(game_result *out, const play_result *in)
 	memcpy(out->events, in->events, sizeof in->events[0] * (size_t)in->nevents);
 }
 
+/* ---- the adapters every game has alike ----
+ *
+ * Each game P keeps its own types and functions under one naming scheme:
+ * P_action, P_view, P_legal; P_deal, P_apply, P_view_of, P_legal_of and its
+ * simple computer player P_simple_action, which decides from the seat's
+ * view and legal moves alone. game.c converts P's actions with
+ * game_action_to_P and game_action_from_P. GAME_ADAPTERS(P, timer) writes
+ * the adapters that differ between games only in those names: deal, apply,
+ * view, random_action (timer: the game's random move for a seat, typed) and
+ * bot_action.
+ */
+#define GAME_ADAPTERS(P, timer) \
+	static int game_##P##_deal(void *st, const uint8_t *deck) { return P##_deal(st, deck); } \
+	static int game_##P##_apply(void *st, const game_action *a, game_result *res) \
+	{ \
+		P##_action x; \
+		play_result r; \
+		game_action_to_##P(a, &x); \
+		int err = P##_apply(st, &x, &r); \
+		result_copy(res, &r); \
+		return err; \
+	} \
+	static void game_##P##_view(const void *st, int seat, void *out) { P##_view_of(st, seat, out); } \
+	static int game_##P##_random(const void *st, int seat, rng *r, game_action *out) \
+	{ \
+		P##_action x; \
+		if (!timer(st, seat, r, &x)) \
+			return 0; \
+		game_action_from_##P(&x, out); \
+		return 1; \
+	} \
+	static int game_##P##_bot(const void *st, int seat, rng *r, game_action *out) \
+	{ \
+		P##_view v; \
+		P##_legal l; \
+		P##_action x; \
+		(void)r; \
+		P##_view_of(st, seat, &v); \
+		P##_legal_of(st, seat, &l); \
+		if (!P##_simple_action(&v, &l, &x)) \
+			return 0; \
+		game_action_from_##P(&x, out); \
+		return 1; \
+	}
+
 /* ---- 304 ---- */
 
-static int w304_init(void *st, int nseats, int dealer, const void *rules)
+static int game_g304_init(void *st, int nseats, int dealer, const void *rules)
 {
 	g304_rules def;
 	if (nseats != G304_SEATS || dealer < 0 || dealer >= G304_SEATS)
@@ -62,8 +107,6 @@ static int w304_init(void *st, int nseats, int dealer, const void *rules)
 	g304_init(st, rules, dealer);
 	return 0;
 }
-
-static int w304_deal(void *st, const uint8_t *deck) { return g304_deal(st, deck); }
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
@@ -91,17 +134,16 @@ void game_action_from_g304(const struct g304_action *x, game_action *out)
 	}
 }
 
-static int w304_apply(void *st, const game_action *a, game_result *res)
+/* 304's timer moves with its random player, for the seat to move only, and
+ * never calls spoilt. */
+static int game_g304_timer(const g304 *g, int seat, rng *r, g304_action *x)
 {
-	g304_action x;
-	g304_result r;
-	game_action_to_g304(a, &x);
-	int err = g304_apply(st, &x, &r);
-	result_copy(res, &r);
-	return err;
+	return seat == g->turn && g304_random_action(g, r, 0, x) && x->seat == seat;
 }
 
-static void w304_legal(const void *st, int seat, game_legal *out)
+GAME_ADAPTERS(g304, game_g304_timer)
+
+static void game_g304_legal(const void *st, int seat, game_legal *out)
 {
 	g304_legal l;
 	g304_legal_of(st, seat, &l);
@@ -112,9 +154,7 @@ static void w304_legal(const void *st, int seat, game_legal *out)
 	out->cards = l.cards;
 }
 
-static void w304_view(const void *st, int seat, void *out) { g304_view_of(st, seat, out); }
-
-static void w304_status(const void *st, game_status *out)
+static void game_g304_status(const void *st, game_status *out)
 {
 	const g304 *g = st;
 	memset(out, 0, sizeof *out);
@@ -131,7 +171,7 @@ static void w304_status(const void *st, game_status *out)
 	out->score[1] = g->tokens[1];
 }
 
-static void w304_outcome(const void *st, game_outcome *o)
+static void game_g304_outcome(const void *st, game_outcome *o)
 {
 	const g304 *g = st;
 	const g304_deal_end *e = &g->last;
@@ -151,71 +191,52 @@ static void w304_outcome(const void *st, game_outcome *o)
 	}
 }
 
-static int w304_random(const void *st, int seat, rng *r, game_action *out)
-{
-	const g304 *g = st;
-	g304_action x;
-	if (seat != g->turn || !g304_random_action(g, r, 0, &x) || x.seat != seat)
-		return 0;
-	game_action_from_g304(&x, out);
-	return 1;
-}
-
-static int w304_bot(const void *st, int seat, rng *r, game_action *out)
-{
-	(void)r;
-	g304_view v;
-	g304_legal l;
-	g304_action x;
-	g304_view_of(st, seat, &v);
-	g304_legal_of(st, seat, &l);
-	if (!g304_simple_action(&v, &l, &x))
-		return 0;
-	game_action_from_g304(&x, out);
-	return 1;
-}
-
-static void w304_code(uint8_t c, char out[8]) { card_code(c, out); }
-static uint8_t w304_parse(const char *s) { return card_parse(s); }
-
 const game_def game_def_304 = {
 	"304", 4, 4, CARD_COUNT, sizeof(g304), sizeof(g304_view),
-	w304_init, w304_deal, w304_apply, w304_legal, w304_view, w304_status, w304_outcome,
-	w304_random, w304_bot,
+	game_g304_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
+	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
 	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	w304_code, w304_parse, G304_ACT_COUNT, G304_EV_COUNT,
+	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT,
 };
 
 /* ---- Trump304 ---- */
 
-static int wt_init(void *st, int nseats, int dealer, const void *rules)
+static int game_t304_init(void *st, int nseats, int dealer, const void *rules)
 {
 	(void)rules;
 	return t304_init(st, nseats, dealer) == T304_ERR_OK ? 0 : 1;
 }
 
-static int wt_deal(void *st, const uint8_t *deck) { return t304_deal(st, deck); }
-
-static int wt_apply(void *st, const game_action *a, game_result *res)
+static void game_action_to_t304(const game_action *a, t304_action *x)
 {
-	t304_action x;
-	t304_result r;
-	memset(&x, 0, sizeof x);
-	x.type = a->type;
-	x.seat = a->seat;
-	x.value = a->value;
-	x.card = action_card(a, 0);
-	x.put[0] = x.put[1] = CARD_NONE;
+	memset(x, 0, sizeof *x);
+	x->type = a->type;
+	x->seat = a->seat;
+	x->value = a->value;
+	x->card = action_card(a, 0);
+	x->put[0] = x->put[1] = CARD_NONE;
 	if (a->type == T304_ACT_EXCHANGE && a->ncards == 2) {
-		x.put[0] = a->cards[0];
-		x.put[1] = a->cards[1];
+		x->put[0] = a->cards[0];
+		x->put[1] = a->cards[1];
 	}
-	int err = t304_apply(st, &x, &r);
-	result_copy(res, &r);
-	return err;
 }
 
-static void wt_legal(const void *st, int seat, game_legal *out)
+static void game_action_from_t304(const t304_action *x, game_action *out)
+{
+	action_clear(out, x->type, x->seat);
+	out->value = x->value;
+	if (x->type == T304_ACT_EXCHANGE) {
+		out->cards[0] = x->put[0];
+		out->cards[1] = x->put[1];
+		out->ncards = 2;
+	} else {
+		action_card_set(out, x->card);
+	}
+}
+
+GAME_ADAPTERS(t304, t304_random_action)
+
+static void game_t304_legal(const void *st, int seat, game_legal *out)
 {
 	t304_legal l;
 	t304_legal_of(st, seat, &l);
@@ -226,9 +247,7 @@ static void wt_legal(const void *st, int seat, game_legal *out)
 	out->cards = l.cards;
 }
 
-static void wt_view(const void *st, int seat, void *out) { t304_view_of(st, seat, out); }
-
-static void wt_status(const void *st, game_status *out)
+static void game_t304_status(const void *st, game_status *out)
 {
 	const t304 *g = st;
 	memset(out, 0, sizeof *out);
@@ -244,7 +263,7 @@ static void wt_status(const void *st, game_status *out)
 		out->score[s] = g->tokens[s];
 }
 
-static void wt_outcome(const void *st, game_outcome *o)
+static void game_t304_outcome(const void *st, game_outcome *o)
 {
 	const t304_deal_end *e = &((const t304 *)st)->last;
 	memset(o, 0, sizeof *o);
@@ -262,53 +281,17 @@ static void wt_outcome(const void *st, game_outcome *o)
 	}
 }
 
-static void wt_from(game_action *out, const t304_action *x)
-{
-	action_clear(out, x->type, x->seat);
-	out->value = x->value;
-	if (x->type == T304_ACT_EXCHANGE) {
-		out->cards[0] = x->put[0];
-		out->cards[1] = x->put[1];
-		out->ncards = 2;
-	} else {
-		action_card_set(out, x->card);
-	}
-}
-
-static int wt_random(const void *st, int seat, rng *r, game_action *out)
-{
-	t304_action x;
-	if (!t304_random_action(st, seat, r, &x))
-		return 0;
-	wt_from(out, &x);
-	return 1;
-}
-
-static int wt_bot(const void *st, int seat, rng *r, game_action *out)
-{
-	(void)r;
-	t304_view v;
-	t304_legal l;
-	t304_action x;
-	t304_view_of(st, seat, &v);
-	t304_legal_of(st, seat, &l);
-	if (!t304_simple_action(&v, &l, &x))
-		return 0;
-	wt_from(out, &x);
-	return 1;
-}
-
 const game_def game_def_trump304 = {
 	"trump304", 2, 4, CARD_COUNT, sizeof(t304), sizeof(t304_view),
-	wt_init, wt_deal, wt_apply, wt_legal, wt_view, wt_status, wt_outcome,
-	wt_random, wt_bot,
+	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
+	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
 	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	w304_code, w304_parse, T304_ACT_COUNT, T304_EV_COUNT,
+	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT,
 };
 
 /* ---- Rook ---- */
 
-static int wr_init(void *st, int nseats, int dealer, const void *rules)
+static int game_rook_init(void *st, int nseats, int dealer, const void *rules)
 {
 	(void)rules;
 	if (nseats != ROOK_SEATS || dealer < 0 || dealer >= ROOK_SEATS)
@@ -317,23 +300,26 @@ static int wr_init(void *st, int nseats, int dealer, const void *rules)
 	return 0;
 }
 
-static int wr_deal(void *st, const uint8_t *deck) { return rook_deal(st, deck); }
-
-static int wr_apply(void *st, const game_action *a, game_result *res)
+static void game_action_to_rook(const game_action *a, rook_action *x)
 {
-	rook_action x;
-	rook_result r;
-	memset(&x, 0, sizeof x);
-	x.type = a->type;
-	x.seat = a->seat;
-	x.value = a->value;
-	x.card = action_card(a, 0);
-	int err = rook_apply(st, &x, &r);
-	result_copy(res, &r);
-	return err;
+	memset(x, 0, sizeof *x);
+	x->type = a->type;
+	x->seat = a->seat;
+	x->value = a->value;
+	x->card = action_card(a, 0);
 }
 
-static void wr_legal(const void *st, int seat, game_legal *out)
+static void game_action_from_rook(const rook_action *x, game_action *out)
+{
+	action_clear(out, x->type, x->seat);
+	out->value = x->value;
+	if (x->type == ROOK_ACT_DISCARD || x->type == ROOK_ACT_PLAY)
+		action_card_set(out, x->card);
+}
+
+GAME_ADAPTERS(rook, rook_random_action)
+
+static void game_rook_legal(const void *st, int seat, game_legal *out)
 {
 	rook_legal l;
 	rook_legal_of(st, seat, &l);
@@ -344,9 +330,7 @@ static void wr_legal(const void *st, int seat, game_legal *out)
 	out->cards = l.cards;
 }
 
-static void wr_view(const void *st, int seat, void *out) { rook_view_of(st, seat, out); }
-
-static void wr_status(const void *st, game_status *out)
+static void game_rook_status(const void *st, game_status *out)
 {
 	const rook *g = st;
 	memset(out, 0, sizeof *out);
@@ -363,7 +347,7 @@ static void wr_status(const void *st, game_status *out)
 	out->score[1] = g->score[1];
 }
 
-static void wr_outcome(const void *st, game_outcome *o)
+static void game_rook_outcome(const void *st, game_outcome *o)
 {
 	const rook_hand_end *e = &((const rook *)st)->last;
 	memset(o, 0, sizeof *o);
@@ -381,46 +365,12 @@ static void wr_outcome(const void *st, game_outcome *o)
 	}
 }
 
-static void wr_from(game_action *out, const rook_action *x)
-{
-	action_clear(out, x->type, x->seat);
-	out->value = x->value;
-	if (x->type == ROOK_ACT_DISCARD || x->type == ROOK_ACT_PLAY)
-		action_card_set(out, x->card);
-}
-
-static int wr_random(const void *st, int seat, rng *r, game_action *out)
-{
-	rook_action x;
-	if (!rook_random_action(st, seat, r, &x))
-		return 0;
-	wr_from(out, &x);
-	return 1;
-}
-
-static int wr_bot(const void *st, int seat, rng *r, game_action *out)
-{
-	(void)r;
-	rook_view v;
-	rook_legal l;
-	rook_action x;
-	rook_view_of(st, seat, &v);
-	rook_legal_of(st, seat, &l);
-	if (!rook_simple_action(&v, &l, &x))
-		return 0;
-	wr_from(out, &x);
-	return 1;
-}
-
-static void wr_code(uint8_t c, char out[8]) { rook_code(c, out); }
-static uint8_t wr_parse(const char *s) { return rook_parse(s); }
-
 const game_def game_def_rook = {
 	"rook", 4, 4, ROOK_CARDS, sizeof(rook), sizeof(rook_view),
-	wr_init, wr_deal, wr_apply, wr_legal, wr_view, wr_status, wr_outcome,
-	wr_random, wr_bot,
+	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
+	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
 	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	wr_code, wr_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT,
+	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT,
 };
 
 /* ---- the interface ---- */

@@ -78,6 +78,17 @@ static int longest_suit(cardset h)
 	return best;
 }
 
+/* The trumps among these that would win a trick whose best card is wc: all
+ * of them unless wc is itself a cut (wcut), then the higher ones. */
+static cardset trumps_over(cardset trumps, int wcut, card wc)
+{
+	cardset over = 0;
+	for (cardset x = trumps; x; x &= x - 1)
+		if (!wcut || cardset_first(x) > wc)
+			over |= card_bit(cardset_first(x));
+	return over;
+}
+
 static int play_card(const t304_view *v, const t304_legal *l, t304_action *a)
 {
 	cardset L = l->cards;
@@ -104,10 +115,7 @@ static int play_card(const t304_view *v, const t304_legal *l, t304_action *a)
 	int wcut = t->cut >> w & 1;
 	cardset led = L & suit_mask(card_suit(t->card[0]));
 	if (v->must_cut == v->seat) {
-		cardset over = 0;
-		for (cardset x = L & trumps; x; x &= x - 1)
-			if (!wcut || cardset_first(x) > wc)
-				over |= card_bit(cardset_first(x));
+		cardset over = trumps_over(L & trumps, wcut, wc);
 		a->card = cheapest(over ? over : L);
 		return 1;
 	}
@@ -125,10 +133,7 @@ static int play_card(const t304_view *v, const t304_legal *l, t304_action *a)
 		return 1;
 	}
 	if (!partner_wins && v->revealed && (L & trumps)) {
-		cardset over = 0;
-		for (cardset x = L & trumps; x; x &= x - 1)
-			if (!wcut || cardset_first(x) > wc)
-				over |= card_bit(cardset_first(x));
+		cardset over = trumps_over(L & trumps, wcut, wc);
 		if (over) {
 			a->card = cheapest(over);
 			return 1;
