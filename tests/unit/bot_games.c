@@ -652,6 +652,19 @@ static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
 	close_table(b, ev, t);
 }
 
+/* Runs the table until it is ann's turn (seat 0); 1 when it is. */
+static int until_ann(loop *ev, table *t)
+{
+	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && st.turn == 0)
+			return 1;
+		loop_once(ev, 1);
+	}
+	return 0;
+}
+
 /* `hint` in every game: what the best player that game has would do. */
 static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
 {
@@ -666,14 +679,7 @@ static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
 	CHECK(priv_has(p0, "ann", "match is on") || priv_has(p0, "ann", "no match"), "%s hint: none before the match (%s)",
 	      gname, net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "nothing");
 	say(b, room, "ann", "!start");
-	game_status st = { 0 };
-	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
-		game_status_of(t->g, &st);
-		if (!st.needs_deal && st.turn == 0)
-			break;
-		loop_once(ev, 1);
-	}
-	CHECK(!st.needs_deal && st.turn == 0, "%s hint: ann's turn comes", gname);
+	CHECK(until_ann(ev, t), "%s hint: ann's turn comes", gname);
 	p0 = net.npriv;
 	say(b, room, "ann", "!hint");
 	for (int i = 0; i < 400 && !priv_has(p0, "ann", "The computer would"); i++)
@@ -697,14 +703,7 @@ static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname
 	t->set.live_turn_seconds = 2;
 	t->set.cut_offer_ms = 0;
 	say(b, room, "ann", "!start");
-	game_status st = { 0 };
-	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
-		game_status_of(t->g, &st);
-		if (!st.needs_deal && st.turn == 0)
-			break;
-		loop_once(ev, 1);
-	}
-	CHECK(!st.needs_deal && st.turn == 0, "%s live: ann's turn comes", gname);
+	CHECK(until_ann(ev, t), "%s live: ann's turn comes", gname);
 	/* The bot stops (its table falls silent: its timers find no match)
 	 * and a new one starts on the database. */
 	t->state = TABLE_OPEN;
