@@ -24,6 +24,11 @@ enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
  * enough not to keep a table waiting, long enough that most turns, taken
  * at once by people following the room, cost nothing. */
 #define TURN_NUDGE_MS 12000
+/* Brief: while the same turn is still awaited the mention is made again,
+ * after twice and four times as long: a network that had to hold one back
+ * drops it (ADAPTER_TIMELY), and the player would otherwise hear nothing
+ * until the pace's reminder. */
+#define TURN_NUDGES_MAX 3
 
 typedef struct table_settings {
 	g304_rules rules;          /* 304's options (bidding, fives, scoring, caps) */
@@ -121,6 +126,7 @@ typedef struct table {
 	int save_failed;           /* the last save failed (said once, not every line) */
 	int seen_seat;             /* brief: the seat whose move the room just saw typed (-1: none) */
 	uint64_t nudge_timer;      /* brief: names a turn that passed in silence, after TURN_NUDGE_MS */
+	int nudges;                /* brief: mentions made for the turn awaited now */
 	int cut_seat;              /* the seat offered the cut before the next deal (-1: none) */
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];

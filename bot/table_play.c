@@ -78,8 +78,11 @@ static void nudge_fire(void *ctx)
 		table_flush(t);
 	t->pr->turn(t, s);
 	/* Timely: a network that must hold it back drops it rather than tell
-	 * of a turn that has passed meanwhile. */
+	 * of a turn that has passed meanwhile; so, while this turn is still
+	 * awaited, it is said again later (table.h). */
 	table_send_out(t, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
+	if (++t->nudges < TURN_NUDGES_MAX)
+		t->nudge_timer = loop_timer(t->bot->ev, (long)t->set.turn_nudge_ms << t->nudges, nudge_fire, t);
 }
 
 /* Whose turn, and what they may do, in the room with their name so that
@@ -96,6 +99,7 @@ static void prompt_turn(table *t)
 	/* Brief (table.h): the turn is named only in a line that goes out
 	 * anyway, or by a mention if the player has not moved a while later. */
 	if (t->set.brief && !t->outlen) {
+		t->nudges = 0;
 		if (t->set.turn_nudge_ms > 0)
 			t->nudge_timer = loop_timer(t->bot->ev, t->set.turn_nudge_ms, nudge_fire, t);
 		return;

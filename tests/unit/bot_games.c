@@ -563,6 +563,13 @@ static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 			named |= strstr(net.room_lines[i], want) && strstr(net.room_lines[i], "your turn");
 		CHECK(!early && named, "%s nudge: %s is named after the silence (early %d, named %d)", gname, names[to],
 		      early, named);
+		/* Still awaited: named again after twice and four times as long
+		 * (a network may have dropped a late one), then no more. */
+		run_for(ev, 2100);
+		int times = 0;
+		for (int i = r0; i < net.nroom; i++)
+			times += strstr(net.room_lines[i], want) && strstr(net.room_lines[i], "your turn");
+		CHECK(times == 3, "%s nudge: %s is named three times while the turn waits (%d)", gname, names[to], times);
 	}
 	for (int i = 0; i < n; i++)
 		say(b, room, names[i], "!stop");
