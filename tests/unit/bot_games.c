@@ -578,14 +578,18 @@ static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 
 /* ---- one table for every game ---- */
 
-/* Opens a table of gname with n seats in room: ann in seat 1 unless
- * computers_only, computer players in the others; casual pace. */
-static table *open_with_computers(bot *b, const char *room, const char *gname, int n, int computers_only)
+/* Opens a table of gname with n seats in room "#WHAT-GAME" (written into
+ * room): ann in seat 1 unless computers_only, computer players in the
+ * others; casual pace. */
+static table *open_with_computers(bot *b, char *room, size_t len, const char *what, const char *gname, int n,
+				  int computers_only)
 {
 	char cmd[64];
+	snprintf(room, len, "#%s-%s", what, gname);
 	snprintf(cmd, sizeof cmd, "!new %s %d", gname, n);
 	say(b, room, "ann", cmd);
 	table *t = table_in(b, room);
+	CHECK(t != NULL, "%s %s: a table opens", gname, what);
 	if (!t)
 		return NULL;
 	if (computers_only)
@@ -622,9 +626,7 @@ static int bogus_choose(table *t, int s, int why, game_action *a)
 static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
 {
 	char room[32];
-	snprintf(room, sizeof room, "#stall-%s", gname);
-	table *t = open_with_computers(b, room, gname, n, 1);
-	CHECK(t != NULL, "%s stall: a table of computer players opens", gname);
+	table *t = open_with_computers(b, room, sizeof room, "stall", gname, n, 1);
 	if (!t)
 		return;
 	static present buggy;
@@ -676,9 +678,7 @@ static int until_ann(loop *ev, table *t)
 static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
 {
 	char room[32];
-	snprintf(room, sizeof room, "#hint-%s", gname);
-	table *t = open_with_computers(b, room, gname, n, 0);
-	CHECK(t != NULL, "%s hint: a table opens", gname);
+	table *t = open_with_computers(b, room, sizeof room, "hint", gname, n, 0);
 	if (!t)
 		return;
 	int p0 = net.npriv;
@@ -701,9 +701,7 @@ static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
 static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname, int n)
 {
 	char room[32];
-	snprintf(room, sizeof room, "#live-%s", gname);
-	table *t = open_with_computers(b, room, gname, n, 0);
-	CHECK(t != NULL, "%s live: a table opens", gname);
+	table *t = open_with_computers(b, room, sizeof room, "live", gname, n, 0);
 	if (!t)
 		return;
 	say(b, room, "ann", "!set pace live");
@@ -747,13 +745,8 @@ static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname
 
 int main(void)
 {
-	char dir[] = "/tmp/cardbot-games-XXXXXX";
-	if (!mkdtemp(dir))
-		return 1;
-	char path[256];
-	snprintf(path, sizeof path, "%s/cardbot.db", dir);
-	char err[STORE_ERR_MAX];
-	store *db = store_open(path, err, sizeof err);
+	char dir[] = "/tmp/cardbot-games-XXXXXX", path[256], err[STORE_ERR_MAX];
+	store *db = testnet_db(dir, path, sizeof path, err, sizeof err);
 	CHECK(db != NULL, "a new database opens: %s", db ? "" : err);
 	if (!db)
 		return 1;

@@ -201,13 +201,8 @@ static const char *const rook_bands[4] = { "70-119", "120-149", "150-200", NULL 
 
 int main(void)
 {
-	char dir[] = "/tmp/cardbot-stats-XXXXXX";
-	if (!mkdtemp(dir))
-		return 1;
-	char path[256];
-	snprintf(path, sizeof path, "%s/cardbot.db", dir);
-	char err[STORE_ERR_MAX];
-	store *db = store_open(path, err, sizeof err);
+	char dir[] = "/tmp/cardbot-stats-XXXXXX", path[256], err[STORE_ERR_MAX];
+	store *db = testnet_db(dir, path, sizeof path, err, sizeof err);
 	CHECK(db != NULL, "a new database opens: %s", db ? "" : err);
 	if (!db)
 		return 1;

@@ -32,6 +32,7 @@
 #include "bot.h"
 #include "console.h"
 #include "loop.h"
+#include "store.h"
 
 typedef struct testnet {
 	adapter *a;                  /* the console adapter (the bot's) */
@@ -109,6 +110,19 @@ static inline adapter *testnet_console(loop *ev, bot *b, const char *name)
 		abort();
 	}
 	return a;
+}
+
+/* A new database in a new directory (dir: a mkdtemp template, rewritten
+ * with the name made), its path written into path; NULL with err set
+ * when either cannot be made. */
+static inline store *testnet_db(char *dir, char *path, size_t len, char *err, size_t errlen)
+{
+	if (!mkdtemp(dir)) {
+		snprintf(err, errlen, "%s: no temporary directory", dir);
+		return NULL;
+	}
+	snprintf(path, len, "%s/cardbot.db", dir);
+	return store_open(path, err, errlen);
 }
 
 /* Forgets every line recorded. */
