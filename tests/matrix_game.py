@@ -351,13 +351,14 @@ class Scenario:
         seg = {}
         last_phase = {}
         first_deal = []    # (event, user, line) in the first deal of each direct room
-        # A hand thrown in ends the deal at once (a computer player may do
-        # it before anyone else speaks): whatever the bot sent after the
-        # room heard of it belongs to the next deal.
+        # A hand thrown in, or a deal where all pass, ends the deal in the
+        # four-card bidding (a computer player may throw in before anyone
+        # else speaks): whatever the bot sent after the room heard of it
+        # belongs to the next deal, whose hands are in that bidding too.
         redeal = None
         for e in events:
             if e["type"] == "m.room.message" and e["sender"] == bot and e["room_id"] == self.room and any(
-                    irc_game.OTHER_END_RE.search(sg) and "throws in" in sg
+                    irc_game.OTHER_END_RE.search(sg) and ("throws in" in sg or "all pass" in sg)
                     for line in lines_of(e) for sg in irc_game.segs(line)):
                 redeal = e["pos"]
                 break
