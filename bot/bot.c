@@ -11,6 +11,7 @@
 #include "pack.h"
 #include "render.h"
 #include "text.h"
+#include "text_lang.h"
 
 #define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
 #define CMD_WORD_MAX 64      /* a longer word is cut */
@@ -23,6 +24,7 @@ bot *bot_new(loop *ev, const table_settings *defaults, const char *prefix)
 	b->ev = ev;
 	b->defaults = *defaults;
 	snprintf(b->prefix, sizeof b->prefix, "%s", prefix && *prefix ? prefix : "!");
+	text_prefix_set(b->prefix);
 	b->cmd_burst = BOT_CMD_BURST;
 	b->cmd_per_second = BOT_CMD_PER_SECOND;
 	return b;
@@ -353,7 +355,7 @@ static int rate_take(bot *b, adapter *net, const char *user, int notify, int pre
 		if (!u->warned && notify) {
 			u->warned = 1;
 			char buf[512];
-			text_fmt(buf, sizeof buf, T_RATE_LIMITED, 0, NULL);
+			text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, T_RATE_LIMITED, 0, NULL);
 			bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 		}
 		return 0;
@@ -398,7 +400,7 @@ static void say_private_id(bot *b, adapter *net, const char *user, int id, const
 {
 	char buf[1024];
 	const char *args[3] = { b->prefix, a1 ? a1 : "", a2 ? a2 : "" };
-	text_fmt(buf, sizeof buf, id, 3, args);
+	text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, id, 3, args);
 	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 }
 
@@ -437,7 +439,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	if (!def || argc > 3 || nseats < 0 || (nseats && (nseats < def->min_seats || nseats > def->max_seats))) {
 		char buf[1024];
 		const char *args[3] = { room, b->prefix, "" };
-		text_fmt(buf, sizeof buf, T_G_NEW_USAGE, 3, args);
+		text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, T_G_NEW_USAGE, 3, args);
 		bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
@@ -454,7 +456,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	table_set_game(t, def->name, nseats);
 	char buf[1024];
 	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
-	text_fmt(buf, sizeof buf, T_TABLE_OPENED, 3, args);
+	text_fmt_in(table_lang(t), buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
 	table_recall_settings(t);
 	char *sit[1] = { "sit" };
@@ -520,6 +522,12 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		return;
 	if (!rate_ok(b, net, user))
 		return;
+	if (is_word(argv[0], "lang", NULL)) {
+		/* A person's own choice, with or without a table. */
+		table *at = room ? find_table(b, net, room) : NULL;
+		bot_lang_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
+		return;
+	}
 	if (room) {
 		if (is_word(argv[0], "304", "new")) {
 			open_table(b, net, room, user, name, argc, argv);
@@ -766,10 +774,11 @@ void bot_check_store(bot *b)
 	log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
 	int id = now == STORE_FILE_REWRITTEN ? T_DB_REWRITTEN : now == STORE_FILE_LOST ? T_DB_LOST : T_DB_REPLACED;
 	char buf[1024];
-	text_fmt(buf, sizeof buf, id, 0, NULL);
 	for (int i = 0; i < b->ntables; i++)
-		if (!b->tables[i]->closing)
+		if (!b->tables[i]->closing) {
+			text_fmt_in(table_lang(b->tables[i]), buf, sizeof buf, id, 0, NULL);
 			bot_say_room(b, b->tables[i]->net, b->tables[i]->room, buf, ADAPTER_NOTICE);
+		}
 }
 
 adapter_host bot_host(bot *b)

@@ -3,6 +3,7 @@
 #define CARDBOT_BOT_H
 
 #include "adapter.h"
+#include "bot_lang.h"
 #include "loop.h"
 #include "store.h"
 #include "table.h"
@@ -41,6 +42,8 @@ typedef struct bot {
 	int noperators;
 	table_settings defaults;
 	user_bucket users[BOT_USERS_MAX];
+	bot_lang_entry langs[BOT_LANG_CACHE]; /* people's !lang choices at hand (bot_lang.c) */
+	int nlang_next;            /* the entry of langs taken next */
 	uint64_t reap_timer;
 	/* Table settings for a new table in a room (per-channel defaults);
 	 * NULL: the defaults above. */

@@ -29,7 +29,7 @@ static const char *const bidding_words[] = { "pagat", "single", NULL };
 static const char *const scoring_words[] = { "standard", "bank", NULL };
 static const char *const caps_words[] = { "strict", "lenient", "off", NULL };
 /* Languages bot/text_*.c speak. */
-static const char *const language_words[] = { "en", NULL };
+static const char *const language_words[] = { "en", "ta", "si", NULL };
 #undef WORD
 #undef WORD3
 #undef BUILT3
@@ -100,7 +100,8 @@ static int check_language(struct schema_loader *L, const config_setting_t *s, co
 		if (!strcmp(v, language_words[i]))
 			return 0;
 	char q[SCHEMA_SHOWN_MAX * 4 + 8];
-	schema_error(L, s, path, "%s is not a language cardbot speaks: use \"en\"", schema_shown(q, v));
+	schema_error(L, s, path, "%s is not a language cardbot speaks: use \"en\" (English), \"ta\" (Tamil) or \"si\" (Sinhala)",
+		     schema_shown(q, v));
 	return -1;
 }
 
@@ -338,6 +339,8 @@ static const struct schema_field table_fields[] = {
 	TABLE_INT(computer_think_ms, 10, 10000, "milliseconds"),
 	{ .key = "hints", .kind = SCHEMA_BOOL, .off = offsetof(config_table, hints), .size = sizeof(int) },
 	{ .key = "rules", .kind = SCHEMA_GROUP, .off = offsetof(config_table, rules), .sub = &rules_group },
+	{ .key = "lang", .kind = SCHEMA_STRING, .off = offsetof(config_table, lang), .size = CONFIG_LANGUAGE_MAX,
+	  .check = check_language },
 };
 #undef TABLE_INT
 static const struct schema_group table_group = SCHEMA_GROUP_OF(table_fields);
@@ -379,6 +382,8 @@ static const struct schema_field channel_fields[] = {
 	  .words = pace_words, .what = "a pace" },
 	{ .key = "rules", .kind = SCHEMA_GROUP, .off = offsetof(struct channel_target, table.rules),
 	  .sub = &rules_group },
+	{ .key = "lang", .kind = SCHEMA_STRING, .off = offsetof(struct channel_target, table.lang),
+	  .size = CONFIG_LANGUAGE_MAX, .check = check_language },
 };
 static const struct schema_group channel_group = SCHEMA_GROUP_OF(channel_fields);
 

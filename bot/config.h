@@ -91,6 +91,7 @@ typedef struct config_table {
 	int computer_think_ms;         /* a search player's thinking budget per decision */
 	int hints;                     /* private prompts list the legal cards */
 	g304_rules rules;              /* the 304 table options (RULES.md) */
+	char lang[CONFIG_LANGUAGE_MAX]; /* the room's language ("": bot.language) */
 } config_table;
 
 typedef struct config_operator {

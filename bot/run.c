@@ -29,9 +29,12 @@ typedef struct runner {
 	const char *path;          /* the config file (NULL: built in) */
 } runner;
 
-static void settings_from(const config_table *ct, table_settings *out)
+static void settings_from(const config *cfg, const config_table *ct, table_settings *out)
 {
 	table_settings_default(out);
+	/* The room's language: the channel's or [tables]', else the bot's. */
+	const text_lang *l = text_lang_find(ct->lang[0] ? ct->lang : cfg->bot.language);
+	snprintf(out->lang, sizeof out->lang, "%s", l ? l->code : "en");
 	out->rules = ct->rules;
 	out->pace = ct->pace == CONFIG_PACE_LIVE ? PACE_LIVE
 		: ct->pace == CONFIG_PACE_CORRESPONDENCE ? PACE_CORRESPONDENCE : PACE_CASUAL;
@@ -54,11 +57,11 @@ static void settings_for(void *ctx, adapter *net, const char *room, table_settin
 	runner *r = ctx;
 	for (int i = 0; i < r->cfg.nnetworks; i++)
 		if (!strcmp(r->cfg.networks[i].name, net->name)) {
-			settings_from(config_channel_table(&r->cfg, &r->cfg.networks[i], room), out);
+			settings_from(&r->cfg, config_channel_table(&r->cfg, &r->cfg.networks[i], room), out);
 			out->brief = r->cfg.networks[i].rate_limited;
 			return;
 		}
-	settings_from(&r->cfg.tables, out);
+	settings_from(&r->cfg, &r->cfg.tables, out);
 }
 
 static void end_loop(void *ctx)
@@ -86,7 +89,7 @@ static void on_stop_signal(void *ctx, int sig)
 static void apply_bot_settings(runner *r)
 {
 	bot *b = r->b;
-	settings_from(&r->cfg.tables, &b->defaults);
+	settings_from(&r->cfg, &r->cfg.tables, &b->defaults);
 	snprintf(b->prefix, sizeof b->prefix, "%s", r->cfg.bot.prefix);
 	b->cmd_burst = r->cfg.bot.commands_burst;
 	b->cmd_per_second = r->cfg.bot.commands_per_minute / 60.0;
@@ -316,7 +319,7 @@ int run_main(int argc, char **argv)
 	}
 	r.ev = loop_new();
 	table_settings defaults;
-	settings_from(&r.cfg.tables, &defaults);
+	settings_from(&r.cfg, &r.cfg.tables, &defaults);
 	r.b = r.ev ? bot_new(r.ev, &defaults, r.cfg.bot.prefix) : NULL;
 	if (!r.b) {
 		fprintf(stderr, "run: out of memory\n");

@@ -86,7 +86,14 @@ static const char migrate_v2[] =
 	"CREATE TABLE channel_settings(network TEXT NOT NULL, room TEXT NOT NULL, option TEXT NOT NULL,"
 	"  value TEXT NOT NULL, PRIMARY KEY(network, room, option));";
 
-static const char *const migrations[STORE_VERSION] = { schema_v1, migrate_v2 };
+/* Version 3: the language each person chose with !lang. Apart from
+ * users.language, which every row holds ('en' by default) whether or not
+ * its person ever chose: a row here is a choice. */
+static const char migrate_v3[] =
+	"CREATE TABLE user_languages(network TEXT NOT NULL, user TEXT NOT NULL COLLATE NOCASE, lang TEXT NOT NULL,"
+	"  PRIMARY KEY(network, user));";
+
+static const char *const migrations[STORE_VERSION] = { schema_v1, migrate_v2, migrate_v3 };
 
 static int fail(store *s, const char *what)
 {
@@ -575,6 +582,29 @@ int store_user_set(store *s, const char *net, const char *user, const store_user
 	return run(s, prep(s, "INSERT OR REPLACE INTO users(network, user, ascii, language, notices) VALUES(?1, ?2, ?3, ?4, ?5)",
 			   "ttiti", net, user, u->ascii, u->language[0] ? u->language : "en", u->notices),
 		   "saving a player's settings");
+}
+
+int store_lang_get(store *s, const char *net, const char *user, char *code, size_t len)
+{
+	sqlite3_stmt *st = prep(s, "SELECT lang FROM user_languages WHERE network=?1 AND user=?2", "tt", net, user);
+	if (!st)
+		return -1;
+	int found = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		copy_col(st, 0, code, len);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int store_lang_set(store *s, const char *net, const char *user, const char *code)
+{
+	if (!code || !*code)
+		return run(s, prep(s, "DELETE FROM user_languages WHERE network=?1 AND user=?2", "tt", net, user),
+			   "forgetting a player's language");
+	return run(s, prep(s, "INSERT OR REPLACE INTO user_languages(network, user, lang) VALUES(?1, ?2, ?3)", "ttt",
+			   net, user, code), "saving a player's language");
 }
 
 /* ---- a channel's remembered !set choices ---- */

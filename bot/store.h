@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_VERSION 2          /* the schema this build writes; older ones are migrated */
+#define STORE_VERSION 3          /* the schema this build writes; older ones are migrated */
 #define STORE_ERR_MAX 4096
 
 typedef struct store store;
@@ -57,6 +57,10 @@ typedef struct store_user {
 /* 1 and *out filled when the user has settings, 0 when not, -1 on error. */
 int store_user_get(store *s, const char *net, const char *user, store_user *out);
 int store_user_set(store *s, const char *net, const char *user, const store_user *u);
+/* The language a person chose with !lang ("ta"), into code: 1 found, 0
+ * none chosen, -1 error. store_lang_set with NULL or "" forgets it. */
+int store_lang_get(store *s, const char *net, const char *user, char *code, size_t len);
+int store_lang_set(store *s, const char *net, const char *user, const char *code);
 
 /* ---- a channel's remembered choices (!set), applied to its next tables ---- */
 int store_channel_set(store *s, const char *net, const char *room, const char *option, const char *value);

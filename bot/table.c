@@ -35,6 +35,7 @@ void table_settings_default(table_settings *s)
 	s->computer_delay_ms = 700;
 	s->hints = 1;
 	snprintf(s->game, sizeof s->game, "304");
+	snprintf(s->lang, sizeof s->lang, "en");
 }
 
 /* Does the network vouch for this identity for good (an account, a Matrix
@@ -270,6 +271,7 @@ void table_user_renamed(table *t, const char *old_user, const char *new_user, co
 
 void table_user_left(table *t, const char *user)
 {
+	table_enter(t);
 	viewers_sync(t);
 	int s = table_seat_of(t, user);
 	if (s < 0)
@@ -300,6 +302,7 @@ void table_user_left(table *t, const char *user)
 
 void table_user_seen(table *t, const char *user)
 {
+	table_enter(t);
 	int s = table_seat_of(t, user);
 	if (s < 0)
 		return;
@@ -356,6 +359,7 @@ void table_recall_settings(table *t)
 {
 	if (!t->bot->db || t->state != TABLE_OPEN)
 		return;
+	table_enter(t);
 	struct recall rc = { t, "" };
 	size_t keep = t->outlen;
 	int keep_n = t->nout;
@@ -712,7 +716,7 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 			 size_t len)
 {
 	static const char *const options[] = { "bidding", "fives", "scoring", "caps", "external_caps", "pace",
-					       "level", "think" };
+					       "level", "think", "lang" };
 	static const char *const offon[] = { "off", "on" };
 	g304_rules *r = &t->set.rules;
 	int b;
@@ -754,6 +758,9 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 		t->set.computer_easy = g304_ai_level_parse(val) == G304_AI_EASY;
 		t->set.computer_level = g304_ai_level_parse(val);
 		shown = val; /* exactly one of the level names */
+	} else if (!strcasecmp(opt, "lang") && text_lang_find(val)) {
+		snprintf(t->set.lang, sizeof t->set.lang, "%s", text_lang_find(val)->code);
+		shown = t->set.lang;
 	} else if (!strcasecmp(opt, "think") && parse_number(val, 10, 10000, &n) == 0) {
 		t->set.computer_think_ms = (int)n;
 		snprintf(num, sizeof num, "%ld", n);
@@ -773,11 +780,19 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 	(void)name, (void)in_room, (void)argc;
 	const char *opt = NULL;
 	char val[32];
+	int lang = !strcasecmp(argv[1], "lang");
 	if (apply_setting(t, argv[1], argv[2], &opt, val, sizeof val) < 0) {
-		table_tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
+		if (lang)
+			table_tell(t, user, T_LANG_UNKNOWN, argv[2], text_lang_codes(), NULL);
+		else
+			table_tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
 		return;
 	}
-	table_say(t, T_SET_DONE, opt, val, NULL);
+	table_enter(t); /* the new language, for what follows */
+	if (lang)
+		table_say(t, T_LANG_ROOM_SET, val, NULL, NULL);
+	else
+		table_say(t, T_SET_DONE, opt, val, NULL);
 	/* The channel's next tables start with this choice too. */
 	if (t->bot->db && *user && store_channel_set(t->bot->db, t->net->name, t->room, opt, val) < 0)
 		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
@@ -845,6 +860,8 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
+	if (!in_room)
+		table_reader(table_lang_of(t, user)); /* table_command entered the room's */
 	strbuf b;
 	sb_init(&b, line, sizeof line);
 	sb_printf(&b, "%s: ", table_room_shown(t));
@@ -871,6 +888,7 @@ static void cmd_last(table *t, const char *user, const char *name, int in_room, 
 		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		return;
 	}
+	table_reader(table_lang_of(t, user)); /* a private line */
 	t->pr->last(t, user, table_seat_of(t, user));
 }
 
@@ -878,6 +896,8 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
+	if (!in_room)
+		table_reader(table_lang_of(t, user));
 	t->pr->score(t, line, sizeof line);
 	table_answer(t, user, in_room, line);
 }
@@ -886,6 +906,7 @@ static void cmd_rules(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
 	char line[TABLE_LINE];
+	table_reader(table_lang_of(t, user)); /* a private line */
 	t->pr->rules(t, line, sizeof line);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
@@ -1218,6 +1239,13 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 
 static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv);
 
+/* A person's language (bot/bot_lang.c answers, as it does away from tables). */
+static void cmd_lang(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	bot_lang_command(t->bot, t->net, user, table_lang(t), argc, argv);
+}
+
 int table_set_game(table *t, const char *gname, int nseats)
 {
 	const game_def *d = game_find(gname);
@@ -1299,6 +1327,7 @@ static const command commands[] = {
 	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING | CMD_QUERY, T_HELP_HINT },
 	{ "history", NULL, cmd_history, 0, 0, CMD_QUERY, T_HELP_HISTORY },
 	{ "keep", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_KEEP },
+	{ "lang", NULL, cmd_lang, 0, 1, 0, T_HELP_LANG },
 	{ "last", NULL, cmd_last, 0, 0, CMD_QUERY, T_HELP_LAST },
 	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
 	{ "new", NULL, cmd_new, 1, 2, CMD_OPEN, T_HELP_NEW },
@@ -1336,14 +1365,15 @@ static const command *find_command(const char *word)
 void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv)
 {
 	char buf[TABLE_LINE];
+	const text_lang *l = bot_lang_private(owner, net, user);
 	if (argc > 1) {
 		const command *c = find_command(argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1]);
 		if (!c) {
 			const char *args[3] = { argv[1], owner->prefix, "" };
-			text_fmt(buf, sizeof buf, T_UNKNOWN_COMMAND, 3, args);
+			text_fmt_in(l, buf, sizeof buf, T_UNKNOWN_COMMAND, 3, args);
 		} else {
 			const char *args[3] = { owner->prefix, "", "" };
-			text_fmt(buf, sizeof buf, c->help, 3, args);
+			text_fmt_in(l, buf, sizeof buf, c->help, 3, args);
 		}
 		bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
 		return;
@@ -1351,10 +1381,12 @@ void table_help(struct bot *owner, adapter *net, const char *user, int argc, cha
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
 	const char *args[3] = { owner->prefix, "", "" };
-	text_fmt(buf, sizeof buf, T_HELP_INTRO, 3, args);
+	text_fmt_in(l, buf, sizeof buf, T_HELP_INTRO, 3, args);
 	b.len = strlen(buf);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		sb_printf(&b, "%s%s%s", i ? " " : "", owner->prefix, commands[i].name);
+	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
+	text_fmt_in(l, buf, sizeof buf, T_HELP_SAME_WORDS, 3, args);
 	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
 }
 
@@ -1366,6 +1398,7 @@ static void cmd_help(table *t, const char *user, const char *name, int in_room, 
 
 void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
+	table_enter(t);
 	viewers_sync(t);
 	const command *c = find_command(argv[0]);
 	if (!c) {
@@ -1377,7 +1410,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
 		char buf[TABLE_LINE];
 		const char *args[3] = { t->bot->prefix, "", "" };
-		text_fmt(buf, sizeof buf, c->help, 3, args);
+		text_fmt_in(table_lang_of(t, user), buf, sizeof buf, c->help, 3, args);
 		table_tell(t, user, T_USAGE, buf, NULL, NULL);
 		return;
 	}
@@ -1389,7 +1422,9 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
 		return;
 	}
-	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN) {
+	/* The room's language may change during a match: it touches no rule. */
+	int any_time = c->fn == cmd_set && argc > 1 && !strcasecmp(argv[1], "lang");
+	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN && !any_time) {
 		table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
 		return;
 	}

@@ -53,6 +53,7 @@ typedef struct table_settings {
 	                            * only in a line that goes out anyway, a trick is told in one
 	                            * line, and hands go privately when they change, not every turn */
 	char game[16];             /* what "!new" opens: "304", "trump304" or "rook" ([tables] game) */
+	char lang[4];              /* the room's language: "en", "ta" or "si" (text_lang_find) */
 } table_settings;
 void table_settings_default(table_settings *s);
 
@@ -164,6 +165,8 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 int table_set_game(table *t, const char *name, int nseats);
 /* The record name of the table's game ("304", "trump304", "rook"). */
 const char *table_game_name(const table *t);
+/* The room's language (t->set.lang; English for a code it does not know). */
+const struct text_lang *table_lang(const table *t);
 /* The table's room as its people know it (a Matrix room's alias, else the
  * id), valid until the next call. */
 const char *table_room_shown(const table *t);

@@ -12,6 +12,7 @@
 #include "render.h"
 #include "table.h"
 #include "text.h"
+#include "text_lang.h"
 
 #define TABLE_LINE 1024          /* a private line, or one announcement */
 #define TABLE_PARTS_MAX 64       /* announcements in one message */
@@ -21,6 +22,15 @@
 enum table_timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
 
 /* ---- what the table says (table_say.c) ---- */
+/* user's language: their !lang choice, else the room's (table_lang). */
+const text_lang *table_lang_of(const table *t, const char *user);
+/* Whom the pieces composed now (table_txt, seat names, suits) are for:
+ * sets it (NULL: English) and returns what it was, to be set back. */
+const text_lang *table_reader(const text_lang *lang);
+/* The reader now (never NULL). */
+const text_lang *table_reader_now(void);
+/* An event reaches the table: what it composes is for the room. */
+void table_enter(const table *t);
 /* An announcement for the room, gathered until table_flush. */
 void table_say(table *t, int id, const char *a1, const char *a2, const char *a3);
 /* An announcement addressed to user (a turn, a warning, an offer): the

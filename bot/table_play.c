@@ -55,7 +55,9 @@ void table_send_hand(table *t, int s)
 {
 	if (s < 0 || s >= t->nseats || !table_private_ok(t, s) || !table_in_deal(t))
 		return;
+	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
 	t->pr->hand(t, s);
+	table_reader(was);
 }
 
 void table_seen(table *t, int s)
@@ -70,6 +72,7 @@ void table_seen(table *t, int s)
 static void nudge_fire(void *ctx)
 {
 	table *t = ctx;
+	table_enter(t);
 	t->nudge_timer = 0;
 	int s = table_turn(t);
 	if (s < 0 || t->seats[s].computer)
@@ -238,6 +241,7 @@ void table_cut(table *t, const char *user, const char *arg)
 static void deal_next(void *ctx)
 {
 	table *t = ctx;
+	table_enter(t);
 	t->deal_timer = 0;
 	if (t->state != TABLE_PLAYING || !t->g)
 		return;
@@ -411,7 +415,9 @@ int table_act(table *t, const game_action *a, const char *user)
 		game_free(before);
 		if (user) {
 			char buf[TABLE_LINE];
+			const text_lang *was = table_reader(table_lang_of(t, user));
 			t->pr->refusal(t, &res, a->seat, buf, sizeof buf);
+			table_reader(was);
 			table_tell(t, user, T_REFUSED, table_room_shown(t), buf, NULL);
 			/* Brief: the room saw the command and hears of no move, so
 			 * it is told that this one did not count. */
@@ -506,6 +512,7 @@ void table_computer_done(table *t, int s, int why, uint64_t stamp, const game_ac
 {
 	if (t->closing || stamp != table_stamp(t) || table_turn(t) != s)
 		return;
+	table_enter(t);
 	if (why == PRESENT_MOVE && !table_auto_seat(t, s))
 		return;
 	game_action x;
@@ -520,6 +527,7 @@ void table_computer_done(table *t, int s, int why, uint64_t stamp, const game_ac
 static void computer_timer(void *ctx)
 {
 	table *t = ctx;
+	table_enter(t);
 	t->computer_timer = 0;
 	int s = table_turn(t);
 	if (s >= 0 && table_auto_seat(t, s))
@@ -529,6 +537,7 @@ static void computer_timer(void *ctx)
 static void turn_timer(void *ctx)
 {
 	table *t = ctx;
+	table_enter(t);
 	t->timer = 0;
 	int s = table_turn(t);
 	if (s < 0)
@@ -611,6 +620,7 @@ void table_play_resumed(table *t)
 {
 	if (t->state != TABLE_PLAYING || !t->g)
 		return;
+	table_enter(t);
 	game_status st;
 	game_status_of(t->g, &st);
 	if (!st.needs_deal && t->commitment[0]) {
@@ -642,7 +652,9 @@ void table_hint(table *t, int s, const game_action *a)
 	char what[128];
 	if (!table_private_ok(t, s))
 		return;
+	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
 	t->pr->hint_text(t, s, a, what, sizeof what);
+	table_reader(was);
 	table_tell(t, t->seats[s].user, T_HINT, table_room_shown(t), what, NULL);
 }
 

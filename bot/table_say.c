@@ -6,6 +6,13 @@
  * and the trumper's inspection go only to the seat entitled to them, and
  * every refusal goes privately too (a refusal can say something about the
  * refused card, such as that it is a trump).
+ *
+ * In which language: a line for the room in the room's (table_lang); a
+ * private line in the language its reader chose with !lang, else the
+ * room's (table_lang_of). Pieces composed before they are said (a status
+ * line, a hand, a seat's name) are written in the language of the reader
+ * being written for (table_reader): the room's from the moment an event
+ * reaches the table (table_enter), a person's around their private lines.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,16 +21,53 @@
 #include "table_int.h"
 #include "table_store.h"
 
+/* Whom the pieces being composed are for (NULL: English). One table is
+ * rendered at a time, on the loop's thread. */
+static const text_lang *reader;
+
+const text_lang *table_reader(const text_lang *lang)
+{
+	const text_lang *was = reader;
+	reader = lang;
+	return was;
+}
+
+const text_lang *table_reader_now(void)
+{
+	return reader ? reader : &text_lang_en;
+}
+
+const text_lang *table_lang(const table *t)
+{
+	const text_lang *l = text_lang_find(t->set.lang);
+	return l ? l : &text_lang_en;
+}
+
+const text_lang *table_lang_of(const table *t, const char *user)
+{
+	const text_lang *l = user && *user ? bot_lang_of(t->bot, t->net, user) : NULL;
+	return l ? l : table_lang(t);
+}
+
+void table_enter(const table *t)
+{
+	table_reader(table_lang(t));
+}
+
 const char *table_seat_name(const table *t, int s)
 {
-	static char nobody[64], empty[64];
-	if (!nobody[0]) {
-		table_txt(nobody, sizeof nobody, T_NOBODY, NULL, NULL, NULL);
-		table_txt(empty, sizeof empty, T_EMPTY_SEAT, NULL, NULL, NULL);
+	/* Per language, written once: the words never change. */
+	static char nobody[TEXT_LANGS][64], empty[TEXT_LANGS][64];
+	int k = 0;
+	while (k < TEXT_LANGS - 1 && text_langs[k] != table_reader_now())
+		k++;
+	if (!nobody[k][0]) {
+		table_txt(nobody[k], sizeof nobody[k], T_NOBODY, NULL, NULL, NULL);
+		table_txt(empty[k], sizeof empty[k], T_EMPTY_SEAT, NULL, NULL, NULL);
 	}
 	if (s < 0 || s >= TABLE_SEATS)
-		return nobody;
-	return t->seats[s].user[0] ? t->seats[s].name : empty;
+		return nobody[k];
+	return t->seats[s].user[0] ? t->seats[s].name : empty[k];
 }
 
 /* The table's room as its people know it, for what the bot tells them: a
@@ -58,7 +102,7 @@ void table_say(table *t, int id, const char *a1, const char *a2, const char *a3)
 {
 	char buf[TABLE_LINE];
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
-	text_fmt(buf, sizeof buf, id, 3, args);
+	text_fmt_in(table_lang(t), buf, sizeof buf, id, 3, args);
 	announce(t, buf);
 }
 
@@ -72,7 +116,7 @@ void table_say_to(table *t, const char *user, int id, const char *a1, const char
 const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
 {
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
-	text_fmt(buf, len, id, 3, args);
+	text_fmt_in(table_reader_now(), buf, len, id, 3, args);
 	return buf;
 }
 
@@ -169,7 +213,7 @@ void table_tell(table *t, const char *user, int id, const char *a1, const char *
 		return; /* nobody to tell (settings recalled from the database) */
 	char buf[TABLE_LINE];
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
-	text_fmt(buf, sizeof buf, id, 3, args);
+	text_fmt_in(table_lang_of(t, user), buf, sizeof buf, id, 3, args);
 	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
 }
 

@@ -6,6 +6,7 @@
 #include "record.h"
 #include "present.h"
 #include "table_store.h"
+#include "text_lang.h"
 
 static const char *const bidding_w[] = { "pagat", "single" };
 static const char *const scoring_w[] = { "standard", "bank" };
@@ -92,6 +93,7 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(set, "hints", json_object_new_int(s->hints));
 	json_object_object_add(set, "computer_level", json_object_new_int(s->computer_level));
 	json_object_object_add(set, "computer_think_ms", json_object_new_int(s->computer_think_ms));
+	json_object_object_add(set, "lang", json_object_new_string(s->lang));
 	json_object_object_add(o, "settings", set);
 	json_object *seats = json_object_new_array();
 	for (int i = 0; i < G304_SEATS; i++) {
@@ -187,6 +189,15 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 			if (get_int(set, rules[i].key, 0, rules[i].hi, &v) < 0)
 				bad = rules[i].key;
 			*rules[i].p = (uint8_t)v;
+		}
+		/* Absent (an older cardbot): the room's language stays as configured. */
+		char lang[sizeof s.lang];
+		json_object *lv;
+		if (!bad && json_object_object_get_ex(set, "lang", &lv)) {
+			if (get_str(set, "lang", lang, sizeof lang) < 0 || !text_lang_find(lang))
+				bad = "lang";
+			else
+				snprintf(s.lang, sizeof s.lang, "%s", text_lang_find(lang)->code);
 		}
 	}
 	seat seats[G304_SEATS];

@@ -19,8 +19,11 @@ size_t text_refusal(char *buf, size_t len, const game_result *res, const char *c
  * ended; else the previous deal has not. */
 size_t text_deal_refused(char *buf, size_t len, int over);
 
-/* Everything the bot says at a table, in one list. {1} {2} {3} stand for
- * the arguments of text_fmt; they are never printf formats. */
+/* Everything the bot says at a table, in one list: each id with its English
+ * (bot/text_ta.c and bot/text_si.c hold the other languages, bot/text_lang.h
+ * chooses). {1} {2} {3} stand for the arguments of text_fmt; {prefix} for
+ * the command prefix, {start} for the prefix and "start". They are never
+ * printf formats. */
 #define TEXT_LIST(X) \
 	X(T_TABLE_OPENED, "A {3} table is open in {2}. Take a seat with {1}sit, add computer players with {1}bot, and {1}start when every seat is taken. {1}help lists every command.") \
 	X(T_TABLE_EXISTS, "There is already a table here: {1}sit to join, {1}table to see it.") \
@@ -29,12 +32,28 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_WHICH_TABLE, "You sit at several tables ({2}): name one first, e.g. {3} play js") \
 	X(T_RATE_LIMITED, "Slow down please: you are sending commands faster than I take them; the extra ones are ignored.") \
 	X(T_ERROR, "Something went wrong: {1}") \
+	X(T_ERR_STATS, "the statistics could not be read") \
+	X(T_ERR_TOP, "the leaderboard could not be read") \
+	X(T_ERR_HISTORY, "the history could not be read") \
+	X(T_ERR_RECORD, "the record could not be read") \
+	X(T_ERR_RANDOM, "the random source failed; try {prefix}start again") \
+	X(T_ERR_SETUP, "the game could not be set up") \
+	X(T_ERR_MEMORY, "out of memory") \
+	X(T_ERR_TOO_MANY_TABLES, "too many tables are open on this bot") \
 	X(T_DEAL, "Deal {1}: {2} deals; {3} bids first. Hands are sent privately.") \
 	X(T_TURN_BID, "{1}: your turn to bid ({2}).") \
 	X(T_TURN_TRUMP, "{1}: choose your trump card privately (/msg me trump CARD).") \
 	X(T_TURN_PLAY, "{1}: your turn to play.") \
 	X(T_REJECTED, "{1} throws in the hand ({2} points): same dealer, new cards.") \
 	X(T_BID, "{1} bids {2}") \
+	X(T_BID_RANGE, "{1} or more, or pass") \
+	X(T_BID_RANGE_PARTNER, "{1} or more, partner, or pass") \
+	X(T_BID_PCC_OR_PASS, "pcc or pass") \
+	X(T_BID_PASS_ONLY, "pass") \
+	X(T_BID_PASS_OR_PARTNER, "pass or partner") \
+	X(T_BID_EXACT_OR_PASS, "{1}, or pass") \
+	X(T_BID_EXACT_MUST, "{1}: you must bid") \
+	X(T_BID_MORE, "{1} or more") \
 	X(T_BID_FOR_PARTNER, "{1} answers for their partner: {2}") \
 	X(T_PASS, "{1} passes") \
 	X(T_ASK, "{1} asks {2} to bid") \
@@ -67,7 +86,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_MATCH_WON, "the match is over: {1} win!") \
 	X(T_MATCH_OVER_HINT, "{start} for another match with the same seats.") \
 	X(T_REFUSED, "[{1}] {2}") \
-	X(T_CUT_OFFER, "{1}: you may cut the deck before the next deal: !cut N (1 to 31), within {2} s.") \
+	X(T_CUT_OFFER, "{1}: you may cut the deck before the next deal: {prefix}cut N (1 to 31), within {2} s.") \
 	X(T_CUT_DONE, "{1} cuts the deck at {2}") \
 	X(T_CUT_NOT_NOW, "[{1}] the cut is offered to {2} before a deal, and only then") \
 	X(T_CUT_USAGE, "[{1}] cut N: N from 1 to 31 cards go from the top to the bottom of the deck") \
@@ -77,7 +96,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_WARN, "{1}: still your turn; {2} seconds left before a random move is made for you.") \
 	X(T_REMIND, "{1}: the table is waiting for you.") \
 	X(T_LEFT_OPEN, "{1} leaves the table") \
-	X(T_LEFT_PLAYING, "{1} has left; their seat is kept for {2} seconds, then anyone may !sit in it") \
+	X(T_LEFT_PLAYING, "{1} has left; their seat is kept for {2} seconds, then anyone may {prefix}sit in it") \
 	X(T_BACK, "{1} is back") \
 	X(T_RESUMED, "I am back: the game resumes where it was.") \
 	X(T_RESUMED_DEAL, "I am back: the game resumes where it was (deal {1}, deck commitment {2}).") \
@@ -89,11 +108,22 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_STATS_GAME, "{1} in {2}: {3}") \
 	X(T_STATS_NONE, "No finished deals for {1} yet.") \
 	X(T_STATS_NONE_GAME, "No finished {2} deals for {1} yet.") \
+	X(T_STATS_MATCHES, "matches {1} (won {2}), ") \
+	X(T_STATS_DEALS, "deals {1} (won {2}); bids made:") \
+	X(T_STATS_BAND, "{1} {2} {3}/{4}") \
+	X(T_STATS_NO_BIDS, " none yet") \
+	X(T_STATS_CAPS, "; caps called {1} (right {2})") \
+	X(T_STATS_TRUMPER, "; as trumper {1} deals, {2} points on average") \
 	X(T_TOP, "Leaderboard for {1}: {2}") \
 	X(T_TOP_GAME, "Leaderboard for {1} in {2}: {3}") \
+	X(T_TOP_ROW, "{1}. {2} ") \
+	X(T_TOP_MATCHES, "{1}/{2} matches, ") \
+	X(T_TOP_DEALS, "{1}/{2} deals") \
 	X(T_TOP_NONE, "No finished matches here yet.") \
 	X(T_TOP_NONE_GAME, "No finished {1} deals here yet.") \
 	X(T_HISTORY, "Last matches here: {1}") \
+	X(T_HISTORY_WON, "#{1} {2} {3}, won by ") \
+	X(T_HISTORY_STOPPED, "#{1} {2} {3}, stopped: ") \
 	X(T_HISTORY_NONE, "No finished matches here yet.") \
 	X(T_RECORD_FILE, "The record of match {1}: {2}") \
 	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
@@ -107,11 +137,19 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NO_STORAGE, "This bot keeps no database, so there is no history or statistics.") \
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
+	X(T_USAGE_ASCII, "ascii [on|off]") \
+	X(T_USAGE_RECORD, "record [number]") \
+	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
+	X(T_USAGE_BID_T304, "bid N (150 to 300 in tens, or 304)") \
+	X(T_USAGE_BID_ROOK, "bid N (70 to 200 in fives)") \
+	X(T_USAGE_EXCHANGE, "exchange CARD CARD") \
+	X(T_USAGE_DISCARD, "discard CARD") \
+	X(T_USAGE_LANG, "lang en|si|ta") \
 	X(T_PRIVATE_USAGE, "usage: /msg me {2} COMMAND, e.g. /msg me {2} table ({1}help lists the commands)") \
 	X(T_SEAT_TAKEN, "[{1}] that seat is taken.") \
 	X(T_SEAT_KEY, "[{1}] your seat key is {2}: keep it. If I lose sight of you (a quit, a restart), /msg me {1} claim {2} gives you your seat back, under any nick.") \
 	X(T_CLAIM_HOW, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them: /msg me {1} claim KEY, with the seat key I gave you when you sat, takes the seat back.") \
-	X(T_CLAIM_NO_KEY, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them; the seat is kept for its grace, then anyone may !sit in it.") \
+	X(T_CLAIM_NO_KEY, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them; the seat is kept for its grace, then anyone may {prefix}sit in it.") \
 	X(T_CLAIM_PRIVATELY, "[{1}] a seat key is claimed privately (/msg me {1} claim KEY); one said in the channel no longer works.") \
 	X(T_CLAIM_BAD, "[{1}] no seat here has that key.") \
 	X(T_CLAIM_NOT_NEEDED, "[{1}] seat {2} is held by its player; a key is needed only when I have lost sight of them.") \
@@ -125,14 +163,14 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
 	X(T_SIT, "{1} sits in seat {2}") \
 	X(T_SIT_REPLACE, "{1} takes seat {3} from {2}") \
-	X(T_READY, "four are seated: !start to deal") \
-	X(T_LEFT_TO_COMPUTER, "{1} leaves; a computer player takes the seat until someone !sits in it") \
+	X(T_READY, "four are seated: {prefix}start to deal") \
+	X(T_LEFT_TO_COMPUTER, "{1} leaves; a computer player takes the seat until someone {prefix}sits in it") \
 	X(T_BOT_ADDED, "{1} (a computer player) sits in seat {2}") \
 	X(T_NO_FREE_SEAT, "[{1}] there is no free seat for a computer player.") \
 	X(T_BOT_REMOVED, "{1} leaves the table") \
-	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000)") \
+	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lang en|si|ta") \
 	X(T_SET_DONE, "{1} is now {2}") \
-	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with !sit or computer players with !bot.") \
+	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
 	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
 	X(T_MATCH_STARTS2, "against {1} & {2}; 11 tokens each") \
 	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
@@ -141,18 +179,24 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_DOWN_PRIVATELY, "[{1}] that card would go face down: send it to me privately (/msg me play CARD). Nothing was played.") \
 	X(T_NO_HAND, "[{1}] no cards are dealt at the moment.") \
 	X(T_NO_LAST, "[{1}] no trick has been played yet in this deal.") \
-	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table (!sit takes one).") \
+	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table ({prefix}sit takes one).") \
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
 	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
 	X(T_STOP_VOTE, "{1} votes to stop ({2} needed)") \
-	X(T_NOTIFY_ON, "[{1}] I will tell you when a game starts here (!notify again to stop).") \
+	X(T_NOTIFY_ON, "[{1}] I will tell you when a game starts here ({prefix}notify again to stop).") \
 	X(T_NOTIFY_OFF, "[{1}] no more game notices from this table.") \
 	X(T_NOTIFY_FULL, "[{1}] too many people already asked for notices here.") \
 	X(T_ASCII_ON, "Cards will be written with letters (S H D C) and no colours.") \
 	X(T_ASCII_OFF, "Cards will be written with suit symbols and colours.") \
+	X(T_LANG_SET, "I will write to you in English. ({prefix}lang en|si|ta changes it; commands are the same words in every language.)") \
+	X(T_LANG_IS, "You read me in {1} ({2}). Choices: {3}. {prefix}lang CODE changes it; commands are the same words in every language.") \
+	X(T_LANG_IS_ROOM, "You read me in the room's language, {1} ({2}). Choices: {3}. {prefix}lang CODE changes it; commands are the same words in every language.") \
+	X(T_LANG_UNKNOWN, "I do not speak \"{1}\": the choices are {2}.") \
+	X(T_LANG_ROOM_SET, "This room now reads me in English ({1}).") \
 	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
+	X(T_HELP_SAME_WORDS, "{1}lang en|si|ta: I write in English, தமிழ் or සිංහල; the commands are the same words in every language.") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
@@ -162,6 +206,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
+	X(T_HELP_LANG, "{1}lang [en|si|ta]: the language I write to you in (en English, ta தமிழ், si සිංහල); {1}set lang CODE sets the room's. Commands are the same words in every language.") \
 	X(T_HELP_HINT, "{1}hint: the computer's suggestion for your move, sent to you privately (at tables that allow hints)") \
 	X(T_HINT, "[{1}] The computer would: {2}") \
 	X(T_HINT_OFF, "[{1}] Hints are off at this table.") \
@@ -176,7 +221,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
-	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think (remembered for this channel; a wrong value lists them all)") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value lists them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \
@@ -215,24 +260,24 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TABLE_TRICKS, " | tricks {1}") \
 	X(T_TABLE_HIGH_BID, " | high bid {1} by {2}") \
 	X(T_TABLE_TIME_LEFT, " | {1} s left for this turn") \
-	X(T_TABLE_IDLE, " | no match in progress; !start when every seat is taken") \
+	X(T_TABLE_IDLE, " | no match in progress; {prefix}start when every seat is taken") \
 	X(T_FACE_DOWN, "(face down)") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
-	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with !set OPTION VALUE before !start") \
+	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
 	X(T_G_NEW_USAGE, "[{1}] the games: 304, trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
-	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must !leave first.") \
-	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with !sit or computer players with !bot, then !start.") \
-	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with !sit or computer players with !bot.") \
-	X(T_G_READY, "all {1} seats are taken: !start to deal") \
+	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
+	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
+	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
+	X(T_G_READY, "all {1} seats are taken: {prefix}start to deal") \
 	X(T_G_MATCH_STARTS, "a match of {1} begins: {2}") \
-	X(T_G_T304_TERMS, "after each deal the losing side pays the winners in tokens (totals may go below zero); !stop ends the match") \
+	X(T_G_T304_TERMS, "after each deal the losing side pays the winners in tokens (totals may go below zero); {prefix}stop ends the match") \
 	X(T_G_ROOK_TERMS, "first team to 500 wins") \
 	X(T_G_DEAL, "Deal {1}: {2} deals; {3} speaks first. Hands are sent privately.") \
 	X(T_G_TURN_TRUMP, "{1}: lay your trump card face down, privately (/msg me trump CARD).") \
-	X(T_G_TURN_EXCHANGE, "{1}: exchange two cards with the centre privately (/msg me exchange CARD CARD) or !keep.") \
+	X(T_G_TURN_EXCHANGE, "{1}: exchange two cards with the centre privately (/msg me exchange CARD CARD) or {prefix}keep.") \
 	X(T_G_TURN_DISCARD, "{1}: you took the nest card; discard one card that is not a counter, privately (/msg me discard CARD).") \
-	X(T_G_TURN_COLOUR, "{1}: name the trump colour (!trump red, green, yellow or black).") \
-	X(T_G_TURN_PLAY_REVEAL, "{1}: your turn to play (or !reveal to have the trump shown).") \
+	X(T_G_TURN_COLOUR, "{1}: name the trump colour ({prefix}trump red, green, yellow or black).") \
+	X(T_G_TURN_PLAY_REVEAL, "{1}: your turn to play (or {prefix}reveal to have the trump shown).") \
 	X(T_G_EXCHANGED, "{1} puts two cards down and takes the centre") \
 	X(T_G_KEPT, "{1} keeps the hand (no exchange)") \
 	X(T_G_LEADS, "play begins: {1} leads") \
@@ -246,7 +291,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_PAID, "{1} tokens from {2} to {3}") \
 	X(T_G_PAID_LINE, "{1}") \
 	X(T_G_LAST_DEAL, " | last deal: {1}") \
-	X(T_G_CUT_OFFER, "{1}: you may cut the deck before the next deal: !cut N (1 to {3}), within {2} s.") \
+	X(T_G_CUT_OFFER, "{1}: you may cut the deck before the next deal: {prefix}cut N (1 to {3}), within {2} s.") \
 	X(T_G_CUT_USAGE, "[{1}] cut N: N from 1 to {2} cards go from the top to the bottom of the deck") \
 	X(T_G_NO_REVIEW, "[{1}] in Rook taken tricks may not be looked at again until the hand ends: each trick is shown once, when it is taken.") \
 	X(T_G_NEST, "{1} wins the bidding at {2} and takes the nest card") \
@@ -264,6 +309,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_REF_FOLLOW, "you must follow suit ({1})") \
 	X(T_G_REF_HAND, "that card is not in your hand") \
 	X(T_G_REF_BID, "that bid is not allowed here ({1})") \
+	X(T_G_REF_BID_RANGE, "{1} to {2}, or pass") \
+	X(T_G_REF_BID_MUST, "you must bid {1}") \
+	X(T_G_REF_BID_MUST_MORE, "you must bid {1} or more") \
+	X(T_G_REF_PASS_ONLY, "you may only pass") \
 	X(T_G_REF_COUNTER, "counters (5, 10, 14, 1 and the Rook) cannot be discarded") \
 	X(T_G_REF_MUST_CUT, "you had the trump shown: play a trump ({1})") \
 	X(T_G_REF_OTHER, "that is not allowed now ({1})") \
@@ -278,8 +327,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
 	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
 	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with !set pace or !new before !start") \
-	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with !set pace or !new before !start") \
+	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
 	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304, trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
@@ -287,6 +336,22 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
 	X(T_HELP_DISCARD, "{1}discard CARD: Rook, privately: the bidder discards one card that is not a counter") \
 	X(T_NOBODY, "nobody") \
+	X(T_SEAT_N, "seat {1}") \
+	X(T_ANOTHER_PLAYER, "another player") \
+	X(T_NOT_ALLOWED, "that is not allowed") \
+	X(T_PHASE_NOW, "now") \
+	X(T_DEAL_OVER, "the match is over: no more deals") \
+	X(T_DEAL_IN_PROGRESS, "the previous deal has not ended") \
+	X(T_NONE, "(none)") \
+	X(T_SUIT_SPADES, "spades") \
+	X(T_SUIT_HEARTS, "hearts") \
+	X(T_SUIT_DIAMONDS, "diamonds") \
+	X(T_SUIT_CLUBS, "clubs") \
+	X(T_SUIT_NONE, "no suit") \
+	X(T_ROOK_RED, "red") \
+	X(T_ROOK_GREEN, "green") \
+	X(T_ROOK_YELLOW, "yellow") \
+	X(T_ROOK_BLACK, "black") \
 	X(T_EMPTY_SEAT, "an empty seat") \
 	X(T_NOT_CALLED, "nobody (not called)") \
 	X(T_WORD_OPEN, "open") \

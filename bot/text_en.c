@@ -1,10 +1,8 @@
-/* text_en.c: English words for the engine's refusals; every user-facing refusal phrase lives here. */
-#include <stdio.h>
-#include <string.h>
-
-#include "card.h"
+/* text_en.c: the English table: every line (bot/text.h's TEXT_LIST), the
+ * engine's refusals and its phases; and the English-only wrappers. */
 #include "g304.h"
 #include "text.h"
+#include "text_lang.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -85,7 +83,7 @@
 	"a caps call must list each of your {n} cards once, in the order you will play them"
 #define REFUSAL_CAPS_NEXT "you called caps: your next card must be {card}, as your order says"
 
-static const char *const refusal[G304_ERR_COUNT] = {
+const char *const text_en_refusals[G304_ERR_COUNT] = {
 #define X(n, s) [G304_ERR_##n] = REFUSAL_##n,
 	G304_ERR_LIST(X)
 #undef X
@@ -100,125 +98,32 @@ static const char *const refusal[G304_ERR_COUNT] = {
 #define PHASE_PLAY "during play"
 #define PHASE_OVER "now that the match is over"
 
-static const char *const phase_words[G304_PHASE_COUNT] = {
+const char *const text_en_phases[G304_PHASE_COUNT] = {
 #define X(n, s) [G304_PHASE_##n] = PHASE_##n,
 	G304_PHASE_LIST(X)
 #undef X
 };
 
-#define REFUSAL_UNKNOWN "that is not allowed"
-#define SEAT_UNKNOWN "another player"
-#define PHASE_UNKNOWN "now"
-#define DEAL_MATCH_OVER "the match is over: no more deals"
-#define DEAL_IN_PROGRESS "the previous deal has not ended"
-
-/* A writer that never overruns buf and counts what it would have written. */
-struct out {
-	char *buf;
-	size_t len, n;
-};
-
-static void put(struct out *o, const char *s, size_t slen)
-{
-	if (o->n + 1 < o->len) {
-		size_t room = o->len - 1 - o->n;
-		memcpy(o->buf + o->n, s, slen < room ? slen : room);
-	}
-	o->n += slen;
-}
-
-static void puts_(struct out *o, const char *s) { put(o, s, strlen(s)); }
-
-static size_t finish(struct out *o)
-{
-	if (o->len > 0)
-		o->buf[o->n < o->len ? o->n : o->len - 1] = '\0';
-	return o->n;
-}
-
-/* Writes the value of one placeholder (name without braces) for parameter a. */
-static void expand(struct out *o, const char *name, size_t nlen, int a,
-		   const char *const names[G304_SEATS])
-{
-	char tmp[32];
-	if (nlen == 4 && !memcmp(name, "seat", 4)) {
-		if (a < 0 || a >= G304_SEATS) {
-			puts_(o, SEAT_UNKNOWN);
-		} else if (names && names[a]) {
-			puts_(o, names[a]);
-		} else {
-			int k = snprintf(tmp, sizeof tmp, "seat %d", a);
-			if (k > 0 && (size_t)k < sizeof tmp)
-				puts_(o, tmp);
-		}
-	} else if (nlen == 1 && name[0] == 'n') {
-		int k = snprintf(tmp, sizeof tmp, "%d", a);
-		if (k > 0 && (size_t)k < sizeof tmp)
-			puts_(o, tmp);
-	} else if (nlen == 4 && !memcmp(name, "suit", 4)) {
-		puts_(o, suit_name(a));
-	} else if (nlen == 4 && !memcmp(name, "card", 4)) {
-		card_code(a >= 0 && a < CARD_COUNT ? (card)a : CARD_NONE, tmp);
-		puts_(o, tmp);
-	} else if (nlen == 5 && !memcmp(name, "phase", 5)) {
-		puts_(o, a >= 0 && a < G304_PHASE_COUNT ? phase_words[a] : PHASE_UNKNOWN);
-	} else {
-		/* Not a placeholder: keep the text as written. */
-		put(o, name - 1, nlen + 2);
-	}
-}
-
-size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const names[G304_SEATS])
-{
-	struct out o = { buf, len, 0 };
-	const char *t = REFUSAL_UNKNOWN;
-	if (res && res->err >= 0 && res->err < G304_ERR_COUNT)
-		t = refusal[res->err];
-	int a = res ? res->a : 0;
-	while (*t) {
-		const char *open = strchr(t, '{');
-		const char *close = open ? strchr(open, '}') : NULL;
-		if (!close) {
-			puts_(&o, t);
-			break;
-		}
-		put(&o, t, (size_t)(open - t));
-		expand(&o, open + 1, (size_t)(close - open - 1), a, names);
-		t = close + 1;
-	}
-	return finish(&o);
-}
-
-size_t text_deal_refused(char *buf, size_t len, int over)
-{
-	struct out o = { buf, len, 0 };
-	puts_(&o, over ? DEAL_MATCH_OVER : DEAL_IN_PROGRESS);
-	return finish(&o);
-}
-
-static const char *const messages[T_COUNT] = {
+const char *const text_en_lines[T_COUNT] = {
 #define X(id, str) [id] = str,
 	TEXT_LIST(X)
 #undef X
 };
 
+const text_lang text_lang_en = { "en", "English", text_en_lines, text_en_refusals, text_en_phases };
+
+/* The English of callers with no reader (the CLI, replays, logs). */
+size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const names[G304_SEATS])
+{
+	return text_refusal_in(&text_lang_en, buf, len, res, names);
+}
+
+size_t text_deal_refused(char *buf, size_t len, int over)
+{
+	return text_deal_refused_in(&text_lang_en, buf, len, over);
+}
+
 size_t text_fmt(char *buf, size_t len, int id, int nargs, const char *const *args)
 {
-	struct out o = { buf, len, 0 };
-	const char *t = id >= 0 && id < T_COUNT ? messages[id] : "";
-	while (*t) {
-		if (t[0] == '{' && t[1] >= '1' && t[1] <= '9' && t[2] == '}') {
-			int k = t[1] - '1';
-			if (k < nargs && args[k])
-				puts_(&o, args[k]);
-			t += 3;
-		} else if (!strncmp(t, "{start}", 7)) {
-			puts_(&o, "!start");
-			t += 7;
-		} else {
-			put(&o, t, 1);
-			t++;
-		}
-	}
-	return finish(&o);
+	return text_fmt_in(&text_lang_en, buf, len, id, nargs, args);
 }

@@ -1,0 +1,35 @@
+/* bot_lang.h: the language each person chose with !lang, remembered in the
+ * database (store_lang_*) and kept at hand for the lines the bot writes. */
+#ifndef CARDBOT_BOT_LANG_H
+#define CARDBOT_BOT_LANG_H
+
+#include "adapter.h"
+#include "text_lang.h"
+
+struct bot;
+
+#define BOT_LANG_CACHE 256 /* people whose choice (or lack of one) is kept at hand */
+
+typedef struct bot_lang_entry {
+	const adapter *net;           /* NULL: a free entry */
+	char user[ADAPTER_ID_MAX];
+	const text_lang *lang;        /* NULL: they chose none */
+} bot_lang_entry;
+
+/* The language user of net chose, or NULL when they chose none (then the
+ * room's is theirs). Reads the database the first time a person is asked
+ * about. */
+const text_lang *bot_lang_of(struct bot *b, const adapter *net, const char *user);
+/* What private lines to user are written in when no table is in question:
+ * their choice, else the bot's default (bot.language). Never NULL. */
+const text_lang *bot_lang_private(struct bot *b, const adapter *net, const char *user);
+/* Remembers user's choice (NULL: forget it); 0, or -1 when the database
+ * did not take it (the choice holds until the bot stops). */
+int bot_lang_set(struct bot *b, const adapter *net, const char *user, const text_lang *lang);
+
+/* "!lang" (says the reader's language and the choices) or "!lang CODE"
+ * (chooses), answered privately; room: the language of the room it was
+ * said at (NULL: none, the bot's default). */
+void bot_lang_command(struct bot *b, adapter *net, const char *user, const text_lang *room, int argc, char **argv);
+
+#endif
