@@ -72,9 +72,18 @@ static size_t finish(struct out *o)
 {
 	if (o->len > 0) {
 		size_t end = o->n < o->len ? o->n : o->len - 1;
-		if (o->n >= o->len)
-			while (end > 0 && ((unsigned char)o->buf[end] & 0xC0) == 0x80)
-				end--;
+		if (o->n >= o->len) {
+			/* The last character kept: dropped unless whole. */
+			size_t lead = end;
+			while (lead > 0 && ((unsigned char)o->buf[lead - 1] & 0xC0) == 0x80)
+				lead--;
+			if (lead > 0) {
+				unsigned char c = (unsigned char)o->buf[lead - 1];
+				size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+				if (end - (lead - 1) < need)
+					end = lead - 1;
+			}
+		}
 		o->buf[end] = '\0';
 	}
 	return o->n;
