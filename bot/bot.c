@@ -444,12 +444,12 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 		return;
 	}
 	if (b->ntables >= BOT_TABLES_MAX) {
-		say_private_id(b, net, user, T_ERROR, "too many tables are open on this bot", NULL);
+		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_TOO_MANY_TABLES), NULL);
 		return;
 	}
 	t = table_new(b, net, room, &set);
 	if (!t) {
-		say_private_id(b, net, user, T_ERROR, "out of memory", NULL);
+		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_MEMORY), NULL);
 		return;
 	}
 	b->tables[b->ntables++] = t;

@@ -72,11 +72,11 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 		snprintf(n, sizeof n, "%d", v.ntricks);
 		table_sb_txt(&b, T_STATE_TRICK, n, NULL, NULL);
 		if (tr->n)
-			table_sb_txt(&b, T_STATE_LED, suit_name(card_suit(tr->card[0])), NULL, NULL);
+			table_sb_txt(&b, T_STATE_LED, text_suit(table_reader_now(), card_suit(tr->card[0])), NULL, NULL);
 		if (v.trump_open)
-			table_sb_txt(&b, T_STATE_TRUMPS, suit_name(v.trump_suit), NULL, NULL);
+			table_sb_txt(&b, T_STATE_TRUMPS, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
 		else if (s == v.trumper)
-			table_sb_txt(&b, T_STATE_MY_TRUMP, suit_name(v.trump_suit), NULL, NULL);
+			table_sb_txt(&b, T_STATE_MY_TRUMP, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
 		else
 			table_sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
 		bid_text(v.bid, m, sizeof m);
@@ -132,13 +132,17 @@ static int turn(table *t, int s)
 	switch (G(t)->phase) {
 	case G304_PHASE_BID4:
 	case G304_PHASE_BID8:
-		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min)
-			snprintf(what, sizeof what, "%d or more%s, or pass", l.bid_min,
-				 (l.acts & (1u << G304_ACT_PARTNER)) ? ", partner" : "");
-		else if (l.pcc_ok)
-			snprintf(what, sizeof what, "pcc or pass");
-		else
-			snprintf(what, sizeof what, "pass%s", (l.acts & (1u << G304_ACT_PARTNER)) ? " or partner" : "");
+		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", l.bid_min);
+			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER : T_BID_RANGE, n,
+				  NULL, NULL);
+		} else if (l.pcc_ok) {
+			table_txt(what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
+		} else {
+			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_PASS_OR_PARTNER : T_BID_PASS_ONLY,
+				  NULL, NULL, NULL);
+		}
 		table_say_to(t, t->seats[s].user, T_TURN_BID, t->seats[s].name, what, NULL);
 		return 1;
 	case G304_PHASE_TRUMP4:
@@ -228,9 +232,11 @@ static void inspection(table *t, int trick)
 			any = 1;
 		}
 	snprintf(n, sizeof n, "%d", trick + 1);
+	const text_lang *was = table_reader(table_lang_of(t, t->seats[tr].user)); /* the trumper's line */
 	if (any)
 		bot_say_story(t->bot, t->net, t->room, t->seats[tr].user,
 			      table_txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards), ADAPTER_NOTICE);
+	table_reader(was);
 }
 
 /* Brief: "trick 3: ann J♥, bob face down, ...; cat wins it", each card as
@@ -310,7 +316,7 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_OPENED:
 			room_card(e->card, c1, sizeof c1);
-			table_say(t, T_OPENED, who, suit_name(card_suit(e->card)), c1);
+			table_say(t, T_OPENED, who, text_suit(table_reader_now(), card_suit(e->card)), c1);
 			break;
 		case G304_EV_PLAYED:
 			if (e->flags & 1) {
@@ -326,7 +332,7 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_REVEALED: {
 			room_card(e->card, c1, sizeof c1);
-			table_say(t, T_REVEALED, suit_name(card_suit(e->card)), c1, NULL);
+			table_say(t, T_REVEALED, text_suit(table_reader_now(), card_suit(e->card)), c1, NULL);
 			/* Cards turned up by the reveal, shown to all: in the trick
 			 * the reveal ended, the one just finished, unless the reveal
 			 * came from opening before any card. */
@@ -389,7 +395,7 @@ static void refusal(table *t, const game_result *res, int who, char *buf, size_t
 	const char *names[G304_SEATS];
 	for (int s = 0; s < G304_SEATS; s++)
 		names[s] = table_seat_name(t, s);
-	text_refusal(buf, len, res, names);
+	text_refusal_in(table_reader_now(), buf, len, res, names);
 }
 
 /* A deal ended: each seat's share of it, for the statistics. */
@@ -602,7 +608,8 @@ static void cmd_bid(table *t, const char *user, int s, int in_room, char **argv)
 {
 	int v = parse_bid(argv[1]);
 	if (v < 0) {
-		table_tell(t, user, T_USAGE, "bid N (60 means 160), or bid pcc", NULL, NULL);
+		char u[128];
+		table_tell(t, user, T_USAGE, table_txt(u, sizeof u, T_USAGE_BID_304, NULL, NULL, NULL), NULL, NULL);
 		table_refused_in_room(t, user, in_room);
 		return;
 	}
@@ -727,7 +734,7 @@ static void table_line(table *t, const char *user, strbuf *b)
 	snprintf(n, sizeof n, "%d : %d", g->tokens[0], g->tokens[1]);
 	table_sb_txt(b, T_TABLE_TOKENS, n, NULL, NULL);
 	if (g->turn != G304_NO_SEAT)
-		table_sb_txt(b, T_TABLE_WAITING, table_seat_name(t, g->turn), g304_phase_name(g->phase), NULL);
+		table_sb_txt(b, T_TABLE_WAITING, table_seat_name(t, g->turn), table_phase_word(g304_phase_name(g->phase)), NULL);
 	if (v.phase == G304_PHASE_PLAY) {
 		const g304_trick *tr = &v.tricks[v.ntricks - 1];
 		strbuf cb;
@@ -742,7 +749,7 @@ static void table_line(table *t, const char *user, strbuf *b)
 		snprintf(n, sizeof n, "%d", v.ntricks);
 		table_sb_txt(b, T_TABLE_TRICK, n, x, NULL);
 		if (v.trump_open)
-			table_sb_txt(b, T_TABLE_TRUMPS, suit_name(v.trump_suit), NULL, NULL);
+			table_sb_txt(b, T_TABLE_TRUMPS, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
 		snprintf(n, sizeof n, "%d : %d", v.tricks_won[0], v.tricks_won[1]);
 		table_sb_txt(b, T_TABLE_TRICKS, n, NULL, NULL);
 	}
@@ -783,7 +790,7 @@ static void last(table *t, const char *user, int s)
 	}
 	snprintf(n, sizeof n, "%d", g->trick_no);
 	const char *args[4] = { table_room_shown(t), n, cards, table_seat_name(t, tr->winner) };
-	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
+	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
@@ -804,7 +811,7 @@ static void score(table *t, char *buf, size_t len)
 	}
 	snprintf(tok, sizeof tok, "%d : %d", tk[0], tk[1]);
 	const char *args[3] = { a, b2, tok };
-	text_fmt(buf, len, T_TOKENS, 3, args);
+	text_fmt_in(table_reader_now(), buf, len, T_TOKENS, 3, args);
 }
 
 static void rules(table *t, char *buf, size_t len)
@@ -815,7 +822,7 @@ static void rules(table *t, char *buf, size_t len)
 	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
 		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
 		paces[t->set.pace % 3] };
-	text_fmt(buf, len, T_RULES, 7, args);
+	text_fmt_in(table_reader_now(), buf, len, T_RULES, 7, args);
 }
 
 const present present_304 = {

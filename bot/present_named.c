@@ -25,12 +25,15 @@ int named_turn(table *t, int s)
 	const char *who = t->seats[s].name, *u = t->seats[s].user;
 	if (named_can(t, &l, "bid") || (named_can(t, &l, "pass") && !named_can(t, &l, "play"))) {
 		char what[128];
+		char n[16];
+		snprintf(n, sizeof n, "%d", l.bid_min);
+		int pass = named_can(t, &l, "pass");
 		if (named_can(t, &l, "bid") && l.bid_max <= l.bid_min)
-			snprintf(what, sizeof what, "%d%s", l.bid_min, named_can(t, &l, "pass") ? ", or pass" : ": you must bid");
+			table_txt(what, sizeof what, pass ? T_BID_EXACT_OR_PASS : T_BID_EXACT_MUST, n, NULL, NULL);
 		else if (named_can(t, &l, "bid"))
-			snprintf(what, sizeof what, "%d or more%s", l.bid_min, named_can(t, &l, "pass") ? ", or pass" : "");
+			table_txt(what, sizeof what, pass ? T_BID_RANGE : T_BID_MORE, n, NULL, NULL);
 		else
-			snprintf(what, sizeof what, "pass");
+			table_txt(what, sizeof what, T_BID_PASS_ONLY, NULL, NULL, NULL);
 		table_say_to(t, u, T_TURN_BID, who, what, NULL);
 	} else if (named_can(t, &l, "trump")) {
 		table_say_to(t, u, g->t_turn_trump, who, NULL, NULL);
@@ -50,7 +53,7 @@ void named_refusal(table *t, const game_result *res, int who, char *buf, size_t 
 {
 	const present_named_game *g = t->pr->words;
 	const char *name = t->gdef->err_name(res->err);
-	char x[64];
+	char x[256]; /* a few words, in any language */
 	strbuf b;
 	sb_init(&b, x, sizeof x);
 	if (!strcmp(name, "not_your_turn")) {
@@ -68,12 +71,15 @@ void named_refusal(table *t, const game_result *res, int who, char *buf, size_t 
 	} else if (!strncmp(name, "bid_", 4) || !strncmp(name, "dealer_", 7) || !strcmp(name, "last_must_bid")) {
 		game_legal l;
 		game_legal_of(t->g, who, &l);
+		char lo[16], hi[16];
+		snprintf(lo, sizeof lo, "%d", l.bid_min);
+		snprintf(hi, sizeof hi, "%d", l.bid_max);
 		if (named_can(t, &l, "bid") && named_can(t, &l, "pass"))
-			sb_printf(&b, "%d to %d, or pass", l.bid_min, l.bid_max);
+			table_txt(x, sizeof x, T_G_REF_BID_RANGE, lo, hi, NULL);
 		else if (named_can(t, &l, "bid"))
-			sb_printf(&b, "you must bid %d%s", l.bid_min, l.bid_max > l.bid_min ? " or more" : "");
+			table_txt(x, sizeof x, l.bid_max > l.bid_min ? T_G_REF_BID_MUST_MORE : T_G_REF_BID_MUST, lo, NULL, NULL);
 		else
-			sb_printf(&b, "you may only pass");
+			table_txt(x, sizeof x, T_G_REF_PASS_ONLY, NULL, NULL, NULL);
 		table_txt(buf, len, T_G_REF_BID, x, NULL, NULL);
 	} else {
 		for (size_t i = 0; name[i] && i + 1 < sizeof x; i++)
@@ -165,7 +171,7 @@ void named_events(table *t, const game_result *res)
 		} else if (!strcmp(ev, "revealed")) {
 			sb_init(&b, c, sizeof c);
 			g->card(&b, e->card, RENDER_COLOUR);
-			const char *suit = e->card < CARD_COUNT ? suit_name(card_suit(e->card)) : "?";
+			const char *suit = e->card < CARD_COUNT ? text_suit(table_reader_now(), card_suit(e->card)) : "?";
 			if (e->flags & 1)
 				table_say(t, T_G_REVEAL_ASKED, who, suit, c);
 			else if (e->flags & 2)
@@ -225,7 +231,8 @@ int named_command(table *t, const char *user, int s, int in_room, int argc, char
 		char *end;
 		long v = strtol(argv[1], &end, 10);
 		if (*end || end == argv[1] || v < 0 || v > 999) {
-			table_tell(t, user, T_USAGE, g->bid_usage, NULL, NULL);
+			char u[128];
+			table_tell(t, user, T_USAGE, table_txt(u, sizeof u, g->t_bid_usage, NULL, NULL, NULL), NULL, NULL);
 			table_refused_in_room(t, user, in_room);
 			return 1;
 		}
@@ -247,7 +254,9 @@ int named_command(table *t, const char *user, int s, int in_room, int argc, char
 		}
 		int need = !strcmp(w, "exchange") ? 2 : 1;
 		if (argc - 1 != need) {
-			table_tell(t, user, T_USAGE, need == 2 ? "exchange CARD CARD" : "discard CARD", NULL, NULL);
+			char u[128];
+			table_tell(t, user, T_USAGE, table_txt(u, sizeof u, need == 2 ? T_USAGE_EXCHANGE : T_USAGE_DISCARD, NULL,
+							       NULL, NULL), NULL, NULL);
 			return 1;
 		}
 		for (int i = 0; i < need; i++) {
@@ -293,7 +302,7 @@ void named_last(table *t, const char *user, int s)
 	}
 	snprintf(num, sizeof num, "%d", x.trick_no);
 	const char *args[4] = { table_room_shown(t), num, cl, table_seat_name(t, x.winner) };
-	text_fmt(line, sizeof line, T_LAST_TRICK, 4, args);
+	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
@@ -320,7 +329,7 @@ void named_table_line(table *t, const char *user, strbuf *b)
 	game_status st;
 	game_status_of(t->g, &st);
 	if (turn >= 0)
-		sb_add(b, table_txt(y, sizeof y, T_TABLE_WAITING, table_seat_name(t, turn), t->gdef->phase_name(st.phase),
+		sb_add(b, table_txt(y, sizeof y, T_TABLE_WAITING, table_seat_name(t, turn), table_phase_word(t->gdef->phase_name(st.phase)),
 				    NULL));
 	int me = table_seat_of(t, user);
 	/* Only what all may see: the trick, a named or revealed trump, the bid. */

@@ -42,7 +42,7 @@ typedef struct present_named_game {
 	 * s's hand as shown; -1 when it is neither. */
 	int (*parse_card)(const table *t, int s, const char *w);
 	int t_bad_card;           /* the line for a card word not understood */
-	const char *bid_usage;    /* "bid N (...)" */
+	int t_bid_usage;          /* "bid N (...)": a text id */
 	int t_bidding_won;        /* the line when the bidding is won (name, bid) */
 	int t_turn_trump;         /* "your turn to choose the trump" */
 	/* `trump` names a colour (Rook), not a card: its number from a word

@@ -9,7 +9,10 @@
 #include "present_named.h"
 
 static void card_text(strbuf *b, int c, int style) { render_rook_card(b, c, style); }
-static void colour_text(strbuf *b, int x, int style) { render_rook_colour(b, x, style); }
+static void colour_text(strbuf *b, int x, int style)
+{
+	render_rook_colour_word(b, x, text_rook_colour(table_reader_now(), x), style);
+}
 
 static int parse_card(const table *t, int s, const char *w)
 {
@@ -140,7 +143,7 @@ static const present_named_game words = {
 	/* cards and suits */
 	.card = card_text, .suit = colour_text, .parse_card = parse_card, .t_bad_card = T_G_BAD_ROOK_CARD,
 	/* bidding and the trump */
-	.bid_usage = "bid N (70 to 200 in fives)", .t_bidding_won = T_G_NEST, .t_turn_trump = T_G_TURN_COLOUR,
+	.t_bid_usage = T_USAGE_BID_ROOK, .t_bidding_won = T_G_NEST, .t_turn_trump = T_G_TURN_COLOUR,
 	.colour_parse = rook_colour_parse, .colour_letter = rook_colour_letter, .colour_name = rook_colour_name,
 	/* tricks and the end of a deal */
 	.trick = trick, .deal_end = deal_end, .hands_changed = hands_changed, .t_terms = T_G_ROOK_TERMS,

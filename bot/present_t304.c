@@ -9,7 +9,7 @@
 #include "present_named.h"
 
 static void card_text(strbuf *b, int c, int style) { render_card(b, (card)c, style); }
-static void suit_text(strbuf *b, int x, int style) { (void)style; sb_add(b, suit_name(x)); }
+static void suit_text(strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(), x)); }
 
 static int parse_card(const table *t, int s, const char *w)
 {
@@ -129,10 +129,10 @@ static void state(const table *t, int s, named_state *x)
 		x->phase = NAMED_PLAYING;
 		x->trick_no = v.trick_no;
 		x->bidder = v.trumper;
-		x->led = v.trick.n ? suit_name(card_suit(v.trick.card[0])) : NULL;
+		x->led = v.trick.n ? text_suit(table_reader_now(), card_suit(v.trick.card[0])) : NULL;
 		if (v.revealed || (s == v.trumper && v.trump_suit >= 0)) {
 			x->t_trumps = v.revealed ? T_STATE_TRUMPS : T_STATE_MY_TRUMP;
-			snprintf(x->trumps, sizeof x->trumps, "%s", suit_name(v.trump_suit));
+			snprintf(x->trumps, sizeof x->trumps, "%s", text_suit(table_reader_now(), v.trump_suit));
 		} else {
 			x->t_trumps = T_STATE_TRUMP_HIDDEN;
 		}
@@ -186,7 +186,7 @@ static const present_named_game words = {
 	/* cards and suits */
 	.card = card_text, .suit = suit_text, .parse_card = parse_card, .t_bad_card = T_BAD_CARD,
 	/* bidding and the trump */
-	.bid_usage = "bid N (150 to 300 in tens, or 304)", .t_bidding_won = T_BIDDING_WON, .t_turn_trump = T_G_TURN_TRUMP,
+	.t_bid_usage = T_USAGE_BID_T304, .t_bidding_won = T_BIDDING_WON, .t_turn_trump = T_G_TURN_TRUMP,
 	/* tricks and the end of a deal */
 	.trick = trick, .deal_end = deal_end, .hands_changed = hands_changed, .cut_flag = 1,
 	.t_terms = T_G_T304_TERMS, .payments = payments_text, .points_by_bidder = 1,
@@ -199,7 +199,7 @@ static void rules(table *t, char *buf, size_t len)
 	snprintf(n, sizeof n, "%d", t->nseats);
 	snprintf(secs, sizeof secs, "%d", t->set.live_turn_seconds);
 	const char *args[4] = { table_room_shown(t), n, paces[t->set.pace % 3], secs };
-	text_fmt(buf, len, T_G_RULES_T304, 4, args);
+	text_fmt_in(table_reader_now(), buf, len, T_G_RULES_T304, 4, args);
 }
 
 const present present_trump304 = {

@@ -137,6 +137,11 @@ void render_rook_card(strbuf *b, int c, int style)
 
 void render_rook_colour(strbuf *b, int colour, int style)
 {
+	render_rook_colour_word(b, colour, rook_colour_name(colour), style);
+}
+
+void render_rook_colour_word(strbuf *b, int colour, const char *name, int style)
+{
 	if (colour < 0 || colour > 3) {
 		sb_add(b, "?");
 		return;
@@ -145,8 +150,8 @@ void render_rook_colour(strbuf *b, int colour, int style)
 		sb_add(b, IRC_COLOUR);
 		sb_add(b, rook_irc[colour]);
 	}
-	char word[16];
-	snprintf(word, sizeof word, "%s", rook_colour_name(colour));
+	char word[64]; /* a colour's name in any language */
+	snprintf(word, sizeof word, "%s", name);
 	if (word[0] >= 'a' && word[0] <= 'z')
 		word[0] = (char)(word[0] - 'a' + 'A');
 	sb_add(b, word);

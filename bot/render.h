@@ -31,6 +31,8 @@ card render_parse_card(const char *text);
 void render_rook_card(strbuf *b, int c, int style);
 /* A colour in words ("Red"), coloured unless RENDER_ASCII. */
 void render_rook_colour(strbuf *b, int colour, int style);
+/* The same with the colour's name given (in the reader's language). */
+void render_rook_colour_word(strbuf *b, int colour, const char *name, int style);
 /* The cards of a 57-card set by colour (R G Y B, the trump colour first
  * when trump >= 0) and strength, highest first; the bird last (with the
  * trumps when trump >= 0). numbered: "1:" positions as for !play. */

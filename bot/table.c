@@ -490,7 +490,7 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 	(void)in_room;
 	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (argc > 1 && want < 0) {
-		table_tell(t, user, T_USAGE, "sit [1-4]", NULL, NULL);
+		table_tell_txt(t, user, T_USAGE, T_USAGE_SIT);
 		return;
 	}
 	char n[16];
@@ -636,7 +636,7 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 	(void)name, (void)in_room;
 	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (argc > 1 && want < 0) {
-		table_tell(t, user, T_USAGE, "bot [1-4]", NULL, NULL);
+		table_tell_txt(t, user, T_USAGE, T_USAGE_BOT);
 		return;
 	}
 	int added = 0;
@@ -672,7 +672,7 @@ static void cmd_unbot(table *t, const char *user, const char *name, int in_room,
 	(void)name, (void)in_room;
 	int s = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
 	if (s < 0 || !t->seats[s].computer) {
-		table_tell(t, user, T_USAGE, "unbot 1-4 (a seat held by a computer player)", NULL, NULL);
+		table_tell_txt(t, user, T_USAGE, T_USAGE_UNBOT);
 		return;
 	}
 	table_say(t, T_BOT_REMOVED, t->seats[s].name, NULL, NULL);
@@ -976,7 +976,7 @@ static void cmd_ascii(table *t, const char *user, const char *name, int in_room,
 	int s = table_seat_of(t, user);
 	int on = argc > 1 ? on_off(argv[1]) : !t->seats[s].ascii;
 	if (on < 0) {
-		table_tell(t, user, T_USAGE, "ascii [on|off]", NULL, NULL);
+		table_tell_txt(t, user, T_USAGE, T_USAGE_ASCII);
 		return;
 	}
 	t->seats[s].ascii = on;
@@ -1033,7 +1033,7 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	int r = store_stats_get(db, t->net->name, gname, who, &st);
 	if (r < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
-		table_tell(t, user, T_ERROR, "the statistics could not be read", NULL, NULL);
+		table_tell_txt(t, user, T_ERROR, T_ERR_STATS);
 		return;
 	}
 	if (r == 0) {
@@ -1043,21 +1043,36 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	char buf[TABLE_LINE];
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
-	if (t->pr->stats_matches)
-		sb_printf(&b, "matches %d (won %d), ", st.matches, st.matches_won);
-	sb_printf(&b, "deals %d (won %d); bids made:", st.deals, st.deals_won);
+	char n1[24], n2[24];
+	if (t->pr->stats_matches) {
+		snprintf(n1, sizeof n1, "%d", st.matches);
+		snprintf(n2, sizeof n2, "%d", st.matches_won);
+		table_sb_txt(&b, T_STATS_MATCHES, n1, n2, NULL);
+	}
+	snprintf(n1, sizeof n1, "%d", st.deals);
+	snprintf(n2, sizeof n2, "%d", st.deals_won);
+	table_sb_txt(&b, T_STATS_DEALS, n1, n2, NULL);
 	int any = 0;
 	for (int i = 0; i < STORE_BANDS; i++)
 		if (st.bids[i] && store_band_name(gname, i)) {
-			sb_printf(&b, "%s %s %d/%d", any ? "," : "", store_band_name(gname, i), st.bids_made[i], st.bids[i]);
+			sb_add(&b, any ? ", " : " ");
+			snprintf(n1, sizeof n1, "%d", st.bids_made[i]);
+			snprintf(n2, sizeof n2, "%d", st.bids[i]);
+			table_sb_txt(&b, T_STATS_BAND, store_band_name(gname, i), n1, n2);
 			any = 1;
 		}
 	if (!any)
-		sb_printf(&b, " none yet");
-	if (t->pr->stats_caps)
-		sb_printf(&b, "; caps called %d (right %d)", st.caps_calls, st.caps_correct);
-	if (st.trumper_deals)
-		sb_printf(&b, "; as trumper %d deals, %.0f points on average", st.trumper_deals, st.trumper_points);
+		table_sb_txt(&b, T_STATS_NO_BIDS, NULL, NULL, NULL);
+	if (t->pr->stats_caps) {
+		snprintf(n1, sizeof n1, "%d", st.caps_calls);
+		snprintf(n2, sizeof n2, "%d", st.caps_correct);
+		table_sb_txt(&b, T_STATS_CAPS, n1, n2, NULL);
+	}
+	if (st.trumper_deals) {
+		snprintf(n1, sizeof n1, "%d", st.trumper_deals);
+		snprintf(n2, sizeof n2, "%.0f", st.trumper_points);
+		table_sb_txt(&b, T_STATS_TRUMPER, n1, n2, NULL);
+	}
 	const char *who_shown = st.name[0] ? st.name : shown;
 	if (named)
 		table_say(t, T_STATS_GAME, who_shown, gname, buf);
@@ -1077,7 +1092,7 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 	int n = store_top(t->bot->db, t->net->name, t->room, gname, rows, 10);
 	if (n < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
-		table_tell(t, user, T_ERROR, "the leaderboard could not be read", NULL, NULL);
+		table_tell_txt(t, user, T_ERROR, T_ERR_TOP);
 		return;
 	}
 	if (n == 0) {
@@ -1089,10 +1104,18 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
 	for (int i = 0; i < n; i++) {
-		sb_printf(&b, "%s%d. %s ", i ? "; " : "", i + 1, rows[i].name);
-		if (t->pr->stats_matches)
-			sb_printf(&b, "%d/%d matches, ", rows[i].matches_won, rows[i].matches);
-		sb_printf(&b, "%d/%d deals", rows[i].deals_won, rows[i].deals);
+		char k[24], w[24];
+		snprintf(k, sizeof k, "%d", i + 1);
+		sb_add(&b, i ? "; " : "");
+		table_sb_txt(&b, T_TOP_ROW, k, rows[i].name, NULL);
+		if (t->pr->stats_matches) {
+			snprintf(w, sizeof w, "%d", rows[i].matches_won);
+			snprintf(k, sizeof k, "%d", rows[i].matches);
+			table_sb_txt(&b, T_TOP_MATCHES, w, k, NULL);
+		}
+		snprintf(w, sizeof w, "%d", rows[i].deals_won);
+		snprintf(k, sizeof k, "%d", rows[i].deals);
+		table_sb_txt(&b, T_TOP_DEALS, w, k, NULL);
 	}
 	if (named)
 		table_say(t, T_TOP_GAME, table_room_shown(t), gname, buf);
@@ -1107,10 +1130,11 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 	if (!need_db(t, user))
 		return;
 	store_match_info m[5];
+	table_reader(table_lang_of(t, user)); /* told privately */
 	int n = store_history(t->bot->db, t->net->name, t->room, m, 5);
 	if (n < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
-		table_tell(t, user, T_ERROR, "the history could not be read", NULL, NULL);
+		table_tell_txt(t, user, T_ERROR, T_ERR_HISTORY);
 		return;
 	}
 	if (n == 0) {
@@ -1125,11 +1149,13 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		time_t when = (time_t)m[i].ended;
 		struct tm tmv;
 		strftime(day, sizeof day, "%Y-%m-%d", gmtime_r(&when, &tmv));
-		const char *res = m[i].winner >= 0 ? "won by" : "stopped:";
 		int np = 0;
 		while (np < 4 && m[i].players[np][0])
 			np++;
-		sb_printf(&b, "%s#%lld %s %s, %s ", i ? "; " : "", (long long)m[i].id, day, m[i].game, res);
+		char num[24];
+		snprintf(num, sizeof num, "%lld", (long long)m[i].id);
+		sb_add(&b, i ? "; " : "");
+		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day, m[i].game);
 		if (np == 4) {
 			/* Teams: the winners, or the first team of a stopped match. */
 			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;
@@ -1161,7 +1187,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		char *end;
 		long long v = strtoll(argv[1][0] == '#' ? argv[1] + 1 : argv[1], &end, 10);
 		if (*end || v <= 0) {
-			table_tell(t, user, T_USAGE, "record [number]", NULL, NULL);
+			table_tell_txt(t, user, T_USAGE, T_USAGE_RECORD);
 			return;
 		}
 		id = v;
@@ -1184,7 +1210,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	char *rec = store_match_record(db, id, 1, 1);
 	if (!rec) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
-		table_tell(t, user, T_ERROR, "the record could not be read", NULL, NULL);
+		table_tell_txt(t, user, T_ERROR, T_ERR_RECORD);
 		return;
 	}
 	char n[32];

@@ -42,6 +42,12 @@ void table_send_out(table *t, int flags);
 void table_out_clear(table *t);
 /* A private line to user now. */
 void table_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
+/* A game phase's stable name ("bid4", engine/names.h) in the reader's
+ * words (static); a name it does not know as it is. */
+const char *table_phase_word(const char *name);
+/* A private line id (T_USAGE, T_ERROR) whose argument is line inner, both
+ * in user's language. */
+void table_tell_txt(table *t, const char *user, int id, int inner);
 /* Message id with up to three arguments, written into buf (returned). */
 const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
 void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3);

@@ -267,7 +267,8 @@ static void deal_next(void *ctx)
 		t->bot->test_deck = NULL;
 	}
 	if (shuffled < 0 || fair_salt(t->salt) < 0 || commit_deck(t->gdef, deck, t->salt, t->commitment) < 0) {
-		table_say(t, T_ERROR, "the random source failed; try !start again", NULL, NULL);
+		char why[TABLE_LINE];
+		table_say(t, T_ERROR, table_txt(why, sizeof why, T_ERR_RANDOM, NULL, NULL, NULL), NULL, NULL);
 		t->state = TABLE_OPEN;
 		table_flush(t);
 		return;
@@ -320,7 +321,7 @@ void table_play_start(table *t, const char *user)
 	int err = 0;
 	game *g = game_new(t->gdef, t->nseats, t->first_dealer, t->pr->uses_rules ? &t->set.rules : NULL, &err);
 	if (!g) {
-		table_tell(t, user, T_ERROR, "the game could not be set up", NULL, NULL);
+		table_tell_txt(t, user, T_ERROR, T_ERR_SETUP);
 		return;
 	}
 	store *db = t->bot->db;
@@ -406,7 +407,7 @@ int table_act(table *t, const game_action *a, const char *user)
 	game *before = NULL;
 	if (db && t->match_id && !(before = game_copy(t->g))) {
 		if (user)
-			table_tell(t, user, T_ERROR, "out of memory", NULL, NULL);
+			table_tell_txt(t, user, T_ERROR, T_ERR_MEMORY);
 		return -1;
 	}
 	game_result res;

@@ -217,6 +217,35 @@ void table_tell(table *t, const char *user, int id, const char *a1, const char *
 	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
 }
 
+const char *table_phase_word(const char *name)
+{
+	static const struct { const char *name; int id; } words[] = {
+		{ "deal", T_PHASE_DEAL },
+		{ "bid4", T_PHASE_BID4 },
+		{ "trump4", T_PHASE_TRUMP4 },
+		{ "bid8", T_PHASE_BID8 },
+		{ "trump8", T_PHASE_TRUMP8 },
+		{ "play", T_PHASE_PLAY },
+		{ "over", T_PHASE_OVER },
+		{ "bid", T_PHASE_BID },
+		{ "trump", T_PHASE_TRUMP },
+		{ "exchange", T_PHASE_EXCHANGE },
+		{ "discard", T_PHASE_DISCARD },
+	};
+	for (size_t i = 0; name && i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(name, words[i].name))
+			return text_line(table_reader_now(), words[i].id);
+	return name ? name : "";
+}
+
+void table_tell_txt(table *t, const char *user, int id, int inner)
+{
+	char in[TABLE_LINE];
+	const char *args[1] = { "" };
+	text_fmt_in(table_lang_of(t, user), in, sizeof in, inner, 1, args);
+	table_tell(t, user, id, in, NULL, NULL);
+}
+
 void table_answer(table *t, const char *user, int in_room, const char *line)
 {
 	if (in_room)

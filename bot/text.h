@@ -110,7 +110,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_STATS_NONE_GAME, "No finished {2} deals for {1} yet.") \
 	X(T_STATS_MATCHES, "matches {1} (won {2}), ") \
 	X(T_STATS_DEALS, "deals {1} (won {2}); bids made:") \
-	X(T_STATS_BAND, "{1} {2} {3}/{4}") \
+	X(T_STATS_BAND, "{1} {2}/{3}") \
 	X(T_STATS_NO_BIDS, " none yet") \
 	X(T_STATS_CAPS, "; caps called {1} (right {2})") \
 	X(T_STATS_TRUMPER, "; as trumper {1} deals, {2} points on average") \
@@ -138,6 +138,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
 	X(T_USAGE_ASCII, "ascii [on|off]") \
+	X(T_USAGE_SIT, "sit [1-4]") \
+	X(T_USAGE_BOT, "bot [1-4]") \
+	X(T_USAGE_UNBOT, "unbot 1-4 (a seat held by a computer player)") \
 	X(T_USAGE_RECORD, "record [number]") \
 	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
 	X(T_USAGE_BID_T304, "bid N (150 to 300 in tens, or 304)") \
@@ -255,6 +258,17 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_SEAT_LIST_AWAY, " (away)") \
 	X(T_TABLE_TOKENS, " | tokens {1}") \
 	X(T_TABLE_WAITING, " | waiting for {1} ({2})") \
+	X(T_PHASE_DEAL, "deal") \
+	X(T_PHASE_BID4, "bid4") \
+	X(T_PHASE_TRUMP4, "trump4") \
+	X(T_PHASE_BID8, "bid8") \
+	X(T_PHASE_TRUMP8, "trump8") \
+	X(T_PHASE_PLAY, "play") \
+	X(T_PHASE_OVER, "over") \
+	X(T_PHASE_BID, "bid") \
+	X(T_PHASE_TRUMP, "trump") \
+	X(T_PHASE_EXCHANGE, "exchange") \
+	X(T_PHASE_DISCARD, "discard") \
 	X(T_TABLE_TRICK, " | trick {1}:{2}") \
 	X(T_TABLE_TRUMPS, " | trumps {1}") \
 	X(T_TABLE_TRICKS, " | tricks {1}") \
