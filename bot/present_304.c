@@ -104,7 +104,7 @@ static void hand(table *t, int s)
 	char cards[TABLE_LINE];
 	strbuf cb;
 	sb_init(&cb, cards, sizeof cards);
-	render_hand(&cb, v.hand, table_style_of(t, s), 1);
+	table_sb_hand(&cb, v.hand, table_style_of(t, s), 1);
 	table_sb_txt(&b, T_HAND, st, cards, NULL);
 	if (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE) {
 		sb_init(&cb, cards, sizeof cards);
@@ -113,7 +113,7 @@ static void hand(table *t, int s)
 	}
 	if ((l.acts & (1u << G304_ACT_PLAY)) && t->set.hints) {
 		sb_init(&cb, cards, sizeof cards);
-		render_hand(&cb, l.cards & v.hand, table_style_of(t, s), 0);
+		table_sb_hand(&cb, l.cards & v.hand, table_style_of(t, s), 0);
 		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
 		if (s == v.trumper && v.trump_down && (l.cards & card_bit(v.trump_card)))
 			table_sb_txt(&b, T_HAND_OR_TRUMP_CARD, NULL, NULL, NULL);

@@ -152,7 +152,7 @@ static uint64_t held(const table *t, int s)
 
 static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
 {
-	render_hand(b, (cardset)set, table_style_of(t, s), numbered);
+	table_sb_hand(b, (cardset)set, table_style_of(t, s), numbered);
 }
 
 /* The trumper's card laid aside, the cards put down in the exchange, what
@@ -171,7 +171,7 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 	}
 	if (v.putdown && s == v.trumper && v.phase == T304_PHASE_PLAY && v.trick_no == 0 && v.trick.n == 0) {
 		sb_init(&cb, cs, sizeof cs);
-		render_hand(&cb, v.putdown, style, 0);
+		table_sb_hand(&cb, v.putdown, style, 0);
 		sb_add(b, table_txt(part, sizeof part, T_G_HAND_PUT_DOWN, cs, NULL, NULL));
 	}
 	if (named_can(t, l, "trump"))

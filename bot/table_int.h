@@ -42,6 +42,8 @@ void table_send_out(table *t, int flags);
 void table_out_clear(table *t);
 /* A private line to user now. */
 void table_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
+/* render_hand, with "(none)" for no cards in the reader's words. */
+void table_sb_hand(strbuf *b, cardset hand, int style, int numbered);
 /* A game phase's stable name ("bid4", engine/names.h) in the reader's
  * words (static); a name it does not know as it is. */
 const char *table_phase_word(const char *name);

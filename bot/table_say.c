@@ -238,6 +238,14 @@ const char *table_phase_word(const char *name)
 	return name ? name : "";
 }
 
+void table_sb_hand(strbuf *b, cardset hand, int style, int numbered)
+{
+	if (hand)
+		render_hand(b, hand, style, numbered);
+	else
+		table_sb_txt(b, T_NONE, NULL, NULL, NULL);
+}
+
 void table_tell_txt(table *t, const char *user, int id, int inner)
 {
 	char in[TABLE_LINE];
