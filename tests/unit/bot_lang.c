@@ -431,6 +431,19 @@ static void test_room_config(void)
 	const char *got = net.nroom > rfrom ? net.room_lines[rfrom] : NULL;
 	CHECK(got && !strcmp(got, fmt(&text_lang_ta, T_TABLE_OPENED, "!", "#tamil", "304")),
 	      "its opening line is the Tamil one: %s", got ? got : "(nothing)");
+	/* A match in Tamil: the room hears it begin in Tamil. */
+	say(b, "#tamil", "ann", "!bot");
+	say(b, "#tamil", "ann", "!bot");
+	say(b, "#tamil", "ann", "!bot");
+	rfrom = net.nroom;
+	say(b, "#tamil", "ann", "!start");
+	const char *begins = text_line(&text_lang_ta, T_MATCH_STARTS);
+	char head[128];
+	snprintf(head, sizeof head, "%.*s", (int)strcspn(begins, "{"), begins);
+	int seen = 0;
+	for (int i = rfrom; i < net.nroom; i++)
+		seen |= !strcmp(net.room_to[i], "#tamil") && head[0] && strstr(net.room_lines[i], head) != NULL;
+	CHECK(t && t->state == TABLE_PLAYING && seen, "the match's first lines in #tamil are Tamil (%s...)", head);
 	say(b, "#other", "ann", "!304");
 	t = table_in(b, "#other");
 	CHECK(t && table_lang(t) == &text_lang_en, "another channel's table speaks English");
