@@ -198,6 +198,14 @@ static void test_fallback(void)
 	(void)t;
 }
 
+static table *table_in(bot *b, const char *room)
+{
+	for (int i = 0; i < b->ntables; i++)
+		if (!strcmp(b->tables[i]->room, room) && !b->tables[i]->closing)
+			return b->tables[i];
+	return NULL;
+}
+
 /* The last private line to `who` from index `from`, or NULL. */
 static const char *priv_to(int from, const char *who)
 {
@@ -210,14 +218,6 @@ static const char *priv_to(int from, const char *who)
 static const char *room_last(int from)
 {
 	return net.nroom > from ? net.room_lines[net.nroom - 1] : NULL;
-}
-
-static table *table_in(bot *b, const char *room)
-{
-	for (int i = 0; i < b->ntables; i++)
-		if (!strcmp(b->tables[i]->room, room) && !b->tables[i]->closing)
-			return b->tables[i];
-	return NULL;
 }
 
 /* fmt(lang, id, args...) as the bot would write it (prefix "!"). */
@@ -276,6 +276,18 @@ static void test_person(void)
 	say(b, NULL, "bob", "!lang SI");
 	CHECK(bot_lang_of(b, net.a, "bob") == &text_lang_si, "codes are taken in any case");
 	CHECK(bot_lang_of(b, net.a, "cat") == NULL, "cat chose nothing");
+	/* A room's !set lang is remembered for the channel's next table. */
+	say(b, "#k", "cat", "!304");
+	say(b, "#k", "cat", "!set lang si");
+	say(b, "#k", "cat", "!stop");
+	CHECK(!table_in(b, "#k"), "the table at #k stops");
+	int rfrom = net.nroom;
+	say(b, "#k", "cat", "!304");
+	table *k = table_in(b, "#k");
+	int recalled = 0;
+	for (int i = rfrom; i < net.nroom; i++)
+		recalled |= strstr(net.room_lines[i], "lang si") != NULL;
+	CHECK(k && table_lang(k) == &text_lang_si && recalled, "the next table at #k speaks Sinhala, and says so");
 	bot_free(b);
 	loop_free(ev);
 	store_close(db);
