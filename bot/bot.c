@@ -648,6 +648,7 @@ static void on_renamed(void *ctx, adapter *net, const char *old_user, const char
 	char shown_name[ADAPTER_ID_MAX];
 	new_name = clean_name(new_name, new_user, shown_name);
 	rate_rename(b, net, old_user, new_user);
+	bot_lang_renamed(b, net, old_user, new_user);
 	presence_begin(b, net, new_user);
 	for (int i = 0; i < b->ntables; i++)
 		if (b->tables[i]->net == net && !b->tables[i]->closing)

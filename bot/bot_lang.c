@@ -70,6 +70,17 @@ int bot_lang_set(bot *b, const adapter *net, const char *user, const text_lang *
 	return 0;
 }
 
+void bot_lang_renamed(bot *b, const adapter *net, const char *old_user, const char *new_user)
+{
+	const text_lang *l = bot_lang_of(b, net, old_user);
+	if (!l || !strcasecmp(old_user, new_user))
+		return;
+	bot_lang_entry *e = find(b, net, new_user);
+	if (!e)
+		e = add(b, net, new_user);
+	e->lang = l;
+}
+
 /* "en English, si සිංහල, ta தமிழ்": what !lang offers. */
 static void choices(char *out, size_t len)
 {

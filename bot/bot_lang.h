@@ -27,6 +27,9 @@ const text_lang *bot_lang_private(struct bot *b, const adapter *net, const char 
  * did not take it (the choice holds until the bot stops). */
 int bot_lang_set(struct bot *b, const adapter *net, const char *user, const text_lang *lang);
 
+/* A nick change: the person keeps their choice under the new name while
+ * the bot runs (the database keeps it under the name they chose it with). */
+void bot_lang_renamed(struct bot *b, const adapter *net, const char *old_user, const char *new_user);
 /* "!lang" (says the reader's language and the choices) or "!lang CODE"
  * (chooses), answered privately; room: the language of the room it was
  * said at (NULL: none, the bot's default). */

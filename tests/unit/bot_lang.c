@@ -276,6 +276,8 @@ static void test_person(void)
 	say(b, NULL, "bob", "!lang SI");
 	CHECK(bot_lang_of(b, net.a, "bob") == &text_lang_si, "codes are taken in any case");
 	CHECK(bot_lang_of(b, net.a, "cat") == NULL, "cat chose nothing");
+	testnet_rename(net.a, "bob", "bobby");
+	CHECK(bot_lang_of(b, net.a, "bobby") == &text_lang_si, "bob's choice follows him to a new nick");
 	/* A room's !set lang is remembered for the channel's next table. */
 	say(b, "#k", "cat", "!304");
 	say(b, "#k", "cat", "!set lang si");
