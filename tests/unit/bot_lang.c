@@ -536,6 +536,33 @@ static void test_adapters(void)
 	}
 }
 
+/* The prefix configured is the one the lines name ({prefix}, {start}). */
+static void test_prefix(void)
+{
+	loop *ev = loop_new();
+	table_settings set;
+	table_settings_default(&set);
+	bot *b = bot_new(ev, &set, ".");
+	b->cmd_burst = 1e9;
+	b->cmd_per_second = 1e9;
+	testnet_open(ev, b, "fake");
+	say(b, "#p", "ann", ".304");
+	int rfrom = net.nroom;
+	say(b, "#p", "ann", ".bot");
+	say(b, "#p", "ann", ".bot");
+	say(b, "#p", "ann", ".bot");
+	int ready = 0, bang = 0;
+	for (int i = rfrom; i < net.nroom; i++) {
+		ready |= strstr(net.room_lines[i], ".start to deal") != NULL;
+		bang |= strstr(net.room_lines[i], "!start") != NULL;
+	}
+	CHECK(ready && !bang, "with the prefix \".\" the ready line says .start");
+	bot_free(b);
+	loop_free(ev);
+	testnet_free();
+	text_prefix_set("!");
+}
+
 int main(void)
 {
 	log_set_level(LOG_ERROR);
@@ -546,5 +573,6 @@ int main(void)
 	test_config();
 	test_room_config();
 	test_adapters();
+	test_prefix();
 	return check_report("bot_lang");
 }
