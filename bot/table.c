@@ -1004,6 +1004,17 @@ static int need_db(table *t, const char *user)
 	return 0;
 }
 
+/* A bid band as the store names it ("200-249"), in the reader's words
+ * where it has words. */
+static const char *band_words(const char *band)
+{
+	if (!strcmp(band, "under 200"))
+		return text_line(table_reader_now(), T_BAND_UNDER_200);
+	if (!strcmp(band, "250 and over"))
+		return text_line(table_reader_now(), T_BAND_250_OVER);
+	return band;
+}
+
 static void cmd_stats(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room;
@@ -1058,7 +1069,7 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 			sb_add(&b, any ? ", " : " ");
 			snprintf(n1, sizeof n1, "%d", st.bids_made[i]);
 			snprintf(n2, sizeof n2, "%d", st.bids[i]);
-			table_sb_txt(&b, T_STATS_BAND, store_band_name(gname, i), n1, n2);
+			table_sb_txt(&b, T_STATS_BAND, band_words(store_band_name(gname, i)), n1, n2);
 			any = 1;
 		}
 	if (!any)

@@ -112,6 +112,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_STATS_DEALS, "deals {1} (won {2}); bids made:") \
 	X(T_STATS_BAND, "{1} {2}/{3}") \
 	X(T_STATS_NO_BIDS, " none yet") \
+	X(T_BAND_UNDER_200, "under 200") \
+	X(T_BAND_250_OVER, "250 and over") \
 	X(T_STATS_CAPS, "; caps called {1} (right {2})") \
 	X(T_STATS_TRUMPER, "; as trumper {1} deals, {2} points on average") \
 	X(T_TOP, "Leaderboard for {1}: {2}") \
