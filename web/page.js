@@ -141,12 +141,13 @@
 		}
 		$("bidding").textContent = (s.bids || []).length ? s.bids.map(bidText).join(", ") : "no bids yet";
 		drawPlot(s);
-		$("step-back").disabled = at === 0;
-		$("trick-back").disabled = at === 0;
-		$("deal-back").disabled = at === 0;
-		$("step-fwd").disabled = at === steps.length - 1;
-		$("trick-fwd").disabled = at === steps.length - 1;
-		$("deal-fwd").disabled = at === steps.length - 1;
+		/* aria-disabled, not disabled: a control stays reachable by Tab at either end. */
+		["step-back", "trick-back", "deal-back"].forEach(function (id) {
+			$(id).setAttribute("aria-disabled", String(at === 0));
+		});
+		["step-fwd", "trick-fwd", "deal-fwd"].forEach(function (id) {
+			$(id).setAttribute("aria-disabled", String(at === steps.length - 1));
+		});
 		if (history.replaceState) history.replaceState(null, "", "#step=" + (at + 1));
 	}
 
