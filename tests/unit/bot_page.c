@@ -8,11 +8,16 @@
 
 #include <json-c/json.h>
 
+#include "bot.h"
 #include "check.h"
+#include "loop.h"
 #include "page.h"
 #include "record.h"
 #include "store.h"
+#include "testnet.h"
 #include "verify.h"
+
+#define ROOM "#page"
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -226,10 +231,128 @@ static void in_play_has_no_page(void)
 	rmdir(dir);
 }
 
+/* Files a fake send_file was given (the Matrix adapter's upload). */
+static struct { int n; char name[4][64], type[4][32]; size_t len[4]; int html_ok; } sent;
+
+static int fake_send_file(adapter *a, const char *user, const char *filename, const char *mimetype,
+			  const char *data, size_t len)
+{
+	(void)a, (void)user;
+	if (sent.n < 4) {
+		snprintf(sent.name[sent.n], sizeof sent.name[0], "%s", filename);
+		snprintf(sent.type[sent.n], sizeof sent.type[0], "%s", mimetype);
+		sent.len[sent.n] = len;
+		if (!strcmp(mimetype, "text/html"))
+			sent.html_ok = len > 1000 && !strncmp(data, "<!DOCTYPE html>", 15) && strlen(data) == len;
+	}
+	sent.n++;
+	return 0;
+}
+
+static const char *priv_from(int from, const char *needle)
+{
+	for (int i = net.npriv - 1; i >= from; i--)
+		if (strstr(net.priv_lines[i], needle))
+			return net.priv_lines[i];
+	return NULL;
+}
+
+/* !record with public_dir and public_url: match-N.html beside match-N.json,
+ * and both addresses; through an adapter with send_file, the page as a
+ * second file (text/html). */
+static void record_command_page(void)
+{
+	char dir[] = "/tmp/cardbot-page-rec-XXXXXX", path[256], err[STORE_ERR_MAX];
+	store *db = testnet_db(dir, path, sizeof path, err, sizeof err);
+	CHECK(db, "a database: %s", db ? "" : err);
+	if (!db)
+		return;
+	loop *ev = loop_new();
+	table_settings set;
+	table_settings_default(&set);
+	bot *b = bot_new(ev, &set, "!");
+	b->cmd_burst = 1e9;
+	b->cmd_per_second = 1e9;
+	b->db = db;
+	testnet_open(ev, b, "fake");
+	size_t len;
+	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	json_object *rec = text ? json_tokener_parse(text) : NULL;
+	free(text);
+	store_seat seats[4] = { { "ann", "ann", 0 }, { "ben", "ben", 0 }, { "cat", "cat", 0 }, { "dev", "dev", 0 } };
+	int64_t id = 0;
+	json_object *deal = rec ? json_object_array_get_idx(json_object_object_get(rec, "deals"), 0) : NULL;
+	json_object *actions = json_object_object_get(deal, "actions");
+	int ok = deal && store_match_begin(db, "fake", ROOM, "304", "{}", seats, 0, &id) == 0 &&
+		 store_deal_begin(db, id, 0, json_object_to_json_string(json_object_object_get(deal, "deck")),
+				  "00112233445566778899aabbccddeeff",
+				  "0000000000000000000000000000000000000000000000000000000000000000") == 0;
+	for (size_t i = 0; ok && i < json_object_array_length(actions); i++)
+		ok = store_action(db, id, 0, (int)i, json_object_to_json_string(json_object_array_get_idx(actions, i)),
+				  NULL) == 0;
+	ok = ok && store_match_end(db, id, 0, 12, 10) == 0;
+	CHECK(ok, "a finished match stored: %s", ok ? "" : store_error(db));
+
+	snprintf(b->public_dir, sizeof b->public_dir, "%s", dir);
+	snprintf(b->public_url, sizeof b->public_url, "https://example.org/304");
+	say(b, ROOM, "ann", "!304");  /* a table in the room, as where matches are played */
+	int p0 = net.npriv;
+	say(b, ROOM, "ann", "!record 1");
+	const char *line = priv_from(p0, "The record of match 1");
+	CHECK(line && !strcmp(line, "The record of match 1: https://example.org/304/match-1.json and its page, to "
+			      "replay it in a browser: https://example.org/304/match-1.html"),
+	      "!record answers with both addresses: %s", line ? line : "(nothing)");
+	char html_path[300], json_path[300];
+	snprintf(html_path, sizeof html_path, "%s/match-1.html", dir);
+	snprintf(json_path, sizeof json_path, "%s/match-1.json", dir);
+	size_t hlen = 0;
+	char *html = access(html_path, F_OK) == 0 ? slurp(html_path, &hlen) : NULL;
+	CHECK(html && story_in(html) != NULL, "match-1.html is written beside match-1.json, with its story");
+	if (html) {
+		json_object *st = story_in(html);
+		json_object_put(st);
+	}
+	free(html);
+	CHECK(access(json_path, F_OK) == 0, "match-1.json is written too");
+
+	/* An adapter that carries files: the record, then the page. */
+	static adapter_ops ops;
+	const adapter_ops *orig = net.a->ops;
+	ops = *orig;
+	ops.send_file = fake_send_file;
+	net.a->ops = &ops;
+	memset(&sent, 0, sizeof sent);
+	p0 = net.npriv;
+	say(b, ROOM, "ann", "!record 1");
+	CHECK(sent.n == 2 && !strcmp(sent.name[0], "match-1.json") && !strcmp(sent.type[0], "application/json") &&
+	      !strcmp(sent.name[1], "match-1.html") && !strcmp(sent.type[1], "text/html") && sent.html_ok,
+	      "send_file: the record, then the page as text/html (%d files)", sent.n);
+	line = priv_from(p0, "The record of match 1");
+	CHECK(line && !strcmp(line, "The record of match 1: match-1.json and its page, to replay it in a browser: "
+			      "match-1.html"), "the answer names both files: %s", line ? line : "(nothing)");
+	net.a->ops = orig;
+
+	json_object_put(rec);
+	bot_free(b);
+	loop_free(ev);
+	testnet_free();
+	store_close(db);
+	unlink(html_path);
+	unlink(json_path);
+	unlink(path);
+	char wal[300];
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	unlink(wal);
+	snprintf(wal, sizeof wal, "%s-shm", path);
+	unlink(wal);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	every_game_renders();
 	hostile_names_escaped();
 	in_play_has_no_page();
+	record_command_page();
 	return check_report("bot_page");
 }
