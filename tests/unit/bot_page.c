@@ -307,11 +307,9 @@ static void record_command_page(void)
 	snprintf(json_path, sizeof json_path, "%s/match-1.json", dir);
 	size_t hlen = 0;
 	char *html = access(html_path, F_OK) == 0 ? slurp(html_path, &hlen) : NULL;
-	CHECK(html && story_in(html) != NULL, "match-1.html is written beside match-1.json, with its story");
-	if (html) {
-		json_object *st = story_in(html);
-		json_object_put(st);
-	}
+	json_object *st = html ? story_in(html) : NULL;
+	CHECK(st != NULL, "match-1.html is written beside match-1.json, with its story");
+	json_object_put(st);
 	free(html);
 	CHECK(access(json_path, F_OK) == 0, "match-1.json is written too");
 
