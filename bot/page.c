@@ -161,8 +161,8 @@ static json_object *aside_of(json_object *const *views, int nseats)
 		if (tc && trumper == s && !in_hand) {
 			int down = json_object_get_boolean(jget(v, "trump_down")) ||
 				   json_object_get_boolean(jget(v, "trump_aside"));
-			if (down || json_object_get_boolean(jget(v, "trump_open")) ||
-			    json_object_get_boolean(jget(v, "revealed"))) {
+			/* Once shown, the trump card is back in the hand or played. */
+			if (down) {
 				json_object *o = json_object_new_object();
 				json_object_object_add(o, "what", json_object_new_string("trump card"));
 				json_object_object_add(o, "seat", json_object_new_int(s));
@@ -419,12 +419,18 @@ static void end_words(const record *rec, json_object *end, char *buf, size_t len
 				      !made || json_object_is_type(made, json_type_null) ? "was not played"
 				      : json_object_get_boolean(made) ? "was made" : "failed");
 	json_object *pts = jget(end, "points");
-	if (o < len && pts && json_object_array_length(pts) == 2)
-		snprintf(buf + o, len - o, "; card points %d and %d.",
-			 json_object_get_int(json_object_array_get_idx(pts, 0)),
-			 json_object_get_int(json_object_array_get_idx(pts, 1)));
-	else if (o < len)
+	int p0 = pts && json_object_array_length(pts) == 2 ? json_object_get_int(json_object_array_get_idx(pts, 0)) : 0;
+	int p1 = pts && json_object_array_length(pts) == 2 ? json_object_get_int(json_object_array_get_idx(pts, 1)) : 0;
+	if (o >= len || p0 + p1 == 0)
 		snprintf(buf + o, len - o, ".");
+	else if (rec->game == &game_def_trump304 && bidder >= 0 && bidder < rec->nseats)
+		/* Trump304 counts the trumper's side first. */
+		snprintf(buf + o, len - o, "; card points: %s's side %d, the others %d.", rec->players[bidder], p0, p1);
+	else if (rec->nseats == 4)
+		snprintf(buf + o, len - o, "; card points: %s & %s %d, %s & %s %d.", rec->players[0], rec->players[2],
+			 p0, rec->players[1], rec->players[3], p1);
+	else
+		snprintf(buf + o, len - o, "; card points %d and %d.", p0, p1);
 }
 
 static json_object *plot_point(size_t deal, json_object *score)

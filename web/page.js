@@ -187,7 +187,7 @@
 		if (!pts.length) { box.textContent = "No deal yet."; return; }
 		var ns = pts[0].score.length, lo = 0, hi = 1;
 		pts.forEach(function (p) { p.score.forEach(function (v) { lo = Math.min(lo, v); hi = Math.max(hi, v); }); });
-		var W = 600, H = 220, L = 44, R = 12, T = 12, B = 30;
+		var W = 600, H = 240, L = 48, R = 12, T = 14, B = 34;
 		var nx = Math.max(1, pts.length - 1);
 		function x(i) { return L + (W - L - R) * i / nx; }
 		function y(v) { return T + (H - T - B) * (hi - v) / (hi - lo || 1); }
@@ -205,13 +205,15 @@
 			return e;
 		}
 		add("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: "#999" });
-		add("text", { x: 4, y: y(hi) + 4, "font-size": 12 }, String(hi));
-		add("text", { x: 4, y: y(lo) + 4, "font-size": 12 }, String(lo));
-		add("text", { x: L, y: H - 8, "font-size": 12 }, "deal 0");
-		add("text", { x: W - R - 50, y: H - 8, "font-size": 12 }, "deal " + pts[pts.length - 1].deal);
+		add("text", { x: 4, y: y(hi) + 6, "font-size": 18 }, String(hi));
+		add("text", { x: 4, y: y(lo) + 6, "font-size": 18 }, String(lo));
+		if (lo < 0 && hi > 0) add("text", { x: 4, y: y(0) + 6, "font-size": 18 }, "0");
+		add("text", { x: L, y: H - 6, "font-size": 18 }, "deal 0");
+		add("text", { x: W - R, y: H - 6, "font-size": 18, "text-anchor": "end" }, "deal " + pts[pts.length - 1].deal);
 		var colours = ["#1f5fbf", "#c0161d", "#0b7a2a", "#8a5a00"];
 		for (var k = 0; k < ns; k++) {
-			add("polyline", { fill: "none", stroke: colours[k], "stroke-width": 3,
+			/* Each line thinner than the one before, so one that runs over another leaves it in sight. */
+			add("polyline", { fill: "none", stroke: colours[k], "stroke-width": 8 - 2 * k, "stroke-linejoin": "round",
 				points: pts.map(function (p, i) { return x(i) + "," + y(p.score[k]); }).join(" ") });
 		}
 		/* Where this step is: after how many deals. */
@@ -270,7 +272,9 @@
 	}, { passive: true });
 
 	$("table").classList.add("seats-" + nseats);
-	$("sides").textContent = story.match.sides.map(function (_, i) { return sideName(i); }).join(" against ") +
+	var alone = story.match.sides.every(function (side) { return side.length === 1; });
+	$("sides").textContent = (alone ? "Each for themselves: " + players.join(", ")
+		: story.match.sides.map(function (_, i) { return sideName(i); }).join(" against ")) +
 		(story.match.winner !== null ? " \u00b7 winner: " + sideName(story.match.winner) : "");
 	var m = /#step=(\d+)/.exec(location.hash);
 	go(m ? parseInt(m[1], 10) - 1 : 0);
