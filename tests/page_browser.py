@@ -69,7 +69,7 @@ def replay_lines(record, view=None):
 
 def trick_of(views):
     """The trick on the table as all seats together see it: a list of (seat,
-    card, face down), and whether it has been taken."""
+    card, still face down, played face down), and whether it has been taken."""
     v0 = views[0]
     if "tricks" in v0:  # 304: every trick of the deal; the last one with a card is on the table
         idx = max([i for i, t in enumerate(v0["tricks"]) if t["cards"]], default=None)
@@ -80,12 +80,26 @@ def trick_of(views):
             code = c["card"]
             if code == "down":  # the seat that played it knows it
                 code = views[c["seat"]]["tricks"][idx]["cards"][i]["card"]
-            out.append((c["seat"], code, c["down"] and not c["shown"]))
+            out.append((c["seat"], code, c["down"] and not c["shown"], c["down"]))
         return out, v0["tricks"][idx]["winner"] is not None
     t = v0.get("trick") or v0.get("last_trick")
     if not t:
         return [], False
     return [(c["seat"], c["card"], False) for c in t["cards"]], t["winner"] is not None
+
+
+def aside_of(views):
+    """Cards set aside face down, each as the seat that laid it knows it: the
+    trump card (304, Trump304), the two put down (Trump304 of three), the
+    discard (Rook). A sorted list of (seat, card)."""
+    out = []
+    for s, v in enumerate(views):
+        if v.get("trump_card") and v.get("trumper") == s and (v.get("trump_down") or v.get("trump_aside")):
+            out.append((s, v["trump_card"]))
+        out += [(s, c) for c in v.get("put_down") or []]
+        if v.get("discard"):
+            out.append((s, v["discard"]))
+    return sorted(out)
 
 
 def expected_steps(record):
@@ -112,6 +126,7 @@ def expected_steps(record):
             views = [per_seat[s][key] for s in range(nseats)]
             step["hands"] = [sorted(v["hand"]) for v in views]
             step["trick"], step["taken"] = trick_of(views)
+            step["aside"] = aside_of(views)
         else:
             # The views have moved on to the next deal: the state is the
             # previous action's with this action's card moved onto the trick.
@@ -141,7 +156,8 @@ SNAPSHOT = r"""(() => {
     trick: [...document.querySelectorAll('#trick .card')].map(card),
     aside: [...document.querySelectorAll('#aside .card')].map(card),
     dealTricks: document.querySelectorAll('#tricks > li').length,
-    text: document.getElementById('text').textContent};
+    text: document.getElementById('text').textContent,
+    inspect: document.querySelectorAll('#notes li.inspect').length};
 })()"""
 
 
@@ -166,10 +182,14 @@ def compare(name, snap, exp, problems):
     if shown != [sorted(h) for h in exp["hands"]]:
         problems.append("%s: hands %s, expected %s" % (where, shown, exp["hands"]))
     got = [(c["seat"], c["card"], c["down"]) for c in snap["trick"]]
-    want = exp["trick"]
+    want = [w[:3] for w in exp["trick"]]
     if len(got) != len(want) or any(g[0] != w[0] or g[1] != w[1] or (w[2] is not None and g[2] != w[2])
                                     for g, w in zip(got, want)):
         problems.append("%s: trick %s, expected %s" % (where, got, want))
+    if "aside" in exp:
+        got_aside = sorted((c["seat"], c["card"]) for c in snap["aside"])
+        if got_aside != exp["aside"] or not all(c["down"] for c in snap["aside"]):
+            problems.append("%s: set aside %s, expected face down %s" % (where, snap["aside"], exp["aside"]))
     for c in snap["trick"] + snap["aside"] + [c for h in snap["hands"] for c in h]:
         if not c["label"] or c["role"] != "img":
             problems.append("%s: card %s has no text alternative" % (where, c["card"]))
@@ -324,9 +344,14 @@ def main():
             check(any(s["kind"] == "end" for s in snaps), "%s: the deal's end is shown" % rec_name)
             if rec_name.startswith("closed_cut"):
                 check(any(c["down"] for s in snaps for c in s["trick"]), "%s: face-down cards shown face down" % rec_name)
-                check(any("looks at the face-down" in n for n in page.eval(
-                    "JSON.parse(document.getElementById('story').textContent).steps.flatMap(s => s.notes || [])")),
-                    "%s: the inspection is marked" % rec_name)
+                marked = [s for s in snaps if s["inspect"]]
+                # An inspection is marked where a trick with face-down cards
+                # has just been taken (the replay: its winner is set).
+                exp_at = {(e["deal"], e["action"]) for e in expected if e.get("taken") and e["trick"] and
+                          any(len(c) > 3 and c[3] for c in e["trick"])}
+                check(marked and all((s["deal"], s["action"]) in exp_at for s in marked),
+                      "%s: the trumper's inspections are marked, after tricks with face-down cards (%s; %s)"
+                      % (rec_name, [(s["deal"], s["action"]) for s in marked], sorted(exp_at)))
             nav_checks(page, rec_name, snaps)
             check(page.errors == [], "%s: no console error or exception: %s" % (rec_name, page.errors))
             if rec_name == "closed_cut_success":
@@ -349,6 +374,19 @@ def main():
         problems, _ = walk(page, "corrupt", expected_steps(record))
         check(len(problems) >= 1 and any("hands" in p for p in problems),
               "a page with two cards swapped is caught (%d problems)" % len(problems))
+
+        # ... and a face-down card shown face up.
+        story = json.loads(m.group(1))
+        k = next(i for i, s in enumerate(story["steps"]) if s["kind"] == "action" and s["trick"]
+                 and any(c["down"] for c in s["trick"]["cards"]))
+        next(c for c in story["steps"][k]["trick"]["cards"] if c["down"])["down"] = False
+        text = json.dumps(story).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+        open(bad, "w", encoding="utf-8").write(html[:m.start(1)] + text + html[m.end(1):])
+        page = browser.new_page()
+        page.navigate("file://" + bad)
+        problems, _ = walk(page, "corrupt", expected_steps(record))
+        check(len(problems) >= 1 and any("trick" in p for p in problems),
+              "a page with a face-down card shown face up is caught (%d problems)" % len(problems))
 
         # A hostile player name is text, never markup.
         rec = json.load(open(record))
