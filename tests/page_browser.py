@@ -404,6 +404,18 @@ def main():
             check(page.eval("document.querySelector('.seat[data-seat=\"0\"] h3').firstChild.textContent") == hostile,
                   "hostile name: shown as text at its seat")
             check(page.errors == [], "hostile name: no console error: %s" % page.errors)
+        # A record with no deal: a page that says so, without an error.
+        rec = json.load(open(record))
+        rec["deals"] = []
+        path = os.path.join(tmp, "nodeal.json")
+        json.dump(rec, open(path, "w"))
+        out = os.path.join(tmp, "nodeal.html")
+        ok, err = render(path, out)
+        if check(ok, "no deal: render: %s" % err):
+            page = browser.new_page()
+            page.navigate("file://" + out)
+            check("no deal" in page.eval("document.getElementById('text').textContent") and page.errors == [],
+                  "no deal: the page says so, without an error: %s" % page.errors)
     print("page_browser: %.1f s" % (time.time() - start))
     print("page_browser: %d passed, %d failed" % (passed, failed))
     return 1 if failed else 0

@@ -272,6 +272,13 @@
 	}, { passive: true });
 
 	$("table").classList.add("seats-" + nseats);
+	if (!steps.length) {
+		/* A record of no deal that could be played: nothing to step through. */
+		$("text").textContent = "This record holds no deal to replay.";
+		$("controls").hidden = true;
+		$("table").hidden = true;
+		return;
+	}
 	var alone = story.match.sides.every(function (side) { return side.length === 1; });
 	$("sides").textContent = (alone ? "Each for themselves: " + players.join(", ")
 		: story.match.sides.map(function (_, i) { return sideName(i); }).join(" against ")) +
