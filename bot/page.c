@@ -421,7 +421,9 @@ static void end_words(const record *rec, json_object *end, char *buf, size_t len
 	json_object *pts = jget(end, "points");
 	int p0 = pts && json_object_array_length(pts) == 2 ? json_object_get_int(json_object_array_get_idx(pts, 0)) : 0;
 	int p1 = pts && json_object_array_length(pts) == 2 ? json_object_get_int(json_object_array_get_idx(pts, 1)) : 0;
-	if (o >= len || p0 + p1 == 0)
+	if (o >= len)
+		return;  /* cut short: the line as far as it went */
+	if (p0 + p1 == 0)
 		snprintf(buf + o, len - o, ".");
 	else if (rec->game == &game_def_trump304 && bidder >= 0 && bidder < rec->nseats)
 		/* Trump304 counts the trumper's side first. */
