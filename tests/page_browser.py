@@ -315,6 +315,13 @@ def a11y_checks(browser, url, name):
     check(page.eval("(() => { const s = document.querySelector('#plot svg');"
                     " return !!s && s.getAttribute('role') === 'img' && s.getAttribute('aria-label').length > 10; })()"),
           "%s: the plot has a text alternative" % name)
+    # A swipe to the left is the next card, to the right the one before.
+    before = page.eval(SNAPSHOT)["step"]
+    for kind, x in (("touchStart", 300), ("touchMove", 200), ("touchMove", 100)):
+        page.call("Input.dispatchTouchEvent", type=kind, touchPoints=[{"x": x, "y": 400}])
+    page.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+    after = page.eval(SNAPSHOT)["step"]
+    check(after == before + 1, "%s: a swipe to the left steps forward (%d to %d)" % (name, before, after))
     check(page.errors == [], "%s: no console error on a phone: %s" % (name, page.errors))
 
 

@@ -205,6 +205,23 @@ static void in_play_has_no_page(void)
 	char *argv_render[] = { "render", "-o", out, rpath, NULL };
 	CHECK(page_render_main(4, argv_render) == 2, "render refuses a record of a match in play");
 	CHECK(access(out, F_OK) != 0, "and writes no page");
+	/* render's other exit statuses: unreadable, malformed, usage. */
+	char missing[200], bad[200];
+	snprintf(missing, sizeof missing, "%s/none.json", dir);
+	snprintf(bad, sizeof bad, "%s/bad.json", dir);
+	f = fopen(bad, "w");
+	if (f) {
+		fputs("{\"format\": \"cardbot-record/1\", \"players\": 3}", f);
+		fclose(f);
+	}
+	char *argv_missing[] = { "render", missing, NULL };
+	char *argv_bad_rec[] = { "render", "-o", out, bad, NULL };
+	char *argv_no_file[] = { "render", "-o", out, NULL };
+	CHECK(page_render_main(2, argv_missing) == 1, "render: a file that cannot be read is status 1");
+	CHECK(page_render_main(4, argv_bad_rec) == 2, "render: a malformed record is status 2");
+	CHECK(page_render_main(3, argv_no_file) == 64, "render: no FILE is a usage error");
+	CHECK(access(out, F_OK) != 0, "and none of them writes a page");
+	unlink(bad);
 	CHECK(store_match_end(db, id, 0, 12, 10) == 0, "match ends");
 	CHECK(export_main(6, argv_html) == 0, "export --html writes the page of a finished match");
 	size_t hlen = 0;
