@@ -219,9 +219,14 @@ static void add_state(page_walk *w, const game *g, json_object *o)
 			trump = NULL;
 	json_object_object_add(o, "trump", trump ? json_object_new_string(trump) : NULL);
 	json_object_object_add(o, "bid", jcopy(jget(views[0], "bid")));
-	json_object_object_add(o, "bidder", jcopy(jget(views[0], jget(views[0], "trumper") &&
-						 !json_object_is_type(jget(views[0], "trumper"), json_type_null)
-						 ? "trumper" : "bidder")));
+	/* bidder: the highest bid's seat so far; trumper: the seat that plays
+	 * the bid once the bidding is over (Rook: the bidder). */
+	json_object *trumper = jget(views[0], "trumper");
+	const char *phase = jstr(views[0], "phase");
+	if (!trumper && rec->game == &game_def_rook && phase && strcmp(phase, "bid") && strcmp(phase, "deal"))
+		trumper = jget(views[0], "bidder");
+	json_object_object_add(o, "bidder", jcopy(jget(views[0], "bidder")));
+	json_object_object_add(o, "trumper", jcopy(trumper));
 	game_status st;
 	game_status_of(g, &st);
 	json_object_object_add(o, "turn", st.turn < rec->nseats ? json_object_new_int(st.turn) : NULL);
@@ -246,7 +251,8 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 	const game_action *a = st->act;
 	size_t n = json_object_array_length(w->steps);
 	json_object *prev = n ? json_object_array_get_idx(w->steps, n - 1) : NULL;
-	static const char *const keep[] = { "hands", "trick", "aside", "bids", "trump", "bid", "bidder", "score" };
+	static const char *const keep[] = { "hands", "trick", "aside", "bids", "trump", "bid", "bidder", "trumper",
+					    "score" };
 	for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
 		json_object_object_add(o, keep[k], jcopy(jget(prev, keep[k])));
 	json_object_object_add(o, "turn", NULL);
@@ -517,7 +523,7 @@ static int page_hook(void *ctx, const game *g, const replay_step *st)
 			json_object_object_add(e, "text", json_object_new_string(text));
 			json_object_object_add(e, "end", end);
 			static const char *const keep[] = { "hands", "trick", "aside", "bids", "trump", "bid",
-							    "bidder", "ntricks" };
+							    "bidder", "trumper", "ntricks" };
 			for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++)
 				json_object_object_add(e, keep[k], jcopy(jget(o, keep[k])));
 			json_object_object_add(e, "turn", NULL);

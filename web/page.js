@@ -92,7 +92,8 @@
 			sec.setAttribute("aria-label", players[seat] + "'s hand");
 			var h = el("h3", null, players[seat]);
 			if (dealStep.dealer === seat) h.appendChild(el("span", "badge", "dealer"));
-			if (s.bidder === seat) h.appendChild(el("span", "badge", rook ? "bidder" : "trumper"));
+			if (s.trumper === seat) h.appendChild(el("span", "badge", rook ? "bidder" : "trumper"));
+			else if (s.trumper === null && s.bidder === seat) h.appendChild(el("span", "badge", "highest bid"));
 			if (s.turn === seat && !end) h.appendChild(el("span", "badge", "to play"));
 			sec.appendChild(h);
 			var ul = el("ul", "cards hand");
@@ -101,8 +102,10 @@
 			sec.appendChild(ul);
 		}
 		var contract = [];
-		if (s.bid !== null && s.bid !== undefined && s.bidder !== null && s.bidder !== undefined)
-			contract.push("Bid: " + (s.bid === "pcc" ? "partner close caps" : s.bid) + " by " + players[s.bidder]);
+		var by = s.trumper !== null && s.trumper !== undefined ? s.trumper : s.bidder;
+		if (s.bid !== null && s.bid !== undefined && by !== null && by !== undefined)
+			contract.push((s.trumper === by ? "Bid: " : "Highest bid: ") + (s.bid === "pcc" ? "partner close caps" : s.bid) +
+				" by " + players[by]);
 		if (s.trump) contract.push("Trump: " + (rook ? COLOURS[s.trump] : SUITS[s.trump][1]));
 		$("contract").textContent = contract.join(" \u00b7 ");
 		var aside = $("aside");
