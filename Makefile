@@ -52,7 +52,10 @@ ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    = $(LIB_SRC:%.c=$(BUILD)/%.o)
 # lib/'s objects ride with the bot's: the binary, and every test, tool and
 # fuzz harness linked with BOT_LIB_OBJ, get them.
-BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o) $(ADAPTER_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ)
+# The match page's HTML, CSS and JS (web/), compiled in as strings by web/embed.c.
+WEB_FILES  = web/page.html web/page.css web/page.js
+WEB_OBJ    = $(BUILD)/gen/web_assets.o
+BOT_OBJ    = $(BOT_SRC:%.c=$(BUILD)/%.o) $(ADAPTER_SRC:%.c=$(BUILD)/%.o) $(LIB_OBJ) $(WEB_OBJ)
 BOT_LIB_OBJ = $(filter-out $(BUILD)/bot/main.o,$(BOT_OBJ))
 ENGINE_LIB = $(BUILD)/libengine.a
 CARDBOT    = $(BINDIR)/cardbot
@@ -97,6 +100,18 @@ $(BUILD)/adapters/%.o: adapters/%.c
 $(BUILD)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
+
+# The generator runs on the build machine: no sanitizer, no fuzzer flags.
+$(BUILD)/gen/embed: web/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O1 $< -o $@
+
+$(BUILD)/gen/web_assets.c: $(BUILD)/gen/embed $(WEB_FILES)
+	$(BUILD)/gen/embed web_page_html web/page.html web_page_css web/page.css \
+		web_page_js web/page.js >$@.tmp && mv $@.tmp $@
+
+$(WEB_OBJ): $(BUILD)/gen/web_assets.c
+	$(CC) $(CFLAGS) -c $< -o $@
 
 $(ENGINE_LIB): $(ENGINE_OBJ)
 	@rm -f $@

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "config.h"
+#include "page.h"
 #include "play.h"
 #include "replay.h"
 #include "verify.h"
@@ -28,9 +29,10 @@ struct command {
 static const struct command commands[] = {
 	{ "bench", bench_main, "run the benchmarks and print the figures" },
 	{ "check-config", config_check_main, "check a configuration file and summarise it" },
-	{ "export", export_main, "list the matches in the bot's database, or print one's record" },
+	{ "export", export_main, "list the matches in the bot's database, or print one's record or page (--html)" },
 	{ "help", help_main, "list the commands; `help COMMAND` explains one" },
 	{ "play", play_main, "play a table in the terminal against computer players (no server needed)" },
+	{ "render", page_render_main, "write a record's match page: one HTML file that replays it card by card" },
 	{ "replay", replay_main, "replay a game record and print what happened, as JSON lines" },
 	{ "run", run_main, "connect to the configured networks and host 304 tables" },
 	{ "verify", verify_main, "check a match record's deck commitments and replay it" },

@@ -544,13 +544,30 @@ static int emit_refused(FILE *out, size_t deal, long action, const char *text, c
 	return emit(out, o);
 }
 
-int replay_run(const record *rec, int view_seat, FILE *out)
+static const replay_game *replay_game_of(const game_def *def)
 {
-	const game_def *def = rec->game;
-	const replay_game *rg = NULL;
 	for (size_t i = 0; i < sizeof replay_games / sizeof replay_games[0]; i++)
 		if (replay_games[i].def == def)
-			rg = &replay_games[i];
+			return &replay_games[i];
+	return NULL;
+}
+
+json_object *replay_view(const game *g, int seat)
+{
+	const replay_game *rg = replay_game_of(g->def);
+	return rg ? rg->view(g, seat) : NULL;
+}
+
+json_object *replay_end(const game *g)
+{
+	const replay_game *rg = replay_game_of(g->def);
+	return rg ? rg->end(g) : NULL;
+}
+
+int replay_walk(const record *rec, replay_hook hook, void *ctx)
+{
+	const game_def *def = rec->game;
+	const replay_game *rg = replay_game_of(def);
 	if (!rg)
 		return -1;
 	const char *names[GAME_MAX_SEATS] = { 0 };
@@ -565,52 +582,96 @@ int replay_run(const record *rec, int view_seat, FILE *out)
 	int rc = 0;
 	for (size_t d = 0; d < rec->ndeals && rc == 0; d++) {
 		const record_deal *deal = &rec->deals[d];
+		replay_step st = { .kind = REPLAY_DEAL, .deal = d, .action = -1 };
 		if ((err = game_deal(g, deal->gdeck)) != 0) {
-			game_status st;
-			game_status_of(g, &st);
-			text_deal_refused(text, sizeof text, st.over);
-			rc = emit_refused(out, d, -1, text, def->err_name(err));
+			game_status gs;
+			game_status_of(g, &gs);
+			text_deal_refused(text, sizeof text, gs.over);
+			st.kind = REPLAY_DEAL_REFUSED;
+			st.error = text;
+			st.code = def->err_name(err);
+			rc = hook(ctx, g, &st);
 			continue;
 		}
+		rc = hook(ctx, g, &st);
 		for (size_t i = 0; i < deal->nactions && rc == 0; i++) {
 			game_result res;
 			memset(&res, 0, sizeof res);
+			st = (replay_step){ .kind = REPLAY_ACTION, .deal = d, .action = (long)i,
+					    .act = &deal->gactions[i], .res = &res };
 			if (game_apply(g, &deal->gactions[i], &res) != 0) {
 				rg->refusal(text, sizeof text, g, &res, names);
-				rc = emit_refused(out, d, (long)i, text, def->err_name(res.err));
+				st.kind = REPLAY_REFUSED;
+				st.error = text;
+				st.code = def->err_name(res.err);
+				rc = hook(ctx, g, &st);
 				continue;
 			}
-			json_object *o = j_where(d, (long)i);
-			json_object_object_add(o, "ok", j_bool(1));
-			rc = emit(out, o);
-			int ended = 0;
 			for (int k = 0; k < res.nevents && k < GAME_EVENTS_MAX; k++)
-				ended |= res.events[k].type == ev_end;
-			if (rc == 0 && ended) {
-				o = j_where(d, -1);
-				json_object_object_add(o, "end", rg->end(g));
-				rc = emit(out, o);
-			}
-			if (rc == 0 && view_seat >= 0) {
-				o = j_where(d, (long)i);
-				json_object_object_add(o, "view", rg->view(g, view_seat));
-				rc = emit(out, o);
-			}
+				st.ended |= res.events[k].type == ev_end;
+			rc = hook(ctx, g, &st);
 		}
 	}
 	if (rc == 0) {
-		game_status st;
-		game_status_of(g, &st);
-		json_object *m = json_object_new_object();
-		json_object_object_add(m, rg->score, j_list(st.score, st.nsides));
-		json_object_object_add(m, "winner", st.winner >= 0 ? json_object_new_int(st.winner) : NULL);
-		json_object_object_add(m, "complete", j_bool(st.over));
-		json_object *o = json_object_new_object();
-		json_object_object_add(o, "match", m);
-		rc = emit(out, o);
+		replay_step st = { .kind = REPLAY_MATCH, .action = -1, .score_name = rg->score };
+		rc = hook(ctx, g, &st);
 	}
 	game_free(g);
 	return rc;
+}
+
+/* What replay_run prints to. */
+typedef struct replay_print {
+	FILE *out;
+	int view_seat;
+} replay_print;
+
+static int print_step(void *ctx, const game *g, const replay_step *st)
+{
+	const replay_print *p = ctx;
+	FILE *out = p->out;
+	json_object *o;
+	int rc;
+	switch (st->kind) {
+	case REPLAY_DEAL:
+		return 0;
+	case REPLAY_DEAL_REFUSED:
+		return emit_refused(out, st->deal, -1, st->error, st->code);
+	case REPLAY_REFUSED:
+		return emit_refused(out, st->deal, st->action, st->error, st->code);
+	case REPLAY_ACTION:
+		o = j_where(st->deal, st->action);
+		json_object_object_add(o, "ok", j_bool(1));
+		rc = emit(out, o);
+		if (rc == 0 && st->ended) {
+			o = j_where(st->deal, -1);
+			json_object_object_add(o, "end", replay_end(g));
+			rc = emit(out, o);
+		}
+		if (rc == 0 && p->view_seat >= 0) {
+			o = j_where(st->deal, st->action);
+			json_object_object_add(o, "view", replay_view(g, p->view_seat));
+			rc = emit(out, o);
+		}
+		return rc;
+	default: {
+		game_status gs;
+		game_status_of(g, &gs);
+		json_object *m = json_object_new_object();
+		json_object_object_add(m, st->score_name, j_list(gs.score, gs.nsides));
+		json_object_object_add(m, "winner", gs.winner >= 0 ? json_object_new_int(gs.winner) : NULL);
+		json_object_object_add(m, "complete", j_bool(gs.over));
+		o = json_object_new_object();
+		json_object_object_add(o, "match", m);
+		return emit(out, o);
+	}
+	}
+}
+
+int replay_run(const record *rec, int view_seat, FILE *out)
+{
+	replay_print p = { out, view_seat };
+	return replay_walk(rec, print_step, &p);
 }
 
 /* Reads SEAT of --view: one digit 0..3. */

@@ -16,6 +16,7 @@
 #include "g304_ai.h"
 #include "log.h"
 #include "loop.h"
+#include "page.h"
 #include "table_int.h"
 #include "table_store.h"
 
@@ -1226,33 +1227,62 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	}
 	char n[32];
 	snprintf(n, sizeof n, "%lld", (long long)id);
+	/* The match page beside the record (bot/page.c); without it, the record alone. */
+	size_t html_len = 0;
+	char *html = NULL;
+	if (t->net->ops->send_file || t->bot->public_dir[0]) {
+		char err[RECORD_ERR_MAX];
+		record *r = record_parse_game(rec, strlen(rec), err);
+		html = r ? page_html(r, &html_len) : NULL;
+		if (!html)
+			log_msg(LOG_ERROR, NULL, "match %lld: no page: %s", (long long)id, r ? "out of memory" : err);
+		record_free(r);
+	}
 	if (t->net->ops->send_file) {
-		char fname[64];
+		char fname[64], pname[64];
 		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
+		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
 		if (t->net->ops->send_file(t->net, user, fname, "application/json", rec, strlen(rec)) == 0) {
-			table_tell(t, user, T_RECORD_FILE, n, fname, NULL);
+			if (html && t->net->ops->send_file(t->net, user, pname, "text/html", html, html_len) == 0)
+				table_tell(t, user, T_RECORD_PAGE, n, fname, pname);
+			else
+				table_tell(t, user, T_RECORD_FILE, n, fname, NULL);
+			free(html);
 			free(rec);
 			return;
 		}
 	}
 	if (t->bot->public_dir[0]) {
-		char path[4200], shown[4200];
+		char path[4200], shown[4200], ppath[4200], pshown[4200];
 		snprintf(path, sizeof path, "%s/match-%lld.json", t->bot->public_dir, (long long)id);
+		snprintf(ppath, sizeof ppath, "%s/match-%lld.html", t->bot->public_dir, (long long)id);
 		FILE *f = fopen(path, "w");
 		int ok = f && fputs(rec, f) >= 0;
 		if (f && fclose(f) != 0)
 			ok = 0;
 		if (ok) {
-			if (t->bot->public_url[0])
+			char err[512];
+			int page_ok = html && page_write_file(ppath, html, html_len, err, sizeof err) == 0;
+			if (html && !page_ok)
+				log_msg(LOG_ERROR, NULL, "%s", err);
+			if (t->bot->public_url[0]) {
 				snprintf(shown, sizeof shown, "%s/match-%lld.json", t->bot->public_url, (long long)id);
-			else
+				snprintf(pshown, sizeof pshown, "%s/match-%lld.html", t->bot->public_url, (long long)id);
+			} else {
 				snprintf(shown, sizeof shown, "%s", path);
-			table_tell(t, user, T_RECORD_FILE, n, shown, NULL);
+				snprintf(pshown, sizeof pshown, "%s", ppath);
+			}
+			if (page_ok)
+				table_tell(t, user, T_RECORD_PAGE, n, shown, pshown);
+			else
+				table_tell(t, user, T_RECORD_FILE, n, shown, NULL);
+			free(html);
 			free(rec);
 			return;
 		}
 		log_msg(LOG_ERROR, NULL, "writing %s failed", path);
 	}
+	free(html);
 	/* In private lines: the JSON without its line breaks, cut into pieces
 	 * that fit a line (the adapter would split them anyway). */
 	size_t len = 0;

@@ -7,6 +7,7 @@
 #include <json-c/json.h>
 #include "fair.h"
 #include "game.h"
+#include "page.h"
 #include "record.h"
 #include "store.h"
 #include "verify.h"
@@ -25,11 +26,15 @@ static const char verify_help[] =
 
 static const char export_help[] =
 	"usage: cardbot export DATABASE [MATCH]\n"
+	"       cardbot export --html [-o FILE] DATABASE MATCH\n"
 	"\n"
 	"Without MATCH, lists the matches in the bot's database (data_dir/cardbot.db):\n"
 	"number, network, room, start and end (unix time, 0 while in play), winner.\n"
 	"With MATCH, prints that match's record (cardbot-record/1 JSON, with each\n"
 	"deal's salt and commitment) for `cardbot replay` and `cardbot verify`.\n"
+	"With --html, writes the finished match's page instead: one self-contained\n"
+	"HTML file that replays it card by card (a match in play has none; exit 2).\n"
+	"-o FILE writes to FILE instead of standard output.\n"
 	"The database holds the decks of deals still in play: it is for the\n"
 	"operator's eyes only.\n";
 
@@ -128,8 +133,92 @@ int verify_main(int argc, char **argv)
 	return bad ? 3 : 0;
 }
 
+/* `cardbot export --html [-o FILE] DB MATCH`: the match page of a finished match. */
+static int export_html(const char *dbpath, const char *match, const char *out)
+{
+	char *end;
+	long long id = strtoll(match, &end, 10);
+	if (*end || id <= 0) {
+		fprintf(stderr, "cardbot export: MATCH must be a match number\n");
+		return 2;
+	}
+	FILE *probe = fopen(dbpath, "rb");
+	if (!probe) {
+		fprintf(stderr, "cardbot export: %s: cannot open the database\n", dbpath);
+		return 1;
+	}
+	fclose(probe);
+	char err[STORE_ERR_MAX];
+	store *db = store_open(dbpath, err, sizeof err);
+	if (!db) {
+		fprintf(stderr, "cardbot export: %s\n", err);
+		return 1;
+	}
+	store_match_info m;
+	int found = store_match_info_get(db, id, &m);
+	if (found != 1 || !m.ended) {
+		fprintf(stderr, "cardbot export: %s\n", found < 0 ? store_error(db)
+			: !found ? "no such match" : "the match is still in play: it has no page until it ends");
+		store_close(db);
+		return found < 0 ? 1 : 2;
+	}
+	char *text = store_match_record(db, id, 1, 1);
+	if (!text) {
+		fprintf(stderr, "cardbot export: %s\n", store_error(db));
+		store_close(db);
+		return 1;
+	}
+	store_close(db);
+	char rerr[RECORD_ERR_MAX];
+	record *r = record_parse_game(text, strlen(text), rerr);
+	free(text);
+	if (!r) {
+		fprintf(stderr, "cardbot export: match %lld: %s\n", id, rerr);
+		return 2;
+	}
+	size_t len;
+	char *html = page_html(r, &len);
+	record_free(r);
+	if (!html) {
+		fprintf(stderr, "cardbot export: out of memory\n");
+		return 1;
+	}
+	char werr[512];
+	int rc = page_write_file(out, html, len, werr, sizeof werr);
+	free(html);
+	if (rc != 0) {
+		fprintf(stderr, "cardbot export: %s\n", werr);
+		return 1;
+	}
+	return 0;
+}
+
 int export_main(int argc, char **argv)
 {
+	/* --html and -o anywhere before the words. */
+	int html = 0;
+	const char *out = NULL;
+	char *words[4];
+	int nw = 0;
+	for (int i = 0; i < argc; i++) {
+		if (i > 0 && !strcmp(argv[i], "--html")) {
+			html = 1;
+		} else if (i > 0 && !strcmp(argv[i], "-o") && i + 1 < argc) {
+			out = argv[++i];
+		} else if (nw < 4) {
+			words[nw++] = argv[i];
+		} else {
+			fputs(export_help, stderr);
+			return 64;
+		}
+	}
+	if (html || out) {
+		if (!html || nw != 3) {
+			fputs(export_help, stderr);
+			return 64;
+		}
+		return export_html(words[1], words[2], out);
+	}
 	int rc = words_check(argc, argv, 2, 3, export_help);
 	if (rc >= 0)
 		return rc;

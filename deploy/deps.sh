@@ -15,14 +15,16 @@ python3-pil python3-prometheus-client python3-attr python3-netaddr
 python3-jinja2 python3-bleach python3-typing-extensions python3-ijson
 python3-pymacaroons python3-sortedcontainers python3-pyasn1
 python3-pyasn1-modules python3-matrix-common python3-bcrypt python3-packaging
-python3-pydantic python3-matrix-nio curl"
+python3-pydantic python3-matrix-nio curl chromium fonts-dejavu-core"
 # clang and libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man
 # page checks; systemd: systemd-analyze for the unit's checks; python3-yaml:
 # the compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
 # check); strace: the idle system-call figure of `make bench`; python3-venv
 # to curl: what Synapse 1.67 needs to build from ../shared/synapse for
 # tests/matrix_synapse.py (its build.sh lists the same, and would apt-get
-# them itself). Nothing here starts a daemon.
+# them itself); chromium and fonts-dejavu-core (the suit symbols): the match
+# page's browser test (tests/page_browser.py), headless. Nothing here starts
+# a daemon.
 
 missing=""
 for p in $PACKAGES; do

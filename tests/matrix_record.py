@@ -17,6 +17,7 @@ sends an m.file event into the human's direct room. Checks:
   - the m.file event: body and filename match-N.json, url the mxc:// URI the
     upload returned, info.mimetype application/json, info.size the size;
     it comes before the bot's line about it in the same direct room;
+  - the match page follows as a second m.file, match-N.html in text/html;
   - the uploaded bytes are JSON with "format": "cardbot-record/1", and
     `cardbot verify` accepts them written to a file (exit status 0);
   - an upload the homeserver refuses (413) is dropped with a warning that
@@ -141,8 +142,9 @@ def main():
         dm = hs.wait(lambda: hs.direct_rooms(botid).get(ann), 10)
         R.check(dm, "ann has no direct room")
 
-        def files():
-            return [e for e in hs.bot_messages(botid, dm, n1) if e["content"].get("msgtype") == "m.file"]
+        def files(ext=".json"):
+            return [e for e in hs.bot_messages(botid, dm, n1) if e["content"].get("msgtype") == "m.file"
+                    and e["content"].get("body", "").endswith(ext)]
         got = hs.wait(lambda: files(), 20)
         R.check(got, "no m.file arrived in ann's direct room: %s" % bot.log_tail())
         if not got:
@@ -168,13 +170,26 @@ def main():
         R.check(media["filename"] == c.get("body"), "upload filename %r, event body %r" % (media["filename"],
                                                                                            c.get("body")))
         R.check(media["user"] == botid, "uploaded by %r" % media["user"])
+        # The match page follows as a second file (text/html).
+        pages = hs.wait(lambda: files(".html"), 20)
+        R.check(pages and len(pages) == 1, "the page was posted %d times" % len(pages or []))
+        if pages:
+            pc = pages[0]["content"]
+            R.check(pc.get("body") == "match-%s.html" % m.group(1) if m else False,
+                    "the page's m.file body is %r" % pc.get("body"))
+            R.check((pc.get("info") or {}).get("mimetype") == "text/html", "page info %r" % pc.get("info"))
+            pm = hs.media.get(pc.get("url"))
+            R.check(pm is not None and pm["content_type"] == "text/html" and pm["data"].startswith(b"<!DOCTYPE html>")
+                    and b'<script type="application/json" id="story">' in pm["data"],
+                    "the page upload is not the match page")
         reqs = hs.requests[r1:]
         ups = [q for q in reqs if q["path"] == "/_matrix/media/v3/upload"]
-        R.check([q["status"] for q in ups] == [500, 429, 200], "upload statuses %r" % [q["status"] for q in ups])
+        R.check([q["status"] for q in ups] == [500, 429, 200, 200], "upload statuses %r" % [q["status"] for q in ups])
         if len(ups) >= 3:
             R.check(ups[2]["t"] - ups[1]["t"] >= 0.25, "the 429's retry_after_ms was not honoured (%.3f s)" %
                     (ups[2]["t"] - ups[1]["t"]))
-        sends = [q for q in reqs if "/send/m.room.message/" in q["path"] and b'"m.file"' in q["raw"]]
+        sends = [q for q in reqs if "/send/m.room.message/" in q["path"] and b'"m.file"' in q["raw"]
+                 and b'.json"' in q["raw"]]
         R.check(len(sends) >= 2 and len({q["path"] for q in sends}) == 1,
                 "the m.file send was not retried with the same transaction id: %r" % [q["path"] for q in sends])
         # The line about the file follows it in the same direct room.

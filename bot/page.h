@@ -1,0 +1,33 @@
+/* page.h: the match page: a record replayed into a "story" of steps and written as one
+ * self-contained HTML file (web/page.html, page.css, page.js embedded at build time). */
+#ifndef CARDBOT_PAGE_H
+#define CARDBOT_PAGE_H
+
+#include <stddef.h>
+#include "record.h"
+
+/* The story of rec (borrowed) as JSON text (docs/RECORD.md, "The match
+ * page"): every accepted action as a step with what happened, each seat's
+ * hand after it, the trick on the table, the scores; a step at each deal's
+ * start and end. Every '<', '>' and '&' is written \u003c, \u003e, \u0026,
+ * so the text may sit inside a <script> element. Belongs to the caller
+ * (free); NULL when out of memory. */
+char *page_story(const record *rec);
+
+/* The whole page for rec: HTML, *len bytes (NUL-terminated too). Belongs to
+ * the caller (free); NULL when out of memory. */
+char *page_html(const record *rec, size_t *len);
+
+/* Whether the record text (a bot's record: it has "started") is of a match
+ * still in play (no "ended"): such a match has no page. Records without
+ * "started" (hand-written, tests/records) are taken as they are. */
+int page_record_in_play(const char *text, size_t len);
+
+/* Writes len bytes of data to path ("-" or NULL: standard output); 0, or -1
+ * with the reason in err. */
+int page_write_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+/* `cardbot render FILE.json [-o FILE]` (argv[0] is "render"); exit status. */
+int page_render_main(int argc, char **argv);
+
+#endif
