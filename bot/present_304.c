@@ -293,6 +293,8 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_DEALT_REST:
 			table_say(t, T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
+			/* The room hears of the last four cards before anyone reads them. */
+			table_flush(t);
 			for (int s = 0; s < G304_SEATS; s++)
 				if (s != g->turn || t->set.brief)
 					table_send_hand(t, s);
@@ -341,8 +343,11 @@ static void events(table *t, const game_result *res)
 						table_say(t, T_TURNED_UP, table_seat_name(t, x->seat[k]), c2, NULL);
 					}
 			}
-			if (e->flags & 1)
+			if (e->flags & 1) {
+				if (!t->set.brief)
+					table_flush(t); /* what happened, then the hand it changed */
 				table_send_hand(t, g->trumper);
+			}
 			break;
 		}
 		case G304_EV_TRICK:

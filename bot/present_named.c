@@ -199,6 +199,9 @@ void named_events(table *t, const game_result *res)
 			table_say(t, T_MATCH_WON, a, NULL, NULL);
 		}
 	}
+	/* What happened, then the hands it changed. */
+	if ((drew || revealed) && !t->set.brief)
+		table_flush(t);
 	g->hands_changed(t, drew, revealed);
 }
 

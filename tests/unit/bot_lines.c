@@ -19,6 +19,13 @@
 
 #define G304(t) ((g304 *)(t)->g->state)
 
+static void run_for(loop *ev, int ms)
+{
+	int64_t end = loop_now() + ms;
+	while (loop_now() < end)
+		loop_once(ev, 5);
+}
+
 static bot *new_bot(loop *ev, store *db)
 {
 	table_settings set;
@@ -33,12 +40,141 @@ static bot *new_bot(loop *ev, store *db)
 	return b;
 }
 
+static table *table_in(bot *b, const char *room)
+{
+	for (int i = 0; i < b->ntables; i++)
+		if (!strcmp(b->tables[i]->room, room) && !b->tables[i]->closing)
+			return b->tables[i];
+	return NULL;
+}
+
 static int priv_has(int from, const char *to, const char *needle)
 {
 	for (int i = from; i < net.npriv; i++)
 		if (!strcmp(net.priv_to[i], to) && strstr(net.priv_lines[i], needle))
 			return 1;
 	return 0;
+}
+
+/* ---- 2: the deal before its hands, in what ann receives ---- */
+
+static table *watch;        /* the table whose lines the hook follows */
+static int deal_told[256];  /* the room heard "Deal N:" (or, restored, "I am back") */
+static int rest_told;       /* 304: the deal whose last four cards the room heard of */
+static int hands_seen, order_bad;
+
+static void order_hook(int room, const char *to, const char *text)
+{
+	if (!watch || !watch->g)
+		return;
+	game_status st;
+	game_status_of(watch->g, &st);
+	int d = st.deal_no & 255;
+	if (room) {
+		if (strcmp(to, watch->room))
+			return;
+		for (const char *p = strstr(text, "Deal "); p; p = strstr(p + 1, "Deal ")) {
+			int n;
+			if (sscanf(p, "Deal %d:", &n) == 1)
+				deal_told[n & 255] = 1;
+		}
+		if (strstr(text, "I am back"))
+			deal_told[d] = 1;
+		if (strstr(text, "the last four cards are dealt"))
+			rest_told = st.deal_no;
+		return;
+	}
+	if (strcmp(to, "ann") || text[0] != '[' || !strstr(text, "] hand: "))
+		return;
+	hands_seen++;
+	if (!deal_told[d] && order_bad++ < 3)
+		fprintf(stderr, "ann's hand of deal %d came before the room heard of the deal: %s\n", st.deal_no, text);
+	if (watch->gdef == &game_def_304 && strstr(text, "eight-card bidding") && rest_told != st.deal_no
+	    && order_bad++ < 3)
+		fprintf(stderr, "ann's eight cards came before the room heard they were dealt: %s\n", text);
+}
+
+/* ann's move in a table of any game: the engine's simple player, applied as
+ * hers (the test is of what she reads, not of command parsing). */
+static void ann_simple(table *t, rng *r)
+{
+	game_action a;
+	if (game_bot_action(t->g, 0, r, &a) || game_random_action(t->g, 0, r, &a))
+		table_act(t, &a, "ann");
+}
+
+/* Runs table t (ann in seat 0) until `deals` deals have ended. */
+static void run_deals(loop *ev, table *t, rng *r, int deals)
+{
+	for (int i = 0; i < 200000 && t->state == TABLE_PLAYING && t->deals_played < deals; i++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && !st.over && st.turn == 0)
+			ann_simple(t, r);
+		else
+			loop_once(ev, 1);
+	}
+}
+
+static void deal_order(loop *ev, store *db, bot *b, const char *gname, int n, rng *r)
+{
+	char room[32], cmd[64];
+	snprintf(room, sizeof room, "#order-%s-%d", gname, n);
+	snprintf(cmd, sizeof cmd, "!new %s %d", gname, n);
+	say(b, room, "ann", cmd);
+	table *t = table_in(b, room);
+	CHECK(t != NULL, "%s: a table opens", room);
+	if (!t)
+		return;
+	for (int i = 1; i < n; i++)
+		say(b, room, "ann", "!bot");
+	say(b, room, "ann", "!set pace casual");
+	memset(deal_told, 0, sizeof deal_told);
+	rest_told = 0;
+	hands_seen = order_bad = 0;
+	watch = t;
+	say(b, room, "ann", "!start");
+	run_deals(ev, t, r, 3);
+	CHECK(hands_seen >= 3 && order_bad == 0, "%s: ann's hands (%d) each came after the room heard of the deal (%d did not)",
+	      room, hands_seen, order_bad);
+	/* A restart in the middle of a deal: the room hears the table is back
+	 * before ann reads her hand. */
+	for (int i = 0; i < 100000 && t->state == TABLE_PLAYING; i++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && st.turn != 0 && st.turn != GAME_NO_SEAT)
+			break;
+		if (!st.needs_deal && st.turn == 0)
+			ann_simple(t, r);
+		else
+			loop_once(ev, 1);
+	}
+	t->state = TABLE_OPEN; /* the old bot falls silent */
+	bot *b2 = new_bot(ev, db);
+	bot_add_network(b2, net.a);
+	testnet_use(b2);
+	bot_restore(b2);
+	table *t2 = table_in(b2, room);
+	CHECK(t2 && t2->state == TABLE_PLAYING, "%s: the table is restored", room);
+	if (t2) {
+		memset(deal_told, 0, sizeof deal_told);
+		hands_seen = order_bad = 0;
+		watch = t2;
+		table_resumed(t2);
+		run_for(ev, 20);
+		CHECK(hands_seen >= 1 && order_bad == 0,
+		      "%s restored: ann's hand (%d) came after the room heard the table is back (%d did not)", room,
+		      hands_seen, order_bad);
+		for (int i = 0; i < b2->ntables; i++)
+			b2->tables[i]->closing = 1;
+	}
+	watch = NULL;
+	b2->db = NULL;
+	b2->nnets = 0;
+	bot_free(b2);
+	testnet_use(b);
+	bot_close_table(b, t);
+	run_for(ev, 10);
 }
 
 int main(void)
@@ -51,6 +187,7 @@ int main(void)
 	loop *ev = loop_new();
 	bot *b = new_bot(ev, db);
 	testnet_open(ev, b, "fake");
+	net.hook = order_hook;
 	rng r;
 	rng_seed(&r, 20261126);
 
@@ -68,6 +205,12 @@ int main(void)
 	CHECK(priv_has(p0, "zed", "commands") && priv_has(p0, "zed", "!304 opens one"),
 	      "\"#empty help\" in private gives the help and how to open a table there");
 	CHECK(b->ntables == 0, "asking for help opens no table");
+
+	/* 2: in every game, ann's hands come after the room hears of the deal. */
+	deal_order(ev, db, b, "304", 4, &r);
+	for (int n = 2; n <= 4; n++)
+		deal_order(ev, db, b, "trump304", n, &r);
+	deal_order(ev, db, b, "rook", 4, &r);
 
 
 	bot_free(b);
