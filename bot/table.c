@@ -925,9 +925,10 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 		bot_close_table(t->bot, t);
 		return;
 	}
-	char n[32];
-	snprintf(n, sizeof n, "%d/%d", votes, humans / 2 + 1);
-	table_say(t, T_STOP_VOTE, name, n, NULL);
+	char n[16], m[16];
+	snprintf(n, sizeof n, "%d", votes);
+	snprintf(m, sizeof m, "%d", humans / 2 + 1);
+	table_say(t, T_STOP_VOTE, name, n, m);
 	table_flush(t);
 }
 

@@ -145,7 +145,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
 	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
-	X(T_STOP_VOTE, "{1} votes to stop ({2} needed)") \
+	X(T_STOP_VOTE, "{1} votes to stop ({2} of {3} votes needed)") \
 	X(T_NOTIFY_ON, "[{1}] I will tell you when a game starts here (!notify again to stop).") \
 	X(T_NOTIFY_OFF, "[{1}] no more game notices from this table.") \
 	X(T_NOTIFY_FULL, "[{1}] too many people already asked for notices here.") \

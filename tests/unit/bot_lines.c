@@ -48,12 +48,25 @@ static table *table_in(bot *b, const char *room)
 	return NULL;
 }
 
+static int room_has(int from, const char *needle)
+{
+	for (int i = from; i < net.nroom; i++)
+		if (strstr(net.room_lines[i], needle))
+			return 1;
+	return 0;
+}
+
 static int priv_has(int from, const char *to, const char *needle)
 {
 	for (int i = from; i < net.npriv; i++)
 		if (!strcmp(net.priv_to[i], to) && strstr(net.priv_lines[i], needle))
 			return 1;
 	return 0;
+}
+
+static const char *last_room(int from)
+{
+	return net.nroom > from ? net.room_lines[net.nroom - 1] : "nothing";
 }
 
 /* ---- 2: the deal before its hands, in what ann receives ---- */
@@ -211,6 +224,17 @@ int main(void)
 	for (int n = 2; n <= 4; n++)
 		deal_order(ev, db, b, "trump304", n, &r);
 	deal_order(ev, db, b, "rook", 4, &r);
+
+	/* 3: the stop vote counts votes. */
+	say(b, "#vote", "ann", "!304");
+	say(b, "#vote", "bob", "!sit");
+	say(b, "#vote", "cat", "!sit");
+	say(b, "#vote", "ann", "!bot");
+	say(b, "#vote", "ann", "!set pace casual");
+	say(b, "#vote", "ann", "!start");
+	int r0 = net.nroom;
+	say(b, "#vote", "ann", "!stop");
+	CHECK(room_has(r0, "ann votes to stop (1 of 2 votes needed)"), "the stop vote says 1 of 2 votes (%s)", last_room(r0));
 
 
 	bot_free(b);
