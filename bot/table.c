@@ -1419,6 +1419,8 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 			sb_printf(&kb, " %s", argv[i]);
 		bot_answering(t->bot, key);
 	}
+	t->cmd_in_room = in_room;
 	c->fn(t, user, name, in_room, argc, argv);
+	t->cmd_in_room = 0;
 	table_persist(t); /* seats, settings and the notify list, when they changed */
 }

@@ -419,6 +419,8 @@ int table_act(table *t, const game_action *a, const char *user)
 				t->seen_seat = -1;
 				table_say_to(t, user, T_REFUSED_ROOM, table_seat_name(t, a->seat), NULL, NULL);
 				table_flush(t);
+			} else if (t->cmd_in_room && !t->set.brief) {
+				table_refused_in_room(t, user, 1);
 			}
 		} else {
 			log_msg(LOG_ERROR, NULL, "table %s: a computer player's %s was refused (%s)", t->room,

@@ -236,6 +236,31 @@ int main(void)
 	say(b, "#vote", "ann", "!stop");
 	CHECK(room_has(r0, "ann votes to stop (1 of 2 votes needed)"), "the stop vote says 1 of 2 votes (%s)", last_room(r0));
 
+	/* 8: a move typed in a (not brief) channel and refused is marked there,
+	 * naming the person only, at most once in a while. */
+	table *t = table_in(b, "#vote");
+	if (t) {
+		int s = table_turn(t);
+		const char *other = s == 1 ? "cat" : "bob";
+		r0 = net.nroom;
+		p0 = net.npriv;
+		say(b, "#vote", other, "!play as");
+		CHECK(room_has(r0, ": not accepted"), "a refused move typed in the channel is marked there (%s)", last_room(r0));
+		CHECK(priv_has(p0, other, "["), "the reason goes privately");
+		CHECK(!room_has(r0, "A\xe2\x99\xa0") && !room_has(r0, "turn"), "the mark names neither the card nor the reason");
+		int marks = 0;
+		r0 = net.nroom;
+		for (int i = 0; i < 20; i++) {
+			say(b, "#vote", other, "!play as");
+			say(b, "#vote", other, "!bid lots");
+		}
+		for (int i = r0; i < net.nroom; i++)
+			marks += strstr(net.room_lines[i], "not accepted") != NULL;
+		CHECK(marks == 0, "forty refusals more in a row add no mark (%d)", marks);
+		bot_close_table(b, t);
+		run_for(ev, 10);
+	}
+
 
 	bot_free(b);
 	loop_free(ev);
