@@ -259,6 +259,7 @@ static void events(table *t, const game_result *res)
 {
 	const g304 *g = G(t);
 	char c1[32], c2[32], n[32];
+	int opened = 0;
 	for (int i = 0; i < res->nevents; i++) {
 		const game_event *e = &res->events[i];
 		const char *who = table_seat_name(t, e->seat);
@@ -313,6 +314,7 @@ static void events(table *t, const game_result *res)
 		case G304_EV_OPENED:
 			room_card(e->card, c1, sizeof c1);
 			table_say(t, T_OPENED, who, suit_name(card_suit(e->card)), c1);
+			opened = 1;
 			break;
 		case G304_EV_PLAYED:
 			if (e->flags & 1) {
@@ -328,7 +330,8 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_REVEALED: {
 			room_card(e->card, c1, sizeof c1);
-			table_say(t, T_REVEALED, suit_name(card_suit(e->card)), c1, NULL);
+			if (!opened) /* an opening said it: the trump once, in one line */
+				table_say(t, T_REVEALED, suit_name(card_suit(e->card)), c1, NULL);
 			/* Cards turned up by the reveal, shown to all: in the trick
 			 * the reveal ended, the one just finished, unless the reveal
 			 * came from opening before any card. */

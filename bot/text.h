@@ -44,7 +44,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
 	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
 	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
-	X(T_OPENED, "{1} opens the game: trumps are {2} (trump card {3})") \
+	X(T_OPENED, "{1} opens the game: trumps are {2}; the card laid face down was {3}") \
 	X(T_PLAYED, "{1} {2}") \
 	X(T_PLAYED_DOWN, "{1} plays face down") \
 	X(T_PLAYED_TRUMP_CARD, "{1} cuts with the trump card (face down)") \

@@ -190,6 +190,182 @@ static void deal_order(loop *ev, store *db, bot *b, const char *gname, int n, rn
 	run_for(ev, 10);
 }
 
+/* ---- 304: ann bids and plays by a policy of the test's ---- */
+
+/* Every card code a line names, as rendered for the room. */
+static cardset cards_in(const char *line)
+{
+	cardset found = 0;
+	for (int c = 0; c < CARD_COUNT; c++) {
+		char buf[32];
+		strbuf sb;
+		sb_init(&sb, buf, sizeof buf);
+		render_card(&sb, (card)c, RENDER_COLOUR);
+		if (strstr(line, buf))
+			found |= card_bit((card)c);
+	}
+	return found;
+}
+
+/* Cards played face down in this deal and never turned up. */
+static cardset down_unshown(const g304 *g)
+{
+	cardset h = 0;
+	for (int i = 0; i < G304_TRICKS; i++)
+		for (int k = 0; k < g->tricks[i].n; k++)
+			if ((g->tricks[i].down >> k & 1) && !(g->tricks[i].shown >> k & 1))
+				h |= card_bit(g->tricks[i].card[k]);
+	return h;
+}
+
+static int end_lines, end_max, end_over, salt_told, verify_said, prompt_pcc, prompt_pcc_missing;
+static int opened, opened_ok, last_trump_seen, last_trump_plain;
+static int pcc_bid, pcc_sits_out, pcc_lost_said, pcc_played_out, pcc_leaks;
+
+/* Looks at every room line since `from`: deal-end lines (with a salt)
+ * and their lengths, the verify sentence, ann's turn prompts. */
+static void look_at_room(int from, table *t)
+{
+	for (int i = from; i < net.nroom; i++) {
+		const char *l = net.room_lines[i];
+		if (strcmp(net.room_to[i], t->room))
+			continue;
+		if (strstr(l, " salt ")) {
+			size_t n = strlen(l);
+			end_lines++;
+			salt_told++;
+			if ((int)n > end_max)
+				end_max = (int)n;
+			if (n >= 300 && end_over++ < 2)
+				fprintf(stderr, "a deal-end line of %zu bytes: %s\n", n, l);
+		}
+		if (strstr(l, "cardbot verify"))
+			verify_said++;
+	}
+}
+
+/* One 304 match with ann (seat 0) and three computers, ann's policy:
+ * bid when she may (to become the trumper), pcc in the eight-card round
+ * once, open the game the first time she may, and never play the trump
+ * card from the table while another card will do. */
+static void policy_match(loop *ev, bot *b, table *t, const char *room, int from)
+{
+	rng r;
+	rng_seed(&r, 19);
+	int pcc_deal = -1, pcc_from = 0;
+	int room_seen = from;
+	for (int i = 0; i < 300000 && t->state == TABLE_PLAYING; i++) {
+		const g304 *g = G304(t);
+		int r0 = net.nroom;
+		if (g->turn != 0 || g->phase == G304_PHASE_OVER) {
+			loop_once(ev, 1);
+		} else {
+			g304_legal l;
+			g304_view v;
+			g304_legal_of(g, 0, &l);
+			g304_view_of(g, 0, &v);
+			g304_action a;
+			memset(&a, 0, sizeof a);
+			a.seat = 0;
+			if (g->phase == G304_PHASE_BID8 && l.pcc_ok && !pcc_bid) {
+				a.type = G304_ACT_BID;
+				a.value = G304_BID_PCC;
+				pcc_bid = 1;
+				pcc_deal = g->deal_no;
+				pcc_from = net.nroom;
+			} else if (g->phase == G304_PHASE_BID4 && (l.acts & 1u << G304_ACT_BID) && l.bid_min <= 200) {
+				a.type = G304_ACT_BID;
+				a.value = l.bid_min;
+			} else if ((l.acts & 1u << G304_ACT_OPEN) && !opened) {
+				say(b, room, "ann", "!open");
+				opened = 1;
+				for (int k = r0; k < net.nroom; k++)
+					if (strstr(net.room_lines[k], "opens the game")) {
+						const char *x = strstr(net.room_lines[k], "ann opens the game");
+						int trumps = 0;
+						for (const char *p = x; p && (p = strstr(p, "trump")); p++)
+							trumps++;
+						opened_ok = x && trumps == 1;
+						if (!opened_ok)
+							fprintf(stderr, "the opening line: %s\n", net.room_lines[k]);
+					}
+				continue;
+			} else if (g->phase == G304_PHASE_PLAY && (l.acts & 1u << G304_ACT_PLAY)) {
+				cardset mine = l.cards & g->hand[0];
+				a.type = G304_ACT_PLAY;
+				if (mine) {
+					a.card = cardset_first(mine);
+				} else {
+					a.card = g->trump_card;
+					/* the last card is the trump card on the table: ann's hand line said so plainly */
+					int k = net.npriv - 1;
+					while (k >= 0 && strcmp(net.priv_to[k], "ann"))
+						k--;
+					if (k >= 0 && g->trump_down) {
+						last_trump_seen++;
+						if (strstr(net.priv_lines[k], "only card to play is the trump card")
+						    && !strstr(net.priv_lines[k], "(none) or the trump card"))
+							last_trump_plain++;
+						else
+							fprintf(stderr, "ann's last card is the trump card: %s\n", net.priv_lines[k]);
+					}
+				}
+			} else {
+				game_action ga;
+				if (!game_bot_action(t->g, 0, &r, &ga) && !game_random_action(t->g, 0, &r, &ga))
+					break;
+				game_action_to_g304(&ga, &a);
+			}
+			game_action ga;
+			game_action_from_g304(&a, &ga);
+			table_act(t, &ga, "ann");
+		}
+		g = G304(t);
+		/* Ann's prompt in the eight-card round. */
+		for (int k = r0; k < net.nroom; k++) {
+			const char *p = strstr(net.room_lines[k], "ann: your turn to bid (");
+			if (p && g->phase == G304_PHASE_BID8 && g->turn == 0) {
+				g304_legal l;
+				g304_legal_of(g, 0, &l);
+				if (l.pcc_ok) {
+					prompt_pcc++;
+					if (!strstr(p, "pcc")) {
+						if (prompt_pcc_missing++ < 2)
+							fprintf(stderr, "the prompt leaves pcc out: %s\n", net.room_lines[k]);
+					}
+				}
+			}
+		}
+		if (pcc_deal >= 0 && g->deal_no == pcc_deal && g->pcc && g->phase == G304_PHASE_PLAY) {
+			if (!pcc_sits_out && room_has(pcc_from, "Robo-South sits out this deal"))
+				pcc_sits_out = 1;
+			/* Once ann has lost a trick the deal ends with no move of hers. */
+			int lost = 0;
+			for (int k = 0; k < g->trick_no; k++)
+				lost |= g->tricks[k].winner != 0;
+			if (lost && g->trick_no < G304_TRICKS - 1) {
+				int rl = net.nroom;
+				for (int k = 0; k < 200 && G304(t)->phase == G304_PHASE_PLAY && G304(t)->deal_no == pcc_deal; k++)
+					loop_once(ev, 1);
+				pcc_lost_said = room_has(pcc_from, "the pcc is lost");
+				const g304 *h = G304(t);
+				pcc_played_out = h->deal_no == pcc_deal && h->phase != G304_PHASE_PLAY && h->last.outcome == G304_OUTCOME_SCORED
+						 && !h->last.made;
+				if (!pcc_played_out)
+					fprintf(stderr, "after the pcc was lost the deal waits (phase %d, turn %d)\n", h->phase, h->turn);
+				cardset down = down_unshown(h);
+				for (int k = rl; k < net.nroom; k++)
+					if (cards_in(net.room_lines[k]) & down && pcc_leaks++ < 2)
+						fprintf(stderr, "a face-down card named in the room: %s\n", net.room_lines[k]);
+				pcc_deal = -2;
+			}
+		}
+		if (g->phase != G304_PHASE_PLAY)
+			look_at_room(room_seen, t), room_seen = net.nroom;
+	}
+	look_at_room(room_seen, t);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/cardbot-lines-XXXXXX", path[256], err[STORE_ERR_MAX];
@@ -261,6 +437,28 @@ int main(void)
 		run_for(ev, 10);
 	}
 
+	/* 4-7, 9: a 304 match played by ann's policy. */
+	say(b, "#p", "ann", "!304");
+	for (int i = 0; i < 3; i++)
+		say(b, "#p", "ann", "!bot");
+	say(b, "#p", "ann", "!set pace casual");
+	say(b, "#p", "ann", "!set caps off");
+	t = table_in(b, "#p");
+	if (t) {
+		int from = net.nroom;
+		say(b, "#p", "ann", "!start");
+		policy_match(ev, b, t, "#p", from);
+		for (int round = 0; round < 6 && (!pcc_played_out || !last_trump_seen || !opened); round++) {
+			from = net.nroom;
+			say(b, "#p", "ann", "!start");
+			if (!pcc_played_out)
+				pcc_bid = 0;
+			policy_match(ev, b, t, "#p", from);
+		}
+	}
+	printf("deal-end lines: %d, the longest %d bytes; the verify sentence said %d times\n", end_lines, end_max,
+	       verify_said);
+	CHECK(opened && opened_ok, "opening the game names the trump once (%d %d)", opened, opened_ok);
 
 	bot_free(b);
 	loop_free(ev);
