@@ -133,8 +133,8 @@ static int turn(table *t, int s)
 	case G304_PHASE_BID4:
 	case G304_PHASE_BID8:
 		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min)
-			snprintf(what, sizeof what, "%d or more%s, or pass", l.bid_min,
-				 (l.acts & (1u << G304_ACT_PARTNER)) ? ", partner" : "");
+			snprintf(what, sizeof what, "%d or more%s%s, or pass", l.bid_min,
+				 (l.acts & (1u << G304_ACT_PARTNER)) ? ", partner" : "", l.pcc_ok ? ", pcc" : "");
 		else if (l.pcc_ok)
 			snprintf(what, sizeof what, "pcc or pass");
 		else

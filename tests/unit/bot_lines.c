@@ -459,6 +459,8 @@ int main(void)
 	printf("deal-end lines: %d, the longest %d bytes; the verify sentence said %d times\n", end_lines, end_max,
 	       verify_said);
 	CHECK(opened && opened_ok, "opening the game names the trump once (%d %d)", opened, opened_ok);
+	CHECK(prompt_pcc > 0 && prompt_pcc_missing == 0, "the eight-card prompt offers pcc (%d of %d did not)",
+	      prompt_pcc_missing, prompt_pcc);
 
 	bot_free(b);
 	loop_free(ev);
