@@ -106,12 +106,21 @@ static void hand(table *t, int s)
 	sb_init(&cb, cards, sizeof cards);
 	render_hand(&cb, v.hand, table_style_of(t, s), 1);
 	table_sb_txt(&b, T_HAND, st, cards, NULL);
-	if (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE) {
+	int play = (l.acts & (1u << G304_ACT_PLAY)) != 0;
+	int table_card = s == v.trumper && v.trump_down && v.trump_card != CARD_NONE;
+	if (play && table_card && !(l.cards & v.hand) && (l.cards & card_bit(v.trump_card))) {
+		/* Nothing else to play: said plainly, not as "(none) or the trump card". */
+		sb_init(&cb, cards, sizeof cards);
+		render_card(&cb, v.trump_card, table_style_of(t, s));
+		table_sb_txt(&b, T_HAND_ONLY_TRUMP_CARD, cards, NULL, NULL);
+	} else if (table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		render_card(&cb, v.trump_card, table_style_of(t, s));
 		table_sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
 	}
-	if ((l.acts & (1u << G304_ACT_PLAY)) && t->set.hints) {
+	if (play && table_card && !(l.cards & v.hand)) {
+		/* said above */
+	} else if (play && t->set.hints) {
 		sb_init(&cb, cards, sizeof cards);
 		render_hand(&cb, l.cards & v.hand, table_style_of(t, s), 0);
 		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);

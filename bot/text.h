@@ -204,6 +204,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HAND_TRUMP_CARD, " | trump card on the table: {1}") \
 	X(T_HAND_MAY_PLAY, " | you may play: {1}") \
 	X(T_HAND_OR_TRUMP_CARD, " or the trump card (play trump)") \
+	X(T_HAND_ONLY_TRUMP_CARD, " | your only card to play is the trump card on the table, {1}: play trump") \
 	X(T_HAND_CHOOSE_TRUMP, " | choose your trump card: /msg me trump CARD") \
 	X(T_INSPECTION, "[{1}] trick {2}, face down:{3}") \
 	X(T_SEAT_LIST_COMPUTER, " (computer)") \

@@ -131,6 +131,11 @@ def parse_hand(text):
         elif p.startswith("you may play: "):
             h["may"] = cards_in(p)
             h["may_trump"] = "or the trump card (play trump)" in p
+        elif p.startswith("your only card to play is the trump card on the table"):
+            cs = cards_in(p)
+            h["table"] = cs[0] if cs else None
+            h["may"] = []
+            h["may_trump"] = True
         elif p.startswith("choose your trump card"):
             h["choose_trump"] = True
     lm = re.search(r", (spades|hearts|diamonds|clubs) led", state)

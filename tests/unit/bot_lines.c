@@ -461,6 +461,8 @@ int main(void)
 	CHECK(opened && opened_ok, "opening the game names the trump once (%d %d)", opened, opened_ok);
 	CHECK(prompt_pcc > 0 && prompt_pcc_missing == 0, "the eight-card prompt offers pcc (%d of %d did not)",
 	      prompt_pcc_missing, prompt_pcc);
+	CHECK(last_trump_seen > 0 && last_trump_plain == last_trump_seen,
+	      "a last card that is the trump card is said plainly (%d of %d)", last_trump_plain, last_trump_seen);
 
 	bot_free(b);
 	loop_free(ev);
