@@ -22,6 +22,8 @@
 #include "table_store.h"
 
 static const g304 *G(const table *t) { return t->g->state; }
+static int pcc_lost(const table *t);
+static int pcc_broken(const g304 *g);
 
 static void room_card(card c, char *buf, size_t len)
 {
@@ -315,6 +317,9 @@ static void events(table *t, const game_result *res)
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
 			table_say(t, T_BID8_WON, table_bid_name(t, e->seat), n, NULL);
+			if (e->value >= G304_BID_PCC && e->seat < G304_SEATS)
+				table_say(t, T_PCC_SITS_OUT, table_seat_name(t, g304_partner(e->seat)),
+					  table_bid_name(t, e->seat), NULL);
 			break;
 		case G304_EV_PLAY_STARTS:
 			table_say(t, T_PLAY_STARTS, who,
@@ -365,10 +370,21 @@ static void events(table *t, const game_result *res)
 		case G304_EV_TRICK:
 			if (t->set.brief) {
 				trick_all(t, e->value, who);
-				break;
+			} else {
+				snprintf(n, sizeof n, "%d", e->value + 1);
+				table_say(t, T_TRICK, who, n, NULL);
 			}
-			snprintf(n, sizeof n, "%d", e->value + 1);
-			table_say(t, T_TRICK, who, n, NULL);
+			/* The pcc bidder's first lost trick, with tricks still to play. */
+			if (g->pcc && e->seat != g->trumper && e->value + 1 < G304_TRICKS && pcc_lost(t)) {
+				int earlier = 0;
+				for (int k = 0; k < e->value; k++)
+					earlier |= g->tricks[k].winner != g->trumper;
+				if (!earlier)
+					table_say(t, T_PCC_LOST, table_bid_name(t, g->trumper), NULL, NULL);
+			}
+			/* A lost pcc played out: a line a trick, not one for them all. */
+			if (g->pcc && pcc_broken(g) && !t->set.brief)
+				table_flush(t);
 			break;
 		case G304_EV_CAPS: {
 			char order[160];
@@ -455,6 +471,25 @@ static void restored(table *t, const record *r)
 
 /* ---- computer players that search (engine/g304_ai.c), off the loop ---- */
 
+/* A pcc is lost once its bidder loses a trick: from then on the table
+ * plays out the rest of the deal at once (the engine plays all eight
+ * tricks, so the record stays whole). */
+static int pcc_broken(const g304 *g)
+{
+	if (!g->pcc)
+		return 0;
+	for (int i = 0; i < G304_TRICKS && (i < g->trick_no || g->phase != G304_PHASE_PLAY); i++)
+		if (g->tricks[i].n && g->tricks[i].winner != G304_NO_SEAT && g->tricks[i].winner != g->trumper)
+			return 1;
+	return 0;
+}
+
+static int pcc_lost(const table *t)
+{
+	const g304 *g = G(t);
+	return g->phase == G304_PHASE_PLAY && pcc_broken(g);
+}
+
 /* Caller of a caps: the bot plays its stated order for it. */
 static int caps_autoplay(const table *t, int s)
 {
@@ -469,7 +504,7 @@ static int auto_seat(const table *t, int s)
 	if (!t->g || s < 0 || s >= G304_SEATS)
 		return 0;
 	const g304 *g = G(t);
-	return caps_autoplay(t, s)
+	return caps_autoplay(t, s) || pcc_lost(t)
 	       || (t->seats[s].finish_deal == g->deal_no + 1 && g->caps_seat != G304_NO_SEAT && g->phase == G304_PHASE_PLAY);
 }
 
@@ -856,6 +891,7 @@ const present present_304 = {
 	.last = last,
 	.command = command,
 	.auto_seat = auto_seat,
+	.play_out = pcc_lost,
 	.choose = choose,
 	.hint_text = hint_text,
 	.action_json = action_json,

@@ -94,8 +94,8 @@ static void prompt_turn(table *t)
 		loop_cancel(t->bot->ev, t->nudge_timer);
 		t->nudge_timer = 0;
 	}
-	if (s < 0 || t->seats[s].computer)
-		return;
+	if (s < 0 || table_auto_seat(t, s))
+		return; /* the bot moves for this seat: nobody is asked */
 	/* Brief (table.h): the turn is named only in a line that goes out
 	 * anyway, or by a mention if the player has not moved a while later. */
 	if (t->set.brief && !t->outlen) {
@@ -519,13 +519,27 @@ void table_computer_done(table *t, int s, int why, uint64_t stamp, const game_ac
 	computer_apply(t, s, why, &x);
 }
 
+/* Is the rest of the deal played out at once (present.h play_out)? */
+static int playing_out(const table *t)
+{
+	return t->pr->play_out && t->pr->play_out(t);
+}
+
 static void computer_timer(void *ctx)
 {
 	table *t = ctx;
 	t->computer_timer = 0;
 	int s = table_turn(t);
-	if (s >= 0 && table_auto_seat(t, s))
-		computer_move(t, s, PRESENT_MOVE);
+	if (s < 0 || !table_auto_seat(t, s))
+		return;
+	game_action a;
+	if (playing_out(t)) {
+		/* Any legal card will do: the deal's outcome is settled. */
+		if (game_bot_action(t->g, s, &t->dice, &a) || game_random_action(t->g, s, &t->dice, &a))
+			computer_apply(t, s, PRESENT_MOVE, &a);
+		return;
+	}
+	computer_move(t, s, PRESENT_MOVE);
 }
 
 static void turn_timer(void *ctx)
@@ -585,7 +599,10 @@ void table_schedule(table *t)
 		return;
 	if (table_auto_seat(t, s)) {
 		/* After a failed save, try again in a while rather than at once. */
-		t->computer_timer = loop_timer(t->bot->ev, t->save_failed ? TABLE_SAVE_RETRY_MS : t->set.computer_delay_ms,
+		t->computer_timer = loop_timer(t->bot->ev,
+					       t->save_failed ? TABLE_SAVE_RETRY_MS
+					       : playing_out(t) ? 0
+								: t->set.computer_delay_ms,
 					       computer_timer, t);
 		return;
 	}

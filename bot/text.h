@@ -43,6 +43,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_DEALT_REST, "the last four cards are dealt; eight-card bidding, {1} first (250 or more, pcc, or pass)") \
 	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
 	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
+	X(T_PCC_SITS_OUT, "{1} sits out this deal: {2} plays alone and must win every trick") \
+	X(T_PCC_LOST, "{1} has lost a trick, so the pcc is lost: I play out the rest of the deal for everyone at once") \
 	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
 	X(T_OPENED, "{1} opens the game: trumps are {2}; the card laid face down was {3}") \
 	X(T_PLAYED, "{1} {2}") \
@@ -157,7 +159,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
-	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
+	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards (your partner sits out and you must win every trick)") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \

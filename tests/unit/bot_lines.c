@@ -461,6 +461,10 @@ int main(void)
 	CHECK(opened && opened_ok, "opening the game names the trump once (%d %d)", opened, opened_ok);
 	CHECK(prompt_pcc > 0 && prompt_pcc_missing == 0, "the eight-card prompt offers pcc (%d of %d did not)",
 	      prompt_pcc_missing, prompt_pcc);
+	CHECK(pcc_bid && pcc_sits_out, "when pcc wins the room hears that the partner sits out");
+	CHECK(pcc_lost_said, "a lost pcc is said");
+	CHECK(pcc_played_out, "a lost pcc's deal is played out at once");
+	CHECK(pcc_leaks == 0, "playing it out shows no face-down card");
 	CHECK(last_trump_seen > 0 && last_trump_plain == last_trump_seen,
 	      "a last card that is the trump card is said plainly (%d of %d)", last_trump_plain, last_trump_seen);
 
