@@ -402,6 +402,9 @@ static void events(table *t, const game_result *res)
 			table_say(t, T_CAPS_BROKEN, who, NULL, NULL);
 			break;
 		case G304_EV_DEAL_END:
+			/* The deal's result in a line of its own, after its last trick. */
+			if (!t->set.brief)
+				table_flush(t);
 			deal_end_words(t);
 			break;
 		case G304_EV_MATCH_END: {

@@ -296,7 +296,8 @@ static void deal_next(void *ctx)
 		table_say(t, T_CUT_DONE, table_seat_name(t, cutter), n, NULL);
 	}
 	t->pr->dealt(t);
-	table_say(t, T_COMMITMENT, t->commitment, NULL, NULL);
+	/* What a commitment is for: once a match, at its first deal. */
+	table_say(t, t->deal_idx == 1 ? T_COMMITMENT_FIRST : T_COMMITMENT, t->commitment, NULL, NULL);
 	/* The room hears of the deal before anyone reads a hand of it. */
 	prompt_turn(t);
 	table_flush(t);
@@ -458,7 +459,8 @@ int table_act(table *t, const game_action *a, const char *user)
 	t->pr->events(t, &res);
 	t->seen_seat = -1;
 	if (deal_over) {
-		/* The salt opens the commitment told at the start of the deal. */
+		/* The salt opens the commitment told at the start of the deal
+		 * (what it is for was said with the match's first commitment). */
 		char n[16];
 		snprintf(n, sizeof n, "%d", st.deal_no);
 		table_say(t, T_SALT, n, t->salt, NULL);

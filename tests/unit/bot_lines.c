@@ -467,6 +467,10 @@ int main(void)
 	CHECK(pcc_leaks == 0, "playing it out shows no face-down card");
 	CHECK(last_trump_seen > 0 && last_trump_plain == last_trump_seen,
 	      "a last card that is the trump card is said plainly (%d of %d)", last_trump_plain, last_trump_seen);
+	CHECK(end_lines >= 4 && end_over == 0, "every deal-end room line is under 300 bytes (%d lines, longest %d)",
+	      end_lines, end_max);
+	CHECK(verify_said >= 1 && verify_said * 2 <= end_lines, "the verify sentence is said once a match, not every deal (%d in %d deals)",
+	      verify_said, end_lines);
 
 	bot_free(b);
 	loop_free(ev);
