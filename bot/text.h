@@ -241,8 +241,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_KEPT, "{1} keeps the hand (no exchange)") \
 	X(T_G_LEADS, "play begins: {1} leads") \
 	X(T_G_REVEAL_ASKED, "{1} asks for the trump: trumps are {2} (the trump card {3} goes back to the trumper)") \
-	X(T_G_REVEAL_SELF, "{1} reveals the trump to cut: trumps are {2} (trump card {3})") \
-	X(T_G_REVEAL_LAST, "the last trick: the trump is shown: trumps are {1} (trump card {2})") \
+	X(T_G_REVEAL_SELF, "{1} reveals the trump to cut: trumps are {2}; the card laid face down was {3}") \
+	X(T_G_REVEAL_LAST, "the last trick: trumps are {1}; the card laid face down was {2}") \
 	X(T_G_CUT, "{1} {2} (cuts)") \
 	X(T_G_DRAW, "{1} draws ({2} left in the pile)") \
 	X(T_G_SPOILT, "spoilt trumps: every trump was on {1}'s side; the deal is void") \

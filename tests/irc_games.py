@@ -211,7 +211,7 @@ def privacy(game, players):
     for m in chan_lines(a):
         for seg in strip_colours(m.text).split(SEP):
             named = cards(game, seg)
-            if re.search(r"trump card \S+", seg):
+            if re.search(r"trump card \S+|the card laid face down was \S+", seg):
                 revealed = True
                 public.update(named)
                 continue
