@@ -110,8 +110,11 @@ static void hand(table *t, int s)
 	table_sb_txt(&b, T_HAND, st, cards, NULL);
 	int play = (l.acts & (1u << G304_ACT_PLAY)) != 0;
 	int table_card = s == v.trumper && v.trump_down && v.trump_card != CARD_NONE;
-	if (play && table_card && !(l.cards & v.hand) && (l.cards & card_bit(v.trump_card))) {
-		/* Nothing else to play: said plainly, not as "(none) or the trump card". */
+	/* Nothing else to play: said plainly, not as "(none) or the trump card"
+	 * (with hints off, only when no other card is left at all). */
+	int only_table_card = play && table_card && !(l.cards & v.hand) && (l.cards & card_bit(v.trump_card))
+			      && (t->set.hints || !v.hand);
+	if (only_table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		render_card(&cb, v.trump_card, table_style_of(t, s));
 		table_sb_txt(&b, T_HAND_ONLY_TRUMP_CARD, cards, NULL, NULL);
@@ -120,9 +123,7 @@ static void hand(table *t, int s)
 		render_card(&cb, v.trump_card, table_style_of(t, s));
 		table_sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
 	}
-	if (play && table_card && !(l.cards & v.hand)) {
-		/* said above */
-	} else if (play && t->set.hints) {
+	if (play && t->set.hints && !only_table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		render_hand(&cb, l.cards & v.hand, table_style_of(t, s), 0);
 		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
