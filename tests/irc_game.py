@@ -618,6 +618,27 @@ class Scenario:
 
     def check_deal(self, d, priv, chan_stream, complete):
         tag = "deal %d" % (d + 1)
+        # In what each player received, a hand comes after the channel heard
+        # of its deal (or that the bot is back), and the eight-card hands after
+        # it heard the last four cards were dealt.
+        for n, lines in priv.items():
+            told = rest = False
+            for m in lines:
+                if is_chan(m):
+                    ss = segs(m.text)
+                    told |= any(DEAL_RE.match(x) or x.startswith(RESUMED) for x in ss)
+                    rest |= any(x.startswith("the last four cards are dealt") or x.startswith(RESUMED) for x in ss)
+                    continue
+                h = parse_hand(m.text)
+                if not h:
+                    continue
+                if not told:
+                    self.fail("%s: %s's hand came before the channel heard of the deal: %r" % (tag, n, h["raw"][:100]))
+                    break
+                if "eight-card bidding" in h["state"] and not rest:
+                    self.fail("%s: %s's eight cards came before the channel heard they were dealt: %r"
+                              % (tag, n, h["raw"][:100]))
+                    break
         # dealt cards from the hand lines
         dealt = {}
         for n, lines in priv.items():
