@@ -535,8 +535,11 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		}
 		table *t = find_table(b, net, room);
 		if (!t) {
-			if (is_word(argv[0], "help", NULL))
+			/* A new user's first word: the help, then how to open a table. */
+			if (is_word(argv[0], "help", NULL)) {
+				table_help(b, net, user, argc, argv);
 				say_private_id(b, net, user, T_NO_TABLE, NULL, NULL);
+			}
 			return; /* other bots' commands are none of our business */
 		}
 		table_command(t, user, name, 1, argc, argv);
@@ -553,6 +556,8 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			    && !strcasecmp(table_room_shown(b->tables[i]), argv[0]))
 				t = b->tables[i];
 		if (!t || argc < 2) {
+			if (!t && argc > 1 && is_word(argv[1], "help", NULL))
+				table_help(b, net, user, argc - 1, argv + 1);
 			/* The room as they typed it, which is one word of theirs. */
 			say_private_id(b, net, user, t ? T_PRIVATE_USAGE : T_NO_TABLE, argv[0], NULL);
 			return;
@@ -587,8 +592,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		if (!t) {
 			if (!strcasecmp(argv[0], "help"))
 				table_help(b, net, user, argc, argv); /* a new user's first private word */
-			else
-				say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
+			say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
 			return;
 		}
 	}

@@ -82,6 +82,10 @@ typedef struct present {
 	/* A seat whose moves the bot makes though a person holds it (304: a
 	 * caps caller's stated order, and who asked it to `finish`). NULL: none. */
 	int (*auto_seat)(const struct table *t, int s);
+	/* The rest of the deal is played out by the table at once, with any
+	 * legal cards, for every seat (304: a pcc lost at a trick; the record
+	 * still holds every card). NULL: never. */
+	int (*play_out)(const struct table *t);
 	/* A choice for seat s: 1 with *a set; 0 when it will come later
 	 * through table_computer_done (a search on the worker thread); -1
 	 * when there is none. */

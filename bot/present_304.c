@@ -22,6 +22,8 @@
 #include "table_store.h"
 
 static const g304 *G(const table *t) { return t->g->state; }
+static int pcc_lost(const table *t);
+static int pcc_broken(const g304 *g);
 
 static void room_card(card c, char *buf, size_t len)
 {
@@ -106,12 +108,22 @@ static void hand(table *t, int s)
 	sb_init(&cb, cards, sizeof cards);
 	table_sb_hand(&cb, v.hand, table_style_of(t, s), 1);
 	table_sb_txt(&b, T_HAND, st, cards, NULL);
-	if (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE) {
+	int play = (l.acts & (1u << G304_ACT_PLAY)) != 0;
+	int table_card = s == v.trumper && v.trump_down && v.trump_card != CARD_NONE;
+	/* Nothing else to play: said plainly, not as "(none) or the trump card"
+	 * (with hints off, only when no other card is left at all). */
+	int only_table_card = play && table_card && !(l.cards & v.hand) && (l.cards & card_bit(v.trump_card))
+			      && (t->set.hints || !v.hand);
+	if (only_table_card) {
+		sb_init(&cb, cards, sizeof cards);
+		render_card(&cb, v.trump_card, table_style_of(t, s));
+		table_sb_txt(&b, T_HAND_ONLY_TRUMP_CARD, cards, NULL, NULL);
+	} else if (table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		render_card(&cb, v.trump_card, table_style_of(t, s));
 		table_sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
 	}
-	if ((l.acts & (1u << G304_ACT_PLAY)) && t->set.hints) {
+	if (play && t->set.hints && !only_table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		table_sb_hand(&cb, l.cards & v.hand, table_style_of(t, s), 0);
 		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
@@ -135,7 +147,8 @@ static int turn(table *t, int s)
 		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min) {
 			char n[16];
 			snprintf(n, sizeof n, "%d", l.bid_min);
-			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER : T_BID_RANGE, n,
+			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
+				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n,
 				  NULL, NULL);
 		} else if (l.pcc_ok) {
 			table_txt(what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
@@ -265,6 +278,7 @@ static void events(table *t, const game_result *res)
 {
 	const g304 *g = G(t);
 	char c1[32], c2[32], n[32];
+	int opened = 0;
 	for (int i = 0; i < res->nevents; i++) {
 		const game_event *e = &res->events[i];
 		const char *who = table_seat_name(t, e->seat);
@@ -299,6 +313,8 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_DEALT_REST:
 			table_say(t, T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
+			/* The room hears of the last four cards before anyone reads them. */
+			table_flush(t);
 			for (int s = 0; s < G304_SEATS; s++)
 				if (s != g->turn || t->set.brief)
 					table_send_hand(t, s);
@@ -309,6 +325,9 @@ static void events(table *t, const game_result *res)
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
 			table_say(t, T_BID8_WON, table_bid_name(t, e->seat), n, NULL);
+			if (e->value >= G304_BID_PCC && e->seat < G304_SEATS)
+				table_say(t, T_PCC_SITS_OUT, table_seat_name(t, g304_partner(e->seat)),
+					  table_bid_name(t, e->seat), NULL);
 			break;
 		case G304_EV_PLAY_STARTS:
 			table_say(t, T_PLAY_STARTS, who,
@@ -317,6 +336,7 @@ static void events(table *t, const game_result *res)
 		case G304_EV_OPENED:
 			room_card(e->card, c1, sizeof c1);
 			table_say(t, T_OPENED, who, text_suit(table_reader_now(), card_suit(e->card)), c1);
+			opened = 1;
 			break;
 		case G304_EV_PLAYED:
 			if (e->flags & 1) {
@@ -332,7 +352,8 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_REVEALED: {
 			room_card(e->card, c1, sizeof c1);
-			table_say(t, T_REVEALED, text_suit(table_reader_now(), card_suit(e->card)), c1, NULL);
+			if (!opened) /* an opening said it: the trump once, in one line */
+				table_say(t, T_REVEALED, text_suit(table_reader_now(), card_suit(e->card)), c1, NULL);
 			/* Cards turned up by the reveal, shown to all: in the trick
 			 * the reveal ended, the one just finished, unless the reveal
 			 * came from opening before any card. */
@@ -347,17 +368,31 @@ static void events(table *t, const game_result *res)
 						table_say(t, T_TURNED_UP, table_seat_name(t, x->seat[k]), c2, NULL);
 					}
 			}
-			if (e->flags & 1)
+			if (e->flags & 1) {
+				if (!t->set.brief)
+					table_flush(t); /* what happened, then the hand it changed */
 				table_send_hand(t, g->trumper);
+			}
 			break;
 		}
 		case G304_EV_TRICK:
 			if (t->set.brief) {
 				trick_all(t, e->value, who);
-				break;
+			} else {
+				snprintf(n, sizeof n, "%d", e->value + 1);
+				table_say(t, T_TRICK, who, n, NULL);
 			}
-			snprintf(n, sizeof n, "%d", e->value + 1);
-			table_say(t, T_TRICK, who, n, NULL);
+			/* The pcc bidder's first lost trick, with tricks still to play. */
+			if (g->pcc && e->seat != g->trumper && e->value + 1 < G304_TRICKS && pcc_lost(t)) {
+				int earlier = 0;
+				for (int k = 0; k < e->value; k++)
+					earlier |= g->tricks[k].winner != g->trumper;
+				if (!earlier)
+					table_say(t, T_PCC_LOST, table_bid_name(t, g->trumper), NULL, NULL);
+			}
+			/* A lost pcc played out: a line a trick, not one for them all. */
+			if (g->pcc && pcc_broken(g) && !t->set.brief)
+				table_flush(t);
 			break;
 		case G304_EV_CAPS: {
 			char order[160];
@@ -375,6 +410,9 @@ static void events(table *t, const game_result *res)
 			table_say(t, T_CAPS_BROKEN, who, NULL, NULL);
 			break;
 		case G304_EV_DEAL_END:
+			/* The deal's result in a line of its own, after its last trick. */
+			if (!t->set.brief)
+				table_flush(t);
 			deal_end_words(t);
 			break;
 		case G304_EV_MATCH_END: {
@@ -444,6 +482,25 @@ static void restored(table *t, const record *r)
 
 /* ---- computer players that search (engine/g304_ai.c), off the loop ---- */
 
+/* A pcc is lost once its bidder loses a trick: from then on the table
+ * plays out the rest of the deal at once (the engine plays all eight
+ * tricks, so the record stays whole). */
+static int pcc_broken(const g304 *g)
+{
+	if (!g->pcc)
+		return 0;
+	for (int i = 0; i < G304_TRICKS && (i < g->trick_no || g->phase != G304_PHASE_PLAY); i++)
+		if (g->tricks[i].n && g->tricks[i].winner != G304_NO_SEAT && g->tricks[i].winner != g->trumper)
+			return 1;
+	return 0;
+}
+
+static int pcc_lost(const table *t)
+{
+	const g304 *g = G(t);
+	return g->phase == G304_PHASE_PLAY && pcc_broken(g);
+}
+
 /* Caller of a caps: the bot plays its stated order for it. */
 static int caps_autoplay(const table *t, int s)
 {
@@ -458,7 +515,7 @@ static int auto_seat(const table *t, int s)
 	if (!t->g || s < 0 || s >= G304_SEATS)
 		return 0;
 	const g304 *g = G(t);
-	return caps_autoplay(t, s)
+	return caps_autoplay(t, s) || pcc_lost(t)
 	       || (t->seats[s].finish_deal == g->deal_no + 1 && g->caps_seat != G304_NO_SEAT && g->phase == G304_PHASE_PLAY);
 }
 
@@ -846,6 +903,7 @@ const present present_304 = {
 	.last = last,
 	.command = command,
 	.auto_seat = auto_seat,
+	.play_out = pcc_lost,
 	.choose = choose,
 	.hint_text = hint_text,
 	.action_json = action_json,

@@ -198,6 +198,9 @@ void named_events(table *t, const game_result *res)
 			g->suit(&b, e->value, RENDER_COLOUR);
 			table_say(t, T_G_TRUMP_COLOUR, who, c, NULL);
 		} else if (!strcmp(ev, "deal_end") || !strcmp(ev, "hand_end")) {
+			/* The deal's result in a line of its own, after its last trick. */
+			if (!t->set.brief)
+				table_flush(t);
 			g->deal_end(t);
 		} else if (!strcmp(ev, "match_end")) {
 			char a[TEAM_TEXT];
@@ -205,6 +208,9 @@ void named_events(table *t, const game_result *res)
 			table_say(t, T_MATCH_WON, a, NULL, NULL);
 		}
 	}
+	/* What happened, then the hands it changed. */
+	if ((drew || revealed) && !t->set.brief)
+		table_flush(t);
 	g->hands_changed(t, drew, revealed);
 }
 

@@ -947,9 +947,10 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 		bot_close_table(t->bot, t);
 		return;
 	}
-	char n[32];
-	snprintf(n, sizeof n, "%d/%d", votes, humans / 2 + 1);
-	table_say(t, T_STOP_VOTE, name, n, NULL);
+	char n[16], m[16];
+	snprintf(n, sizeof n, "%d", votes);
+	snprintf(m, sizeof m, "%d", humans / 2 + 1);
+	table_say(t, T_STOP_VOTE, name, n, m);
 	table_flush(t);
 }
 
@@ -1520,6 +1521,8 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 			sb_printf(&kb, " %s", argv[i]);
 		bot_answering(t->bot, key);
 	}
+	t->cmd_in_room = in_room;
 	c->fn(t, user, name, in_room, argc, argv);
+	t->cmd_in_room = 0;
 	table_persist(t); /* seats, settings and the notify list, when they changed */
 }

@@ -14,6 +14,10 @@
 #define TABLE_VIEWERS_MAX 32     /* identities that held a seat in one deal (more are refused a seat) */
 #define TABLE_SEATS GAME_MAX_SEATS /* seats a table has room for (a game may use fewer) */
 #define TABLE_KEY_LEN 8          /* a seat key's characters (40 bits: a guess a second takes ages) */
+/* Not brief: a move typed in the room and refused is marked there at most
+ * once a seat in this long, so refusals cannot flood the channel (every
+ * accepted move is told there anyway). */
+#define TABLE_REFUSED_MARK_MS 10000
 
 enum table_state { TABLE_OPEN, TABLE_PLAYING };
 enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
@@ -126,6 +130,9 @@ typedef struct table {
 	unsigned long meta_hash;   /* of the meta last saved, to save only changes */
 	int save_failed;           /* the last save failed (said once, not every line) */
 	int seen_seat;             /* brief: the seat whose move the room just saw typed (-1: none) */
+	int cmd_in_room;           /* the command being handled was typed in the room */
+	int64_t refused_mark_at[TABLE_SEATS]; /* not brief: when each seat's refused move was last
+	                                       * marked in the room (loop_now ms; 0: never) */
 	uint64_t nudge_timer;      /* brief: names a turn that passed in silence, after TURN_NUDGE_MS */
 	int nudges;                /* brief: mentions made for the turn awaited now */
 	int cut_seat;              /* the seat offered the cut before the next deal (-1: none) */

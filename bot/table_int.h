@@ -68,7 +68,7 @@ int table_private_ok(const table *t, int s);
 /* A write to the database failed / works again: said once. */
 void table_save_failed(table *t, const char *user);
 void table_save_works(table *t);
-/* Brief rooms: marks a move typed in the room that went no further. */
+/* Marks a move typed in the room that went no further (brief: each; else bounded, table.h). */
 void table_refused_in_room(table *t, const char *user, int in_room);
 /* Are x and y the same person on the table's network (adapter same_user)? */
 int table_same_user(const table *t, const char *x, const char *y);

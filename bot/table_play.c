@@ -97,8 +97,8 @@ static void prompt_turn(table *t)
 		loop_cancel(t->bot->ev, t->nudge_timer);
 		t->nudge_timer = 0;
 	}
-	if (s < 0 || t->seats[s].computer)
-		return;
+	if (s < 0 || table_auto_seat(t, s))
+		return; /* the bot moves for this seat: nobody is asked */
 	/* Brief (table.h): the turn is named only in a line that goes out
 	 * anyway, or by a mention if the player has not moved a while later. */
 	if (t->set.brief && !t->outlen) {
@@ -301,7 +301,8 @@ static void deal_next(void *ctx)
 		table_say(t, T_CUT_DONE, table_seat_name(t, cutter), n, NULL);
 	}
 	t->pr->dealt(t);
-	table_say(t, T_COMMITMENT, t->commitment, NULL, NULL);
+	/* What a commitment is for: once a match, at its first deal. */
+	table_say(t, t->deal_idx == 1 ? T_COMMITMENT_FIRST : T_COMMITMENT, t->commitment, NULL, NULL);
 	/* The room hears of the deal before anyone reads a hand of it. */
 	prompt_turn(t);
 	table_flush(t);
@@ -426,6 +427,8 @@ int table_act(table *t, const game_action *a, const char *user)
 				t->seen_seat = -1;
 				table_say_to(t, user, T_REFUSED_ROOM, table_seat_name(t, a->seat), NULL, NULL);
 				table_flush(t);
+			} else if (t->cmd_in_room && !t->set.brief) {
+				table_refused_in_room(t, user, 1);
 			}
 		} else {
 			log_msg(LOG_ERROR, NULL, "table %s: a computer player's %s was refused (%s)", t->room,
@@ -463,7 +466,8 @@ int table_act(table *t, const game_action *a, const char *user)
 	t->pr->events(t, &res);
 	t->seen_seat = -1;
 	if (deal_over) {
-		/* The salt opens the commitment told at the start of the deal. */
+		/* The salt opens the commitment told at the start of the deal
+		 * (what it is for was said with the match's first commitment). */
 		char n[16];
 		snprintf(n, sizeof n, "%d", st.deal_no);
 		table_say(t, T_SALT, n, t->salt, NULL);
@@ -525,14 +529,28 @@ void table_computer_done(table *t, int s, int why, uint64_t stamp, const game_ac
 	computer_apply(t, s, why, &x);
 }
 
+/* Is the rest of the deal played out at once (present.h play_out)? */
+static int playing_out(const table *t)
+{
+	return t->pr->play_out && t->pr->play_out(t);
+}
+
 static void computer_timer(void *ctx)
 {
 	table *t = ctx;
 	table_enter(t);
 	t->computer_timer = 0;
 	int s = table_turn(t);
-	if (s >= 0 && table_auto_seat(t, s))
-		computer_move(t, s, PRESENT_MOVE);
+	if (s < 0 || !table_auto_seat(t, s))
+		return;
+	game_action a;
+	if (playing_out(t)) {
+		/* Any legal card will do: the deal's outcome is settled. */
+		if (game_bot_action(t->g, s, &t->dice, &a) || game_random_action(t->g, s, &t->dice, &a))
+			computer_apply(t, s, PRESENT_MOVE, &a);
+		return;
+	}
+	computer_move(t, s, PRESENT_MOVE);
 }
 
 static void turn_timer(void *ctx)
@@ -593,7 +611,10 @@ void table_schedule(table *t)
 		return;
 	if (table_auto_seat(t, s)) {
 		/* After a failed save, try again in a while rather than at once. */
-		t->computer_timer = loop_timer(t->bot->ev, t->save_failed ? TABLE_SAVE_RETRY_MS : t->set.computer_delay_ms,
+		t->computer_timer = loop_timer(t->bot->ev,
+					       t->save_failed ? TABLE_SAVE_RETRY_MS
+					       : playing_out(t) ? 0
+								: t->set.computer_delay_ms,
 					       computer_timer, t);
 		return;
 	}

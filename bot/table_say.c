@@ -18,6 +18,7 @@
 #include <string.h>
 #include <strings.h>
 #include "log.h"
+#include "loop.h"
 #include "table_int.h"
 #include "table_store.h"
 
@@ -283,13 +284,22 @@ int table_private_ok(const table *t, int s)
 	return s >= 0 && s < TABLE_SEATS && t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed;
 }
 
-/* Brief: a move typed in the room that goes no further is marked there
- * too (the reason goes privately), so nobody takes it for a move. */
+/* A move typed in the room that goes no further is marked there too (the
+ * reason goes privately, as it may say something of a hidden card), so
+ * nobody takes it for a move. Brief rooms, where a typed move is not told
+ * again, hear of every one; elsewhere (each accepted move is told) at most
+ * one a seat in TABLE_REFUSED_MARK_MS. */
 void table_refused_in_room(table *t, const char *user, int in_room)
 {
 	int s = table_seat_of(t, user);
-	if (!t->set.brief || !in_room || s < 0)
+	if (!in_room || s < 0)
 		return;
+	if (!t->set.brief) {
+		int64_t now = loop_now();
+		if (t->refused_mark_at[s] && now - t->refused_mark_at[s] < TABLE_REFUSED_MARK_MS)
+			return;
+		t->refused_mark_at[s] = now ? now : 1;
+	}
 	table_say_to(t, user, T_REFUSED_ROOM, table_seat_name(t, s), NULL, NULL);
 	table_flush(t);
 }

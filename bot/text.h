@@ -48,6 +48,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BID, "{1} bids {2}") \
 	X(T_BID_RANGE, "{1} or more, or pass") \
 	X(T_BID_RANGE_PARTNER, "{1} or more, partner, or pass") \
+	X(T_BID_RANGE_PCC, "{1} or more, pcc, or pass") \
 	X(T_BID_PCC_OR_PASS, "pcc or pass") \
 	X(T_BID_PASS_ONLY, "pass") \
 	X(T_BID_PASS_OR_PARTNER, "pass or partner") \
@@ -62,8 +63,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_DEALT_REST, "the last four cards are dealt; eight-card bidding, {1} first (250 or more, pcc, or pass)") \
 	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
 	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
+	X(T_PCC_SITS_OUT, "{1} sits out this deal: {2} plays alone and must win every trick") \
+	X(T_PCC_LOST, "{1} has lost a trick, so the pcc is lost: I play out the rest of the deal for everyone at once") \
 	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
-	X(T_OPENED, "{1} opens the game: trumps are {2} (trump card {3})") \
+	X(T_OPENED, "{1} opens the game: trumps are {2}; the card laid face down was {3}") \
 	X(T_PLAYED, "{1} {2}") \
 	X(T_PLAYED_DOWN, "{1} plays face down") \
 	X(T_PLAYED_TRUMP_CARD, "{1} cuts with the trump card (face down)") \
@@ -101,7 +104,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_RESUMED, "I am back: the game resumes where it was.") \
 	X(T_RESUMED_DEAL, "I am back: the game resumes where it was (deal {1}, deck commitment {2}).") \
 	X(T_COMMITMENT, "deck commitment {1}") \
-	X(T_SALT, "deal {1} salt {2}: with the match record, cardbot verify checks the cards were fixed before the deal") \
+	X(T_COMMITMENT_FIRST, "deck commitment {1} (each deal's salt, told when it ends, opens its commitment: with the match record, cardbot verify checks the cards were fixed before the deal)") \
+	X(T_SALT, "deal {1} salt {2}") \
 	X(T_SAVE_FAILED, "[{1}] I could not save that, so it was not taken; the operator has been told. Try again shortly.") \
 	X(T_SAVE_FAILED_ROOM, "I cannot save the game right now (a problem with my storage), so moves are not being taken. The game will go on when it is fixed.") \
 	X(T_STATS, "{1}: {2}") \
@@ -189,7 +193,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
 	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
-	X(T_STOP_VOTE, "{1} votes to stop ({2} needed)") \
+	X(T_STOP_VOTE, "{1} votes to stop ({2} of {3} votes needed)") \
 	X(T_NOTIFY_ON, "[{1}] I will tell you when a game starts here ({prefix}notify again to stop).") \
 	X(T_NOTIFY_OFF, "[{1}] no more game notices from this table.") \
 	X(T_NOTIFY_FULL, "[{1}] too many people already asked for notices here.") \
@@ -207,7 +211,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
-	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards") \
+	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards (your partner sits out and you must win every trick)") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
@@ -255,6 +259,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HAND_TRUMP_CARD, " | trump card on the table: {1}") \
 	X(T_HAND_MAY_PLAY, " | you may play: {1}") \
 	X(T_HAND_OR_TRUMP_CARD, " or the trump card (play trump)") \
+	X(T_HAND_ONLY_TRUMP_CARD, " | your only card to play is the trump card on the table, {1}: play trump") \
 	X(T_HAND_CHOOSE_TRUMP, " | choose your trump card: /msg me trump CARD") \
 	X(T_INSPECTION, "[{1}] trick {2}, face down:{3}") \
 	X(T_SEAT_LIST_COMPUTER, " (computer)") \
@@ -299,8 +304,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_KEPT, "{1} keeps the hand (no exchange)") \
 	X(T_G_LEADS, "play begins: {1} leads") \
 	X(T_G_REVEAL_ASKED, "{1} asks for the trump: trumps are {2} (the trump card {3} goes back to the trumper)") \
-	X(T_G_REVEAL_SELF, "{1} reveals the trump to cut: trumps are {2} (trump card {3})") \
-	X(T_G_REVEAL_LAST, "the last trick: the trump is shown: trumps are {1} (trump card {2})") \
+	X(T_G_REVEAL_SELF, "{1} reveals the trump to cut: trumps are {2}; the card laid face down was {3}") \
+	X(T_G_REVEAL_LAST, "the last trick: trumps are {1}; the card laid face down was {2}") \
 	X(T_G_CUT, "{1} {2} (cuts)") \
 	X(T_G_DRAW, "{1} draws ({2} left in the pile)") \
 	X(T_G_SPOILT, "spoilt trumps: every trump was on {1}'s side; the deal is void") \

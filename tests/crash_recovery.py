@@ -46,7 +46,7 @@ C = r"(?:10|[789JQKA])[\u2660\u2665\u2666\u2663]"
 PLAYED_RE = re.compile(r"^(?P<name>\S+) (?P<card>%s)$" % C)
 DOWN_RE = re.compile(r"^(?P<name>\S+) (?:plays face down|cuts with the trump card \(face down\))$")
 COMMIT_RE = re.compile(r"deck commitment (?P<c>[0-9a-f]{64})")
-SALT_RE = re.compile(r"^deal (?P<n>\d+) salt (?P<s>[0-9a-f]{32}):")
+SALT_RE = re.compile(r"^deal (?P<n>\d+) salt (?P<s>[0-9a-f]{32})(?::|$)")
 HAND_RE = re.compile(r"^\[(?P<room>[#&!]\S*): (?P<state>[^\]]*)\] hand: ")
 
 passed = failed = 0

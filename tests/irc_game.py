@@ -55,7 +55,7 @@ TOKENS_RE = re.compile(r"^tokens: (?P<a>.+) (?P<ta>-?\d+) : (?P<tb>-?\d+) (?P<b>
 PLAYED_RE = re.compile(r"^(?P<name>\S+) (?P<card>%s)$" % C)
 DOWN_RE = re.compile(r"^(?P<name>\S+) plays face down$")
 TCARD_RE = re.compile(r"^(?P<name>\S+) cuts with the trump card \(face down\)$")
-OPENED_RE = re.compile(r"^(?P<name>\S+) opens the game: trumps are \S+ \(trump card (?P<card>%s)\)$" % C)
+OPENED_RE = re.compile(r"^(?P<name>\S+) opens the game: trumps are \S+; the card laid face down was (?P<card>%s)$" % C)
 REVEALED_RE = re.compile(r"^trumps are (?P<suit>\S+)! the trump card is (?P<card>%s)$" % C)
 TURNED_RE = re.compile(r"^(?P<name>\S+) had played (?P<card>%s)$" % C)
 CAPS_RE = re.compile(r"^(?P<name>\S+) calls CAPS and will play: (?P<order>.*)$")
@@ -131,6 +131,11 @@ def parse_hand(text):
         elif p.startswith("you may play: "):
             h["may"] = cards_in(p)
             h["may_trump"] = "or the trump card (play trump)" in p
+        elif p.startswith("your only card to play is the trump card on the table"):
+            cs = cards_in(p)
+            h["table"] = cs[0] if cs else None
+            h["may"] = []
+            h["may_trump"] = True
         elif p.startswith("choose your trump card"):
             h["choose_trump"] = True
     lm = re.search(r", (spades|hearts|diamonds|clubs) led", state)
@@ -613,6 +618,27 @@ class Scenario:
 
     def check_deal(self, d, priv, chan_stream, complete):
         tag = "deal %d" % (d + 1)
+        # In what each player received, a hand comes after the channel heard
+        # of its deal (or that the bot is back), and the eight-card hands after
+        # it heard the last four cards were dealt.
+        for n, lines in priv.items():
+            told = rest = False
+            for m in lines:
+                if is_chan(m):
+                    ss = segs(m.text)
+                    told |= any(DEAL_RE.match(x) or x.startswith(RESUMED) for x in ss)
+                    rest |= any(x.startswith("the last four cards are dealt") or x.startswith(RESUMED) for x in ss)
+                    continue
+                h = parse_hand(m.text)
+                if not h:
+                    continue
+                if not told:
+                    self.fail("%s: %s's hand came before the channel heard of the deal: %r" % (tag, n, h["raw"][:100]))
+                    break
+                if "eight-card bidding" in h["state"] and not rest:
+                    self.fail("%s: %s's eight cards came before the channel heard they were dealt: %r"
+                              % (tag, n, h["raw"][:100]))
+                    break
         # dealt cards from the hand lines
         dealt = {}
         for n, lines in priv.items():

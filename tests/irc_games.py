@@ -201,6 +201,21 @@ def priv_lines(p):
     return [m for m in p.c.from_bot(BOTNICK) if m.target.lower() == p.nick.lower() and m.t <= end]
 
 
+def hand_before_deal(p):
+    """Private hand lines p received before the channel's line of their deal
+    ("Deal N:"), in the order p received the bot's lines: none expected."""
+    told = set()
+    early = []
+    for m in p.c.from_bot(BOTNICK):
+        text = strip_colours(m.text)
+        if m.target.lower() == p.chan:
+            told.update(int(n) for n in re.findall(r"Deal (\d+):", text))
+        elif m.target.lower() == p.nick.lower() and "] hand: " in text:
+            if not told:
+                early.append(text)
+    return early
+
+
 def privacy(game, players):
     """(a) and (b) over the transcripts of the players of one table."""
     a = players[0]
@@ -211,7 +226,7 @@ def privacy(game, players):
     for m in chan_lines(a):
         for seg in strip_colours(m.text).split(SEP):
             named = cards(game, seg)
-            if re.search(r"trump card \S+", seg):
+            if re.search(r"trump card \S+|the card laid face down was \S+", seg):
                 revealed = True
                 public.update(named)
                 continue
@@ -375,6 +390,9 @@ def main():
             check(not refused, "%s's moves were not refused: %s" % (p.nick, refused[:2]))
             bad = [m.raw for m in p.c.lines if "\ufffd" in m.text]
             check(not bad, "%s received only valid UTF-8" % p.nick)
+        for p in everyone:
+            early = hand_before_deal(p)
+            check(not early, "%s's first hand came after the channel heard of the deal (%s)" % (p.nick, early[:1]))
         lt = privacy("trump304", [ann, bob])
         lr = privacy("rook", [cat, dan])
         check(not lt, "Trump304: no card leaks (%s)" % lt[:3])
