@@ -6,10 +6,8 @@
  * code is refused; the longest lines of each language leave the IRC
  * adapter's splitter as whole UTF-8 pieces within a line, and the Matrix
  * renderer's HTML of them is valid UTF-8 with nothing lost.
- *
- * CARDBOT_LANG_STRICT=1 (for the lead, once the translations are complete)
- * also fails on any line of ta or si identical to the English beyond the
- * allow-list below, and on ids still awaiting translation. */
+ * A line of ta or si identical to the English fails too, beyond the
+ * allow-list below (typed command syntax, names, bare placeholders). */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,25 +29,6 @@ static const char *const id_names[T_COUNT] = {
 #undef X
 };
 
-/* Ids added after the translators' first round (the language layer's):
- * their absence from ta and si is expected until the next round, and is
- * reported, not failed (a failure under CARDBOT_LANG_STRICT=1). Empty it as
- * the translations arrive. */
-static const int awaiting[] = {
-	T_ERR_STATS, T_ERR_TOP, T_ERR_HISTORY, T_ERR_RECORD, T_ERR_RANDOM, T_ERR_SETUP, T_ERR_MEMORY,
-	T_ERR_TOO_MANY_TABLES, T_BID_RANGE, T_BID_RANGE_PARTNER, T_BID_PCC_OR_PASS, T_BID_PASS_ONLY,
-	T_BID_PASS_OR_PARTNER, T_BID_EXACT_OR_PASS, T_BID_EXACT_MUST, T_BID_MORE, T_STATS_MATCHES, T_STATS_DEALS,
-	T_STATS_BAND, T_STATS_NO_BIDS, T_STATS_CAPS, T_STATS_TRUMPER, T_TOP_ROW, T_TOP_MATCHES, T_TOP_DEALS,
-	T_HISTORY_WON, T_HISTORY_STOPPED, T_USAGE_ASCII, T_USAGE_RECORD, T_USAGE_BID_304, T_USAGE_BID_T304,
-	T_USAGE_BID_ROOK, T_USAGE_EXCHANGE, T_USAGE_DISCARD, T_USAGE_LANG, T_LANG_SET, T_LANG_IS, T_LANG_IS_ROOM,
-	T_LANG_UNKNOWN, T_LANG_ROOM_SET, T_HELP_SAME_WORDS, T_HELP_LANG, T_G_REF_BID_RANGE, T_G_REF_BID_MUST,
-	T_G_REF_BID_MUST_MORE, T_G_REF_PASS_ONLY, T_SEAT_N, T_ANOTHER_PLAYER, T_NOT_ALLOWED, T_PHASE_NOW,
-	T_DEAL_OVER, T_DEAL_IN_PROGRESS, T_NONE, T_SUIT_SPADES, T_SUIT_HEARTS, T_SUIT_DIAMONDS, T_SUIT_CLUBS,
-	T_SUIT_NONE, T_ROOK_RED, T_ROOK_GREEN, T_ROOK_YELLOW, T_ROOK_BLACK, T_USAGE_SIT, T_USAGE_BOT, T_USAGE_UNBOT,
-	T_PHASE_DEAL, T_PHASE_BID4, T_PHASE_TRUMP4, T_PHASE_BID8, T_PHASE_TRUMP8, T_PHASE_PLAY, T_PHASE_OVER,
-	T_PHASE_BID, T_PHASE_TRUMP, T_PHASE_EXCHANGE, T_PHASE_DISCARD, T_BAND_UNDER_200, T_BAND_250_OVER,
-};
-
 /* Lines that may read exactly as the English in every language: command
  * syntax that is typed as it stands. Lines with no letters outside their
  * placeholders ("{1}: {2}") are allowed without being listed. */
@@ -64,12 +43,6 @@ static int in(const int *list, size_t n, int id)
 		if (list[i] == id)
 			return 1;
 	return 0;
-}
-
-static int strict(void)
-{
-	const char *v = getenv("CARDBOT_LANG_STRICT");
-	return v && !strcmp(v, "1");
 }
 
 /* The placeholders of s ("{1}", "{prefix}", "{seat}"), sorted and
@@ -114,13 +87,11 @@ static int has_words(const char *s)
 }
 
 static void check_entry(const text_lang *l, const char *what, const char *name, const char *mine, const char *en,
-			int awaited, int allowed_same, int *missing, int *same)
+			int allowed_same, int *missing, int *same)
 {
 	if (!mine || !*mine) {
-		if (awaited && !strict())
-			(*missing)++;
-		else
-			CHECK(0, "%s: %s %s is missing", l->code, what, name);
+		(*missing)++;
+		CHECK(0, "%s: %s %s is missing", l->code, what, name);
 		return;
 	}
 	CHECK(utf8_valid(mine, strlen(mine)), "%s: %s %s is not valid UTF-8", l->code, what, name);
@@ -130,10 +101,7 @@ static void check_entry(const text_lang *l, const char *what, const char *name, 
 	CHECK(!strcmp(a, b), "%s: %s %s has placeholders %s, the English %s", l->code, what, name, b, a);
 	if (!strcmp(mine, en) && has_words(en) && !allowed_same) {
 		(*same)++;
-		if (strict())
-			CHECK(0, "%s: %s %s is the English word for word", l->code, what, name);
-		else
-			fprintf(stderr, "note: %s: %s %s reads as the English\n", l->code, what, name);
+		CHECK(0, "%s: %s %s is the English word for word", l->code, what, name);
 	}
 }
 
@@ -145,22 +113,21 @@ static void test_tables(void)
 		int missing = 0, same = 0;
 		for (int i = 0; i < T_COUNT; i++)
 			check_entry(l, "line", id_names[i], l->lines[i], text_en_lines[i],
-				    in(awaiting, sizeof awaiting / sizeof awaiting[0], i),
 				    l == &text_lang_en || in(same_ok, sizeof same_ok / sizeof same_ok[0], i), &missing, &same);
 		for (int i = 0; i < G304_ERR_COUNT; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "refusal %d", i);
-			check_entry(l, "refusal", name, l->refusals[i], text_en_refusals[i], 0, l == &text_lang_en, &missing,
+			check_entry(l, "refusal", name, l->refusals[i], text_en_refusals[i], l == &text_lang_en, &missing,
 				    &same);
 		}
 		for (int i = 0; i < G304_PHASE_COUNT; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "phase %d", i);
-			check_entry(l, "phase", name, l->phases[i], text_en_phases[i], 0, l == &text_lang_en, &missing,
+			check_entry(l, "phase", name, l->phases[i], text_en_phases[i], l == &text_lang_en, &missing,
 				    &same);
 		}
 		if (missing || same)
-			fprintf(stderr, "note: %s: %d ids await translation, %d lines read as the English\n", l->code,
+			fprintf(stderr, "note: %s: %d ids missing, %d lines read as the English\n", l->code,
 				missing, same);
 	}
 	CHECK(text_lang_find("TA") == &text_lang_ta, "codes are found whatever their case");
