@@ -1493,7 +1493,10 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	/* The room's language may change during a match: it touches no rule. */
 	int any_time = c->fn == cmd_set && argc > 1 && !strcasecmp(argv[1], "lang");
 	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN && !any_time) {
-		table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
+		if (c->fn == cmd_start)
+			table_tell(t, user, T_ALREADY_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
+		else
+			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	/* A table answers private commands only from the people in its room

@@ -192,6 +192,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table ({prefix}sit takes one).") \
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
 	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
+	X(T_ALREADY_PLAYING, "[{1}] a match is already being played here ({2}table shows it; {2}stop ends it).") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
 	X(T_STOP_VOTE, "{1} votes to stop ({2} of {3} votes needed)") \
 	X(T_NOTIFY_ON, "[{1}] I will tell you when a game starts here ({prefix}notify again to stop).") \

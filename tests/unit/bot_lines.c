@@ -422,6 +422,12 @@ int main(void)
 	say(b, "#vote", "ann", "!stop");
 	CHECK(room_has(r0, "ann votes to stop (1 of 2 votes needed)"), "the stop vote says 1 of 2 votes (%s)", last_room(r0));
 
+	/* !start during a match says a match is on, not "only between matches". */
+	p0 = net.npriv;
+	say(b, "#vote", "bob", "!start");
+	CHECK(priv_has(p0, "bob", "a match is already being played here") && !priv_has(p0, "bob", "between matches"),
+	      "!start during a match says one is being played");
+
 	/* 8: a move typed in a (not brief) channel and refused is marked there,
 	 * naming the person only, at most once in a while. */
 	table *t = table_in(b, "#vote");
