@@ -569,33 +569,39 @@ static int page_hook(void *ctx, const game *g, const replay_step *st)
 	}
 }
 
+/* Appends n bytes of s to b (len, cap), growing it; b stays NUL-terminated. */
+static int append_raw(char **b, size_t *len, size_t *cap, const char *s, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t nc = *cap ? *cap * 2 : 4096;
+		while (nc < *len + n + 1)
+			nc *= 2;
+		char *nb = realloc(*b, nc);
+		if (!nb)
+			return -1;
+		*b = nb;
+		*cap = nc;
+	}
+	memcpy(*b + *len, s, n);
+	*len += n;
+	(*b)[*len] = 0;
+	return 0;
+}
+
 /* Appends s to b (len, cap), writing '<', '>' and '&' as JSON escapes. */
 static int append_escaped(char **b, size_t *len, size_t *cap, const char *s)
 {
 	for (; *s; s++) {
 		char esc[8];
-		const char *p = esc;
-		size_t n;
+		int rc;
 		if (*s == '<' || *s == '>' || *s == '&') {
 			snprintf(esc, sizeof esc, "\\u%04x", (unsigned char)*s);
-			n = 6;
+			rc = append_raw(b, len, cap, esc, 6);
 		} else {
-			p = s;
-			n = 1;
+			rc = append_raw(b, len, cap, s, 1);
 		}
-		if (*len + n + 1 > *cap) {
-			size_t nc = *cap ? *cap * 2 : 4096;
-			while (nc < *len + n + 1)
-				nc *= 2;
-			char *nb = realloc(*b, nc);
-			if (!nb)
-				return -1;
-			*b = nb;
-			*cap = nc;
-		}
-		memcpy(*b + *len, p, n);
-		*len += n;
-		(*b)[*len] = 0;
+		if (rc)
+			return -1;
 	}
 	return 0;
 }
@@ -638,8 +644,7 @@ char *page_story(const record *rec)
 static int append_html(char **b, size_t *len, size_t *cap, const char *s)
 {
 	for (; *s; s++) {
-		char one[2] = { *s, 0 };
-		const char *p = one;
+		const char *p = NULL;
 		switch (*s) {
 		case '<': p = "&lt;"; break;
 		case '>': p = "&gt;"; break;
@@ -647,39 +652,9 @@ static int append_html(char **b, size_t *len, size_t *cap, const char *s)
 		case '"': p = "&quot;"; break;
 		case '\'': p = "&#39;"; break;
 		}
-		size_t n = strlen(p);
-		if (*len + n + 1 > *cap) {
-			size_t nc = *cap ? *cap * 2 : 4096;
-			while (nc < *len + n + 1)
-				nc *= 2;
-			char *nb = realloc(*b, nc);
-			if (!nb)
-				return -1;
-			*b = nb;
-			*cap = nc;
-		}
-		memcpy(*b + *len, p, n);
-		*len += n;
-		(*b)[*len] = 0;
-	}
-	return 0;
-}
-
-static int append_raw(char **b, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	if (*len + n + 1 > *cap) {
-		size_t nc = *cap ? *cap * 2 : 4096;
-		while (nc < *len + n + 1)
-			nc *= 2;
-		char *nb = realloc(*b, nc);
-		if (!nb)
+		if (p ? append_raw(b, len, cap, p, strlen(p)) : append_raw(b, len, cap, s, 1))
 			return -1;
-		*b = nb;
-		*cap = nc;
 	}
-	memcpy(*b + *len, s, n);
-	*len += n;
-	(*b)[*len] = 0;
 	return 0;
 }
 
@@ -765,6 +740,24 @@ int page_write_file(const char *path, const char *data, size_t len, char *err, s
 	return ok ? 0 : -1;
 }
 
+int page_write_record(const char *cmd, const record *rec, const char *out)
+{
+	size_t len;
+	char *html = page_html(rec, &len);
+	if (!html) {
+		fprintf(stderr, "cardbot %s: out of memory\n", cmd);
+		return 1;
+	}
+	char werr[512];
+	int rc = page_write_file(out, html, len, werr, sizeof werr);
+	free(html);
+	if (rc != 0) {
+		fprintf(stderr, "cardbot %s: %s\n", cmd, werr);
+		return 1;
+	}
+	return 0;
+}
+
 static const char render_help[] =
 	"usage: cardbot render [-o FILE] RECORD.json\n"
 	"\n"
@@ -825,19 +818,7 @@ int page_render_main(int argc, char **argv)
 		return 2;
 	}
 	free(text);
-	size_t hlen;
-	char *html = page_html(rec, &hlen);
+	int rc = page_write_record("render", rec, out);
 	record_free(rec);
-	if (!html) {
-		fprintf(stderr, "cardbot render: out of memory\n");
-		return 1;
-	}
-	char werr[512];
-	int rc = page_write_file(out, html, hlen, werr, sizeof werr);
-	free(html);
-	if (rc != 0) {
-		fprintf(stderr, "cardbot render: %s\n", werr);
-		return 1;
-	}
-	return 0;
+	return rc;
 }

@@ -27,6 +27,11 @@ int page_record_in_play(const char *text, size_t len);
  * with the reason in err. */
 int page_write_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+/* Writes rec's page to out (a path, or NULL/"-" for standard output, as
+ * page_write_file); a failure is told on standard error as "cardbot CMD: ...".
+ * Returns an exit status: 0 written, 1 out of memory or not written. */
+int page_write_record(const char *cmd, const record *rec, const char *out);
+
 /* `cardbot render FILE.json [-o FILE]` (argv[0] is "render"); exit status. */
 int page_render_main(int argc, char **argv);
 

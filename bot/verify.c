@@ -176,21 +176,9 @@ static int export_html(const char *dbpath, const char *match, const char *out)
 		fprintf(stderr, "cardbot export: match %lld: %s\n", id, rerr);
 		return 2;
 	}
-	size_t len;
-	char *html = page_html(r, &len);
+	int rc = page_write_record("export", r, out);
 	record_free(r);
-	if (!html) {
-		fprintf(stderr, "cardbot export: out of memory\n");
-		return 1;
-	}
-	char werr[512];
-	int rc = page_write_file(out, html, len, werr, sizeof werr);
-	free(html);
-	if (rc != 0) {
-		fprintf(stderr, "cardbot export: %s\n", werr);
-		return 1;
-	}
-	return 0;
+	return rc;
 }
 
 int export_main(int argc, char **argv)

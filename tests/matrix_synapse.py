@@ -105,17 +105,22 @@ class Rush(matrix_brief.Brief):
         hs.say(self.ids[self.humans[0]], self.room, "!start")
 
     def deals_done(self):
-        n = 0
+        # A deal has ended when its end is said, or when the next one is
+        # dealt (whatever way it ended).
+        ends = starts = 0
         for s in self.room_segments(self.start_pos):
             if irc_game.END_RE.match(s) or irc_game.OTHER_END_RE.search(s):
-                n += 1
-        return n >= self.deals
+                ends += 1
+            elif irc_game.DEAL_RE.match(s):
+                starts += 1
+        return max(ends, starts - 1) >= self.deals
 
     def body(self):
         ok = self.hs.wait(self.deals_done, self.deal_timeout * self.deals)
-        R.check(ok, "%d: %d deals did not end (a lock-up?): %s; players: %r" % (
+        R.check(ok, "%d: %d deals did not end (a lock-up?): %s; players: %r; the room's last lines: %r" % (
             self.num, self.deals, self.bot.log_tail(12),
-            {n: (p.deal, p.phase, p.turn, p.errors[:1]) for n, p in self.players.items()}))
+            {n: (p.deal, p.phase, p.turn, p.errors[:1]) for n, p in self.players.items()},
+            self.room_segments(self.start_pos)[-8:]))
         self.t_end = time.time()
 
     def analyse(self):

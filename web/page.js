@@ -94,7 +94,7 @@
 			if (dealStep.dealer === seat) h.appendChild(el("span", "badge", "dealer"));
 			if (s.trumper === seat) h.appendChild(el("span", "badge", rook ? "bidder" : "trumper"));
 			else if (s.trumper === null && s.bidder === seat) h.appendChild(el("span", "badge", "highest bid"));
-			if (s.turn === seat && !end) h.appendChild(el("span", "badge", "to play"));
+			if (s.turn === seat && !end) h.appendChild(el("span", "badge", "their turn"));
 			sec.appendChild(h);
 			var ul = el("ul", "cards hand");
 			(s.hands[seat] || []).forEach(function (c) { ul.appendChild(card(c, false)); });
