@@ -37,7 +37,7 @@
 typedef uint64_t game_cards;      /* bit c: card c of the game's pack */
 #define GAME_NO_SEAT 0xff
 #define GAME_NO_CARD 0xff
-#define GAME_MAX_SEATS 4
+#define GAME_MAX_SEATS 6
 #define GAME_MAX_SIDES 4
 #define GAME_MAX_DECK 64
 #define GAME_ACTION_CARDS 8
@@ -121,9 +121,9 @@ typedef struct game_def {
 	int act_count, ev_count;
 } game_def;
 
-extern const game_def game_def_304, game_def_trump304, game_def_rook;
+extern const game_def game_def_304, game_def_304six, game_def_trump304, game_def_rook;
 
-/* The game with this record name ("304", "trump304", "rook"), or NULL. */
+/* The game with this record name ("304", "304six", "trump304", "rook"), or NULL. */
 const game_def *game_find(const char *name);
 
 typedef struct game {
