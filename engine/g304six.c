@@ -990,7 +990,7 @@ static void caps_track(g6 *g)
 			g6_view_of(g, seat, &v);
 			if (!g6_caps_cards(&v))
 				continue;
-			if (g6_caps_find(&v, order, &n)) {
+			if (g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n)) {
 				g->caps_since[team] = (int8_t)when;
 				break;
 			}

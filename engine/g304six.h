@@ -151,13 +151,21 @@ typedef struct g6_view {
 } g6_view;
 void g6_view_of(const g6 *g, int seat, g6_view *v);
 
-/* Caps from the caller's view alone (docs/ENGINE.md, Six-player 304):
- * the cards a claim must order (hand, and the trump card on the table if
- * it is the seat's); 1 if order[0..n-1] is certain to win every remaining
- * trick; find: 1 with a certain order, else 0. */
+/* Caps from the caller's view alone (docs/ENGINE.md, Six-player 304).
+ * g6_caps_cards: the cards a claim must order (hand, and the trump card on
+ * the table if it is the seat's). g6_caps_check: 1 if order[0..n-1] is
+ * certain to win every remaining trick for the seat's team, whatever the
+ * unseen cards and the other five do: an exact search from the view
+ * (G6_CAPS_JUDGE_BUDGET positions; not refuted by then counts as certain,
+ * as with four). g6_caps_find: 1 with an order proved certain (within
+ * `budget` positions an order tried), else 0; it tries the orders a player
+ * would (trumps from the top, the trump card last), so it may miss an
+ * unusual one. */
+#define G6_CAPS_JUDGE_BUDGET 2000000ul
+#define G6_CAPS_TRACK_BUDGET 300ul    /* per order tried by the tracking after a card */
 g6_set g6_caps_cards(const g6_view *v);
 int g6_caps_check(const g6_view *v, const card *order, int n);
-int g6_caps_find(const g6_view *v, card *order, int *n);
+int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n);
 
 /* The timer's move (a random legal action for the seat to move, never
  * spoilt; allow_caps: now and then a random caps call) and the simple

@@ -270,7 +270,7 @@ int g6_simple_action(const g6_view *v, const g6_legal *l, g6_action *a)
 		if ((l->acts & 1u << G304_ACT_CAPS) && v->caps_seat == G304_NO_SEAT) {
 			card order[G6_TRICKS];
 			int n;
-			if (g6_caps_find(v, order, &n)) {
+			if (g6_caps_find(v, G6_CAPS_TRACK_BUDGET, order, &n)) {
 				a->type = G304_ACT_CAPS;
 				a->norder = (uint8_t)n;
 				memcpy(a->order, order, (size_t)n);

@@ -187,6 +187,69 @@ static void random_probe(const g6 *g, rng *r, g6_action *a)
 	a->card = (card)rng_below(r, G6_CARDS + 2);
 }
 
+/* What a failed claim looked like (CAPS_DEBUG=1). */
+static void dump_claim(const g6 *g, const g6 *after, int seat, const card *order, int n)
+{
+	char code[8];
+	fprintf(stderr, "claim by %d (trumper %d, trump %d, open %d, down %d, dealer %d, trick %d):", seat, g->trumper,
+		g->trump_suit, g->trump_open, g->trump_down, g->dealer, g->trick_no);
+	for (int i = 0; i < n; i++) {
+		g6_code(order[i], code);
+		fprintf(stderr, " %s", code);
+	}
+	fprintf(stderr, "\nhands:");
+	for (int s = 0; s < G6_SEATS; s++) {
+		fprintf(stderr, " [%d:", s);
+		for (g6_set h = g->hand[s]; h; h &= h - 1) {
+			g6_code(g6_first(h), code);
+			fprintf(stderr, " %s", code);
+		}
+		fprintf(stderr, "]");
+	}
+	fprintf(stderr, "\nplay:");
+	for (int t = 0; t < G6_TRICKS; t++) {
+		const g6_trick *tr = &after->tricks[t];
+		fprintf(stderr, "\n  trick %d:", t);
+		for (int k = 0; k < tr->n; k++) {
+			g6_code(tr->card[k], code);
+			fprintf(stderr, " %d:%s%s", tr->seat[k], code, tr->down >> k & 1 ? "(down)" : "");
+		}
+		fprintf(stderr, " -> %d", tr->winner);
+	}
+	fprintf(stderr, "\n");
+}
+
+/* Full information: can the five others, seeing every card, make `team`
+ * lose a trick from here (the caller bound to its order by the engine)?
+ * 1 yes, 0 no, -1 the node budget ran out. */
+static long true_nodes;
+static int true_refute(const g6 *g, int team, long *budget)
+{
+	if (g->tricks_won[!team] > 0)
+		return 1;
+	if (g->phase != G304_PHASE_PLAY)
+		return 0;
+	if (--*budget < 0)
+		return -1;
+	true_nodes++;
+	g6_legal l;
+	g6_legal_of(g, g->turn, &l);
+	int undecided = 0;
+	for (g6_set cs = l.cards; cs; cs &= cs - 1) {
+		g6 c = *g;
+		g6_action a = { .type = G304_ACT_PLAY, .seat = g->turn, .card = g6_first(cs) };
+		if (g6_apply(&c, &a, NULL) != G304_ERR_OK)
+			continue;
+		int r = true_refute(&c, team, budget);
+		if (r == 1)
+			return 1;
+		undecided |= r < 0;
+	}
+	return undecided ? -1 : 0;
+}
+
+static long true_checked, true_unfinished;
+
 /* A claim found certain wins every remaining trick on the true cards. */
 static void check_claim(const g6 *g, int seat, rng *r)
 {
@@ -194,7 +257,7 @@ static void check_claim(const g6 *g, int seat, rng *r)
 	card order[G6_TRICKS];
 	int n;
 	g6_view_of(g, seat, &v);
-	if (!g6_caps_find(&v, order, &n))
+	if (!g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n))
 		return;
 	caps_claims++;
 	CHECK(g6_caps_check(&v, order, n), "caps_find's order fails caps_check");
@@ -211,6 +274,17 @@ static void check_claim(const g6 *g, int seat, rng *r)
 		      "a found caps call judged %s", g304_caps_outcome_name(c.caps_judged));
 		caps_judged[c.caps_judged]++;
 		int team = g6_team(seat), broken = 0;
+		if (rep == 0) {
+			/* Against every line of play on the true cards, not only
+			 * random ones. */
+			long budget = 200000;
+			int lost = true_refute(&c, team, &budget);
+			CHECK(lost != 1, "a certain caps claim loses a trick on the true cards");
+			if (lost == 1 && getenv("CAPS_DEBUG"))
+				dump_claim(g, &c, seat, order, n);
+			true_checked += lost == 0;
+			true_unfinished += lost < 0;
+		}
 		while (c.phase == G304_PHASE_PLAY) {
 			g6_action p;
 			CHECK(g6_random_any(&c, r, 0, &p), "no move after a caps call");
@@ -231,6 +305,8 @@ static void check_claim(const g6 *g, int seat, rng *r)
 		CHECK(!broken, "a certain caps order could not be played");
 		CHECK(c.last.caps != G304_CAPSO_FAILED && c.last.caps != G304_CAPSO_EARLY,
 		      "a certain caps claim ended %s (team %d lost a trick)", g304_caps_outcome_name(c.last.caps), team);
+		if (getenv("CAPS_DEBUG") && (c.last.caps == G304_CAPSO_FAILED || c.last.caps == G304_CAPSO_EARLY))
+			dump_claim(g, &c, seat, order, n);
 	}
 }
 
@@ -374,11 +450,12 @@ int main(int argc, char **argv)
 		play_match((uint64_t)i * 7919 + 13, i % 10 == 9);
 	printf("six-player 304: %ld matches (%ld over), %ld deals; outcomes scored %ld, passed out %ld, redeal %ld, "
 	       "spoilt %ld; pcc %ld; %ld face-down cards, %ld tricks inspected with face-down cards; "
-	       "caps claims %ld (%ld continuations; correct %ld, late %ld); %ld simple-player moves\n",
+	       "caps claims %ld (%ld continuations; correct %ld, late %ld; %ld proved against every line on the "
+	       "true cards, %ld too long to search); %ld simple-player moves\n",
 	       matches, matches_over, deals_total, outcomes[G304_OUTCOME_SCORED], outcomes[G304_OUTCOME_PASSED_OUT],
 	       outcomes[G304_OUTCOME_REDEAL], outcomes[G304_OUTCOME_SPOILT], pcc_deals, down_cards,
 	       inspections_seen, caps_claims, caps_continuations, caps_judged[G304_CAPSO_CORRECT],
-	       caps_judged[G304_CAPSO_LATE], simple_actions);
+	       caps_judged[G304_CAPSO_LATE], true_checked, true_unfinished, simple_actions);
 	CHECK(caps_claims > 0 && pcc_deals > 0 && down_cards > 0 && outcomes[G304_OUTCOME_SPOILT] > 0,
 	      "the random matches reach caps, pcc, face-down cards and spoilt");
 	return check_report("test_g304six_props");
