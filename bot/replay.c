@@ -362,7 +362,15 @@ static json_object *end_six(const game *g) { return j_deal_end(&((const g6 *)g->
 static void refusal_six(char *buf, size_t len, const game *g, const game_result *res,
 			const char *const names[GAME_MAX_SEATS])
 {
-	text_refusal_game_in(NULL, g->def, buf, len, res, names);
+	/* 304's words, but the second round has six cards here. */
+	if (res->err == G304_ERR_PCC_FOUR)
+		snprintf(buf, len, "pcc may be bid only in the six-card bidding");
+	else if (res->err == G304_ERR_BID8_PARTNER)
+		snprintf(buf, len, "your partner holds the highest six-card bid: you must pass");
+	else if (res->err == G304_ERR_ASK_EIGHT)
+		snprintf(buf, len, "you cannot ask a partner in the six-card bidding");
+	else
+		text_refusal_game_in(NULL, g->def, buf, len, res, names);
 }
 
 /* ---- Trump304 and Rook ---- */
