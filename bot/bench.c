@@ -11,6 +11,7 @@
 #include "g304_ai.h"
 #include "g304_ai_match.h"
 #include "g304_simple.h"
+#include "g304six.h"
 #include "store.h"
 
 #define BENCH_SECONDS_DEFAULT 2.0
@@ -100,6 +101,46 @@ static void bench_deals(double seconds, int caps)
 	} while (elapsed < seconds);
 	printf("engine.deals_per_second.caps_%s %.0f  (%ld deals in %.2f s, %.1f%% played to the last trick, "
 	       "%.1f actions a deal, %.0f ns an action)\n",
+	       caps == G304_CAPS_OFF ? "off" : "strict", deals / elapsed, deals, elapsed, 100.0 * played / deals,
+	       (double)actions / deals, elapsed * 1e9 / actions);
+}
+
+/* Six-player 304 (engine/g304six.c): random deals as bench_deals, every
+ * action through g6_random_action (the timer's move), caps off or strict
+ * (strict asks the caps tracking after every card). */
+static void bench_six(double seconds, int caps)
+{
+	g6 g;
+	rng r;
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = (uint8_t)caps;
+	g6_init(&g, &rules, 0);
+	rng_seed(&r, 306);
+	long deals = 0, played = 0, actions = 0;
+	double start = now_seconds(), elapsed;
+	do {
+		for (int i = 0; i < 1000; i++) {
+			uint8_t deck[G6_CARDS];
+			if (g.phase == G304_PHASE_OVER)
+				g6_init(&g, &rules, 0);
+			rng_shuffle(&r, deck, G6_CARDS);
+			g6_deal(&g, deck);
+			g6_action a;
+			while (g6_random_action(&g, g.turn, &r, &a)) {
+				if (g6_apply(&g, &a, NULL) != G304_ERR_OK) {
+					fprintf(stderr, "bench: a legal six-player action was refused; the engine is broken\n");
+					exit(1);
+				}
+				actions++;
+			}
+			deals++;
+			played += g.last.outcome == G304_OUTCOME_SCORED;
+		}
+		elapsed = now_seconds() - start;
+	} while (elapsed < seconds);
+	printf("engine.six.deals_per_second.caps_%s %.0f  (six-player 304: %ld deals in %.2f s, %.1f%% played "
+	       "to the last trick, %.1f actions a deal, %.0f ns an action)\n",
 	       caps == G304_CAPS_OFF ? "off" : "strict", deals / elapsed, deals, elapsed, 100.0 * played / deals,
 	       (double)actions / deals, elapsed * 1e9 / actions);
 }
@@ -585,8 +626,9 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: cardbot bench [engine|caps|store|all] [--seconds S] [--deals N]\n"
 		   "       cardbot bench ai [options]   (the computer players; ai --help)\n"
-		   "  engine       random 304 deals per second (caps off and strict) and the\n"
-		   "               cost of one legal-move generation\n"
+		   "  engine       random 304 deals per second (caps off and strict), the\n"
+		   "               cost of one legal-move generation, and random six-player\n"
+		   "               304 deals per second (caps off and strict)\n"
 		   "  caps         the per-card cost of caps tracking over %d random deals\n"
 		   "  store        the cost of one action committed to the database\n"
 		   "  all          all three (the default)\n"
@@ -640,6 +682,8 @@ int bench_main(int argc, char **argv)
 		bench_deals(seconds, G304_CAPS_OFF);
 		bench_deals(seconds, G304_CAPS_STRICT);
 		bench_movegen(seconds);
+		bench_six(seconds, G304_CAPS_OFF);
+		bench_six(seconds, G304_CAPS_STRICT);
 	}
 	if (strcmp(what, "engine") != 0)
 		bench_caps(caps_deals);

@@ -39,13 +39,13 @@ static void trick(const table *t, int s, int last, named_trick *out)
 	out->trick_no = v.trick_no;
 	if (last) {
 		out->n = v.last_trick.n;
-		memcpy(out->seats, v.last_trick.seat, sizeof out->seats);
-		memcpy(out->cards, v.last_trick.card, sizeof out->cards);
+		memcpy(out->seats, v.last_trick.seat, sizeof v.last_trick.seat);
+		memcpy(out->cards, v.last_trick.card, sizeof v.last_trick.card);
 		out->winner = v.last_trick.winner;
 	} else {
 		out->n = v.phase == T304_PHASE_PLAY ? v.trick.n : 0;
-		memcpy(out->seats, v.trick.seat, sizeof out->seats);
-		memcpy(out->cards, v.trick.card, sizeof out->cards);
+		memcpy(out->seats, v.trick.seat, sizeof v.trick.seat);
+		memcpy(out->cards, v.trick.card, sizeof v.trick.card);
 	}
 }
 

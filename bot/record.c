@@ -457,7 +457,35 @@ static int parse_action(json_object *o, const char *path, g304_action *a,
 	}
 }
 
-/* ---- games other than 304 (trump304, rook) ---- */
+/* ---- games other than 304 (304six, trump304, rook) ---- */
+
+/* A caps order in def's pack (304six): 1 to GAME_ACTION_CARDS distinct cards. */
+static int parse_gorder(json_object *o, const char *apath, const game_def *def, game_action *a,
+			char err[RECORD_ERR_MAX])
+{
+	char path[PATH_MAX_LEN];
+	path_fmt(path, "%s.order", apath);
+	if (expect(o, json_type_array, path, "a list of cards", err))
+		return -1;
+	size_t n = json_object_array_length(o);
+	if (n < 1 || n > GAME_ACTION_CARDS)
+		return fail(err, "%s: expected 1 to %d cards, found %zu", path, GAME_ACTION_CARDS, n);
+	game_cards seen = 0;
+	for (size_t i = 0; i < n; i++) {
+		char cpath[PATH_MAX_LEN];
+		path_fmt(cpath, "%s[%zu]", path, i);
+		if (get_gcard(json_object_array_get_idx(o, i), cpath, def, &a->cards[i], err))
+			return -1;
+		if (seen >> a->cards[i] & 1) {
+			char code[8];
+			def->card_code(a->cards[i], code);
+			return fail(err, "%s: duplicate card \"%s\"", cpath, code);
+		}
+		seen |= (game_cards)1 << a->cards[i];
+	}
+	a->ncards = (uint8_t)n;
+	return 0;
+}
 
 static int parse_gaction(json_object *o, const char *path, const record *rec, game_action *a,
 			 char err[RECORD_ERR_MAX])
@@ -474,6 +502,20 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 		return -1;
 	a->type = (uint8_t)type;
 	int is_rook = def == &game_def_rook;
+	if (def == &game_def_304six && (!strcmp(name, "bid") || !strcmp(name, "caps"))) {
+		/* 304's forms: a bid may be "pcc"; caps lists its order. */
+		g304_action x;
+		memset(&x, 0, sizeof x);
+		if (!(v = member(o, !strcmp(name, "bid") ? "value" : "order", path, err)))
+			return -1;
+		if (!strcmp(name, "bid")) {
+			if (parse_bid_value(v, path, &x, err))
+				return -1;
+			a->value = x.value;
+			return 0;
+		}
+		return parse_gorder(v, path, def, a, err);
+	}
 	if (!strcmp(name, "bid")) {
 		if (!(v = member(o, "value", path, err)))
 			return -1;
@@ -588,7 +630,12 @@ static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 	const game_def *def = rec->game;
 	json_object *v;
 	char q[QUOTE_MAX * 4 + 8];
-	if (json_object_object_get_ex(top, "rules", &v)) {
+	if (def == &game_def_304six) {
+		/* Six-player 304 takes 304's table options. */
+		g304_rules_default(&rec->rules);
+		if (json_object_object_get_ex(top, "rules", &v) && parse_rules(v, &rec->rules, err))
+			return -1;
+	} else if (json_object_object_get_ex(top, "rules", &v)) {
 		if (expect(v, json_type_object, "rules", "an object of table options", err))
 			return -1;
 		json_object_object_foreach(v, key, val) {
@@ -639,10 +686,11 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 	rec->nseats = G304_SEATS;
 	if (!str_is(v, "304")) {
 		const game_def *def = str_is(v, "trump304") ? &game_def_trump304
-				      : str_is(v, "rook") ? &game_def_rook : NULL;
+				      : str_is(v, "rook") ? &game_def_rook
+				      : str_is(v, "304six") ? &game_def_304six : NULL;
 		if (!any || !def)
 			return fail(err, any ? "game: %s is not a game cardbot knows; expected \"304\", "
-				    "\"trump304\" or \"rook\"" : "game: %s is not supported yet; only "
+				    "\"304six\", \"trump304\" or \"rook\"" : "game: %s is not supported yet; only "
 				    "\"304\" records can be replayed",
 				    quote(q, json_object_get_string(v), (size_t)json_object_get_string_len(v)));
 		rec->game = def;
@@ -780,7 +828,7 @@ void record_free(record *r)
 {
 	if (!r)
 		return;
-	for (int i = 0; i < G304_SEATS; i++)
+	for (int i = 0; i < GAME_MAX_SEATS; i++)
 		free(r->players[i]);
 	for (size_t d = 0; d < r->ndeals; d++) {
 		free(r->deals[d].actions);

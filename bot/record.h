@@ -36,12 +36,12 @@ typedef struct record_deal {
 
 typedef struct record {
 	g304_rules rules;
-	char *players[G304_SEATS]; /* owned, non-empty, no NUL inside */
-	int dealer;                /* first dealer, 0..3 */
+	char *players[GAME_MAX_SEATS]; /* owned, non-empty, no NUL inside */
+	int dealer;                /* first dealer, a seat */
 	size_t ndeals;
 	record_deal *deals;        /* owned */
-	const game_def *game;      /* &game_def_304, &game_def_trump304 or &game_def_rook */
-	int nseats;                /* players: 4, or 2-4 for trump304 */
+	const game_def *game;      /* &game_def_304, &game_def_304six, &game_def_trump304 or &game_def_rook */
+	int nseats;                /* players: 4, 6 for 304six, or 2-4 for trump304 */
 } record;
 
 /* Parses a whole record from text (len bytes, need not be NUL-terminated).
@@ -49,9 +49,10 @@ typedef struct record {
  * NULL with a one-line reason naming the field written into err. */
 record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX]);
 
-/* As record_parse, for a record of any game (304, trump304, rook): a record
- * whose game is not 304 has nseats players (players[nseats..] NULL), no
- * rules, and its decks and actions in gdeck and gactions (actions NULL). */
+/* As record_parse, for a record of any game (304, 304six, trump304, rook):
+ * a record whose game is not 304 has nseats players (players[nseats..]
+ * NULL), rules only for 304six (304's options), and its decks and actions
+ * in gdeck and gactions (actions NULL). */
 record *record_parse_game(const char *text, size_t len, char err[RECORD_ERR_MAX]);
 
 enum record_read_status {

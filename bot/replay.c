@@ -8,12 +8,14 @@
 #include <json-c/json.h>
 
 #include "g304.h"
+#include "g304six.h"
 #include "game.h"
 #include "record.h"
 #include "rook.h"
 #include "t304.h"
 #include "replay.h"
 #include "text.h"
+#include "text_lang.h"
 
 /* Exit statuses of `cardbot replay` beyond the sysexits ones. */
 #define REPLAY_EXIT_OK 0
@@ -34,7 +36,8 @@ static const char replay_help[] =
 	"\n"
 	"  FILE          the record; - reads standard input\n"
 	"  --view SEAT   after each accepted action, also print everything seat SEAT\n"
-	"                (0-3) may know at that moment, and what it may do\n"
+	"                (0-3; 0-5 in six-player 304) may know at that moment, and\n"
+	"                what it may do\n"
 	"  -h, --help    show this help\n"
 	"\n"
 	"Exit status: 0 the record was replayed (refused actions included); 1 FILE\n"
@@ -132,11 +135,13 @@ static json_object *j_bid(int value)
 }
 
 /* A card code, or "down" for a face-down card this seat may not know. */
-static json_object *j_card_or_down(card c)
+static json_object *j_card_or_down_in(const game_def *def, card c)
 {
-	json_object *j = j_card(&game_def_304, c);
+	json_object *j = j_card(def, c);
 	return j ? j : json_object_new_string("down");
 }
+
+static json_object *j_card_or_down(card c) { return j_card_or_down_in(&game_def_304, c); }
 
 static json_object *j_deal_end(const g304_deal_end *e)
 {
@@ -151,7 +156,7 @@ static json_object *j_deal_end(const g304_deal_end *e)
 	json_object_object_add(o, "caps_seat", j_seat(e->caps_seat));
 	json_object_object_add(o, "spoilt_seat", j_seat(e->spoilt_seat));
 	json_object_object_add(o, "spoilt_right",
-			       e->spoilt_seat < G304_SEATS ? j_bool(e->spoilt_right) : NULL);
+			       e->spoilt_seat < GAME_MAX_SEATS ? j_bool(e->spoilt_right) : NULL);
 	json_object_object_add(o, "paid", j_pair(e->paid[0], e->paid[1]));
 	return o;
 }
@@ -260,6 +265,112 @@ static void refusal_304(char *buf, size_t len, const game *g, const game_result 
 {
 	(void)g;
 	text_refusal(buf, len, res, names);
+}
+
+/* ---- six-player 304 (the state of a game_def_304six game is a g6) ---- */
+
+static json_object *j_trick6(const g6_trick *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_seat(t->leader));
+	json_object *cards = json_object_new_array();
+	for (int i = 0; i < t->n && i < G6_SEATS; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_seat(t->seat[i]));
+		json_object_object_add(c, "card", j_card_or_down_in(&game_def_304six, t->card[i]));
+		json_object_object_add(c, "down", j_bool(t->down >> i & 1));
+		json_object_object_add(c, "shown", j_bool(t->shown >> i & 1));
+		json_object_object_add(c, "from_table", j_bool(t->tcard >> i & 1));
+		json_object_array_add(cards, c);
+	}
+	json_object_object_add(o, "cards", cards);
+	json_object_object_add(o, "winner", j_seat(t->winner));
+	return o;
+}
+
+/* The seats sitting out (pcc: both partners), as a list. */
+static json_object *j_seats_of(uint8_t mask)
+{
+	json_object *arr = json_object_new_array();
+	for (int s = 0; s < G6_SEATS; s++)
+		if (mask >> s & 1)
+			json_object_array_add(arr, json_object_new_int(s));
+	return arr;
+}
+
+static json_object *view_six(const game *gm, int seat)
+{
+	const game_def *def = &game_def_304six;
+	const g6 *g = gm->state;
+	g6_view v;
+	g6_view_of(g, seat, &v);
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", j_seat(v.trumper));
+	json_object_object_add(o, "bid", j_bid(v.bid));
+	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
+	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_down", j_bool(v.trump_down));
+	json_object_object_add(o, "trump_open", j_bool(v.trump_open));
+	json_object_object_add(o, "pcc", j_bool(v.pcc));
+	json_object_object_add(o, "sitting_out", j_seats_of(v.sitting_out));
+	json_object_object_add(o, "asker", j_seat(v.asker));
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < G6_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_bidlog(&v.bidlog[i]));
+	json_object_object_add(o, "bids", bids);
+	json_object *tricks = json_object_new_array();
+	for (int i = 0; i < v.ntricks && i < G6_TRICKS; i++)
+		json_object_array_add(tricks, j_trick6(&v.tricks[i]));
+	json_object_object_add(o, "tricks", tricks);
+	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "exhausted", j_bool(v.exhausted));
+	json_object *caps = NULL;
+	if (v.caps_seat < G6_SEATS) {
+		caps = json_object_new_object();
+		json_object_object_add(caps, "seat", j_seat(v.caps_seat));
+		json_object *order = json_object_new_array();
+		for (int i = 0; i < v.caps_norder && i < G6_TRICKS; i++)
+			json_object_array_add(order, j_card_or_down_in(def, v.caps_order[i]));
+		json_object_object_add(caps, "order", order);
+		json_object_object_add(caps, "next", json_object_new_int(v.caps_k));
+	}
+	json_object_object_add(o, "caps", caps);
+	json_object_object_add(o, "tokens", j_pair(v.tokens[0], v.tokens[1]));
+	json_object_object_add(o, "bank", json_object_new_int(v.bank));
+	json_object_object_add(o, "winner", j_seat(v.winner));
+	json_object_object_add(o, "last", v.last.outcome == G304_OUTCOME_NONE ? NULL : j_deal_end(&v.last));
+	g6_legal l;
+	g6_legal_of(g, seat, &l);
+	json_object *lo = json_object_new_object();
+	json_object_object_add(lo, "actions", j_acts(def, l.acts));
+	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID && l.bid_min <= G304_MAX_BID;
+	json_object_object_add(lo, "bid_min", numeric ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(lo, "pcc", j_bool(l.pcc_ok));
+	game_cards known = v.hand;
+	if (v.trump_card < G6_CARDS)
+		known |= g6_bit(v.trump_card);
+	json_object_object_add(lo, "cards", j_known(def, seat, l.cards, known));
+	json_object_object_add(o, "legal", lo);
+	return o;
+}
+
+static json_object *end_six(const game *g) { return j_deal_end(&((const g6 *)g->state)->last); }
+
+static void refusal_six(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS])
+{
+	/* 304's words, but the second round has six cards here. */
+	if (res->err == G304_ERR_PCC_FOUR)
+		snprintf(buf, len, "pcc may be bid only in the six-card bidding");
+	else if (res->err == G304_ERR_BID8_PARTNER)
+		snprintf(buf, len, "your partner holds the highest six-card bid: you must pass");
+	else if (res->err == G304_ERR_ASK_EIGHT)
+		snprintf(buf, len, "you cannot ask a partner in the six-card bidding");
+	else
+		text_refusal_game_in(NULL, g->def, buf, len, res, names);
 }
 
 /* ---- Trump304 and Rook ---- */
@@ -507,6 +618,7 @@ typedef struct replay_game {
 
 static const replay_game replay_games[] = {
 	{ &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 },
+	{ &game_def_304six, "deal_end", "tokens", view_six, end_six, refusal_six },
 	{ &game_def_trump304, "deal_end", "tokens", view_t304, end_t304, refusal_t304 },
 	{ &game_def_rook, "hand_end", "score", view_rook, end_rook, refusal_rook },
 };
@@ -574,7 +686,7 @@ int replay_walk(const record *rec, replay_hook hook, void *ctx)
 	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
 		names[s] = rec->players[s];
 	int err;
-	game *g = game_new(def, rec->nseats, rec->dealer, def == &game_def_304 ? &rec->rules : NULL, &err);
+	game *g = game_new(def, rec->nseats, rec->dealer, def == &game_def_304 || def == &game_def_304six ? &rec->rules : NULL, &err);
 	if (!g)
 		return -1;
 	int ev_end = game_ev_parse(def, rg->end_event);
@@ -674,7 +786,7 @@ int replay_run(const record *rec, int view_seat, FILE *out)
 	return replay_walk(rec, print_step, &p);
 }
 
-/* Reads SEAT of --view: one digit 0..3. */
+/* Reads SEAT of --view: one digit 0..5 (the record says whether it has the seat). */
 static int parse_seat(const char *s)
 {
 	if (s && s[0] >= '0' && s[0] < '0' + GAME_MAX_SEATS && s[1] == '\0')
@@ -703,9 +815,9 @@ int replay_main(int argc, char **argv)
 		} else if (options && (!strcmp(arg, "--view") || !strncmp(arg, "--view=", 7))) {
 			const char *seat = arg[6] == '=' ? arg + 7 : (i + 1 < argc ? argv[++i] : NULL);
 			if (!seat)
-				return usage_error("--view needs a seat (0-3)", NULL);
+				return usage_error("--view needs a seat (0-5)", NULL);
 			if ((view = parse_seat(seat)) < 0)
-				return usage_error("--view: not a seat (0-3):", seat);
+				return usage_error("--view: not a seat (0-5):", seat);
 		} else if (options && arg[0] == '-' && arg[1] != '\0') {
 			return usage_error("unknown option", arg);
 		} else if (path) {

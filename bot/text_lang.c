@@ -103,12 +103,12 @@ const char *text_rook_colour(const text_lang *lang, int colour)
 
 /* Writes the value of one refusal placeholder (name without braces) for
  * parameter a. */
-static void expand(const text_lang *lang, struct out *o, const char *name, size_t nlen, int a,
-		   const char *const names[G304_SEATS])
+static void expand(const text_lang *lang, const game_def *def, struct out *o, const char *name, size_t nlen,
+		   int a, const char *const *names)
 {
 	char tmp[32];
 	if (nlen == 4 && !memcmp(name, "seat", 4)) {
-		if (a < 0 || a >= G304_SEATS) {
+		if (a < 0 || a >= def->max_seats) {
 			puts_(o, text_line(lang, T_ANOTHER_PLAYER));
 		} else if (names && names[a]) {
 			puts_(o, names[a]);
@@ -128,7 +128,10 @@ static void expand(const text_lang *lang, struct out *o, const char *name, size_
 	} else if (nlen == 4 && !memcmp(name, "suit", 4)) {
 		puts_(o, text_suit(lang, a));
 	} else if (nlen == 4 && !memcmp(name, "card", 4)) {
-		card_code(a >= 0 && a < CARD_COUNT ? (card)a : CARD_NONE, tmp);
+		if (a >= 0 && a < def->deck_size)
+			def->card_code((uint8_t)a, tmp);
+		else
+			strcpy(tmp, "??");
 		puts_(o, tmp);
 	} else if (nlen == 5 && !memcmp(name, "phase", 5)) {
 		puts_(o, a >= 0 && a < G304_PHASE_COUNT ? pick(lang ? lang->phases : NULL, text_en_phases, a)
@@ -141,6 +144,12 @@ static void expand(const text_lang *lang, struct out *o, const char *name, size_
 
 size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
 		       const char *const names[G304_SEATS])
+{
+	return text_refusal_game_in(lang, &game_def_304, buf, len, res, names);
+}
+
+size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *buf, size_t len,
+			    const game_result *res, const char *const *names)
 {
 	struct out o = { buf, len, 0 };
 	const char *t = text_line(lang, T_NOT_ALLOWED);
@@ -155,7 +164,7 @@ size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_
 			break;
 		}
 		put(&o, t, (size_t)(open - t));
-		expand(lang, &o, open + 1, (size_t)(close - open - 1), a, names);
+		expand(lang, def, &o, open + 1, (size_t)(close - open - 1), a, names);
 		t = close + 1;
 	}
 	return finish(&o);

@@ -49,6 +49,10 @@ void text_prefix_set(const char *prefix);
 size_t text_fmt_in(const text_lang *lang, char *buf, size_t len, int id, int nargs, const char *const *args);
 size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
 		       const char *const names[G304_SEATS]);
+/* As text_refusal_in, for a game that shares 304's refusals (304, 304six):
+ * seats up to def->max_seats, cards in def's codes. */
+size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *buf, size_t len,
+			    const game_result *res, const char *const *names);
 size_t text_deal_refused_in(const text_lang *lang, char *buf, size_t len, int over);
 
 /* A suit (enum suit) or a Rook colour (enum rook_colour) in words, in lang

@@ -6,6 +6,7 @@
 #include "g304.h"
 #include "g304_random.h"
 #include "g304_simple.h"
+#include "g304six.h"
 #include "t304.h"
 #include "t304_simple.h"
 #include "rook.h"
@@ -199,6 +200,100 @@ const game_def game_def_304 = {
 	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT,
 };
 
+/* ---- six-player 304 ---- */
+
+static int game_g6_init(void *st, int nseats, int dealer, const void *rules)
+{
+	if (nseats != G6_SEATS || dealer < 0 || dealer >= G6_SEATS)
+		return 1;
+	g6_init(st, rules, dealer);
+	return 0;
+}
+
+static void game_action_to_g6(const game_action *a, g6_action *x)
+{
+	memset(x, 0, sizeof *x);
+	x->type = a->type;
+	x->seat = a->seat;
+	x->value = a->value;
+	x->card = action_card(a, 0);
+	for (int i = 0; i < G6_TRICKS; i++)
+		x->order[i] = CARD_NONE;
+	if (a->type == G304_ACT_CAPS) {
+		x->norder = a->ncards <= G6_TRICKS ? a->ncards : G6_TRICKS;
+		memcpy(x->order, a->cards, x->norder);
+	}
+}
+
+static void game_action_from_g6(const g6_action *x, game_action *out)
+{
+	action_clear(out, x->type, x->seat);
+	out->value = x->value;
+	action_card_set(out, x->card);
+	if (x->type == G304_ACT_CAPS) {
+		out->ncards = x->norder;
+		memcpy(out->cards, x->order, out->ncards);
+	}
+}
+
+GAME_ADAPTERS(g6, g6_random_action)
+
+static void game_g6_legal(const void *st, int seat, game_legal *out)
+{
+	g6_legal l;
+	g6_legal_of(st, seat, &l);
+	memset(out, 0, sizeof *out);
+	out->acts = l.acts;
+	out->bid_min = l.bid_min ? l.bid_min : (l.pcc_ok ? G304_BID_PCC : 0);
+	out->bid_max = l.pcc_ok ? G304_BID_PCC : l.bid_min ? G304_MAX_BID : 0;
+	out->cards = l.cards;
+}
+
+static void game_g6_status(const void *st, game_status *out)
+{
+	const g6 *g = st;
+	memset(out, 0, sizeof *out);
+	out->phase = g->phase;
+	out->turn = g->turn;
+	out->dealer = g->dealer;
+	out->nseats = G6_SEATS;
+	out->needs_deal = g->phase == G304_PHASE_DEAL;
+	out->over = g->phase == G304_PHASE_OVER;
+	out->winner = g->winner;
+	out->nsides = 2;
+	out->deal_no = g->deal_no;
+	out->score[0] = g->tokens[0];
+	out->score[1] = g->tokens[1];
+}
+
+static void game_g6_outcome(const void *st, game_outcome *o)
+{
+	const g6 *g = st;
+	const g304_deal_end *e = &g->last;
+	int bank = g->rules.scoring == G304_SCORING_BANK;
+	memset(o, 0, sizeof *o);
+	o->ended = e->outcome != G304_OUTCOME_NONE;
+	o->outcome = g304_outcome_name(e->outcome);
+	o->bidder = e->trumper;
+	o->bid = e->bid;
+	o->made = e->made;
+	o->points[0] = e->points[0];
+	o->points[1] = e->points[1];
+	o->nsides = 2;
+	for (int t = 0; t < 2; t++) {
+		o->change[t] = (bank ? 0 : e->paid[!t]) - e->paid[t];
+		o->score[t] = e->tokens[t];
+	}
+}
+
+const game_def game_def_304six = {
+	"304six", 6, 6, G6_CARDS, sizeof(g6), sizeof(g6_view),
+	game_g6_init, game_g6_deal, game_g6_apply, game_g6_legal, game_g6_view,
+	game_g6_status, game_g6_outcome, game_g6_random, game_g6_bot,
+	g6_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
+	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT,
+};
+
 /* ---- Trump304 ---- */
 
 static int game_t304_init(void *st, int nseats, int dealer, const void *rules)
@@ -377,7 +472,7 @@ const game_def game_def_rook = {
 
 const game_def *game_find(const char *name)
 {
-	static const game_def *const all[] = { &game_def_304, &game_def_trump304, &game_def_rook };
+	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_trump304, &game_def_rook };
 	if (!name)
 		return NULL;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)

@@ -20,7 +20,7 @@
  *       game_outcome_of(g, &o) says how it ended. (304 only: spoilt, caps
  *       and open may come from a seat other than st.turn.)
  *     game_view(g, seat, buf) fills the game's own view struct (g304_view,
- *       t304_view, rook_view: def->view_size bytes) with what seat may know.
+ *       g6_view, t304_view, rook_view: def->view_size bytes) with what seat may know.
  *     A timer or an absent player: game_random_action (the timer's move) or
  *       game_bot_action (the simple computer player, which decides from the
  *       seat's view only).
@@ -37,7 +37,7 @@
 typedef uint64_t game_cards;      /* bit c: card c of the game's pack */
 #define GAME_NO_SEAT 0xff
 #define GAME_NO_CARD 0xff
-#define GAME_MAX_SEATS 4
+#define GAME_MAX_SEATS 6
 #define GAME_MAX_SIDES 4
 #define GAME_MAX_DECK 64
 #define GAME_ACTION_CARDS 8
@@ -121,9 +121,9 @@ typedef struct game_def {
 	int act_count, ev_count;
 } game_def;
 
-extern const game_def game_def_304, game_def_trump304, game_def_rook;
+extern const game_def game_def_304, game_def_304six, game_def_trump304, game_def_rook;
 
-/* The game with this record name ("304", "trump304", "rook"), or NULL. */
+/* The game with this record name ("304", "304six", "trump304", "rook"), or NULL. */
 const game_def *game_find(const char *name);
 
 typedef struct game {

@@ -59,6 +59,11 @@ def base_record():
     }
 
 
+def six_deck():
+    """The 36 cards of six-player 304 in a fixed order."""
+    return [r + s for s in "SHDC" for r in "678QKTA9J"]
+
+
 def write(tmp, name, data):
     path = os.path.join(tmp, name)
     mode = "wb" if isinstance(data, bytes) else "w"
@@ -104,6 +109,26 @@ def malformed_cases():
     mod("trump304 seat past the players", lambda r: r.update(game="trump304", players=["a", "b"]),
         "deals[0].actions[1].seat: 2 is not a seat (0-1)")
     mod("game missing", lambda r: r.pop("game"), "game: missing")
+    # Six-player 304 ("304six"): six names, 36-card decks, 304's options and action forms.
+    mod("304six with four players", lambda r: r.update(game="304six"),
+        "players: expected a list of 6 names, found 4")
+    mod("304six with a 32-card deck", lambda r: r.update(game="304six", players=list("abcdef")),
+        "deals[0].deck: expected 36 cards, found 32")
+    mod("304six unknown option",
+        lambda r: r.update(game="304six", players=list("abcdef"), rules={"timer": 30}),
+        "rules: unknown option \"timer\"")
+    mod("304six bad card", lambda r: r.update(game="304six", players=list("abcdef"),
+                                              deals=[{"deck": ["5S"] + six_deck()[1:], "actions": []}]),
+        "deals[0].deck[0]: unknown card \"5S\"")
+    mod("304six seat past the players", lambda r: r.update(game="304six", players=list("abcdef"),
+                                                           deals=[{"deck": six_deck(), "actions": [{"seat": 6, "do": "pass"}]}]),
+        "deals[0].actions[0].seat: 6 is not a seat (0-5)")
+    mod("304six caps order too long", lambda r: r.update(game="304six", players=list("abcdef"),
+                                                         deals=[{"deck": six_deck(), "actions": [{"seat": 1, "do": "caps", "order": six_deck()[:9]}]}]),
+        "deals[0].actions[0].order: expected 1 to 8 cards, found 9")
+    mod("304six bid value word", lambda r: r.update(game="304six", players=list("abcdef"),
+                                                    deals=[{"deck": six_deck(), "actions": [{"seat": 1, "do": "bid", "value": "lots"}]}]),
+        "deals[0].actions[0].value: \"lots\" is not a bid")
     mod("unknown card", lambda r: r["deals"][1]["deck"].__setitem__(5, "XZ"),
         "deals[1].deck[5]: unknown card \"XZ\"")
     mod("card with trailing text", lambda r: r["deals"][0]["deck"].__setitem__(3, "JSS"),
@@ -222,6 +247,17 @@ def test_usage():
     check(rc == 64 and "FILE" in err, "replay without FILE exits 64", "%d %r" % (rc, err))
     rc, out, err = run(["replay", "--view", "9", "-"])
     check(rc == 64 and "--view" in err, "replay --view 9 exits 64", "%d %r" % (rc, err))
+    # Seats 4 and 5 exist only in six-player records.
+    four = json.dumps(base_record()).encode()
+    rc, out, err = run(["replay", "--view", "5", "-"], stdin=four)
+    check(rc == 64 and "no such seat" in err, "replay --view 5 of a four-player record exits 64",
+          "%d %r" % (rc, err))
+    six = json.dumps({"format": "cardbot-record/1", "game": "304six", "players": list("abcdef"), "dealer": 0,
+                      "deals": [{"deck": six_deck(), "actions": [{"seat": 1, "do": "pass"}]}]}).encode()
+    rc, out, err = run(["replay", "--view", "5", "-"], stdin=six)
+    views = [l["view"] for l in lines(out) if "view" in l]
+    check(rc == 0 and len(views) == 1 and views[0]["seat"] == 5 and len(views[0]["hand"]) == 4
+          and views[0]["phase"] == "bid4", "replay --view 5 of a six-player record", "%d %r %r" % (rc, out, err))
     rc, out, err = run(["replay", "--frob", "-"])
     check(rc == 64 and "--frob" in err, "replay unknown option exits 64", "%d %r" % (rc, err))
 

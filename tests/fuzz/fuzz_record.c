@@ -22,16 +22,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	char err[RECORD_ERR_MAX];
 	err[0] = '\0';
-	record *rec = record_parse((const char *)data, size, err);
+	/* Every game's records (304, 304six, trump304, rook), as `cardbot replay` reads them. */
+	record *rec = record_parse_game((const char *)data, size, err);
 	if (!rec) {
 		FUZZ_ASSERT(err[0] != '\0' && memchr(err, '\0', sizeof err));
 		return 0;
 	}
-	for (int s = 0; s < G304_SEATS; s++)
+	FUZZ_ASSERT(rec->nseats >= rec->game->min_seats && rec->nseats <= rec->game->max_seats);
+	for (int s = 0; s < rec->nseats; s++)
 		FUZZ_ASSERT(rec->players[s] && rec->players[s][0]);
-	FUZZ_ASSERT(rec->dealer >= 0 && rec->dealer < G304_SEATS);
+	FUZZ_ASSERT(rec->dealer >= 0 && rec->dealer < rec->nseats);
 	FUZZ_ASSERT(rec->ndeals <= RECORD_MAX_DEALS);
-	replay_run(rec, (int)(size % 5) - 1, sink);
+	int view = (int)(size % 7) - 1;
+	replay_run(rec, view < rec->nseats ? view : -1, sink);
 	record_free(rec);
 	return 0;
 }

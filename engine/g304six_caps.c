@@ -1,0 +1,672 @@
+/* g304six_caps.c: judging a six-player caps claim from the caller's view.
+ *
+ * The judge never calls a claim certain that is not (a claim it accepts
+ * wins every trick however the unseen cards lie and whatever the other
+ * five play); it decides from the view alone by a relaxation of the
+ * unknown: every card the caller has not seen may be in any other hand,
+ * partners' included, and any of them may be played to any trick. Under
+ * that relaxation a claim is certain when the caller wins every remaining
+ * trick itself: each card it leads is the best of its suit among the unseen
+ * cards and, unless it is a trump, no unseen trump is left; the card it
+ * plays to a trick already begun beats everything there and everything
+ * unseen; and every card of the order is legal when its turn comes (the
+ * trump card on the table last, trumps first once the exhausted-trumps rule
+ * binds, no trump led to a closed first trick by its first leader). A caller
+ * who does not know the trump proves nothing. docs/ENGINE.md says what this
+ * leaves out next to four-player 304's exact search.
+ */
+#include <string.h>
+#include "g304six.h"
+
+#define ALL36 (((g6_set)1 << G6_CARDS) - 1)
+
+g6_set g6_caps_cards(const g6_view *v)
+{
+	g6_set s = v->hand;
+	if (v->seat == v->trumper && v->trump_down && v->trump_card != CARD_NONE)
+		s |= g6_bit(v->trump_card);
+	return s;
+}
+
+typedef struct judge {
+	const g6_view *v;
+	int ts;           /* the trump suit */
+	g6_set unseen;    /* every card that may still be in another hand */
+	g6_set trumps;
+	int trumper;
+	card table_card;  /* the caller's trump card on the table, or CARD_NONE */
+	int barred;       /* the first lead may not be a trump from hand (closed first trick) */
+} judge;
+
+/* No unseen card beats c when c is led (or played as the trick's best). */
+static int unbeatable(const judge *j, card c)
+{
+	g6_set suit = g6_suit_mask(g6_suit(c));
+	g6_set higher = j->unseen & suit & ~((g6_bit(c) << 1) - 1);
+	if (higher)
+		return 0;
+	return g6_suit(c) == j->ts || !(j->unseen & j->trumps);
+}
+
+/* The leads from order[k..n-1], hand = the cards not yet played. */
+static int leads_ok(const judge *j, const card *order, int k, int n, g6_set hand, int exh, int first_trick)
+{
+	for (; k < n; k++) {
+		card c = order[k];
+		if (!unbeatable(j, c))
+			return 0;
+		g6_set in_hand = hand & ~(j->table_card == CARD_NONE ? 0 : g6_bit(j->table_card));
+		if (c == j->table_card) {
+			if (in_hand)
+				return 0; /* the trump card is led only as the last card */
+		} else if (j->trumper) {
+			int trump = g6_suit(c) == j->ts;
+			if (exh && !trump && (in_hand & j->trumps))
+				return 0;
+			if (first_trick && j->barred && trump && (in_hand & ~j->trumps))
+				return 0;
+			if (trump && !(j->unseen & j->trumps) && !j->v->pcc)
+				exh = 1;
+		}
+		hand &= ~g6_bit(c);
+		first_trick = 0;
+	}
+	return 1;
+}
+
+/* The trick in play: who holds it and with what, if every card is seen. */
+static int trick_best(const judge *j, const g6_trick *t, card extra, int extra_seat, int *seat, card *best)
+{
+	int led = g6_suit(t->card[0]);
+	*best = CARD_NONE;
+	for (int i = 0; i <= t->n; i++) {
+		card c = i < t->n ? t->card[i] : extra;
+		int s = i < t->n ? t->seat[i] : extra_seat;
+		if (i == t->n && extra == CARD_NONE)
+			break;
+		if (c == CARD_NONE)
+			return 0; /* a face-down card the caller has not seen */
+		int tr = g6_suit(c) == j->ts, btr = *best != CARD_NONE && g6_suit(*best) == j->ts;
+		if (*best == CARD_NONE || (tr && (!btr || c > *best))
+		    || (!tr && !btr && g6_suit(c) == led && c > *best)) {
+			*best = c;
+			*seat = s;
+		}
+	}
+	return 1;
+}
+
+static int judge_init(judge *j, const g6_view *v)
+{
+	memset(j, 0, sizeof *j);
+	j->v = v;
+	if (v->phase != G304_PHASE_PLAY || v->trump_suit < 0 || v->ntricks == 0
+	    || v->tricks_won[!g6_team(v->seat)] > 0)
+		return 0;
+	j->ts = v->trump_suit;
+	j->trumps = g6_suit_mask(j->ts);
+	j->trumper = v->seat == v->trumper;
+	j->table_card = j->trumper && v->trump_down ? v->trump_card : CARD_NONE;
+	g6_set seen = g6_caps_cards(v);
+	for (int i = 0; i < v->ntricks; i++)
+		for (int k = 0; k < v->tricks[i].n; k++)
+			if (v->tricks[i].card[k] != CARD_NONE)
+				seen |= g6_bit(v->tricks[i].card[k]);
+	j->unseen = ALL36 & ~seen;
+	j->barred = j->trumper && !v->trump_open && v->seat == g6_seat_after(v->dealer);
+	return 1;
+}
+
+/* The order checked against the trick in play; then its leads. */
+static int order_ok(const judge *j, const card *order, int n)
+{
+	const g6_view *v = j->v;
+	int seat = v->seat;
+	const g6_trick *t = &v->tricks[v->ntricks - 1];
+	g6_set hand = g6_caps_cards(v);
+	int k = 0, first_trick = v->ntricks == 1;
+	int played = 0;
+	for (int i = 0; i < t->n; i++)
+		played |= t->seat[i] == seat;
+	if (t->n > 0) {
+		int wseat;
+		card best;
+		if (played) {
+			if (!trick_best(j, t, CARD_NONE, 0, &wseat, &best))
+				return 0;
+		} else {
+			card c = order[0];
+			g6_set in_hand = hand & ~(j->table_card == CARD_NONE ? 0 : g6_bit(j->table_card));
+			int led = g6_suit(t->card[0]);
+			g6_set legal = in_hand & g6_suit_mask(led);
+			if (!legal && j->table_card == CARD_NONE)
+				legal = in_hand;
+			else if (!legal && !in_hand)
+				legal = g6_bit(j->table_card);
+			else if (!legal && led == j->ts)
+				legal = in_hand;
+			else if (!legal)
+				legal = (in_hand & ~j->trumps) | g6_bit(j->table_card);
+			if (!(legal & g6_bit(c)))
+				return 0;
+			if (!trick_best(j, t, c, seat, &wseat, &best))
+				return 0;
+			hand &= ~g6_bit(c);
+			k = 1;
+		}
+		if (wseat != seat || !unbeatable(j, best))
+			return 0;
+		first_trick = 0;
+	} else if (t->leader != seat || v->turn != seat) {
+		return 0; /* another leads: it might lead what the caller cannot beat */
+	}
+	return leads_ok(j, order, k, n, hand, v->exhausted, first_trick);
+}
+
+static int relaxed_check(const g6_view *v, const card *order, int n)
+{
+	judge j;
+	if (!judge_init(&j, v))
+		return 0;
+	g6_set cards = g6_caps_cards(v), listed = 0;
+	if (n != g6_count(cards) || n == 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (order[i] >= G6_CARDS || !(cards & g6_bit(order[i])) || (listed & g6_bit(order[i])))
+			return 0;
+		listed |= g6_bit(order[i]);
+	}
+	return order_ok(&j, order, n);
+}
+
+/* Tries every order of the cards (at most 6! = 720, and only once every
+ * lead is unbeatable on its own). */
+static int permute(const judge *j, card *order, int k, int n, g6_set left)
+{
+	if (k == n)
+		return order_ok(j, order, n);
+	for (g6_set s = left; s; s &= s - 1) {
+		order[k] = g6_first(s);
+		if (permute(j, order, k + 1, n, left & ~g6_bit(order[k])))
+			return 1;
+	}
+	return 0;
+}
+
+static int relaxed_find(const g6_view *v, card *order, int *n)
+{
+	judge j;
+	*n = 0;
+	if (!judge_init(&j, v))
+		return 0;
+	g6_set cards = g6_caps_cards(v);
+	if (!cards)
+		return 0;
+	/* Every card but one (the one played to the trick in progress) must
+	 * win as a lead; most questions end here. */
+	int weak = 0;
+	for (g6_set s = cards; s; s &= s - 1)
+		weak += !unbeatable(&j, g6_first(s));
+	if (weak > 1)
+		return 0;
+	if (!permute(&j, order, 0, g6_count(cards), cards))
+		return 0;
+	*n = g6_count(cards);
+	return 1;
+}
+
+/* ---- the exact search ----
+ *
+ * The adversary is the other five seats together with the placement of the
+ * unseen cards: it places them as they are played, keeping every partial
+ * placement completable (Hall's condition over the four suits: "holders"
+ * are the five seats, each with the number of cards it holds and the suits
+ * it may still hold, and each face-down card already played that the
+ * caller has not seen). A seat that does not follow suit is void in the
+ * suit led from then on. Of a run of unseen cards of one suit that no card
+ * of the caller or of the trick in play separates, the adversary tries the
+ * top and the bottom: the rest of the run is alike for every later trick.
+ * The adversary's own restrictions that the caller cannot check from its
+ * view (its exhausted trumps, its first lead) are not applied: that only
+ * gives it more replies, so a claim proved certain is certain. A claim is
+ * refuted when the caller's next card is not legal, or a trick goes to the
+ * other team. */
+
+#define HOLDERS (G6_SEATS + G6_TRICKS * G6_SEATS)
+
+typedef struct xs {
+	const g6_view *v;
+	const card *order;
+	int n, me, team, ts;
+	g6_set trumps;
+	int nh;                       /* holders: seats first (index = seat), then hidden cards */
+	int cap[HOLDERS];
+	uint8_t allow[HOLDERS];       /* bit x: may hold suit x */
+	unsigned long nodes, budget;
+	int out;                      /* the budget ran out */
+	int barred;                   /* the caller's first lead may not be a hand trump */
+	/* The trick in play as seen, and its hidden cards' holders. */
+	const g6_trick *cur;
+	int hidden_holder[G6_SEATS];
+} xs;
+
+static int hall_ok(const xs *x, g6_set unseen)
+{
+	int supply[SUIT_COUNT];
+	for (int su = 0; su < SUIT_COUNT; su++)
+		supply[su] = g6_count(unseen & g6_suit_mask(su));
+	for (int m = 1; m < 1 << SUIT_COUNT; m++) {
+		int need = 0, room = 0;
+		for (int su = 0; su < SUIT_COUNT; su++)
+			if (m >> su & 1)
+				need += supply[su];
+		if (!need)
+			continue;
+		for (int h = 0; h < x->nh; h++)
+			if (x->cap[h] > 0 && (x->allow[h] & m))
+				room += x->cap[h];
+		if (need > room)
+			return 0;
+	}
+	return 1;
+}
+
+typedef struct xtrick {
+	int leader, n;
+	uint8_t seat[G6_SEATS];
+	card card[G6_SEATS];
+} xtrick;
+
+static int xt_winner(const xs *x, const xtrick *t)
+{
+	int led = g6_suit(t->card[0]), best = 0;
+	for (int i = 1; i < t->n; i++) {
+		card c = t->card[i], b = t->card[best];
+		int tr = g6_suit(c) == x->ts, btr = g6_suit(b) == x->ts;
+		if ((tr && (!btr || c > b)) || (!tr && !btr && g6_suit(c) == led && c > b))
+			best = i;
+	}
+	return t->seat[best];
+}
+
+/* The caller's next card legal here (its hand, the table card, the rules
+ * it is bound by)? */
+static int caller_legal(const xs *x, const xtrick *t, g6_set hand, card c, int first_trick, int exh)
+{
+	const g6_view *v = x->v;
+	card table = x->me == v->trumper && v->trump_down ? v->trump_card : CARD_NONE;
+	g6_set in_hand = hand & ~(table == CARD_NONE ? 0 : g6_bit(table));
+	if (!(hand & g6_bit(c)))
+		return 0;
+	if (t->n == 0) {
+		if (c == table)
+			return !in_hand;
+		if (x->me != v->trumper)
+			return 1;
+		int trump = g6_suit(c) == x->ts;
+		if (exh && !trump && (in_hand & x->trumps))
+			return 0;
+		if (first_trick && x->barred && trump && (in_hand & ~x->trumps))
+			return 0;
+		return 1;
+	}
+	int led = g6_suit(t->card[0]);
+	g6_set legal = in_hand & g6_suit_mask(led);
+	if (!legal && table == CARD_NONE)
+		legal = in_hand;
+	else if (!legal && !in_hand)
+		legal = g6_bit(table);
+	else if (!legal && led == x->ts)
+		legal = in_hand;
+	else if (!legal)
+		legal = (in_hand & ~x->trumps) | g6_bit(table);
+	return (legal & g6_bit(c)) != 0;
+}
+
+static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen, int trick_no, int exh);
+
+/* The adversary's card c by seat s (holder h) to trick t. */
+static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g6_set hand, g6_set unseen, int trick_no,
+			   int exh)
+{
+	uint8_t allow = x->allow[s];
+	if (t->n > 0 && g6_suit(c) != g6_suit(t->card[0]))
+		x->allow[s] &= (uint8_t)~(1u << g6_suit(t->card[0]));
+	x->cap[s]--;
+	int r = 0;
+	if (hall_ok(x, unseen & ~g6_bit(c))) {
+		xtrick t2 = *t;
+		t2.seat[t2.n] = (uint8_t)s;
+		t2.card[t2.n] = c;
+		t2.n++;
+		r = refute(x, &t2, g6_seat_after(s), k, hand, unseen & ~g6_bit(c), trick_no, exh);
+	}
+	x->cap[s]++;
+	x->allow[s] = allow;
+	return r;
+}
+
+/* 1 when the adversary can make the claim fail from here (or the budget ran out). */
+static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen, int trick_no, int exh)
+{
+	if (++x->nodes > x->budget) {
+		x->out = 1;
+		return 1;
+	}
+	if (t->n == G6_SEATS) {
+		int w = xt_winner(x, t);
+		if (g6_team(w) != x->team)
+			return 1;
+		if (trick_no + 1 == G6_TRICKS)
+			return 0;
+		xtrick next = { .leader = w, .n = 0 };
+		return refute(x, &next, w, k, hand, unseen, trick_no + 1, exh);
+	}
+	if (turn == x->me) {
+		if (k >= x->n)
+			return 1;
+		card c = x->order[k];
+		if (!caller_legal(x, t, hand, c, trick_no == 0, exh))
+			return 1;
+		/* Exhausted trumps binds when the trumper leads a trump from hand
+		 * and no other hand holds one: every unseen card is in a hand now
+		 * (the hidden cards already played are not trumps). */
+		int exh2 = exh;
+		if (t->n == 0 && x->me == x->v->trumper && g6_suit(c) == x->ts && !(unseen & x->trumps)
+		    && !(x->v->trump_down && c == x->v->trump_card))
+			exh2 = 1;
+		xtrick t2 = *t;
+		t2.seat[t2.n] = (uint8_t)turn;
+		t2.card[t2.n] = c;
+		t2.n++;
+		return refute(x, &t2, g6_seat_after(turn), k + 1, hand & ~g6_bit(c), unseen, trick_no, exh2);
+	}
+	/* An adversary seat: its candidates, the likeliest refutations first
+	 * (the trick's winners: trumps and the led suit from the top). */
+	g6_set sep = hand;
+	for (int i = 0; i < t->n; i++)
+		sep |= g6_bit(t->card[i]);
+	int led = t->n ? g6_suit(t->card[0]) : -1;
+	int suits[SUIT_COUNT], ns = 0;
+	if (x->ts >= 0)
+		suits[ns++] = x->ts;
+	if (led >= 0 && led != x->ts)
+		suits[ns++] = led;
+	for (int su = 0; su < SUIT_COUNT; su++)
+		if (su != x->ts && su != led)
+			suits[ns++] = su;
+	/* A partner helps the claim most with its high cards: it tries the
+	 * other suits first, and the bottom of a run before its top. */
+	int partner = g6_team(turn) == x->team;
+	for (int j = 0; j < ns; j++) {
+		int su = suits[partner ? ns - 1 - j : j];
+		if (!(x->allow[turn] >> su & 1))
+			continue;
+		g6_set in = unseen & g6_suit_mask(su);
+		while (in) {
+			/* The run from the top of what is left: up to the next separator. */
+			card top = g6_top(in), bottom = top;
+			for (card c = top; c > g6_make(su, 0); c--) {
+				card below = (card)(c - 1);
+				if (sep & g6_bit(below))
+					break;
+				if (in & g6_bit(below))
+					bottom = below;
+			}
+			g6_set run = in & ((g6_bit(top) << 1) - g6_bit(bottom));
+			card first = partner ? bottom : top, second = partner ? top : bottom;
+			if (adversary_plays(x, t, turn, first, k, hand, unseen, trick_no, exh))
+				return 1;
+			if (bottom != top && adversary_plays(x, t, turn, second, k, hand, unseen, trick_no, exh))
+				return 1;
+			in &= ~run;
+		}
+	}
+	return 0; /* every reply fails to refute (a seat with no card left cannot be here) */
+}
+
+/* The runs of `in` (one suit) that `sep` does not separate: calls try(c)
+ * for the top and the bottom of each, from the top; stops at a nonzero. */
+static int each_run_end(g6_set in, g6_set sep, int su, int (*try)(void *ctx, card c), void *ctx)
+{
+	while (in) {
+		card top = g6_top(in), bottom = top;
+		for (card c = top; c > g6_make(su, 0); c--) {
+			card below = (card)(c - 1);
+			if (sep & g6_bit(below))
+				break;
+			if (in & g6_bit(below))
+				bottom = below;
+		}
+		int r = try(ctx, top);
+		if (!r && bottom != top)
+			r = try(ctx, bottom);
+		if (r)
+			return r;
+		in &= ~(in & ((g6_bit(top) << 1) - g6_bit(bottom)));
+	}
+	return 0;
+}
+
+typedef struct place_ctx {
+	xs *x;
+	xtrick t;
+	int i, nh;
+	g6_set hand, unseen;
+	int exh;
+} place_ctx;
+
+static int place(xs *x, xtrick t, int i, int h, g6_set hand, g6_set unseen, int exh);
+
+static int place_try(void *ctx, card c)
+{
+	place_ctx *p = ctx;
+	xs *x = p->x;
+	int holder = x->hidden_holder[p->nh];
+	x->cap[holder]--;
+	int r = 0;
+	if (hall_ok(x, p->unseen & ~g6_bit(c))) {
+		xtrick t2 = p->t;
+		t2.seat[t2.n] = x->cur->seat[p->i];
+		t2.card[t2.n] = c;
+		t2.n++;
+		r = place(x, t2, p->i + 1, p->nh + 1, p->hand, p->unseen & ~g6_bit(c), p->exh);
+	}
+	x->cap[holder]++;
+	return r;
+}
+
+/* Rebuilds the trick in play card by card from i, placing its hidden cards
+ * (nh placed so far) in every way that matters; then the search. */
+static int place(xs *x, xtrick t, int i, int nh, g6_set hand, g6_set unseen, int exh)
+{
+	const g6_trick *cur = x->cur;
+	for (; i < cur->n && cur->card[i] != CARD_NONE; i++) {
+		t.seat[t.n] = cur->seat[i];
+		t.card[t.n] = cur->card[i];
+		t.n++;
+	}
+	if (i == cur->n) {
+		int turn = cur->n ? g6_seat_after(cur->seat[cur->n - 1]) : cur->leader;
+		return refute(x, &t, turn, 0, hand, unseen, x->v->ntricks - 1, exh);
+	}
+	int led = g6_suit(cur->card[0]);
+	g6_set sep = hand;
+	for (int k = 0; k < cur->n; k++)
+		if (cur->card[k] != CARD_NONE)
+			sep |= g6_bit(cur->card[k]);
+	place_ctx p = { x, t, i, nh, hand, unseen, exh };
+	for (int su = 0; su < SUIT_COUNT; su++) {
+		if (su == led)
+			continue;
+		int r = each_run_end(unseen & g6_suit_mask(su), sep, su, place_try, &p);
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+/* The exact question for one order: 0 refuted, 1 certain, -1 undecided
+ * within the budget (budget 0: none). */
+static int exact_check(const g6_view *v, const card *order, int n, unsigned long budget)
+{
+	xs x;
+	memset(&x, 0, sizeof x);
+	x.v = v;
+	x.order = order;
+	x.n = n;
+	x.me = v->seat;
+	x.team = g6_team(v->seat);
+	x.budget = budget ? budget : ~0ul;
+	if (v->phase != G304_PHASE_PLAY || v->pcc || v->trump_suit < 0 || v->ntricks == 0
+	    || v->tricks_won[!x.team] > 0)
+		return 0;
+	x.ts = v->trump_suit;
+	x.trumps = g6_suit_mask(x.ts);
+	x.cur = &v->tricks[v->ntricks - 1];
+	if (x.cur->winner != G304_NO_SEAT)
+		return 0;
+	x.nh = G6_SEATS;
+	g6_set mine = g6_caps_cards(v), seen = mine;
+	for (int s = 0; s < G6_SEATS; s++) {
+		x.cap[s] = s == x.me ? 0 : G6_HAND;
+		x.allow[s] = 0xf;
+	}
+	int nhidden = 0;
+	for (int i = 0; i < v->ntricks; i++) {
+		const g6_trick *tr = &v->tricks[i];
+		if (tr->n && tr->card[0] == CARD_NONE)
+			return 0; /* a lead is always face up */
+		int led = tr->n ? g6_suit(tr->card[0]) : 0;
+		for (int k = 0; k < tr->n; k++) {
+			int s = tr->seat[k];
+			card c = tr->card[k];
+			if (s != x.me)
+				x.cap[s]--;
+			/* Not following shows a void, except the trumper's on a trump
+			 * lead: its trump card may have lain on the table then. */
+			if (k > 0 && (c == CARD_NONE || g6_suit(c) != led) && !(s == v->trumper && led == x.ts))
+				x.allow[s] &= (uint8_t)~(1u << led);
+			if (c != CARD_NONE) {
+				seen |= g6_bit(c);
+				continue;
+			}
+			if (x.nh >= HOLDERS)
+				return 0;
+			/* A face-down card the caller has not seen: not of the suit
+			 * led; in a finished trick not a trump either (the
+			 * inspection turns every trump up). */
+			x.cap[x.nh] = 1;
+			x.allow[x.nh] = (uint8_t)(0xf & ~(1u << led));
+			if (tr != x.cur)
+				x.allow[x.nh] &= (uint8_t)~(1u << x.ts);
+			else
+				x.hidden_holder[nhidden++] = x.nh;
+			x.nh++;
+		}
+	}
+	g6_set unseen = ALL36 & ~seen;
+	int room = 0;
+	for (int h = 0; h < x.nh; h++)
+		room += x.cap[h];
+	if (room != g6_count(unseen) || !hall_ok(&x, unseen))
+		return 0; /* cannot happen for a view of a real game */
+	x.barred = x.me == v->trumper && !v->trump_open && x.me == g6_seat_after(v->dealer);
+	xtrick t = { .leader = x.cur->leader, .n = 0 };
+	int r = place(&x, t, 0, 0, mine, unseen, v->exhausted);
+	if (x.out)
+		return -1;
+	return r ? 0 : 1;
+}
+
+/* ---- the judge and the finder ---- */
+
+int g6_caps_check(const g6_view *v, const card *order, int n)
+{
+	if (relaxed_check(v, order, n))
+		return 1;
+	g6_set cards = g6_caps_cards(v), listed = 0;
+	if (n != g6_count(cards) || n == 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		if (order[i] >= G6_CARDS || !(cards & g6_bit(order[i])) || (listed & g6_bit(order[i])))
+			return 0;
+		listed |= g6_bit(order[i]);
+	}
+	/* Not refuted within the budget counts as certain (as with four). */
+	return exact_check(v, order, n, G6_CAPS_JUDGE_BUDGET) != 0;
+}
+
+/* Orders worth trying first: trumps from the top, then the other suits
+ * each from the top, longest suit first or last; the trump card on the
+ * table last; with the first lead barred, a non-trump first. */
+static int candidate_orders(const g6_view *v, card out[4][G6_TRICKS], int *n)
+{
+	g6_set cards = g6_caps_cards(v);
+	int count = g6_count(cards), k = 0;
+	card table = v->seat == v->trumper && v->trump_down ? v->trump_card : CARD_NONE;
+	int ts = v->trump_suit;
+	for (int variant = 0; variant < 4; variant++) {
+		card *o = out[k];
+		int m = 0;
+		g6_set rest = cards & ~(table == CARD_NONE ? 0 : g6_bit(table));
+		if (variant >= 2) {
+			/* A non-trump first (its best), then as below. */
+			g6_set non = rest & ~g6_suit_mask(ts);
+			if (!non)
+				continue;
+			card best = CARD_NONE;
+			for (int su = 0; su < SUIT_COUNT; su++) {
+				g6_set in = non & g6_suit_mask(su);
+				if (in && (best == CARD_NONE || g6_rank(g6_top(in)) > g6_rank(best)))
+					best = g6_top(in);
+			}
+			o[m++] = best;
+			rest &= ~g6_bit(best);
+		}
+		for (g6_set tr = rest & g6_suit_mask(ts); tr; tr &= ~g6_bit(g6_top(tr)))
+			o[m++] = g6_top(tr);
+		rest &= ~g6_suit_mask(ts);
+		int su_order[SUIT_COUNT], ns = 0;
+		for (int su = 0; su < SUIT_COUNT; su++)
+			if (su != ts && (rest & g6_suit_mask(su)))
+				su_order[ns++] = su;
+		for (int a = 0; a < ns; a++)
+			for (int b = a + 1; b < ns; b++) {
+				int la = g6_count(rest & g6_suit_mask(su_order[a])), lb = g6_count(rest & g6_suit_mask(su_order[b]));
+				if ((variant & 1) ? la > lb : la < lb) {
+					int tmp = su_order[a];
+					su_order[a] = su_order[b];
+					su_order[b] = tmp;
+				}
+			}
+		for (int a = 0; a < ns; a++)
+			for (g6_set in = rest & g6_suit_mask(su_order[a]); in; in &= ~g6_bit(g6_top(in)))
+				o[m++] = g6_top(in);
+		if (table != CARD_NONE)
+			o[m++] = table;
+		if (m == count)
+			k++;
+	}
+	*n = count;
+	return k;
+}
+
+int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n)
+{
+	if (relaxed_find(v, order, n))
+		return 1;
+	*n = 0;
+	if (v->phase != G304_PHASE_PLAY || v->trump_suit < 0 || !g6_caps_cards(v))
+		return 0;
+	card cand[4][G6_TRICKS];
+	int count, k = candidate_orders(v, cand, &count);
+	for (int i = 0; i < k; i++) {
+		if (exact_check(v, cand[i], count, budget) == 1) {
+			memcpy(order, cand[i], (size_t)count);
+			*n = count;
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,462 @@
+/* test_g304six_props.c: property tests over many seeded random six-player
+ * 304 matches, in the style of test_g304_props.c.
+ *
+ * The seat to move always has a legal action and random legal play never
+ * wedges (every match ends); an action is accepted exactly when
+ * g6_legal_of allows it, and a refused one changes nothing; every card is
+ * in exactly one place; a scored deal's points total 304 (a pcc's
+ * sitting-out hands counted for the trumper's side) and the tokens are
+ * conserved; a deal called spoilt rightly is one where the trumper's three
+ * opponents were dealt no trump; no view names a card its seat may not
+ * know, modelled here from the deck and the events alone; every caps claim
+ * the judge finds certain wins every remaining trick on the true cards,
+ * whatever the others play (several random continuations); the simple
+ * player and the timer always act legally.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "g304six.h"
+
+#define MATCHES_DEFAULT 2000  /* PROPS_MATCHES overrides (the sanitized run: 200) */
+
+#define ALL36 (((g6_set)1 << G6_CARDS) - 1)
+
+typedef struct model {
+	g6_set known[G6_SEATS];
+} model;
+
+static long ev_seen[G304_EV_COUNT], outcomes[8], caps_claims, caps_continuations, caps_judged[8],
+	pcc_deals, down_cards, inspections_seen, simple_actions, deals_total, matches_over;
+
+static void model_deal(model *m, const g6 *g, int part)
+{
+	/* part 0: the first four each; 1: the last two each. */
+	for (int k = 0; k < G6_SEATS; k++) {
+		int seat = (g->dealer + 1 + k) % G6_SEATS;
+		if (part == 0)
+			for (int i = 0; i < G6_FIRST; i++)
+				m->known[seat] |= g6_bit(g->deck[G6_FIRST * k + i]);
+		else
+			for (int i = 0; i < 2; i++)
+				m->known[seat] |= g6_bit(g->deck[G6_SEATS * G6_FIRST + 2 * k + i]);
+	}
+}
+
+static void all_know(model *m, card c)
+{
+	if (c == CARD_NONE)
+		return;
+	for (int s = 0; s < G6_SEATS; s++)
+		m->known[s] |= g6_bit(c);
+}
+
+/* What the events of an accepted action tell each seat. `before` is the
+ * state before the action (for the trick that the inspection looked at). */
+static void model_events(model *m, const g6 *before, const g6 *after, const play_result *res)
+{
+	for (int i = 0; i < res->nevents; i++) {
+		const play_event *e = &res->events[i];
+		ev_seen[e->type]++;
+		switch (e->type) {
+		case G304_EV_DEALT_REST:
+			model_deal(m, after, 1);
+			break;
+		case G304_EV_PLAYED:
+		case G304_EV_OPENED:
+			all_know(m, e->card);
+			if (e->type == G304_EV_PLAYED && e->card == CARD_NONE)
+				down_cards++;
+			break;
+		case G304_EV_REVEALED:
+			all_know(m, e->card);
+			break;
+		case G304_EV_TRICK: {
+			/* The trumper inspects every card of a finished trick. */
+			const g6_trick *t = &after->tricks[e->value];
+			if (t->down)
+				inspections_seen++;
+			for (int k = 0; k < t->n; k++) {
+				m->known[after->trumper] |= g6_bit(t->card[k]);
+				if (t->shown >> k & 1)
+					all_know(m, t->card[k]);
+			}
+			break;
+		}
+		case G304_EV_CAPS:
+			for (int k = 0; k < after->caps_norder; k++)
+				all_know(m, after->caps_order[k]);
+			break;
+		default:
+			break;
+		}
+	}
+	(void)before;
+}
+
+static void check_cards(const g6 *g, const char *when)
+{
+	if (g->phase == G304_PHASE_DEAL || g->phase == G304_PHASE_OVER)
+		return;
+	g6_set seen = 0;
+	int total = 0, overlap = 0;
+#define PUT(set) do { g6_set s_ = (set); overlap |= (seen & s_) != 0; seen |= s_; total += g6_count(s_); } while (0)
+	for (int s = 0; s < G6_SEATS; s++)
+		PUT(g->hand[s]);
+	if (g->trump_down)
+		PUT(g6_bit(g->trump_card));
+	if (g->phase == G304_PHASE_BID4 || g->phase == G304_PHASE_TRUMP4) {
+		for (int i = G6_SEATS * G6_FIRST; i < G6_CARDS; i++)
+			PUT(g6_bit(g->deck[i]));
+	}
+	if (g->phase == G304_PHASE_PLAY) {
+		PUT(g->won[0]);
+		PUT(g->won[1]);
+		const g6_trick *t = &g->tricks[g->trick_no];
+		for (int i = 0; i < t->n; i++)
+			PUT(g6_bit(t->card[i]));
+	}
+#undef PUT
+	CHECK(!overlap && total == G6_CARDS && seen == ALL36, "%s: cards misplaced (total %d, overlap %d)",
+	      when, total, overlap);
+}
+
+static void check_views(const g6 *g, const model *m)
+{
+	for (int s = 0; s < G6_SEATS; s++) {
+		g6_view v;
+		g6_view_of(g, s, &v);
+		g6_set named = v.hand;
+		if (v.trump_card != CARD_NONE)
+			named |= g6_bit(v.trump_card);
+		for (int i = 0; i < v.ntricks; i++)
+			for (int k = 0; k < G6_SEATS; k++)
+				if (v.tricks[i].card[k] != CARD_NONE)
+					named |= g6_bit(v.tricks[i].card[k]);
+		for (int k = 0; k < v.caps_norder; k++)
+			named |= g6_bit(v.caps_order[k]);
+		CHECK(!(named & ~m->known[s]), "seat %d's view names cards it may not know: %09llx", s,
+		      (unsigned long long)(named & ~m->known[s]));
+		if (g->phase != G304_PHASE_DEAL && g->phase != G304_PHASE_OVER)
+			CHECK(v.hand == g->hand[s], "seat %d's view hand differs", s);
+		int knows = g->phase != G304_PHASE_DEAL && g->phase != G304_PHASE_OVER && g->trump_card != CARD_NONE
+			&& (s == g->trumper || g->trump_public);
+		CHECK(knows ? v.trump_suit == g->trump_suit : v.trump_suit == -1, "seat %d: trump suit %d in its view",
+		      s, v.trump_suit);
+	}
+}
+
+/* Does g6_legal_of allow this action? */
+static int legal_says(const g6 *g, const g6_action *a)
+{
+	g6_legal l;
+	if (a->seat >= G6_SEATS)
+		return 0;
+	g6_legal_of(g, a->seat, &l);
+	if (!(l.acts >> a->type & 1))
+		return 0;
+	switch (a->type) {
+	case G304_ACT_BID:
+		if (a->value == G304_BID_PCC)
+			return l.pcc_ok;
+		return l.bid_min && a->value >= l.bid_min && a->value <= G304_MAX_BID
+			&& g304_bid_step_ok(&g->rules, a->value);
+	case G304_ACT_TRUMP:
+	case G304_ACT_PLAY:
+		return a->card < G6_CARDS && (l.cards >> a->card & 1);
+	case G304_ACT_CAPS:
+	case G304_ACT_SPOILT:
+		return -1; /* judged by the engine: not a plain yes or no */
+	default:
+		return 1;
+	}
+}
+
+static void random_probe(const g6 *g, rng *r, g6_action *a)
+{
+	memset(a, 0, sizeof *a);
+	a->seat = (uint8_t)(rng_below(r, 6) ? g->turn : rng_below(r, G6_SEATS + 1));
+	if (a->seat == G304_NO_SEAT)
+		a->seat = (uint8_t)rng_below(r, G6_SEATS);
+	do
+		a->type = (uint8_t)rng_below(r, G304_ACT_COUNT);
+	while (a->type == G304_ACT_CAPS || a->type == G304_ACT_SPOILT);
+	a->value = (uint16_t)(150 + 5 * rng_below(r, 34));
+	if (rng_below(r, 20) == 0)
+		a->value = G304_BID_PCC;
+	a->card = (card)rng_below(r, G6_CARDS + 2);
+}
+
+/* What a failed claim looked like (CAPS_DEBUG=1). */
+static void dump_claim(const g6 *g, const g6 *after, int seat, const card *order, int n)
+{
+	char code[8];
+	fprintf(stderr, "claim by %d (trumper %d, trump %d, open %d, down %d, dealer %d, trick %d):", seat, g->trumper,
+		g->trump_suit, g->trump_open, g->trump_down, g->dealer, g->trick_no);
+	for (int i = 0; i < n; i++) {
+		g6_code(order[i], code);
+		fprintf(stderr, " %s", code);
+	}
+	fprintf(stderr, "\nhands:");
+	for (int s = 0; s < G6_SEATS; s++) {
+		fprintf(stderr, " [%d:", s);
+		for (g6_set h = g->hand[s]; h; h &= h - 1) {
+			g6_code(g6_first(h), code);
+			fprintf(stderr, " %s", code);
+		}
+		fprintf(stderr, "]");
+	}
+	fprintf(stderr, "\nplay:");
+	for (int t = 0; t < G6_TRICKS; t++) {
+		const g6_trick *tr = &after->tricks[t];
+		fprintf(stderr, "\n  trick %d:", t);
+		for (int k = 0; k < tr->n; k++) {
+			g6_code(tr->card[k], code);
+			fprintf(stderr, " %d:%s%s", tr->seat[k], code, tr->down >> k & 1 ? "(down)" : "");
+		}
+		fprintf(stderr, " -> %d", tr->winner);
+	}
+	fprintf(stderr, "\n");
+}
+
+/* Full information: can the five others, seeing every card, make `team`
+ * lose a trick from here (the caller bound to its order by the engine)?
+ * 1 yes, 0 no, -1 the node budget ran out. */
+static long true_nodes;
+static int true_refute(const g6 *g, int team, long *budget)
+{
+	if (g->tricks_won[!team] > 0)
+		return 1;
+	if (g->phase != G304_PHASE_PLAY)
+		return 0;
+	if (--*budget < 0)
+		return -1;
+	true_nodes++;
+	g6_legal l;
+	g6_legal_of(g, g->turn, &l);
+	int undecided = 0;
+	for (g6_set cs = l.cards; cs; cs &= cs - 1) {
+		g6 c = *g;
+		g6_action a = { .type = G304_ACT_PLAY, .seat = g->turn, .card = g6_first(cs) };
+		if (g6_apply(&c, &a, NULL) != G304_ERR_OK)
+			continue;
+		int r = true_refute(&c, team, budget);
+		if (r == 1)
+			return 1;
+		undecided |= r < 0;
+	}
+	return undecided ? -1 : 0;
+}
+
+static long true_checked, true_unfinished;
+
+/* A claim found certain wins every remaining trick on the true cards. */
+static void check_claim(const g6 *g, int seat, rng *r)
+{
+	g6_view v;
+	card order[G6_TRICKS];
+	int n;
+	g6_view_of(g, seat, &v);
+	if (!g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n))
+		return;
+	caps_claims++;
+	CHECK(g6_caps_check(&v, order, n), "caps_find's order fails caps_check");
+	for (int rep = 0; rep < 4; rep++) {
+		g6 c = *g;
+		g6_action a = { .type = G304_ACT_CAPS, .seat = (uint8_t)seat, .norder = (uint8_t)n };
+		memcpy(a.order, order, (size_t)n);
+		play_result res;
+		int err = g6_apply(&c, &a, &res);
+		CHECK(err == G304_ERR_OK, "a found caps call refused: %s", g304_err_name(err));
+		if (err)
+			return;
+		CHECK(c.caps_judged == G304_CAPSO_CORRECT || c.caps_judged == G304_CAPSO_LATE,
+		      "a found caps call judged %s", g304_caps_outcome_name(c.caps_judged));
+		caps_judged[c.caps_judged]++;
+		int team = g6_team(seat), broken = 0;
+		if (rep == 0) {
+			/* Against every line of play on the true cards, not only
+			 * random ones. */
+			long budget = 200000;
+			int lost = true_refute(&c, team, &budget);
+			CHECK(lost != 1, "a certain caps claim loses a trick on the true cards");
+			if (lost == 1 && getenv("CAPS_DEBUG"))
+				dump_claim(g, &c, seat, order, n);
+			true_checked += lost == 0;
+			true_unfinished += lost < 0;
+		}
+		while (c.phase == G304_PHASE_PLAY) {
+			g6_action p;
+			CHECK(g6_random_any(&c, r, 0, &p), "no move after a caps call");
+			if (p.type == G304_ACT_OPEN) {
+				g6_legal l;
+				g6_legal_of(&c, p.seat, &l);
+				p.type = G304_ACT_PLAY;
+				p.card = rng_pick(r, l.cards);
+			}
+			err = g6_apply(&c, &p, &res);
+			CHECK(err == G304_ERR_OK, "a move after a caps call refused: %s", g304_err_name(err));
+			if (err)
+				return;
+			for (int i = 0; i < res.nevents; i++)
+				broken |= res.events[i].type == G304_EV_CAPS_BROKEN;
+		}
+		caps_continuations++;
+		CHECK(!broken, "a certain caps order could not be played");
+		CHECK(c.last.caps != G304_CAPSO_FAILED && c.last.caps != G304_CAPSO_EARLY,
+		      "a certain caps claim ended %s (team %d lost a trick)", g304_caps_outcome_name(c.last.caps), team);
+		if (getenv("CAPS_DEBUG") && (c.last.caps == G304_CAPSO_FAILED || c.last.caps == G304_CAPSO_EARLY))
+			dump_claim(g, &c, seat, order, n);
+	}
+}
+
+static void play_match(uint64_t seed, int bank)
+{
+	rng r;
+	rng_seed(&r, seed);
+	g6 g;
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.fives = seed % 3 == 0;
+	rules.bidding = seed % 5 == 1 ? G304_BIDDING_SINGLE : G304_BIDDING_PAGAT;
+	rules.external_caps = seed % 7 == 2;
+	rules.caps = seed % 11 == 3 ? G304_CAPS_LENIENT : G304_CAPS_STRICT;
+	if (bank)
+		rules.scoring = G304_SCORING_BANK;
+	g6_init(&g, &rules, (int)(seed % G6_SEATS));
+	model m;
+	int steps = 0, deals = 0;
+	while (g.phase != G304_PHASE_OVER && steps < 20000) {
+		steps++;
+		if (g.phase == G304_PHASE_DEAL) {
+			uint8_t deck[G6_CARDS];
+			rng_shuffle(&r, deck, G6_CARDS);
+			CHECK(g6_deal(&g, deck) == G304_ERR_OK, "deal refused");
+			memset(&m, 0, sizeof m);
+			model_deal(&m, &g, 0);
+			deals++;
+			deals_total++;
+			check_cards(&g, "after the deal");
+			continue;
+		}
+		/* Every seat's legal moves: the seat to move has one, the others
+		 * only the out-of-turn calls (redeal, spoilt, caps, the trumper opening). */
+		for (int s = 0; s < G6_SEATS; s++) {
+			g6_legal l;
+			g6_legal_of(&g, s, &l);
+			uint32_t turn_acts = l.acts & ~(1u << G304_ACT_REDEAL | 1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS
+						  | 1u << G304_ACT_OPEN);
+			if (s == g.turn)
+				CHECK(turn_acts != 0, "seat %d to move has nothing to do (phase %d)", s, g.phase);
+			else
+				CHECK(turn_acts == 0, "seat %d may act out of turn (phase %d, acts %x)", s, g.phase, turn_acts);
+		}
+		/* Probes: accepted exactly when legal; refused ones change nothing. */
+		for (int k = 0; k < 3; k++) {
+			g6_action p;
+			random_probe(&g, &r, &p);
+			int says = legal_says(&g, &p);
+			g6 c = g;
+			play_result res;
+			int err = g6_apply(&c, &p, &res);
+			if (says >= 0)
+				CHECK((err == G304_ERR_OK) == says, "%s by %d (%d, card %d) in phase %d: legal says %d, engine %s",
+				      g304_act_name(p.type), p.seat, p.value, p.card, g.phase, says, g304_err_name(err));
+			if (err)
+				CHECK(!memcmp(&c, &g, sizeof g), "a refused %s changed the game", g304_act_name(p.type));
+		}
+		if (g.phase == G304_PHASE_PLAY && g.caps_seat == G304_NO_SEAT && !g.pcc && rules.caps != G304_CAPS_OFF
+		    && steps % 3 == 0) {
+			for (int s = 0; s < G6_SEATS; s++) {
+				g6_legal l;
+				g6_legal_of(&g, s, &l);
+				if (l.acts >> G304_ACT_CAPS & 1)
+					check_claim(&g, s, &r);
+			}
+		}
+		/* The move: the simple player one time in three, else random. */
+		g6_action a;
+		if (rng_below(&r, 3) == 0) {
+			g6_view v;
+			g6_legal l;
+			g6_view_of(&g, g.turn, &v);
+			g6_legal_of(&g, g.turn, &l);
+			CHECK(g6_simple_action(&v, &l, &a), "the simple player has no move");
+			simple_actions++;
+		} else {
+			CHECK(g6_random_any(&g, &r, 1, &a), "no random move");
+		}
+		g6 before = g;
+		play_result res;
+		int err = g6_apply(&g, &a, &res);
+		CHECK(err == G304_ERR_OK, "%s by %d refused: %s", g304_act_name(a.type), a.seat, g304_err_name(err));
+		if (err)
+			break;
+		model_events(&m, &before, &g, &res);
+		if (g.phase == G304_PHASE_PLAY && before.phase != G304_PHASE_PLAY && g.pcc)
+			pcc_deals++;
+		for (int i = 0; i < res.nevents; i++) {
+			if (res.events[i].type != G304_EV_DEAL_END)
+				continue;
+			const g304_deal_end *e = &g.last;
+			outcomes[e->outcome]++;
+			if (e->outcome == G304_OUTCOME_SCORED)
+				CHECK(e->points[0] + e->points[1] == 304, "a scored deal's points total %d",
+				      e->points[0] + e->points[1]);
+			if (e->outcome == G304_OUTCOME_SPOILT) {
+				g6_set opp = 0;
+				for (int s = 0; s < G6_SEATS; s++)
+					if (g6_team(s) != g6_team(before.trumper))
+						opp |= before.dealt[s];
+				CHECK(e->spoilt_right == !(opp & g6_suit_mask(before.trump_suit)), "spoilt judged wrongly");
+			}
+			if (!bank)
+				CHECK(g6_tokens_total(&g) == 2 * G304_START_TOKENS, "tokens not conserved: %d", g6_tokens_total(&g));
+		}
+		check_cards(&g, g304_act_name(a.type));
+		check_views(&g, &m);
+	}
+	CHECK(g.phase == G304_PHASE_OVER, "match %llu did not end in %d steps (%d deals)",
+	      (unsigned long long)seed, steps, deals);
+	matches_over += g.phase == G304_PHASE_OVER;
+}
+
+/* The 36-card pack: codes round-trip, points total 304. */
+static void check_pack(void)
+{
+	g6_set all = 0;
+	int total = 0;
+	for (card c = 0; c < G6_CARDS; c++) {
+		char code[8];
+		g6_code(c, code);
+		CHECK(g6_parse(code) == c, "card %d: code %s parses to %d", c, code, g6_parse(code));
+		total += g6_points(c);
+		all |= g6_bit(c);
+	}
+	CHECK(total == 304, "the 36-card pack totals %d", total);
+	CHECK(g6_set_points(all) == 304, "set points %d", g6_set_points(all));
+	CHECK(g6_parse("6S") == g6_make(SUIT_SPADES, 0) && g6_parse("10h") == g6_make(SUIT_HEARTS, 5)
+	      && g6_parse("6") == CARD_NONE && g6_parse("6SS") == CARD_NONE && g6_parse("5S") == CARD_NONE,
+	      "parsing sixes and tens");
+	CHECK(g6_points(g6_parse("JD")) == 30 && g6_points(g6_parse("9C")) == 20 && g6_points(g6_parse("6H")) == 0,
+	      "point values");
+}
+
+int main(int argc, char **argv)
+{
+	long matches = argc > 1 ? atol(argv[1]) : getenv("PROPS_MATCHES") ? atol(getenv("PROPS_MATCHES")) : MATCHES_DEFAULT;
+	check_pack();
+	for (long i = 0; i < matches; i++)
+		play_match((uint64_t)i * 7919 + 13, i % 10 == 9);
+	printf("six-player 304: %ld matches (%ld over), %ld deals; outcomes scored %ld, passed out %ld, redeal %ld, "
+	       "spoilt %ld; pcc %ld; %ld face-down cards, %ld tricks inspected with face-down cards; "
+	       "caps claims %ld (%ld continuations; correct %ld, late %ld; %ld proved against every line on the "
+	       "true cards, %ld too long to search); %ld simple-player moves\n",
+	       matches, matches_over, deals_total, outcomes[G304_OUTCOME_SCORED], outcomes[G304_OUTCOME_PASSED_OUT],
+	       outcomes[G304_OUTCOME_REDEAL], outcomes[G304_OUTCOME_SPOILT], pcc_deals, down_cards,
+	       inspections_seen, caps_claims, caps_continuations, caps_judged[G304_CAPSO_CORRECT],
+	       caps_judged[G304_CAPSO_LATE], true_checked, true_unfinished, simple_actions);
+	CHECK(caps_claims > 0 && pcc_deals > 0 && down_cards > 0 && outcomes[G304_OUTCOME_SPOILT] > 0,
+	      "the random matches reach caps, pcc, face-down cards and spoilt");
+	return check_report("test_g304six_props");
+}
