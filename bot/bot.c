@@ -104,9 +104,24 @@ int bot_is_operator(const bot *b, adapter *net, const char *user)
 	return 0;
 }
 
+/* The language a line is written in, from its letters: Tamil (U+0B80 to
+ * U+0BFF, UTF-8 E0 AE/AF xx), Sinhala (U+0D80 to U+0DFF, E0 B6/B7 xx),
+ * else English. Every Tamil or Sinhala line holds such letters. */
+static const text_lang *line_lang(const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (p[0] == 0xE0 && (p[1] == 0xAE || p[1] == 0xAF))
+			return &text_lang_ta;
+		if (p[0] == 0xE0 && (p[1] == 0xB6 || p[1] == 0xB7))
+			return &text_lang_si;
+	}
+	return &text_lang_en;
+}
+
 /* The texts say "/msg me CMD" where a command must go privately; each
  * network says how its people do that ("/msg cardbot CMD" on IRC, where
- * "/msg me" would go to someone called "me"; the direct room on Matrix). */
+ * "/msg me" would go to someone called "me"; the direct room on Matrix,
+ * in the words of the line's own language). */
 static const char *private_hint(adapter *net, const char *text, char *buf, size_t len)
 {
 	static const char marker[] = "/msg me ";
@@ -117,6 +132,8 @@ static const char *private_hint(adapter *net, const char *text, char *buf, size_
 		net->ops->private_how(net, how, sizeof how);
 	else
 		snprintf(how, sizeof how, "/msg %s ", net->ops->self ? net->ops->self(net) : "me");
+	if (!how[0])
+		text_fmt_in(line_lang(text), how, sizeof how, T_VIA_DIRECT_ROOM, 0, NULL);
 	strbuf out;
 	sb_init(&out, buf, len);
 	const char *p = text;
