@@ -414,6 +414,11 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_VIA_DIRECT_ROOM] = "අපේ පෞද්ගලික කාමරයේ: ",
 	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
 	[T_G_SIDES_AGAINST] = "{1} එදිරිව {2}",
+	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */
+	[T_CAPS_CORRECT] = "නිවැරදියි",
+	[T_CAPS_LATE] = "පරක්කුයි",
+	[T_CAPS_EARLY] = "කලින්",
+	[T_CAPS_FAILED] = "අසාර්ථකයි",
 };
 
 const char *const text_si_refusals[G304_ERR_COUNT] = {

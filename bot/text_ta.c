@@ -426,6 +426,11 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_VIA_DIRECT_ROOM] = "நமது தனி அறையில்: ",
 	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
 	[T_G_SIDES_AGAINST] = "{1} எதிர் {2}",
+	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */
+	[T_CAPS_CORRECT] = "சரியான நேரத்தில்",
+	[T_CAPS_LATE] = "தாமதமாக",
+	[T_CAPS_EARLY] = "முன்கூட்டியே",
+	[T_CAPS_FAILED] = "தோல்வி",
 };
 
 const char *const text_ta_refusals[G304_ERR_COUNT] = {
