@@ -187,17 +187,21 @@ keep exchange discard reveal msg me CARD CARD CARD KEY SEAT GAME PLAYERS OPTION 
 bidding fives scoring caps external_caps pace level think standard bank strict lenient off on pagat single
 casual live correspondence easy normal strong en ta si red green yellow black r g y b js th
 cardbot verify JSON cardbot-record HTML
-salt commitment nest
+salt commitment nest quit restart nick
 """.split())
 # (The last three are terms the translators kept on purpose: "salt" and
 # "commitment" are the fields of a match record that `cardbot verify` checks,
-# "nest" is Rook's own word for its centre card.)
+# "nest" is Rook's own word for its centre card; "quit", "restart", "nick"
+# are IRC's words in the seat-key line.)
 
 
 def latin_words(seg, names):
     """Latin words of a segment, names, cards, room names and command
     words taken out."""
     t = strip_colours(seg)
+    for key in re.findall(r"\bclaim (\w+)", t):   # a seat key: random letters
+        if key != "KEY":
+            t = t.replace(key, " ")
     for n in sorted(names, key=len, reverse=True):
         t = re.sub(r"(?<![A-Za-z0-9_-])%s(?![A-Za-z0-9_-])" % re.escape(n), " ", t)
     t = T_CARD.sub(" ", t)
@@ -241,6 +245,8 @@ def check_line(line, lang, names):
 
 def _letters_left(seg, names):
     t = strip_colours(seg)
+    for key in re.findall(r"\bclaim (\w+)", t):
+        t = t.replace(key, " ")
     for n in names:
         t = t.replace(n, " ")
     t = T_CARD.sub(" ", t)
