@@ -471,11 +471,14 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	}
 	b->tables[b->ntables++] = t;
 	table_set_game(t, def->name, nseats);
+	/* The channel's remembered choices first, its language among them, so
+	 * the opening line is in the room's words (what they were is announced
+	 * after it: announcements go when the table flushes). */
+	table_recall_settings(t);
 	char buf[1024];
 	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
 	text_fmt_in(table_lang(t), buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
-	table_recall_settings(t);
 	char *sit[1] = { "sit" };
 	table_command(t, user, name, 1, 1, sit);
 }
