@@ -191,6 +191,7 @@ class Run:
         self.bot = None
         self.lang_from = {}      # person -> index of the first line after their !lang answer
         self.si_from = None      # eve's index of the first #si line after the switch
+        self.si_time = None      # and its time
         self.restart_at = None
         self.t_match = None
 
@@ -317,6 +318,7 @@ class Run:
         ok = self.wait_seg(eve, "#si", lambda s: langlib.SI.search(s), 10, n1)
         check(ok, "!set lang si was not answered in Sinhala in #si")
         self.si_from = len(eve.lines)
+        self.si_time = eve.lines[-1].t
         for game, deals in (("trump304", 2), ("rook", 2)):
             start = len(eve.lines)
             if game == "rook":
@@ -356,12 +358,14 @@ class Run:
             time.sleep(1.5)
 
     # -- the checks --
-    def lang_of_private(self, who, line):
+    def lang_of_private(self, who, line, t):
         if who in CHOSEN:
             return [CHOSEN[who]]
         m = re.match(r"^\[([#&]\S*?)[:\]]", strip_colours(line))
         if m:
-            return ["ta"] if m.group(1).lower() == "#ta" else ["si"]
+            if m.group(1).lower() == "#ta":
+                return ["ta"]
+            return ["si"] if self.si_time is not None and t >= self.si_time else ["en"]
         # About no room (e.g. "Slow down please"): either room's, or the
         # bot's default (English) for someone who chose none.
         return ["ta", "si", "en"]
@@ -406,7 +410,7 @@ class Run:
                 if m.target.lower() != who:
                     continue
                 npriv[who] = npriv.get(who, 0) + 1
-                langs = self.lang_of_private(who, m.text)
+                langs = self.lang_of_private(who, m.text, m.t)
                 whys = [langlib.check_line(m.text, lg, NAMES) for lg in langs]
                 if all(whys):
                     bad.append("to %s (%s): %s: %r" % (who, "/".join(langs), whys[0], strip_colours(m.text)[:200]))

@@ -210,7 +210,7 @@ def latin_words(seg, names):
     t = re.sub(r"@[A-Za-z0-9_.=-]+:[A-Za-z0-9.-]+", " ", t)  # Matrix user ids
     t = re.sub(r"https?://\S+", " ", t)
     t = re.sub(r"\b[0-9a-f]{16,}\b", " ", t)                 # commitments, salts
-    words = re.findall(r"[A-Za-z][A-Za-z_'-]*", t)
+    words = re.findall(r"[A-Za-z][A-Za-z_']*", t)
     return [w for w in words if w not in COMMAND_WORDS and w.lower() not in COMMAND_WORDS]
 
 
