@@ -115,8 +115,9 @@ typedef struct adapter_ops {
 	 * bytes itself and sends them with send_room or send_private. */
 	void (*send)(adapter *a, const char *room, const char *user, const adapter_msg *m);
 	/* How a person writes a command to the bot privately, as the words
-	 * before the command ("/msg cardbot " on IRC, "in our direct room: "
-	 * on Matrix): written into out. NULL: "/msg NAME ". */
+	 * before the command ("/msg cardbot " on IRC): written into out. ""
+	 * means "in the direct room" (Matrix): the host says so in the line's
+	 * language (T_VIA_DIRECT_ROOM). NULL: "/msg NAME ". */
 	void (*private_how)(const adapter *a, char *out, size_t len);
 	/* Do two user identities name the same person? (IRC: the RFC 1459 case
 	 * mapping of nicks; Matrix: the same id.) 1 or 0. NULL: ASCII case aside. */

@@ -104,9 +104,24 @@ int bot_is_operator(const bot *b, adapter *net, const char *user)
 	return 0;
 }
 
+/* The language a line is written in, from its letters: Tamil (U+0B80 to
+ * U+0BFF, UTF-8 E0 AE/AF xx), Sinhala (U+0D80 to U+0DFF, E0 B6/B7 xx),
+ * else English. Every Tamil or Sinhala line holds such letters. */
+static const text_lang *line_lang(const char *text)
+{
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		if (p[0] == 0xE0 && (p[1] == 0xAE || p[1] == 0xAF))
+			return &text_lang_ta;
+		if (p[0] == 0xE0 && (p[1] == 0xB6 || p[1] == 0xB7))
+			return &text_lang_si;
+	}
+	return &text_lang_en;
+}
+
 /* The texts say "/msg me CMD" where a command must go privately; each
  * network says how its people do that ("/msg cardbot CMD" on IRC, where
- * "/msg me" would go to someone called "me"; the direct room on Matrix). */
+ * "/msg me" would go to someone called "me"; the direct room on Matrix,
+ * in the words of the line's own language). */
 static const char *private_hint(adapter *net, const char *text, char *buf, size_t len)
 {
 	static const char marker[] = "/msg me ";
@@ -117,6 +132,8 @@ static const char *private_hint(adapter *net, const char *text, char *buf, size_
 		net->ops->private_how(net, how, sizeof how);
 	else
 		snprintf(how, sizeof how, "/msg %s ", net->ops->self ? net->ops->self(net) : "me");
+	if (!how[0])
+		text_fmt_in(line_lang(text), how, sizeof how, T_VIA_DIRECT_ROOM, 0, NULL);
 	strbuf out;
 	sb_init(&out, buf, len);
 	const char *p = text;
@@ -454,11 +471,14 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	}
 	b->tables[b->ntables++] = t;
 	table_set_game(t, def->name, nseats);
+	/* The channel's remembered choices first, its language among them, so
+	 * the opening line is in the room's words (what they were is announced
+	 * after it: announcements go when the table flushes). */
+	table_recall_settings(t);
 	char buf[1024];
 	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
 	text_fmt_in(table_lang(t), buf, sizeof buf, T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
-	table_recall_settings(t);
 	char *sit[1] = { "sit" };
 	table_command(t, user, name, 1, 1, sit);
 }

@@ -208,11 +208,21 @@ static void deal_end_words(table *t)
 		bid_text(e->bid, c, sizeof c);
 		snprintf(a, sizeof a, "%d", e->points[tt]);
 		table_say(t, e->made ? T_MADE : T_FAILED, table_seat_name(t, e->trumper), c, a);
-		if (e->caps != G304_CAPSO_NONE)
-			table_say(t, T_CAPS_RESULT, g304_caps_outcome_name(e->caps),
+		if (e->caps != G304_CAPSO_NONE) {
+			/* The verdict in the room's words (the engine's name is for records). */
+			static const int verdict[] = { [G304_CAPSO_CORRECT] = T_CAPS_CORRECT,
+						       [G304_CAPSO_LATE] = T_CAPS_LATE,
+						       [G304_CAPSO_EARLY] = T_CAPS_EARLY,
+						       [G304_CAPSO_FAILED] = T_CAPS_FAILED };
+			char v[64];
+			const char *vw = e->caps < sizeof verdict / sizeof verdict[0] && verdict[e->caps]
+				? (text_fmt_in(table_lang(t), v, sizeof v, verdict[e->caps], 0, NULL), v)
+				: g304_caps_outcome_name(e->caps);
+			table_say(t, T_CAPS_RESULT, vw,
 				  e->caps_seat < G304_SEATS ? table_seat_name(t, e->caps_seat)
 							    : table_txt(c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
 				  NULL);
+		}
 		break;
 	}
 	default:

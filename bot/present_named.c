@@ -468,14 +468,19 @@ void named_hand(table *t, int s)
 
 void named_match_start(table *t)
 {
-	char sides[4 * TABLE_NAME_MAX + 64];
-	strbuf b;
-	sb_init(&b, sides, sizeof sides);
+	/* "A & C against B & D" in the room's words, one side at a time. */
+	char sides[4 * TABLE_NAME_MAX + 64] = "", was[sizeof sides];
 	int nsides = t->nseats == 4 ? 2 : t->nseats;
 	for (int i = 0; i < nsides; i++) {
 		char n[TEAM_TEXT];
 		table_side_names(t, i, n, sizeof n);
-		sb_printf(&b, "%s%s", i ? " against " : "", n);
+		if (!i) {
+			snprintf(sides, sizeof sides, "%s", n);
+			continue;
+		}
+		memcpy(was, sides, sizeof was);
+		const char *args[2] = { was, n };
+		text_fmt_in(table_lang(t), sides, sizeof sides, T_G_SIDES_AGAINST, 2, args);
 	}
 	table_say(t, T_G_MATCH_STARTS, t->gdef->name, sides, NULL);
 	table_say(t, ((const present_named_game *)t->pr->words)->t_terms, NULL, NULL, NULL);

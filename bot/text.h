@@ -380,7 +380,13 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_WORD_OPEN, "open") \
 	X(T_WORD_CLOSED, "closed") \
 	X(T_WORD_FACE_DOWN, "face down") \
-	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West")
+	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West") \
+	X(T_VIA_DIRECT_ROOM, "in our direct room: ") \
+	X(T_G_SIDES_AGAINST, "{1} against {2}") \
+	X(T_CAPS_CORRECT, "correct") \
+	X(T_CAPS_LATE, "late") \
+	X(T_CAPS_EARLY, "early") \
+	X(T_CAPS_FAILED, "failed")
 
 enum text_id {
 #define X(id, s) id,

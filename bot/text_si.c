@@ -410,6 +410,15 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_PCC_LOST] = "{1} ට අතක් නැති වුණා, ඒ නිසා pcc අසාර්ථකයි: වටයේ ඉතිරි කාඩ් හැමෝම වෙනුවෙන් මම එකපාරටම ගහනවා",
 	[T_COMMITMENT_FIRST] = "කට්ටුවේ commitment {1} (වටය ඉවර වුණාම කියන salt එකෙන් ඒ වටයේ commitment එක විවෘත වෙනවා: තරග වාර්තාව සමඟ, බෙදීමට කලින් කාඩ් ස්ථිර කළ බව cardbot verify තහවුරු කරයි)",
 	[T_HAND_ONLY_TRUMP_CARD] = " | ඔබට ගහන්න පුළුවන් එකම කාඩ් එක මේසයේ තුරුම්පු කාඩ් එක, {1}: play trump",
+	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
+	[T_VIA_DIRECT_ROOM] = "අපේ පෞද්ගලික කාමරයේ: ",
+	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
+	[T_G_SIDES_AGAINST] = "{1} එදිරිව {2}",
+	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */
+	[T_CAPS_CORRECT] = "නිවැරදියි",
+	[T_CAPS_LATE] = "පරක්කුයි",
+	[T_CAPS_EARLY] = "කලින්",
+	[T_CAPS_FAILED] = "අසාර්ථකයි",
 };
 
 const char *const text_si_refusals[G304_ERR_COUNT] = {

@@ -422,6 +422,15 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_PCC_LOST] = "{1} ஒரு கையை இழந்தார், எனவே pcc தோல்வி: சுற்றின் மீதியை எல்லோருக்குமாக நானே உடனே ஆடி முடிக்கிறேன்",
 	[T_COMMITMENT_FIRST] = "சீட்டுக்கட்டு உறுதிக்குறி {1} (சுற்று முடிவில் சொல்லும் salt அதைத் திறக்கும்; போட்டிப் பதிவுடன் cardbot verify சீட்டுகள் முன்பே நிர்ணயமானவை எனக் காட்டும்)",
 	[T_HAND_ONLY_TRUMP_CARD] = " | நீங்கள் போடக்கூடியது மேசையிலுள்ள துருப்புச் சீட்டு {1} மட்டுமே: play trump",
+	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
+	[T_VIA_DIRECT_ROOM] = "நமது தனி அறையில்: ",
+	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
+	[T_G_SIDES_AGAINST] = "{1} எதிர் {2}",
+	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */
+	[T_CAPS_CORRECT] = "சரியான நேரத்தில்",
+	[T_CAPS_LATE] = "தாமதமாக",
+	[T_CAPS_EARLY] = "முன்கூட்டியே",
+	[T_CAPS_FAILED] = "தோல்வி",
 };
 
 const char *const text_ta_refusals[G304_ERR_COUNT] = {
