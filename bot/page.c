@@ -29,6 +29,12 @@ typedef struct page_walk {
 	int deal_tricks;          /* tricks finished in this deal */
 } page_walk;
 
+/* 304 of four or of six players: the same events and actions (g304.h). */
+static int is_304(const game_def *def)
+{
+	return def == &game_def_304 || def == &game_def_304six;
+}
+
 /* A card's code in words for a step's line: "J♠", "10♥", "Red 14", "the Rook". */
 static void card_words(const game_def *def, const char *code, char *out, size_t len)
 {
@@ -287,7 +293,7 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 		for (int k = 0; k < st->res->nevents && k < GAME_EVENTS_MAX; k++) {
 			const game_event *e = &st->res->events[k];
 			const char *ev = def->ev_name(e->type);
-			if (!strcmp(ev, "played") && def == &game_def_304 && (e->flags & 1))
+			if (!strcmp(ev, "played") && is_304(def) && (e->flags & 1))
 				down = 1;
 			if (!strcmp(ev, "trick"))
 				json_object_object_add(trick, "winner", json_object_new_int(e->seat));
@@ -302,7 +308,7 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 		json_object *b = json_object_new_object();
 		json_object_object_add(b, "seat", json_object_new_int(a->seat));
 		json_object_object_add(b, "value", !strcmp(act, "pass") ? json_object_new_string("pass")
-						   : def == &game_def_304 && a->value >= 400
+						   : is_304(def) && a->value >= 400
 						   ? json_object_new_string("pcc") : json_object_new_int(a->value));
 		json_object_array_add(jget(o, "bids"), b);
 	}
@@ -322,7 +328,7 @@ static void action_words(const record *rec, const game_action *a, int down, char
 		card_words(def, code, c, sizeof c);
 	}
 	if (!strcmp(act, "bid")) {
-		if (def == &game_def_304 && a->value >= 400)
+		if (is_304(def) && a->value >= 400)
 			snprintf(buf, len, "%s bids partner close caps", who);
 		else
 			snprintf(buf, len, "%s bids %u", who, a->value);
@@ -380,7 +386,7 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 		if (!strcmp(ev, "no_trump")) {
 			snprintf(buf, sizeof buf, "The trumper looks at the face-down cards: no trump among them.");
 			*inspected = 1;
-		} else if (!strcmp(ev, "revealed") && def == &game_def_304) {
+		} else if (!strcmp(ev, "revealed") && is_304(def)) {
 			def->card_code(e->card, code);
 			card_words(def, code, c, sizeof c);
 			snprintf(buf, sizeof buf, "The trumper looks at the face-down cards: a trump. "
@@ -398,10 +404,11 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 			snprintf(buf, sizeof buf, "%s takes the trick.", who);
 			(*tricks)++;
 		} else if (!strcmp(ev, "dealt_rest")) {
-			snprintf(buf, sizeof buf, "Four more cards each are dealt.");
+			snprintf(buf, sizeof buf, "%s more cards each are dealt.",
+				 def == &game_def_304six ? "Two" : "Four");
 		} else if (!strcmp(ev, "passed_out")) {
 			snprintf(buf, sizeof buf, "Everyone passed: the deal is over.");
-		} else if (!strcmp(ev, "spoilt") && def != &game_def_304) {
+		} else if (!strcmp(ev, "spoilt") && !is_304(def)) {
 			snprintf(buf, sizeof buf, "Spoilt trumps: every trump is on the trumper's side.");
 		} else if (!strcmp(ev, "draw")) {
 			snprintf(buf, sizeof buf, "%s draws a card.", who);
@@ -437,6 +444,9 @@ static void end_words(const record *rec, json_object *end, char *buf, size_t len
 	else if (rec->nseats == 4)
 		snprintf(buf + o, len - o, "; card points: %s & %s %d, %s & %s %d.", rec->players[0], rec->players[2],
 			 p0, rec->players[1], rec->players[3], p1);
+	else if (rec->nseats == 6)  /* six-player 304: seats 0, 2, 4 against 1, 3, 5 */
+		snprintf(buf + o, len - o, "; card points: %s, %s & %s %d, %s, %s & %s %d.", rec->players[0],
+			 rec->players[2], rec->players[4], p0, rec->players[1], rec->players[3], rec->players[5], p1);
 	else
 		snprintf(buf + o, len - o, "; card points %d and %d.", p0, p1);
 }
@@ -666,8 +676,8 @@ char *page_html(const record *rec, size_t *lenp)
 	/* The page's title: the game and the players, escaped. */
 	char title[64 + GAME_MAX_SEATS * (RECORD_MAX_NAME + 4)];
 	size_t o = (size_t)snprintf(title, sizeof title, "%s: ",
-				    rec->game == &game_def_304 ? "304" : rec->game == &game_def_rook ? "Rook"
-								       : "Trump304");
+				    rec->game == &game_def_304 ? "304" : rec->game == &game_def_304six ? "304 for six"
+				    : rec->game == &game_def_rook ? "Rook" : "Trump304");
 	for (int s = 0; s < rec->nseats && o < sizeof title; s++)
 		o += (size_t)snprintf(title + o, sizeof title - o, "%s%s", s ? ", " : "", rec->players[s]);
 	char *b = NULL;

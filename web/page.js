@@ -8,6 +8,7 @@
 	var SUITS = { S: ["\u2660", "spades", false], H: ["\u2665", "hearts", true], D: ["\u2666", "diamonds", true], C: ["\u2663", "clubs", false] };
 	var RANKS = { J: "jack", Q: "queen", K: "king", A: "ace", T: "10" };
 	var COLOURS = { R: "red", G: "green", Y: "yellow", B: "black" };
+	var MAX_SEATS = 6;  /* the page's seat sections: 304 for six has the most */
 	var at = 0;
 
 	function $(id) { return document.getElementById(id); }
@@ -83,7 +84,7 @@
 			notes.appendChild(li);
 		});
 		var dealStep = steps[firstOfDeal(at)];
-		for (var seat = 0; seat < 4; seat++) {
+		for (var seat = 0; seat < MAX_SEATS; seat++) {
 			var sec = document.querySelector('.seat[data-seat="' + seat + '"]');
 			sec.textContent = "";
 			sec.hidden = seat >= nseats;

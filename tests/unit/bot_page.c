@@ -60,6 +60,7 @@ static void every_game_renders(void)
 	static const char *const records[] = {
 		"closed_cut_success", "match_end", "t304_two_players", "t304_three_players",
 		"t304_four_players", "rook_match", "passed_out", "spoilt_right", "pcc_made",
+		"six_play_inspection", "six_spoilt_caps_pcc", "six_exhausted_250",
 	};
 	for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
 		char path[256], err[RECORD_ERR_MAX];
@@ -102,6 +103,63 @@ static void every_game_renders(void)
 		free(html);
 		record_free(r);
 	}
+}
+
+/* Six-player 304: six seats in the story, three a side; its own title; the
+ * second round deals two more cards each; face-down plays stay unnamed. */
+static void six_players_page(void)
+{
+	size_t len;
+	char *text = slurp("tests/records/six_play_inspection.json", &len);
+	CHECK(text, "six: read");
+	if (!text)
+		return;
+	char err[RECORD_ERR_MAX];
+	record *r = record_parse_game(text, len, err);
+	free(text);
+	CHECK(r && r->nseats == 6 && r->game == &game_def_304six, "six: parse: %s", err);
+	if (!r)
+		return;
+	size_t hlen = 0;
+	char *html = page_html(r, &hlen);
+	CHECK(html && strstr(html, "<title>304 for six: ann, ben, cat, dev, eve, fay</title>"), "six: the title");
+	json_object *story = html ? story_in(html) : NULL;
+	json_object *players = NULL, *steps = NULL, *match = NULL, *sides = NULL;
+	CHECK(story && json_object_object_get_ex(story, "players", &players) &&
+	      json_object_array_length(players) == 6, "six: six players");
+	CHECK(story && json_object_object_get_ex(story, "match", &match) &&
+	      json_object_object_get_ex(match, "sides", &sides) && json_object_array_length(sides) == 2 &&
+	      !strcmp(json_object_to_json_string_ext(sides, JSON_C_TO_STRING_PLAIN), "[[0,2,4],[1,3,5]]"),
+	      "six: two sides, seats 0 2 4 and 1 3 5");
+	int two_more = 0, four_more = 0, end_names = 0, down_plays = 0, down_named = 0;
+	if (story && json_object_object_get_ex(story, "steps", &steps)) {
+		for (size_t k = 0; k < json_object_array_length(steps); k++) {
+			json_object *st = json_object_array_get_idx(steps, k), *notes = NULL, *t = NULL;
+			const char *line = json_object_object_get_ex(st, "text", &t) ? json_object_get_string(t) : "";
+			if (strstr(line, "; card points: ann, cat & eve ") && strstr(line, ", ben, dev & fay "))
+				end_names++;
+			json_object *d = NULL;
+			if (json_object_object_get_ex(st, "down", &d) && json_object_get_boolean(d)) {
+				down_plays++;
+				/* The line is "X plays a card face down": no card named. */
+				size_t ll = strlen(line), tl = strlen(" plays a card face down");
+				if (ll < tl || strcmp(line + ll - tl, " plays a card face down"))
+					down_named++;
+			}
+			for (size_t n = 0; json_object_object_get_ex(st, "notes", &notes) &&
+					   n < json_object_array_length(notes); n++) {
+				const char *note = json_object_get_string(json_object_array_get_idx(notes, n));
+				two_more += !strcmp(note, "Two more cards each are dealt.");
+				four_more += !!strstr(note, "Four more");
+			}
+		}
+	}
+	CHECK(two_more > 0 && !four_more, "six: two more cards each, never four (%d, %d)", two_more, four_more);
+	CHECK(end_names > 0, "six: the deal's end names the sides' card points, three players each");
+	CHECK(down_plays > 0 && !down_named, "six: face-down plays, the card not named (%d)", down_plays);
+	json_object_put(story);
+	free(html);
+	record_free(r);
 }
 
 static const char hostile[] = "</script><b>x</b>&amp;\"'<!--";
@@ -367,6 +425,7 @@ int main(void)
 {
 	every_game_renders();
 	hostile_names_escaped();
+	six_players_page();
 	in_play_has_no_page();
 	record_command_page();
 	return check_report("bot_page");
