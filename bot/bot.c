@@ -450,9 +450,9 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	if (argc > 2) {
 		char *end;
 		long v = strtol(argv[2], &end, 10);
-		nseats = *end || v < 1 || v > 4 ? -1 : (int)v;
+		nseats = *end || v < 1 || v > TABLE_SEATS ? -1 : (int)v;
 	}
-	const game_def *def = game_find(gname);
+	const game_def *def = game_find(table_game_word(gname, nseats));
 	if (!def || argc > 3 || nseats < 0 || (nseats && (nseats < def->min_seats || nseats > def->max_seats))) {
 		char buf[1024];
 		const char *args[3] = { room, b->prefix, "" };

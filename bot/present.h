@@ -106,7 +106,7 @@ typedef struct present {
 	void (*forget)(struct table *t);
 } present;
 
-extern const present present_304, present_trump304, present_rook;
+extern const present present_304, present_304six, present_trump304, present_rook;
 
 /* The presentation of a game, or NULL when the table cannot host it. */
 const present *present_find(const game_def *def);

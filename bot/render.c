@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "render.h"
+#include "g304six.h"
 #include "rook.h"
 
 #define IRC_COLOUR "\x03"
@@ -21,20 +22,24 @@ const char *render_suit_symbol(int suit, int style)
 	return suit_symbols[suit];
 }
 
+static void suited(strbuf *b, const char *rank, int suit, int style)
+{
+	int red = suit == SUIT_HEARTS || suit == SUIT_DIAMONDS;
+	if (style == RENDER_COLOUR && red)
+		sb_add(b, IRC_COLOUR IRC_RED);
+	sb_add(b, rank);
+	sb_add(b, render_suit_symbol(suit, style));
+	if (style == RENDER_COLOUR && red)
+		sb_add(b, IRC_COLOUR);
+}
+
 void render_card(strbuf *b, card c, int style)
 {
 	if (c >= CARD_COUNT) {
 		sb_add(b, "??");
 		return;
 	}
-	int suit = card_suit(c);
-	int red = suit == SUIT_HEARTS || suit == SUIT_DIAMONDS;
-	if (style == RENDER_COLOUR && red)
-		sb_add(b, IRC_COLOUR IRC_RED);
-	sb_add(b, rank_text[card_rank(c)]);
-	sb_add(b, render_suit_symbol(suit, style));
-	if (style == RENDER_COLOUR && red)
-		sb_add(b, IRC_COLOUR);
+	suited(b, rank_text[card_rank(c)], card_suit(c), style);
 }
 
 /* Display order: spades, hearts, diamonds, clubs; strongest first. */
@@ -79,13 +84,14 @@ card render_hand_at(cardset hand, int pos)
 	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
 }
 
-card render_parse_card(const char *text)
+/* A card as typed, cleaned into a code ("JS", "10H"): colour codes, spaces
+ * and suit symbols taken out or into letters. 0 if too long. */
+static int typed_code(const char *text, char buf[8])
 {
-	char buf[8];
 	size_t n = 0;
 	const unsigned char *p = (const unsigned char *)text;
 	/* Skip colour codes a client may paste back, and spaces. */
-	while (*p && n < sizeof buf - 1) {
+	while (*p && n < 7) {
 		if (*p == 0x03) {
 			p++;
 			for (int k = 0; k < 2 && *p >= '0' && *p <= '9'; k++)
@@ -106,9 +112,62 @@ card render_parse_card(const char *text)
 		buf[n++] = (char)*p++;
 	}
 	if (*p)
-		return CARD_NONE;
+		return 0;
 	buf[n] = '\0';
-	return card_parse(buf);
+	return 1;
+}
+
+card render_parse_card(const char *text)
+{
+	char buf[8];
+	return typed_code(text, buf) ? card_parse(buf) : CARD_NONE;
+}
+
+/* ---- six-player 304 ---- */
+
+void render_card6(strbuf *b, card c, int style)
+{
+	if (c >= G6_CARDS) {
+		sb_add(b, "??");
+		return;
+	}
+	suited(b, g6_rank(c) ? rank_text[g6_rank(c) - 1] : "6", g6_suit(c), style);
+}
+
+/* Display order as for 32 cards: S H D C, strongest first, the six last. */
+static int hand6_order(uint64_t hand, card out[G6_CARDS])
+{
+	int n = 0;
+	for (int s = 0; s < SUIT_COUNT; s++)
+		for (int r = G6_RANKS - 1; r >= 0; r--)
+			if (hand & g6_bit(g6_make(s, r)))
+				out[n++] = g6_make(s, r);
+	return n;
+}
+
+void render_hand6(strbuf *b, uint64_t hand, int style, int numbered)
+{
+	card order[G6_CARDS];
+	int n = hand6_order(hand, order);
+	for (int i = 0; i < n; i++) {
+		hand_gap(b, i, numbered);
+		render_card6(b, order[i], style);
+	}
+	if (!n)
+		sb_add(b, "(none)");
+}
+
+card render_hand6_at(uint64_t hand, int pos)
+{
+	card order[G6_CARDS];
+	int n = hand6_order(hand, order);
+	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
+}
+
+card render_parse_card6(const char *text)
+{
+	char buf[8];
+	return typed_code(text, buf) ? g6_parse(buf) : CARD_NONE;
 }
 
 /* ---- Rook ---- */

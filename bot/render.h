@@ -24,6 +24,14 @@ card render_hand_at(cardset hand, int pos);
  * "j s", "J of spades" is not accepted. Returns CARD_NONE if unreadable. */
 card render_parse_card(const char *text);
 
+/* ---- six-player 304 (36 cards: engine/g304six.h numbering, suit * 9 +
+ * rank, rank 0 the six) ----
+ * The same as above, the six written "6". */
+void render_card6(strbuf *b, card c, int style);
+void render_hand6(strbuf *b, uint64_t hand, int style, int numbered);
+card render_hand6_at(uint64_t hand, int pos);
+card render_parse_card6(const char *text);
+
 /* ---- Rook (57 cards: engine/rook.h numbering, 56 is the bird) ----
  * A card is its number and colour letter ("14R", "5B") in the colour's mIRC
  * colour (Red 04, Green 03, Yellow 07, Black 14: readable on light and dark

@@ -662,9 +662,9 @@ int store_tables_each(store *s, store_table_fn fn, void *ctx)
 
 /* ---- matches ---- */
 
-static int put_seats(store *s, int64_t id, const store_seat seats[4])
+static int put_seats(store *s, int64_t id, const store_seat seats[STORE_SEATS])
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < STORE_SEATS; i++)
 		if (seats[i].name && run(s, prep(s, "INSERT OR REPLACE INTO match_players(match_id, seat, user, name, computer) "
 				   "VALUES(?1, ?2, ?3, ?4, ?5)", "Iitti", id, i, seats[i].user ? seats[i].user : "",
 				seats[i].name ? seats[i].name : "", seats[i].computer), "saving the players") < 0)
@@ -673,7 +673,7 @@ static int put_seats(store *s, int64_t id, const store_seat seats[4])
 }
 
 int store_match_begin(store *s, const char *net, const char *room, const char *game, const char *rules_json,
-		      const store_seat seats[4], int dealer, int64_t *id)
+		      const store_seat seats[STORE_SEATS], int dealer, int64_t *id)
 {
 	if (begin(s) < 0)
 		return -1;
@@ -687,7 +687,7 @@ int store_match_begin(store *s, const char *net, const char *room, const char *g
 	return commit(s);
 }
 
-int store_match_seats(store *s, int64_t id, const store_seat seats[4])
+int store_match_seats(store *s, int64_t id, const store_seat seats[STORE_SEATS])
 {
 	if (begin(s) < 0)
 		return -1;
@@ -702,11 +702,11 @@ int store_deal_begin(store *s, int64_t id, int idx, const char *deck_json, const
 			   id, idx, deck_json, salt, commitment), "saving a deal");
 }
 
-static int put_results(store *s, int64_t id, int idx, const store_result res[4])
+static int put_results(store *s, int64_t id, int idx, const store_result res[STORE_SEATS])
 {
 	if (run(s, prep(s, "UPDATE deals SET ended=1 WHERE match_id=?1 AND idx=?2", "Ii", id, idx), "ending a deal") < 0)
 		return -1;
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < STORE_SEATS; i++) {
 		const store_result *r = &res[i];
 		if (!r->outcome)
 			continue; /* no seat (Trump304 with two or three) */
@@ -923,7 +923,7 @@ static int fill_players(store *s, store_match_info *m)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		int seat = sqlite3_column_int(st, 0);
-		if (seat >= 0 && seat < 4)
+		if (seat >= 0 && seat < STORE_SEATS)
 			copy_col(st, 1, m->players[seat], sizeof m->players[seat]);
 	}
 	sqlite3_finalize(st);
@@ -1084,7 +1084,7 @@ static double now_us(void)
 
 int store_bench(store *s, int n, double *us)
 {
-	store_seat seats[4] = { { "a", "a", 0 }, { "b", "b", 0 }, { "c", "c", 0 }, { "d", "d", 0 } };
+	store_seat seats[STORE_SEATS] = { { "a", "a", 0 }, { "b", "b", 0 }, { "c", "c", 0 }, { "d", "d", 0 } };
 	int64_t id;
 	if (store_match_begin(s, "bench", "#bench", "304", "{}", seats, 0, &id) < 0)
 		return -1;

@@ -74,6 +74,9 @@ typedef void (*store_table_fn)(void *ctx, const char *net, const char *room, con
 /* Calls fn for every stored table, oldest first. */
 int store_tables_each(store *s, store_table_fn fn, void *ctx);
 
+/* Seats a match may have (six-player 304). */
+#define STORE_SEATS 6
+
 /* ---- matches: the record, piece by piece ---- */
 typedef struct store_seat {
 	const char *user;    /* identity on the network; "" for a computer player */
@@ -85,9 +88,9 @@ typedef struct store_seat {
  * games without options). A seat whose name is NULL is not stored: the
  * record's players are the seats before it (Trump304 with 2 or 3). */
 int store_match_begin(store *s, const char *net, const char *room, const char *game, const char *rules_json,
-		      const store_seat seats[4], int dealer, int64_t *id);
+		      const store_seat seats[STORE_SEATS], int dealer, int64_t *id);
 /* Updates who sits where (a player replaced, a computer standing in). */
-int store_match_seats(store *s, int64_t id, const store_seat seats[4]);
+int store_match_seats(store *s, int64_t id, const store_seat seats[STORE_SEATS]);
 /* Deal number idx (0-based, redeals included) with its deck (a JSON array
  * of 32 card codes), its salt and commitment (hex). */
 int store_deal_begin(store *s, int64_t id, int idx, const char *deck_json, const char *salt, const char *commitment);
@@ -114,7 +117,7 @@ typedef struct store_result {
 } store_result;
 /* How a deal ended, stored with the action that ended it. */
 typedef struct store_deal_end {
-	store_result seats[4];
+	store_result seats[STORE_SEATS];
 	int match_over;        /* the action also ended the match */
 	int winner;            /* the winning team then */
 	int tokens[2];
@@ -141,7 +144,7 @@ typedef struct store_match_info {
 	int64_t started, ended;   /* unix seconds; ended 0 while in play */
 	int winner;               /* -1: none */
 	int tokens[2];
-	char players[4][256];     /* "" past the last seat (Trump304 with two or three) */
+	char players[STORE_SEATS][256]; /* "" past the last seat (Trump304 with two or three) */
 	char game[16];            /* "304", "trump304", "rook" */
 } store_match_info;
 int store_match_info_get(store *s, int64_t id, store_match_info *out);

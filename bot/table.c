@@ -243,9 +243,10 @@ static void seat_human(table *t, int s, const char *user, const char *name)
 
 static void seat_computer(table *t, int s)
 {
-	/* The four names are one message, separated by spaces. */
+	/* The names are one message, separated by spaces: four, or six for a
+	 * table of six. */
 	char names[128];
-	table_txt(names, sizeof names, T_COMPUTER_NAMES, NULL, NULL, NULL);
+	table_txt(names, sizeof names, t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL, NULL);
 	const char *p = names;
 	for (int i = 0; i < s && strchr(p, ' '); i++)
 		p = strchr(p, ' ') + 1;
@@ -1163,17 +1164,21 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		struct tm tmv;
 		strftime(day, sizeof day, "%Y-%m-%d", gmtime_r(&when, &tmv));
 		int np = 0;
-		while (np < 4 && m[i].players[np][0])
+		while (np < STORE_SEATS && m[i].players[np][0])
 			np++;
 		char num[24];
 		snprintf(num, sizeof num, "%lld", (long long)m[i].id);
 		sb_add(&b, i ? "; " : "");
 		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day, m[i].game);
-		if (np == 4) {
+		if (np == 4 || np == 6) {
 			/* Teams: the winners, or the first team of a stopped match. */
 			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;
-			sb_printf(&b, "%s & %s (%d : %d)", m[i].players[w], m[i].players[w + 2], m[i].tokens[0],
-				  m[i].tokens[1]);
+			if (np == 6)
+				sb_printf(&b, "%s, %s & %s (%d : %d)", m[i].players[w], m[i].players[w + 2],
+					  m[i].players[w + 4], m[i].tokens[0], m[i].tokens[1]);
+			else
+				sb_printf(&b, "%s & %s (%d : %d)", m[i].players[w], m[i].players[w + 2], m[i].tokens[0],
+					  m[i].tokens[1]);
 		} else if (m[i].winner >= 0 && m[i].winner < np) {
 			sb_add(&b, m[i].players[m[i].winner]);
 		} else {
@@ -1314,6 +1319,12 @@ static void cmd_lang(table *t, const char *user, const char *name, int in_room, 
 	bot_lang_command(t->bot, t->net, user, table_lang(t), argc, argv);
 }
 
+const char *table_game_word(const char *word, int nseats)
+{
+	/* 304 for six players is a game of its own. */
+	return !strcasecmp(word, "304") && nseats == 6 ? "304six" : word;
+}
+
 int table_set_game(table *t, const char *gname, int nseats)
 {
 	const game_def *d = game_find(gname);
@@ -1362,7 +1373,7 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	long v;
 	if (argc > 2)
 		n = parse_number(argv[2], 1, TABLE_SEATS, &v) < 0 ? -1 : (int)v;
-	int r = n < 0 ? -1 : table_set_game(t, argv[1], n);
+	int r = n < 0 ? -1 : table_set_game(t, table_game_word(argv[1], n), n);
 	if (r == -2) {
 		table_tell(t, user, T_G_NEW_CROWDED, table_room_shown(t), NULL, NULL);
 		return;

@@ -166,8 +166,11 @@ void table_recall_settings(table *t);
  * not 0, its match replayed through the engine. On -1 (err says why) the
  * table is left open with nobody seated. */
 int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_t errlen);
-/* Makes an open table host a game: "304", "trump304" (2-4 seats) or
- * "rook"; nseats 0 means the game's usual count. -1 when the game or the
+/* The game a player names with `new WORD [N]`: the game of that record
+ * name, except "304" with 6 seats, which is 304 for six (304six). */
+const char *table_game_word(const char *word, int nseats);
+/* Makes an open table host a game: "304", "304six" (6 seats), "trump304"
+ * (2-4 seats) or "rook"; nseats 0 means the game's usual count. -1 when the game or the
  * count is not possible (nothing changes). */
 int table_set_game(table *t, const char *name, int nseats);
 /* The record name of the table's game ("304", "trump304", "rook"). */

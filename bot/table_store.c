@@ -31,38 +31,6 @@ void tstore_deck_json(const card deck[CARD_COUNT], char *out, size_t len)
 		snprintf(out + n, len - n, "]");
 }
 
-void tstore_action_json(const g304_action *a, char *out, size_t len)
-{
-	size_t n = (size_t)snprintf(out, len, "{\"seat\": %d, \"do\": \"%s\"", a->seat, g304_act_name(a->type));
-	char code[3];
-	switch (a->type) {
-	case G304_ACT_BID:
-		if (a->value == G304_BID_PCC)
-			n += (size_t)snprintf(out + n, len - n, ", \"value\": \"pcc\"");
-		else
-			n += (size_t)snprintf(out + n, len - n, ", \"value\": %d", a->value);
-		break;
-	case G304_ACT_TRUMP:
-	case G304_ACT_PLAY:
-		card_code(a->card, code);
-		n += (size_t)snprintf(out + n, len - n, ", \"card\": \"%s\"", code);
-		break;
-	case G304_ACT_CAPS:
-		n += (size_t)snprintf(out + n, len - n, ", \"order\": [");
-		for (int i = 0; i < a->norder && n < len; i++) {
-			card_code(a->order[i], code);
-			n += (size_t)snprintf(out + n, len - n, "%s\"%s\"", i ? ", " : "", code);
-		}
-		if (n < len)
-			n += (size_t)snprintf(out + n, len - n, "]");
-		break;
-	default:
-		break;
-	}
-	if (n < len)
-		snprintf(out + n, len - n, "}");
-}
-
 /* ---- meta ---- */
 
 int tstore_meta(const table *t, char *out, size_t len)
@@ -95,8 +63,9 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(set, "computer_think_ms", json_object_new_int(s->computer_think_ms));
 	json_object_object_add(set, "lang", json_object_new_string(s->lang));
 	json_object_object_add(o, "settings", set);
+	/* Four seats (as every cardbot before six-player 304 wrote), or six. */
 	json_object *seats = json_object_new_array();
-	for (int i = 0; i < G304_SEATS; i++) {
+	for (int i = 0; i < (t->nseats > G304_SEATS ? TABLE_SEATS : G304_SEATS); i++) {
 		const seat *st = &t->seats[i];
 		json_object *j = json_object_new_object();
 		json_object_object_add(j, "user", json_object_new_string(st->user));
@@ -200,13 +169,14 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 				snprintf(s.lang, sizeof s.lang, "%s", text_lang_find(lang)->code);
 		}
 	}
-	seat seats[G304_SEATS];
+	seat seats[TABLE_SEATS];
 	memset(seats, 0, sizeof seats);
 	json_object *arr;
+	size_t nsaved = 0;
 	if (!bad && (!json_object_object_get_ex(o, "seats", &arr) || !json_object_is_type(arr, json_type_array)
-		     || json_object_array_length(arr) != G304_SEATS))
+		     || ((nsaved = json_object_array_length(arr)) != G304_SEATS && nsaved != TABLE_SEATS)))
 		bad = "seats";
-	for (int i = 0; !bad && i < G304_SEATS; i++) {
+	for (int i = 0; !bad && i < (int)nsaved; i++) {
 		json_object *j = json_object_array_get_idx(arr, (size_t)i);
 		int comp = 0, away = 0, ascii = 0;
 		if (!json_object_is_type(j, json_type_object) || get_str(j, "user", seats[i].user, sizeof seats[i].user) < 0
@@ -226,7 +196,7 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 			seats[i].mid_match = mid;
 	}
 	int first = 0, votes = 0, nseats = G304_SEATS;
-	if (!bad && (get_int(o, "first_dealer", 0, 3, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
+	if (!bad && (get_int(o, "first_dealer", 0, TABLE_SEATS - 1, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
 		bad = "first_dealer";
 	/* The game (absent in metas from before Trump304 and Rook: 304). */
 	char gname[16] = "304";
@@ -234,10 +204,10 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 	if (!bad && json_object_object_get_ex(o, "game", &gv) && get_str(o, "game", gname, sizeof gname) < 0)
 		bad = "game";
 	const game_def *gdef = game_find(gname);
-	if (!bad && (!gdef || get_int(o, "nseats", 1, G304_SEATS, &nseats) < 0 || nseats < gdef->min_seats
-		     || nseats > gdef->max_seats))
+	if (!bad && (!gdef || get_int(o, "nseats", 1, TABLE_SEATS, &nseats) < 0 || nseats < gdef->min_seats
+		     || nseats > gdef->max_seats || nseats > (int)nsaved || first >= nseats))
 		bad = "game";
-	for (int i = nseats; !bad && i < G304_SEATS; i++)
+	for (int i = nseats; !bad && i < TABLE_SEATS; i++)
 		if (seats[i].user[0])
 			bad = "seats";
 	if (bad) {

@@ -64,6 +64,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
 	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
 	X(T_PCC_SITS_OUT, "{1} sits out this deal: {2} plays alone and must win every trick") \
+	X(T_DEALT_REST6, "two more cards each are dealt; six-card bidding, {1} first (250 or more, pcc, or pass)") \
+	X(T_BID6_WON, "{1} wins the six-card bidding at {2}") \
+	X(T_PCC_SIT_OUT6, "{1} sit out this deal: {2} plays alone and must win every trick") \
 	X(T_PCC_LOST, "{1} has lost a trick, so the pcc is lost: I play out the rest of the deal for everyone at once") \
 	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
 	X(T_OPENED, "{1} opens the game: trumps are {2}; the card laid face down was {3}") \
@@ -183,6 +186,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
 	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
 	X(T_MATCH_STARTS2, "against {1} & {2}; 11 tokens each") \
+	X(T_MATCH_STARTS6, "a match of 304 for six begins: {1} against {2}; 11 tokens each") \
 	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
 	X(T_TRUMP_PRIVATELY, "[{1}] choose your trump card in a private message to me, not in the channel.") \
 	X(T_BAD_CARD, "I cannot read \"{1}\" as a card: try js, J\xe2\x99\xa0, 10h, th, or its position in your hand.") \
@@ -212,7 +216,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
-	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc for partner close caps with eight cards (your partner sits out and you must win every trick)") \
+	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc in the second round for partner close caps (your partner sits out, with six players both partners, and you must win every trick)") \
 	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
@@ -248,6 +252,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_STATE_BID4_HIGH, "four-card bidding, {1} by {2}") \
 	X(T_STATE_TRUMP, "{1} is choosing a trump card") \
 	X(T_STATE_BID8, "eight-card bidding, {1} to beat") \
+	X(T_STATE_BID6, "six-card bidding, {1} to beat") \
 	X(T_STATE_TRICK, "trick {1}") \
 	X(T_STATE_LED, ", {1} led") \
 	X(T_STATE_TRUMPS, ", trumps {1}") \
@@ -287,7 +292,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_FACE_DOWN, "(face down)") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
 	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
-	X(T_G_NEW_USAGE, "[{1}] the games: 304, trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
+	X(T_RULES6, "{1}: 304 for six | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
 	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
@@ -381,6 +387,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_WORD_CLOSED, "closed") \
 	X(T_WORD_FACE_DOWN, "face down") \
 	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West") \
+	X(T_COMPUTER_NAMES6, "Robo-North Robo-NorthEast Robo-SouthEast Robo-South Robo-SouthWest Robo-NorthWest") \
 	X(T_VIA_DIRECT_ROOM, "in our direct room: ") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \
 	X(T_CAPS_CORRECT, "correct") \

@@ -94,6 +94,9 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_DEALT_REST] = "மீதி நான்கு சீட்டுகளும் போடப்பட்டன; எட்டுச் சீட்டு ஏலம், முதலில் {1} (250 அல்லது மேல், pcc, அல்லது pass)",
 	[T_TRUMP_BACK] = "{1} பழைய துருப்புச் சீட்டைத் திரும்ப எடுக்கிறார்",
 	[T_BID8_WON] = "{1} எட்டுச் சீட்டு ஏலத்தை வென்றார்: {2}",
+	[T_DEALT_REST6] = "ஒவ்வொருவருக்கும் இன்னும் இரண்டு சீட்டுகள் போடப்பட்டன; ஆறு சீட்டு ஏலம், முதலில் {1} (250 அல்லது மேல், pcc, அல்லது pass)",
+	[T_BID6_WON] = "{1} ஆறு சீட்டு ஏலத்தை வென்றார்: {2}",
+	[T_PCC_SIT_OUT6] = "{1} இந்தச் சுற்றில் ஆடமாட்டார்கள்: {2} தனியாக ஆடி எல்லாக் கைகளையும் எடுக்க வேண்டும்",
 	[T_PLAY_STARTS] = "{2} ஆட்டம் தொடங்குகிறது: முதலில் {1}",
 	[T_OPENED] = "{1} ஆட்டத்தைத் திறக்கிறார்: துருப்பு {2}; கவிழ்த்து வைத்திருந்த சீட்டு {3}",
 	[T_PLAYED] = "{1} {2}",
@@ -211,6 +214,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_NEED_FOUR] = "[{1}] நான்கு ஆட்டக்காரர் தேவை: ஆட்களை {prefix}sit மூலமோ கணினி ஆட்டக்காரரை {prefix}bot மூலமோ அமர்த்துங்கள்.",
 	[T_MATCH_STARTS] = "304 போட்டி தொடங்குகிறது: {1} & {2}",
 	[T_MATCH_STARTS2] = "எதிரில் {1} & {2}; ஒவ்வொரு அணிக்கும் 11 டோக்கன்",
+	[T_MATCH_STARTS6] = "ஆறு பேருக்கான 304 போட்டி தொடங்குகிறது: {1}, எதிரில் {2}; ஒவ்வொரு அணிக்கும் 11 டோக்கன்",
 	[T_NOTIFY_START] = "{1}-இல் 304 ஆட்டம் தொடங்குகிறது",
 	[T_TRUMP_PRIVATELY] = "[{1}] துருப்புச் சீட்டைச் சனலில் அல்ல, எனக்குத் தனிச் செய்தியில் தெரிவுசெய்யுங்கள்.",
 	[T_BAD_CARD] = "\"{1}\" என்பதைச் சீட்டாக வாசிக்க முடியவில்லை: js, J♠, 10h, th, அல்லது உங்கள் சீட்டுகளில் அதன் இடம் என்று முயலுங்கள்.",
@@ -240,7 +244,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_HELP_FINISH] = "{1}finish: யாராவது caps சொன்ன பின், சுற்று முடியும் வரை உங்கள் சீட்டுகளை நான் போடுவேன்",
 	[T_HELP_CLAIM] = "{1}claim KEY: தனியாக; நான் உங்களைத் தவறவிட்டால் (quit, மீள்தொடக்கம்), அமர்ந்தபோது தந்த சாவியுடன் எந்த nick-இலும் இருக்கையைத் திரும்ப எடுங்கள்",
 	[T_HELP_CUT] = "{1}cut N: கேட்கப்பட்டால், போடுமுன் மேலிருந்து N சீட்டில் வெட்டுங்கள் (304: போடுபவருக்கு முன், 1-31; Trump304: பின், 1-31; Rook: முன், 1-56); இல்லையேல் தானாகப் போடப்படும்",
-	[T_HELP_BID] = "{1}bid N: N புள்ளி கேளுங்கள் (60 என்றால் 160); {1}bid pcc: எட்டுச் சீட்டுடன் partner close caps (கூட்டாளி ஆடமாட்டார், நீங்கள் எல்லாக் கைகளையும் எடுக்க வேண்டும்)",
+	[T_HELP_BID] = "{1}bid N: N புள்ளி கேளுங்கள் (60 என்றால் 160); {1}bid pcc: இரண்டாம் ஏலத்தில் partner close caps (கூட்டாளி ஆடமாட்டார், ஆறு பேர் ஆட்டத்தில் இரு கூட்டாளிகளும்; நீங்கள் எல்லாக் கைகளையும் எடுக்க வேண்டும்)",
 	[T_HELP_BOT] = "{1}bot [SEAT]: கணினி ஆட்டக்காரரை அமர்த்து (முதல் வெற்று இருக்கையில், அல்லது SEAT 1-4; போனவரின் இருக்கை அவகாசம் வரை அவருக்கே)",
 	[T_HELP_CAPS] = "{1}caps CARD CARD ...: மீதி எல்லாக் கைகளையும் கோருங்கள், உங்கள் எல்லாச் சீட்டுகளையும் போடும் வரிசையில் சொல்லி",
 	[T_HELP_HAND] = "{1}hand: என் சீட்டுகளை மீண்டும் தனியாக அனுப்பு",
@@ -276,6 +280,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_STATE_BID4_HIGH] = "நான்கு சீட்டு ஏலம், {2}: {1}",
 	[T_STATE_TRUMP] = "{1} துருப்புச் சீட்டைத் தெரிவுசெய்கிறார்",
 	[T_STATE_BID8] = "எட்டுச் சீட்டு ஏலம், {1}-க்கு மேல்",
+	[T_STATE_BID6] = "ஆறு சீட்டு ஏலம், {1}-க்கு மேல்",
 	[T_STATE_TRICK] = "{1}ஆம் கை",
 	[T_STATE_LED] = ", முதல் சீட்டு {1}",
 	[T_STATE_TRUMPS] = ", துருப்பு {1}",
@@ -314,7 +319,8 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_FACE_DOWN] = "(கவிழ்த்து)",
 	[T_LAST_TRICK] = "{1}: கடைசிக் கை ({2}):{3} | எடுத்தவர் {4}",
 	[T_RULES] = "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | {prefix}start-க்கு முன் {prefix}set OPTION VALUE மூலம் மாற்றலாம்",
-	[T_G_NEW_USAGE] = "[{1}] விளையாட்டுகள்: 304, 2, 3 அல்லது 4 பேருடன் trump304 (உதா: {2}new trump304 3), rook. எதுவும் மாறவில்லை.",
+	[T_RULES6] = "{1}: 304 (ஆறு பேர்) | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | {prefix}start-க்கு முன் {prefix}set OPTION VALUE மூலம் மாற்றலாம்",
+	[T_G_NEW_USAGE] = "[{1}] விளையாட்டுகள்: 304 (ஆறு பேருக்கு: {2}new 304 6), 2, 3 அல்லது 4 பேருடன் trump304 (உதா: {2}new trump304 3), rook. எதுவும் மாறவில்லை.",
 	[T_G_NEW_CROWDED] = "[{1}] அந்த விளையாட்டின் இருக்கைகளைவிட அதிகமானோர் அமர்ந்துள்ளனர்: முதலில் ஒருவர் {prefix}leave செய்ய வேண்டும்.",
 	[T_G_TABLE_GAME] = "இந்த மேசை இப்போது {1} ஆடுகிறது ({2} இருக்கைகள்). ஆட்களை {prefix}sit மூலமோ கணினி ஆட்டக்காரரை {prefix}bot மூலமோ அமர்த்தி, பின் {prefix}start.",
 	[T_G_NEED_SEATS] = "[{1}] {2} ஆட்டக்காரர் தேவை: ஆட்களை {prefix}sit மூலமோ கணினி ஆட்டக்காரரை {prefix}bot மூலமோ அமர்த்துங்கள்.",
@@ -411,6 +417,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	 * the first space, read into a 128-byte buffer; the four Tamil names
 	 * (ரோபோ-வடக்கு ...) come to 130 bytes and the last would be cut. */
 	[T_COMPUTER_NAMES] = "Robo-North Robo-East Robo-South Robo-West",
+	[T_COMPUTER_NAMES6] = "Robo-North Robo-NorthEast Robo-SouthEast Robo-South Robo-SouthWest Robo-NorthWest",
 
 	/* ids from branch lines (not yet in the language layer's text.h; the lead
 	 * merges them into TEXT_LIST order: T_PCC_SITS_OUT and T_PCC_LOST after

@@ -1,4 +1,4 @@
-/* bot_games.c: Trump304 (2, 3 and 4 players) and Rook at a table over the
+/* bot_games.c: Trump304 (2, 3 and 4 players), Rook and six-player 304 at a table over the
  * test network (testnet.h): matches played by computer players and one
  * scripted person typing commands (positions and card codes, in the room
  * and privately), refusals, no room line naming a card hidden at that
@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "g304six.h"
 #include "rook.h"
 #include "t304.h"
 #include "bot.h"
@@ -20,6 +21,7 @@
 #include "testnet.h"
 
 static int is_rook(const table *t) { return t->gdef == &game_def_rook; }
+static int is_six(const table *t) { return t->gdef == &game_def_304six; }
 
 /* Every card a line names, as the bot renders cards (colour style). */
 static uint64_t cards_in(const table *t, const char *line)
@@ -31,6 +33,8 @@ static uint64_t cards_in(const table *t, const char *line)
 		sb_init(&b, buf, sizeof buf);
 		if (is_rook(t))
 			render_rook_card(&b, c, RENDER_COLOUR);
+		else if (is_six(t))
+			render_card6(&b, (card)c, RENDER_COLOUR);
 		else
 			render_card(&b, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))
@@ -51,6 +55,19 @@ static uint64_t hidden_now(const table *t)
 				all &= ~((uint64_t)1 << g->tricks[i].card[k]);
 		return all;
 	}
+	if (is_six(t)) {
+		/* Played face up, or turned up for all; the trump card once shown. */
+		const g6 *g = t->g->state;
+		for (int i = 0; i <= g->trick_no && i < G6_TRICKS; i++)
+			for (int k = 0; k < g->tricks[i].n; k++)
+				if (!(g->tricks[i].down >> k & 1) || (g->tricks[i].shown >> k & 1))
+					all &= ~((uint64_t)1 << g->tricks[i].card[k]);
+		if (g->trump_public && g->trump_card != CARD_NONE)
+			all &= ~((uint64_t)1 << g->trump_card);
+		for (int k = 0; g->caps_seat != G304_NO_SEAT && k < g->caps_norder; k++)
+			all &= ~((uint64_t)1 << g->caps_order[k]); /* a caps call shows its order */
+		return all;
+	}
 	const t304 *g = t->g->state;
 	for (int i = 0; i <= g->trick_no && i < T304_MAX_TRICKS; i++)
 		for (int k = 0; k < g->tricks[i].n; k++)
@@ -64,6 +81,10 @@ static uint64_t hand_of(const table *t, int s)
 {
 	if (is_rook(t))
 		return ((const rook *)t->g->state)->hand[s];
+	if (is_six(t)) { /* the trump card face down on the table is its owner's */
+		const g6 *g = t->g->state;
+		return g->hand[s] | (g->trump_down && g->trumper == s && g->trump_card != CARD_NONE ? g6_bit(g->trump_card) : 0);
+	}
 	return ((const t304 *)t->g->state)->hand[s];
 }
 
@@ -148,18 +169,33 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 		if (k++ % 2) {
 			for (int p = 1; p <= 16 && !pos; p++) {
 				int c = is_rook(t) ? render_rook_hand_at(hand_of(t, me), ((const rook *)t->g->state)->trump, p)
-						   : render_hand_at((cardset)hand_of(t, me), p);
+					: is_six(t) ? render_hand6_at(((const g6 *)t->g->state)->hand[me], p)
+						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
 					pos = p;
 			}
 		}
-		if (pos) {
-			snprintf(cmd, sizeof cmd, "!play %d", pos);
+		/* 304 for six: a card may go face down, so plays go privately
+		 * ("play trump" for the trump card on the table). */
+		const g6 *g = is_six(t) ? t->g->state : NULL;
+		if (g && g->trump_down && g->trumper == me && a.cards[0] == g->trump_card) {
+			snprintf(cmd, sizeof cmd, "play trump");
+			private = 1;
+		} else if (pos) {
+			snprintf(cmd, sizeof cmd, g ? "play %d" : "!play %d", pos);
 			used_position++;
+			private = g != NULL;
 		} else {
 			t->gdef->card_code(a.cards[0], code);
-			snprintf(cmd, sizeof cmd, "!p %s", code);
+			snprintf(cmd, sizeof cmd, g ? "play %s" : "!p %s", code);
 			used_code++;
+			private = g != NULL;
+		}
+	} else if (!strcmp(name, "caps")) {
+		size_t n = (size_t)snprintf(cmd, sizeof cmd, "!caps");
+		for (int k = 0; k < a.ncards && n + 5 < sizeof cmd; k++) {
+			t->gdef->card_code(a.cards[k], code);
+			n += (size_t)snprintf(cmd + n, sizeof cmd - n, " %s", code);
 		}
 	} else {
 		snprintf(cmd, sizeof cmd, "!%s", name);
@@ -743,6 +779,136 @@ static void live_restart_at_table(bot *b, loop *ev, store *db, const char *gname
 	close_table(b, ev, t);
 }
 
+/* 304 for six (issue 20): `!new 304 6` opens six seats; ann and five
+ * computer players play a whole match to its end; teams of three, 36
+ * cards (the sixes shown "6"), hands of four then six, six tricks of six
+ * cards; no line shows a card to anyone not entitled to it; a second bot
+ * on the database rebuilds the same game mid-deal; the record, !history
+ * and !stats know the game. */
+static void six_match(bot *b, loop *ev, store *db, rng *r)
+{
+	const char *room = "#six";
+	say(b, room, "ann", "!304");
+	table *t = table_in(b, room);
+	int r0 = net.nroom, p0 = net.npriv;
+	say(b, room, "ann", "!new 304 6");
+	CHECK(t && t->gdef == &game_def_304six && t->nseats == 6, "!new 304 6 makes a table of six for 304");
+	if (!t)
+		return;
+	CHECK(room_has(r0, "This table now plays 304six (6 seats)"), "the room is told");
+	say(b, room, "ann", "!start");
+	CHECK(t->state == TABLE_OPEN && priv_has(p0, "ann", "6 players are needed"), "!start waits for six");
+	for (int i = 1; i < 6; i++)
+		say(b, room, "ann", "!bot");
+	CHECK(room_has(r0, "all 6 seats are taken"), "the table says when its six seats are full");
+	int distinct = 1;
+	for (int i = 0; i < 6; i++)
+		for (int k = i + 1; k < 6; k++)
+			distinct &= strcmp(t->seats[i].name, t->seats[k].name) != 0;
+	CHECK(distinct && !strcmp(t->seats[5].name, "Robo-NorthWest"), "six seats, six different names (%s ... %s)",
+	      t->seats[1].name, t->seats[5].name);
+	say(b, room, "ann", "!set pace casual");
+	r0 = net.nroom;
+	p0 = net.npriv;
+	say(b, room, "ann", "!start");
+	CHECK(t->state == TABLE_PLAYING && t->g, "the six-player match starts");
+	CHECK(room_has(r0, "a match of 304 for six begins: ann, Robo-SouthEast & Robo-SouthWest against Robo-NorthEast, Robo-South & Robo-NorthWest"),
+	      "the teams are named, three a side, sitting alternately");
+	check_lines(t);
+	/* Hands of four, then six; the sixes are cards like any other. */
+	int saw4 = 0, saw6 = 0, saw_six_card = 0, saw_bid6 = 0, saw_tricks6 = 0;
+	used_position = used_code = ann_refused = 0;
+	room_leaks = priv_leaks = 0;
+	int ended_in = 0;
+	for (int i = 0; i < 3000000 && t->state == TABLE_PLAYING; i++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!st.needs_deal && !st.over && st.turn == 0)
+			ann_moves(b, t, room, 0, r);
+		else
+			loop_once(ev, 1);
+		for (int k = p0; k < net.npriv; k++) {
+			if (strcmp(net.priv_to[k], "ann") || !strstr(net.priv_lines[k], "] hand: "))
+				continue;
+			const char *h = strstr(net.priv_lines[k], "] hand: ");
+			int n = 0;
+			for (const char *q = h; (q = strchr(q, ':')) != NULL; q++)
+				n += q[-1] >= '1' && q[-1] <= '9';
+			saw4 |= n == 4;
+			saw6 |= n == 6;
+			saw_six_card |= strstr(h, "6\xe2\x99") != NULL || strstr(h, "\x03" "046\xe2\x99") != NULL;
+			saw_bid6 |= strstr(net.priv_lines[k], "six-card bidding") != NULL;
+		}
+		p0 = net.npriv;
+		if (!saw_tricks6 && t->g) {
+			const g6 *g = t->g->state;
+			saw_tricks6 = g->phase == G304_PHASE_PLAY && g->trick_no == 5 && !g->pcc;
+		}
+		check_lines(t);
+		/* Mid-match, a second bot on the same database rebuilds the game. */
+		if (!ended_in && t->g && ((const g6 *)t->g->state)->deal_no >= 2
+		    && ((const g6 *)t->g->state)->phase == G304_PHASE_PLAY && ((const g6 *)t->g->state)->trick_no == 2) {
+			ended_in = 1;
+			bot *b2 = new_bot(ev, db);
+			bot_add_network(b2, net.a);
+			testnet_use(b2);
+			bot_restore(b2);
+			table *t2 = table_in(b2, room);
+			int same = t2 && t2->gdef == &game_def_304six && t2->g && t2->nseats == 6 && t2->seq == t->seq
+				   && !strcmp(t2->commitment, t->commitment);
+			for (int s = 0; same && s < 6; s++) {
+				g6_view v1, v2;
+				memset(&v1, 0, sizeof v1);
+				memset(&v2, 0, sizeof v2);
+				game_view(t->g, s, &v1);
+				game_view(t2->g, s, &v2);
+				same = !memcmp(&v1, &v2, sizeof v1) && !strcmp(t->seats[s].name, t2->seats[s].name);
+			}
+			CHECK(same, "a second bot rebuilds the same six-player game mid-deal");
+			for (int k = 0; k < b2->ntables; k++)
+				b2->tables[k]->closing = 1;
+			b2->db = NULL;
+			b2->nnets = 0;
+			bot_free(b2);
+			testnet_use(b);
+			checked_room = net.nroom;
+			checked_priv = net.npriv;
+			p0 = net.npriv;
+		}
+	}
+	CHECK(t->state == TABLE_OPEN && t->g, "the six-player match ends");
+	if (t->g) {
+		game_status st;
+		game_status_of(t->g, &st);
+		CHECK(st.over && st.winner >= 0 && st.nseats == 6, "a team won (tokens %ld : %ld, %d deals)", (long)st.score[0],
+		      (long)st.score[1], st.deal_no);
+	}
+	CHECK(ended_in, "the restart was tried");
+	CHECK(room_has(0, "the match is over"), "the winner is announced");
+	CHECK(saw4 && saw6 && saw_six_card && saw_bid6 && saw_tricks6,
+	      "ann saw hands of four (%d) and six (%d), a six (%d), the six-card bidding (%d), a sixth trick (%d)", saw4,
+	      saw6, saw_six_card, saw_bid6, saw_tricks6);
+	CHECK(room_leaks == 0 && priv_leaks == 0, "no hidden card in the room (%d), none of another's hand in private (%d)",
+	      room_leaks, priv_leaks);
+	CHECK(ann_refused == 0 && used_position > 0 && used_code > 0,
+	      "ann's moves, by position (%d) and by code (%d), were never refused (%d)", used_position, used_code, ann_refused);
+	/* The record of the finished match reads back as six-player 304. */
+	char *rec = store_match_record(db, t->match_id, 1, 1);
+	CHECK(rec && strstr(rec, "\"game\": \"304six\"") && strstr(rec, "Robo-NorthWest"), "the stored record is a 304six record");
+	free(rec);
+	p0 = net.npriv;
+	say(b, room, "ann", "!history");
+	CHECK(priv_has(p0, "ann", "304six") && priv_has(p0, "ann", " & "), "!history shows the match, a team of three");
+	int r1 = net.nroom;
+	say(b, room, "ann", "!stats");
+	CHECK(room_has(r1, "ann in 304six: matches 1") && room_has(r1, "deals "), "!stats counts ann's six-player match and deals (%s)",
+	      net.nroom > r1 ? net.room_lines[net.nroom - 1] : "nothing");
+	p0 = net.npriv;
+	say(b, room, "ann", "!rules");
+	CHECK(priv_has(p0, "ann", "304 for six | bidding"), "!rules names the game");
+	close_table(b, ev, t);
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/cardbot-games-XXXXXX", path[256], err[STORE_ERR_MAX];
@@ -761,7 +927,13 @@ int main(void)
 	say(b, "#x", "ann", "!new chess");
 	say(b, "#x", "ann", "!new rook 3");
 	say(b, "#x", "ann", "!new trump304 5");
-	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304, trump304"), "unknown games and counts are refused");
+	say(b, "#x", "ann", "!new 304 5");
+	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304 (for six players: !new 304 6), trump304"), "unknown games and counts are refused");
+	say(b, "#x6", "ann", "!new 304 6");
+	CHECK(b->ntables == 1 && table_in(b, "#x6") && table_in(b, "#x6")->gdef == &game_def_304six,
+	      "!new 304 6 opens a table of 304 for six");
+	if (table_in(b, "#x6"))
+		close_table(b, ev, table_in(b, "#x6"));
 
 	for (int n = 2; n <= 4; n++)
 		trump304_match(b, ev, n, &r);
@@ -769,12 +941,14 @@ int main(void)
 	cut_at_table(b, ev, db, "rook", 4, &r);
 	nudge_at_table(b, ev, "trump304", 2, &r);
 	nudge_at_table(b, ev, "rook", 4, &r);
-	static const struct { const char *game; int n; } games[] = { { "304", 4 }, { "trump304", 3 }, { "rook", 4 } };
+	static const struct { const char *game; int n; } games[] = { { "304", 4 }, { "304six", 6 }, { "trump304", 3 }, { "rook", 4 } };
 	for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
 		stall_at_table(b, ev, games[i].game, games[i].n);
 		hint_at_table(b, ev, games[i].game, games[i].n);
 		live_restart_at_table(b, ev, db, games[i].game, games[i].n);
 	}
+
+	six_match(b, ev, db, &r);
 
 	/* Changing the game of an open table between matches. */
 	say(b, "#switch", "ann", "!304");

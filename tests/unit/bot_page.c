@@ -232,7 +232,7 @@ static void in_play_has_no_page(void)
 		store_close(db);
 		return;
 	}
-	store_seat seats[4] = {
+	store_seat seats[STORE_SEATS] = {
 		{ "ann", hostile, 0 }, { "ben", "ben", 0 }, { "cat", "cat", 0 }, { "dev", "dev", 0 },
 	};
 	int64_t id = 0;
@@ -354,7 +354,7 @@ static void record_command_page(void)
 	char *text = slurp("tests/records/closed_cut_success.json", &len);
 	json_object *rec = text ? json_tokener_parse(text) : NULL;
 	free(text);
-	store_seat seats[4] = { { "ann", "ann", 0 }, { "ben", "ben", 0 }, { "cat", "cat", 0 }, { "dev", "dev", 0 } };
+	store_seat seats[STORE_SEATS] = { { "ann", "ann", 0 }, { "ben", "ben", 0 }, { "cat", "cat", 0 }, { "dev", "dev", 0 } };
 	int64_t id = 0;
 	json_object *deal = rec ? json_object_array_get_idx(json_object_object_get(rec, "deals"), 0) : NULL;
 	json_object *actions = json_object_object_get(deal, "actions");

@@ -222,7 +222,7 @@ int main(void)
 	/* Match 1: a 304 match of one deal, won by ann's team, ann the trumper
 	 * making 180 with 200 points. */
 	{
-		store_seat seats[4] = { { "ann", "ann", 0 }, { "", "c1", 1 }, { "", "c2", 1 }, { "", "c3", 1 } };
+		store_seat seats[STORE_SEATS] = { { "ann", "ann", 0 }, { "", "c1", 1 }, { "", "c2", 1 }, { "", "c3", 1 } };
 		int64_t id = 0;
 		int ok = store_match_begin(db, "fake", ROOM, "304", "{}", seats, 0, &id) == 0
 			 && store_deal_begin(db, id, 0, "[]", "00", "00") == 0;
