@@ -359,7 +359,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
-	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304, trump304 (2, 3 or 4 players; 4 by default) or rook") \
+	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
 	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
 	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
