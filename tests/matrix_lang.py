@@ -114,7 +114,11 @@ class Player(threading.Thread):
         super().__init__(daemon=True)
         self.sc, self.uid, self.name = sc, uid, name
         self.pos = 0
-        self.done = set()
+        # The hand line read last: a turn line the same as it is the same
+        # turn sent again. (Not every line ever acted on: a deal's last
+        # trick can read word for word as an earlier deal's, and skipping
+        # it stalled the match, as irc_lang's Rook deals did.)
+        self.last_hand = None
         self.dm = None
         self.errors = []
         self.bidder = name in ("ann", "cat")
@@ -151,13 +155,11 @@ class Player(threading.Thread):
                 h = langlib.parse_hand(line, lang)
                 if h:
                     break
-            if not h or not h["turn"]:
+            if not h:
                 continue
-            key = (h["raw"], e["pos"])
-            if h["raw"] in self.done:
+            prev, self.last_hand = self.last_hand, h["raw"]
+            if not h["turn"] or h["raw"] == prev:
                 continue
-            self.done.add(h["raw"])
-            del key
             cmd = langlib.decide(h, "304", self.bidder, False)
             time.sleep(0.02)
             hs.say(self.uid, self.dm, cmd)
