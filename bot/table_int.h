@@ -17,7 +17,7 @@
 #define TABLE_LINE 1024          /* a private line, or one announcement */
 #define TABLE_PARTS_MAX 64       /* announcements in one message */
 #define TABLE_SAVE_RETRY_MS 5000 /* the next try after a failed save */
-#define TEAM_TEXT (2 * TABLE_NAME_MAX + 8) /* "ann & cat" */
+#define TEAM_TEXT (3 * TABLE_NAME_MAX + 8) /* "ann & cat", or with six "ann, cat & eve" */
 
 enum table_timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
 
