@@ -148,9 +148,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_ALREADY_SEATED, "[{1}] you already have a seat here.") \
 	X(T_USAGE, "usage: {1}") \
 	X(T_USAGE_ASCII, "ascii [on|off]") \
-	X(T_USAGE_SIT, "sit [1-4]") \
-	X(T_USAGE_BOT, "bot [1-4]") \
-	X(T_USAGE_UNBOT, "unbot 1-4 (a seat held by a computer player)") \
+	X(T_USAGE_SIT, "sit [SEAT]") \
+	X(T_USAGE_BOT, "bot [SEAT]") \
+	X(T_USAGE_UNBOT, "unbot SEAT (a seat held by a computer player)") \
 	X(T_USAGE_RECORD, "record [number]") \
 	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
 	X(T_USAGE_BID_T304, "bid N (150 to 300 in tens, or 304)") \
@@ -217,7 +217,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc in the second round for partner close caps (your partner sits out, with six players both partners, and you must win every trick)") \
-	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4; a player who left keeps their seat for its grace)") \
+	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
@@ -237,7 +237,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_RULES, "{1}rules: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value lists them all)") \
-	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
+	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4, or 1-6 at a table of six), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once every seat is taken") \
 	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator; those who took a computer's seat mid-match count only when no other player is left)") \
