@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+"""irc_six.py: a whole six-player 304 match ("304six") through the real
+cardbot and a real ngircd.
+
+One ngircd (127.0.0.1, free port), `$CARDBOT run -c FILE` (default
+bin/cardbot), an observer in #304 who never sits, and three scripted human
+players who are plain socket clients (tests/irclib.py): ann opens a 304
+table (`!304`), switches it to six seats (`!new 304 6`), sets `!set scoring
+bank` (the losing side pays into the bank: the match ends in fewer deals,
+by the table's own rules), bob takes `!sit 2`, cat `!sit 6` and `!ascii`
+(letters: "6S"), computer players take `!bot 3`, `!bot 4`, `!bot 5`, and
+ann `!start`s. Teams: seats 1, 3, 5 (ann and two computers) against 2, 4,
+6 (bob, a computer, cat). The players act only on what the bot tells them:
+each answers a private hand line that says "your turn", bidding from its
+turn prompt's range (160 in the four-card bidding when nobody has bid, 250
+in the six-card bidding when offered) and playing the first card of the
+bot's "you may play" list (face-down plays and the trump card privately).
+The match is played until the bot says "the match is over".
+
+Checks, over every transcript (tests/sixlib.py, MatchCheck): privacy (no
+private line names a card dealt to another player before the channel
+showed it, the trumper's inspection line excepted; no channel line names a
+card before it is played or shown: never a face-down card, never the trump
+card before it is opened or revealed); hands of 4 then 6 cards each deal;
+tricks 1..6 of six cards from the six seats; end lines that agree with the
+bid; tokens as the token table says under bank scoring; no move taken
+from the bot's own lists refused; the match-end line once, naming the side
+with tokens. Also: the table switched to six seats, the ascii reader saw
+letters only, a six was played, the bot stayed up; and a self-test plants
+defects in the transcripts and expects each to be caught.
+
+Ends with "irc_six: N passed, M failed". Environment: CARDBOT (binary),
+NGIRCD (server), IRC_SIX_TIMEOUT (seconds for the whole match, default
+150), IRC_SIX_VERBOSE=1 (transcript tails on failure), IRC_SIX_KEEP=1
+(keep the temporary directory on failure).
+"""
+import os
+import re
+import sys
+import threading
+import time
+import traceback
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import irclib  # noqa: E402
+import sixlib  # noqa: E402
+from irc_game import Pacer  # noqa: E402
+from irclib import Bot, Client, NgIRCd  # noqa: E402
+from sixlib import Line, segs  # noqa: E402
+
+NAME = "irc_six"
+CHAN = "#304"
+BOTNICK = "cardbot"
+TIMEOUT = float(os.environ.get("IRC_SIX_TIMEOUT", "150"))
+VERBOSE = os.environ.get("IRC_SIX_VERBOSE") == "1"
+STALL = 45.0   # seconds without a channel line from the bot: the match is stuck
+
+
+class Results:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, cond, text):
+        if cond:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print("FAIL: %s" % (text if len(text) < 600 else text[:600] + "..."))
+            sys.stdout.flush()
+        return cond
+
+
+R = Results()
+
+
+def bot_msgs(client):
+    with client.cond:
+        return [m for m in client.lines if m.src.lower() == BOTNICK and m.cmd in ("NOTICE", "PRIVMSG")]
+
+
+def to_lines(client):
+    return [Line(m.t, m.target.lower() == CHAN, m.text) for m in bot_msgs(client)]
+
+
+class Player(threading.Thread):
+    """A scripted player: reads its lines; on a private hand line saying
+    "your turn" it moves as sixlib.decide says, from the bot's own lists.
+    In a bidding it first waits (up to 3 s) for its turn prompt in the
+    channel, which the bot sends before the hand."""
+
+    def __init__(self, client, ascii=False, bids_in_channel=False):
+        super().__init__(daemon=True)
+        self.c = client
+        self.name0 = client.nick
+        self.ascii = ascii
+        self.bids_in_channel = bids_in_channel
+        self.pacer = Pacer()
+        self.stop = threading.Event()
+        self.idx = 0
+        self.chan_seen = 0
+        self.deal = 0
+        self.prompt = None          # options of my last turn prompt since my last move
+        self.pending = None         # (hand, since)
+        self.done = set()
+        self.actions = []           # (deal, kind, card, facedown)
+        self.sent = []              # (time, text)
+        self.errors = []
+
+    def send(self, target, text):
+        self.pacer.take()
+        self.sent.append((time.time(), text))
+        try:
+            self.c.privmsg(target, text)
+        except OSError:
+            pass
+
+    def run(self):
+        try:
+            while not self.stop.is_set():
+                with self.c.cond:
+                    if len(self.c.lines) <= self.idx:
+                        self.c.cond.wait(0.1)
+                    new = self.c.lines[self.idx:]
+                    self.idx += len(new)
+                for m in new:
+                    self.handle(m)
+                if self.pending:
+                    h, since = self.pending
+                    if h["phase"] not in ("bid4", "bid6") or self.prompt is not None or time.time() - since > 3:
+                        self.pending = None
+                        self.act(h)
+        except Exception:
+            self.errors.append(traceback.format_exc())
+
+    def handle(self, m):
+        if m.src.lower() != BOTNICK or m.cmd not in ("NOTICE", "PRIVMSG"):
+            return
+        if m.target.lower() == CHAN:
+            self.chan_seen += 1
+            for s in segs(m.text):
+                p = sixlib.PROMPT_RE.match(s)
+                if p and p.group("name").lower() == self.c.nick.lower():
+                    self.prompt = p.group("opts") or ""
+            if sixlib.deal_ended(m.text):
+                self.deal += 1
+            return
+        h = sixlib.parse_hand(m.text, self.ascii)
+        if not h or not h["turn"]:
+            return
+        key = (h["raw"], self.chan_seen)
+        if key in self.done:
+            return
+        self.done.add(key)
+        self.pending = (h, time.time())
+
+    def act(self, h):
+        text, kind, card, down = sixlib.decide(h, self.prompt)
+        self.prompt = None
+        if text is None:
+            self.errors.append("no move for %r" % h["raw"])
+            return
+        if kind in ("bid", "pass") and self.bids_in_channel:
+            self.send(CHAN, "!" + text)
+        else:
+            self.send(BOTNICK, text)
+        self.actions.append((self.deal, kind, card, down))
+
+
+def wait_seg(client, pred, timeout, start=0):
+    def look():
+        for m in client.lines[start:]:
+            if m.src.lower() == BOTNICK and m.target.lower() == CHAN:
+                if any(pred(s) for s in segs(irclib.strip_colours(m.text))):
+                    return True
+        return False
+    return client.wait(look, timeout)
+
+
+def bot_in_channel(client):
+    for m in client.lines:
+        if m.cmd == "JOIN" and m.src.lower() == BOTNICK:
+            return True
+        if m.cmd == "353" and re.search(r"(^|\s)[@+]?%s(\s|$)" % BOTNICK, m.text, re.I):
+            return True
+    return False
+
+
+def main():
+    for path, what in ((irclib.CARDBOT, "built"), (irclib.NGIRCD, "installed")):
+        if not os.access(path, os.X_OK):
+            print("%s: %s is not %s" % (NAME, path, what))
+            print("%s: 0 passed, 1 failed" % NAME)
+            return 1
+    t0 = time.time()
+    ctx = {"tmp": irclib.tempdir(), "clients": {}, "players": []}
+    try:
+        play(ctx)
+    except Exception:
+        traceback.print_exc()
+        R.check(False, "exception: %s" % traceback.format_exc().strip().splitlines()[-1])
+    finally:
+        cleanup(ctx)
+    return finish(t0, ctx)
+
+
+def play(ctx):
+    tmp, clients, players = ctx["tmp"], ctx["clients"], ctx["players"]
+    srv = ctx["srv"] = NgIRCd(tmp)
+    srv.start()
+    bot = ctx["bot"] = Bot(tmp, srv.port, nick=BOTNICK, extra_tables="deal_pause_ms = 300;\n  computer_delay_ms = 0;")
+    bot.start()
+    eve = ctx["eve"] = Client(srv.port, "eve").connect()
+    eve.join(CHAN)
+    if not R.check(eve.wait(lambda: bot_in_channel(eve), 15), "the bot did not join %s: %s" % (
+            CHAN, bot.log_tail())):
+        return
+    for n in ("ann", "bob", "cat"):
+        clients[n] = Client(srv.port, n).connect()
+        clients[n].join(CHAN)
+    ann, bob, cat = clients["ann"], clients["bob"], clients["cat"]
+    # the players exist from here (their pacers keep every command, setup too,
+    # under the bot's per-person limit); they read from the start
+    players += [Player(ann, bids_in_channel=True), Player(bob), Player(cat, ascii=True)]
+    pl = {p.name0: p for p in players}
+    n0 = len(eve.lines)
+    steps = [
+        (ann, "!304", lambda s: s.startswith("ann sits in seat 1"), "!304 opens a table, ann in seat 1"),
+        (ann, "!new 304 6", lambda s: s.startswith("This table now plays 304six (6 seats)"),
+         "!new 304 6 switches the table to six seats"),
+        (ann, "!set scoring bank", lambda s: s.startswith("scoring is now bank"), "!set scoring bank"),
+        (bob, "!sit 2", lambda s: s == "bob sits in seat 2", "!sit 2"),
+        (cat, "!sit 6", lambda s: s == "cat sits in seat 6", "!sit 6 (a seat only six-seat tables have)"),
+        (ann, "!bot 3", lambda s: re.match(r"^\S+ \(a computer player\) sits in seat 3$", s), "!bot 3"),
+        (ann, "!bot 4", lambda s: re.match(r"^\S+ \(a computer player\) sits in seat 4$", s), "!bot 4"),
+        (bob, "!bot 5", lambda s: re.match(r"^\S+ \(a computer player\) sits in seat 5$", s), "!bot 5"),
+    ]
+    for who, text, pred, what in steps:
+        k = len(eve.lines)
+        pl[who.nick].send(CHAN, text)
+        if not R.check(wait_seg(eve, pred, 10, k), "%s: no such answer in the channel; it said %r" % (
+                what, [irclib.strip_colours(m.text) for m in bot_msgs(eve)[-4:]])):
+            return
+    # cat reads letters (answered privately)
+    k = len(cat.lines)
+    pl["cat"].send(CHAN, "!ascii")
+    cat.wait(lambda: any(m.src.lower() == BOTNICK and m.target.lower() != CHAN for m in cat.lines[k:]), 5)
+    for p in players:
+        p.start()
+    start = len(eve.lines)
+    t_start = time.time()
+    pl["ann"].send(CHAN, "!start")
+    R.check(wait_seg(eve, lambda s: s.startswith("a match of"), 10, start),
+            "!start: no match began: %r" % [irclib.strip_colours(m.text) for m in bot_msgs(eve)[-4:]])
+    # the match, to its end
+    over = False
+    last_n, last_t = 0, time.time()
+    while time.time() - t_start < TIMEOUT:
+        if wait_seg(eve, lambda s: sixlib.MATCH_WON_RE.match(s), 1, start):
+            over = True
+            break
+        n = len(eve.lines)
+        if n != last_n:
+            last_n, last_t = n, time.time()
+        elif time.time() - last_t > STALL or not bot.alive():
+            break
+    took = time.time() - t_start
+    time.sleep(1.0)   # the last private lines
+    for p in players:
+        p.stop.set()
+        p.join(3)
+    R.check(over, "the match did not end within %.0f s (%s); the channel's last lines: %r; players' last "
+            "private lines: %r" % (TIMEOUT, "stalled" if time.time() - t_start < TIMEOUT else "timeout",
+                                    [irclib.strip_colours(m.text) for m in bot_msgs(eve)[-6:]],
+                                    {p.name0: [irclib.strip_colours(m.text) for m in bot_msgs(p.c)
+                                               if m.target.lower() != CHAN][-2:] for p in players}))
+    R.check(bot.alive(), "the bot died: %s" % bot.log_tail())
+    for p in players:
+        R.check(not p.errors, "player %s: %s" % (p.name0, [e.strip().splitlines()[-1] for e in p.errors][:3]))
+    # the transcripts
+    streams = {n: to_lines(c) for n, c in clients.items()}
+    observer = [x for x in to_lines(eve) if x.chan]
+    actions = {p.name0: p.actions for p in players}
+    mc = sixlib.MatchCheck(streams, observer, ascii={"cat"}, actions=actions, scoring="bank")
+    fails = mc.run()
+    for f in fails[:15]:
+        print("    " + (f if len(f) < 400 else f[:400] + "..."))
+    if len(fails) > 15:
+        print("    ... %d more" % (len(fails) - 15))
+    R.check(not fails, "the match's transcripts: %d findings (above)" % len(fails))
+    R.check(mc.stats["deals"] >= 1 and mc.stats["tricks"] >= 6, "no deal was played through: %r" % mc.stats)
+    # the ascii reader saw letters only, and the pack's sixes
+    cat_hands = [x.text for x in streams["cat"] if not x.chan and sixlib.HAND_RE.match(x.text)]
+    R.check(cat_hands and not any(sixlib.CARD_RE.search(t) for t in cat_hands),
+            "cat (ascii) was sent suit symbols: %r" % [t for t in cat_hands if sixlib.CARD_RE.search(t)][:1])
+    sixes_played = [s for x in observer for s in segs(x.text) if sixlib.PLAYED_RE.match(s)
+                    and sixlib.PLAYED_RE.match(s).group("card").startswith("6")]
+    R.check(sixes_played or mc.stats["cards_played"] == 0, "no six was played in the whole match")
+    sixes_held = [c for n in clients for x in streams[n] if not x.chan
+                  for c in (sixlib.parse_hand(x.text, n == "cat") or {"hand": []})["hand"] if c.startswith("6")]
+    # every move accepted is checked per deal; moves made at all:
+    nmoves = sum(len(p.actions) for p in players)
+    R.check(nmoves > 0, "the scripted players made no move")
+    # the self-test: the checks catch planted defects
+    if not fails and over:
+        missed = sixlib.self_test(streams, observer, ascii={"cat"}, actions=actions)
+        R.check(not missed, "self-test: planted defects not caught: %s" % missed)
+    st = mc.stats
+    print("  match: %d deals, %d tricks, %d cards played (%d face down) in %.0f s; %d six-card biddings won, "
+          "%d pcc, %d caps; hands of 4 seen %d times, of 6 %d times; %d sixes held by humans, %d played" % (
+              st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
+              st["caps"], st["hands4"], st["hands6"], len(sixes_held), len(sixes_played)))
+    print("  lines: %d in the channel, %d private to the three humans; %d moves by the humans" % (
+        st["channel_lines"], st["private_lines"], nmoves))
+    return
+
+
+def cleanup(ctx):
+    for p in ctx["players"]:
+        p.stop.set()
+    for c in list(ctx["clients"].values()) + [ctx.get("eve")]:
+        if c:
+            try:
+                c.quit("done")
+            except Exception:
+                pass
+    bot = ctx.get("bot")
+    if bot:
+        bot.stop()
+        try:
+            with open(bot.log, "rb") as f:
+                log = f.read().decode("utf-8", "replace")
+        except OSError:
+            log = ""
+        R.check("AddressSanitizer" not in log and "runtime error" not in log, "sanitizer report: %s" % bot.log_tail())
+    if ctx.get("srv"):
+        ctx["srv"].stop()
+    if R.failed and os.environ.get("IRC_SIX_KEEP") == "1":
+        print("  kept %s" % ctx["tmp"])
+    else:
+        irclib.rmtree(ctx["tmp"])
+
+
+def finish(t0, ctx):
+    eve, clients, bot = ctx.get("eve"), ctx["clients"], ctx.get("bot")
+    if R.failed and VERBOSE and eve is not None:
+        print("---- channel (last 40) ----")
+        for m in bot_msgs(eve)[-40:]:
+            print("   ", irclib.strip_colours(m.text)[:300])
+        for n, c in (clients or {}).items():
+            print("---- %s private (last 10) ----" % n)
+            for m in [m for m in bot_msgs(c) if m.target.lower() != CHAN][-10:]:
+                print("   ", irclib.strip_colours(m.text)[:300])
+        if bot:
+            print("---- bot log ----")
+            print(bot.log_tail(30))
+    print("  total time %.0f s" % (time.time() - t0))
+    print("%s: %d passed, %d failed" % (NAME, R.passed, R.failed))
+    return 1 if R.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
