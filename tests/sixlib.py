@@ -54,6 +54,7 @@ OPENED_RE = re.compile(r"^(?P<name>\S+) opens the game: trumps are \S+; the card
 REVEALED_RE = re.compile(r"^trumps are (?P<suit>\S+)! the trump card is (?P<card>%s)$" % C6)
 TURNED_RE = re.compile(r"^(?P<name>\S+) had played (?P<card>%s)$" % C6)
 CAPS_RE = re.compile(r"^(?P<name>\S+) calls CAPS and will play: (?P<order>.*)$")
+CAPS_RESULT_RE = re.compile(r"^caps: (?P<verdict>.+) \((?P<who>[^)]*)\)$")
 TRICK_ALL_RE = re.compile(r"^trick (?P<n>\d+):(?P<plays>.*); (?P<name>\S+) wins it$")
 WON_RE = re.compile(r"^(?P<name>\S+) wins the (?:\S+-card )?bidding at (?P<bid>\S+)$")
 PROMPT_RE = re.compile(r"^(?P<name>\S+): your turn to (?P<what>bid|play)\b(?: \((?P<opts>[^)]*)\))?")
@@ -150,6 +151,21 @@ def deal_ended(text):
 # ---------------------------------------------------------------- the player's choices
 
 
+def prompt_fits(h, opts):
+    """Whether a bid prompt's options ("250 or more, pcc, or pass") can be
+    those of the turn this hand line is for: a minimum above the bid the
+    hand line names. (On Matrix the room's prompt and the direct room's
+    hand are not ordered, so a player waits for the prompt that fits.)"""
+    if opts is None:
+        return False
+    m = re.match(r"^(\d+) or more", opts)
+    if not m:
+        return True
+    b = re.search(r"four-card bidding, (\d+) by |-card bidding, (\d+) to beat", h["state"])
+    beat = int(b.group(1) or b.group(2)) if b else 0
+    return int(m.group(1)) > beat
+
+
 def decide(h, prompt):
     """A scripted player's move for a hand line that says "your turn":
     (text to send, kind, card, face down?). prompt is the options of the
@@ -158,6 +174,8 @@ def decide(h, prompt):
     else pass. Six-card bidding: 250 when the bot offers 250 or less, else
     pass. The trump card: the first card. Play: the first card of "you may
     play" (or the trump card when it is the only one)."""
+    if h["phase"] in ("bid4", "bid6") and not prompt_fits(h, prompt):
+        prompt = None
     opts = prompt or ""
     offered = re.match(r"^(\d+) or more", opts)
     if h["phase"] == "bid4":
@@ -208,8 +226,9 @@ class MatchCheck:
     them (deal counts the deal-end lines they had seen); scoring "bank" or
     "standard"."""
 
-    def __init__(self, streams, observer, ascii=(), actions=None, scoring="bank", tokens=11):
+    def __init__(self, streams, observer, ascii=(), actions=None, scoring="bank", tokens=11, split="channel"):
         self.streams, self.observer = streams, observer
+        self.split_mode = split
         self.ascii = set(ascii)
         self.actions = actions or {}
         self.scoring = scoring
@@ -222,20 +241,47 @@ class MatchCheck:
         self.failures.append(text)
 
     # -- splitting --
-    def split(self, lines):
-        deals = [[]]
+    def split(self, lines, who=None):
+        """Lines grouped by deal. Channel lines: a deal ends with its end
+        line. Private lines: the same on IRC (one connection keeps the
+        bot's order), or with split="hands" (Matrix: the room and each
+        direct room are apart, and the next deal's hand may be stored
+        before the room's end line) a deal starts at a four-card hand
+        after a hand of another phase or other cards."""
+        if self.split_mode != "hands" or who is None:
+            deals = [[]]
+            for m in lines:
+                deals[-1].append(m)
+                if m.chan and deal_ended(m.text):
+                    deals.append([])
+            return deals
+        nc = np = 0
+        last = None
+        out = {}
+        self.early = getattr(self, "early", 0)
         for m in lines:
-            deals[-1].append(m)
-            if m.chan and deal_ended(m.text):
-                deals.append([])
-        return deals
+            if m.chan:
+                out.setdefault(nc, []).append(m)
+                if deal_ended(m.text):
+                    nc += 1
+                continue
+            h = parse_hand(m.text, who in self.ascii)
+            if h:
+                if last is not None and h["phase"] == "bid4" and (
+                        last["phase"] != "bid4" or set(last["hand"]) != set(h["hand"])):
+                    np += 1
+                    if np > nc:
+                        self.early += 1   # this hand came before the room's end line
+                last = h
+            out.setdefault(np, []).append(m)
+        return [out.get(d, []) for d in range(max(out) + 1 if out else 1)]
 
     def run(self):
         obs = [m for m in self.observer if m.chan]
         self.stats["channel_lines"] = len(obs)
         self.seats = self.read_seats(obs)
         odeals = self.split(obs)
-        pdeals = {n: self.split(ls) for n, ls in self.streams.items()}
+        pdeals = {n: self.split(ls, n) for n, ls in self.streams.items()}
         tokens = None
         for d in range(len(odeals)):
             complete = d < len(odeals) - 1
@@ -349,7 +395,7 @@ class MatchCheck:
         played, public = set(), set()
         downs = {}
         trick_plays, tricks = [], []
-        end, tok, pcc, caps, pcc_lost = None, None, False, False, False
+        end, tok, pcc, caps, pcc_lost, verdict = None, None, False, False, False, None
         for m, s in chan_segs:
             p = PLAYED_RE.match(s)
             if p:
@@ -392,6 +438,8 @@ class MatchCheck:
                 tricks.append((int(x.group("n")), [(a, cards(b)[0]) for a, b in tp], True))
                 trick_plays = []
                 continue
+            if CAPS_RESULT_RE.match(s):
+                verdict = CAPS_RESULT_RE.match(s).group(0)   # caps judged (a late or missed call costs)
             if PCC_OUT_RE.search(s):
                 pcc = True
             if PCC_LOST in s:
@@ -427,6 +475,8 @@ class MatchCheck:
             self.stats["pcc"] += 1
         if caps:
             self.stats["caps"] += 1
+        if verdict:
+            self.stats.setdefault("caps_verdicts", []).append(verdict)
         if not complete:
             return tokens
         self.stats["deals"] += 1
@@ -472,7 +522,7 @@ class MatchCheck:
         if self.scoring == "bank":
             if ta > prev[0] or tb > prev[1] or ta < 0 or tb < 0:
                 self.fail("%s: tokens went from %s to %s under bank scoring" % (tag, prev, now))
-            elif end is not None and not caps:
+            elif end is not None and not caps and verdict is None:
                 side = self.team_of(end.group("name"))
                 win, lose = payoff(end.group("bid"))
                 if side is not None:
@@ -521,7 +571,7 @@ class MatchCheck:
                 names, "1, 3, 5" if want == 0 else "2, 4, 6"))
 
 
-def self_test(streams, observer, ascii=(), actions=None, scoring="bank"):
+def self_test(streams, observer, ascii=(), actions=None, scoring="bank", split="channel"):
     """Plants one defect at a time in a clean match's transcripts and
     expects MatchCheck to report each: a card of one human's hand in
     another's private line, a card still in a hand named in the channel,
@@ -546,7 +596,7 @@ def self_test(streams, observer, ascii=(), actions=None, scoring="bank"):
     card = other[0]
 
     def check(st, ob):
-        return MatchCheck(st, ob, ascii, actions, scoring).run()
+        return MatchCheck(st, ob, ascii, actions, scoring, split=split).run()
 
     def expect(what, st, ob, needle):
         got = check(st, ob)
@@ -585,8 +635,25 @@ def self_test(streams, observer, ascii=(), actions=None, scoring="bank"):
                 continue
             m = Line(m.t, True, SEP.join(keep))
         ob4.append(m)
-    expect("a trick short of a card", streams, ob4, "trick 1 had 5 cards")
+    expect("a trick short of a card", streams, ob4, " cards played in the deal, not ")
     # 5. no match-end line
     ob5 = [Line(m.t, True, SEP.join(s for s in segs(m.text) if not MATCH_WON_RE.match(s))) for m in observer]
     expect("no match-end line", streams, ob5, "the match-end line came 0 times")
     return missed
+
+
+def dump(name, streams, observer):
+    """Writes the transcripts to a kept temporary file (for a failure's
+    report); returns its path."""
+    import tempfile
+    fd, path = tempfile.mkstemp(prefix="%s-transcript-" % name, suffix=".txt")
+    with open(fd, "w", encoding="utf-8") as f:
+        f.write("== channel/room\n")
+        for m in observer:
+            f.write("%.3f %s\n" % (m.t, m.text))
+        for n, ls in streams.items():
+            f.write("== %s (private lines)\n" % n)
+            for m in ls:
+                if not m.chan:
+                    f.write("%.3f %s\n" % (m.t, m.text))
+    return path
