@@ -188,6 +188,17 @@ def bot_in_channel(client):
     return False
 
 
+SCENARIOS = [
+    {"num": 1, "title": "three humans (cat reads ascii) and three computer players", "new": "!new 304 6",
+     "humans": [("ann", 1, False, True), ("bob", 2, False, False), ("cat", 6, True, False)],
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5)]},
+    {"num": 2, "title": "six humans (every hand known: 36 cards a deal)", "new": "!new 304six",
+     "humans": [("ann", 1, False, False), ("bob", None, False, False), ("cat", None, False, False),
+                ("dan", 5, False, True), ("fay", None, False, False), ("gus", None, False, False)],
+     "bots": []},
+]
+
+
 def main():
     for path, what in ((irclib.CARDBOT, "built"), (irclib.NGIRCD, "installed")):
         if not os.access(path, os.X_OK):
@@ -195,18 +206,31 @@ def main():
             print("%s: 0 passed, 1 failed" % NAME)
             return 1
     t0 = time.time()
-    ctx = {"tmp": irclib.tempdir(), "clients": {}, "players": []}
-    try:
-        play(ctx)
-    except Exception:
-        traceback.print_exc()
-        R.check(False, "exception: %s" % traceback.format_exc().strip().splitlines()[-1])
-    finally:
-        cleanup(ctx)
-    return finish(t0, ctx)
+    only = set(x.strip() for x in os.environ.get("IRC_SIX_ONLY", "").split(",") if x.strip())
+    for sc in SCENARIOS:
+        if only and str(sc["num"]) not in only:
+            continue
+        t1 = time.time()
+        f0 = R.failed
+        print("scenario %d: %s" % (sc["num"], sc["title"]))
+        sys.stdout.flush()
+        ctx = {"tmp": irclib.tempdir(), "clients": {}, "players": []}
+        try:
+            play(ctx, sc)
+        except Exception:
+            traceback.print_exc()
+            R.check(False, "exception: %s" % traceback.format_exc().strip().splitlines()[-1])
+        finally:
+            cleanup(ctx)
+        show(ctx)
+        print("%s scenario %d (%.0f s)" % ("PASS" if R.failed == f0 else "FAIL", sc["num"], time.time() - t1))
+        sys.stdout.flush()
+    print("  total time %.0f s" % (time.time() - t0))
+    print("%s: %d passed, %d failed" % (NAME, R.passed, R.failed))
+    return 1 if R.failed else 0
 
 
-def play(ctx):
+def play(ctx, sc):
     tmp, clients, players = ctx["tmp"], ctx["clients"], ctx["players"]
     srv = ctx["srv"] = NgIRCd(tmp)
     srv.start()
@@ -217,41 +241,46 @@ def play(ctx):
     if not R.check(eve.wait(lambda: bot_in_channel(eve), 15), "the bot did not join %s: %s" % (
             CHAN, bot.log_tail())):
         return
-    for n in ("ann", "bob", "cat"):
+    ascii = {n for n, _, a, _ in sc["humans"] if a}
+    for n, _, a, chan_bids in sc["humans"]:
         clients[n] = Client(srv.port, n).connect()
         clients[n].join(CHAN)
-    ann, bob, cat = clients["ann"], clients["bob"], clients["cat"]
-    # the players exist from here (their pacers keep every command, setup too,
-    # under the bot's per-person limit); they read from the start
-    players += [Player(ann, bids_in_channel=True), Player(bob), Player(cat, ascii=True)]
+        # the players exist from here (their pacers keep every command, setup
+        # too, under the bot's per-person limit); they read from the start
+        players.append(Player(clients[n], ascii=a, bids_in_channel=chan_bids))
     pl = {p.name0: p for p in players}
-    n0 = len(eve.lines)
+    first = sc["humans"][0][0]
     steps = [
-        (ann, "!304", lambda s: s.startswith("ann sits in seat 1"), "!304 opens a table, ann in seat 1"),
-        (ann, "!new 304 6", lambda s: s.startswith("This table now plays 304six (6 seats)"),
-         "!new 304 6 switches the table to six seats"),
-        (ann, "!set scoring bank", lambda s: s.startswith("scoring is now bank"), "!set scoring bank"),
-        (bob, "!sit 2", lambda s: s == "bob sits in seat 2", "!sit 2"),
-        (cat, "!sit 6", lambda s: s == "cat sits in seat 6", "!sit 6 (a seat only six-seat tables have)"),
-        (ann, "!bot 3", lambda s: re.match(r"^\S+ \(a computer player\) sits in seat 3$", s), "!bot 3"),
-        (ann, "!bot 4", lambda s: re.match(r"^\S+ \(a computer player\) sits in seat 4$", s), "!bot 4"),
-        (bob, "!bot 5", lambda s: re.match(r"^\S+ \(a computer player\) sits in seat 5$", s), "!bot 5"),
+        (first, "!304", lambda s: s.startswith("%s sits in seat 1" % first), "!304 opens a table, %s in seat 1" % first),
+        (first, sc["new"], lambda s: s.startswith("This table now plays 304six (6 seats)"),
+         "%s switches the table to six seats" % sc["new"]),
+        (first, "!set scoring bank", lambda s: s.startswith("scoring is now bank"), "!set scoring bank"),
     ]
+    for n, seat, _, _ in sc["humans"][1:]:
+        if seat:
+            steps.append((n, "!sit %d" % seat, lambda s, n=n, seat=seat: s == "%s sits in seat %d" % (n, seat),
+                          "%s: !sit %d" % (n, seat)))
+        else:
+            steps.append((n, "!sit", lambda s, n=n: re.match(r"^%s sits in seat [1-6]$" % n, s), "%s: !sit" % n))
+    for who, seat in sc["bots"]:
+        steps.append((who, "!bot %d" % seat, lambda s, seat=seat: re.match(
+            r"^\S+ \(a computer player\) sits in seat %d$" % seat, s), "!bot %d" % seat))
     for who, text, pred, what in steps:
         k = len(eve.lines)
-        pl[who.nick].send(CHAN, text)
+        pl[who].send(CHAN, text)
         if not R.check(wait_seg(eve, pred, 10, k), "%s: no such answer in the channel; it said %r" % (
                 what, [irclib.strip_colours(m.text) for m in bot_msgs(eve)[-4:]])):
             return
-    # cat reads letters (answered privately)
-    k = len(cat.lines)
-    pl["cat"].send(CHAN, "!ascii")
-    cat.wait(lambda: any(m.src.lower() == BOTNICK and m.target.lower() != CHAN for m in cat.lines[k:]), 5)
+    for n in ascii:   # letters instead of suit symbols (answered privately)
+        k = len(clients[n].lines)
+        pl[n].send(CHAN, "!ascii")
+        clients[n].wait(lambda: any(m.src.lower() == BOTNICK and m.target.lower() != CHAN
+                                    for m in clients[n].lines[k:]), 5)
     for p in players:
         p.start()
     start = len(eve.lines)
     t_start = time.time()
-    pl["ann"].send(CHAN, "!start")
+    pl[first].send(CHAN, "!start")
     R.check(wait_seg(eve, lambda s: s.startswith("a match of"), 10, start),
             "!start: no match began: %r" % [irclib.strip_colours(m.text) for m in bot_msgs(eve)[-4:]])
     # the match, to its end
@@ -283,7 +312,7 @@ def play(ctx):
     streams = {n: to_lines(c) for n, c in clients.items()}
     observer = [x for x in to_lines(eve) if x.chan]
     actions = {p.name0: p.actions for p in players}
-    mc = sixlib.MatchCheck(streams, observer, ascii={"cat"}, actions=actions, scoring="bank")
+    mc = sixlib.MatchCheck(streams, observer, ascii=ascii, actions=actions, scoring="bank")
     fails = mc.run()
     for f in fails[:15]:
         print("    " + (f if len(f) < 400 else f[:400] + "..."))
@@ -292,10 +321,11 @@ def play(ctx):
     R.check(not fails, "the match's transcripts: %d findings (above); transcripts kept in %s" % (
         len(fails), sixlib.dump("irc_six", streams, observer) if fails else ""))
     R.check(mc.stats["deals"] >= 1 and mc.stats["tricks"] >= 6, "no deal was played through: %r" % mc.stats)
-    # the ascii reader saw letters only, and the pack's sixes
-    cat_hands = [x.text for x in streams["cat"] if not x.chan and sixlib.HAND_RE.match(x.text)]
-    R.check(cat_hands and not any(sixlib.CARD_RE.search(t) for t in cat_hands),
-            "cat (ascii) was sent suit symbols: %r" % [t for t in cat_hands if sixlib.CARD_RE.search(t)][:1])
+    # the ascii readers saw letters only
+    for n in ascii:
+        hands = [x.text for x in streams[n] if not x.chan and sixlib.HAND_RE.match(x.text)]
+        R.check(hands and not any(sixlib.CARD_RE.search(t) for t in hands),
+                "%s (ascii) was sent suit symbols: %r" % (n, [t for t in hands if sixlib.CARD_RE.search(t)][:1]))
     sixes_played = [s for x in observer for s in segs(x.text) if sixlib.PLAYED_RE.match(s)
                     and sixlib.PLAYED_RE.match(s).group("card").startswith("6")]
     R.check(sixes_played or mc.stats["cards_played"] == 0, "no six was played in the whole match")
@@ -304,15 +334,15 @@ def play(ctx):
     R.check(nmoves > 0, "the scripted players made no move")
     # the self-test: the checks catch planted defects
     if not fails and over:
-        missed = sixlib.self_test(streams, observer, ascii={"cat"}, actions=actions)
+        missed = sixlib.self_test(streams, observer, ascii=ascii, actions=actions)
         R.check(not missed, "self-test: planted defects not caught: %s" % missed)
     st = mc.stats
     print("  match: %d deals, %d tricks, %d cards played (%d face down) in %.0f s; %d six-card biddings won, "
           "%d pcc, %d caps; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
               st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
               st["caps"], st["hands4"], st["hands6"], len(sixes_played)))
-    print("  lines: %d in the channel, %d private to the three humans; %d moves by the humans" % (
-        st["channel_lines"], st["private_lines"], nmoves))
+    print("  lines: %d in the channel, %d private to the %d humans; %d moves by the humans" % (
+        st["channel_lines"], st["private_lines"], len(players), nmoves))
     return
 
 
@@ -342,7 +372,7 @@ def cleanup(ctx):
         irclib.rmtree(ctx["tmp"])
 
 
-def finish(t0, ctx):
+def show(ctx):
     eve, clients, bot = ctx.get("eve"), ctx["clients"], ctx.get("bot")
     if R.failed and VERBOSE and eve is not None:
         print("---- channel (last 40) ----")
@@ -355,9 +385,6 @@ def finish(t0, ctx):
         if bot:
             print("---- bot log ----")
             print(bot.log_tail(30))
-    print("  total time %.0f s" % (time.time() - t0))
-    print("%s: %d passed, %d failed" % (NAME, R.passed, R.failed))
-    return 1 if R.failed else 0
 
 
 if __name__ == "__main__":

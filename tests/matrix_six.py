@@ -26,6 +26,7 @@ MX_SIX_TIMEOUT (seconds for the whole match, default 150), MX_VERBOSE=1
 (the room's last lines and the bot's log tail on failure).
 """
 import os
+import re
 import shutil
 import sys
 import threading
@@ -141,17 +142,40 @@ def main():
         print("matrix_six: no cardbot binary at %s" % matrixlib.CARDBOT)
         print("matrix_six: 0 passed, 1 failed")
         return 1
+    only = set(x.strip() for x in os.environ.get("MX_SIX_ONLY", "").split(",") if x.strip())
+    for sc in SCENARIOS:
+        if not only or str(sc["num"]) in only:
+            run(sc)
+    return R.finish()
+
+
+SCENARIOS = [
+    {"num": 1, "title": "three humans (cat reads ascii) and three computer players", "new": "!new 304six",
+     "humans": [("ann", 1, False, True), ("bob", 2, False, False), ("cat", 6, True, False)],
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5)]},
+    {"num": 2, "title": "six humans (every hand known: 36 cards a deal)", "new": "!new 304 6",
+     "humans": [("ann", 1, False, False), ("bob", None, False, False), ("cat", None, True, False),
+                ("dan", 5, False, True), ("fay", None, False, False), ("gus", None, False, False)],
+     "bots": []},
+]
+
+
+def run(sc):
     t0 = time.time()
+    f0 = R.failed
+    print("scenario %d: %s" % (sc["num"], sc["title"]))
     tmp = matrixlib.tempdir()
     hs = Homeserver().start()
     bot = None
     players = []
     try:
         botid = hs.add_user("cardbot", password="botpw")
-        ids = {n: hs.add_user(n, name=n) for n in ("ann", "bob", "cat")}
+        names = [h[0] for h in sc["humans"]]
+        ascii = {h[0] for h in sc["humans"] if h[2]}
+        ids = {n: hs.add_user(n, name=n) for n in names}
         eve = hs.add_user("eve", name="eve")
         room = hs.create_room(ids["ann"], alias="#304:" + matrixlib.SERVER, invite=[botid])
-        for n in ("bob", "cat"):
+        for n in names[1:]:
             hs.join(ids[n], room)
         hs.join(eve, room)
         bot = Bot(tmp, hs.url, botid, 'password = "botpw";')
@@ -164,42 +188,45 @@ def main():
         bot.start()
         if not R.check(hs.wait(lambda: hs.membership(botid, room) == "join", 15),
                        "the bot did not join: " + bot.log_tail()):
-            return R.finish()
+            return
         time.sleep(0.3)
-        players = [Player(hs, botid, room, ids["ann"], "ann", bids_in_room=True),
-                   Player(hs, botid, room, ids["bob"], "bob"),
-                   Player(hs, botid, room, ids["cat"], "cat", ascii=True)]
+        players += [Player(hs, botid, room, ids[n], n, ascii=a, bids_in_room=chan) for n, _, a, chan in sc["humans"]]
         for p in players:
             p.start()
 
         def room_segs(start=0):
             return [s for e in hs.bot_messages(botid, room, start) for line in lines_of(e) for s in segs(line)]
 
+        first = names[0]
         steps = [
-            ("ann", "!304", lambda s: s.startswith("ann sits in seat 1"), "!304 opens a table, ann in seat 1"),
-            ("ann", "!new 304six", lambda s: s.startswith("This table now plays 304six (6 seats)"),
-             "!new 304six switches the table to six seats"),
-            ("ann", "!set scoring bank", lambda s: s.startswith("scoring is now bank"), "!set scoring bank"),
-            ("bob", "!sit 2", lambda s: s == "bob sits in seat 2", "!sit 2"),
-            ("cat", "!sit 6", lambda s: s == "cat sits in seat 6", "!sit 6"),
-            ("ann", "!bot 3", lambda s: sixlib.BOT_SIT_RE.match(s) and s.endswith("seat 3"), "!bot 3"),
-            ("ann", "!bot 4", lambda s: sixlib.BOT_SIT_RE.match(s) and s.endswith("seat 4"), "!bot 4"),
-            ("bob", "!bot 5", lambda s: sixlib.BOT_SIT_RE.match(s) and s.endswith("seat 5"), "!bot 5"),
+            (first, "!304", lambda s: s.startswith("%s sits in seat 1" % first), "!304 opens a table"),
+            (first, sc["new"], lambda s: s.startswith("This table now plays 304six (6 seats)"),
+             "%s switches the table to six seats" % sc["new"]),
+            (first, "!set scoring bank", lambda s: s.startswith("scoring is now bank"), "!set scoring bank"),
         ]
+        for n, seat, _, _ in sc["humans"][1:]:
+            if seat:
+                steps.append((n, "!sit %d" % seat, lambda s, n=n, seat=seat: s == "%s sits in seat %d" % (n, seat),
+                              "%s: !sit %d" % (n, seat)))
+            else:
+                steps.append((n, "!sit", lambda s, n=n: re.match(r"^%s sits in seat [1-6]$" % n, s), "%s: !sit" % n))
+        for who, seat in sc["bots"]:
+            steps.append((who, "!bot %d" % seat, lambda s, seat=seat: sixlib.BOT_SIT_RE.match(s) and
+                          s.endswith("seat %d" % seat), "!bot %d" % seat))
         for who, text, pred, what in steps:
             k = len(hs.events)
             hs.say(ids[who], room, text)
             if not R.check(hs.wait(lambda: any(pred(s) for s in room_segs(k)), 10),
                            "%s: no such answer in the room; it said %r" % (what, room_segs()[-4:])):
-                return R.finish()
-        cat = players[2]
-        k = len(hs.events)
-        hs.say(ids["cat"], room, "!ascii")
-        hs.wait(lambda: any(e["sender"] == botid and e["room_id"] != room and e["type"] == "m.room.message"
-                            and "letters" in e["content"].get("body", "") for e in hs.events[k:]), 5)
+                return
+        for n in ascii:
+            k = len(hs.events)
+            hs.say(ids[n], room, "!ascii")
+            hs.wait(lambda: any(e["sender"] == botid and e["room_id"] != room and e["type"] == "m.room.message"
+                                and "letters" in e["content"].get("body", "") for e in hs.events[k:]), 5)
         start = len(hs.events)
         t_start = time.time()
-        hs.say(ids["ann"], room, "!start")
+        hs.say(ids[first], room, "!start")
         R.check(hs.wait(lambda: any(s.startswith("a match of") for s in room_segs(start)), 10),
                 "!start: no match began: %r" % room_segs()[-4:])
         over = False
@@ -266,7 +293,7 @@ def main():
         txns = [e.get("txn") for e in events if e["sender"] == botid and e["type"] == "m.room.message"]
         R.check(len(txns) == len(set(txns)), "a transaction id was stored twice")
         actions = {p.name: p.actions for p in players}
-        mc = sixlib.MatchCheck(streams, observer, ascii={"cat"}, actions=actions, scoring="bank", split="hands")
+        mc = sixlib.MatchCheck(streams, observer, ascii=ascii, actions=actions, scoring="bank", split="hands")
         fails = mc.run()
         for f in fails[:15]:
             print("    " + (f if len(f) < 400 else f[:400] + "..."))
@@ -275,14 +302,15 @@ def main():
         R.check(not fails, "the match's transcripts: %d findings (above); transcripts kept in %s" % (
             len(fails), sixlib.dump("matrix_six", streams, observer) if fails else ""))
         R.check(mc.stats["deals"] >= 1 and mc.stats["tricks"] >= 6, "no deal was played through: %r" % mc.stats)
-        cat_hands = [x.text for x in streams["cat"] if not x.chan and sixlib.HAND_RE.match(x.text)]
-        R.check(cat_hands and not any(sixlib.CARD_RE.search(t) for t in cat_hands),
-                "cat (ascii) was sent suit symbols: %r" % [t for t in cat_hands if sixlib.CARD_RE.search(t)][:1])
+        for n in ascii:
+            hands = [x.text for x in streams[n] if not x.chan and sixlib.HAND_RE.match(x.text)]
+            R.check(hands and not any(sixlib.CARD_RE.search(t) for t in hands),
+                    "%s (ascii) was sent suit symbols: %r" % (n, [t for t in hands if sixlib.CARD_RE.search(t)][:1]))
         sixes_played = [s for x in observer for s in segs(x.text) if sixlib.PLAYED_RE.match(s)
                         and sixlib.PLAYED_RE.match(s).group("card").startswith("6")]
         R.check(sixes_played or mc.stats["cards_played"] == 0, "no six was played in the whole match")
         if not fails and over:
-            missed = sixlib.self_test(streams, observer, ascii={"cat"}, actions=actions, split="hands")
+            missed = sixlib.self_test(streams, observer, ascii=ascii, actions=actions, split="hands")
             R.check(not missed, "self-test: planted defects not caught: %s" % missed)
         st = mc.stats
         nmoves = sum(len(p.actions) for p in players)
@@ -292,7 +320,7 @@ def main():
                   st["caps"], st["hands4"], st["hands6"], len(sixes_played)))
         print("  hands stored in a direct room before the room's end line of the deal before: %d" %
               getattr(mc, "early", 0))
-        print("  lines: %d in the room, %d in the three direct rooms; %d moves by the humans; %d requests" % (
+        print("  lines: %d in the room, %d in the direct rooms; %d moves by the humans; %d requests" % (
             st["channel_lines"], st["private_lines"], nmoves, len(hs.requests)))
     except Exception:
         traceback.print_exc()
@@ -311,8 +339,7 @@ def main():
         R.check(not hs.violations, "spec violations: %s" % hs.violations[:5])
         hs.stop()
         shutil.rmtree(tmp, ignore_errors=True)
-        print("  total %.1f s" % (time.time() - t0))
-    return R.finish()
+        print("%s scenario %d (%.1f s)" % ("PASS" if R.failed == f0 else "FAIL", sc["num"], time.time() - t0))
 
 
 if __name__ == "__main__":

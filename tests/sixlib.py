@@ -369,6 +369,8 @@ class MatchCheck:
                 if c in owner:
                     self.fail("%s: %s was shown to both %s and %s as their own" % (tag, c, owner[c], n))
                 owner[c] = n
+        if complete and reached_six and len(self.streams) == 6 and len(owner) != 36:
+            self.fail("%s: six humans were shown %d distinct cards, not 36" % (tag, len(owner)))
         trumper = None
         for _, s in chan_segs:
             w = WON_RE.match(s)
