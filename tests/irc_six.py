@@ -314,6 +314,8 @@ def play(ctx, sc):
     actions = {p.name0: p.actions for p in players}
     mc = sixlib.MatchCheck(streams, observer, ascii=ascii, actions=actions, scoring="bank")
     fails = mc.run()
+    if os.environ.get("SIX_DUMP") == "1":
+        print("  transcripts in %s" % sixlib.dump("irc_six", streams, observer))
     for f in fails[:15]:
         print("    " + (f if len(f) < 400 else f[:400] + "..."))
     if len(fails) > 15:

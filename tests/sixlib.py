@@ -387,6 +387,12 @@ class MatchCheck:
                 if insp and n != trumper:
                     self.fail("%s: an inspection line went to %s, not the trumper %s: %r" % (tag, n, trumper, m.text))
                 if insp:
+                    self.stats["inspections"] = self.stats.get("inspections", 0) + 1
+                    for nm, c in re.findall(r" (\S+) (%s)" % C6, insp.group("rest")):
+                        c = cards(c)[0]
+                        if owner.get(c, nm) != nm:
+                            self.fail("%s: inspection says %s played %s face down, but it was dealt to %s" % (
+                                tag, nm, c, owner[c]))
                     continue
                 for c in cards(m.text, n in self.ascii):
                     if c not in dealt[n] and c not in public:
