@@ -209,7 +209,7 @@ static int check_game(struct schema_loader *L, const config_setting_t *s, const 
 			return -1;
 		}
 	char q[SCHEMA_SHOWN_MAX * 4 + 8];
-	schema_error(L, s, path, "%s is not a game: use \"304\", \"trump304\" or \"rook\"", schema_shown(q, v));
+	schema_error(L, s, path, "%s is not a game: use \"304\", \"304six\", \"trump304\" or \"rook\"", schema_shown(q, v));
 	return -1;
 }
 

@@ -39,7 +39,7 @@
 	X(NORMAL, "normal")              /* the search player, small budget (docs/AI.md) */ \
 	X(STRONG, "strong")              /* the search player, full budget */
 /* enum constant, the word, built yet (0: recognised but refused). */
-#define CONFIG_GAMES(X) X(G304, "304", 1) X(TRUMP304, "trump304", 1) X(ROOK, "rook", 1)
+#define CONFIG_GAMES(X) X(G304, "304", 1) X(G304SIX, "304six", 1) X(TRUMP304, "trump304", 1) X(ROOK, "rook", 1)
 #define CONFIG_NETWORK_TYPES(X) X(IRC, "irc", 1) X(MATRIX, "matrix", 1) X(CONSOLE, "console", 1)
 #define CONFIG_OPERATOR_KINDS(X) \
 	X(MASK, "mask")                  /* IRC nick!user@host with * and ? */ \

@@ -119,7 +119,7 @@ static void remove_temp(const char *dir)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot play [--game 304|trump304|rook] [--seed N] [--name NAME]\n"
+	fputs("usage: cardbot play [--game 304|304six|trump304|rook] [--seed N] [--name NAME]\n"
 	      "                    [--data DIR] [--delay MS] [--json] [-v]\n"
 	      "\n"
 	      "Opens a table in the terminal: you against computer players, no server\n"
@@ -128,7 +128,8 @@ static void usage(FILE *f)
 	      "Lines only you may see are marked (private). quit, or the end of input,\n"
 	      "ends the game.\n"
 	      "\n"
-	      "  --game GAME   304 (the default), trump304 or rook\n"
+	      "  --game GAME   304 (the default), 304six (304 for six players), trump304\n"
+	      "                or rook\n"
 	      "  --seed N      every deck comes from this number, the same each run\n"
 	      "                (who deals first, and what computer players choose,\n"
 	      "                do not)\n"
@@ -201,7 +202,7 @@ int play_main(int argc, char **argv)
 	memset(&p, 0, sizeof p);
 	p.def = game_find(gname);
 	if (!p.def) {
-		fprintf(stderr, "play: there is no game '%s': 304, trump304 or rook\n", gname);
+		fprintf(stderr, "play: there is no game '%s': 304, 304six, trump304 or rook\n", gname);
 		return 64;
 	}
 	p.seeded = seeded;

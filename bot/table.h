@@ -56,7 +56,7 @@ typedef struct table_settings {
 	                            * a move the room saw typed is not repeated, the turn is named
 	                            * only in a line that goes out anyway, a trick is told in one
 	                            * line, and hands go privately when they change, not every turn */
-	char game[16];             /* what "!new" opens: "304", "trump304" or "rook" ([tables] game) */
+	char game[16];             /* what "!new" opens: "304", "304six", "trump304" or "rook" ([tables] game) */
 	char lang[4];              /* the room's language: "en", "ta" or "si" (text_lang_find) */
 } table_settings;
 void table_settings_default(table_settings *s);

@@ -226,6 +226,8 @@ const char *table_phase_word(const char *name)
 		{ "trump4", T_PHASE_TRUMP4 },
 		{ "bid8", T_PHASE_BID8 },
 		{ "trump8", T_PHASE_TRUMP8 },
+		{ "bid6", T_PHASE_BID6 },
+		{ "trump6", T_PHASE_TRUMP6 },
 		{ "play", T_PHASE_PLAY },
 		{ "over", T_PHASE_OVER },
 		{ "bid", T_PHASE_BID },

@@ -239,7 +239,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value lists them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
-	X(T_HELP_START, "{1}start: deal the first hand of a match once four are seated") \
+	X(T_HELP_START, "{1}start: deal the first hand of a match once every seat is taken") \
 	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator; those who took a computer's seat mid-match count only when no other player is left)") \
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
 	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
@@ -277,6 +277,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_PHASE_TRUMP4, "trump4") \
 	X(T_PHASE_BID8, "bid8") \
 	X(T_PHASE_TRUMP8, "trump8") \
+	X(T_PHASE_BID6, "bid6") \
+	X(T_PHASE_TRUMP6, "trump6") \
 	X(T_PHASE_PLAY, "play") \
 	X(T_PHASE_OVER, "over") \
 	X(T_PHASE_BID, "bid") \
@@ -359,7 +361,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
-	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304, trump304 (2, 3 or 4 players; 4 by default) or rook") \
+	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
 	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
 	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
