@@ -89,8 +89,9 @@ class Player(threading.Thread):
     In a bidding it first waits (up to 3 s) for its turn prompt in the
     channel, which the bot sends before the hand."""
 
-    def __init__(self, client, ascii=False, bids_in_channel=False):
+    def __init__(self, client, ascii=False, bids_in_channel=False, asks=False):
         super().__init__(daemon=True)
+        self.asks, self.asked = asks, None
         self.c = client
         self.name0 = client.nick
         self.ascii = ascii
@@ -157,12 +158,15 @@ class Player(threading.Thread):
         self.pending = (h, time.time())
 
     def act(self, h):
-        text, kind, card, down = sixlib.decide(h, self.prompt)
+        ask = self.asks and self.asked != self.deal
+        text, kind, card, down = sixlib.decide(h, self.prompt, ask)
+        if kind == "partner":
+            self.asked = self.deal
         self.prompt = None
         if text is None:
             self.errors.append("no move for %r" % h["raw"])
             return
-        if kind in ("bid", "pass") and self.bids_in_channel:
+        if kind in ("bid", "pass", "partner") and self.bids_in_channel:
             self.send(CHAN, "!" + text)
         else:
             self.send(BOTNICK, text)
@@ -191,11 +195,11 @@ def bot_in_channel(client):
 SCENARIOS = [
     {"num": 1, "title": "three humans (cat reads ascii) and three computer players", "new": "!new 304 6",
      "humans": [("ann", 1, False, True), ("bob", 2, False, False), ("cat", 6, True, False)],
-     "bots": [("ann", 3), ("ann", 4), ("bob", 5)]},
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5)], "asks": ("bob",)},
     {"num": 2, "title": "six humans (every hand known: 36 cards a deal)", "new": "!new 304six",
      "humans": [("ann", 1, False, False), ("bob", None, False, False), ("cat", None, False, False),
                 ("dan", 5, False, True), ("fay", None, False, False), ("gus", None, False, False)],
-     "bots": []},
+     "bots": [], "asks": ("ann", "dan")},
 ]
 
 
@@ -247,7 +251,7 @@ def play(ctx, sc):
         clients[n].join(CHAN)
         # the players exist from here (their pacers keep every command, setup
         # too, under the bot's per-person limit); they read from the start
-        players.append(Player(clients[n], ascii=a, bids_in_channel=chan_bids))
+        players.append(Player(clients[n], ascii=a, bids_in_channel=chan_bids, asks=n in sc.get("asks", ())))
     pl = {p.name0: p for p in players}
     first = sc["humans"][0][0]
     steps = [
@@ -340,9 +344,9 @@ def play(ctx, sc):
         R.check(not missed, "self-test: planted defects not caught: %s" % missed)
     st = mc.stats
     print("  match: %d deals, %d tricks, %d cards played (%d face down) in %.0f s; %d six-card biddings won, "
-          "%d pcc, %d caps; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
+          "%d pcc, %d caps, %d partner asks, %d inspection lines; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
               st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
-              st["caps"], st["hands4"], st["hands6"], len(sixes_played)))
+              st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"], len(sixes_played)))
     print("  lines: %d in the channel, %d private to the %d humans; %d moves by the humans" % (
         st["channel_lines"], st["private_lines"], len(players), nmoves))
     return

@@ -54,8 +54,9 @@ def lines_of(ev):
 class Player(threading.Thread):
     """A simulated Matrix user at the table (see irc_six.Player)."""
 
-    def __init__(self, hs, botid, room, uid, name, ascii=False, bids_in_room=False):
+    def __init__(self, hs, botid, room, uid, name, ascii=False, bids_in_room=False, asks=False):
         super().__init__(daemon=True)
+        self.asks, self.asked = asks, None
         self.hs, self.botid, self.room, self.uid, self.name = hs, botid, room, uid, name
         self.ascii, self.bids_in_room = ascii, bids_in_room
         self.stop = threading.Event()
@@ -124,13 +125,16 @@ class Player(threading.Thread):
             self.pending = (h, time.time())
 
     def act(self, h):
-        text, kind, card, down = sixlib.decide(h, self.prompt)
+        ask = self.asks and self.asked != self.deal
+        text, kind, card, down = sixlib.decide(h, self.prompt, ask)
+        if kind == "partner":
+            self.asked = self.deal
         self.prompt_used, self.prompt = self.prompt, None
         if text is None:
             self.errors.append("no move for %r" % h["raw"])
             return
         self.log.append((time.time(), text, self.prompt_used, h["raw"]))
-        if kind in ("bid", "pass") and self.bids_in_room:
+        if kind in ("bid", "pass", "partner") and self.bids_in_room:
             self.hs.say(self.uid, self.room, "!" + text)
         else:
             self.hs.say(self.uid, self.dm, text)
@@ -152,11 +156,11 @@ def main():
 SCENARIOS = [
     {"num": 1, "title": "three humans (cat reads ascii) and three computer players", "new": "!new 304six",
      "humans": [("ann", 1, False, True), ("bob", 2, False, False), ("cat", 6, True, False)],
-     "bots": [("ann", 3), ("ann", 4), ("bob", 5)]},
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5)], "asks": ("bob",)},
     {"num": 2, "title": "six humans (every hand known: 36 cards a deal)", "new": "!new 304 6",
      "humans": [("ann", 1, False, False), ("bob", None, False, False), ("cat", None, True, False),
                 ("dan", 5, False, True), ("fay", None, False, False), ("gus", None, False, False)],
-     "bots": []},
+     "bots": [], "asks": ("ann", "dan")},
 ]
 
 
@@ -190,7 +194,8 @@ def run(sc):
                        "the bot did not join: " + bot.log_tail()):
             return
         time.sleep(0.3)
-        players += [Player(hs, botid, room, ids[n], n, ascii=a, bids_in_room=chan) for n, _, a, chan in sc["humans"]]
+        players += [Player(hs, botid, room, ids[n], n, ascii=a, bids_in_room=chan, asks=n in sc.get("asks", ()))
+                    for n, _, a, chan in sc["humans"]]
         for p in players:
             p.start()
 
@@ -317,9 +322,9 @@ def run(sc):
         st = mc.stats
         nmoves = sum(len(p.actions) for p in players)
         print("  match: %d deals, %d tricks, %d cards played (%d face down) in %.0f s; %d six-card biddings won, "
-              "%d pcc, %d caps; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
+              "%d pcc, %d caps, %d partner asks, %d inspection lines; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
                   st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
-                  st["caps"], st["hands4"], st["hands6"], len(sixes_played)))
+                  st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"], len(sixes_played)))
         print("  hands stored in a direct room before the room's end line of the deal before: %d" %
               getattr(mc, "early", 0))
         print("  lines: %d in the room, %d in the direct rooms; %d moves by the humans; %d requests" % (

@@ -54,13 +54,14 @@ OPENED_RE = re.compile(r"^(?P<name>\S+) opens the game: trumps are \S+; the card
 REVEALED_RE = re.compile(r"^trumps are (?P<suit>\S+)! the trump card is (?P<card>%s)$" % C6)
 TURNED_RE = re.compile(r"^(?P<name>\S+) had played (?P<card>%s)$" % C6)
 CAPS_RE = re.compile(r"^(?P<name>\S+) calls CAPS and will play: (?P<order>.*)$")
-CAPS_RESULT_RE = re.compile(r"^caps: (?P<verdict>.+) \((?P<who>[^)]*)\)$")
+CAPS_RESULT_RE = re.compile(r"^caps: (?P<verdict>\S+) \((?P<who>.*)\)$")   # "late (nobody (not called))"
 TRICK_ALL_RE = re.compile(r"^trick (?P<n>\d+):(?P<plays>.*); (?P<name>\S+) wins it$")
 WON_RE = re.compile(r"^(?P<name>\S+) wins the (?:\S+-card )?bidding at (?P<bid>\S+)$")
 PROMPT_RE = re.compile(r"^(?P<name>\S+): your turn to (?P<what>bid|play)\b(?: \((?P<opts>[^)]*)\))?")
 MATCH_WON_RE = re.compile(r"^the match is over: (?P<team>.+) win!$")
 SIT_RE = re.compile(r"^(?P<name>\S+) sits in seat (?P<n>\d)$")
 BOT_SIT_RE = re.compile(r"^(?P<name>\S+) \(a computer player\) sits in seat (?P<n>\d)$")
+ASK_RE = re.compile(r"^(?P<a>\S+) asks (?P<b>\S+) to bid$")
 PCC_OUT_RE = re.compile(r"sits out this deal|sit out this deal")
 PCC_LOST = "so the pcc is lost"
 SLOW = irc_game.SLOW
@@ -166,12 +167,12 @@ def prompt_fits(h, opts):
     return int(m.group(1)) > beat
 
 
-def decide(h, prompt):
+def decide(h, prompt, ask=False):
     """A scripted player's move for a hand line that says "your turn":
     (text to send, kind, card, face down?). prompt is the options of the
     player's last turn prompt ("250 or more, or pass"), or None.
-    Four-card bidding: 160 when nobody has bid and the bot offers a bid,
-    else pass. Six-card bidding: 250 when the bot offers 250 or less, else
+    Four-card bidding: with ask, "partner" when the bot offers it; else
+    160 when nobody has bid and the bot offers a bid, else pass. Six-card bidding: 250 when the bot offers 250 or less, else
     pass. The trump card: the first card. Play: the first card of "you may
     play" (or the trump card when it is the only one)."""
     if h["phase"] in ("bid4", "bid6") and not prompt_fits(h, prompt):
@@ -179,6 +180,8 @@ def decide(h, prompt):
     opts = prompt or ""
     offered = re.match(r"^(\d+) or more", opts)
     if h["phase"] == "bid4":
+        if ask and re.search(r"\bpartner\b", opts):
+            return "partner", "partner", None, False
         has_bid = re.search(r"four-card bidding, \d+ by ", h["state"])
         if not has_bid and (prompt is None or (offered and int(offered.group(1)) <= 160)):
             return "bid 60", "bid", None, False
@@ -446,6 +449,13 @@ class MatchCheck:
                 tricks.append((int(x.group("n")), [(a, cards(b)[0]) for a, b in tp], True))
                 trick_plays = []
                 continue
+            x = ASK_RE.match(s)
+            if x:
+                self.stats["asks"] = self.stats.get("asks", 0) + 1
+                a, b = x.group("a"), x.group("b")
+                if a in self.seats and self.seats[(self.seats.index(a) + 2) % 6] != b:
+                    self.fail("%s: %s (seat %d) asked %s, not the next partner in turn order %s" % (
+                        tag, a, self.seats.index(a) + 1, b, self.seats[(self.seats.index(a) + 2) % 6]))
             if CAPS_RESULT_RE.match(s):
                 verdict = CAPS_RESULT_RE.match(s).group(0)   # caps judged (a late or missed call costs)
             if PCC_OUT_RE.search(s):
