@@ -9,7 +9,8 @@ table (`!304`), switches it to six seats (`!new 304 6`), sets `!set scoring
 bank` (the losing side pays into the bank: the match ends in fewer deals,
 by the table's own rules), bob takes `!sit 2`, cat `!sit 6` and `!ascii`
 (letters: "6S"), computer players take `!bot 3`, `!bot 4`, `!bot 5`, and
-ann `!start`s. Teams: seats 1, 3, 5 (ann and two computers) against 2, 4,
+ann `!start`s (scenario 1). Scenario 2 seats six humans (`!new 304six`,
+`!sit` and `!sit N`), so every hand of every deal is known. Teams: seats 1, 3, 5 (ann and two computers) against 2, 4,
 6 (bob, a computer, cat). The players act only on what the bot tells them:
 each answers a private hand line that says "your turn", bidding from its
 turn prompt's range (160 in the four-card bidding when nobody has bid, 250
@@ -25,13 +26,18 @@ card before it is opened or revealed); hands of 4 then 6 cards each deal;
 tricks 1..6 of six cards from the six seats; end lines that agree with the
 bid; tokens as the token table says under bank scoring; no move taken
 from the bot's own lists refused; the match-end line once, naming the side
-with tokens. Also: the table switched to six seats, the ascii reader saw
+with tokens; the asked partner is the next teammate in turn order (bob
+asks whenever offered; in the six-human match ann and dan). The observer
+eve, never seated, sends !table, !score, !last and !hand every 3 s: what
+she is told privately names only cards the channel already showed. Also:
+the table switched to six seats, the ascii reader saw
 letters only, a six was played, the bot stayed up; and a self-test plants
 defects in the transcripts and expects each to be caught.
 
 Ends with "irc_six: N passed, M failed". Environment: CARDBOT (binary),
-NGIRCD (server), IRC_SIX_TIMEOUT (seconds for the whole match, default
-150), IRC_SIX_VERBOSE=1 (transcript tails on failure), IRC_SIX_KEEP=1
+NGIRCD (server), IRC_SIX_ONLY (scenarios to run, e.g. "2"), IRC_SIX_TIMEOUT
+(seconds for each whole match, default 150), SIX_DUMP=1 (write each match's
+transcripts to a temporary file and print its name), IRC_SIX_VERBOSE=1 (transcript tails on failure), IRC_SIX_KEEP=1
 (keep the temporary directory on failure).
 """
 import os
@@ -282,6 +288,17 @@ def play(ctx, sc):
                                     for m in clients[n].lines[k:]), 5)
     for p in players:
         p.start()
+    # eve, who is not seated, asks about the table now and then (answers in
+    # the channel or privately: either way they may name only public cards)
+    watch_stop = threading.Event()
+    ctx["watch_stop"] = watch_stop
+
+    def watch():
+        k = 0
+        while not watch_stop.wait(3.0):
+            eve.privmsg(CHAN, ("!table", "!score", "!last", "!hand")[k % 4])
+            k += 1
+    threading.Thread(target=watch, daemon=True).start()
     start = len(eve.lines)
     t_start = time.time()
     pl[first].send(CHAN, "!start")
@@ -300,6 +317,7 @@ def play(ctx, sc):
         elif time.time() - last_t > STALL or not bot.alive():
             break
     took = time.time() - t_start
+    watch_stop.set()
     time.sleep(1.0)   # the last private lines
     for p in players:
         p.stop.set()
@@ -316,7 +334,8 @@ def play(ctx, sc):
     streams = {n: to_lines(c) for n, c in clients.items()}
     observer = [x for x in to_lines(eve) if x.chan]
     actions = {p.name0: p.actions for p in players}
-    mc = sixlib.MatchCheck(streams, observer, ascii=ascii, actions=actions, scoring="bank")
+    mc = sixlib.MatchCheck(streams, observer, ascii=ascii, actions=actions, scoring="bank",
+                           watchers={"eve": to_lines(eve)})
     fails = mc.run()
     if os.environ.get("SIX_DUMP") == "1":
         print("  transcripts in %s" % sixlib.dump("irc_six", streams, observer))
@@ -347,12 +366,15 @@ def play(ctx, sc):
           "%d pcc, %d caps, %d partner asks, %d inspection lines; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
               st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
               st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"], len(sixes_played)))
-    print("  lines: %d in the channel, %d private to the %d humans; %d moves by the humans" % (
-        st["channel_lines"], st["private_lines"], len(players), nmoves))
+    print("  lines: %d in the channel, %d private to the %d humans, %d to eve (not seated: !table, !score, !last, "
+          "!hand); %d moves by the humans" % (st["channel_lines"], st["private_lines"], len(players),
+                                              st.get("watcher_lines", 0), nmoves))
     return
 
 
 def cleanup(ctx):
+    if ctx.get("watch_stop"):
+        ctx["watch_stop"].set()
     for p in ctx["players"]:
         p.stop.set()
     for c in list(ctx["clients"].values()) + [ctx.get("eve")]:

@@ -21,8 +21,15 @@ bot and its one player only, no transaction id stored twice, no spec
 violation, the bot alive and no sanitizer report; a self-test plants
 defects in the transcripts and expects each to be caught.
 
+Scenario 2 seats six people (`!new 304 6`, `!sit`, `!sit 5`), so every
+hand is known (36 distinct cards a deal); ann and dan ask their partner
+whenever the bot offers it, bob in scenario 1 (the asked seat must be the
+next teammate in turn order).
+
 Ends with "matrix_six: N passed, M failed". Environment: CARDBOT,
-MX_SIX_TIMEOUT (seconds for the whole match, default 150), MX_VERBOSE=1
+MX_SIX_ONLY (scenarios, e.g. "1"), MX_SIX_TIMEOUT (seconds for each whole
+match, default 150), SIX_DUMP=1 (keep the transcripts in a temporary
+file), MX_VERBOSE=1
 (the room's last lines and the bot's log tail on failure).
 """
 import os

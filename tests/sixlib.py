@@ -229,8 +229,10 @@ class MatchCheck:
     them (deal counts the deal-end lines they had seen); scoring "bank" or
     "standard"."""
 
-    def __init__(self, streams, observer, ascii=(), actions=None, scoring="bank", tokens=11, split="channel"):
+    def __init__(self, streams, observer, ascii=(), actions=None, scoring="bank", tokens=11, split="channel",
+                 watchers=None):
         self.streams, self.observer = streams, observer
+        self.watchers = watchers or {}   # name -> [Line]: someone not seated, who asks about the table
         self.split_mode = split
         self.ascii = set(ascii)
         self.actions = actions or {}
@@ -291,6 +293,20 @@ class MatchCheck:
             priv = {n: (pdeals[n][d] if d < len(pdeals[n]) else []) for n in self.streams}
             tokens = self.check_deal(d, priv, odeals[d], complete, tokens)
         self.check_end(obs, tokens)
+        for n, ls in self.watchers.items():
+            # Not seated: every card named to them privately was already
+            # named in the channel in this deal.
+            for d, lines in enumerate(self.split(ls)):
+                public = set()
+                for m in lines:
+                    if m.chan:
+                        public.update(cards(m.text))
+                        continue
+                    self.stats["watcher_lines"] = self.stats.get("watcher_lines", 0) + 1
+                    for c in cards(m.text):
+                        if c not in public:
+                            self.fail("deal %d: private line to %s, who is not seated, names %s: %r" % (
+                                d + 1, n, c, m.text[:200]))
         for n, ls in self.streams.items():
             self.stats["private_lines"] += sum(1 for m in ls if not m.chan)
         return self.failures
@@ -632,7 +648,8 @@ def self_test(streams, observer, ascii=(), actions=None, scoring="bank", split="
     ob2.insert(k + 1, Line(observer[k].t, True, "a hint: %s is about" % sym(card)))
     expect("a channel leak", streams, ob2, "channel line names %s" % card)
     # 3. tokens that moved wrongly
-    j = [i for i, m in enumerate(observer) if m.chan and "tokens: " in m.text][0]
+    j = [i for i, m in enumerate(observer) if m.chan and "tokens: " in m.text
+         and any(END_RE.match(s) for s in segs(m.text))][0]
     m = observer[j]
     bad = re.sub(r"(-?\d+) : (-?\d+)", lambda x: "%d : %s" % (int(x.group(1)) + 1, x.group(2)), m.text, count=1)
     ob3 = list(observer)
