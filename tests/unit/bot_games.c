@@ -213,7 +213,8 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 	char refused[64];
 	snprintf(refused, sizeof refused, "[%s] ", room);
 	for (int i = p0; i < net.npriv; i++)
-		if (!strncmp(net.priv_lines[i], refused, strlen(refused)) && ann_refused++ < 3)
+		if (!strncmp(net.priv_lines[i], refused, strlen(refused)) && !strstr(net.priv_lines[i], ", face down:")
+		    && ann_refused++ < 3) /* (not the trumper's look at face-down cards) */
 			fprintf(stderr, "ann's \"%s\" was refused: %s\n", cmd, net.priv_lines[i]);
 }
 
