@@ -10,8 +10,9 @@ bank` (the losing side pays into the bank: the match ends in fewer deals,
 by the table's own rules), bob takes `!sit 2`, cat `!sit 6` and `!ascii`
 (letters: "6S"), computer players take `!bot 3`, `!bot 4`, `!bot 5`, and
 ann `!start`s (scenario 1). Scenario 2 seats six humans (`!new 304six`,
-`!sit` and `!sit N`), so every hand of every deal is known. Teams: seats 1, 3, 5 (ann and two computers) against 2, 4,
-6 (bob, a computer, cat). The players act only on what the bot tells them:
+`!sit` and `!sit N`), so every hand of every deal is known. Teams in
+scenario 1: seats 1, 3, 5 (ann and two computers) against 2, 4, 6 (bob, a
+computer, cat). The players act only on what the bot tells them:
 each answers a private hand line that says "your turn", bidding from its
 turn prompt's range (160 in the four-card bidding when nobody has bid, 250
 in the six-card bidding when offered) and playing the first card of the
@@ -30,15 +31,16 @@ with tokens; the asked partner is the next teammate in turn order (bob
 asks whenever offered; in the six-human match ann and dan). The observer
 eve, never seated, sends !table, !score, !last and !hand every 3 s: what
 she is told privately names only cards the channel already showed. Also:
-the table switched to six seats, the ascii reader saw
-letters only, a six was played, the bot stayed up; and a self-test plants
+the table switched to six seats, the ascii reader saw letters only, a six
+was played, the bot stayed up; and a self-test plants
 defects in the transcripts and expects each to be caught.
 
 Ends with "irc_six: N passed, M failed". Environment: CARDBOT (binary),
 NGIRCD (server), IRC_SIX_ONLY (scenarios to run, e.g. "2"), IRC_SIX_TIMEOUT
 (seconds for each whole match, default 150), SIX_DUMP=1 (write each match's
-transcripts to a temporary file and print its name), IRC_SIX_VERBOSE=1 (transcript tails on failure), IRC_SIX_KEEP=1
-(keep the temporary directory on failure).
+transcripts to a temporary file and print its name), IRC_SIX_VERBOSE=1
+(transcript tails on failure), IRC_SIX_KEEP=1 (keep the temporary
+directory on failure).
 """
 import os
 import re
@@ -363,9 +365,11 @@ def play(ctx, sc):
         R.check(not missed, "self-test: planted defects not caught: %s" % missed)
     st = mc.stats
     print("  match: %d deals, %d tricks, %d cards played (%d face down) in %.0f s; %d six-card biddings won, "
-          "%d pcc, %d caps, %d partner asks, %d inspection lines; hands of 4 seen %d times, of 6 %d times; %d sixes played" % (
+          "%d pcc, %d caps, %d partner asks, %d inspection lines; hands of 4 seen %d times, "
+              "of 6 %d times; %d sixes played" % (
               st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
-              st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"], len(sixes_played)))
+              st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"],
+                  len(sixes_played)))
     print("  lines: %d in the channel, %d private to the %d humans, %d to eve (not seated: !table, !score, !last, "
           "!hand); %d moves by the humans" % (st["channel_lines"], st["private_lines"], len(players),
                                               st.get("watcher_lines", 0), nmoves))

@@ -172,7 +172,8 @@ def decide(h, prompt, ask=False):
     (text to send, kind, card, face down?). prompt is the options of the
     player's last turn prompt ("250 or more, or pass"), or None.
     Four-card bidding: with ask, "partner" when the bot offers it; else
-    160 when nobody has bid and the bot offers a bid, else pass. Six-card bidding: 250 when the bot offers 250 or less, else
+    160 when nobody has bid and the bot offers a bid, else pass. Six-card
+    bidding: 250 when the bot offers 250 or less, else
     pass. The trump card: the first card. Play: the first card of "you may
     play" (or the trump card when it is the only one)."""
     if h["phase"] in ("bid4", "bid6") and not prompt_fits(h, prompt):
