@@ -384,7 +384,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_ROOK_YELLOW, "yellow") \
 	X(T_ROOK_BLACK, "black") \
 	X(T_EMPTY_SEAT, "an empty seat") \
-	X(T_NOT_CALLED, "nobody (not called)") \
+	X(T_NOT_CALLED, "nobody called it") \
 	X(T_WORD_OPEN, "open") \
 	X(T_WORD_CLOSED, "closed") \
 	X(T_WORD_FACE_DOWN, "face down") \
