@@ -171,12 +171,14 @@ SCENARIOS = [
 ]
 
 
-def run(sc):
+def run(sc, make_hs=None):
+    """One scenario; make_hs: a started homeserver (default the stand-in;
+    tests/matrix_synapse.py passes a real Synapse)."""
     t0 = time.time()
     f0 = R.failed
     print("scenario %d: %s" % (sc["num"], sc["title"]))
     tmp = matrixlib.tempdir()
-    hs = Homeserver().start()
+    hs = make_hs() if make_hs else Homeserver().start()
     bot = None
     players = []
     try:
@@ -185,7 +187,7 @@ def run(sc):
         ascii = {h[0] for h in sc["humans"] if h[2]}
         ids = {n: hs.add_user(n, name=n) for n in names}
         eve = hs.add_user("eve", name="eve")
-        room = hs.create_room(ids["ann"], alias="#304:" + matrixlib.SERVER, invite=[botid])
+        room = hs.create_room(ids["ann"], alias="#304:" + getattr(hs, "server", matrixlib.SERVER), invite=[botid])
         for n in names[1:]:
             hs.join(ids[n], room)
         hs.join(eve, room)

@@ -19,6 +19,10 @@ what the stand-in gets wrong about Synapse cannot hide a bug. Scenarios:
     lock-up), no empty room left behind (Synapse's own database), no
     command waiting more than 10 s for its answer, privacy clean in each
     deal. Figures: 429s, events, waits;
+  5 Synapse, limits lifted: six-player 304 (tests/matrix_six.py's first
+    scenario: three people and three computer players, `!new 304six`,
+    bank scoring), a whole match to its end, with matrix_six's privacy
+    and match checks over the room and every direct room;
   4 the stand-in at Synapse's limit, charging a room creation as Synapse
     does (one token, the room made, then the join's token): the same rush
     and one deal. Runs wherever the test runs, from tests/matrix_rush.py
@@ -38,6 +42,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import irc_game  # noqa: E402
 import matrix_brief  # noqa: E402
 import matrix_game  # noqa: E402
+import matrix_six  # noqa: E402
 import synapselib  # noqa: E402
 from matrix_game import Scenario, Restart, lines_of, pct  # noqa: E402
 
@@ -202,17 +207,29 @@ class SynapseRush(OnSynapse, Rush):
     limits = "default"
 
 
-def main(which=(1, 2, 3), name="matrix_synapse"):
+def six_on_synapse():
+    """Scenario 5: matrix_six's first scenario on a real Synapse; its
+    checks count in this test's total."""
+    six = matrix_six.R
+    p0, f0 = six.passed, six.failed
+    sc = dict(matrix_six.SCENARIOS[0], num=5, title="Synapse, limits lifted: six-player 304, " +
+              matrix_six.SCENARIOS[0]["title"] + ", a whole match")
+    matrix_six.run(sc, make_hs=lambda: synapselib.SynapseHomeserver(limits="off").start())
+    R.passed += six.passed - p0
+    R.failed += six.failed - f0
+
+
+def main(which=(1, 2, 3, 5), name="matrix_synapse"):
     R.name = matrix_brief.R.name = name
     if not os.path.exists(matrix_game.matrixlib.CARDBOT):
         print("%s: no cardbot binary at %s" % (name, matrix_game.matrixlib.CARDBOT))
         print("%s: 0 passed, 1 failed" % name)
         return 1
     t0 = time.time()
-    real = {1, 2, 3} & set(ONLY or which)
+    real = {1, 2, 3, 5} & set(ONLY or which)
     why = synapselib.synapse_missing() if real else None
     if why:
-        print("matrix_synapse: scenarios 1-3 (a real Synapse) skipped: %s" % why)
+        print("matrix_synapse: scenarios 1-3 and 5 (a real Synapse) skipped: %s" % why)
     scs = []
     if not why:
         scs += [
@@ -227,6 +244,8 @@ def main(which=(1, 2, 3), name="matrix_synapse"):
     for sc in scs:
         if sc.num in (ONLY or which):
             sc.run()
+    if not why and 5 in (ONLY or which):
+        six_on_synapse()
     print("  total %.1f s" % (time.time() - t0))
     return R.finish()
 
