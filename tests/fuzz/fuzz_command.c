@@ -31,6 +31,7 @@
 #include <strings.h>
 #include <sys/types.h>
 
+#include "g304six.h" /* before bot.h: its inline functions name a parameter "seat" */
 #include "adapter.h"
 #include "bot.h"
 #include "card.h"
@@ -41,10 +42,14 @@
 #include "utf8.h"
 #include "../unit/testnet.h"
 
-/* The 304 match of a table (its game state is a g304); other games and a
- * table with no match yet hide nothing this check knows of. */
+/* The 304 match of a table (its game state is a g304, or a g6 for six
+ * players); other games and a table with no match yet hide nothing this
+ * check knows of. */
 #define G304(t) ((g304 *)(t)->g->state)
+#define G6(t) ((g6 *)(t)->g->state)
 static int is304(const table *t) { return t->g && t->gdef == &game_def_304; }
+static int is_six(const table *t) { return t->g && t->gdef == &game_def_304six; }
+static int deal_of(const table *t) { return is304(t) ? G304(t)->deal_no : is_six(t) ? G6(t)->deal_no : -1; }
 
 #define LINES_MAX 400    /* events in one input: enough for a deal with computer players */
 
@@ -95,16 +100,20 @@ static void said(int room, const char *to, const char *text)
 }
 
 /* Every card a line names, as the room sees cards (as tests/unit/bot_table.c). */
-static cardset cards_in(const char *line)
+static uint64_t cards_in(const table *t, const char *line)
 {
-	cardset found = 0;
-	for (int c = 0; c < CARD_COUNT; c++) {
+	uint64_t found = 0;
+	int six = is_six(t);
+	for (int c = 0; c < (six ? G6_CARDS : CARD_COUNT); c++) {
 		char buf[32];
 		strbuf sb;
 		sb_init(&sb, buf, sizeof buf);
-		render_card(&sb, (card)c, RENDER_COLOUR);
+		if (six)
+			render_card6(&sb, (card)c, RENDER_COLOUR);
+		else
+			render_card(&sb, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))
-			found |= card_bit((card)c);
+			found |= (uint64_t)1 << c;
 	}
 	return found;
 }
@@ -112,23 +121,29 @@ static cardset cards_in(const char *line)
 /* Cards the room may not know now: in hands, the trump card while face
  * down, unrevealed face-down plays of this deal; less what a caps call
  * showed (as tests/unit/bot_table.c). */
-static cardset hidden_now(const table *t)
+#define HIDDEN_OF(g, nseats, ntricks, h)                                                           \
+	do {                                                                                       \
+		for (int s_ = 0; s_ < (nseats); s_++)                                              \
+			(h) |= (g)->hand[s_];                                                      \
+		if ((g)->trump_down)                                                               \
+			(h) |= (uint64_t)1 << (g)->trump_card;                                     \
+		if ((g)->trump_public)                                                             \
+			(h) &= ~((uint64_t)1 << (g)->trump_card);                                  \
+		for (int k_ = 0; (g)->caps_seat != G304_NO_SEAT && k_ < (g)->caps_norder; k_++)    \
+			(h) &= ~((uint64_t)1 << (g)->caps_order[k_]);                              \
+		for (int i_ = 0; i_ <= (g)->trick_no && i_ < (ntricks) && (g)->phase == G304_PHASE_PLAY; i_++) \
+			for (int k_ = 0; k_ < (g)->tricks[i_].n; k_++)                             \
+				if (((g)->tricks[i_].down >> k_ & 1) && !((g)->tricks[i_].shown >> k_ & 1)) \
+					(h) |= (uint64_t)1 << (g)->tricks[i_].card[k_];            \
+	} while (0)
+
+static uint64_t hidden_now(const table *t)
 {
-	cardset h = 0;
-	if (!is304(t))
-		return 0;
-	for (int s = 0; s < G304_SEATS; s++)
-		h |= G304(t)->hand[s];
-	if (G304(t)->trump_down)
-		h |= card_bit(G304(t)->trump_card);
-	if (G304(t)->trump_public)
-		h &= ~card_bit(G304(t)->trump_card);
-	for (int k = 0; G304(t)->caps_seat != G304_NO_SEAT && k < G304(t)->caps_norder; k++)
-		h &= ~card_bit(G304(t)->caps_order[k]);
-	for (int i = 0; i <= G304(t)->trick_no && i < G304_TRICKS && G304(t)->phase == G304_PHASE_PLAY; i++)
-		for (int k = 0; k < G304(t)->tricks[i].n; k++)
-			if ((G304(t)->tricks[i].down >> k & 1) && !(G304(t)->tricks[i].shown >> k & 1))
-				h |= card_bit(G304(t)->tricks[i].card[k]);
+	uint64_t h = 0;
+	if (is_six(t))
+		HIDDEN_OF(G6(t), G6_SEATS, G6_TRICKS, h);
+	else if (is304(t))
+		HIDDEN_OF(G304(t), G304_SEATS, G304_TRICKS, h);
 	return h;
 }
 
@@ -136,7 +151,7 @@ static cardset hidden_now(const table *t)
 static struct before {
 	const table *t;
 	int deal_no;
-	cardset hidden;
+	uint64_t hidden;
 } before[8];
 static int nbefore;
 
@@ -146,7 +161,7 @@ static void note_before(const bot *b)
 	nstep = 0;
 	for (int i = 0; i < b->ntables && nbefore < 8; i++) {
 		const table *t = b->tables[i];
-		before[nbefore++] = (struct before){ t, is304(t) ? G304(t)->deal_no : -1, hidden_now(t) };
+		before[nbefore++] = (struct before){ t, deal_of(t), hidden_now(t) };
 	}
 }
 
@@ -159,13 +174,13 @@ static void check_after(const bot *b)
 		for (int i = 0; i < b->ntables; i++)
 			if (b->tables[i] == before[k].t)
 				t = b->tables[i];
-		if (!t || (is304(t) ? G304(t)->deal_no : -1) != before[k].deal_no)
+		if (!t || deal_of(t) != before[k].deal_no)
 			continue; /* closed, or a new deal: its cards are new */
-		cardset hidden = before[k].hidden & hidden_now(t);
+		uint64_t hidden = before[k].hidden & hidden_now(t);
 		for (int i = 0; i < nstep; i++)
-			if (!strcasecmp(step_room[i], t->room) && (cards_in(step_text[i]) & hidden)) {
+			if (!strcasecmp(step_room[i], t->room) && (cards_in(t, step_text[i]) & hidden)) {
 				fprintf(stderr, "room %s was told a hidden card: %s\n", t->room, step_text[i]);
-				FUZZ_ASSERT(!(cards_in(step_text[i]) & hidden));
+				FUZZ_ASSERT(!(cards_in(t, step_text[i]) & hidden));
 			}
 	}
 }
