@@ -27,8 +27,8 @@
 #define MX_STATE_MAX (64 * 1024)     /* the saved direct-room map */
 #define MX_MEMBERS_MAX 5000          /* members remembered per room (for names and mentions) */
 #define MX_RETRY_AFTER_MAX 600000    /* a 429 asking for more than 10 minutes gets 10 */
-#define MX_FILE_MAX (1024 * 1024)   /* a file sent to someone (send_file): larger ones are refused */
-#define MX_FILES_BYTES_MAX (8 * 1024 * 1024) /* all files waiting to be uploaded, together */
+#define MX_FILE_MAX (8 * 1024 * 1024) /* a file sent to someone (send_file): larger ones are refused */
+#define MX_FILES_BYTES_MAX (32 * 1024 * 1024) /* all files waiting to be uploaded, together */
 #define MX_ASK_DELAY_MS 4000         /* a player not in their direct room this long after a line is asked to join */
 /* The budget (matrix_budget.c): Synapse's default message limit is
  * the first guess; a job waiting MX_AGE_MS counts one class more urgent, so

@@ -628,6 +628,17 @@ char *page_story(const record *rec)
 		json_object_put(w.plot);
 		return NULL;
 	}
+	/* A step's bid list is left out when it is the step before's (page.js
+	 * carries it forward): most steps change no bid, and the lists made
+	 * up over half a long match's page. */
+	json_object *prev_bids = NULL;
+	for (size_t i = 0; i < json_object_array_length(w.steps); i++) {
+		json_object *st = json_object_array_get_idx(w.steps, i), *b = jget(st, "bids");
+		if (prev_bids && b && json_object_equal(prev_bids, b))
+			json_object_object_del(st, "bids");
+		else if (b)
+			prev_bids = b;
+	}
 	json_object *top = json_object_new_object();
 	json_object_object_add(top, "format", json_object_new_string(PAGE_FORMAT));
 	json_object_object_add(top, "game", json_object_new_string(rec->game->name));

@@ -4,6 +4,8 @@
 (function () {
 	var story = JSON.parse(document.getElementById("story").textContent);
 	var steps = story.steps, players = story.players, nseats = players.length;
+	/* A step without "bids" has the step before's (the bot leaves out a list that did not change). */
+	steps.forEach(function (s, i) { if (!("bids" in s)) s.bids = i ? steps[i - 1].bids : []; });
 	var game = story.game, rook = game === "rook";
 	var SUITS = { S: ["\u2660", "spades", false], H: ["\u2665", "hearts", true], D: ["\u2666", "diamonds", true], C: ["\u2663", "clubs", false] };
 	var RANKS = { J: "jack", Q: "queen", K: "king", A: "ace", T: "10" };
