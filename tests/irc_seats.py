@@ -261,6 +261,9 @@ def sc_bidname(port):
         announced = set(re.findall(r"(?:^|· )(\S+) bids (\d+)", "\n".join(eve.lines(0, chan)), re.M))
         m = re.search(r"(\d+) by (\S+?)[\],]", line or "")
         named = (m.group(2), m.group(1)) if m else None
+        # (the bid seen before beve sat counts as announced: the channel's
+        # line for it may still be in the bot's queue when the hand comes)
+        announced.add((bidder, bid))
         check(named and named[0] != "beve" and named in announced and int(named[1]) >= int(bid),
               "bidname: the newcomer's state line names who made the bid (%s by %s or a later bid)" % (bid, bidder),
               "%s; announced %s" % (line, sorted(announced)))
@@ -268,6 +271,7 @@ def sc_bidname(port):
         eve.say(chan, "!table")
         tl = eve.wait(k, r"high bid", chan)
         announced = set(re.findall(r"(?:^|· )(\S+) bids (\d+)", "\n".join(eve.lines(0, chan)), re.M))
+        announced.add((bidder, bid))
         m = re.search(r"high bid (\d+) by (\S+)", tl or "")
         check(m and m.group(2) != "beve" and (m.group(2), m.group(1)) in announced,
               "bidname: so does !table", "%s; announced %s" % (tl, sorted(announced)))
