@@ -124,7 +124,7 @@ def seat_list(p, chan):
     p.say(chan, "!table")
     line = p.wait(k, r"^%s: " % re.escape(chan), chan)
     seats = {}
-    for n, name in re.findall(r"(?:^|, )(\d) (\S+)", line.split(": ", 1)[1] if line else ""):
+    for n, name in re.findall(r"(?:^|, )(\d) ([^\s,]+)", line.split(": ", 1)[1] if line else ""):
         seats[name] = int(n)
     return seats, line or ""
 
