@@ -65,23 +65,32 @@ static void hand_gap(strbuf *b, int i, int numbered)
 		sb_printf(b, "%d:", i + 1);
 }
 
-void render_hand(strbuf *b, cardset hand, int style, int numbered)
+/* n cards in display order as a hand, each by `one` (either pack). */
+static void hand_text(strbuf *b, const card *order, int n, int style, int numbered, void (*one)(strbuf *, card, int))
 {
-	card order[CARD_COUNT];
-	int n = hand_order(hand, order);
 	for (int i = 0; i < n; i++) {
 		hand_gap(b, i, numbered);
-		render_card(b, order[i], style);
+		one(b, order[i], style);
 	}
 	if (!n)
 		sb_add(b, "(none)");
 }
 
+static card order_at(const card *order, int n, int pos)
+{
+	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
+}
+
+void render_hand(strbuf *b, cardset hand, int style, int numbered)
+{
+	card order[CARD_COUNT];
+	hand_text(b, order, hand_order(hand, order), style, numbered, render_card);
+}
+
 card render_hand_at(cardset hand, int pos)
 {
 	card order[CARD_COUNT];
-	int n = hand_order(hand, order);
-	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
+	return order_at(order, hand_order(hand, order), pos);
 }
 
 /* A card as typed, cleaned into a code ("JS", "10H"): colour codes, spaces
@@ -148,20 +157,13 @@ static int hand6_order(uint64_t hand, card out[G6_CARDS])
 void render_hand6(strbuf *b, uint64_t hand, int style, int numbered)
 {
 	card order[G6_CARDS];
-	int n = hand6_order(hand, order);
-	for (int i = 0; i < n; i++) {
-		hand_gap(b, i, numbered);
-		render_card6(b, order[i], style);
-	}
-	if (!n)
-		sb_add(b, "(none)");
+	hand_text(b, order, hand6_order(hand, order), style, numbered, render_card6);
 }
 
 card render_hand6_at(uint64_t hand, int pos)
 {
 	card order[G6_CARDS];
-	int n = hand6_order(hand, order);
-	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
+	return order_at(order, hand6_order(hand, order), pos);
 }
 
 card render_parse_card6(const char *text)
