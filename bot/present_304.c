@@ -660,11 +660,19 @@ static void events(table *t, const game_result *res)
 
 static void refusal(table *t, const game_result *res, int who, char *buf, size_t len)
 {
-	(void)who;
 	const char *names[G6_SEATS];
 	for (int s = 0; s < nseats_of(t); s++)
 		names[s] = table_seat_name(t, s);
-	text_refusal_in(table_reader_now(), buf, len, res, names);
+	/* A card the refusal names reads as the player's hand shows it (K♥,
+	 * or KH with ascii on), in this game's pack. */
+	char ct[32];
+	strbuf b;
+	sb_init(&b, ct, sizeof ct);
+	if (res && res->a >= 0 && res->a < t->gdef->deck_size)
+		fcard(t, &b, (card)res->a, table_style_of(t, who));
+	else
+		sb_add(&b, "??");
+	text_refusal_game_in(table_reader_now(), t->gdef, buf, len, res, names, ct);
 }
 
 /* A deal ended: each seat's share of it, for the statistics. */

@@ -370,7 +370,7 @@ static void refusal_six(char *buf, size_t len, const game *g, const game_result 
 	else if (res->err == G304_ERR_ASK_EIGHT)
 		snprintf(buf, len, "you cannot ask a partner in the six-card bidding");
 	else
-		text_refusal_game_in(NULL, g->def, buf, len, res, names);
+		text_refusal_game_in(NULL, g->def, buf, len, res, names, NULL);
 }
 
 /* ---- Trump304 and Rook ---- */

@@ -104,7 +104,7 @@ const char *text_rook_colour(const text_lang *lang, int colour)
 /* Writes the value of one refusal placeholder (name without braces) for
  * parameter a. */
 static void expand(const text_lang *lang, const game_def *def, struct out *o, const char *name, size_t nlen,
-		   int a, const char *const *names)
+		   int a, const char *const *names, const char *card_text)
 {
 	char tmp[32];
 	if (nlen == 4 && !memcmp(name, "seat", 4)) {
@@ -127,6 +127,8 @@ static void expand(const text_lang *lang, const game_def *def, struct out *o, co
 			puts_(o, tmp);
 	} else if (nlen == 4 && !memcmp(name, "suit", 4)) {
 		puts_(o, text_suit(lang, a));
+	} else if (nlen == 4 && !memcmp(name, "card", 4) && card_text) {
+		puts_(o, card_text);
 	} else if (nlen == 4 && !memcmp(name, "card", 4)) {
 		if (a >= 0 && a < def->deck_size)
 			def->card_code((uint8_t)a, tmp);
@@ -145,11 +147,11 @@ static void expand(const text_lang *lang, const game_def *def, struct out *o, co
 size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
 		       const char *const names[G304_SEATS])
 {
-	return text_refusal_game_in(lang, &game_def_304, buf, len, res, names);
+	return text_refusal_game_in(lang, &game_def_304, buf, len, res, names, NULL);
 }
 
 size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *buf, size_t len,
-			    const game_result *res, const char *const *names)
+			    const game_result *res, const char *const *names, const char *card_text)
 {
 	struct out o = { buf, len, 0 };
 	const char *t = text_line(lang, T_NOT_ALLOWED);
@@ -164,7 +166,7 @@ size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *bu
 			break;
 		}
 		put(&o, t, (size_t)(open - t));
-		expand(lang, def, &o, open + 1, (size_t)(close - open - 1), a, names);
+		expand(lang, def, &o, open + 1, (size_t)(close - open - 1), a, names, card_text);
 		t = close + 1;
 	}
 	return finish(&o);

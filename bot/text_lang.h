@@ -50,9 +50,10 @@ size_t text_fmt_in(const text_lang *lang, char *buf, size_t len, int id, int nar
 size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
 		       const char *const names[G304_SEATS]);
 /* As text_refusal_in, for a game that shares 304's refusals (304, 304six):
- * seats up to def->max_seats, cards in def's codes. */
+ * seats up to def->max_seats; {card} is card_text when given (the card as
+ * its reader's hand shows it), else the card's code in def's pack. */
 size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *buf, size_t len,
-			    const game_result *res, const char *const *names);
+			    const game_result *res, const char *const *names, const char *card_text);
 size_t text_deal_refused_in(const text_lang *lang, char *buf, size_t len, int over);
 
 /* A suit (enum suit) or a Rook colour (enum rook_colour) in words, in lang

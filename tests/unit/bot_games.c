@@ -732,6 +732,58 @@ static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
 	close_table(b, ev, t);
 }
 
+/* A refused play that names the card shows it as the player's hand does:
+ * in the game's own pack (304 for six has 36 cards), with suit signs, or
+ * as its code once ascii is on. */
+static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
+{
+	char room[32];
+	table *t = open_with_computers(b, room, sizeof room, "held", gname, n, 0);
+	if (!t)
+		return;
+	say(b, room, "ann", "!start");
+	int in_play = 0;
+	for (int i = 0; i < 200 && !in_play && until_ann(ev, t); i++) {
+		game_status st;
+		game_status_of(t->g, &st);
+		if (!strcmp(t->gdef->phase_name(st.phase), "play"))
+			in_play = 1;
+		else
+			ann_moves(b, t, room, 0, r);
+	}
+	CHECK(in_play, "%s refusal: ann comes to play a card", gname);
+	if (!in_play) {
+		close_table(b, ev, t);
+		return;
+	}
+	int c = -1;
+	for (int k = 0; k < t->gdef->deck_size && c < 0; k++)
+		if (hand_of(t, 1) >> k & 1)
+			c = k;
+	char code[8], shown[32], cmd[64], want[64];
+	strbuf sb;
+	sb_init(&sb, shown, sizeof shown);
+	if (is_six(t))
+		render_card6(&sb, (card)c, RENDER_COLOUR);
+	else
+		render_card(&sb, (card)c, RENDER_COLOUR);
+	t->gdef->card_code((uint8_t)c, code);
+	snprintf(cmd, sizeof cmd, "%s play %s", room, code);
+	int p0 = net.npriv;
+	say(b, NULL, "ann", cmd);
+	snprintf(want, sizeof want, "you do not hold %s", shown);
+	CHECK(priv_has(p0, "ann", want), "%s refusal: a card ann does not hold is named as her hand shows it (%s): %s",
+	      gname, want, net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "nothing");
+	say(b, room, "ann", "!ascii on");
+	p0 = net.npriv;
+	say(b, NULL, "ann", cmd);
+	snprintf(want, sizeof want, "you do not hold %s", code);
+	CHECK(priv_has(p0, "ann", want), "%s refusal: with ascii on, by its code (%s): %s", gname, want,
+	      net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "nothing");
+	say(b, room, "ann", "!ascii off");
+	close_table(b, ev, t);
+}
+
 /* A restart at the live pace, in every game: the restored table gives the
  * awaited person the whole turn again, warns at half time with the time
  * really left, and at the deadline moves for them. */
@@ -949,6 +1001,8 @@ int main(void)
 		live_restart_at_table(b, ev, db, games[i].game, games[i].n);
 	}
 
+	refused_card_at_table(b, ev, "304", 4, &r);
+	refused_card_at_table(b, ev, "304six", 6, &r);
 	six_match(b, ev, db, &r);
 
 	/* Changing the game of an open table between matches. */
