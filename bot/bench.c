@@ -12,6 +12,8 @@
 #include "g304_ai_match.h"
 #include "g304_simple.h"
 #include "g304six.h"
+#include "game.h"
+#include "game_dup.h"
 #include "store.h"
 
 #define BENCH_SECONDS_DEFAULT 2.0
@@ -471,17 +473,158 @@ static void ai_times(const char *name, ai_side *sd)
 		       (sd->stats.playouts + sd->stats.solves) / sum);
 }
 
+/* ---- cardbot bench ai --game: duplicate matches in any game ---- */
+
+typedef struct dup_side {
+	int simple;                 /* the rule-based player */
+	game_ai_params params;
+	double *times;
+	long ntimes, cap;
+	game_ai_stats stats;
+} dup_side;
+
+typedef struct dup_bench {
+	dup_side side[2];
+	double ms, deadline;
+	long decisions;
+} dup_bench;
+
+static int dup_stop(void *ctx)
+{
+	const dup_bench *b = ctx;
+	return b->ms > 0 && now_seconds() >= b->deadline;
+}
+
+static int dup_decide(void *ctx, int player, const game *g, int seat, game_action *a)
+{
+	dup_bench *b = ctx;
+	dup_side *sd = &b->side[player];
+	double t0 = now_seconds();
+	game_ai_params p = sd->params;
+	p.level = sd->simple ? GAME_AI_EASY : sd->params.level;
+	p.seed = sd->params.seed ^ (uint64_t)b->decisions++ * 0x9e3779b97f4a7c15ull ^ (uint64_t)seat;
+	p.stop = dup_stop;
+	p.stop_ctx = b;
+	b->deadline = t0 + b->ms / 1000.0;
+	int ok = game_ai_decide(g, seat, &p, &sd->stats, a);
+	double dt = now_seconds() - t0;
+	if (sd->ntimes == sd->cap) {
+		sd->cap = sd->cap ? sd->cap * 2 : 4096;
+		sd->times = realloc(sd->times, (size_t)sd->cap * sizeof *sd->times);
+		if (!sd->times) {
+			fprintf(stderr, "bench: out of memory\n");
+			exit(1);
+		}
+	}
+	sd->times[sd->ntimes++] = dt;
+	return ok;
+}
+
+static void dup_times(const char *name, dup_side *sd)
+{
+	if (!sd->ntimes)
+		return;
+	qsort(sd->times, (size_t)sd->ntimes, sizeof sd->times[0], cmp_double);
+	double sum = 0;
+	for (long i = 0; i < sd->ntimes; i++)
+		sum += sd->times[i];
+	printf("  %-7s %ld decisions; time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", name, sd->ntimes,
+	       1e3 * sd->times[sd->ntimes / 2], 1e3 * sd->times[sd->ntimes * 99 / 100], 1e3 * sd->times[sd->ntimes - 1]);
+	if (sd->stats.samples)
+		printf("          %lu sampled deals, %lu playouts, %lu exact solves\n", sd->stats.samples,
+		       sd->stats.playouts, sd->stats.solves);
+}
+
+/* Trump304, Rook and six-player 304 (and 304 too): A against B in
+ * duplicate deals through the common game interface (engine/game_dup.h). */
+static int bench_ai_game(const game_def *def, int players, const char *const name[2], int deals, int samples,
+			 double ms, uint64_t seed)
+{
+	dup_bench b;
+	memset(&b, 0, sizeof b);
+	b.ms = ms;
+	for (int k = 0; k < 2; k++) {
+		dup_side *sd = &b.side[k];
+		if (!strcmp(name[k], "simple")) {
+			sd->simple = 1;
+		} else {
+			int level = game_ai_level_parse(name[k]);
+			if (level < 0) {
+				fprintf(stderr, "bench ai: unknown player '%s' (strong, normal, easy, simple)\n", name[k]);
+				return 64;
+			}
+			game_ai_params_default(&sd->params, level, seed * 2 + (uint64_t)k);
+		}
+		sd->params.seed = seed * 2 + (uint64_t)k;
+		sd->params.samples = (unsigned)samples;
+	}
+	printf("# cardbot bench ai --game %s --players %d --a %s --b %s --deals %d --samples %d --ms %.0f --seed %llu: one core\n",
+	       def->name, players, name[0], name[1], deals, samples, ms, (unsigned long long)seed);
+	if (!def->ai_action)
+		printf("  (%s has no search player: every level is the rule-based player)\n", def->name);
+	double *x = malloc((size_t)deals * sizeof *x);
+	if (!x)
+		return 1;
+	long points = 0, refused = 0;
+	int bids[2] = { 0 }, made[2] = { 0 }, halves = 0;
+	double t0 = now_seconds();
+	for (int d = 0; d < deals; d++) {
+		game_dup_deal out;
+		if (game_dup_play(def, players, seed, d, dup_decide, &b, &out) < 0) {
+			fprintf(stderr, "bench ai: %s cannot be played by %d\n", def->name, players);
+			free(x);
+			return 64;
+		}
+		x[d] = (double)out.score;
+		points += out.points;
+		refused += out.refused;
+		halves = out.halves;
+		for (int k = 0; k < 2; k++) {
+			bids[k] += out.bids[k];
+			made[k] += out.made[k];
+		}
+	}
+	double elapsed = now_seconds() - t0, mean = 0, var = 0;
+	for (int d = 0; d < deals; d++)
+		mean += x[d];
+	mean /= deals;
+	for (int d = 0; d < deals; d++)
+		var += (x[d] - mean) * (x[d] - mean);
+	var = deals > 1 ? var / (deals - 1) : 0;
+	double half = 1.96 * root(var / deals);
+	const char *unit = strcmp(def->name, "rook") ? "tokens" : "points";
+	printf("duplicate match, %s (A) vs %s (B): %d deals, each played with A in each of %d sides and once with B"
+	       " everywhere, in %.1f s\n", name[0], name[1], deals, halves, elapsed);
+	printf("  A's %s per 100 deals over B's in the same seats: %+.1f, 95%% interval [%+.1f, %+.1f]%s\n", unit,
+	       100 * mean, 100 * (mean - half), 100 * (mean + half),
+	       mean - half > 0 ? " (A better)" : mean + half < 0 ? " (B better)" : " (no clear difference)");
+	if (points)
+		printf("  A's card points per deal over B's: %+.1f\n", (double)points / deals);
+	printf("  contracts won/made: A's side %d/%d, B's %d/%d\n", bids[0], made[0], bids[1], made[1]);
+	dup_times("A", &b.side[0]);
+	dup_times("B", &b.side[1]);
+	if (refused)
+		printf("  %ld actions refused: a player is broken\n", refused);
+	free(x);
+	free(b.side[0].times);
+	free(b.side[1].times);
+	return refused ? 1 : 0;
+}
+
 static int bench_ai(int argc, char **argv)
 {
 	const char *name[2] = { "strong", "simple" };
-	int deals = 40, samples = 0;
+	const char *gname = "304";
+	int deals = 40, samples = 0, players = 0;
 	double ms = 300, seconds = 1.0;
 	uint64_t seed = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-			printf("usage: cardbot bench ai [--a P] [--b P] [--deals N] [--samples N] [--ms M] [--seed S] [--seconds S]\n"
+			printf("usage: cardbot bench ai [--game G] [--players N] [--a P] [--b P] [--deals N] [--samples N] [--ms M]\n"
+			       "                        [--seed S] [--seconds S]\n"
+			       "  G is 304 (default), 304six, trump304 or rook; N its players (trump304: 2, 3 or 4)\n"
 			       "  P is strong, normal, easy or simple (the rule-based player); defaults: strong vs simple\n"
 			       "  --deals N    duplicate deals, each played twice with the sides swapped (default 40)\n"
 			       "  --samples N  sampled deals per card decision of a search player (default: its level's)\n"
@@ -494,7 +637,11 @@ static int bench_ai(int argc, char **argv)
 			return 64;
 		}
 		i++;
-		if (strcmp(arg, "--a") == 0)
+		if (strcmp(arg, "--game") == 0)
+			gname = val;
+		else if (strcmp(arg, "--players") == 0)
+			players = (int)strtol(val, &end, 10);
+		else if (strcmp(arg, "--a") == 0)
 			name[0] = val;
 		else if (strcmp(arg, "--b") == 0)
 			name[1] = val;
@@ -521,6 +668,20 @@ static int bench_ai(int argc, char **argv)
 		fprintf(stderr, "bench ai: a value is out of range (see --help)\n");
 		return 64;
 	}
+	const game_def *def = game_find(gname);
+	if (!def) {
+		fprintf(stderr, "bench ai: unknown game '%s' (304, 304six, trump304, rook)\n", gname);
+		return 64;
+	}
+	if (!players)
+		players = def->max_seats;
+	if (players < def->min_seats || players > def->max_seats) {
+		fprintf(stderr, "bench ai: %s is played by %d to %d, not %d\n", def->name, def->min_seats,
+			def->max_seats, players);
+		return 64;
+	}
+	if (def != &game_def_304)
+		return bench_ai_game(def, players, name, deals, samples, ms, seed);
 	ai_bench b;
 	memset(&b, 0, sizeof b);
 	b.ms = ms;

@@ -4,12 +4,15 @@
 #include "game.h"
 #include "names.h"
 #include "g304.h"
+#include "g304_ai.h"
 #include "g304_random.h"
 #include "g304_simple.h"
 #include "g304six.h"
 #include "t304.h"
+#include "t304_ai.h"
 #include "t304_simple.h"
 #include "rook.h"
+#include "rook_ai.h"
 #include "rook_simple.h"
 
 /* ---- shared helpers ---- */
@@ -192,12 +195,42 @@ static void game_g304_outcome(const void *st, game_outcome *o)
 	}
 }
 
+/* The search player, from the common legal moves (game_g304_legal's
+ * inverse: pcc shows as bid_max, and as bid_min when it is the only bid). */
+static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
+			game_action *out)
+{
+	g304_legal l;
+	memset(&l, 0, sizeof l);
+	l.acts = (uint16_t)gl->acts;
+	l.pcc_ok = gl->bid_max == G304_BID_PCC;
+	l.bid_min = gl->bid_min >= G304_BID_PCC ? 0 : gl->bid_min;
+	l.cards = gl->cards;
+	g304_ai_params q;
+	g304_ai_params_default(&q, p->level, p->seed);
+	q.samples = p->samples;
+	q.stop = p->stop;
+	q.stop_ctx = p->stop_ctx;
+	g304_ai_stats s = { 0 };
+	g304_action x;
+	int ok = g304_ai_action(view, &l, &q, &s, &x);
+	if (st) {
+		st->samples += s.samples;
+		st->playouts += s.playouts;
+		st->solves += s.solves;
+		st->nodes += s.nodes;
+	}
+	if (ok)
+		game_action_from_g304(&x, out);
+	return ok;
+}
+
 const game_def game_def_304 = {
 	"304", 4, 4, CARD_COUNT, sizeof(g304), sizeof(g304_view),
 	game_g304_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
 	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
 	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT,
+	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
 };
 
 /* ---- six-player 304 ---- */
@@ -291,7 +324,7 @@ const game_def game_def_304six = {
 	game_g6_init, game_g6_deal, game_g6_apply, game_g6_legal, game_g6_view,
 	game_g6_status, game_g6_outcome, game_g6_random, game_g6_bot,
 	g6_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT,
+	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, NULL, /* its rule-based player is its best */
 };
 
 /* ---- Trump304 ---- */
@@ -376,12 +409,29 @@ static void game_t304_outcome(const void *st, game_outcome *o)
 	}
 }
 
+static int game_t304_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
+			game_action *out)
+{
+	t304_legal l;
+	memset(&l, 0, sizeof l);
+	l.acts = (uint16_t)gl->acts;
+	l.bid_min = gl->bid_min;
+	l.bid_max = gl->bid_max;
+	l.can_pass = gl->acts >> T304_ACT_PASS & 1;
+	l.cards = gl->cards;
+	t304_action x;
+	if (!t304_ai_action(view, &l, p, st, &x))
+		return 0;
+	game_action_from_t304(&x, out);
+	return 1;
+}
+
 const game_def game_def_trump304 = {
 	"trump304", 2, 4, CARD_COUNT, sizeof(t304), sizeof(t304_view),
 	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
 	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
 	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT,
+	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai,
 };
 
 /* ---- Rook ---- */
@@ -460,15 +510,68 @@ static void game_rook_outcome(const void *st, game_outcome *o)
 	}
 }
 
+static int game_rook_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
+			game_action *out)
+{
+	rook_legal l;
+	memset(&l, 0, sizeof l);
+	l.acts = (uint16_t)gl->acts;
+	l.bid_min = gl->bid_min;
+	l.cards = gl->cards;
+	rook_action x;
+	if (!rook_ai_action(view, &l, p, st, &x))
+		return 0;
+	game_action_from_rook(&x, out);
+	return 1;
+}
+
 const game_def game_def_rook = {
 	"rook", 4, 4, ROOK_CARDS, sizeof(rook), sizeof(rook_view),
 	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
 	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
 	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT,
+	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai,
 };
 
 /* ---- the interface ---- */
+
+_Static_assert((int)GAME_AI_EASY == (int)G304_AI_EASY && (int)GAME_AI_STRONG == (int)G304_AI_STRONG, "one set of levels");
+
+const char *game_ai_level_name(int level)
+{
+	return g304_ai_level_name(level);
+}
+
+int game_ai_level_parse(const char *name)
+{
+	return g304_ai_level_parse(name);
+}
+
+void game_ai_params_default(game_ai_params *p, int level, uint64_t seed)
+{
+	memset(p, 0, sizeof *p);
+	p->level = level;
+	p->seed = seed;
+}
+
+int game_ai_decide(const game *g, int who, const game_ai_params *p, game_ai_stats *stats, game_action *a)
+{
+	rng r;
+	rng_seed(&r, p->seed);
+	if (!g->def->ai_action || p->level <= GAME_AI_EASY)
+		return game_bot_action(g, who, &r, a);
+	game_legal l;
+	game_legal_of(g, who, &l);
+	if (!l.acts)
+		return 0;
+	void *v = malloc(g->def->view_size);
+	if (!v)
+		return game_bot_action(g, who, &r, a);
+	game_view(g, who, v);
+	int ok = g->def->ai_action(v, &l, p, stats, a);
+	free(v);
+	return ok;
+}
 
 const game_def *game_find(const char *name)
 {

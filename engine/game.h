@@ -69,6 +69,38 @@ typedef struct game_legal {
 	game_cards cards;         /* the cards for the card actions allowed now */
 } game_legal;
 
+/* ---- computer players ----
+ * Every game has its rule-based player (bot_action, level easy). A game
+ * with a search player (def->ai_action) plays levels normal and strong
+ * with it: it samples the cards the seat cannot see, consistently with
+ * everything the seat has seen, and plays the moves out on each sample.
+ * A search player decides from the seat's view alone, is pure (no clock,
+ * no I/O: the same view, legal moves and params give the same action,
+ * unless stop cuts it short) and safe to run on a worker thread. */
+enum game_ai_level { GAME_AI_EASY, GAME_AI_NORMAL, GAME_AI_STRONG, GAME_AI_LEVELS };
+/* "easy", "normal", "strong"; and back (-1 if unknown). */
+const char *game_ai_level_name(int level);
+int game_ai_level_parse(const char *name);
+
+typedef struct game_ai_params {
+	int level;              /* enum game_ai_level; easy is the rule-based player */
+	uint64_t seed;          /* the search's random stream */
+	unsigned samples;       /* sampled deals per decision (0: the level's default) */
+	/* Polled between samples: nonzero ends the search with what it has
+	 * (a time budget; at least one sample is always searched). May be NULL. */
+	int (*stop)(void *ctx);
+	void *stop_ctx;
+} game_ai_params;
+
+typedef struct game_ai_stats {
+	unsigned long samples;   /* sampled deals */
+	unsigned long playouts;  /* playouts to the end of the deal */
+	unsigned long solves;    /* exact endgame solutions */
+	unsigned long nodes;     /* positions an exact solver visited */
+} game_ai_stats;
+
+void game_ai_params_default(game_ai_params *p, int level, uint64_t seed);
+
 typedef struct game_status {
 	uint8_t phase;            /* def->phase_name */
 	uint8_t turn;             /* seat to act, or GAME_NO_SEAT */
@@ -119,6 +151,12 @@ typedef struct game_def {
 	void (*card_code)(uint8_t c, char out[8]);
 	uint8_t (*card_parse)(const char *s);  /* GAME_NO_CARD when unknown */
 	int act_count, ev_count;
+	/* The search player (see "computer players" below): decides for the
+	 * seat of view (the game's view struct) from its legal moves l.
+	 * Returns 1 with *out filled, 0 when the seat has nothing to do.
+	 * NULL: the game has none, and bot_action is its best player. */
+	int (*ai_action)(const void *view, const game_legal *l, const struct game_ai_params *p,
+			 struct game_ai_stats *stats, game_action *out);
 } game_def;
 
 extern const game_def game_def_304, game_def_304six, game_def_trump304, game_def_rook;
@@ -151,6 +189,10 @@ static inline void game_status_of(const game *g, game_status *s) { g->def->statu
 static inline void game_outcome_of(const game *g, game_outcome *o) { g->def->outcome(g->state, o); }
 static inline int game_random_action(const game *g, int who, rng *r, game_action *a) { return g->def->random_action(g->state, who, r, a); }
 static inline int game_bot_action(const game *g, int who, rng *r, game_action *a) { return g->def->bot_action(g->state, who, r, a); }
+/* The best decision a level makes for seat who, from its view alone: the
+ * search player (normal, strong) where the game has one, else the
+ * rule-based player. For hosts without a worker thread and for tests. */
+int game_ai_decide(const game *g, int who, const game_ai_params *p, game_ai_stats *stats, game_action *a);
 
 /* 304 only: its actions in the typed form of engine/g304.h and back (the
  * search player and the caps judge work in that form). */
