@@ -322,10 +322,15 @@ int main(void)
 		say(b, "#nudge", "ann", "!start");
 		const char *who[2] = { "ann", "bob" };
 		int armed = 0;
-		for (int step = 0; step < 400 && nt->state == TABLE_PLAYING && !armed; step++) {
+		/* 400 moves of ann and bob; the computers' turns, which think on
+		 * the worker thread, count against a minute of time instead (a
+		 * busy machine is slower, not wrong). */
+		int64_t give_up = loop_now() + 60000;
+		for (int step = 0; step < 400 && nt->state == TABLE_PLAYING && !armed && loop_now() < give_up; step++) {
 			int s = G304(nt)->turn;
 			if (s != 0 && s != 1) {
 				loop_once(ev, 2);
+				step--;
 				continue;
 			}
 			g304_view v;
