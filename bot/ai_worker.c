@@ -11,17 +11,26 @@
 
 typedef struct ai_job {
 	uint64_t id;
-	g304_view view;
-	g304_legal legal;
-	g304_ai_params params;
+	const game_def *def;
+	void *view;             /* the seat's view: def->view_size bytes */
+	game_legal legal;
+	game_ai_params params;
 	long budget_ms;
 	uint64_t tag;
 	ai_done_fn done;
 	void *ctx;
 	int cancelled;
 	int ok;                 /* result */
-	g304_action action;
+	game_action action;
 } ai_job;
+
+static void job_free(ai_job *job)
+{
+	if (job) {
+		free(job->view);
+		free(job);
+	}
+}
 
 struct ai_worker {
 	loop *ev;
@@ -68,23 +77,32 @@ static int past_deadline(void *ctx)
 	return d->at > 0 && mono_seconds() >= d->at;
 }
 
-static int run_decision(const g304_view *v, const g304_legal *l, const g304_ai_params *p,
-			long budget_ms, ai_worker *w, ai_job *job, g304_action *a)
+static int run_decision(const game_def *def, const void *v, const game_legal *l, const game_ai_params *p,
+			long budget_ms, ai_worker *w, ai_job *job, game_action *a)
 {
-	g304_ai_params q = *p;
+	game_ai_params q = *p;
 	/* The samples after the budget's end are not started; the one under
 	 * way and the caps check may take a few more milliseconds, so aim a
 	 * little short. */
 	deadline d = { budget_ms > 0 ? mono_seconds() + budget_ms * 0.9 / 1000.0 : 0, w, job };
 	q.stop = past_deadline;
 	q.stop_ctx = &d;
-	return g304_ai_action(v, l, &q, NULL, a);
+	return def->ai_action(v, l, &q, NULL, a);
 }
 
-int ai_decide_now(const g304_view *v, const g304_legal *l, const g304_ai_params *p,
-		  long budget_ms, g304_action *a)
+int ai_decide_now(const game *g, int seat, const game_ai_params *p, long budget_ms, game_action *a)
 {
-	return run_decision(v, l, p, budget_ms, NULL, NULL, a);
+	if (!g->def->ai_action || p->level <= GAME_AI_EASY)
+		return game_ai_decide(g, seat, p, NULL, a);
+	game_legal l;
+	game_legal_of(g, seat, &l);
+	void *v = malloc(g->def->view_size);
+	if (!v)
+		return game_ai_decide(g, seat, p, NULL, a);
+	game_view(g, seat, v);
+	int ok = l.acts ? run_decision(g->def, v, &l, p, budget_ms, NULL, NULL, a) : 0;
+	free(v);
+	return ok;
 }
 
 static void wake_loop(ai_worker *w)
@@ -110,7 +128,7 @@ static void *worker_main(void *arg)
 		memmove(w->todo, w->todo + 1, sizeof w->todo[0] * (size_t)--w->ntodo);
 		w->busy = job;
 		pthread_mutex_unlock(&w->mu);
-		job->ok = run_decision(&job->view, &job->legal, &job->params, job->budget_ms, w, job, &job->action);
+		job->ok = run_decision(job->def, job->view, &job->legal, &job->params, job->budget_ms, w, job, &job->action);
 		pthread_mutex_lock(&w->mu);
 		w->busy = NULL;
 		w->done[w->ndone++] = job;
@@ -144,7 +162,7 @@ static void deliver(ai_worker *w)
 		/* Cancelling happens on the loop too, so this read is settled. */
 		if (!job->cancelled)
 			job->done(job->ctx, job->tag, job->ok, &job->action);
-		free(job);
+		job_free(job);
 	}
 }
 
@@ -204,9 +222,9 @@ void ai_worker_free(ai_worker *w)
 		pthread_join(w->thread, NULL);
 	}
 	for (int i = 0; i < w->ntodo; i++)
-		free(w->todo[i]);
+		job_free(w->todo[i]);
 	for (int i = 0; i < w->ndone; i++)
-		free(w->done[i]);
+		job_free(w->done[i]);
 	if (w->source >= 0 && w->ev)
 		loop_remove_source(w->ev, w->source);
 	close(w->pipe_rd);
@@ -216,16 +234,22 @@ void ai_worker_free(ai_worker *w)
 	free(w);
 }
 
-uint64_t ai_worker_submit(ai_worker *w, const g304_view *v, const g304_legal *l,
-			  const g304_ai_params *p, long budget_ms, uint64_t tag, ai_done_fn done, void *ctx)
+uint64_t ai_worker_submit(ai_worker *w, const game *g, int seat, const game_ai_params *p, long budget_ms,
+			  uint64_t tag, ai_done_fn done, void *ctx)
 {
-	if (!w || !done)
+	if (!w || !done || !g || !g->def->ai_action)
 		return 0;
 	ai_job *job = calloc(1, sizeof *job);
 	if (!job)
 		return 0;
-	job->view = *v;
-	job->legal = *l;
+	job->def = g->def;
+	job->view = malloc(g->def->view_size);
+	if (!job->view) {
+		free(job);
+		return 0;
+	}
+	game_view(g, seat, job->view);
+	game_legal_of(g, seat, &job->legal);
 	job->params = *p;
 	job->params.stop = NULL;
 	job->params.stop_ctx = NULL;
@@ -236,7 +260,7 @@ uint64_t ai_worker_submit(ai_worker *w, const g304_view *v, const g304_legal *l,
 	pthread_mutex_lock(&w->mu);
 	if (w->ntodo >= AI_QUEUE_MAX || w->ndone >= AI_QUEUE_MAX) {
 		pthread_mutex_unlock(&w->mu);
-		free(job);
+		job_free(job);
 		return 0;
 	}
 	job->id = w->next_id++;
@@ -249,7 +273,7 @@ uint64_t ai_worker_submit(ai_worker *w, const g304_view *v, const g304_legal *l,
 	}
 	pthread_mutex_unlock(&w->mu);
 	/* No thread: decide now, deliver on the loop's next turn. */
-	job->ok = run_decision(&job->view, &job->legal, &job->params, budget_ms, NULL, NULL, &job->action);
+	job->ok = run_decision(job->def, job->view, &job->legal, &job->params, budget_ms, NULL, NULL, &job->action);
 	pthread_mutex_lock(&w->mu);
 	w->done[w->ndone++] = job;
 	pthread_mutex_unlock(&w->mu);
@@ -263,7 +287,7 @@ static void cancel(ai_worker *w, uint64_t id, const void *ctx)
 	pthread_mutex_lock(&w->mu);
 	for (int i = 0; i < w->ntodo; i++)
 		if (id ? w->todo[i]->id == id : w->todo[i]->ctx == ctx) {
-			free(w->todo[i]);
+			job_free(w->todo[i]);
 			memmove(w->todo + i, w->todo + i + 1, sizeof w->todo[0] * (size_t)(w->ntodo - i - 1));
 			w->ntodo--;
 			i--;

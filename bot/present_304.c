@@ -780,41 +780,6 @@ static int auto_seat(const table *t, int s)
 	       || (t->seats[s].finish_deal == f.deal_no + 1 && f.caps_seat != G304_NO_SEAT && f.phase == G304_PHASE_PLAY);
 }
 
-static void ai_done(void *ctx, uint64_t tag, int ok, const g304_action *res)
-{
-	table *t = ctx;
-	int why = (int)(tag & 3), s = (int)(tag >> 4 & 7);
-	uint64_t stamp = tag >> 8;
-	if (t->closing || !t->g)
-		return;
-	game_action a;
-	if (ok)
-		game_action_from_g304(res, &a);
-	if (why == PRESENT_HINT) {
-		if (ok && stamp == (table_stamp(t) & (UINT64_MAX >> 8)) && table_turn(t) == s)
-			table_hint(t, s, &a);
-		return;
-	}
-	if (stamp != (table_stamp(t) & (UINT64_MAX >> 8)))
-		return;
-	table_computer_done(t, s, why, table_stamp(t), ok ? &a : NULL);
-}
-
-/* Hands the decision to the worker thread; 0 if it cannot take it. */
-static int ai_submit(table *t, int s, int why, const g304_view *v, const g304_legal *l)
-{
-	if (!t->bot->ai)
-		t->bot->ai = ai_worker_new(t->bot->ev);
-	if (!t->bot->ai)
-		return 0;
-	g304_ai_params p;
-	int level = why == PRESENT_HINT || t->set.computer_level == G304_AI_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;
-	g304_ai_params_default(&p, level, rng_next(&t->dice));
-	long ms = t->set.computer_think_ms > 0 ? t->set.computer_think_ms : AI_BUDGET_MS_DEFAULT;
-	uint64_t tag = table_stamp(t) << 8 | (uint64_t)s << 4 | (uint64_t)why;
-	return ai_worker_submit(t->bot->ai, v, l, &p, ms, tag, ai_done, t) != 0;
-}
-
 static int choose(table *t, int s, int why, game_action *out)
 {
 	flegal fl;
@@ -823,19 +788,7 @@ static int choose(table *t, int s, int why, game_action *out)
 	 * trumps or caps, which may be made at any time. */
 	if (why == PRESENT_HINT && !(fl.acts & ~(1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS)))
 		return -1;
-	if (SIX(t)) /* the rule-based player, from the seat's view alone */
-		return game_bot_action(t->g, s, &t->dice, out) ? 1 : -1;
-	g304_view v;
-	g304_legal l;
-	g304_action a;
-	g304_view_of(G(t), s, &v);
-	g304_legal_of(G(t), s, &l);
-	if (ai_submit(t, s, why, &v, &l))
-		return 0; /* the answer comes back through ai_done */
-	if (!g304_simple_action(&v, &l, &a))
-		return -1;
-	game_action_from_g304(&a, out);
-	return 1;
+	return table_think(t, s, why, out);
 }
 
 /* The hint, as the command the player would type. */
@@ -872,11 +825,6 @@ static void hint_text(table *t, int s, const game_action *a, char *what, size_t 
 		snprintf(what, len, "%s", a->type == G304_ACT_PARTNER ? "ask" : g304_act_name(a->type));
 		break;
 	}
-}
-
-static void forget(table *t)
-{
-	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
 }
 
 /* ---- commands ---- */
@@ -1183,8 +1131,7 @@ static void rules(table *t, char *buf, size_t len)
 	.action_json = action_json,                            \
 	.rules_json = rules_json,                              \
 	.deal_results = deal_results,                          \
-	.restored = restored,                                  \
-	.forget = forget
+	.restored = restored
 
 const present present_304 = {
 	.def = &game_def_304,

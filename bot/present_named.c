@@ -524,6 +524,5 @@ void named_rules_json(const table *t, char *out, size_t len)
 
 int named_choose(table *t, int s, int why, game_action *a)
 {
-	(void)why;
-	return game_bot_action(t->g, s, &t->dice, a) ? 1 : -1;
+	return table_think(t, s, why, a);
 }

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "loop.h"
 #include "page.h"
+#include "ai_worker.h"
 #include "table_int.h"
 #include "table_store.h"
 
@@ -165,6 +166,7 @@ void table_free(table *t)
 		loop_cancel(t->bot->ev, t->nudge_timer);
 	if (t->pr->forget)
 		t->pr->forget(t);
+	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
 	game_free(t->g);
 	free(t);
 }

@@ -103,6 +103,12 @@ int table_auto_seat(const table *t, int s);
  * stamp: table_stamp when it was asked (a stale answer is dropped);
  * a NULL a: none (the table falls back to a legal move). */
 void table_computer_done(table *t, int s, int why, uint64_t stamp, const game_action *a);
+/* A computer player's choice for seat s (why: enum present_why), for
+ * presentation.choose: the game's search player thinks on the worker
+ * thread (returns 0; the answer comes through table_computer_done, or
+ * table_hint for a hint); a game without one, or a full queue, gets the
+ * rule-based player at once (1, *out filled); -1: no move. */
+int table_think(table *t, int s, int why, game_action *out);
 /* Where the match stands: changes with every accepted action. */
 uint64_t table_stamp(const table *t);
 /* Tells seat s the hint a (as the command it would type). */

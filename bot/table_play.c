@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include "ai_worker.h"
 #include "fair.h"
 #include "log.h"
 #include "loop.h"
@@ -492,6 +493,44 @@ static void computer_apply(table *t, int s, int why, const game_action *a)
 		log_msg(LOG_ERROR, NULL, "table %s: a random legal move is made for seat %d instead", t->room, s + 1);
 		table_act(t, &b, NULL);
 	}
+}
+
+/* ---- computer players: the search on the worker thread ---- */
+
+static void think_done(void *ctx, uint64_t tag, int ok, const game_action *a)
+{
+	table *t = ctx;
+	int why = (int)(tag & 3), s = (int)(tag >> 4 & 7);
+	uint64_t stamp = tag >> 8;
+	if (t->closing || !t->g)
+		return;
+	if (stamp != (table_stamp(t) & (UINT64_MAX >> 8)))
+		return; /* the match moved on while it thought */
+	if (why == PRESENT_HINT) {
+		if (ok && table_turn(t) == s)
+			table_hint(t, s, a);
+		return;
+	}
+	table_computer_done(t, s, why, table_stamp(t), ok ? a : NULL);
+}
+
+int table_think(table *t, int s, int why, game_action *out)
+{
+	if (t->gdef->ai_action) {
+		if (!t->bot->ai)
+			t->bot->ai = ai_worker_new(t->bot->ev);
+		/* A hint is what the best player would do; a computer player
+		 * plays at the table's level (easy never comes here). */
+		int level = why == PRESENT_HINT || t->set.computer_level == GAME_AI_STRONG ? GAME_AI_STRONG
+											  : GAME_AI_NORMAL;
+		game_ai_params p;
+		game_ai_params_default(&p, level, rng_next(&t->dice));
+		long ms = t->set.computer_think_ms > 0 ? t->set.computer_think_ms : AI_BUDGET_MS_DEFAULT;
+		uint64_t tag = table_stamp(t) << 8 | (uint64_t)s << 4 | (uint64_t)why;
+		if (t->bot->ai && ai_worker_submit(t->bot->ai, t->g, s, &p, ms, tag, think_done, t))
+			return 0;
+	}
+	return game_bot_action(t->g, s, &t->dice, out) ? 1 : -1;
 }
 
 static void computer_move(table *t, int s, int why)

@@ -681,7 +681,8 @@ static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
 			break;
 		loop_once(ev, 1);
 	}
-	CHECK(bogus_choices >= 8 && st.deal_no >= 3,
+	/* (A deal may end after one move: a random 304 move can ask for a redeal.) */
+	CHECK(bogus_choices >= 2 && st.deal_no >= 3,
 	      "%s stall: every computer choice was refused (%d), and two deals were played all the same (deal %d)", gname,
 	      bogus_choices, st.deal_no);
 	/* Nothing said is lost in a long run of computer moves: each deal's
