@@ -8,8 +8,9 @@
  * played or shown yet are swapped in the deck and the deal so far is
  * replayed on it. Where the seat to act then has the very same view
  * (byte for byte) and the same legal moves, the computer player must make
- * the same choice on both deals. (304's search player has its own such
- * test, tests/unit/test_g304_ai.c.)
+ * the same choice on both deals. So must the game's search player
+ * (def->ai_action, the levels normal and strong, through game_ai_decide
+ * with a fixed seed and a few samples), where the game has one.
  *
  * The control: a player that is given the true deal (it seeds its choice
  * from the whole state, hidden cards included) must be caught changing
@@ -106,8 +107,18 @@ static int peeking(const game *g, int seat, game_action *a)
 	return game_random_action(g, seat, &r, a);
 }
 
+/* The search player (level normal, a fixed seed, a few samples: the
+ * same decision every time on the same view). */
+static int searching(const game *g, int seat, game_action *a)
+{
+	game_ai_params p;
+	game_ai_params_default(&p, GAME_AI_NORMAL, 4242);
+	p.samples = 6;
+	return game_ai_decide(g, seat, &p, NULL, a);
+}
+
 typedef struct tally {
-	int points, differ, peek_differ, refused;
+	int points, differ, peek_differ, refused, search_differ;
 } tally;
 
 /* At the decision point of g (seat to act), tries swaps of two unplayed
@@ -154,6 +165,11 @@ static void probe(const game *g, int nseats, int dealer, const deal_log *d, int 
 		t->points++;
 		t->differ += k0 != k1 || (k0 && !same_action(&a0, &a1));
 		t->peek_differ += q0 != q1 || (q0 && !same_action(&p0, &p1));
+		if (def->ai_action) {
+			game_action s0, s1;
+			int m0 = searching(g, seat, &s0), m1 = searching(h, seat, &s1);
+			t->search_differ += m0 != m1 || (m0 && !same_action(&s0, &s1));
+		}
 		game_free(h);
 		break;
 	}
@@ -169,7 +185,7 @@ static void game_test(const char *gname, int nseats, uint64_t seed, int deals)
 		return;
 	rng r;
 	rng_seed(&r, seed);
-	tally t = { 0, 0, 0, 0 };
+	tally t = { 0, 0, 0, 0, 0 };
 	for (int n = 0; n < deals; n++) {
 		int dealer = (int)rng_below(&r, (uint32_t)nseats), err = 0;
 		game *g = game_new(def, nseats, dealer, NULL, &err);
@@ -207,10 +223,13 @@ static void game_test(const char *gname, int nseats, uint64_t seed, int deals)
 	      t.points, t.refused);
 	CHECK(t.differ == 0, "%s with %d: the computer player changed its choice at %d of %d points where only hidden "
 	      "cards differed", gname, nseats, t.differ, t.points);
+	CHECK(t.search_differ == 0, "%s with %d: the search player changed its choice at %d of %d points where only "
+	      "hidden cards differed", gname, nseats, t.search_differ, t.points);
 	CHECK(t.peek_differ > 0, "%s with %d: a player given the true deal was not caught (%d points)", gname, nseats,
 	      t.points);
-	printf("%s with %d players: %d decision points, the computer player changed %d, the peeking control %d\n", gname,
-	       nseats, t.points, t.differ, t.peek_differ);
+	printf("%s with %d players: %d decision points, the computer player changed %d, %s %d, the peeking control %d\n",
+	       gname, nseats, t.points, t.differ, def->ai_action ? "the search player" : "(no search player)",
+	       t.search_differ, t.peek_differ);
 }
 
 int main(void)
