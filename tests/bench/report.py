@@ -14,6 +14,8 @@ The steps, each a command that can be run alone from the repository root:
   store        cardbot bench store: one action committed to the database
   ai           cardbot bench ai: time per decision, playout and solver
                speed, strength in a duplicate match
+  ai_GAME      cardbot bench ai --game: strong against the rule-based
+               player in Trump304 (ai_trump304_2, _3, _4) and Rook (ai_rook)
   irc          tests/bench/irc.py on ngircd: idle CPU and wake-ups,
                command latency, memory with 1, 100 and 1,000 tables,
                a quiet player's reply time while 1, 2 and 20 people
@@ -126,6 +128,27 @@ def parse_ai(out):
     return figs, []
 
 
+def parse_ai_game(key):
+    """cardbot bench ai --game G: strong's margin and its time per decision."""
+    def parse(out):
+        figs = []
+        m = re.search(r"^duplicate match, (\S+) \(A\) vs (\S+) \(B\): (\d+) deals, .* in ([\d.]+) s$", out, re.M)
+        s = re.search(r"A's (tokens|points) per 100 deals over B's in the same seats: ([-+\d.]+), 95% interval "
+                      r"\[([-+\d.]+), ([-+\d.]+)\](.*)$", out, re.M)
+        if m and s:
+            figs.append(("ai.%s.strength.%s_vs_%s" % ((key,) + m.group(1, 2)),
+                         "%s %s/100 deals [%s, %s]" % (s.group(2), s.group(1), s.group(3), s.group(4)),
+                         "%s's %s per 100 deals over %s in the same seats, duplicate deals: %s (%s s); 95%% interval%s"
+                         % (m.group(1), s.group(1), m.group(2), m.group(3), m.group(4), s.group(5))))
+            t = re.search(r"^  A +(\d+) decisions; time p50 ([\d.]+) ms, p99 ([\d.]+) ms, max ([\d.]+) ms$", out, re.M)
+            if t:
+                figs.append(("ai.%s.decision_ms.%s" % (key, m.group(1)), "p50 %s p99 %s max %s" % t.group(2, 3, 4),
+                             "time per decision of the %s player over its %s decisions in that match"
+                             % (m.group(1), t.group(1))))
+        return figs, []
+    return parse
+
+
 def mean(xs):
     return sum(xs) / float(len(xs)) if xs else float("nan")
 
@@ -212,6 +235,14 @@ def steps():
         Step("ai", [CARDBOT, "bench", "ai", "--deals", AI_DEALS, "--ms", AI_MS, "--seconds", SECONDS],
              ["ai.playouts_per_second", "ai.solver_ms", "ai.strength.strong_vs_simple", "ai.decision_ms.strong",
               "ai.decision_ms.simple"], parse_ai, needs=("cardbot",)),
+    ] + [
+        Step("ai_%s" % key, [CARDBOT, "bench", "ai", "--game", game, "--players", n, "--deals", AI_DEALS,
+                             "--ms", AI_MS],
+             ["ai.%s.strength.strong_vs_simple" % key, "ai.%s.decision_ms.strong" % key], parse_ai_game(key),
+             needs=("cardbot",))
+        for key, game, n in (("trump304_2", "trump304", "2"), ("trump304_3", "trump304", "3"),
+                             ("trump304_4", "trump304", "4"), ("rook", "rook", "4"))
+    ] + [
         Step("irc", ["python3", "tests/bench/irc.py"], irc_expect, lambda out: parse_named(out, "irc."),
              irc_env, needs=("cardbot", "ngircd")),
         Step("irc_game", ["python3", "tests/irc_game.py"],
