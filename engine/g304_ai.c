@@ -7,6 +7,10 @@
 #include "g304_simple.h"
 #include "g304_ai_internal.h"
 
+/* Tokens a deal must gain by going open before the trumper opens it (the
+ * estimate is noisy; closed is the default and keeps the trump hidden). */
+#define G304_AI_OPEN_MARGIN 0.02
+
 static const char *const level_names[G304_AI_LEVELS] = { "easy", "normal", "strong" };
 
 const char *g304_ai_level_name(int level)
@@ -51,10 +55,29 @@ int g304_ai_action(const g304_view *v, const g304_legal *l, const g304_ai_params
 		a->card = c != CARD_NONE ? c : cardset_first(l->cards);
 		return 1;
 	}
-	case G304_PHASE_PLAY:
-		if ((l->acts & 1u << G304_ACT_SPOILT) && g304_ai_spoilt_certain(v)) {
-			a->type = G304_ACT_SPOILT;
-			return 1;
+	case G304_PHASE_PLAY: {
+		if ((l->acts & 1u << G304_ACT_SPOILT) && g304_ai_spoilt_proven(v)) {
+			/* The trumper's opponents call at once (a right call voids a
+			 * deal they would most likely lose); the trumper's side only
+			 * when playing on is worth less than the redeal's nothing. */
+			int ours = g304_team(v->seat) == g304_team(v->trumper), ok = 1;
+			double closed = 0;
+			if (ours)
+				g304_ai_play_values(v, prm, st, &closed, NULL, &ok);
+			if (!ours || (ok && closed < 0)) {
+				a->type = G304_ACT_SPOILT;
+				return 1;
+			}
+		}
+		if ((l->acts & 1u << G304_ACT_OPEN) && !v->pcc) {
+			/* Open or closed, by what each is worth on the same samples. */
+			double closed, opened;
+			int ok;
+			g304_ai_play_values(v, prm, st, &closed, &opened, &ok);
+			if (ok && opened > closed + G304_AI_OPEN_MARGIN) {
+				a->type = G304_ACT_OPEN;
+				return 1;
+			}
 		}
 		if (!(l->acts & 1u << G304_ACT_PLAY))
 			return 0;
@@ -65,6 +88,7 @@ int g304_ai_action(const g304_view *v, const g304_legal *l, const g304_ai_params
 		if (a->card == CARD_NONE || !(l->cards & card_bit(a->card)))
 			return g304_simple_action(v, l, a); /* the view made no sense: be safe */
 		return 1;
+	}
 	default:
 		return 0;
 	}

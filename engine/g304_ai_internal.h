@@ -10,6 +10,7 @@
  *                      sampling of deals consistent with it
  *   g304_ai_bid.c      bidding and the trump card by simulation
  *   g304_ai_spoilt.c   spoilt trumps: when the view proves them
+ *   g304_ai_open.c     open or closed, and what playing on is worth
  *   g304_ai_search.c   the card by search (outcomes in tokens)
  */
 #ifndef CARDBOT_G304_AI_INTERNAL_H
@@ -119,8 +120,22 @@ int g304_ai_bid8(const g304_view *v, const g304_legal *l, const g304_ai_params *
 
 /* ---- spoilt trumps (g304_ai_spoilt.c) ---- */
 
-/* 1 if the view proves that neither opponent of the trumper was dealt a trump. */
+/* 1 if the view proves that neither opponent of the trumper was dealt a
+ * trump (from any seat: its own cards, what was played and not followed). */
+int g304_ai_spoilt_proven(const g304_view *v);
+/* The same, for a seat of the trumper's opponents (whose call is free: a
+ * right call voids a deal they would most likely lose). */
 int g304_ai_spoilt_certain(const g304_view *v);
+
+/* ---- open or closed, and the worth of playing on (g304_ai_open.c) ---- */
+
+/* What playing the deal out from the view is worth to the seat's side in
+ * tokens, averaged over sampled deals played out by the playout policy:
+ * *closed as the game stands, *opened (unless NULL) as if the trumper
+ * turned it open now, on the same samples and playout streams. *ok is 0
+ * when the view made no sense (the values are then 0). */
+void g304_ai_play_values(const g304_view *v, const g304_ai_params *prm, g304_ai_stats *st, double *closed,
+			 double *opened, int *ok);
 
 /* ---- the card by search (g304_ai_search.c) ---- */
 

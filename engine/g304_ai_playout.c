@@ -81,8 +81,10 @@ card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
 			return dearest(masters & ~trumps, p->tsuit);
 		if (masters & ~trumps)
 			return cardset_top(masters & ~trumps);
-		/* Else the cheapest card of the longest side suit. */
-		int len = -1, best = 0;
+		/* Else the cheapest card of the longest side suit (trumps count
+		 * as shorter than any side suit, and a hand of trumps alone leads
+		 * one). */
+		int len = -100, best = 0;
 		for (int x = 0; x < SUIT_COUNT; x++) {
 			int k = cardset_count(legal & suit_mask(x)) - (x == p->tsuit) * 8;
 			if ((legal & suit_mask(x)) && k > len) {

@@ -10,6 +10,7 @@
 #include "check.h"
 #include "g304.h"
 #include "g304_ai.h"
+#include "g304_ai_internal.h"
 #include "g304_ai_match.h"
 #include "g304_random.h"
 #include "g304_simple.h"
@@ -356,6 +357,93 @@ static void test_strength(void)
 	CHECK(tokens >= deals / 4, "the search player won only %ld tokens in %d deals", tokens, deals);
 }
 
+/* ---- open or closed, and spoilt from the trumper's side, by search ---- */
+
+static int opens, trumper_turns_first;
+static int ai_counting(void *ctx, int side, const g304_view *v, const g304_legal *l, g304_action *a)
+{
+	trumper_turns_first += (l->acts >> G304_ACT_OPEN & 1) && (l->acts >> G304_ACT_PLAY & 1);
+	int ok = ai_decide(ctx, side, v, l, a);
+	opens += ok && a->type == G304_ACT_OPEN;
+	return ok;
+}
+
+static void test_open_and_spoilt(void)
+{
+	/* Search trumpers who lead the first trick weigh open against closed
+	 * on sampled deals: some go open, and the engine accepts it. */
+	g304_rules rules;
+	g304_rules_default(&rules);
+	g304_ai_params p[2];
+	g304_ai_params_default(&p[0], G304_AI_NORMAL, 5);
+	g304_ai_params_default(&p[1], G304_AI_NORMAL, 6);
+	p[0].samples = p[1].samples = 8;
+	int refused = 0;
+	for (int d = 0; d < env_int("AI_TEST_OPEN_DEALS", 120) && opens < 3; d++) {
+		g304_dup_deal out;
+		g304_dup_play(&rules, 77, d, ai_counting, p, &out);
+		refused += out.refused;
+	}
+	CHECK(trumper_turns_first > 0 && opens > 0 && refused == 0,
+	      "search trumpers went open %d times in %d first leads (%d refused)", opens, trumper_turns_first, refused);
+
+	/* The trumper holding every trump: the deal is proven spoilt from its
+	 * own view (not from an opponent's), and the search does not call it,
+	 * since the deal is won by playing on. */
+	rng r;
+	rng_seed(&r, 31);
+	int tested = 0;
+	for (int tries = 0; tries < 200 && tested < 5; tries++) {
+		g304 g;
+		new_deal(&g, &rules, &r, (int)rng_below(&r, 4));
+		g304_action a;
+		while (g.phase != G304_PHASE_PLAY && g.phase != G304_PHASE_DEAL && g304_random_action(&g, &r, 0, &a))
+			g304_apply(&g, &a, NULL);
+		if (g.phase != G304_PHASE_PLAY || g.pcc || !g.trump_down)
+			continue;
+		int t = g.trumper, ts = card_suit(g.trump_card);
+		for (cardset want = suit_mask(ts) & ~g.hand[t] & ~card_bit(g.trump_card); want; want &= want - 1) {
+			card c = cardset_first(want);
+			cardset give = g.hand[t] & ~suit_mask(ts);
+			int h = 0;
+			while (h < 4 && !(g.hand[h] & card_bit(c)))
+				h++;
+			if (h == 4 || !give)
+				break;
+			swap_cards(&g, t, h, cardset_first(give), c);
+		}
+		if ((g.hand[t] | card_bit(g.trump_card)) != ((g.hand[t] | card_bit(g.trump_card)) | suit_mask(ts))
+		    || cardset_count(g.hand[t] & suit_mask(ts)) != 7)
+			continue;
+		g304_view vt, vo;
+		g304_view_of(&g, t, &vt);
+		g304_view_of(&g, (t + 1) & 3, &vo);
+		g304_legal l;
+		g304_legal_of(&g, t, &l);
+		g304_ai_params q;
+		g304_ai_params_default(&q, G304_AI_STRONG, 9);
+		q.samples = 20;
+		g304_action x;
+		memset(&x, 0, sizeof x);
+		int ok = g304_ai_action(&vt, &l, &q, NULL, &x);
+		/* A playout from here reaches the end of the deal (the policy once
+		 * had no lead for a hand of trumps alone and stopped). */
+		g304_ai_pos P;
+		g304_ai_pos_of(&g, &P);
+		rng pr;
+		rng_seed(&pr, 1);
+		g304_ai_playout(&P, &pr);
+		CHECK(P.trick_no == G304_TRICKS && P.pts[t & 1] == 304,
+		      "the trumper holding every trump takes every trick in a playout (%d tricks, %d points)", P.trick_no,
+		      P.pts[t & 1]);
+		CHECK(g304_ai_spoilt_proven(&vt) && !g304_ai_spoilt_proven(&vo),
+		      "every trump in the trumper's hand: proven from its view, not from an opponent's");
+		CHECK(!ok || x.type != G304_ACT_SPOILT, "the trumper holding every trump plays on rather than call spoilt");
+		tested++;
+	}
+	CHECK(tested >= 3, "the trumper-holds-every-trump case was built %d times", tested);
+}
+
 int main(void)
 {
 	test_pos_model();
@@ -363,6 +451,7 @@ int main(void)
 	test_legal_everywhere();
 	test_no_peeking();
 	test_spent_budget();
+	test_open_and_spoilt();
 	test_strength();
 	return check_report("test_g304_ai");
 }
