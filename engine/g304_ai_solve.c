@@ -34,6 +34,23 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 		return 0;
 	}
 	int tt = p->trumper & 1;
+	/* The trumper's side takes between nothing and every point still in
+	 * play (hands, the trump card on the table, the trick in progress;
+	 * not a pcc partner's unplayed cards): a window outside that range is
+	 * settled without a search. */
+	cardset live = 0;
+	for (int s = 0; s < G304_SEATS; s++)
+		if (!p->pcc || s != p->sitting_out)
+			live |= p->hand[s];
+	if (p->tdown)
+		live |= card_bit(p->tcard);
+	for (int i = 0; i < p->n; i++)
+		live |= card_bit(p->card[i]);
+	int rem = cardset_points(live);
+	if (rem <= alpha)
+		return rem;
+	if (beta <= 0)
+		return 0;
 	g304_ai_tt_entry *e = NULL;
 	uint64_t k1 = 0, k2 = 0;
 	uint32_t k3 = 0;
