@@ -10,7 +10,7 @@ static unsigned samples_of(const game_ai_params *p)
 {
 	if (p->samples)
 		return p->samples;
-	return p->level >= GAME_AI_STRONG ? 150 : 24;
+	return p->level >= GAME_AI_STRONG ? 400 : 24;
 }
 
 /* Tricks left (the one in play included) from which the solver is exact. */
