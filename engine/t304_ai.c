@@ -2,6 +2,7 @@
  * levels, the top-level decision and the card (or the reveal) by search.
  * The pieces it is built of are listed in t304_ai_internal.h.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "t304_ai_internal.h"
 #include "t304_simple.h"
@@ -50,7 +51,9 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 	rng r;
 	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->trick_no << 8) ^
 		 (uint64_t)v->trick.n ^ ((uint64_t)(v->must_cut == v->seat) << 16));
-	t3solver sv = { 0, NULL, NULL, 0 };
+	t3solver sv = { NULL, 0, NULL, NULL, 0 };
+	if (v->ntricks - v->trick_no <= from + 1)
+		sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
 	for (unsigned i = 0; i < nsamples; i++) {
 		if (done == 1) {
 			sv.stop = prm->stop;
@@ -92,6 +95,7 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 	}
 	if (st)
 		st->nodes += sv.nodes;
+	free(sv.tt);
 	if (!done)
 		return 0;
 	int best = 0;

@@ -60,7 +60,17 @@ void t3_playout(t3pos *p, rng *r);
 /* Tokens the deal is worth to seat `me` at its end, with points breaking ties. */
 double t3_value(const t3pos *p, int me);
 
+/* A solved position at a trick's start: bounds on the points the
+ * trumper's side takes from there. */
+typedef struct t3tt {
+	cardset hand[T304_MAX_SEATS];
+	uint8_t turn, aside, tcard, used;
+	int16_t lo, hi;
+} t3tt;
+#define T3_TT_BITS 15
+
 typedef struct t3solver {
+	t3tt *tt;               /* 1 << T3_TT_BITS entries, or NULL */
 	unsigned long nodes;
 	int (*stop)(void *ctx);
 	void *stop_ctx;

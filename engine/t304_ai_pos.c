@@ -1,6 +1,7 @@
 /* t304_ai_pos.c: the compact position the Trump304 search plays on (every
  * card placed), its rules, the playout policy and the exact endgame solver.
  */
+#include <string.h>
 #include "t304_ai_internal.h"
 
 static inline int pts_of(card c)
@@ -279,16 +280,34 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		sv->aborted = 1;
 	if (sv->aborted)
 		return 0;
+	t3tt *e = NULL;
+	int alpha0 = alpha, beta0 = beta;
+	if (sv->tt && p->n == 0) {
+		uint64_t h = 0x9e3779b97f4a7c15ull;
+		for (int i = 0; i < p->nseats; i++)
+			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
+		h = (h ^ (uint64_t)(p->turn | p->aside << 4 | p->tcard << 8)) * 0xc4ceb9fe1a85ec53ull;
+		e = &sv->tt[h >> (64 - T3_TT_BITS)];
+		if (e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
+		    !memcmp(e->hand, p->hand, sizeof e->hand)) {
+			if (e->lo >= beta)
+				return e->lo;
+			if (e->hi <= alpha)
+				return e->hi;
+			if (e->lo > alpha)
+				alpha = e->lo;
+			if (e->hi < beta)
+				beta = e->hi;
+			if (alpha >= beta)
+				return alpha;
+		}
+	}
+	alpha0 = alpha;
+	beta0 = beta;
 	int maxi = t3_side(p, p->turn) == 0;
 	int best = maxi ? -1 : 1000;
 	cardset legal = t3_legal(p);
-	/* Equal neighbours: of cards of one suit with no card in between
-	 * outside this hand and the same points, one is enough. */
-	cardset inplay = 0;
-	for (int i = 0; i < p->nseats; i++)
-		inplay |= p->hand[i];
-	if (p->aside)
-		inplay |= card_bit(p->tcard);
+	/* A seven and an eight of one suit in one hand play alike: one is enough. */
 	int nm = 0;
 	card moves[12];
 	for (cardset x = legal; x; x &= x - 1) {
@@ -298,7 +317,6 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 			continue;
 		moves[nm++] = c;
 	}
-	(void)inplay;
 	int can_reveal = t3_may_reveal(p);
 	for (int m = nm - 1; m >= -can_reveal; m--) {
 		t3pos q = *p;
@@ -326,6 +344,26 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		}
 		if (alpha >= beta)
 			break;
+	}
+	if (e) {
+		/* The slot may hold another position by now (the search below
+		 * shares the table): take it over. */
+		if (!(e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
+		      !memcmp(e->hand, p->hand, sizeof e->hand))) {
+			memcpy(e->hand, p->hand, sizeof e->hand);
+			e->turn = p->turn;
+			e->aside = p->aside;
+			e->tcard = p->tcard;
+			e->used = 1;
+			e->lo = 0;
+			e->hi = 304;
+		}
+		if (best > alpha0 && best < beta0)
+			e->lo = e->hi = (int16_t)best;
+		else if (best <= alpha0)
+			e->hi = (int16_t)(best < e->hi ? best : e->hi);
+		else
+			e->lo = (int16_t)(best > e->lo ? best : e->lo);
 	}
 	return best;
 }

@@ -146,6 +146,70 @@ static void test_pos_model(void)
 	CHECK(compared > 10000, "compared %ld positions", compared);
 }
 
+/* ---- the exact solver against plain minimax ---- */
+
+static int minimax(const t3pos *p)
+{
+	if (p->over)
+		return 0;
+	int maxi = t3_side(p, p->turn) == 0, best = maxi ? -1 : 1000;
+	for (cardset x = t3_legal(p); x; x &= x - 1) {
+		t3pos q = *p;
+		t3_play(&q, cardset_first(x));
+		int v = q.pts - p->pts + minimax(&q);
+		best = maxi ? (v > best ? v : best) : (v < best ? v : best);
+	}
+	if (t3_may_reveal(p)) {
+		t3pos q = *p;
+		t3_reveal(&q);
+		int v = minimax(&q);
+		best = maxi ? (v > best ? v : best) : (v < best ? v : best);
+	}
+	return best;
+}
+
+static void test_solver(void)
+{
+	rng r;
+	rng_seed(&r, 21);
+	int checked = 0, bad = 0;
+	t3tt *tt = calloc((size_t)1 << T3_TT_BITS, sizeof *tt);
+	for (int d = 0; d < 600; d++) {
+		int n = 2 + d % 3;
+		t304 g;
+		t304_init(&g, n, d % n);
+		new_deal(&g, &r);
+		int left = 2 + (int)rng_below(&r, n == 2 ? 3 : 2);
+		while (g.phase != T304_PHASE_DEAL &&
+		       !(g.phase == T304_PHASE_PLAY && g.ntricks - g.trick_no <= left && g.npile == 0)) {
+			t304_action a;
+			t304_result res;
+			random_move(&g, &r, &a);
+			t304_apply(&g, &a, &res);
+		}
+		if (g.phase != T304_PHASE_PLAY)
+			continue;
+		t3pos p;
+		pos_of(&g, &p);
+		int exact = minimax(&p);
+		t3solver plain = { NULL, 0, NULL, NULL, 0 }, withtt = { tt, 0, NULL, NULL, 0 };
+		int full = t3_solve(&plain, &p, -1, 1000);
+		int need = (int)rng_below(&r, 120);
+		int nw = t3_solve(&withtt, &p, need - 1, need);
+		int need2 = (int)rng_below(&r, 120);
+		int nw2 = t3_solve(&withtt, &p, need2 - 1, need2);
+		int full2 = t3_solve(&withtt, &p, -1, 1000); /* through the bounds the table holds */
+		checked++;
+		if ((full != exact || full2 != exact || (nw >= need) != (exact >= need) ||
+		     (nw2 >= need2) != (exact >= need2)) && bad++ < 3)
+			CHECK(0, "deal %d (%d players, %d tricks left): minimax %d, solver %d, need %d: %d then %d", d, n,
+			      left, exact, full, need, nw, nw2);
+	}
+	free(tt);
+	CHECK(bad == 0, "the solver was wrong %d times", bad);
+	CHECK(checked > 300, "solved %d positions", checked);
+}
+
 /* ---- legal, deterministic decisions from the view alone ---- */
 
 static int same_action(const t304_action *a, const t304_action *b)
@@ -408,6 +472,7 @@ static void test_strength(void)
 int main(void)
 {
 	test_pos_model();
+	test_solver();
 	test_view_bytes();
 	test_decisions();
 	test_strength();
