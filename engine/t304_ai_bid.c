@@ -143,14 +143,16 @@ int t3_bid(const t304_view *v, const t304_legal *l, const game_ai_params *prm, g
 	unsigned n = sims_of(prm);
 	if (n > MAX_SIMS)
 		n = MAX_SIMS;
-	static const int none = -2;
 	int pts[SUIT_COUNT][MAX_SIMS];
-	for (int su = 0; su < SUIT_COUNT; su++)
-		pts[su][0] = none;
 	uint64_t seed = prm->seed ^ 0xb1d5eedull ^ ((uint64_t)v->deal_no << 24) ^ v->nbidlog;
 	/* Points hardly depend on the bid (only who leads at 304). */
 	simulate(v, v->hand, v->seat, l->bid_min, n, seed, pts, st);
-	double best_ev = 0.25; /* passing is worth about nothing: bid only for a clear gain */
+	/* Passing is worth about nothing: bid only for a clear gain. Over a
+	 * partner's bid, passing leaves the partner a contract this hand
+	 * helps: overbid only for a large gain. */
+	double best_ev = 0.25;
+	if (v->nseats == 4 && v->bidder < v->nseats && (v->bidder & 1) == (v->seat & 1))
+		best_ev = 2.0;
 	int best_bid = 0;
 	for (int b = l->bid_min; b <= l->bid_max; b = b == T304_MAX_NUMERIC ? T304_BID_ALL : b >= T304_BID_ALL ? T304_BID_ALL + 1 : b + 10) {
 		if (!t304_bid_ok(b))
