@@ -18,7 +18,7 @@ static unsigned samples_of(const game_ai_params *p)
 static int solve_from(const game_ai_params *p, int nseats)
 {
 	/* Two players: eight tricks, the pile gone; three: five; four: four.
-	 * Normal solves fewer. Deeper was no stronger in three and four
+	 * Normal solves fewer. Deeper was not clearly stronger in three and four
 	 * players and took several times longer at the 99th percentile. */
 	static const int strong[5] = { 0, 0, 8, 5, 4 }, normal[5] = { 0, 0, 6, 4, 3 };
 	int n = nseats >= 2 && nseats <= 4 ? nseats : 4;
