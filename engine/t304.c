@@ -60,6 +60,8 @@ int t304_deal(t304 *g, const card deck[CARD_COUNT])
 	memset(g->hand, 0, sizeof g->hand);
 	memset(g->held, 0, sizeof g->held);
 	memset(g->won, 0, sizeof g->won);
+	memset(g->played, 0, sizeof g->played);
+	memset(g->voids, 0, sizeof g->voids);
 	static const int rounds4[] = { 4, 4 }, rounds23[] = { 4, 4, 2 };
 	const int *rounds = n == 4 ? rounds4 : rounds23;
 	int nrounds = n == 4 ? 2 : 3;
@@ -157,6 +159,7 @@ static void reveal(t304 *g, int seat, int flags, t304_result *res)
 	g->revealed = 1;
 	g->revealed_by = (uint8_t)seat;
 	g->hand[g->trumper] |= card_bit(g->trump_card);
+	g->voids[g->trumper] &= (uint8_t)~(1u << g->trump_suit);
 	play_emit(res, T304_EV_REVEALED, seat, 0, g->trump_card, flags);
 }
 
@@ -343,6 +346,7 @@ static void finish_trick(t304 *g, t304_result *res)
 			g->npile--;
 			g->hand[s] |= card_bit(c);
 			g->held[s] |= card_bit(c);
+			g->voids[s] = 0; /* the drawn card is unseen */
 			play_emit(res, T304_EV_DRAW, s, g->npile, CARD_NONE, 0);
 		}
 		if (g->npile == 0 && spoilt(g)) {
@@ -393,6 +397,11 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 	 * another suit (002, 2.5 and 2.5.2): a trump that follows a trump lead
 	 * only follows suit, even when the reveal came after that lead. */
 	int cut = g->revealed && card_suit(c) == g->trump_suit && t->n > 0 && card_suit(t->card[0]) != g->trump_suit;
+	if (t->n > 0 && card_suit(c) != card_suit(t->card[0]))
+		g->voids[seat] |= (uint8_t)(1u << card_suit(t->card[0]));
+	if (g->must_cut == seat && card_suit(c) != g->trump_suit)
+		g->voids[seat] |= (uint8_t)(1u << g->trump_suit);
+	g->played[seat] |= card_bit(c);
 	g->hand[seat] &= ~card_bit(c);
 	t->seat[t->n] = (uint8_t)seat;
 	t->card[t->n] = c;
@@ -545,6 +554,12 @@ void t304_view_of(const t304 *g, int seat, t304_view *v)
 	if (seat == g->trumper)
 		v->putdown = g->putdown;
 	v->npile = g->npile;
+	v->held = g->held[seat];
+	for (int s = 0; s < g->nseats; s++) {
+		v->played[s] = g->played[s];
+		v->won[s] = g->won[s];
+		v->voids[s] = g->voids[s];
+	}
 	v->ntricks = g->ntricks;
 	v->trick_no = g->trick_no;
 	if (g->phase == T304_PHASE_PLAY) {

@@ -150,6 +150,11 @@ typedef struct t304 {
 	cardset won[T304_MAX_SEATS];    /* cards in each seat's tricks */
 	int32_t tokens[T304_MAX_SEATS]; /* per side */
 	t304_deal_end last;
+	/* Public history of this deal, kept for the views (derived: nothing
+	 * else reads it). */
+	cardset played[T304_MAX_SEATS]; /* cards each seat played face up */
+	uint8_t voids[T304_MAX_SEATS];  /* bit s: the seat showed it has no card of suit s
+	                                 * (cleared for a seat when it draws, two players) */
 } t304;
 
 const char *t304_phase_name(int phase);
@@ -218,6 +223,12 @@ typedef struct t304_view {
 	uint8_t nsides;
 	int32_t tokens[T304_MAX_SEATS];
 	t304_deal_end last;
+	/* What the seat saw of this deal (all public but held): */
+	cardset held;             /* every card this seat has held (dealt, drawn, picked up) */
+	cardset played[T304_MAX_SEATS]; /* cards each seat played face up, this trick included */
+	cardset won[T304_MAX_SEATS];    /* cards in each seat's completed tricks */
+	uint8_t voids[T304_MAX_SEATS];  /* bit s: the seat is known to hold no card of suit s now
+	                                 * (it failed to follow, or to cut when it had to) */
 } t304_view;
 void t304_view_of(const t304 *g, int seat, t304_view *v);
 

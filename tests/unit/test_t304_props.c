@@ -106,6 +106,14 @@ static void check_views(const t304 *g, const model *m)
 			named |= card_bit(v.trick.card[i]);
 		for (int i = 0; i < v.last_trick.n; i++)
 			named |= card_bit(v.last_trick.card[i]);
+		named |= v.held;
+		for (int o = 0; o < T304_MAX_SEATS; o++) {
+			named |= v.played[o] | v.won[o];
+			CHECK(!(v.hand & v.played[o]), "seat %d's view: a card in hand is also played", s);
+			for (int x = 0; x < SUIT_COUNT && o < g->nseats; x++)
+				if (v.voids[o] >> x & 1)
+					CHECK(!(g->hand[o] & suit_mask(x)), "seat %d's view: seat %d void in %d holds it", s, o, x);
+		}
 		CHECK(!(named & ~m->known[s]), "seat %d's view names cards it may not know: %08x",
 		      s, named & ~m->known[s]);
 		if (g->phase != T304_PHASE_DEAL)

@@ -1,0 +1,369 @@
+/* t304_ai_pos.c: the compact position the Trump304 search plays on (every
+ * card placed), its rules, the playout policy and the exact endgame solver.
+ */
+#include <string.h>
+#include "t304_ai_internal.h"
+
+static inline int pts_of(card c)
+{
+	static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
+	return rank_pts[c & 7];
+}
+
+static int trick_pts(const t3pos *p)
+{
+	int s = 0;
+	for (int i = 0; i < p->n; i++)
+		s += pts_of(p->card[i]);
+	return s;
+}
+
+/* As t304_trick_best on the trick in play. */
+static int best_of(const t3pos *p)
+{
+	int led = card_suit(p->card[0]), best = 0, best_cut = p->cut & 1;
+	for (int i = 1; i < p->n; i++) {
+		int cut = p->cut >> i & 1;
+		if (cut && (!best_cut || p->card[i] > p->card[best])) {
+			best = i;
+			best_cut = 1;
+		} else if (!best_cut && !cut && card_suit(p->card[i]) == led && p->card[i] > p->card[best]) {
+			best = i;
+		}
+	}
+	return best;
+}
+
+cardset t3_legal(const t3pos *p)
+{
+	cardset h = p->hand[p->turn];
+	if (p->must_cut == p->turn) {
+		cardset tr = h & suit_mask(p->tsuit);
+		return tr ? tr : h;
+	}
+	if (p->n == 0)
+		return h;
+	cardset led = h & suit_mask(card_suit(p->card[0]));
+	return led ? led : h;
+}
+
+int t3_may_reveal(const t3pos *p)
+{
+	return p->aside && p->n > 0 && p->must_cut != p->turn &&
+	       !(p->hand[p->turn] & suit_mask(card_suit(p->card[0])));
+}
+
+static void unveil(t3pos *p)
+{
+	p->aside = 0;
+	p->hand[p->trumper] |= card_bit(p->tcard);
+}
+
+void t3_reveal(t3pos *p)
+{
+	unveil(p);
+	p->must_cut = p->turn;
+}
+
+void t3_start(t3pos *p, int leader)
+{
+	p->n = 0;
+	p->cut = 0;
+	p->turn = (uint8_t)leader;
+	p->must_cut = T3_NONE;
+	if (p->trick_no == p->ntricks - 1 && p->aside)
+		unveil(p);
+}
+
+static int spoilt_now(const t3pos *p)
+{
+	cardset suit = suit_mask(p->tsuit);
+	return ((p->held[p->trumper] | card_bit(p->tcard)) & suit) == suit;
+}
+
+void t3_play(t3pos *p, card c)
+{
+	int s = p->turn;
+	int cut = !p->aside && card_suit(c) == p->tsuit && p->n > 0 && card_suit(p->card[0]) != p->tsuit;
+	p->hand[s] &= ~card_bit(c);
+	p->seat[p->n] = (uint8_t)s;
+	p->card[p->n] = c;
+	if (cut)
+		p->cut |= (uint8_t)(1u << p->n);
+	p->n++;
+	p->must_cut = T3_NONE;
+	if (p->n < p->nseats) {
+		p->turn = (uint8_t)((s + 1) % p->nseats);
+		return;
+	}
+	int w = p->seat[best_of(p)];
+	if (t3_side(p, w) == 0)
+		p->pts = (int16_t)(p->pts + trick_pts(p));
+	if (p->npile > 0) {
+		for (int k = 0; k < 2 && p->npile > 0; k++) {
+			int d = k == 0 ? w : (w + 1) % p->nseats;
+			card x = p->pile[T304_PILE - p->npile];
+			p->npile--;
+			p->hand[d] |= card_bit(x);
+			p->held[d] |= card_bit(x);
+		}
+		if (p->npile == 0 && spoilt_now(p)) {
+			p->over = p->spoilt = 1;
+			return;
+		}
+	}
+	p->trick_no++;
+	if (p->trick_no >= p->ntricks) {
+		p->n = 0;
+		p->over = 1;
+		return;
+	}
+	t3_start(p, w);
+}
+
+double t3_value(const t3pos *p, int me)
+{
+	if (p->spoilt)
+		return 0;
+	int made = p->pts >= p->bid;
+	int mine = t3_side(p, me) == 0;
+	double u;
+	if (mine)
+		u = (made ? t304_payoff(p->bid) : -t304_charge(p->bid)) * (p->nseats == 3 ? 2 : 1);
+	else
+		u = made ? -t304_payoff(p->bid) : t304_charge(p->bid);
+	int pts = mine ? p->pts : 304 - p->pts;
+	return u + pts * 0.002;
+}
+
+/* ---- the playout policy ---- */
+
+static card cheapest(cardset s, int tsuit)
+{
+	card best = CARD_NONE;
+	int bestk = 1 << 30;
+	for (; s; s &= s - 1) {
+		card c = cardset_first(s);
+		int k = pts_of(c) * 64 + (card_suit(c) == tsuit) * 16 + card_rank(c);
+		if (k < bestk) {
+			bestk = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
+static card dearest(cardset s, int tsuit)
+{
+	card best = CARD_NONE;
+	int bestk = -1;
+	for (; s; s &= s - 1) {
+		card c = cardset_first(s);
+		int k = pts_of(c) * 64 + (card_suit(c) != tsuit) * 16 + card_rank(c);
+		if (k > bestk) {
+			bestk = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* Trumps of s that would win the trick as a cut now. */
+static cardset cutters(const t3pos *p, cardset s)
+{
+	cardset tr = s & suit_mask(p->tsuit);
+	int b = best_of(p);
+	if (p->cut >> b & 1)
+		tr &= ~((card_bit(p->card[b]) << 1) - 1);
+	return tr;
+}
+
+card t3_policy(t3pos *p, rng *r, int noise)
+{
+	cardset legal = t3_legal(p);
+	if (!(legal & (legal - 1)) && !t3_may_reveal(p))
+		return cardset_first(legal);
+	if (noise && rng_below(r, 10) == 0)
+		return rng_pick(r, legal);
+	int s = p->turn, side = t3_side(p, s);
+	cardset trumps = suit_mask(p->tsuit);
+	if (p->n == 0) {
+		cardset out = 0, opp = 0;
+		for (int i = 0; i < p->nseats; i++)
+			if (i != s) {
+				out |= p->hand[i];
+				if (t3_side(p, i) != side)
+					opp |= p->hand[i];
+			}
+		if (p->aside && s != p->trumper)
+			out |= card_bit(p->tcard);
+		cardset masters = 0;
+		for (int x = 0; x < SUIT_COUNT; x++) {
+			cardset m = legal & suit_mask(x);
+			if (!m)
+				continue;
+			card top = cardset_top(m);
+			if (!(out & suit_mask(x) & ~((card_bit(top) << 1) - 1)))
+				masters |= card_bit(top);
+		}
+		int opp_trumps = (opp & trumps) != 0 || (p->aside && t3_side(p, p->trumper) != side);
+		if (side == 0 && !p->aside && (masters & trumps) && opp_trumps)
+			return cardset_first(masters & trumps);
+		if (masters & ~trumps)
+			return opp_trumps ? cardset_top(masters & ~trumps) : dearest(masters & ~trumps, p->tsuit);
+		int len = -1, best = 0;
+		for (int x = 0; x < SUIT_COUNT; x++) {
+			int k = cardset_count(legal & suit_mask(x)) - (x == p->tsuit) * 8;
+			if ((legal & suit_mask(x)) && k > len) {
+				len = k;
+				best = x;
+			}
+		}
+		return cheapest(legal & suit_mask(best), p->tsuit);
+	}
+	int w = best_of(p);
+	int last = p->n == p->nseats - 1;
+	int partner = t3_side(p, p->seat[w]) == side;
+	int led = card_suit(p->card[0]);
+	int points = trick_pts(p);
+	if (p->must_cut == s) {
+		cardset b = cutters(p, legal);
+		return cheapest(b ? b : legal, p->tsuit);
+	}
+	if (legal & suit_mask(led)) {
+		if (partner)
+			return last ? dearest(legal, p->tsuit) : cheapest(legal, p->tsuit);
+		cardset b = 0;
+		if (!(p->cut >> w & 1))
+			b = legal & ~((card_bit(p->card[w]) << 1) - 1);
+		if (b)
+			return last ? cheapest(b, p->tsuit) : cardset_top(b);
+		return cheapest(legal, p->tsuit);
+	}
+	/* Void in the suit led. */
+	cardset side_cards = legal & ~trumps;
+	if (!partner) {
+		if (!p->aside) {
+			cardset b = cutters(p, legal);
+			if (b && (points >= 10 || last || !side_cards))
+				return cheapest(b, p->tsuit);
+		} else if (t3_may_reveal(p)) {
+			int has = (p->hand[s] & trumps) != 0 || s == p->trumper;
+			if (has && (points >= 10 || (noise && rng_below(r, 4) == 0))) {
+				t3_reveal(p);
+				return t3_policy(p, r, 0);
+			}
+		}
+	}
+	if (side_cards)
+		return partner && last ? dearest(side_cards, p->tsuit) : cheapest(side_cards, p->tsuit);
+	return cheapest(legal, p->tsuit);
+}
+
+void t3_playout(t3pos *p, rng *r)
+{
+	while (!p->over) {
+		card c = t3_policy(p, r, 1);
+		if (c == CARD_NONE)
+			break;
+		t3_play(p, c);
+	}
+}
+
+/* ---- the exact solver ---- */
+
+int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
+{
+	if (p->over)
+		return 0;
+	if ((++sv->nodes & 4095) == 0 && sv->stop && sv->stop(sv->stop_ctx))
+		sv->aborted = 1;
+	if (sv->aborted)
+		return 0;
+	t3tt *e = NULL;
+	int alpha0 = alpha, beta0 = beta;
+	if (sv->tt && p->n == 0) {
+		uint64_t h = 0x9e3779b97f4a7c15ull;
+		for (int i = 0; i < p->nseats; i++)
+			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
+		h = (h ^ (uint64_t)(p->turn | p->aside << 4 | p->tcard << 8)) * 0xc4ceb9fe1a85ec53ull;
+		e = &sv->tt[h >> (64 - T3_TT_BITS)];
+		if (e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
+		    !memcmp(e->hand, p->hand, sizeof e->hand)) {
+			if (e->lo >= beta)
+				return e->lo;
+			if (e->hi <= alpha)
+				return e->hi;
+			if (e->lo > alpha)
+				alpha = e->lo;
+			if (e->hi < beta)
+				beta = e->hi;
+			if (alpha >= beta)
+				return alpha;
+		}
+	}
+	alpha0 = alpha;
+	beta0 = beta;
+	int maxi = t3_side(p, p->turn) == 0;
+	int best = maxi ? -1 : 1000;
+	cardset legal = t3_legal(p);
+	/* A seven and an eight of one suit in one hand play alike: one is enough. */
+	int nm = 0;
+	card moves[12];
+	for (cardset x = legal; x; x &= x - 1) {
+		card c = cardset_first(x);
+		if (c > 0 && card_suit(c - 1) == card_suit(c) && (legal & card_bit(c - 1)) &&
+		    pts_of(c - 1) == pts_of(c))
+			continue;
+		moves[nm++] = c;
+	}
+	int can_reveal = t3_may_reveal(p);
+	for (int m = nm - 1; m >= -can_reveal; m--) {
+		t3pos q = *p;
+		int v;
+		if (m < 0) {
+			t3_reveal(&q);
+			v = t3_solve(sv, &q, alpha, beta);
+		} else {
+			t3_play(&q, moves[m]);
+			int g = q.pts - p->pts;
+			v = g + t3_solve(sv, &q, alpha - g, beta - g);
+		}
+		if (sv->aborted)
+			return 0;
+		if (maxi) {
+			if (v > best)
+				best = v;
+			if (best > alpha)
+				alpha = best;
+		} else {
+			if (v < best)
+				best = v;
+			if (best < beta)
+				beta = best;
+		}
+		if (alpha >= beta)
+			break;
+	}
+	if (e) {
+		/* The slot may hold another position by now (the search below
+		 * shares the table): take it over. */
+		if (!(e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
+		      !memcmp(e->hand, p->hand, sizeof e->hand))) {
+			memcpy(e->hand, p->hand, sizeof e->hand);
+			e->turn = p->turn;
+			e->aside = p->aside;
+			e->tcard = p->tcard;
+			e->used = 1;
+			e->lo = 0;
+			e->hi = 304;
+		}
+		if (best > alpha0 && best < beta0)
+			e->lo = e->hi = (int16_t)best;
+		else if (best <= alpha0)
+			e->hi = (int16_t)(best < e->hi ? best : e->hi);
+		else
+			e->lo = (int16_t)(best > e->lo ? best : e->lo);
+	}
+	return best;
+}
