@@ -735,7 +735,7 @@ static void hint_at_table(bot *b, loop *ev, const char *gname, int n)
 
 /* A refused play that names the card shows it as the player's hand does:
  * in the game's own pack (304 for six has 36 cards), with suit signs, or
- * as its code once ascii is on. */
+ * in letters once ascii is on. */
 static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 {
 	char room[32];
@@ -778,8 +778,13 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	say(b, room, "ann", "!ascii on");
 	p0 = net.npriv;
 	say(b, NULL, "ann", cmd);
-	snprintf(want, sizeof want, "you do not hold %s", code);
-	CHECK(priv_has(p0, "ann", want), "%s refusal: with ascii on, by its code (%s): %s", gname, want,
+	sb_init(&sb, shown, sizeof shown);
+	if (is_six(t))
+		render_card6(&sb, (card)c, RENDER_ASCII);
+	else
+		render_card(&sb, (card)c, RENDER_ASCII);
+	snprintf(want, sizeof want, "you do not hold %s", shown);
+	CHECK(priv_has(p0, "ann", want), "%s refusal: with ascii on, in letters (%s): %s", gname, want,
 	      net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "nothing");
 	say(b, room, "ann", "!ascii off");
 	close_table(b, ev, t);
