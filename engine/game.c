@@ -10,6 +10,7 @@
 #include "g304six.h"
 #include "t304.h"
 #include "t304_ai.h"
+#include "g304six_ai.h"
 #include "t304_simple.h"
 #include "rook.h"
 #include "rook_ai.h"
@@ -319,12 +320,28 @@ static void game_g6_outcome(const void *st, game_outcome *o)
 	}
 }
 
+static int game_g6_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
+		      game_action *out)
+{
+	g6_legal l;
+	memset(&l, 0, sizeof l);
+	l.acts = (uint16_t)gl->acts;
+	l.pcc_ok = gl->bid_max == G304_BID_PCC;
+	l.bid_min = gl->bid_min == G304_BID_PCC ? 0 : gl->bid_min;
+	l.cards = gl->cards;
+	g6_action x;
+	if (!g6_ai_action(view, &l, p, st, &x))
+		return 0;
+	game_action_from_g6(&x, out);
+	return 1;
+}
+
 const game_def game_def_304six = {
 	"304six", 6, 6, G6_CARDS, sizeof(g6), sizeof(g6_view),
 	game_g6_init, game_g6_deal, game_g6_apply, game_g6_legal, game_g6_view,
 	game_g6_status, game_g6_outcome, game_g6_random, game_g6_bot,
 	g6_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, NULL, /* its rule-based player is its best */
+	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g6_ai,
 };
 
 /* ---- Trump304 ---- */

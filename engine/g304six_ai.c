@@ -1,0 +1,426 @@
+/* g304six_ai.c: the search player for six-player 304 (g304six_ai.h).
+ *
+ * Play: the cards the seat cannot see are dealt at random consistently
+ * with its view (see struct info), every legal card (and the opening of
+ * the trump, when allowed) is played on each sample and the deal is played
+ * out by the rule-based player at every seat, each deciding from its own
+ * view of the sample, so face-down cards stay hidden to the others as in
+ * the real game. The card with the best average tokens for the seat's
+ * team wins (card points break ties). Bidding, the trump card and caps
+ * are the rule-based player's.
+ */
+#include <string.h>
+#include "g304six_ai.h"
+
+#define ALL_CARDS ((((g6_set)1) << G6_CARDS) - 1)
+#define MAX_HIDDEN (G6_SEATS * G6_TRICKS)
+#define MAX_MOVES (G6_HAND + 2)
+#define SAMPLE_TRIES 40
+#define SAMPLE_STRICT 30 /* tries with every constraint; then voids are dropped */
+
+static unsigned samples_of(const game_ai_params *p)
+{
+	if (p->samples)
+		return p->samples;
+	return p->level >= GAME_AI_STRONG ? 60 : 16;
+}
+
+/* A card played face down that the seat did not see. */
+typedef struct hidden {
+	uint8_t trick, pos, seat;
+	uint8_t voids;      /* suits it cannot be of (the seat was void in them) */
+	uint8_t nottrump;   /* it cannot be a trump */
+} hidden;
+
+/* What the view tells about the cards the seat cannot see. */
+typedef struct info {
+	int me, trumper;
+	g6_set pool;               /* cards the seat cannot place */
+	int need[G6_SEATS];        /* unseen cards in each hand (the known trump card apart) */
+	uint8_t voids[G6_SEATS];   /* suits a seat is known to hold none of */
+	int nhid;
+	hidden hid[MAX_HIDDEN];
+	card tc;                   /* the trump card if the seat knows it */
+	int t_trick, t_pos;        /* where the trump card lies face down in a trick, or -1 */
+	int t_led;                 /* then the suit led to that trick */
+	int t_in_hand;             /* the known trump card is back in the trumper's hand */
+	int ok;
+} info;
+
+static void info_of(const g6_view *v, info *in)
+{
+	memset(in, 0, sizeof *in);
+	in->me = v->seat;
+	in->trumper = v->trumper;
+	in->tc = v->trump_card;
+	in->t_trick = in->t_pos = in->t_led = -1;
+	if (v->phase != G304_PHASE_PLAY || v->trumper >= G6_SEATS || v->ntricks == 0)
+		return;
+	g6_set seen = v->hand;
+	int played[G6_SEATS] = { 0 };
+	int from_table = 0, tc_seen = 0;
+	int last_down = -1; /* the last trick with a card face down */
+	for (int i = 0; i < v->ntricks; i++)
+		if (v->tricks[i].down)
+			last_down = i;
+	for (int i = 0; i < v->ntricks; i++) {
+		const g6_trick *t = &v->tricks[i];
+		if (t->n == 0)
+			continue;
+		if (t->card[0] == CARD_NONE)
+			return;
+		int led = g6_suit(t->card[0]);
+		int done = t->winner != G304_NO_SEAT;
+		for (int k = 0; k < t->n; k++) {
+			int s = t->seat[k];
+			card c = t->card[k];
+			int table = t->tcard >> k & 1;
+			if (s >= G6_SEATS)
+				return;
+			if (table)
+				from_table = 1;
+			else
+				played[s]++;
+			if (k > 0 && (c == CARD_NONE || g6_suit(c) != led))
+				in->voids[s] |= (uint8_t)(1u << led);
+			if (c != CARD_NONE) {
+				if (c >= G6_CARDS || (seen & g6_bit(c)))
+					return;
+				seen |= g6_bit(c);
+				if (c == in->tc)
+					tc_seen = 1;
+				continue;
+			}
+			if (s == in->me)
+				return;
+			if (table) {
+				in->t_trick = i;
+				in->t_pos = k;
+				in->t_led = led;
+				continue;
+			}
+			hidden *h = &in->hid[in->nhid++];
+			h->trick = (uint8_t)i;
+			h->pos = (uint8_t)k;
+			h->seat = (uint8_t)s;
+			h->voids = in->voids[s];
+			/* A trick done with a trump face down opens the trump and shows
+			 * every card face down but the trumper's own. */
+			h->nottrump = done && (s != v->trumper || !v->trump_open || last_down > i);
+		}
+	}
+	if (in->tc != CARD_NONE) {
+		if (!tc_seen && !(v->hand & g6_bit(in->tc))) {
+			if (in->me == v->trumper && !v->trump_down)
+				return;
+			seen |= g6_bit(in->tc);
+			if (in->t_trick < 0 && !v->trump_down)
+				in->t_in_hand = 1;
+		}
+	} else if (in->t_trick < 0 && !v->trump_down) {
+		return; /* an unknown trump card must lie somewhere */
+	}
+	in->pool = ALL_CARDS & ~seen;
+	int total = in->tc == CARD_NONE ? 1 : 0;
+	for (int s = 0; s < G6_SEATS; s++) {
+		if (s == in->me)
+			continue;
+		int n = G6_HAND - played[s];
+		if (s == v->trumper && (v->trump_down || from_table || in->t_in_hand))
+			n--;
+		if (n < 0)
+			return;
+		in->need[s] = n;
+		total += n;
+	}
+	total += in->nhid;
+	in->ok = total == g6_count(in->pool);
+}
+
+static card pick(rng *r, g6_set s) { return (card)rng_pick(r, s); }
+
+static g6_set suits_mask(uint8_t suits)
+{
+	g6_set m = 0;
+	for (int s = 0; s < SUIT_COUNT; s++)
+		if (suits >> s & 1)
+			m |= g6_suit_mask(s);
+	return m;
+}
+
+/* A game in play with every card placed, consistent with the view. */
+static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
+{
+	g6_set hands[G6_SEATS];
+	card fill[MAX_HIDDEN];
+	card tc = in->tc, tfill = CARD_NONE;
+	int ok = 0;
+	for (int attempt = 0; attempt < SAMPLE_TRIES && !ok; attempt++) {
+		int strict = attempt < SAMPLE_STRICT;
+		g6_set pool = in->pool;
+		memset(hands, 0, sizeof hands);
+		tc = in->tc;
+		if (tc == CARD_NONE) {
+			g6_set allowed = pool;
+			if (strict && in->t_trick >= 0)
+				allowed &= ~g6_suit_mask(in->t_led);
+			if (!allowed)
+				continue;
+			tc = pick(r, allowed);
+			pool &= ~g6_bit(tc);
+		}
+		g6_set trumps = g6_suit_mask(g6_suit(tc));
+		/* The face-down cards first, the most constrained first. */
+		uint64_t left = in->nhid >= 64 ? ~0ull : (1ull << in->nhid) - 1;
+		int fail = 0;
+		while (left && !fail) {
+			int best = -1, best_n = 99;
+			for (uint64_t l = left; l; l &= l - 1) {
+				int i = __builtin_ctzll(l);
+				g6_set m = pool;
+				if (strict)
+					m &= ~suits_mask(in->hid[i].voids) & (in->hid[i].nottrump ? ~trumps : ALL_CARDS);
+				int n = g6_count(m);
+				if (n < best_n) {
+					best_n = n;
+					best = i;
+				}
+			}
+			if (best_n == 0) {
+				fail = 1;
+				break;
+			}
+			g6_set m = pool;
+			if (strict)
+				m &= ~suits_mask(in->hid[best].voids) & (in->hid[best].nottrump ? ~trumps : ALL_CARDS);
+			fill[best] = pick(r, m);
+			pool &= ~g6_bit(fill[best]);
+			left &= ~(1ull << best);
+		}
+		if (fail)
+			continue;
+		/* Then the hands, the least slack first. */
+		int done = 1 << in->me;
+		while (done != (1 << G6_SEATS) - 1 && !fail) {
+			int best = -1, best_slack = 99;
+			for (int s = 0; s < G6_SEATS; s++) {
+				if (done >> s & 1)
+					continue;
+				g6_set m = strict ? pool & ~suits_mask(in->voids[s]) : pool;
+				int slack = g6_count(m) - in->need[s];
+				if (slack < best_slack) {
+					best_slack = slack;
+					best = s;
+				}
+			}
+			if (best_slack < 0) {
+				fail = 1;
+				break;
+			}
+			g6_set m = strict ? pool & ~suits_mask(in->voids[best]) : pool;
+			for (int k = 0; k < in->need[best]; k++) {
+				card c = pick(r, m);
+				m &= ~g6_bit(c);
+				pool &= ~g6_bit(c);
+				hands[best] |= g6_bit(c);
+			}
+			done |= 1 << best;
+		}
+		ok = !fail && !pool;
+	}
+	if (!ok)
+		return 0;
+	if (in->t_trick >= 0)
+		tfill = tc;
+	g6_set trumps = g6_suit_mask(g6_suit(tc));
+	hands[in->me] = v->hand;
+	if (in->t_in_hand)
+		hands[in->trumper] |= g6_bit(tc);
+
+	memset(g, 0, sizeof *g);
+	g->rules.caps = G304_CAPS_OFF;
+	g->phase = G304_PHASE_PLAY;
+	g->dealer = v->dealer;
+	g->tokens[0] = g->tokens[1] = 100;
+	g->winner = -1;
+	g->deal_no = v->deal_no;
+	for (int s = 0; s < G6_SEATS; s++)
+		g->hand[s] = g->dealt[s] = hands[s];
+	g->turn = v->turn;
+	g->asker = G304_NO_SEAT;
+	g->bid = g->bid6 = v->bid;
+	g->bidder = g->bidder6 = v->bidder;
+	g->trumper = v->trumper;
+	g->trump_suit = (uint8_t)g6_suit(tc);
+	g->trump_card = tc;
+	g->trump_down = v->trump_down;
+	g->trump_open = v->trump_open;
+	g->trump_public = v->trump_open || (in->tc != CARD_NONE && in->me != v->trumper);
+	g->pcc = v->pcc;
+	g->sitting_out = v->sitting_out;
+	g->trick_no = (uint8_t)(v->ntricks - 1);
+	for (int i = 0; i < G6_TRICKS; i++)
+		g->tricks[i].winner = G304_NO_SEAT;
+	for (int i = 0; i < v->ntricks; i++)
+		g->tricks[i] = v->tricks[i];
+	for (int i = 0; i < in->nhid; i++)
+		g->tricks[in->hid[i].trick].card[in->hid[i].pos] = fill[i];
+	if (in->t_trick >= 0)
+		g->tricks[in->t_trick].card[in->t_pos] = tfill;
+	for (int i = 0; i < v->ntricks; i++) {
+		const g6_trick *t = &g->tricks[i];
+		if (t->winner == G304_NO_SEAT)
+			continue;
+		for (int k = 0; k < t->n; k++) {
+			g->won[g6_team(t->winner)] |= g6_bit(t->card[k]);
+			g->dealt[t->seat[k]] |= g6_bit(t->card[k]);
+		}
+	}
+	g->tricks_won[0] = v->tricks_won[0];
+	g->tricks_won[1] = v->tricks_won[1];
+	if (in->me == v->trumper) {
+		g->exhausted = v->exhausted;
+	} else if (!v->pcc && (hands[v->trumper] & trumps)) {
+		/* The trumper led a trump and nobody else holds one. */
+		g6_set others = 0;
+		for (int s = 0; s < G6_SEATS; s++)
+			if (s != v->trumper)
+				others |= hands[s];
+		int led_trump = 0;
+		for (int i = 0; i < v->ntricks; i++) {
+			const g6_trick *t = &v->tricks[i];
+			if (t->n && t->seat[0] == v->trumper && t->card[0] != CARD_NONE && (g6_bit(t->card[0]) & trumps))
+				led_trump = 1;
+		}
+		g->exhausted = (uint8_t)(led_trump && !(others & trumps));
+	}
+	g->caps_seat = G304_NO_SEAT;
+	g->caps_since[0] = g->caps_since[1] = G304_CAPS_NEVER;
+	g->last.outcome = G304_OUTCOME_NONE;
+	return 1;
+}
+
+/* Plays the deal out with the rule-based player at every seat. */
+static void playout(g6 *g)
+{
+	for (int guard = 0; g->phase == G304_PHASE_PLAY && guard < 64; guard++) {
+		int s = g->turn;
+		g6_view vv;
+		g6_legal l;
+		g6_action a;
+		g6_view_of(g, s, &vv);
+		g6_legal_of(g, s, &l);
+		if (!g6_simple_action(&vv, &l, &a) || g6_apply(g, &a, NULL))
+			break;
+	}
+}
+
+/* Tokens the deal brought the seat's team, card points breaking ties. */
+static double value_of(const g6 *g, int me)
+{
+	const g304_deal_end *e = &g->last;
+	if (g->phase == G304_PHASE_PLAY || e->trumper >= G6_SEATS)
+		return 0;
+	int mine = g6_team(me), tt = g6_team(e->trumper);
+	double tok = e->made ? g304_payoff(e->bid) : -g304_charge(e->bid);
+	if (mine != tt)
+		tok = -tok;
+	return tok + (e->points[mine] - e->points[!mine]) / 1000.0;
+}
+
+static uint64_t view_hash(const g6_view *v)
+{
+	uint64_t h = 1469598103934665603ull;
+	const unsigned char *b = (const unsigned char *)&v->hand;
+	for (size_t i = 0; i < sizeof v->hand; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	h = (h ^ v->seat) * 1099511628211ull;
+	h = (h ^ v->deal_no) * 1099511628211ull;
+	h = (h ^ v->ntricks) * 1099511628211ull;
+	if (v->ntricks)
+		h = (h ^ v->tricks[v->ntricks - 1].n) * 1099511628211ull;
+	return h;
+}
+
+static int search_play(const g6_view *v, const g6_legal *l, const game_ai_params *prm, game_ai_stats *st,
+		       g6_action *a)
+{
+	card moves[MAX_MOVES];
+	int nm = 0;
+	for (g6_set s = l->cards; s && nm < MAX_MOVES - 1; s &= s - 1)
+		moves[nm++] = g6_first(s);
+	if (l->acts >> G304_ACT_OPEN & 1)
+		moves[nm++] = CARD_NONE;
+	if (nm == 0)
+		return 0;
+	if (nm == 1) {
+		a->type = moves[0] == CARD_NONE ? G304_ACT_OPEN : G304_ACT_PLAY;
+		a->card = moves[0];
+		return 1;
+	}
+	info in;
+	info_of(v, &in);
+	if (!in.ok)
+		return 0;
+	double sum[MAX_MOVES] = { 0 };
+	unsigned nsamples = samples_of(prm);
+	unsigned done = 0;
+	rng r;
+	rng_seed(&r, prm->seed ^ view_hash(v));
+	for (unsigned i = 0; i < nsamples; i++) {
+		if (done && prm->stop && prm->stop(prm->stop_ctx))
+			break;
+		g6 base;
+		if (!sample(v, &in, &r, &base))
+			break;
+		for (int m = 0; m < nm; m++) {
+			g6 q = base;
+			g6_action x;
+			memset(&x, 0, sizeof x);
+			x.seat = v->seat;
+			x.type = moves[m] == CARD_NONE ? G304_ACT_OPEN : G304_ACT_PLAY;
+			x.card = moves[m];
+			if (g6_apply(&q, &x, NULL)) {
+				sum[m] -= 1000; /* cannot happen: the sample agrees with the view */
+				continue;
+			}
+			playout(&q);
+			sum[m] += value_of(&q, v->seat);
+			if (st)
+				st->playouts++;
+		}
+		done++;
+		if (st)
+			st->samples++;
+	}
+	if (!done)
+		return 0;
+	int best = 0;
+	for (int m = 1; m < nm; m++)
+		if (sum[m] > sum[best] + 1e-9)
+			best = m;
+	a->type = moves[best] == CARD_NONE ? G304_ACT_OPEN : G304_ACT_PLAY;
+	a->card = moves[best];
+	return 1;
+}
+
+int g6_ai_action(const g6_view *v, const g6_legal *l, const game_ai_params *p, game_ai_stats *stats,
+		 g6_action *a)
+{
+	if (p->level <= GAME_AI_EASY || v->phase != G304_PHASE_PLAY)
+		return g6_simple_action(v, l, a);
+	if (!g6_simple_action(v, l, a))
+		return 0;
+	/* Caps as the rule-based player calls it; while a caps claim is being
+	 * played out the deal is decided. */
+	if (a->type != G304_ACT_PLAY || v->caps_seat != G304_NO_SEAT)
+		return 1;
+	g6_action s;
+	memset(&s, 0, sizeof s);
+	s.seat = v->seat;
+	for (int i = 0; i < G6_TRICKS; i++)
+		s.order[i] = CARD_NONE;
+	if (search_play(v, l, p, stats, &s))
+		*a = s;
+	return 1;
+}
