@@ -22,7 +22,7 @@ static unsigned samples_of(const game_ai_params *p)
 {
 	if (p->samples)
 		return p->samples;
-	return p->level >= GAME_AI_STRONG ? 60 : 16;
+	return p->level >= GAME_AI_STRONG ? 300 : 40;
 }
 
 /* A card played face down that the seat did not see. */

@@ -1,0 +1,243 @@
+/* test_g304six_ai.c: the six-player 304 search player: legal decisions at
+ * every level in every phase, determinism, decisions that do not change
+ * when cards the seat cannot see move, and strength against the simple
+ * player.
+ *
+ * Env knobs: G6_AI_DEALS (matches for legality, default 12), G6_AI_DUP
+ * (duplicate deals for strength, default 40). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "g304six.h"
+#include "g304six_ai.h"
+#include "game.h"
+#include "game_dup.h"
+#include "rng.h"
+
+static int env_int(const char *name, int dflt)
+{
+	const char *s = getenv(name);
+	return s && *s ? atoi(s) : dflt;
+}
+
+static void new_deal(g6 *g, rng *r)
+{
+	uint8_t deck[G6_CARDS];
+	for (int i = 0; i < G6_CARDS; i++)
+		deck[i] = (uint8_t)i;
+	rng_shuffle(r, deck, G6_CARDS);
+	g6_deal(g, deck);
+}
+
+static int decide(const g6 *g, int seat, int level, uint64_t seed, unsigned samples, g6_action *a)
+{
+	g6_view v;
+	g6_legal l;
+	g6_view_of(g, seat, &v);
+	g6_legal_of(g, seat, &l);
+	game_ai_params p;
+	game_ai_params_default(&p, level, seed);
+	p.samples = samples;
+	return g6_ai_action(&v, &l, &p, NULL, a);
+}
+
+static int applies(const g6 *g, const g6_action *a)
+{
+	g6 h = *g;
+	play_result res;
+	return g6_apply(&h, a, &res) == G304_ERR_OK;
+}
+
+/* Legal at every level in every phase, the same for the same seed, and
+ * easy is exactly the rule-based player. */
+static void test_decisions(void)
+{
+	int matches = env_int("G6_AI_DEALS", 12);
+	rng r;
+	rng_seed(&r, 11);
+	long decided = 0, phases[8] = { 0 };
+	int refused = 0, undecided = 0, nondet = 0, noteasy = 0, searched_open = 0;
+	for (int m = 0; m < matches; m++) {
+		g304_rules rules;
+		g304_rules_default(&rules);
+		if (m % 3 == 1)
+			rules.caps = G304_CAPS_OFF;
+		g6 g;
+		g6_init(&g, &rules, m % G6_SEATS);
+		for (int deals = 0; deals < 12 && g.phase != G304_PHASE_OVER; deals++) {
+			new_deal(&g, &r);
+			for (int steps = 0; steps < 300 && g.phase != G304_PHASE_DEAL && g.phase != G304_PHASE_OVER; steps++) {
+				int seat = g.turn;
+				if (seat >= G6_SEATS)
+					break;
+				g6_action pick;
+				int have = 0;
+				for (int level = GAME_AI_EASY; level <= GAME_AI_STRONG; level++) {
+					g6_action a, b;
+					uint64_t seed = rng_next(&r);
+					if (!decide(&g, seat, level, seed, level == GAME_AI_EASY ? 0 : 12, &a)) {
+						undecided++;
+						continue;
+					}
+					decided++;
+					phases[g.phase & 7]++;
+					if (!applies(&g, &a))
+						refused++;
+					if (!decide(&g, seat, level, seed, level == GAME_AI_EASY ? 0 : 12, &b)
+					    || memcmp(&a, &b, sizeof a))
+						nondet++;
+					if (level == GAME_AI_EASY) {
+						g6_view v;
+						g6_legal l;
+						g6_view_of(&g, seat, &v);
+						g6_legal_of(&g, seat, &l);
+						g6_simple_action(&v, &l, &b);
+						if (memcmp(&a, &b, sizeof a))
+							noteasy++;
+					}
+					if (a.type == G304_ACT_OPEN)
+						searched_open++;
+					if (level == (int)(steps % 3)) {
+						pick = a;
+						have = 1;
+					}
+				}
+				/* Now and then a random move, for positions the players
+				 * would not reach. */
+				if (!have || rng_below(&r, 4) == 0)
+					have = g6_random_any(&g, &r, 0, &pick);
+				if (!have)
+					break;
+				play_result res;
+				if (g6_apply(&g, &pick, &res))
+					break;
+			}
+		}
+	}
+	CHECK(refused == 0, "%d of %ld decisions were refused by the game", refused, decided);
+	CHECK(undecided == 0, "%d positions without a decision", undecided);
+	CHECK(nondet == 0, "%d decisions changed with the same seed", nondet);
+	CHECK(noteasy == 0, "%d easy decisions differ from the rule-based player", noteasy);
+	for (int ph = G304_PHASE_BID4; ph <= G304_PHASE_PLAY; ph++)
+		CHECK(phases[ph] > 0, "decisions in phase %s: %ld", g6_phase_name(ph), phases[ph]);
+	printf("%ld decisions (bid4 %ld, trump4 %ld, bid6 %ld, trump6 %ld, play %ld), %d openings\n", decided,
+	       phases[G304_PHASE_BID4], phases[G304_PHASE_TRUMP4], phases[G304_PHASE_BID8], phases[G304_PHASE_TRUMP8],
+	       phases[G304_PHASE_PLAY], searched_open);
+}
+
+/* Another game the seat cannot tell from g: a card swapped between two
+ * other hands, or (when the seat does not know it) the trump card lying
+ * face down swapped with a card of another hand. */
+static int disguise(const g6 *g, int seat, rng *r, g6 *h)
+{
+	*h = *g;
+	int others[G6_SEATS], n = 0;
+	for (int s = 0; s < G6_SEATS; s++)
+		if (s != seat && h->hand[s])
+			others[n++] = s;
+	if (n < 2)
+		return 0;
+	if (h->trump_down && !h->trump_public && seat != h->trumper && rng_below(r, 2)) {
+		int s = others[rng_below(r, (uint32_t)n)];
+		if (s == h->trumper)
+			return 0;
+		card c = (card)rng_pick(r, h->hand[s]);
+		h->hand[s] = (h->hand[s] & ~g6_bit(c)) | g6_bit(h->trump_card);
+		h->trump_card = c;
+		h->trump_suit = (uint8_t)g6_suit(c);
+		return 1;
+	}
+	int i = (int)rng_below(r, (uint32_t)n), j = (int)rng_below(r, (uint32_t)(n - 1));
+	if (j >= i)
+		j++;
+	int a = others[i], b = others[j];
+	card ca = (card)rng_pick(r, h->hand[a]), cb = (card)rng_pick(r, h->hand[b]);
+	h->hand[a] = (h->hand[a] & ~g6_bit(ca)) | g6_bit(cb);
+	h->hand[b] = (h->hand[b] & ~g6_bit(cb)) | g6_bit(ca);
+	return 1;
+}
+
+/* The decision in play is the same whatever the hidden cards are, when the
+ * view is byte for byte the same. */
+static void test_no_hidden_cards(void)
+{
+	rng r;
+	rng_seed(&r, 5);
+	int checked = 0, sameview = 0, differ = 0, trumpswaps = 0;
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = G304_CAPS_OFF;
+	for (int d = 0; d < 60; d++) {
+		g6 g;
+		g6_init(&g, &rules, d % G6_SEATS);
+		new_deal(&g, &r);
+		while (g.phase != G304_PHASE_DEAL && g.phase != G304_PHASE_OVER) {
+			int seat = g.turn;
+			g6_action a;
+			if (g.phase == G304_PHASE_PLAY) {
+				g6 h;
+				if (disguise(&g, seat, &r, &h)) {
+					g6_view v1, v2;
+					g6_view_of(&g, seat, &v1);
+					g6_view_of(&h, seat, &v2);
+					if (!memcmp(&v1, &v2, sizeof v1)) {
+						g6_action x, y;
+						uint64_t seed = rng_next(&r);
+						sameview++;
+						trumpswaps += h.trump_card != g.trump_card;
+						if (decide(&g, seat, GAME_AI_STRONG, seed, 24, &x)
+						    && decide(&h, seat, GAME_AI_STRONG, seed, 24, &y)) {
+							checked++;
+							if (memcmp(&x, &y, sizeof x))
+								differ++;
+						}
+					}
+				}
+			}
+			if (!decide(&g, seat, GAME_AI_NORMAL, rng_next(&r), 8, &a))
+				break;
+			play_result res;
+			if (g6_apply(&g, &a, &res))
+				break;
+		}
+	}
+	CHECK(differ == 0, "%d of %d decisions changed with cards the seat cannot see", differ, checked);
+	CHECK(checked > 500 && trumpswaps > 20, "checked %d decisions (%d with the trump card moved; %d same views)",
+	      checked, trumpswaps, sameview);
+}
+
+/* ---- strength: a short duplicate match against the simple player ---- */
+
+static int dup_decide(void *ctx, int player, const game *g, int seat, game_action *a)
+{
+	long *k = ctx;
+	game_ai_params p;
+	game_ai_params_default(&p, player == 0 ? GAME_AI_STRONG : GAME_AI_EASY, (uint64_t)(*k)++);
+	p.samples = 60;
+	return game_ai_decide(g, seat, &p, NULL, a);
+}
+
+static void test_strength(void)
+{
+	int deals = env_int("G6_AI_DUP", 40);
+	long score = 0, k = 1;
+	int refused = 0;
+	for (int i = 0; i < deals; i++) {
+		game_dup_deal out;
+		CHECK(game_dup_play(&game_def_304six, 6, 91, i, dup_decide, &k, &out) == 0, "dup deal");
+		score += out.score;
+		refused += out.refused;
+	}
+	CHECK(refused == 0, "%d actions refused in the match", refused);
+	CHECK(score > 0, "strong scored %ld tokens over simple in %d deals", score, deals);
+	printf("strong %+ld tokens over simple in %d duplicate deals\n", score, deals);
+}
+
+int main(void)
+{
+	test_decisions();
+	test_no_hidden_cards();
+	test_strength();
+	return check_report("test_g304six_ai");
+}
