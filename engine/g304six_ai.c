@@ -404,11 +404,200 @@ static int search_play(const g6_view *v, const g6_legal *l, const game_ai_params
 	return 1;
 }
 
+/* ---- bidding and the trump card, by simulated play of the seat's hand ---- */
+
+/* How far under break-even a simulated chance may be and still bid: the
+ * playouts are the rule-based player's, weaker than the search that plays
+ * the contract (tuned with cardbot bench ai). */
+#define BID_BOLDNESS 0.20
+
+typedef struct simres {
+	int n;
+	int hist[32];      /* the trumper's side's points, by tens */
+	long sum;
+} simres;
+
+static int sim_count(const game_ai_params *p)
+{
+	return p->level >= GAME_AI_STRONG ? 160 : 40;
+}
+
+/* Plays n random completions of the seat's known cards `mine` (the rest of
+ * its six dealt at random) with c as its trump card, the seat as trumper
+ * at `bid`, and counts the points its side takes. */
+static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rng *r, game_ai_stats *st,
+		     simres *out)
+{
+	memset(out, 0, sizeof *out);
+	for (int i = 0; i < n; i++) {
+		uint8_t rest[G6_CARDS];
+		int nr = 0;
+		for (g6_set u = ALL_CARDS & ~mine; u; u &= u - 1)
+			rest[nr++] = g6_first(u);
+		rng_shuffle(r, rest, nr);
+		g6 g;
+		memset(&g, 0, sizeof g);
+		g.rules.caps = G304_CAPS_OFF;
+		int k = 0;
+		g.hand[me] = mine;
+		while (g6_count(g.hand[me]) < G6_HAND)
+			g.hand[me] |= g6_bit(rest[k++]);
+		for (int s = 0; s < G6_SEATS; s++) {
+			if (s != me)
+				for (int j = 0; j < G6_HAND; j++)
+					g.hand[s] |= g6_bit(rest[k++]);
+			g.dealt[s] = g.hand[s];
+		}
+		g.hand[me] &= ~g6_bit(c);
+		g.phase = G304_PHASE_PLAY;
+		g.dealer = (uint8_t)dealer;
+		g.tokens[0] = g.tokens[1] = 100;
+		g.winner = -1;
+		g.asker = G304_NO_SEAT;
+		g.bid = g.bid6 = (uint16_t)bid;
+		g.bidder = g.bidder6 = g.trumper = (uint8_t)me;
+		g.trump_suit = (uint8_t)g6_suit(c);
+		g.trump_card = c;
+		g.trump_down = 1;
+		for (int t = 0; t < G6_TRICKS; t++)
+			g.tricks[t].winner = G304_NO_SEAT;
+		g.turn = g.tricks[0].leader = (uint8_t)g6_seat_after(dealer);
+		g.caps_seat = G304_NO_SEAT;
+		g.caps_since[0] = g.caps_since[1] = G304_CAPS_NEVER;
+		g.last.outcome = G304_OUTCOME_NONE;
+		playout(&g);
+		int pts = g.last.points[g6_team(me)];
+		out->hist[pts / 10 > 31 ? 31 : pts / 10]++;
+		out->sum += pts;
+		out->n++;
+		if (st)
+			st->playouts++;
+	}
+}
+
+/* Chance of taking at least `bid` points. */
+static double chance(const simres *s, int bid)
+{
+	if (!s->n)
+		return 0;
+	int k = 0;
+	for (int i = bid / 10; i < 32; i++)
+		k += s->hist[i];
+	if (bid % 10)
+		k -= s->hist[bid / 10] / 2;
+	return (double)k / s->n;
+}
+
+static double needed(int bid)
+{
+	int pay = g304_payoff(bid), charge = g304_charge(bid);
+	return (double)charge / (pay + charge) - BID_BOLDNESS;
+}
+
+/* The best trump card from `from`: the lowest card of the suit that scores
+ * best in simulation (the same deals for every suit); *res gets its results. */
+static card best_trump(g6_set mine, g6_set from, int me, int dealer, int bid, const game_ai_params *prm,
+		       game_ai_stats *st, simres *res)
+{
+	card best = CARD_NONE;
+	long best_score = -1;
+	int n = sim_count(prm);
+	for (int x = 0; x < SUIT_COUNT; x++) {
+		g6_set in = from & g6_suit_mask(x);
+		if (!in)
+			continue;
+		card c = g6_first(in);
+		rng r;
+		rng_seed(&r, prm->seed ^ (uint64_t)mine ^ 0x7f4a7c15u);
+		simres s;
+		simulate(mine, me, dealer, c, bid, n, &r, st, &s);
+		if (s.sum > best_score) {
+			best_score = s.sum;
+			best = c;
+			if (res)
+				*res = s;
+		}
+	}
+	return best;
+}
+
+static int partner_spoke4(const g6_view *v)
+{
+	for (int i = 0; i < v->nbidlog; i++)
+		if (v->bidlog[i].round == 4 && g6_partners(v->bidlog[i].seat, v->seat))
+			return 1;
+	return 0;
+}
+
+static int sim_bid(const g6_view *v, const g6_legal *l, const game_ai_params *prm, game_ai_stats *st, g6_action *a)
+{
+	if (v->phase == G304_PHASE_BID4 && (l->acts & 1u << G304_ACT_REDEAL))
+		return g6_simple_action(v, l, a);
+	if (!(l->acts & 1u << G304_ACT_PASS))
+		return 0;
+	memset(a, 0, sizeof *a);
+	a->seat = v->seat;
+	a->type = G304_ACT_PASS;
+	if (!(l->acts & 1u << G304_ACT_BID) || !l->bid_min)
+		return 1;
+	int b = l->bid_min;
+	g6_set mine = v->hand;
+	if (v->phase == G304_PHASE_BID4) {
+		if (g6_partners(v->bidder, v->seat))
+			return 1;
+	} else {
+		if (v->seat == v->trumper && v->trump_card != CARD_NONE && v->trump_down)
+			mine |= g6_bit(v->trump_card);
+		if (g6_set_points(mine) < 100)
+			return 1;
+	}
+	simres s;
+	if (best_trump(mine, mine, v->seat, v->dealer, b, prm, st, &s) == CARD_NONE)
+		return 1;
+	double pr = chance(&s, b);
+	if (pr >= needed(b)) {
+		a->type = G304_ACT_BID;
+		a->value = (uint16_t)b;
+	} else if (v->phase == G304_PHASE_BID4 && (l->acts & 1u << G304_ACT_PARTNER) && !partner_spoke4(v)
+		   && pr >= needed(b) - 0.12 && v->asker == G304_NO_SEAT) {
+		a->type = G304_ACT_PARTNER;
+	}
+	return 1;
+}
+
+static int sim_trump(const g6_view *v, const g6_legal *l, const game_ai_params *prm, game_ai_stats *st,
+		     g6_action *a)
+{
+	if (!(l->acts & 1u << G304_ACT_TRUMP) || !l->cards)
+		return g6_simple_action(v, l, a);
+	int bid = v->bid >= G304_MIN_BID && v->bid <= G304_MAX_BID ? v->bid : G304_MIN_BID;
+	card c = best_trump(v->hand | l->cards, l->cards, v->seat, v->dealer, bid, prm, st, NULL);
+	if (c == CARD_NONE)
+		return g6_simple_action(v, l, a);
+	memset(a, 0, sizeof *a);
+	a->seat = v->seat;
+	a->type = G304_ACT_TRUMP;
+	a->card = c;
+	return 1;
+}
+
 int g6_ai_action(const g6_view *v, const g6_legal *l, const game_ai_params *p, game_ai_stats *stats,
 		 g6_action *a)
 {
-	if (p->level <= GAME_AI_EASY || v->phase != G304_PHASE_PLAY)
+	if (p->level <= GAME_AI_EASY)
 		return g6_simple_action(v, l, a);
+	switch (v->phase) {
+	case G304_PHASE_BID4:
+	case G304_PHASE_BID8:
+		return sim_bid(v, l, p, stats, a);
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		return sim_trump(v, l, p, stats, a);
+	case G304_PHASE_PLAY:
+		break;
+	default:
+		return g6_simple_action(v, l, a);
+	}
 	if (!g6_simple_action(v, l, a))
 		return 0;
 	/* Caps as the rule-based player calls it; while a caps claim is being
