@@ -419,6 +419,8 @@ typedef struct simres {
 
 static int sim_count(const game_ai_params *p)
 {
+	if (p->samples)
+		return p->samples < 160 ? (int)p->samples : 160;
 	return p->level >= GAME_AI_STRONG ? 160 : 40;
 }
 
