@@ -6,8 +6,13 @@
  * out by the rule-based player at every seat, each deciding from its own
  * view of the sample, so face-down cards stay hidden to the others as in
  * the real game. The card with the best average tokens for the seat's
- * team wins (card points break ties). Bidding, the trump card and caps
- * are the rule-based player's.
+ * team wins (card points break ties).
+ *
+ * Bidding and the trump card: the seat's known cards are completed at
+ * random, it plays the deal out as trumper with each possible trump suit,
+ * and it bids the lowest bid allowed when the best suit makes it at least
+ * as often as break-even needs (never partner close caps). Caps is called
+ * as the rule-based player calls it, and the redeal too.
  */
 #include <string.h>
 #include "g304six_ai.h"

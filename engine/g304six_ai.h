@@ -4,7 +4,8 @@
  * see game.h ("computer players") for the contract every search player
  * keeps. In play it samples the unseen cards consistently with the view
  * and plays every legal card out on each sample with the rule-based player
- * at every seat; bidding and the trump card are the rule-based player's.
+ * at every seat. It bids and picks its trump card by simulating deals of
+ * its own hand; caps is called as the rule-based player calls it.
  */
 #ifndef CARDBOT_G304SIX_AI_H
 #define CARDBOT_G304SIX_AI_H
