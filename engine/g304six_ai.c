@@ -432,12 +432,15 @@ static int sim_count(const game_ai_params *p)
 
 /* Plays n random completions of the seat's known cards `mine` (the rest of
  * its six dealt at random) with c as its trump card, the seat as trumper
- * at `bid`, and counts the points its side takes. */
-static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rng *r, game_ai_stats *st,
-		     simres *out)
+ * at `bid`, and counts the points its side takes (at least 8 deals, then
+ * until prm->stop says so). */
+static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rng *r, const game_ai_params *prm,
+		     game_ai_stats *st, simres *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < n; i++) {
+		if (i >= 8 && prm->stop && prm->stop(prm->stop_ctx))
+			break;
 		uint8_t rest[G6_CARDS];
 		int nr = 0;
 		for (g6_set u = ALL_CARDS & ~mine; u; u &= u - 1)
@@ -513,7 +516,7 @@ static card best_trump(g6_set mine, g6_set from, int me, int dealer, int bid, co
 		       game_ai_stats *st, simres *res)
 {
 	card best = CARD_NONE;
-	long best_score = -1;
+	double best_score = -1;
 	int n = sim_count(prm);
 	for (int x = 0; x < SUIT_COUNT; x++) {
 		g6_set in = from & g6_suit_mask(x);
@@ -523,9 +526,10 @@ static card best_trump(g6_set mine, g6_set from, int me, int dealer, int bid, co
 		rng r;
 		rng_seed(&r, prm->seed ^ (uint64_t)mine ^ 0x7f4a7c15u);
 		simres s;
-		simulate(mine, me, dealer, c, bid, n, &r, st, &s);
-		if (s.sum > best_score) {
-			best_score = s.sum;
+		simulate(mine, me, dealer, c, bid, n, &r, prm, st, &s);
+		double score = s.n ? (double)s.sum / s.n : 0;
+		if (score > best_score) {
+			best_score = score;
 			best = c;
 			if (res)
 				*res = s;
