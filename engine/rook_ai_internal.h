@@ -48,6 +48,14 @@ typedef struct rook_ai_vinfo {
 	rcardset unknown;
 	int cap[5];
 	rcardset allow[5];
+	rcardset favour[5];   /* cards a slot is likelier to hold (the bidder: trumps) */
+	int factor;           /* how much likelier */
+	/* The bidding: the highest bid each seat made (0: none) and the bid
+	 * it passed rather than make (0: did not pass); the cards it has
+	 * played since, to judge the hand it bid on. */
+	int bid_hi[ROOK_SEATS], pass_at[ROOK_SEATS];
+	rcardset gone[ROOK_SEATS];
+	int me;
 } rook_ai_vinfo;
 
 void rook_ai_sample_view(const rook_view *v, rook_ai_vinfo *vi);

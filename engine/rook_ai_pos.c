@@ -129,9 +129,11 @@ rcard rook_ai_policy(const rook_ai_pos *p)
 		rcardset all = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
 		int o1 = (s + 1) & 3, o2 = (s + 3) & 3;
 		rcardset opp = p->hand[o1] | p->hand[o2];
-		/* Draw trumps with the top trump while the other side has some. */
+		/* The bidder's side draws trumps with the top one while the
+		 * other side has some and we have more. */
 		rcard tt = top(all & trumps);
-		if (tt != ROOK_NONE && (L & rook_bit(tt)) && (opp & trumps))
+		if (tt != ROOK_NONE && (L & rook_bit(tt)) && (opp & trumps) && (s & 1) == (p->bidder & 1) &&
+		    rook_count((p->hand[s] | p->hand[(s + 2) & 3]) & trumps) > rook_count(opp & trumps))
 			return tt;
 		/* Cash a side card nobody can beat or ruff. */
 		rcard cash = ROOK_NONE;
