@@ -1,5 +1,6 @@
 /* test_rook_ai.c: the Rook search player: its compact position against the
- * rules, the endgame solver against plain minimax, legal decisions in every
+ * rules, sampled deals against the hidden cards, the endgame solver
+ * against plain minimax, legal decisions in every
  * phase at every level, the same seed giving the same decision, no peeking
  * (cards the seat cannot know changed: the view's bytes and the decision
  * stay the same), the stop callback, and strength against the simple player.
@@ -124,6 +125,70 @@ static void test_pos_model(void)
 	CHECK(!bad_state, "%d positions differ from the game's", bad_state);
 	CHECK(!bad_value, "%d hands valued unlike the scores", bad_value);
 	printf("position model: %d cards compared\n", compared);
+}
+
+/* ---- sampled deals: exactly the hidden cards, where they may lie ---- */
+
+static void test_sampler(void)
+{
+	rng r, q;
+	rng_seed(&r, 13);
+	rng_seed(&q, 14);
+	int deals = 0, bad = 0, same_as_truth = 0;
+	for (int d = 0; d < 300; d++) {
+		rook g;
+		rook_init(&g, d & 3);
+		new_deal(&g, &r);
+		int stop = (int)rng_below(&r, 60);
+		for (int step = 0; step < stop && g.phase != ROOK_PHASE_DEAL; step++) {
+			rook_view v;
+			rook_legal l;
+			rook_action a;
+			rook_view_of(&g, g.turn, &v);
+			rook_legal_of(&g, g.turn, &l);
+			rook_simple_action(&v, &l, &a);
+			rook_apply(&g, &a, NULL);
+		}
+		if (g.phase == ROOK_PHASE_DEAL || g.phase == ROOK_PHASE_OVER)
+			continue;
+		int seat = g.turn;
+		rook_view v;
+		rook_view_of(&g, seat, &v);
+		rook_ai_vinfo vi;
+		rook_ai_sample_view(&v, &vi);
+		CHECK(vi.ok, "deal %d: the view's card counts do not add up", d);
+		rcardset hidden = 0;
+		for (int s = 0; s < ROOK_SEATS; s++)
+			if (s != seat)
+				hidden |= g.hand[s];
+		if (g.nest != ROOK_NONE)
+			hidden |= rook_bit(g.nest);
+		if (g.discard != ROOK_NONE && seat != g.bidder)
+			hidden |= rook_bit(g.discard);
+		CHECK(vi.unknown == hidden, "deal %d: unknown cards are not the hidden ones", d);
+		rcardset h[ROOK_SEATS] = { 0 };
+		rcard slot;
+		rook_ai_sample_deal(&vi, &q, h, &slot);
+		rcardset all = slot != ROOK_NONE ? rook_bit(slot) : 0;
+		int overlap = 0;
+		for (int s = 0; s < ROOK_SEATS; s++) {
+			if (s == seat)
+				continue;
+			overlap |= (all & h[s]) != 0;
+			all |= h[s];
+			bad += rook_count(h[s]) != rook_count(g.hand[s]);
+			for (int c = 0; c < ROOK_COLOURS; c++)
+				bad += (v.voids[s] >> c & 1) && (h[s] & rook_ai_suit_mask(g.trump, c));
+		}
+		bad += overlap || all != hidden || h[seat] != 0;
+		bad += (g.nest != ROOK_NONE || (g.discard != ROOK_NONE && seat != g.bidder)) != (slot != ROOK_NONE);
+		same_as_truth += h[(seat + 1) & 3] == g.hand[(seat + 1) & 3];
+		deals++;
+	}
+	CHECK(deals > 200, "only %d deals sampled", deals);
+	CHECK(!bad, "%d faults in %d sampled deals (cards, counts, voids, the nest or discard)", bad, deals);
+	CHECK(same_as_truth < deals / 4, "%d of %d samples dealt the true hand", same_as_truth, deals);
+	printf("sampler: %d deals of exactly the hidden cards\n", deals);
 }
 
 /* ---- the solver against plain minimax ---- */
@@ -259,7 +324,12 @@ static int redeal_hidden(const rook *g, int seat, rng *r, rook *out)
 		int n = 0;
 		for (rcardset x = pool; x; x &= x - 1)
 			cards[n++] = rook_first(x);
-		rng_shuffle(r, cards, n);
+		for (int i = n - 1; i > 0; i--) {
+			int j = (int)rng_below(r, (uint32_t)i + 1);
+			rcard t = cards[i];
+			cards[i] = cards[j];
+			cards[j] = t;
+		}
 		int k = 0, ok = 1;
 		if (disc) {
 			/* A non-counter for the discard. */
@@ -421,6 +491,7 @@ static void test_strength(void)
 int main(void)
 {
 	test_pos_model();
+	test_sampler();
 	test_solver();
 	test_legal_everywhere();
 	test_no_peeking();
