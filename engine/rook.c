@@ -436,6 +436,7 @@ void rook_view_of(const rook *g, int seat, rook_view *v)
 	v->score[1] = g->score[1];
 	v->last = g->last;
 	v->trick.winner = v->last_trick.winner = ROOK_NO_SEAT;
+	v->nest_card = ROOK_NONE;
 	if (seat < 0 || seat >= ROOK_SEATS || g->phase == ROOK_PHASE_DEAL || g->phase == ROOK_PHASE_OVER)
 		return;
 	v->hand = g->hand[seat];
@@ -445,8 +446,10 @@ void rook_view_of(const rook *g, int seat, rook_view *v)
 	v->nbidlog = g->nbidlog;
 	memcpy(v->bidlog, g->bidlog, sizeof v->bidlog);
 	v->nest = g->nest != ROOK_NONE;
-	if (seat == g->bidder)
+	if (seat == g->bidder && g->phase != ROOK_PHASE_BID) {
 		v->discard = g->discard;
+		v->nest_card = g->deck[ROOK_CARDS - 1]; /* taken by the bidder (rook_deal) */
+	}
 	v->trump = g->trump;
 	v->trick_no = g->trick_no;
 	if (g->phase == ROOK_PHASE_PLAY) {
@@ -455,7 +458,21 @@ void rook_view_of(const rook *g, int seat, rook_view *v)
 		 * (004): the trick just taken is shown until the next card. */
 		if (g->trick_no > 0 && g->tricks[g->trick_no].n == 0)
 			v->last_trick = g->tricks[g->trick_no - 1];
+		/* What every seat saw played, for its memory. */
+		for (int t = 0; t <= g->trick_no && t < ROOK_TRICKS; t++) {
+			const rook_trick *k = &g->tricks[t];
+			if (t < g->trick_no)
+				v->taken[t] = *k;
+			for (int i = 0; i < k->n; i++) {
+				v->played |= rook_bit(k->card[i]);
+				int led = suit_of(g, k->card[0]);
+				if (i > 0 && suit_of(g, k->card[i]) != led)
+					v->voids[k->seat[i]] |= (uint8_t)(1u << led);
+			}
+		}
 	}
+	for (int t = g->phase == ROOK_PHASE_PLAY ? g->trick_no : 0; t < ROOK_TRICKS; t++)
+		v->taken[t].winner = ROOK_NO_SEAT;
 	v->tricks_won[0] = g->tricks_won[0];
 	v->tricks_won[1] = g->tricks_won[1];
 }

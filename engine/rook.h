@@ -194,6 +194,17 @@ typedef struct rook_view {
 	uint8_t tricks_won[2];
 	int32_t score[2];
 	rook_hand_end last;
+	/* What the seat has seen of this hand and may remember (a computer
+	 * player does, as a person with a good memory would; the table does
+	 * not show it): the tricks taken so far (trick_no of them, in order),
+	 * every card played this hand (those and the trick in play), the
+	 * colours each seat has shown it lacks (bit c: it did not follow
+	 * colour c; for the trump colour that means no Rook either), and for
+	 * the bidder alone the card it took from the nest (else ROOK_NONE). */
+	rook_trick taken[ROOK_TRICKS];
+	rcardset played;
+	uint8_t voids[ROOK_SEATS];
+	rcard nest_card;
 } rook_view;
 void rook_view_of(const rook *g, int seat, rook_view *v);
 

@@ -131,7 +131,30 @@ static void check_view(const rook *g, int s, rcardset known)
 		named |= rook_bit(v.trick.card[i]);
 	for (int i = 0; i < v.last_trick.n; i++)
 		named |= rook_bit(v.last_trick.card[i]);
+	/* The seat's memory of the hand: the tricks taken, the cards played,
+	 * the nest card (the bidder's own). */
+	rcardset remembered = 0;
+	for (int t = 0; t < ROOK_TRICKS; t++)
+		for (int i = 0; i < v.taken[t].n; i++)
+			remembered |= rook_bit(v.taken[t].card[i]);
+	if (v.nest_card != ROOK_NONE)
+		named |= rook_bit(v.nest_card);
+	named |= remembered | v.played;
 	CHECK(!(named & ~known), "seat %d's view names cards it may not know", s);
+	if (g->phase == ROOK_PHASE_PLAY) {
+		rcardset played = remembered;
+		for (int i = 0; i < v.trick.n; i++)
+			played |= rook_bit(v.trick.card[i]);
+		CHECK(played == v.played && rook_count(remembered) == 4 * g->trick_no,
+		      "seat %d's memory: %d cards remembered after %d tricks", s, rook_count(remembered), g->trick_no);
+		/* A seat shown void holds nothing of that suit. */
+		for (int q = 0; q < ROOK_SEATS; q++)
+			for (int c = 0; c < ROOK_COLOURS; c++)
+				if (v.voids[q] >> c & 1) {
+					rcardset suit = rook_colour_mask(c) | (c == g->trump ? rook_bit(ROOK_BIRD) : 0);
+					CHECK(!(g->hand[q] & suit), "seat %d shown void in %d holds it", q, c);
+				}
+	}
 	/* Taken tricks are not reviewed (004): the trick just taken is shown
 	 * until the next card, never after. */
 	int just_taken = g->phase == ROOK_PHASE_PLAY && g->trick_no > 0 && g->tricks[g->trick_no].n == 0;

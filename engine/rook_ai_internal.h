@@ -1,0 +1,66 @@
+/* rook_ai_internal.h: the pieces of the Rook search player (engine/rook_ai*.c).
+ *
+ *   rook_ai_pos.c     the compact position, playout policy, exact solver
+ *   rook_ai_sample.c  deals consistent with a seat's view
+ *   rook_ai.c         the decisions: bid, discard, trump, card
+ */
+#ifndef CARDBOT_ROOK_AI_INTERNAL_H
+#define CARDBOT_ROOK_AI_INTERNAL_H
+
+#include "rook_ai.h"
+#include "rng.h"
+
+#define ROOK_AI_ALL ((((rcardset)1) << ROOK_CARDS) - 1)
+
+/* A hand in play with every hand known. */
+typedef struct rook_ai_pos {
+	rcardset hand[ROOK_SEATS];
+	int8_t trump;
+	uint8_t bidder;
+	uint16_t bid;
+	uint8_t trick_no, n, turn;   /* tricks taken, cards in the one in play, seat to play */
+	uint8_t seat[ROOK_SEATS];
+	rcard card[ROOK_SEATS];
+	int16_t pts[2];              /* counters each team has taken */
+	uint8_t tricks[2];
+	int16_t extra;               /* the discard's points, to the last trick's winners */
+} rook_ai_pos;
+
+int rook_ai_suit(int trump, rcard c);
+rcardset rook_ai_suit_mask(int trump, int suit);
+rcardset rook_ai_legal(const rook_ai_pos *p);
+void rook_ai_play(rook_ai_pos *p, rcard c);
+/* Points at the end: counters, the discard and the 20 for cards. */
+void rook_ai_final_points(const rook_ai_pos *p, int pts[2]);
+/* At the end: team's change of score less the other team's. */
+int rook_ai_value(const rook_ai_pos *p, int team);
+/* The playout policy's card (all hands known). */
+rcard rook_ai_policy(const rook_ai_pos *p);
+/* Plays the policy to the end; returns rook_ai_value for team. */
+int rook_ai_playout(rook_ai_pos *p, int team);
+/* rook_ai_value for team with best play by all (alpha-beta, exact). */
+int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes);
+
+/* What a seat knows of the hidden cards: the unknown ones and where they
+ * may lie (seats 0-3, and slot 4: the nest or another's discard). */
+typedef struct rook_ai_vinfo {
+	int ok;
+	rcardset unknown;
+	int cap[5];
+	rcardset allow[5];
+	rcardset favour[5];   /* cards a slot is likelier to hold (the bidder: trumps) */
+	int factor;           /* how much likelier */
+	/* The bidding: the highest bid each seat made (0: none) and the bid
+	 * it passed rather than make (0: did not pass); the cards it has
+	 * played since, to judge the hand it bid on. */
+	int bid_hi[ROOK_SEATS], pass_at[ROOK_SEATS];
+	rcardset gone[ROOK_SEATS];
+	int me;
+} rook_ai_vinfo;
+
+void rook_ai_sample_view(const rook_view *v, rook_ai_vinfo *vi);
+/* Deals the unknown cards: hands[4] get them added to (the seat's own is
+ * to be set by the caller), *slot the nest or discard (ROOK_NONE if none). */
+void rook_ai_sample_deal(const rook_ai_vinfo *vi, rng *r, rcardset hands[ROOK_SEATS], rcard *slot);
+
+#endif

@@ -1,0 +1,266 @@
+/* rook_ai_pos.c: the search player's compact Rook position (every hand
+ * known), its playout policy and its exact endgame solver.
+ */
+#include "rook_ai_internal.h"
+
+int rook_ai_suit(int trump, rcard c) { return c == ROOK_BIRD ? trump : rook_colour(c); }
+
+rcardset rook_ai_suit_mask(int trump, int suit)
+{
+	return rook_colour_mask(suit) | (suit == trump ? rook_bit(ROOK_BIRD) : 0);
+}
+
+/* Card c beats w in a trick whose led suit is led. */
+static int beats(int trump, int led, rcard c, rcard w)
+{
+	int sc = rook_ai_suit(trump, c), sw = rook_ai_suit(trump, w);
+	if (sc == trump && sw != trump)
+		return 1;
+	return sc == sw && (sc == trump || sc == led) && rook_strength(c) > rook_strength(w);
+}
+
+rcardset rook_ai_legal(const rook_ai_pos *p)
+{
+	rcardset h = p->hand[p->turn];
+	if (p->n == 0)
+		return h;
+	rcardset f = h & rook_ai_suit_mask(p->trump, rook_ai_suit(p->trump, p->card[0]));
+	return f ? f : h;
+}
+
+static int trick_best(const rook_ai_pos *p)
+{
+	int led = rook_ai_suit(p->trump, p->card[0]), best = 0;
+	for (int i = 1; i < p->n; i++)
+		if (beats(p->trump, led, p->card[i], p->card[best]))
+			best = i;
+	return best;
+}
+
+void rook_ai_play(rook_ai_pos *p, rcard c)
+{
+	p->hand[p->turn] &= ~rook_bit(c);
+	p->seat[p->n] = p->turn;
+	p->card[p->n] = c;
+	if (++p->n < ROOK_SEATS) {
+		p->turn = (uint8_t)((p->turn + 1) & 3);
+		return;
+	}
+	int w = p->seat[trick_best(p)], pts = 0;
+	for (int i = 0; i < ROOK_SEATS; i++)
+		pts += rook_points(p->card[i]);
+	p->pts[w & 1] = (int16_t)(p->pts[w & 1] + pts);
+	p->tricks[w & 1]++;
+	if (++p->trick_no == ROOK_TRICKS)
+		p->pts[w & 1] = (int16_t)(p->pts[w & 1] + p->extra);
+	p->n = 0;
+	p->turn = (uint8_t)w;
+}
+
+void rook_ai_final_points(const rook_ai_pos *p, int pts[2])
+{
+	int bt = p->bidder & 1;
+	pts[0] = p->pts[0];
+	pts[1] = p->pts[1];
+	pts[p->tricks[bt] * 2 >= ROOK_TRICKS ? bt : !bt] += ROOK_CARDS_BONUS;
+}
+
+int rook_ai_value(const rook_ai_pos *p, int team)
+{
+	int pts[2], d[2], bt = p->bidder & 1;
+	rook_ai_final_points(p, pts);
+	d[bt] = pts[bt] >= p->bid ? pts[bt] : -(int)p->bid;
+	d[!bt] = pts[!bt];
+	return d[team] - d[!team];
+}
+
+/* ---- the playout policy: every hand known (as on a sampled deal) ---- */
+
+static int cost(int trump, rcard c)
+{
+	return rook_points(c) * 4 + (rook_ai_suit(trump, c) == trump ? 40 : 0) + rook_strength(c);
+}
+
+static rcard cheapest(int trump, rcardset s)
+{
+	rcard best = ROOK_NONE;
+	int bc = 1 << 30;
+	for (; s; s &= s - 1) {
+		rcard c = rook_first(s);
+		int k = cost(trump, c);
+		if (k < bc) {
+			bc = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/* The strongest card of a set within one suit. */
+static rcard top(rcardset s)
+{
+	rcard best = ROOK_NONE;
+	for (; s; s &= s - 1) {
+		rcard c = rook_first(s);
+		if (best == ROOK_NONE || rook_strength(c) > rook_strength(best))
+			best = c;
+	}
+	return best;
+}
+
+/* Whether seat could beat w in a trick led in suit led. */
+static int can_beat(const rook_ai_pos *p, int seat, int led, rcard w)
+{
+	rcardset h = p->hand[seat], f = h & rook_ai_suit_mask(p->trump, led);
+	for (rcardset s = f ? f : h; s; s &= s - 1)
+		if (beats(p->trump, led, rook_first(s), w))
+			return 1;
+	return 0;
+}
+
+rcard rook_ai_policy(const rook_ai_pos *p)
+{
+	rcardset L = rook_ai_legal(p);
+	if (!(L & (L - 1)))
+		return rook_first(L);
+	int s = p->turn, tr = p->trump;
+	rcardset trumps = rook_ai_suit_mask(tr, tr);
+	if (p->n == 0) {
+		rcardset all = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
+		int o1 = (s + 1) & 3, o2 = (s + 3) & 3;
+		rcardset opp = p->hand[o1] | p->hand[o2];
+		/* The bidder's side draws trumps with the top one while the
+		 * other side has some and we have more. */
+		rcard tt = top(all & trumps);
+		if (tt != ROOK_NONE && (L & rook_bit(tt)) && (opp & trumps) && (s & 1) == (p->bidder & 1) &&
+		    rook_count((p->hand[s] | p->hand[(s + 2) & 3]) & trumps) > rook_count(opp & trumps))
+			return tt;
+		/* Cash a side card nobody can beat or ruff. */
+		rcard cash = ROOK_NONE;
+		for (int c = 0; c < ROOK_COLOURS; c++) {
+			if (c == tr || !(L & rook_colour_mask(c)))
+				continue;
+			rcard t = top(all & rook_colour_mask(c));
+			if (!(L & rook_bit(t)))
+				continue;
+			int ruff = 0;
+			for (int k = 0; k < 2; k++) {
+				int o = k ? o2 : o1;
+				if (!(p->hand[o] & rook_colour_mask(c)) && (p->hand[o] & trumps))
+					ruff = 1;
+			}
+			if (!ruff && (cash == ROOK_NONE || rook_points(t) > rook_points(cash)))
+				cash = t;
+		}
+		if (cash != ROOK_NONE)
+			return cash;
+		rcardset side = L & ~trumps;
+		return cheapest(tr, side ? side : L);
+	}
+	int led = rook_ai_suit(tr, p->card[0]), wi = trick_best(p);
+	rcard wc = p->card[wi];
+	int next = p->n <= 2 ? (s + 1) & 3 : -1; /* the opponent still to play, if any */
+	if ((p->seat[wi] & 1) == (s & 1)) {
+		if (next < 0 || !can_beat(p, next, led, wc)) {
+			/* Partner takes it: give it points, sparing trumps. */
+			rcard best = ROOK_NONE;
+			int bv = -(1 << 30);
+			for (rcardset x = L; x; x &= x - 1) {
+				rcard c = rook_first(x);
+				int v = rook_points(c) * 10 - (rook_ai_suit(tr, c) == tr ? 60 : 0) - rook_strength(c);
+				if (v > bv) {
+					bv = v;
+					best = c;
+				}
+			}
+			return best;
+		}
+		return cheapest(tr, L);
+	}
+	rcardset safe = 0;
+	for (rcardset x = L; x; x &= x - 1) {
+		rcard c = rook_first(x);
+		if (beats(tr, led, c, wc) && (next < 0 || !can_beat(p, next, led, c)))
+			safe |= rook_bit(c);
+	}
+	return cheapest(tr, safe ? safe : L);
+}
+
+int rook_ai_playout(rook_ai_pos *p, int team)
+{
+	while (p->trick_no < ROOK_TRICKS)
+		rook_ai_play(p, rook_ai_policy(p));
+	return rook_ai_value(p, team);
+}
+
+/* ---- the exact solver ---- */
+
+/* The legal cards less those equal to another: neighbours in a suit with
+ * no live card between them and the same points. */
+static rcardset distinct(const rook_ai_pos *p, rcardset L)
+{
+	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
+	for (int i = 0; i < p->n; i++)
+		live |= rook_bit(p->card[i]);
+	rcardset out = 0;
+	for (int suit = 0; suit < ROOK_COLOURS; suit++) {
+		if (!(L & rook_ai_suit_mask(p->trump, suit)))
+			continue;
+		/* Ascending strength: the Rook (trumps), 2..14, then 1. */
+		rcard order[16];
+		int k = 0;
+		if (suit == p->trump)
+			order[k++] = ROOK_BIRD;
+		for (int n = 2; n <= 14; n++)
+			order[k++] = rook_make(suit, n);
+		order[k++] = rook_make(suit, 1);
+		rcard prev = ROOK_NONE;
+		for (int i = 0; i < k; i++) {
+			rcard c = order[i];
+			if (!(live & rook_bit(c)))
+				continue;
+			if (L & rook_bit(c)) {
+				if (prev == ROOK_NONE || rook_points(prev) != rook_points(c))
+					out |= rook_bit(c);
+				prev = c;
+			} else {
+				prev = ROOK_NONE;
+			}
+		}
+	}
+	return out;
+}
+
+int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
+{
+	(*nodes)++;
+	if (p->trick_no >= ROOK_TRICKS)
+		return rook_ai_value(p, team);
+	int maxi = (p->turn & 1) == team;
+	rcardset L = distinct(p, rook_ai_legal(p));
+	rcard first = rook_ai_policy(p);
+	if (!(L & rook_bit(first)))
+		first = rook_first(L);
+	int best = maxi ? -100000 : 100000;
+	for (int i = -1; L; i = 0) {
+		rcard c = i < 0 ? first : rook_first(L);
+		L &= ~rook_bit(c);
+		rook_ai_pos q = *p;
+		rook_ai_play(&q, c);
+		int v = rook_ai_solve(&q, team, alpha, beta, nodes);
+		if (maxi) {
+			if (v > best)
+				best = v;
+			if (best > alpha)
+				alpha = best;
+		} else {
+			if (v < best)
+				best = v;
+			if (best < beta)
+				beta = best;
+		}
+		if (alpha >= beta)
+			break;
+	}
+	return best;
+}
