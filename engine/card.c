@@ -26,6 +26,36 @@ int cardset_points(cardset s)
 	return total;
 }
 
+card cardset_cheapest(cardset s, int tsuit)
+{
+	card best = CARD_NONE;
+	int bestk = 1 << 30;
+	for (; s; s &= s - 1) {
+		card c = cardset_first(s);
+		int k = rank_points[card_rank(c)] * 64 + (card_suit(c) == tsuit) * 16 + card_rank(c);
+		if (k < bestk) {
+			bestk = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
+card cardset_dearest(cardset s, int tsuit)
+{
+	card best = CARD_NONE;
+	int bestk = -1;
+	for (; s; s &= s - 1) {
+		card c = cardset_first(s);
+		int k = rank_points[card_rank(c)] * 64 + (card_suit(c) != tsuit) * 16 + card_rank(c);
+		if (k > bestk) {
+			bestk = k;
+			best = c;
+		}
+	}
+	return best;
+}
+
 void card_code(card c, char out[3])
 {
 	if (c >= CARD_COUNT) {

@@ -41,6 +41,12 @@ static inline card cardset_top(cardset s) { return (card)(31 - __builtin_clz(s))
 int card_points(card c);
 /* Points of every card in a set. */
 int cardset_points(cardset s);
+/* What the search players throw and feed (CARD_NONE for an empty set):
+ * the cheapest card (fewest points, then a non-trump of suit tsuit before
+ * a trump, then the lowest), and the dearest (most points, a non-trump
+ * first, then the highest). */
+card cardset_cheapest(cardset s, int tsuit);
+card cardset_dearest(cardset s, int tsuit);
 
 /* Writes the two-character code ("JS", "TH") and a NUL into out[3]. */
 void card_code(card c, char out[3]);

@@ -3,39 +3,6 @@
  */
 #include "g304_ai_internal.h"
 
-/* The cheapest card of a non-empty set: fewest points, lowest rank, and a
- * non-trump before a trump. */
-static card cheapest(cardset s, int tsuit)
-{
-	card best = CARD_NONE;
-	int bestk = 1 << 30;
-	for (; s; s &= s - 1) {
-		card c = cardset_first(s);
-		int k = g304_ai_pts(c) * 64 + (card_suit(c) == tsuit) * 16 + card_rank(c);
-		if (k < bestk) {
-			bestk = k;
-			best = c;
-		}
-	}
-	return best;
-}
-
-/* The card of a non-empty set worth the most points (a non-trump first). */
-static card dearest(cardset s, int tsuit)
-{
-	card best = CARD_NONE;
-	int bestk = -1;
-	for (; s; s &= s - 1) {
-		card c = cardset_first(s);
-		int k = g304_ai_pts(c) * 64 + (card_suit(c) != tsuit) * 16 + card_rank(c);
-		if (k > bestk) {
-			bestk = k;
-			best = c;
-		}
-	}
-	return best;
-}
-
 /* Cards of `s` that would beat the trick's best card so far. */
 static cardset beaters(const g304_ai_pos *p, cardset s)
 {
@@ -78,7 +45,7 @@ card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
 		if (team == tt && (masters & trumps) && opp_trumps)
 			return cardset_first(masters & trumps);
 		if (masters & ~trumps && !opp_trumps)
-			return dearest(masters & ~trumps, p->tsuit);
+			return cardset_dearest(masters & ~trumps, p->tsuit);
 		if (masters & ~trumps)
 			return cardset_top(masters & ~trumps);
 		/* Else the cheapest card of the longest side suit (trumps count
@@ -92,14 +59,14 @@ card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
 				best = x;
 			}
 		}
-		return cheapest(legal & suit_mask(best), p->tsuit);
+		return cardset_cheapest(legal & suit_mask(best), p->tsuit);
 	}
 	int w = g304_ai_pos_best(p);
 	int last = p->n == (p->pcc ? 2 : 3);
 	if ((p->seat[w] & 1) == team) {
 		if (last)
-			return dearest(legal, p->tsuit);
-		return cheapest(legal, p->tsuit);
+			return cardset_dearest(legal, p->tsuit);
+		return cardset_cheapest(legal, p->tsuit);
 	}
 	cardset b = beaters(p, legal);
 	if (b) {
@@ -108,11 +75,11 @@ card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
 			points += g304_ai_pts(p->card[i]);
 		cardset bt = b & ~trumps;
 		if (bt)
-			return last ? cheapest(bt, p->tsuit) : cardset_top(bt);
+			return last ? cardset_cheapest(bt, p->tsuit) : cardset_top(bt);
 		if (points >= 10 || last)
-			return cheapest(b, p->tsuit);
+			return cardset_cheapest(b, p->tsuit);
 	}
-	return cheapest(legal, p->tsuit);
+	return cardset_cheapest(legal, p->tsuit);
 }
 
 void g304_ai_playout(g304_ai_pos *p, rng *r)

@@ -138,36 +138,6 @@ double t3_value(const t3pos *p, int me)
 
 /* ---- the playout policy ---- */
 
-static card cheapest(cardset s, int tsuit)
-{
-	card best = CARD_NONE;
-	int bestk = 1 << 30;
-	for (; s; s &= s - 1) {
-		card c = cardset_first(s);
-		int k = pts_of(c) * 64 + (card_suit(c) == tsuit) * 16 + card_rank(c);
-		if (k < bestk) {
-			bestk = k;
-			best = c;
-		}
-	}
-	return best;
-}
-
-static card dearest(cardset s, int tsuit)
-{
-	card best = CARD_NONE;
-	int bestk = -1;
-	for (; s; s &= s - 1) {
-		card c = cardset_first(s);
-		int k = pts_of(c) * 64 + (card_suit(c) != tsuit) * 16 + card_rank(c);
-		if (k > bestk) {
-			bestk = k;
-			best = c;
-		}
-	}
-	return best;
-}
-
 /* Trumps of s that would win the trick as a cut now. */
 static cardset cutters(const t3pos *p, cardset s)
 {
@@ -210,7 +180,7 @@ card t3_policy(t3pos *p, rng *r, int noise)
 		if (side == 0 && !p->aside && (masters & trumps) && opp_trumps)
 			return cardset_first(masters & trumps);
 		if (masters & ~trumps)
-			return opp_trumps ? cardset_top(masters & ~trumps) : dearest(masters & ~trumps, p->tsuit);
+			return opp_trumps ? cardset_top(masters & ~trumps) : cardset_dearest(masters & ~trumps, p->tsuit);
 		int len = -1, best = 0;
 		for (int x = 0; x < SUIT_COUNT; x++) {
 			int k = cardset_count(legal & suit_mask(x)) - (x == p->tsuit) * 8;
@@ -219,7 +189,7 @@ card t3_policy(t3pos *p, rng *r, int noise)
 				best = x;
 			}
 		}
-		return cheapest(legal & suit_mask(best), p->tsuit);
+		return cardset_cheapest(legal & suit_mask(best), p->tsuit);
 	}
 	int w = best_of(p);
 	int last = p->n == p->nseats - 1;
@@ -228,17 +198,17 @@ card t3_policy(t3pos *p, rng *r, int noise)
 	int points = trick_pts(p);
 	if (p->must_cut == s) {
 		cardset b = cutters(p, legal);
-		return cheapest(b ? b : legal, p->tsuit);
+		return cardset_cheapest(b ? b : legal, p->tsuit);
 	}
 	if (legal & suit_mask(led)) {
 		if (partner)
-			return last ? dearest(legal, p->tsuit) : cheapest(legal, p->tsuit);
+			return last ? cardset_dearest(legal, p->tsuit) : cardset_cheapest(legal, p->tsuit);
 		cardset b = 0;
 		if (!(p->cut >> w & 1))
 			b = legal & ~((card_bit(p->card[w]) << 1) - 1);
 		if (b)
-			return last ? cheapest(b, p->tsuit) : cardset_top(b);
-		return cheapest(legal, p->tsuit);
+			return last ? cardset_cheapest(b, p->tsuit) : cardset_top(b);
+		return cardset_cheapest(legal, p->tsuit);
 	}
 	/* Void in the suit led. */
 	cardset side_cards = legal & ~trumps;
@@ -246,7 +216,7 @@ card t3_policy(t3pos *p, rng *r, int noise)
 		if (!p->aside) {
 			cardset b = cutters(p, legal);
 			if (b && (points >= 10 || last || !side_cards))
-				return cheapest(b, p->tsuit);
+				return cardset_cheapest(b, p->tsuit);
 		} else if (t3_may_reveal(p)) {
 			int has = (p->hand[s] & trumps) != 0 || s == p->trumper;
 			if (has && (points >= 10 || (noise && rng_below(r, 4) == 0))) {
@@ -256,8 +226,8 @@ card t3_policy(t3pos *p, rng *r, int noise)
 		}
 	}
 	if (side_cards)
-		return partner && last ? dearest(side_cards, p->tsuit) : cheapest(side_cards, p->tsuit);
-	return cheapest(legal, p->tsuit);
+		return partner && last ? cardset_dearest(side_cards, p->tsuit) : cardset_cheapest(side_cards, p->tsuit);
+	return cardset_cheapest(legal, p->tsuit);
 }
 
 void t3_playout(t3pos *p, rng *r)
