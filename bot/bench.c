@@ -322,11 +322,41 @@ static void bench_caps(int deals)
 
 /* ---- cardbot bench ai: the search player's speed and a duplicate match ---- */
 
+/* Seconds per decision of one player, and how they are summed up. */
+typedef struct timings {
+	double *t;
+	long n, cap;
+} timings;
+
+static void timings_add(timings *tm, double dt)
+{
+	if (tm->n == tm->cap) {
+		tm->cap = tm->cap ? tm->cap * 2 : 4096;
+		tm->t = realloc(tm->t, (size_t)tm->cap * sizeof *tm->t);
+		if (!tm->t) {
+			fprintf(stderr, "bench: out of memory\n");
+			exit(1);
+		}
+	}
+	tm->t[tm->n++] = dt;
+}
+
+/* Sorts the times; returns their sum (0 when there are none). */
+static double timings_sorted(timings *tm)
+{
+	double sum = 0;
+	if (!tm->n)
+		return 0;
+	qsort(tm->t, (size_t)tm->n, sizeof tm->t[0], cmp_double);
+	for (long i = 0; i < tm->n; i++)
+		sum += tm->t[i];
+	return sum;
+}
+
 typedef struct ai_side {
 	int simple;                 /* the rule-based player */
 	g304_ai_params params;
-	double *times;              /* seconds per decision */
-	long ntimes, cap;
+	timings times;              /* seconds per decision */
 	g304_ai_stats stats;
 } ai_side;
 
@@ -368,16 +398,7 @@ static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_
 		b->deadline = t0 + b->ms / 1000.0;
 		ok = g304_ai_action(v, l, &p, &sd->stats, a);
 	}
-	double dt = now_seconds() - t0;
-	if (sd->ntimes == sd->cap) {
-		sd->cap = sd->cap ? sd->cap * 2 : 4096;
-		sd->times = realloc(sd->times, (size_t)sd->cap * sizeof *sd->times);
-		if (!sd->times) {
-			fprintf(stderr, "bench: out of memory\n");
-			exit(1);
-		}
-	}
-	sd->times[sd->ntimes++] = dt;
+	timings_add(&sd->times, now_seconds() - t0);
 	return ok;
 }
 
@@ -457,15 +478,12 @@ static void ai_speed(double seconds)
 
 static void ai_times(const char *name, ai_side *sd)
 {
-	if (!sd->ntimes)
+	timings *tm = &sd->times;
+	double sum = timings_sorted(tm);
+	if (!tm->n)
 		return;
-	qsort(sd->times, (size_t)sd->ntimes, sizeof sd->times[0], cmp_double);
-	double sum = 0;
-	for (long i = 0; i < sd->ntimes; i++)
-		sum += sd->times[i];
-	printf("  %-7s %ld decisions, %.0f/s; time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-	       name, sd->ntimes, sd->ntimes / sum, 1e3 * sd->times[sd->ntimes / 2],
-	       1e3 * sd->times[sd->ntimes * 99 / 100], 1e3 * sd->times[sd->ntimes - 1]);
+	printf("  %-7s %ld decisions, %.0f/s; time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", name, tm->n, tm->n / sum,
+	       1e3 * tm->t[tm->n / 2], 1e3 * tm->t[tm->n * 99 / 100], 1e3 * tm->t[tm->n - 1]);
 	if (sd->stats.samples)
 		printf("          %lu sampled deals, %lu playouts, %lu exact solves: %.0f iterations"
 		       " (playouts + solves) per second of thinking\n",
@@ -478,8 +496,7 @@ static void ai_times(const char *name, ai_side *sd)
 typedef struct dup_side {
 	int simple;                 /* the rule-based player */
 	game_ai_params params;
-	double *times;
-	long ntimes, cap;
+	timings times;
 	game_ai_stats stats;
 } dup_side;
 
@@ -507,29 +524,18 @@ static int dup_decide(void *ctx, int player, const game *g, int seat, game_actio
 	p.stop_ctx = b;
 	b->deadline = t0 + b->ms / 1000.0;
 	int ok = game_ai_decide(g, seat, &p, &sd->stats, a);
-	double dt = now_seconds() - t0;
-	if (sd->ntimes == sd->cap) {
-		sd->cap = sd->cap ? sd->cap * 2 : 4096;
-		sd->times = realloc(sd->times, (size_t)sd->cap * sizeof *sd->times);
-		if (!sd->times) {
-			fprintf(stderr, "bench: out of memory\n");
-			exit(1);
-		}
-	}
-	sd->times[sd->ntimes++] = dt;
+	timings_add(&sd->times, now_seconds() - t0);
 	return ok;
 }
 
 static void dup_times(const char *name, dup_side *sd)
 {
-	if (!sd->ntimes)
+	timings *tm = &sd->times;
+	timings_sorted(tm);
+	if (!tm->n)
 		return;
-	qsort(sd->times, (size_t)sd->ntimes, sizeof sd->times[0], cmp_double);
-	double sum = 0;
-	for (long i = 0; i < sd->ntimes; i++)
-		sum += sd->times[i];
-	printf("  %-7s %ld decisions; time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", name, sd->ntimes,
-	       1e3 * sd->times[sd->ntimes / 2], 1e3 * sd->times[sd->ntimes * 99 / 100], 1e3 * sd->times[sd->ntimes - 1]);
+	printf("  %-7s %ld decisions; time p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", name, tm->n, 1e3 * tm->t[tm->n / 2],
+	       1e3 * tm->t[tm->n * 99 / 100], 1e3 * tm->t[tm->n - 1]);
 	if (sd->stats.samples)
 		printf("          %lu sampled deals, %lu playouts, %lu exact solves\n", sd->stats.samples,
 		       sd->stats.playouts, sd->stats.solves);
@@ -606,8 +612,8 @@ static int bench_ai_game(const game_def *def, int players, const char *const nam
 	if (refused)
 		printf("  %ld actions refused: a player is broken\n", refused);
 	free(x);
-	free(b.side[0].times);
-	free(b.side[1].times);
+	free(b.side[0].times.t);
+	free(b.side[1].times.t);
 	return refused ? 1 : 0;
 }
 
@@ -744,8 +750,8 @@ static int bench_ai(int argc, char **argv)
 	if (refused)
 		printf("  %ld actions refused: a player is broken\n", refused);
 	free(x);
-	free(b.side[0].times);
-	free(b.side[1].times);
+	free(b.side[0].times.t);
+	free(b.side[1].times.t);
 	return refused ? 1 : 0;
 }
 
