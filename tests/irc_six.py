@@ -112,6 +112,7 @@ class Player(threading.Thread):
         self.prompt = None          # options of my last turn prompt since my last move
         self.pending = None         # (hand, since)
         self.done = set()
+        self.nacts = 0     # moves sent: a hand line that repeats after one is a new turn
         self.actions = []           # (deal, kind, card, facedown)
         self.sent = []              # (time, text)
         self.errors = []
@@ -159,13 +160,14 @@ class Player(threading.Thread):
         h = sixlib.parse_hand(m.text, self.ascii)
         if not h or not h["turn"]:
             return
-        key = (h["raw"], self.chan_seen)
+        key = (h["raw"], self.chan_seen, self.nacts)
         if key in self.done:
             return
         self.done.add(key)
         self.pending = (h, time.time())
 
     def act(self, h):
+        self.nacts += 1
         ask = self.asks and self.asked != self.deal
         text, kind, card, down = sixlib.decide(h, self.prompt, ask)
         if kind == "partner":

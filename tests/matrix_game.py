@@ -350,6 +350,8 @@ class Scenario:
         room_of = {rid: u for u, rid in dms.items()}
         seg = {}
         last_phase = {}
+        last_bid4 = {}     # direct room: the cards of its last four-card hand
+        deal_cards = {}    # direct room: every card its hands showed in this deal
         first_deal = []    # (event, user, line) in the first deal of each direct room
         # A hand thrown in, or a deal where all pass, ends the deal in the
         # four-card bidding (a computer player may throw in before anyone
@@ -374,8 +376,19 @@ class Scenario:
             for line in lines_of(e):
                 h = irc_game.parse_hand(line)
                 if h:
-                    if h["phase"] == "bid4" and last_phase.get(u) not in (None, "bid4", "other"):
+                    # A new deal: back to four-card bidding, four cards
+                    # other than the last four-card hand's, or more than
+                    # the eight cards one deal gives a seat (throttled, a
+                    # direct room may hear only some of a deal's hands).
+                    cards = frozenset(h["hand"])
+                    if (h["phase"] == "bid4" and (last_phase.get(u) not in (None, "bid4", "other")
+                                                  or last_bid4.get(u, cards) != cards)) \
+                            or len(deal_cards.get(u, frozenset()) | cards) > 8:
                         seg[u] = seg.get(u, 0) + 1
+                        deal_cards[u] = frozenset()
+                    deal_cards[u] = deal_cards.get(u, frozenset()) | cards
+                    if h["phase"] == "bid4":
+                        last_bid4[u] = cards
                     last_phase[u] = h["phase"]
                 if seg.get(u, 0) == 0:
                     first_deal.append((e, u, line))

@@ -73,6 +73,7 @@ class Player(threading.Thread):
         self.prompt = None
         self.pending = None
         self.done = set()
+        self.nacts = 0     # moves sent: a hand line that repeats after one is a new turn
         self.actions = []
         self.log = []      # (time, what was sent, the prompt it went by, the hand line)
         self.errors = []
@@ -125,13 +126,14 @@ class Player(threading.Thread):
             h = sixlib.parse_hand(line, self.ascii)
             if not h or not h["turn"]:
                 continue
-            key = (h["raw"], self.room_seen)
+            key = (h["raw"], self.room_seen, self.nacts)
             if key in self.done:
                 continue
             self.done.add(key)
             self.pending = (h, time.time())
 
     def act(self, h):
+        self.nacts += 1
         ask = self.asks and self.asked != self.deal
         text, kind, card, down = sixlib.decide(h, self.prompt, ask)
         if kind == "partner":
