@@ -290,11 +290,15 @@ class Run:
         R.check(langlib.check_line("ann wins trick 3", "ta", NAMES) is not None, "a planted English line was missed")
 
         # a card of dan's, said to ann and in the room while dan held it
+        # by the checker's own reading (two snapshots of dan's far apart
+        # may lie in two deals, and the card be ann's in between)
         def plant(hands, private, chan):
             seq = hands["dan"].seq
             pairs = [(a, b) for i, a in enumerate(seq) for b in seq[i + 1:]]
             for (t1, h1), (t2, h2) in pairs:
-                keep = (h1 & h2)
+                mid = (t1 + t2) / 2
+                keep = set(c for c in h1 & h2
+                           if hands["dan"].held_around(mid, c) and not hands["ann"].held_around(mid, c))
                 if keep and t2 - t1 > 44 and h2 <= h1:
                     c = sorted(keep)[0]
                     sym = c[:-1] + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[c[-1]]
