@@ -34,9 +34,9 @@ LDSAN   =
 BINDIR ?= bin
 endif
 
-PKGS    = json-c libconfig openssl libcurl sqlite3
+PKGS    = json-c libconfig openssl libcurl sqlite3 olm
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto -lcurl -lsqlite3) -lircclient
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto -lcurl -lsqlite3 -lolm) -lircclient
 
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
 ENGINE_CFLAGS = $(CFLAGS) -Iengine

@@ -4,7 +4,7 @@
 set -u
 
 PACKAGES="build-essential pkg-config python3 libjson-c-dev libconfig-dev
-libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev openssl ngircd
+libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev libolm-dev openssl ngircd
 inspircd atheme-services
 clang libclang-rt-14-dev man-db systemd python3-yaml strace
 python3-venv python3-pip python3-poetry-core python3-twisted python3-treq
@@ -15,14 +15,16 @@ python3-pil python3-prometheus-client python3-attr python3-netaddr
 python3-jinja2 python3-bleach python3-typing-extensions python3-ijson
 python3-pymacaroons python3-sortedcontainers python3-pyasn1
 python3-pyasn1-modules python3-matrix-common python3-bcrypt python3-packaging
-python3-pydantic python3-matrix-nio curl chromium fonts-dejavu-core"
+python3-pydantic python3-matrix-nio python3-olm curl chromium fonts-dejavu-core"
 # clang and libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man
 # page checks; systemd: systemd-analyze for the unit's checks; python3-yaml:
 # the compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
 # check); strace: the idle system-call figure of `make bench`; python3-venv
 # to curl: what Synapse 1.67 needs to build from ../shared/synapse for
 # tests/matrix_synapse.py (its build.sh lists the same, and would apt-get
-# them itself); chromium and fonts-dejavu-core (the suit symbols): the match
+# them itself); libolm-dev: end-to-end encryption in Matrix rooms
+# (adapters/matrix_crypto.c); python3-olm: the encrypting test players
+# (python3-matrix-nio); chromium and fonts-dejavu-core (the suit symbols): the match
 # page's browser test (tests/page_browser.py), headless. Nothing here starts
 # a daemon.
 
