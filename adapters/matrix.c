@@ -215,7 +215,7 @@ void mx_upload_filter(matrix *m)
 	static const char filter[] =
 		"{\"presence\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"types\":[\"m.direct\"]},"
-		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.member\",\"m.room.encryption\","
+		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.encrypted\",\"m.room.member\",\"m.room.encryption\","
 		"\"m.room.canonical_alias\",\"m.room.name\"],"
 		"\"limit\":50},"
 		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.canonical_alias\","
@@ -326,6 +326,8 @@ static const char *const req_names[] = {
 	[REQ_LOGIN] = "login", [REQ_WHOAMI] = "whoami", [REQ_FILTER] = "filter", [REQ_DIRECT_GET] = "direct_get",
 	[REQ_SYNC] = "sync", [REQ_JOIN] = "join", [REQ_LEAVE] = "leave", [REQ_FORGET] = "forget",
 	[REQ_SEND] = "send", [REQ_CREATE_DM] = "createRoom", [REQ_DIRECT_PUT] = "direct_put", [REQ_UPLOAD] = "upload",
+	[REQ_KEYS_UPLOAD] = "keys_upload", [REQ_KEYS_QUERY] = "keys_query", [REQ_KEYS_CLAIM] = "keys_claim",
+	[REQ_TO_DEVICE] = "to_device",
 };
 
 /* Every timer the adapter has set comes due now, in a fixed order. */
@@ -361,6 +363,7 @@ static void fire_timers(matrix *m)
 			mx_ask_fire(r);
 		}
 	}
+	mx_e2ee_fire_timers(m);
 }
 
 int matrix_feed_reply(adapter *a, const char *kind, long status, const char *body, size_t len)
@@ -742,6 +745,7 @@ static void op_free(adapter *a)
 		free(r->members);
 		free(r);
 	}
+	mx_e2ee_free(m);
 	curl_multi_cleanup(m->multi);
 	curl_global_cleanup();
 	free(m);

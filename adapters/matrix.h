@@ -35,6 +35,12 @@ typedef struct matrix_settings {
 	int assume_limit;
 	int rate_per_minute;                /* the limit's first guess: messages a minute (Synapse: 12)... */
 	int rate_burst;                     /* ...after a burst of this many (Synapse: 10) */
+	/* End-to-end encryption (adapters/matrix_e2ee.c): 1 to play in
+	 * encrypted rooms and make direct rooms encrypted; the pickle key
+	 * (a secret of at least 16 bytes) encrypts the keys kept in the
+	 * database. 0: encrypted rooms are told so and left. */
+	int encryption;
+	char pickle_key[MATRIX_FIELD_MAX];
 } matrix_settings;
 
 /* Defaults: invites accepted from anyone, 30 s long polls, backoff from

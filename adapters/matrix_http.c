@@ -258,6 +258,8 @@ void mx_on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 				mx_copy_clean(m->device, sizeof m->device, dev, 1);
 			LOG(m, "info", "whoami: %s, device %s", uid, m->device[0] ? m->device : "(unknown)");
 			m->start_failures = 0;
+			if (mx_e2ee_start(m) < 0)
+				break;
 			mx_upload_filter(m);
 		} else if (status == 0 || status >= 500 || status == 429) {
 			mx_start_retry(m, "whoami", status ? "the homeserver is busy" : err);
@@ -392,6 +394,12 @@ void mx_on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 		break;
 	case REQ_UPLOAD:
 		mx_upload_done(m, q, status, body, err);
+		break;
+	case REQ_KEYS_UPLOAD:
+	case REQ_KEYS_QUERY:
+	case REQ_KEYS_CLAIM:
+	case REQ_TO_DEVICE:
+		mx_e2ee_done(m, q, status, body, err);
 		break;
 	}
 	json_object_put(body);

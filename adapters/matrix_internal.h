@@ -14,6 +14,7 @@
 #include "loop.h"
 #include "log.h"
 #include "matrix.h"
+#include "matrix_crypto.h"
 
 #define MX_SEND_TIMEOUT_MS 30000     /* one send, login, join...: then it counts as a network error */
 #define MX_CONNECT_TIMEOUT_MS 10000
@@ -44,12 +45,19 @@
 #define MX_429_BACKOFF 3             /* a request refused this often in a row also backs off */
 #define MX_LABEL_MAX 96              /* a room's name as kept for labels */
 #define MX_TIMELY_MS 4000            /* an ADAPTER_TIMELY line not sent by then is dropped */
+/* End-to-end encryption (matrix_e2ee.c). */
+#define MX_UNREADABLE_MS 10000       /* an encrypted message still without its key this long: the sender is told */
+#define MX_PENDING_KEEP_MS 600000    /* ...and it is kept this long for a late key */
+#define MX_PENDING_MAX 200           /* encrypted messages waiting for their keys, all rooms together */
+#define MX_CLAIM_AGAIN_MS 30000      /* devices without one-time keys are asked for them again after this */
+#define MX_KNOWN_MAX 5000            /* users whose devices the bot follows */
 
 typedef struct matrix matrix;
 
 enum req_kind {
 	REQ_LOGIN, REQ_WHOAMI, REQ_FILTER, REQ_DIRECT_GET, REQ_SYNC, REQ_JOIN, REQ_LEAVE, REQ_FORGET,
 	REQ_SEND, REQ_CREATE_DM, REQ_DIRECT_PUT, REQ_UPLOAD,
+	REQ_KEYS_UPLOAD, REQ_KEYS_QUERY, REQ_KEYS_CLAIM, REQ_TO_DEVICE,
 };
 
 typedef struct mx_req {
@@ -122,6 +130,9 @@ typedef struct mx_room {
 	int partner_told;              /* they were asked (in a shared room) to accept the invitation */
 	int encrypted;                 /* encryption was turned on: say so once, then leave */
 	int leave_when_sent;
+	int batch_enc;                 /* batch holds the encrypted content (m.room.encrypted): resent as it is */
+	int e2ee_fresh;                /* the room's outbound session was renewed since the start */
+	int64_t claimed_at;            /* when one-time keys were last claimed for its members (0: never) */
 	/* The send queue: lines wait here; one event is in flight at a time. */
 	mx_msg *head, *tail;
 	int nqueued;
@@ -176,6 +187,17 @@ struct matrix {
 	int direct_putting;
 	size_t file_bytes;             /* bytes of queued files not yet uploaded */
 	unsigned long file_serial;
+	/* End-to-end encryption (matrix_e2ee.c); crypto is NULL when it is off. */
+	mx_crypto *crypto;
+	int otk_count;                 /* one-time keys the server holds for the bot (-1: unknown) */
+	int uploading;                 /* a /keys/upload is out */
+	mx_req *key_req;               /* the query, claim or to-device request out (one at a time) */
+	struct mx_known *known;        /* users whose device lists were read this run */
+	int nknown, capknown;
+	struct mx_pending *pending;    /* encrypted messages waiting for their keys, oldest first */
+	int npending;
+	uint64_t e2ee_timer;           /* looks at the waiting messages */
+	unsigned long todev_serial;
 };
 
 typedef struct outbuf {
@@ -275,5 +297,18 @@ const char *mx_table_named(matrix *m, const char *text, char *out, size_t len);
 void mx_alias_event(mx_room *r, json_object *e);
 void mx_name_event(mx_room *r, json_object *e);
 void mx_handle_sync(matrix *m, json_object *body);
+void mx_message_event(matrix *m, mx_room *r, json_object *e);
+
+/* ---- matrix_e2ee.c ---- */
+int mx_e2ee_start(matrix *m);
+void mx_e2ee_free(matrix *m);
+void mx_e2ee_sync(matrix *m, json_object *body);
+void mx_e2ee_room_encryption(matrix *m, mx_room *r, json_object *e);
+void mx_e2ee_member_left(matrix *m, mx_room *r, const char *user);
+int mx_e2ee_ready(matrix *m, mx_room *r);
+int mx_e2ee_encrypt_batch(matrix *m, mx_room *r);
+void mx_e2ee_event(matrix *m, mx_room *r, json_object *e);
+void mx_e2ee_done(matrix *m, mx_req *q, long status, json_object *body, const char *err);
+void mx_e2ee_fire_timers(matrix *m);
 
 #endif

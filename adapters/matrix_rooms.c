@@ -72,6 +72,7 @@ void mx_queue_clear(mx_room *r)
 	r->nqueued = 0;
 	free(r->batch);
 	r->batch = NULL;
+	r->batch_enc = 0;
 	r->batch_lines = 0;
 }
 

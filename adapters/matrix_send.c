@@ -457,7 +457,7 @@ void mx_dispatch(matrix *m)
 				continue;
 			}
 			int c = job_cost(m, r);
-			if (!c)
+			if (!c || (c == 1 && !mx_e2ee_ready(m, r)))
 				continue;
 			int64_t rank = job_rank(r, now);
 			if (!best || rank < best_rank)
@@ -504,10 +504,16 @@ static void send_now(matrix *m, mx_room *r)
 	}
 	if (r->dm_user[0] && !r->partner_joined && !r->partner_told && !r->ask_timer)
 		r->ask_timer = loop_timer(m->base.ev, MX_ASK_DELAY_MS, mx_ask_fire, r);
+	if (mx_e2ee_encrypt_batch(m, r) < 0) {
+		/* The room's key is due to be renewed: shared first, then sent. */
+		mx_kick(m, 0);
+		return;
+	}
 	char esc[3 * ADAPTER_ID_MAX], txn[3 * sizeof r->txn], path[4096];
 	mx_path_escape(m, r->id, esc, sizeof esc);
 	mx_path_escape(m, r->txn, txn, sizeof txn);
-	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/m.room.message/%s", esc, txn);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/%s/%s", esc,
+		 r->batch_enc ? "m.room.encrypted" : "m.room.message", txn);
 	mx_req *q = mx_request(m, REQ_SEND, "PUT", path, strdup(r->batch), MX_SEND_TIMEOUT_MS);
 	if (q) {
 		q->solo = mx_budget_solo(m, q);
@@ -555,6 +561,7 @@ static void batch_done(matrix *m, mx_room *r)
 		r->tail = NULL;
 	free(r->batch);
 	r->batch = NULL;
+	r->batch_enc = 0;
 }
 
 /* A 429 for a room's job: the budget learns, and the dispatcher sends
@@ -723,6 +730,16 @@ static void create_dm_start(matrix *m, mx_room *r)
 	json_object_object_add(o, "preset", json_object_new_string("trusted_private_chat"));
 	json_object_object_add(o, "visibility", json_object_new_string("private"));
 	json_object_object_add(o, "name", json_object_new_string("cardbot"));
+	if (m->crypto) {
+		/* Hands travel encrypted: the room is made with encryption on. */
+		json_object *st = json_object_new_array(), *ev = json_object_new_object(), *c = json_object_new_object();
+		json_object_object_add(c, "algorithm", json_object_new_string(MXC_MEGOLM_ALGO));
+		json_object_object_add(ev, "type", json_object_new_string("m.room.encryption"));
+		json_object_object_add(ev, "state_key", json_object_new_string(""));
+		json_object_object_add(ev, "content", c);
+		json_object_array_add(st, ev);
+		json_object_object_add(o, "initial_state", st);
+	}
 	mx_req *q = mx_request(m, REQ_CREATE_DM, "POST", "/_matrix/client/v3/createRoom", mx_json_text(o),
 			    MX_SEND_TIMEOUT_MS);
 	if (q) {
@@ -781,6 +798,8 @@ void mx_create_done(matrix *m, mx_req *q, long status, json_object *body, const 
 			snprintf(r->id, sizeof r->id, "%s", id);
 		}
 		r->joined = 1;
+		if (m->crypto)
+			r->encrypted = 1;
 		mx_direct_save(m);
 		mx_send_next(m, r);
 		return;

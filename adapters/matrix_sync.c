@@ -113,11 +113,21 @@ static void say_encrypted(matrix *m, mx_room *r)
 {
 	if (r->leave_when_sent || r->gone)
 		return;
-	LOG(m, "info", "%s is encrypted, which the bot cannot read yet; saying so and leaving", r->id);
-	mx_enqueue(m, r, "This room is encrypted, and I cannot read encrypted messages yet, so I am leaving. "
-		      "Invite me to a room without encryption to play.", ADAPTER_NOTICE);
+	LOG(m, "info", "%s is encrypted, and encryption is off in the bot's configuration; saying so and leaving",
+	    r->id);
+	mx_enqueue(m, r, "This room is encrypted, and encryption is turned off in my configuration, so I cannot read "
+		      "it and I am leaving. Ask whoever runs me to turn it on, or invite me to a room without "
+		      "encryption to play.", ADAPTER_NOTICE);
 	r->leave_when_sent = 1;
 	mx_send_next(m, r);
+}
+
+/* m.room.encryption: the room is encrypted from now on (it cannot be
+ * turned off); its settings go to the crypto. */
+static void encryption_event(matrix *m, mx_room *r, json_object *e)
+{
+	r->encrypted = 1;
+	mx_e2ee_room_encryption(m, r, e);
 }
 
 /* One member event: track names, report joins and leaves, notice the bot's own. */
@@ -143,6 +153,8 @@ static void member_event(matrix *m, mx_room *r, json_object *e, int live)
 	} else if (!strcmp(ms, "leave") || !strcmp(ms, "ban")) {
 		int was = mx_member_find(r, who) != NULL;
 		mx_member_remove(r, who);
+		if (was)
+			mx_e2ee_member_left(m, r, who);
 		if (r->dm_user[0] && !strcmp(r->dm_user, who)) {
 			r->partner_joined = 0;
 			if (live && r->joined) {
@@ -206,7 +218,8 @@ const char *mx_table_named(matrix *m, const char *text, char *out, size_t len)
 	return out;
 }
 
-static void message_event(matrix *m, mx_room *r, json_object *e)
+/* A message in a room (decrypted already, in an encrypted room): handed to the host. */
+void mx_message_event(matrix *m, mx_room *r, json_object *e)
 {
 	const char *sender = mx_jstr(e, "sender");
 	json_object *c = mx_jget(e, "content", json_type_object);
@@ -267,13 +280,13 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 		if (!strcmp(type, "m.room.member"))
 			member_event(m, r, e, 0);
 		else if (!strcmp(type, "m.room.encryption"))
-			r->encrypted = 1;
+			encryption_event(m, r, e);
 		else if (!strcmp(type, "m.room.canonical_alias"))
 			mx_alias_event(r, e);
 		else if (!strcmp(type, "m.room.name"))
 			mx_name_event(r, e);
 	}
-	if (fresh && !r->dm_user[0] && !r->encrypted && !r->ready_told) {
+	if (fresh && !r->dm_user[0] && (!r->encrypted || m->crypto) && !r->ready_told) {
 		r->ready_told = 1;
 		LOG(m, "info", "in room %s", room_id);
 		if (m->base.host.room_ready)
@@ -301,15 +314,17 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 		if (!strcmp(type, "m.room.member") && mx_jstr(e, "state_key"))
 			member_event(m, r, e, live);
 		else if (!strcmp(type, "m.room.encryption") && mx_jstr(e, "state_key"))
-			r->encrypted = 1;
+			encryption_event(m, r, e);
 		else if (!strcmp(type, "m.room.canonical_alias"))
 			mx_alias_event(r, e);
 		else if (!strcmp(type, "m.room.name") && mx_jstr(e, "state_key"))
 			mx_name_event(r, e);
-		else if (!strcmp(type, "m.room.message") && live && i >= first_news && !r->encrypted)
-			message_event(m, r, e);
+		else if (!strcmp(type, "m.room.message") && live && i >= first_news && (!r->encrypted || m->crypto))
+			mx_message_event(m, r, e);
+		else if (!strcmp(type, "m.room.encrypted") && live && i >= first_news && m->crypto)
+			mx_e2ee_event(m, r, e);
 	}
-	if (r->encrypted)
+	if (r->encrypted && !m->crypto)
 		say_encrypted(m, r);
 	if (fresh)
 		mx_send_next(m, r);
@@ -416,6 +431,8 @@ void mx_handle_sync(matrix *m, json_object *body)
 		if (type && !strcmp(type, "m.direct"))
 			mx_direct_load(m, mx_jget(e, "content", json_type_object), 1);
 	}
+	/* Room keys first: a message in this same reply may need one. */
+	mx_e2ee_sync(m, body);
 	json_object *rooms = mx_jget(body, "rooms", json_type_object);
 	json_object *join = mx_jget(rooms, "join", json_type_object);
 	if (join) {

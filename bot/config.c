@@ -681,6 +681,10 @@ static const struct schema_field matrix_fields[] = {
 	  .what = "messages a minute" },
 	{ .key = "rate_burst", .kind = SCHEMA_INT, .off = offsetof(config_network, matrix.rate_burst),
 	  .size = sizeof(int), .min = 1, .max = 100000, .what = "messages" },
+	{ .key = "encryption", .kind = SCHEMA_BOOL, .off = offsetof(config_network, matrix.encryption),
+	  .size = sizeof(int) },
+	{ .key = "pickle_key", .kind = SCHEMA_SECRET, .off = offsetof(config_network, matrix.pickle_key),
+	  .size = MATRIX_FIELD_MAX },
 };
 static const struct schema_group matrix_group = SCHEMA_GROUP_OF(matrix_fields);
 
@@ -697,6 +701,13 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 		schema_error(L, g, path, "%s", s->password[0] ? "give password or access_token, not both"
 			     : "password or access_token is missing (or password_file, access_token_env...)");
 	check_reconnect(L, g, path, s->backoff_min_ms, s->backoff_max_ms);
+	if (s->encryption && strlen(s->pickle_key) < 16)
+		schema_error(L, g, path, "%s", s->pickle_key[0]
+			     ? "pickle_key is too short: give at least 16 characters (e.g. `openssl rand -hex 32`)"
+			     : "encryption = true needs pickle_key (best as pickle_key_file: a file holding a random "
+			       "secret, e.g. from `openssl rand -hex 32`)");
+	else if (!s->encryption && s->pickle_key[0])
+		schema_warning(L, g, path, "pickle_key is set but encryption is off: it is not used");
 	if (!strncmp(s->homeserver, "http://", 7)) {
 		const char *h = s->homeserver + 7;
 		char host[MATRIX_FIELD_MAX];

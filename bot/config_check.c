@@ -58,10 +58,11 @@ static void print_summary(FILE *f, const char *name, const config *c)
 			continue;
 		}
 		if (n->type == CONFIG_NETWORK_MATRIX) {
-			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s, %s\n", n->name,
+			fprintf(f, "network %s (matrix): %s as %s, %d room%s, invites %s, %s, %s\n", n->name,
 				n->matrix.homeserver, n->matrix.user_id, n->matrix.nrooms, n->matrix.nrooms == 1 ? "" : "s",
 				n->matrix.accept_invites ? "accepted" : "declined",
-				n->rate_limited ? "rate-limited (brief tables)" : "not rate-limited");
+				n->rate_limited ? "rate-limited (brief tables)" : "not rate-limited",
+				n->matrix.encryption ? "end-to-end encryption on" : "encrypted rooms left");
 			continue;
 		}
 		fprintf(f, "network %s (%s): %s:%d%s, nick %s, %d channel%s\n", n->name,

@@ -5,6 +5,7 @@
 
 #include "bench.h"
 #include "config.h"
+#include "device.h"
 #include "page.h"
 #include "play.h"
 #include "replay.h"
@@ -29,6 +30,7 @@ struct command {
 static const struct command commands[] = {
 	{ "bench", bench_main, "run the benchmarks and print the figures" },
 	{ "check-config", config_check_main, "check a configuration file and summarise it" },
+	{ "device", device_main, "print the bot's Matrix encryption device and its fingerprint, to verify it" },
 	{ "export", export_main, "list the matches in the bot's database, or print one's record or page (--html)" },
 	{ "help", help_main, "list the commands; `help COMMAND` explains one" },
 	{ "play", play_main, "play a table in the terminal against computer players (no server needed)" },

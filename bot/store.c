@@ -558,6 +558,21 @@ int store_state_set(store *s, const char *net, const char *key, const char *valu
 			   net, key, value), "saving an adapter's state");
 }
 
+int store_state_each(store *s, const char *key, void (*fn)(void *ctx, const char *net, const char *value), void *ctx)
+{
+	sqlite3_stmt *st = prep(s, "SELECT network, value FROM adapter_state WHERE key=?1 ORDER BY network", "t", key);
+	if (!st)
+		return -1;
+	int n = 0, rc;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *net = sqlite3_column_text(st, 0), *v = sqlite3_column_text(st, 1);
+		fn(ctx, net ? (const char *)net : "", v ? (const char *)v : "");
+		n++;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
 /* ---- users ---- */
 
 int store_user_get(store *s, const char *net, const char *user, store_user *out)

@@ -47,6 +47,9 @@ int store_check(store *s);
 /* ---- an adapter's small state (Matrix sync token, direct rooms) ---- */
 int store_state_get(store *s, const char *net, const char *key, char *out, size_t len);
 int store_state_set(store *s, const char *net, const char *key, const char *value); /* NULL deletes */
+/* Calls fn for each network that keeps a value under key, in network
+ * order; returns how many, or -1 on a database error. */
+int store_state_each(store *s, const char *key, void (*fn)(void *ctx, const char *net, const char *value), void *ctx);
 
 /* ---- per-user settings ---- */
 typedef struct store_user {

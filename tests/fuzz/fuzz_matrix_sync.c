@@ -1,6 +1,10 @@
 /* fuzz_matrix_sync.c: the Matrix adapter's side that reads the homeserver
  * (adapters/matrix*.c): the /sync reply and the replies to login, whoami,
- * the filter, m.direct, joins, leaves, sends, createRoom and uploads.
+ * the filter, m.direct, joins, leaves, sends, createRoom and uploads, and
+ * with encryption on (option e) the key endpoints' replies (/keys/upload,
+ * /keys/query, /keys/claim, /sendToDevice) and the to-device events, device
+ * lists and one-time key counts of /sync (adapters/matrix_e2ee.c and the
+ * parsers of adapters/matrix_crypto.c).
  *
  * An input is a script, one line per reply (so a JSON body must be written
  * on one line; any bytes but the line break are fine):
@@ -15,10 +19,12 @@
  *   !OPTIONS     (first line only) n: a fresh start (no saved sync token,
  *                so the first sync only learns the rooms); t: log in with
  *                an access token rather than a password; a: accept_invites
- *                off
+ *                off; e: end-to-end encryption on (a new device: its
+ *                keys are made and published first)
  *
  * Kinds: l login, w whoami, f filter, g m.direct (GET), s sync, j join,
- * x leave, y forget, m send, c createRoom, p m.direct (PUT), u upload.
+ * x leave, y forget, m send, c createRoom, p m.direct (PUT), u upload,
+ * U /keys/upload, Q /keys/query, C /keys/claim, D /sendToDevice.
  *
  * Before the script the adapter is brought up with good replies (login,
  * whoami, filter, m.direct) up to the first step whose kind the script's
@@ -60,7 +66,7 @@
 #define SELF "@cardbot:example.org"
 #define LINES_MAX 64
 #define EVENTS_MAX 2048
-#define STATE_SLOTS 8
+#define STATE_SLOTS 256           /* the crypto keeps a value per session and per user */
 
 static int verbose;
 
@@ -272,7 +278,7 @@ static int on_state_set(void *ctx, adapter *a, const char *key, const char *valu
 {
 	harness *h = ctx;
 	(void)a;
-	check_text(key, 64);
+	check_text(key, 700);
 	if (value)
 		FUZZ_ASSERT(utf8_valid(value));
 	int slot = -1;
@@ -344,7 +350,8 @@ static const struct {
 } kinds[] = {
 	{ 'l', "login" }, { 'w', "whoami" }, { 'f', "filter" }, { 'g', "direct_get" }, { 's', "sync" },
 	{ 'j', "join" }, { 'x', "leave" }, { 'y', "forget" }, { 'm', "send" }, { 'c', "createRoom" },
-	{ 'p', "direct_put" }, { 'u', "upload" },
+	{ 'p', "direct_put" }, { 'u', "upload" }, { 'U', "keys_upload" }, { 'Q', "keys_query" },
+	{ 'C', "keys_claim" }, { 'D', "to_device" },
 };
 
 static const char *kind_of(char letter)
@@ -404,12 +411,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		p = e + 1;
 	}
-	int first = 0, fresh = 0, token = 0, no_invites = 0;
+	int first = 0, fresh = 0, token = 0, no_invites = 0, e2ee = 0;
 	if (nlines && in[starts[0]] == '!') {
 		for (size_t i = starts[0] + 1; i < ends[0]; i++) {
 			fresh |= in[i] == 'n';
 			token |= in[i] == 't';
 			no_invites |= in[i] == 'a';
+			e2ee |= in[i] == 'e';
 		}
 		first = 1;
 	}
@@ -443,6 +451,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(set.invite_allow[0], sizeof set.invite_allow[0], "@ann:example.org");
 	snprintf(set.invite_allow[1], sizeof set.invite_allow[1], "friends.example");
 	set.ninvite_allow = 2;
+	if (e2ee) {
+		set.encryption = 1;
+		snprintf(set.pickle_key, sizeof set.pickle_key, "fuzz-pickle-key-0123456789");
+	}
 	h.a = matrix_adapter_new(ev, &host, "fuzz", &set);
 	if (!h.a)
 		abort();
