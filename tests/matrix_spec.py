@@ -117,6 +117,7 @@ def config_keys():
     R.check(p.returncode == 0, "good-matrix.cfg is refused: %s" % p.stderr.decode()[-400:])
     R.check(b"network mx (matrix): https://matrix.example.org as @cardbot:example.org, 2 rooms" in p.stdout,
             "the summary does not describe the Matrix network: %r" % p.stdout[-300:])
+    R.check(b"end-to-end encryption on" in p.stdout, "the summary does not say encryption is on: %r" % p.stdout[-300:])
     bad = os.path.join(HERE, "configs", "bad-matrix.cfg")
     p = subprocess.run([cb, "check-config", bad], capture_output=True, timeout=20)
     R.check(p.returncode == 78, "bad-matrix.cfg: exit %d, not 78" % p.returncode)
