@@ -72,7 +72,20 @@ typedef struct adapter_host {
 	 * host counts it against the person's limits and returns 1 (answer)
 	 * or 0 (stay silent). NULL: always answer. */
 	int (*allow)(void *ctx, adapter *a, const char *user);
+	/* The words of a line the adapter says by itself in a room (enum
+	 * adapter_words), in the room's language; `name` is the display name
+	 * of the person the line speaks to, or "". Writes the line into out and
+	 * returns 1; 0 (or NULL) lets the adapter say it in English. */
+	int (*words)(void *ctx, adapter *a, const char *room, int what, const char *name, char *out, size_t len);
 } adapter_host;
+
+/* Lines an adapter says by itself (adapter_host.words). */
+enum adapter_words {
+	ADAPTER_W_ASK_JOIN,       /* NAME: accept my invitation to the direct room where your lines are */
+	ADAPTER_W_SLOW,           /* the homeserver's rate limit makes my lines late */
+	ADAPTER_W_ENCRYPTED_OFF,  /* this room is encrypted and encryption is off: leaving */
+	ADAPTER_W_UNREADABLE,     /* NAME: I could not read your encrypted message (no key) */
+};
 
 /* How the lines the host sends came about, so an adapter can queue them
  * fairly (adapters/sendq.h): whose doing they are, and whether they answer

@@ -174,6 +174,23 @@ void mx_start_retry(matrix *m, const char *what, const char *why)
 	m->start_timer = loop_timer(m->base.ev, d, mx_start_step, m);
 }
 
+/* A line the adapter says by itself in room r (enum adapter_words): in the
+ * room's language when the host words it, else english (a format with one
+ * %s, the name, when the line names someone). Returns out. */
+const char *mx_words(matrix *m, const mx_room *r, int what, const char *name, const char *english, char *out,
+		     size_t len)
+{
+	if (m->base.host.words && m->base.host.words(m->base.host.ctx, &m->base, r->id, what, name ? name : "", out,
+						     len) == 1 && out[0])
+		return out;
+	const char *at = strstr(english, "%s");
+	if (at)
+		snprintf(out, len, "%.*s%s%s", (int)(at - english), english, name ? name : "", at + 2);
+	else
+		snprintf(out, len, "%s", english);
+	return out;
+}
+
 void mx_state_set(matrix *m, const char *key, const char *value)
 {
 	if (m->base.host.state_set && m->base.host.state_set(m->base.host.ctx, &m->base, key, value) < 0)

@@ -443,11 +443,11 @@ static void tell_unreadable(matrix *m, struct mx_pending *p)
 	mx_room *r = mx_room_find(m, p->room);
 	if (!r || r->gone)
 		return;
-	char name[MX_NAME_MAX], line[600];
+	char name[MX_NAME_MAX], line[2048];
 	mx_display_name(r, p->sender, name, sizeof name);
-	snprintf(line, sizeof line,
-		 "%s: I could not read your encrypted message: its key has not reached me. Please send it again; "
-		 "if this keeps happening, check that your client shares keys with unverified devices.", name);
+	mx_words(m, r, ADAPTER_W_UNREADABLE, name, "%s: I could not read your encrypted message: its key has not "
+		 "reached me. Please send it again; if this keeps happening, check that your client shares keys with "
+		 "unverified devices.", line, sizeof line);
 	LOG(m, "info", "e2ee: %s: a message from %s still has no key after %d s; they are told", r->id, p->sender,
 	    MX_UNREADABLE_MS / 1000);
 	mx_enqueue_to(m, r, line, ADAPTER_HIGHLIGHT, p->sender);

@@ -223,6 +223,8 @@ void mx_link_state(matrix *m, int up, const char *why);
 void mx_fatal(matrix *m, const char *why);
 void mx_start_retry(matrix *m, const char *what, const char *why);
 void mx_state_set(matrix *m, const char *key, const char *value);
+const char *mx_words(matrix *m, const mx_room *r, int what, const char *name, const char *english, char *out,
+		     size_t len);
 void mx_start_step(void *ctx);
 void mx_upload_filter(matrix *m);
 void mx_direct_load(matrix *m, json_object *map, int from_server);

@@ -330,11 +330,11 @@ static void ask_to_join(matrix *m, mx_room *dm)
 		if (r->dm_user[0] || !r->joined || r->gone || !mx_member_find(r, dm->dm_user))
 			continue;
 		dm->partner_told = 1;
-		char line[512], name[MX_NAME_MAX];
+		char line[1024], name[MX_NAME_MAX];
 		mx_display_name(r, dm->dm_user, name, sizeof name);
-		snprintf(line, sizeof line,
-			 "%s: I have sent you private messages in a direct room; accept my invitation to read them.",
-			 name);
+		mx_words(m, r, ADAPTER_W_ASK_JOIN, name,
+			 "%s: I have sent you private messages in a direct room; accept my invitation to read them.", line,
+			 sizeof line);
 		mx_enqueue_to(m, r, line, ADAPTER_HIGHLIGHT, dm->dm_user);
 		return;
 	}
@@ -397,16 +397,17 @@ static void slow_check(matrix *m)
 		r->slow_at = now;
 		LOG(m, "info", "%s: lines have waited %lld s for the homeserver's rate limit; the room is told", r->id,
 		    (long long)((now - r->head->at) / 1000));
-		static const char slow[] = "(The homeserver limits how fast I may post, so my lines come late; "
-					   "the game waits for them.)";
-		mx_msg *x = malloc(sizeof *x + sizeof slow);
+		char slow[1024];
+		mx_words(m, r, ADAPTER_W_SLOW, "", "(The homeserver limits how fast I may post, so my lines come late; "
+			 "the game waits for them.)", slow, sizeof slow);
+		mx_msg *x = malloc(sizeof *x + strlen(slow) + 1);
 		if (!x)
 			continue;
 		x->flags = ADAPTER_NOTICE;
 		x->file = NULL;
 		x->cls = CLS_ROOM;
 		x->at = r->head->at;
-		memcpy(x->text, slow, sizeof slow);
+		memcpy(x->text, slow, strlen(slow) + 1);
 		/* After the event being retried, if any: that one is fixed. */
 		mx_msg **p = after_batch(r);
 		x->next = *p;

@@ -115,9 +115,11 @@ static void say_encrypted(matrix *m, mx_room *r)
 		return;
 	LOG(m, "info", "%s is encrypted, and encryption is off in the bot's configuration; saying so and leaving",
 	    r->id);
-	mx_enqueue(m, r, "This room is encrypted, and encryption is turned off in my configuration, so I cannot read "
-		      "it and I am leaving. Ask whoever runs me to turn it on, or invite me to a room without "
-		      "encryption to play.", ADAPTER_NOTICE);
+	char line[2048];
+	mx_enqueue(m, r, mx_words(m, r, ADAPTER_W_ENCRYPTED_OFF, "", "This room is encrypted, and encryption is turned "
+				  "off in my configuration, so I cannot read it and I am leaving. Ask whoever runs me to "
+				  "turn it on, or invite me to a room without encryption to play.", line, sizeof line),
+		   ADAPTER_NOTICE);
 	r->leave_when_sent = 1;
 	mx_send_next(m, r);
 }

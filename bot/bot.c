@@ -806,6 +806,34 @@ void bot_check_store(bot *b)
 		}
 }
 
+/* adapter_host.words: a line the adapter says by itself, in the room's
+ * language (its table's, else the room's configured one). */
+static int on_words(void *ctx, adapter *net, const char *room, int what, const char *name, char *out, size_t len)
+{
+	bot *b = ctx;
+	static const int ids[] = {
+		[ADAPTER_W_ASK_JOIN] = T_NET_ASK_JOIN, [ADAPTER_W_SLOW] = T_NET_SLOW,
+		[ADAPTER_W_ENCRYPTED_OFF] = T_NET_ENCRYPTED_OFF, [ADAPTER_W_UNREADABLE] = T_NET_UNREADABLE,
+	};
+	if (what < 0 || (size_t)what >= sizeof ids / sizeof ids[0] || !room)
+		return 0;
+	const text_lang *lang;
+	table *t = find_table(b, net, room);
+	if (t) {
+		lang = table_lang(t);
+	} else {
+		table_settings set = b->defaults;
+		if (b->settings_for)
+			b->settings_for(b->settings_ctx, net, room, &set);
+		lang = text_lang_find(set.lang);
+		if (!lang)
+			lang = &text_lang_en;
+	}
+	const char *args[1] = { name ? name : "" };
+	text_fmt_in(lang, out, len, ids[what], 1, args);
+	return 1;
+}
+
 adapter_host bot_host(bot *b)
 {
 	adapter_host h = {
@@ -820,6 +848,7 @@ adapter_host bot_host(bot *b)
 		.state_get = state_get,
 		.state_set = state_set,
 		.allow = on_allow,
+		.words = on_words,
 	};
 	return h;
 }

@@ -391,6 +391,14 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West") \
 	X(T_COMPUTER_NAMES6, "Robo-North Robo-NorthEast Robo-SouthEast Robo-South Robo-SouthWest Robo-NorthWest") \
 	X(T_VIA_DIRECT_ROOM, "in our direct room: ") \
+	/* Lines the Matrix adapter says by itself (adapter_host.words). */ \
+	X(T_NET_ASK_JOIN, "{1}: I have sent you private messages in a direct room; accept my invitation to read them.") \
+	X(T_NET_SLOW, "(The homeserver limits how fast I may post, so my lines come late; the game waits for them.)") \
+	X(T_NET_ENCRYPTED_OFF, "This room is encrypted, and encryption is turned off in my configuration, so I cannot " \
+	  "read it and I am leaving. Ask whoever runs me to turn it on, or invite me to a room without encryption " \
+	  "to play.") \
+	X(T_NET_UNREADABLE, "{1}: I could not read your encrypted message: its key has not reached me. Please send it " \
+	  "again; if this keeps happening, check that your client shares keys with unverified devices.") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \
 	X(T_CAPS_CORRECT, "correct") \
 	X(T_CAPS_LATE, "late") \

@@ -421,6 +421,15 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_HAND_ONLY_TRUMP_CARD] = " | ඔබට ගහන්න පුළුවන් එකම කාඩ් එක මේසයේ තුරුම්පු කාඩ් එක, {1}: play trump",
 	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "අපේ පෞද්ගලික කාමරයේ: ",
+	[T_NET_ASK_JOIN] = "{1}: මම ඔබට පෞද්ගලික කාමරයක පණිවිඩ යැව්වෙමි; ඒවා කියවීමට මගේ ආරාධනාව පිළිගන්න.",
+	[T_NET_SLOW] = "(මට කොතරම් වේගයෙන් ලිවිය හැකිද යන්න homeserver සීමා කරයි, ඒ නිසා මගේ පේළි ප්‍රමාද වී එයි; "
+		       "ක්‍රීඩාව ඒවා එනතුරු බලා සිටියි.)",
+	[T_NET_ENCRYPTED_OFF] = "මෙම කාමරය සංකේතනය (encryption) කර ඇත, නමුත් මගේ සැකසුම්වල සංකේතනය අක්‍රිය කර ඇත; "
+				"එබැවින් මට එය කියවිය නොහැකි අතර මම ඉවත් වෙමි. මා ධාවනය කරන අයට එය සක්‍රිය කරන්නැයි "
+				"කියන්න, නැතහොත් සංකේතනය නැති කාමරයකට මට ආරාධනා කර ක්‍රීඩා කරන්න.",
+	[T_NET_UNREADABLE] = "{1}: ඔබේ සංකේතිත පණිවිඩය මට කියවිය නොහැකි විය: එහි යතුර මට ලැබී නැත. කරුණාකර එය "
+			     "නැවත යවන්න; මෙය දිගටම සිදු වුවහොත්, ඔබේ client එක සත්‍යාපනය නොකළ උපාංග සමඟද යතුරු "
+			     "බෙදා ගන්නේදැයි පරීක්ෂා කරන්න.",
 	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
 	[T_G_SIDES_AGAINST] = "{1} එදිරිව {2}",
 	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */

@@ -396,7 +396,7 @@ static void settings_ta(void *ctx, adapter *a, const char *room, table_settings 
 {
 	(void)ctx, (void)a;
 	table_settings_default(out);
-	if (!strcmp(room, "#tamil"))
+	if (!strncmp(room, "#tamil", 6))
 		snprintf(out->lang, sizeof out->lang, "ta");
 }
 
@@ -428,6 +428,27 @@ static void test_room_config(void)
 	say(b, "#other", "ann", "!304");
 	t = table_in(b, "#other");
 	CHECK(t && table_lang(t) == &text_lang_en, "another channel's table speaks English");
+	/* The lines an adapter says by itself (adapter_host.words): the room's
+	 * language at a table, the configured one in a room without a table. */
+	adapter_host h = bot_host(b);
+	static const int ids[] = { [ADAPTER_W_ASK_JOIN] = T_NET_ASK_JOIN, [ADAPTER_W_SLOW] = T_NET_SLOW,
+				   [ADAPTER_W_ENCRYPTED_OFF] = T_NET_ENCRYPTED_OFF,
+				   [ADAPTER_W_UNREADABLE] = T_NET_UNREADABLE };
+	const struct {
+		const char *room;
+		const text_lang *lang;
+	} rooms[] = { { "#tamil", &text_lang_ta }, { "#other", &text_lang_en }, { "#tamil-no-table", &text_lang_ta } };
+	for (int w = ADAPTER_W_ASK_JOIN; w <= ADAPTER_W_UNREADABLE; w++)
+		for (size_t i = 0; i < sizeof rooms / sizeof rooms[0]; i++) {
+			char out[2048];
+			int ok = h.words && h.words(h.ctx, net.a, rooms[i].room, w, "Ann", out, sizeof out) == 1;
+			CHECK(ok && !strcmp(out, fmt(rooms[i].lang, ids[w], "Ann", NULL, NULL)),
+			      "the adapter's line %d in %s is the %s one: %s", w, rooms[i].room, rooms[i].lang->code,
+			      ok ? out : "(none)");
+		}
+	char out[64];
+	CHECK(h.words && h.words(h.ctx, net.a, "#tamil", 99, "Ann", out, sizeof out) == 0,
+	      "a line the bot has no words for is left to the adapter");
 	bot_free(b);
 	loop_free(ev);
 	testnet_free();
