@@ -289,7 +289,7 @@ static void key_reply_failed(matrix *m, mx_req *q, long status, json_object *bod
 	mx_room *r = q->room[0] ? mx_room_find(m, q->room) : NULL;
 	if (q->kind == REQ_TO_DEVICE && r)
 		mx_crypto_share_failed(m->crypto, r->id);
-	long ms = mx_backoff_ms(m, m->sync_failures + 1);
+	long ms = mx_backoff_ms(m, m->key_failures++);
 	LOG(m, "warn", "e2ee: %s failed (%ld, %s); trying again in %ld ms",
 	    q->kind == REQ_KEYS_QUERY ? "reading devices" : q->kind == REQ_KEYS_CLAIM ? "claiming one-time keys"
 	    : "sending a room key", status, why, ms);
@@ -305,8 +305,10 @@ void mx_e2ee_done(matrix *m, mx_req *q, long status, json_object *body, const ch
 		if (!m->crypto)
 			return;
 		if (status == 200) {
+			int before = m->otk_count;
 			m->otk_count = mx_crypto_upload_done(m->crypto, body);
-			upload_keys(m); /* more, if still short */
+			if (m->otk_count > before)
+				upload_keys(m); /* more, if still short (a count that did not grow waits for a sync) */
 		} else {
 			char why[512];
 			if (status)
@@ -345,6 +347,7 @@ void mx_e2ee_done(matrix *m, mx_req *q, long status, json_object *body, const ch
 	} else if (q->kind == REQ_KEYS_CLAIM) {
 		mx_crypto_claim_done(m->crypto, body);
 	}
+	m->key_failures = 0;
 	mx_kick(m, 0);
 }
 

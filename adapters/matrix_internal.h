@@ -192,6 +192,7 @@ struct matrix {
 	int otk_count;                 /* one-time keys the server holds for the bot (-1: unknown) */
 	int uploading;                 /* a /keys/upload is out */
 	mx_req *key_req;               /* the query, claim or to-device request out (one at a time) */
+	int key_failures;              /* such requests failed in a row (their back-off) */
 	struct mx_known *known;        /* users whose device lists were read this run */
 	int nknown, capknown;
 	struct mx_pending *pending;    /* encrypted messages waiting for their keys, oldest first */
