@@ -168,6 +168,13 @@ static int key_of(char *out, const char *prefix, const char *a, const char *b, c
 	return n > 0 && n < MXC_KEY_MAX ? 0 : -1;
 }
 
+/* How much of a store key to log: its kind ("e2ee.olm"), not the ids and public keys after it. */
+static int kind_len(const char *key)
+{
+	size_t n = strlen(key) > 5 ? 5 + strcspn(key + 5, ".") : strlen(key);
+	return (int)(n > 16 ? 16 : n);
+}
+
 /* The value under key parsed as a JSON object, or NULL (none, or not JSON). */
 static json_object *st_load(mx_crypto *c, const char *key)
 {
@@ -184,7 +191,7 @@ static json_object *st_load(mx_crypto *c, const char *key)
 			o = NULL;
 		}
 		if (!o)
-			mxc_log(c, "warn", "e2ee: the stored value of %.80s is not readable", key);
+			mxc_log(c, "warn", "e2ee: a stored %.*s value is not readable", kind_len(key), key);
 	}
 	free_wiped(buf, MXC_VALUE_MAX + 1);
 	return o;
@@ -195,13 +202,13 @@ static int st_save(mx_crypto *c, const char *key, json_object *o)
 {
 	char *text = o ? json_text(o) : NULL;
 	if (o && (!text || strlen(text) >= MXC_VALUE_MAX)) {
-		mxc_log(c, "error", "e2ee: the value of %.80s is too big to store", key);
+		mxc_log(c, "error", "e2ee: a %.*s value is too big to store", kind_len(key), key);
 		free_str_wiped(text);
 		return -1;
 	}
 	int rc = c->st.set(c->st.ctx, key, text);
 	if (rc != 0)
-		mxc_log(c, "error", "e2ee: could not store %.80s", key);
+		mxc_log(c, "error", "e2ee: could not store a %.*s value", kind_len(key), key);
 	free_str_wiped(text);
 	return rc == 0 ? 0 : -1;
 }
@@ -695,16 +702,18 @@ const char *mx_crypto_ed25519(const mx_crypto *c)
 
 void mx_crypto_fingerprint(const mx_crypto *c, char *out, size_t len)
 {
-	size_t o = 0;
+	size_t o = 0, n = strlen(c->ed);
 	if (!len)
 		return;
-	for (size_t i = 0; c->ed[i] && o + 1 < len; i++) {
-		if (i && i % 4 == 0) {
-			if (o + 2 >= len)
-				break;
+	/* Whole groups only: a short buffer gets the first few. */
+	for (size_t i = 0; i < n; i += 4) {
+		size_t g = n - i < 4 ? n - i : 4;
+		if (o + (i ? 1 : 0) + g + 1 > len)
+			break;
+		if (i)
 			out[o++] = ' ';
-		}
-		out[o++] = c->ed[i];
+		memcpy(out + o, c->ed + i, g);
+		o += g;
 	}
 	out[o] = '\0';
 }
