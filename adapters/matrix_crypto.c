@@ -1,4 +1,4 @@
-/* matrix_crypto.c: end-to-end encryption for the Matrix adapter over libolm: the device, Olm and Megolm sessions, trust on first use. */
+/* matrix_crypto.c: end-to-end encryption over libolm: the device, Olm and Megolm sessions, trust on first use. */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -327,7 +327,8 @@ static OlmOutboundGroupSession *unpickle_out(mx_crypto *c, const char *pickle)
 {
 	OlmOutboundGroupSession *s = out_new();
 	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p || olm_unpickle_outbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
+	if (!s || !p
+	    || olm_unpickle_outbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
 		out_free(s);
 		s = NULL;
 	}
@@ -339,7 +340,8 @@ static OlmInboundGroupSession *unpickle_in(mx_crypto *c, const char *pickle)
 {
 	OlmInboundGroupSession *s = in_new();
 	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p || olm_unpickle_inbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
+	if (!s || !p
+	    || olm_unpickle_inbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
 		in_free(s);
 		s = NULL;
 	}
@@ -514,7 +516,8 @@ static int check_signed(mx_crypto *c, json_object *o, const char *user, const ch
 	char *text = sig ? signed_text(o) : NULL;
 	char *sigcopy = sig ? strdup(sig) : NULL;
 	int ok = text && sigcopy
-		&& olm_ed25519_verify(c->util, ed, strlen(ed), text, strlen(text), sigcopy, strlen(sigcopy)) != olm_error();
+		&& olm_ed25519_verify(c->util, ed, strlen(ed), text, strlen(text), sigcopy, strlen(sigcopy))
+			!= olm_error();
 	free(text);
 	free(sigcopy);
 	return ok;
@@ -645,7 +648,8 @@ mx_crypto *mx_crypto_new(const char *user_id, const char *device_id, const char 
 	}
 	err[0] = '\0';
 	if (!user_id || !device_id || !*user_id || !*device_id || strlen(user_id) > MXC_ID_MAX
-	    || strlen(device_id) > MXC_ID_MAX || !pickle_key || strlen(pickle_key) < 16 || !st || !st->get || !st->set) {
+	    || strlen(device_id) > MXC_ID_MAX || !pickle_key || strlen(pickle_key) < 16 || !st || !st->get
+	    || !st->set) {
 		snprintf(err, errlen, "bad e2ee parameters (ids, a pickle key of at least 16 bytes, the store)");
 		return NULL;
 	}
@@ -837,7 +841,8 @@ int mx_crypto_upload_done(mx_crypto *c, json_object *reply)
 		return -1;
 	if (!json_object_object_get_ex(counts, "signed_curve25519", &n))
 		return 0;        /* the server leaves out a count of none */
-	if (!json_object_is_type(n, json_type_int) || json_object_get_int64(n) < 0 || json_object_get_int64(n) > INT32_MAX)
+	if (!json_object_is_type(n, json_type_int) || json_object_get_int64(n) < 0
+	    || json_object_get_int64(n) > INT32_MAX)
 		return -1;
 	return (int)json_object_get_int64(n);
 }
@@ -921,7 +926,8 @@ static void pin_device(mx_crypto *c, const char *user, const char *dev, json_obj
 		if (state && !strcmp(state, "refused"))
 			return;
 		if (!pc || !pe || strcmp(pc, curve) || strcmp(pe, ed)) {
-			mxc_log(c, "warn", "e2ee: device %.64s of %.100s changed its keys: refused for good", dev, user);
+			mxc_log(c, "warn", "e2ee: device %.64s of %.100s changed its keys: refused for good", dev,
+				user);
 			set_state(e, "refused");
 		} else
 			set_state(e, "ok");
@@ -1043,7 +1049,8 @@ static int save_session(mx_crypto *c, const char *curve, OlmSession *s, json_obj
 	json_object *arr = json_object_new_array();
 	json_object_array_add(arr, json_object_new_string(p));
 	free_str_wiped(p);
-	for (size_t i = 0; old && i < json_object_array_length(old) && json_object_array_length(arr) < MXC_OLM_KEEP; i++)
+	size_t nold = old ? json_object_array_length(old) : 0;
+	for (size_t i = 0; i < nold && json_object_array_length(arr) < MXC_OLM_KEEP; i++)
 		if ((int)i != was)
 			json_object_array_add(arr, json_object_get(json_object_array_get_idx(old, i)));
 	json_object *rec = json_object_new_object();
@@ -1058,8 +1065,8 @@ static int save_session(mx_crypto *c, const char *curve, OlmSession *s, json_obj
 static json_object *olm_encrypt_for(mx_crypto *c, const char *curve, const char *plain)
 {
 	json_object *arr = load_sessions(c, curve);
-	const char *pk = arr && json_object_array_length(arr) ? json_object_get_string(json_object_array_get_idx(arr, 0))
-		: NULL;
+	json_object *first = arr && json_object_array_length(arr) ? json_object_array_get_idx(arr, 0) : NULL;
+	const char *pk = first ? json_object_get_string(first) : NULL;
 	OlmSession *s = pk ? unpickle_session(c, pk) : NULL;
 	json_object *out = NULL;
 	if (s) {
@@ -1150,7 +1157,8 @@ static int session_from_claim(mx_crypto *c, const char *user, const char *dev, j
 	}
 	json_object_object_foreach(keys, kid, k) {
 		const char *otk = get_str(k, "key", MXC_KEY_B64);
-		if (made || strncmp(kid, "signed_curve25519:", 18) || !is_b64_key(otk) || !check_signed(c, k, user, dev, ed)) {
+		if (made || strncmp(kid, "signed_curve25519:", 18) || !is_b64_key(otk)
+		    || !check_signed(c, k, user, dev, ed)) {
 			if (!made)
 				mxc_log(c, "debug", "e2ee: a claimed key of %.64s of %.100s is refused", dev, user);
 			continue;
@@ -1208,7 +1216,8 @@ void mx_crypto_room_settings(mx_crypto *c, const char *room, long rotation_msgs,
 		return;
 	room_set *r = find_settings(c, room);
 	if (!r) {
-		room_set *nr = c->nrooms < MXC_ROOMS_MAX ? realloc(c->rooms, (size_t)(c->nrooms + 1) * sizeof *nr) : NULL;
+		size_t want = (size_t)(c->nrooms + 1) * sizeof *c->rooms;
+		room_set *nr = c->nrooms < MXC_ROOMS_MAX ? realloc(c->rooms, want) : NULL;
 		char *name = nr ? strdup(room) : NULL;
 		if (nr)
 			c->rooms = nr;
@@ -1563,7 +1572,8 @@ char *mx_crypto_encrypt(mx_crypto *c, const char *room, const char *type, const 
 
 static int in_key(char *key, const char *room, const char *sender_key, const char *sid)
 {
-	if (!room || !*room || strlen(room) > MXC_ID_MAX || !is_b64_key(sender_key) || !sid || strlen(sid) > MXC_SID_MAX)
+	if (!room || !*room || strlen(room) > MXC_ID_MAX || !is_b64_key(sender_key) || !sid || !*sid
+	    || strlen(sid) > MXC_SID_MAX)
 		return -1;
 	return key_of(key, "e2ee.in.", room, sender_key, sid);
 }
@@ -1641,7 +1651,8 @@ int mx_crypto_decrypt(mx_crypto *c, const char *room, json_object *event, json_o
 		*plain = NULL;
 	json_object *content = get_obj(event, "content");
 	const char *algo = get_str(content, "algorithm", 64), *sk = get_str(content, "sender_key", 64);
-	const char *sid = get_str(content, "session_id", MXC_SID_MAX), *ct = get_str(content, "ciphertext", MXC_CIPHER_MAX);
+	const char *sid = get_str(content, "session_id", MXC_SID_MAX);
+	const char *ct = get_str(content, "ciphertext", MXC_CIPHER_MAX);
 	const char *sender = get_str(event, "sender", MXC_ID_MAX), *eid = get_str(event, "event_id", MXC_ID_MAX);
 	const char *eroom = get_str(event, "room_id", MXC_ID_MAX);
 	if (!algo || strcmp(algo, MXC_MEGOLM_ALGO) || !ct || !sender || !eid || (eroom && room && strcmp(eroom, room))
@@ -1751,10 +1762,12 @@ static int check_sender(mx_crypto *c, const char *sender, const char *sender_key
 	int rc = 0;
 	if (devs) {
 		json_object_object_foreach(devs, id, e) {
-			const char *state = get_str(e, "state", 16), *cu = get_str(e, "curve", 64), *pe = get_str(e, "ed", 64);
+			const char *state = get_str(e, "state", 16), *cu = get_str(e, "curve", 64);
+			const char *pe = get_str(e, "ed", 64);
 			int same_curve = cu && !strcmp(cu, sender_key), same_ed = pe && !strcmp(pe, ed);
 			int same_id = dev && !strcmp(id, dev);
-			if ((same_curve || same_ed || same_id) && (!state || !strcmp(state, "refused") || !same_curve || !same_ed))
+			int bad = !state || !strcmp(state, "refused") || !same_curve || !same_ed;
+			if ((same_curve || same_ed || same_id) && bad)
 				rc = -1;
 		}
 	}
@@ -1766,13 +1779,15 @@ static int check_sender(mx_crypto *c, const char *sender, const char *sender_key
 static int check_payload(mx_crypto *c, json_object *p, const char *sender, const char *sender_key)
 {
 	const char *psender = get_str(p, "sender", MXC_ID_MAX), *recip = get_str(p, "recipient", MXC_ID_MAX);
-	const char *rked = get_str(get_obj(p, "recipient_keys"), "ed25519", 64), *ed = get_str(get_obj(p, "keys"), "ed25519", 64);
+	const char *rked = get_str(get_obj(p, "recipient_keys"), "ed25519", 64);
+	const char *ed = get_str(get_obj(p, "keys"), "ed25519", 64);
 	const char *dev = get_str(p, "sender_device", MXC_ID_MAX);
 	if (!psender || strcmp(psender, sender) || !recip || strcmp(recip, c->user) || !rked || strcmp(rked, c->ed)
 	    || !is_b64_key(ed))
 		return -1;
 	if (check_sender(c, sender, sender_key, ed, dev) < 0) {
-		mxc_log(c, "warn", "e2ee: an Olm message of %.100s from a device with other keys than pinned is refused", sender);
+		mxc_log(c, "warn", "e2ee: an Olm message of %.100s refused: its device is not as pinned",
+			sender);
 		return -1;
 	}
 	return 0;
@@ -1807,7 +1822,8 @@ static int add_room_key(mx_crypto *c, json_object *p, const char *sender, const 
 	json_object *old = st_load(c, key);
 	const char *opk = get_str(old, "pickle", MXC_VALUE_MAX);
 	OlmInboundGroupSession *os = opk ? unpickle_in(c, opk) : NULL;
-	int keep_old = os && olm_inbound_group_session_first_known_index(os) <= olm_inbound_group_session_first_known_index(s);
+	int keep_old = os
+		&& olm_inbound_group_session_first_known_index(os) <= olm_inbound_group_session_first_known_index(s);
 	in_free(os);
 	json_object_put(old);
 	int added = 0;
@@ -1836,8 +1852,8 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 	json_object *content = get_obj(event, "content"), *mine = get_obj(get_obj(content, "ciphertext"), c->curve), *t;
 	const char *algo = get_str(content, "algorithm", 64), *sk = get_str(content, "sender_key", 64);
 	const char *body = get_str(mine, "body", MXC_CIPHER_MAX);
-	if (!type || strcmp(type, "m.room.encrypted") || !sender || !algo || strcmp(algo, MXC_OLM_ALGO) || !is_b64_key(sk)
-	    || !strcmp(sk, c->curve) || !body || !json_object_object_get_ex(mine, "type", &t)
+	if (!type || strcmp(type, "m.room.encrypted") || !sender || !algo || strcmp(algo, MXC_OLM_ALGO)
+	    || !is_b64_key(sk) || !strcmp(sk, c->curve) || !body || !json_object_object_get_ex(mine, "type", &t)
 	    || !json_object_is_type(t, json_type_int) || json_object_get_int64(t) < 0 || json_object_get_int64(t) > 1) {
 		mxc_log(c, "debug", "e2ee: a to-device event is ignored (not an Olm message for this device)");
 		return 0;
@@ -1852,7 +1868,8 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 	const char *ptype = get_str(p, "type", 64);
 	int added = 0;
 	if (check_payload(c, p, sender, sk) < 0)
-		mxc_log(c, "debug", "e2ee: an Olm message of %.100s is refused (not for us, or sender mismatch)", sender);
+		mxc_log(c, "debug", "e2ee: an Olm message of %.100s is refused (not for us, or sender mismatch)",
+			sender);
 	else if (ptype && !strcmp(ptype, "m.room_key"))
 		added = add_room_key(c, p, sender, sk, room_out, room_len);
 	json_object_put(p);

@@ -263,9 +263,10 @@ static void session_of(mx_crypto *a, const char *room, int64_t now, char *out, s
 static void test_canonical(void)
 {
 	CHECK(!strcmp(canon("{\"b\":1,\"a\":{\"d\":[1,2,{\"z\":null,\"y\":true}],\"c\":false}}"),
-		      "{\"a\":{\"c\":false,\"d\":[1,2,{\"y\":true,\"z\":null}]},\"b\":1}"), "sorted, nested: %s", canon_out);
-	CHECK(!strcmp(canon("{ \"one\" : 1 ,\n \"two\" : \"Two\" }"), "{\"one\":1,\"two\":\"Two\"}"), "no whitespace: %s",
+		      "{\"a\":{\"c\":false,\"d\":[1,2,{\"y\":true,\"z\":null}]},\"b\":1}"), "sorted, nested: %s",
 	      canon_out);
+	CHECK(!strcmp(canon("{ \"one\" : 1 ,\n \"two\" : \"Two\" }"), "{\"one\":1,\"two\":\"Two\"}"),
+	      "no whitespace: %s", canon_out);
 	CHECK(!strcmp(canon("{\"a\":\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u0001\\u001f\"}"),
 		      "{\"a\":\"\\\"\\\\/\\b\\f\\n\\r\\t\\u0001\\u001f\"}"), "escapes: %s", canon_out);
 	CHECK(!strcmp(canon("{\"a\":\"\\u65e5\\u672c\\u8a9e\",\"\\u00e9\":\"\\ud83d\\ude00\"}"),
@@ -279,7 +280,8 @@ static void test_canonical(void)
 	CHECK(!strcmp(canon("{\"f\":1.5}"), ""), "a float is refused");
 	CHECK(!strcmp(canon("{\"a\":[{\"f\":1e3}]}"), ""), "a nested float is refused");
 	CHECK(!strcmp(canon("{\"big\":9007199254740993}"), ""), "an integer out of range is refused");
-	CHECK(!strcmp(canon("[]"), "[]") && !strcmp(canon("{}"), "{}") && !strcmp(canon("\"x\""), "\"x\""), "small values");
+	CHECK(!strcmp(canon("[]"), "[]") && !strcmp(canon("{}"), "{}") && !strcmp(canon("\"x\""), "\"x\""),
+	      "small values");
 	json_object *deep = json_object_new_array();
 	for (int i = 0; i < 100; i++) {
 		json_object *outer = json_object_new_array();
@@ -325,7 +327,8 @@ static json_object *first_upload(mx_crypto *c, const char *user, const char *dev
 	/* A retry before the reply (say, after a crash) sends the same keys. */
 	char *again = mx_crypto_upload_body(c, -1);
 	json_object *up2 = parse(again);
-	CHECK(up2 && json_object_equal(path(up2, "one_time_keys", NULL, NULL), otks), "upload: a retry sends the same keys");
+	CHECK(up2 && json_object_equal(path(up2, "one_time_keys", NULL, NULL), otks),
+	      "upload: a retry sends the same keys");
 	json_object_put(up2);
 	free(again);
 	json_object *reply = parse("{\"one_time_key_counts\":{\"signed_curve25519\":50}}");
@@ -358,8 +361,9 @@ static void test_keys(world *w)
 	/* Top up: 10 left on the server, 40 new keys (no device keys again). */
 	char *body = mx_crypto_upload_body(w->b, 10);
 	json_object *up = parse(body);
-	CHECK(up && !path(up, "device_keys", NULL, NULL) && json_object_object_length(path(up, "one_time_keys", NULL, NULL))
-	      == 40, "top-up to 50");
+	json_object *otks = path(up, "one_time_keys", NULL, NULL);
+	CHECK(up && !path(up, "device_keys", NULL, NULL) && otks && json_object_object_length(otks) == 40,
+	      "top-up to 50");
 	json_object_put(up);
 	free(body);
 	json_object *reply = parse("{\"one_time_key_counts\":{}}");
@@ -431,7 +435,8 @@ static void test_messages(world *w)
 	CHECK(mx_crypto_decrypt(w->b, ROOM, ev, &plain) == MXC_OK, "the same event again is no replay");
 	json_object_put(plain);
 	json_object_object_add(ev, "event_id", json_object_new_string("$other"));
-	CHECK(mx_crypto_decrypt(w->b, ROOM, ev, &plain) == MXC_REPLAY && !plain, "the same index in another event: replay");
+	CHECK(mx_crypto_decrypt(w->b, ROOM, ev, &plain) == MXC_REPLAY && !plain,
+	      "the same index in another event: replay");
 	json_object_put(ev);
 
 	json_object *c = parse(enc);
@@ -458,9 +463,9 @@ static void test_messages(world *w)
 	/* The same session under another room's name (a forged key share): the plaintext's room decides. */
 	c = parse(enc);
 	char from[700], to[700];
-	snprintf(from, sizeof from, "e2ee.in.%s|%s|%s", ROOM, mx_crypto_curve25519(w->a), str_at(c, "session_id", NULL, NULL));
-	snprintf(to, sizeof to, "e2ee.in.!forged:example.org|%s|%s", mx_crypto_curve25519(w->a),
-		 str_at(c, "session_id", NULL, NULL));
+	const char *sid = str_at(c, "session_id", NULL, NULL);
+	snprintf(from, sizeof from, "e2ee.in.%s|%s|%s", ROOM, mx_crypto_curve25519(w->a), sid);
+	snprintf(to, sizeof to, "e2ee.in.!forged:example.org|%s|%s", mx_crypto_curve25519(w->a), sid);
 	CHECK(mem_value(&w->sb, from) != NULL, "bob keeps the session under %s", from);
 	mem_set(&w->sb, to, mem_value(&w->sb, from));
 	ev = room_event(ALICE, enc, "$w2");
@@ -484,7 +489,8 @@ static void test_tofu(world *w)
 	json_object *q1 = query_reply(CAROL, "CAROLDEV", path(u1, "device_keys", NULL, NULL));
 	json_object *q2 = query_reply(CAROL, "CAROLDEV", path(u2, "device_keys", NULL, NULL));
 	char ids[2][256];
-	CHECK(mx_crypto_query_done(w->a, q1) == 1 && mx_crypto_devices(w->a, CAROL, ids, 2) == 1, "carol's device kept");
+	CHECK(mx_crypto_query_done(w->a, q1) == 1 && mx_crypto_devices(w->a, CAROL, ids, 2) == 1,
+	      "carol's device kept");
 	int warns = w->sa.warns;
 	CHECK(mx_crypto_query_done(w->a, q2) == 1, "the second query is read");
 	CHECK(mx_crypto_devices(w->a, CAROL, ids, 2) == 0, "the device with changed keys is refused");
@@ -521,7 +527,8 @@ static void test_tofu(world *w)
 	CHECK(mx_crypto_query_done(w->a, q4) == 1 && mx_crypto_devices(w->a, CAROL, ids, 2) == 0, "an empty list");
 	json_object_put(q4);
 	json_object *qb = query_reply(BOB, "BOBDEV", path(w->b_up, "device_keys", NULL, NULL));
-	CHECK(mx_crypto_query_done(w->a, qb) == 1 && mx_crypto_devices(w->a, BOB, ids, 2) == 1, "bob again: same keys, kept");
+	CHECK(mx_crypto_query_done(w->a, qb) == 1 && mx_crypto_devices(w->a, BOB, ids, 2) == 1,
+	      "bob again: same keys, kept");
 	json_object_put(qb);
 
 	json_object_put(q1);
@@ -605,7 +612,8 @@ static void test_persistence(world *w)
 	CHECK(round_trip(w->a, w->b, ROOM, "after restart", "$p1", w->now) == MXC_OK, "the room session goes on");
 	mx_crypto_room_rotate(w->a, ROOM);
 	share_to_bob(w, ROOM);
-	CHECK(round_trip(w->a, w->b, ROOM, "new session after restart", "$p2", w->now) == MXC_OK, "a new share decrypts");
+	CHECK(round_trip(w->a, w->b, ROOM, "new session after restart", "$p2", w->now) == MXC_OK,
+	      "a new share decrypts");
 
 	/* Bob answers over the same Olm session (a normal message, not a pre-key one). */
 	const char *alice[] = { ALICE };
@@ -706,6 +714,12 @@ static int to_device_text(mx_crypto *c, const char *event)
 	return rc;
 }
 
+/* The start of crafted events: a room event (then the algorithm), a to-device one (algorithm included). */
+#define EV_HEAD "{\"sender\":\"@a:b\",\"event_id\":\"$x\",\"content\":{\"algorithm\":"
+#define MEGOLM "\"m.megolm.v1.aes-sha2\""
+#define OLM "\"m.olm.v1.curve25519-aes-sha2\""
+#define TD_HEAD "{\"type\":\"m.room.encrypted\",\"sender\":\"@a:b\",\"content\":{\"algorithm\":" OLM
+
 static void test_bad_input(world *w)
 {
 	mx_crypto *b = w->b;
@@ -715,34 +729,34 @@ static void test_bad_input(world *w)
 	CHECK(decrypt_text(b, ROOM, "{}") == MXC_BAD, "empty event");
 	CHECK(decrypt_text(b, ROOM, "[1]") == MXC_BAD, "an array");
 	CHECK(mx_crypto_decrypt(b, ROOM, NULL, NULL) == MXC_BAD, "NULL event");
-	CHECK(decrypt_text(b, ROOM, "{\"sender\":\"@a:b\",\"event_id\":\"$x\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\"}}")
-	      == MXC_BAD, "no ciphertext");
-	CHECK(decrypt_text(b, ROOM, "{\"sender\":\"@a:b\",\"event_id\":\"$x\",\"content\":{\"algorithm\":\"m.olm.v1.curve25519-aes-sha2\","
-			   "\"ciphertext\":\"x\",\"sender_key\":\"x\",\"session_id\":\"x\"}}") == MXC_BAD, "wrong algorithm");
-	CHECK(decrypt_text(b, ROOM, "{\"sender\":\"@a:b\",\"event_id\":\"$x\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\","
-			   "\"ciphertext\":5,\"sender_key\":[],\"session_id\":{}}}") == MXC_BAD, "wrong types");
-	char *ev = malloc(sizeof big * 2 + 512);
-	snprintf(ev, sizeof big * 2 + 512, "{\"sender\":\"@a:b\",\"event_id\":\"$x\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\","
-		 "\"ciphertext\":\"%s\",\"sender_key\":\"%s\",\"session_id\":\"%s\"}}", big, mx_crypto_curve25519(w->a), big);
+	CHECK(decrypt_text(b, ROOM, EV_HEAD MEGOLM "}}") == MXC_BAD, "no ciphertext");
+	CHECK(decrypt_text(b, ROOM, EV_HEAD OLM ",\"ciphertext\":\"x\",\"sender_key\":\"x\",\"session_id\":\"x\"}}")
+	      == MXC_BAD, "wrong algorithm");
+	CHECK(decrypt_text(b, ROOM, EV_HEAD MEGOLM ",\"ciphertext\":5,\"sender_key\":[],\"session_id\":{}}}")
+	      == MXC_BAD, "wrong types");
+	size_t evlen = sizeof big * 2 + 512;
+	char *ev = malloc(evlen);
+	const char *ca = mx_crypto_curve25519(w->a), *cb = mx_crypto_curve25519(b);
+	snprintf(ev, evlen, EV_HEAD MEGOLM ",\"ciphertext\":\"%s\",\"sender_key\":\"%s\",\"session_id\":\"%s\"}}",
+		 big, ca, big);
 	CHECK(decrypt_text(b, ROOM, ev) == MXC_BAD, "a huge session id");
-	snprintf(ev, sizeof big * 2 + 512, "{\"sender\":\"%s\",\"event_id\":\"$x\",\"content\":{\"algorithm\":\"m.megolm.v1.aes-sha2\","
-		 "\"ciphertext\":\"x\",\"sender_key\":\"%s\",\"session_id\":\"s\"}}", big, mx_crypto_curve25519(w->a));
+	snprintf(ev, evlen, "{\"sender\":\"%s\",\"event_id\":\"$x\",\"content\":{\"algorithm\":" MEGOLM
+		 ",\"ciphertext\":\"x\",\"sender_key\":\"%s\",\"session_id\":\"s\"}}", big, ca);
 	CHECK(decrypt_text(b, ROOM, ev) == MXC_BAD, "a huge sender");
 	CHECK(mx_crypto_decrypt(b, big, NULL, NULL) == MXC_BAD, "a huge room");
 
 	CHECK(to_device_text(b, "{}") == 0, "to-device: empty");
-	CHECK(to_device_text(b, "{\"type\":\"m.room.encrypted\",\"sender\":\"@a:b\",\"content\":{}}") == 0, "no content");
-	snprintf(ev, sizeof big * 2 + 512, "{\"type\":\"m.room.encrypted\",\"sender\":\"@a:b\",\"content\":{\"algorithm\":"
-		 "\"m.olm.v1.curve25519-aes-sha2\",\"sender_key\":\"%s\",\"ciphertext\":{\"%s\":{\"type\":0,\"body\":\"%s\"}}}}",
-		 mx_crypto_curve25519(w->a), mx_crypto_curve25519(b), big);
+	CHECK(to_device_text(b, "{\"type\":\"m.room.encrypted\",\"sender\":\"@a:b\",\"content\":{}}") == 0,
+	      "no content");
+	snprintf(ev, evlen, TD_HEAD ",\"sender_key\":\"%s\",\"ciphertext\":{\"%s\":{\"type\":0,\"body\":\"%s\"}}}}",
+		 ca, cb, big);
 	CHECK(to_device_text(b, ev) == 0, "a garbage pre-key message");
-	snprintf(ev, sizeof big * 2 + 512, "{\"type\":\"m.room.encrypted\",\"sender\":\"@a:b\",\"content\":{\"algorithm\":"
-		 "\"m.olm.v1.curve25519-aes-sha2\",\"sender_key\":\"%s\",\"ciphertext\":{\"%s\":{\"type\":1,\"body\":\"AwogAAAA\"}}}}",
-		 mx_crypto_curve25519(w->a), mx_crypto_curve25519(b));
+	snprintf(ev, evlen,
+		 TD_HEAD ",\"sender_key\":\"%s\",\"ciphertext\":{\"%s\":{\"type\":1,\"body\":\"AwogAAAA\"}}}}",
+		 ca, cb);
 	CHECK(to_device_text(b, ev) == 0, "a garbage message");
-	snprintf(ev, sizeof big * 2 + 512, "{\"type\":\"m.room.encrypted\",\"sender\":\"@a:b\",\"content\":{\"algorithm\":"
-		 "\"m.olm.v1.curve25519-aes-sha2\",\"sender_key\":\"%s\",\"ciphertext\":{\"%s\":{\"type\":\"0\",\"body\":7}}}}",
-		 mx_crypto_curve25519(w->a), mx_crypto_curve25519(b));
+	snprintf(ev, evlen, TD_HEAD ",\"sender_key\":\"%s\",\"ciphertext\":{\"%s\":{\"type\":\"0\",\"body\":7}}}}", ca,
+		 cb);
 	CHECK(to_device_text(b, ev) == 0, "wrong types in the ciphertext");
 	CHECK(mx_crypto_to_device(b, NULL, NULL, 0) == 0, "NULL to-device");
 	free(ev);
@@ -841,7 +855,8 @@ static void write_file(const char *name, json_object *o)
 static json_object *cross_input(world *w, json_object *dave, const char *room)
 {
 	json_object *q = query_reply(DAVE, "DAVEDEV", path(dave, "device_keys", NULL, NULL));
-	CHECK(mx_crypto_query_done(w->a, q) == 1 && mx_crypto_devices(w->a, DAVE, NULL, 0) == 1, "dave's python keys verify");
+	CHECK(mx_crypto_query_done(w->a, q) == 1 && mx_crypto_devices(w->a, DAVE, NULL, 0) == 1,
+	      "dave's python keys verify");
 	json_object_put(q);
 	json_object *cr = claim_reply(DAVE, "DAVEDEV", path(dave, "one_time_keys", NULL, NULL));
 	CHECK(mx_crypto_claim_done(w->a, cr) == 1, "a session with dave from his python one-time key");
@@ -880,7 +895,8 @@ static void cross_output(world *w, const char *file, const char *room)
 	json_object *out = json_object_from_file(file), *plain = NULL;
 	json_object *e = to_device_event(DAVE, path(out, "to_device", NULL, NULL));
 	char got[256] = "";
-	CHECK(mx_crypto_to_device(w->a, e, got, sizeof got) == 1 && !strcmp(got, room), "alice takes dave's python room key");
+	CHECK(mx_crypto_to_device(w->a, e, got, sizeof got) == 1 && !strcmp(got, room),
+	      "alice takes dave's python room key");
 	json_object_put(e);
 	e = json_object_new_object();
 	json_object_object_add(e, "sender", json_object_new_string(DAVE));
@@ -897,7 +913,7 @@ static void cross_output(world *w, const char *file, const char *room)
 static void test_python(world *w)
 {
 	if (!peer_usable()) {
-		printf("bot_crypto: python3-olm (/usr/bin/python3 with olm, and " PEER ") not found: cross-check skipped\n");
+		printf("bot_crypto: no python3-olm (/usr/bin/python3 with olm, and " PEER "): cross-check skipped\n");
 		return;
 	}
 	char dir[] = "/tmp/bot_crypto.XXXXXX", args[256], file[300];
