@@ -52,6 +52,9 @@ __attribute__((format(printf, 3, 4))) static void mxc_log(mx_crypto *c, const ch
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
+	for (char *p = text; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = '?';       /* ids from the network: no line breaks in the log */
 	c->st.log(c->st.ctx, level, text);
 }
 
@@ -764,15 +767,13 @@ static json_object *unpublished_keys(mx_crypto *c)
 	return keys;
 }
 
-/* Makes n new one-time keys and stores the account; -1 on failure. */
+/* Makes n new one-time keys (the caller stores the account); -1 on failure. */
 static int make_one_time_keys(mx_crypto *c, size_t n)
 {
 	size_t rlen = olm_account_generate_one_time_keys_random_length(c->acct, n);
 	uint8_t *r = random_buf(rlen);
 	int rc = r && olm_account_generate_one_time_keys(c->acct, n, r, rlen) != olm_error() ? 0 : -1;
 	free_wiped(r, rlen);
-	if (rc == 0)
-		rc = save_account(c);
 	return rc;
 }
 
@@ -803,12 +804,19 @@ char *mx_crypto_upload_body(mx_crypto *c, int server_count)
 	int unpub = json_object_object_length(keys);
 	/* Unknown count: a device not yet published has none up there; else make none blindly. */
 	int have = server_count >= 0 ? server_count : c->published ? target : 0;
+	if (have > target)
+		have = target;
 	if (have + unpub < target) {
 		json_object_put(keys);
 		if (make_one_time_keys(c, (size_t)(target - have - unpub)) < 0 || !(keys = unpublished_keys(c)))
 			return NULL;
 	}
 	if (c->published && json_object_object_length(keys) == 0) {
+		json_object_put(keys);
+		return NULL;
+	}
+	/* Whatever goes up is kept first (also keys made by an earlier call whose store failed). */
+	if (save_account(c) < 0) {
 		json_object_put(keys);
 		return NULL;
 	}
@@ -1613,6 +1621,8 @@ static int check_replay(mx_crypto *c, const char *key, json_object *rec, uint32_
 	size_t n = seen ? json_object_array_length(seen) : 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(seen, i);
+		if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) != 2)
+			continue;
 		if (json_object_get_int64(json_object_array_get_idx(e, 0)) != (int64_t)index) {
 			if (n - i < MXC_SEEN_KEEP)
 				json_object_array_add(keep, json_object_get(e));
@@ -1755,6 +1765,22 @@ static char *olm_decrypt_from(mx_crypto *c, const char *sender_key, size_t type,
 	return plain;
 }
 
+/* Whether the device with this curve key is one of sender's refused devices. */
+static int refused_curve(mx_crypto *c, const char *sender, const char *sender_key)
+{
+	json_object *rec = load_user(c, sender), *devs = get_obj(rec, "devices");
+	int refused = 0;
+	if (devs) {
+		json_object_object_foreach(devs, id, e) {
+			const char *state = get_str(e, "state", 16), *cu = get_str(e, "curve", 64);
+			(void)id;
+			refused |= cu && !strcmp(cu, sender_key) && (!state || !strcmp(state, "refused"));
+		}
+	}
+	json_object_put(rec);
+	return refused;
+}
+
 /* Checks the sender's claimed device against what is pinned: 0 when it may be believed. */
 static int check_sender(mx_crypto *c, const char *sender, const char *sender_key, const char *ed, const char *dev)
 {
@@ -1856,6 +1882,10 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 	    || !is_b64_key(sk) || !strcmp(sk, c->curve) || !body || !json_object_object_get_ex(mine, "type", &t)
 	    || !json_object_is_type(t, json_type_int) || json_object_get_int64(t) < 0 || json_object_get_int64(t) > 1) {
 		mxc_log(c, "debug", "e2ee: a to-device event is ignored (not an Olm message for this device)");
+		return 0;
+	}
+	if (refused_curve(c, sender, sk)) {
+		mxc_log(c, "debug", "e2ee: an Olm message of %.100s from a refused device is dropped", sender);
 		return 0;
 	}
 	char *plain = olm_decrypt_from(c, sk, (size_t)json_object_get_int64(t), body);

@@ -180,9 +180,11 @@ static json_object *claim_reply(const char *user, const char *dev, json_object *
 {
 	json_object *r = json_object_new_object(), *all = json_object_new_object(), *u = json_object_new_object();
 	json_object *d = json_object_new_object();
-	json_object_object_foreach(otks, kid, k) {
-		json_object_object_add(d, kid, json_object_get(k));
-		break;
+	if (otks) {
+		json_object_object_foreach(otks, kid, k) {
+			json_object_object_add(d, kid, json_object_get(k));
+			break;
+		}
 	}
 	json_object_object_add(u, dev, d);
 	json_object_object_add(all, user, u);
@@ -320,8 +322,10 @@ static json_object *first_upload(mx_crypto *c, const char *user, const char *dev
 	CHECK(otks && json_object_object_length(otks) == 50, "upload: 50 one-time keys, got %d",
 	      otks ? json_object_object_length(otks) : -1);
 	int good = 0;
-	json_object_object_foreach(otks, k, v) {
-		good += !strncmp(k, "signed_curve25519:", 18) && verify_sig(v, user, dev, ed);
+	if (otks) {
+		json_object_object_foreach(otks, k, v) {
+			good += !strncmp(k, "signed_curve25519:", 18) && verify_sig(v, user, dev, ed);
+		}
 	}
 	CHECK(good == 50, "upload: every one-time key signed (%d)", good);
 	/* A retry before the reply (say, after a crash) sends the same keys. */
@@ -799,6 +803,130 @@ static void test_bad_input(world *w)
 	CHECK(1, "settings, rotate, share_failed take odd rooms");
 }
 
+/* A device of user that knows alice (a query) and has an Olm session with her (one of her one-time keys). */
+static mx_crypto *stranger(world *w, const char *user, const char *dev, mem *m, const char *otk_id)
+{
+	mx_crypto *c = open_dev(user, dev, "a stranger's pickle key", m);
+	json_object *q = query_reply(ALICE, "ALICEBOT", path(w->a_up, "device_keys", NULL, NULL));
+	CHECK(c && mx_crypto_query_done(c, q) == 1, "%s knows alice", user);
+	json_object_put(q);
+	json_object *one = json_object_new_object(), *k = path(w->a_up, "one_time_keys", otk_id, NULL);
+	json_object_object_add(one, otk_id, json_object_get(k));
+	json_object *cr = claim_reply(ALICE, "ALICEBOT", one);
+	CHECK(k && c && mx_crypto_claim_done(c, cr) == 1, "%s has a session with alice", user);
+	json_object_put(cr);
+	json_object_put(one);
+	return c;
+}
+
+/* The key-ids of alice's first upload, in order. */
+static const char *otk_id(world *w, int n)
+{
+	json_object *otks = path(w->a_up, "one_time_keys", NULL, NULL);
+	int i = 0;
+	if (otks) {
+		json_object_object_foreach(otks, kid, k) {
+			(void)k;
+			if (i++ == n)
+				return kid;
+		}
+	}
+	return "";
+}
+
+static void test_senders(world *w)
+{
+	const char *alice[] = { ALICE };
+	char got[256];
+	int missing;
+
+	/* A device alice never asked about may give her a room key (unknown, not distrusted). */
+	mem sf = { 0 };
+	mx_crypto *f = stranger(w, "@frank:example.org", "FRANKDEV", &sf, otk_id(w, 3));
+	char *body = f ? mx_crypto_share_body(f, ROOM, alice, 1, w->now, &missing) : NULL;
+	CHECK(body && deliver(w->a, body, "@frank:example.org", ALICE, "ALICEBOT", got, sizeof got) == 1,
+	      "a room key from an unknown device is taken");
+	free(body);
+	/* The same device claiming to be bob in the event: the payload's sender decides. */
+	mx_crypto_room_rotate(f, ROOM);
+	body = f ? mx_crypto_share_body(f, ROOM, alice, 1, w->now, &missing) : NULL;
+	CHECK(body && deliver(w->a, body, BOB, ALICE, "ALICEBOT", got, sizeof got) == 0 && !got[0],
+	      "a to-device event whose sender is not the payload's is refused");
+	free(body);
+	mx_crypto_free(f);
+	mem_free(&sf);
+
+	/* A refused device (carol's, keys changed) gets nothing in. */
+	mem sc = { 0 };
+	mx_crypto *c = stranger(w, CAROL, "CAROLDEV", &sc, otk_id(w, 4));
+	body = c ? mx_crypto_share_body(c, ROOM, alice, 1, w->now, &missing) : NULL;
+	CHECK(body && deliver(w->a, body, CAROL, ALICE, "ALICEBOT", got, sizeof got) == 0,
+	      "a room key from a refused device is dropped");
+	free(body);
+	mx_crypto_free(c);
+	mem_free(&sc);
+
+	/* Upload: a store that fails gives no body; a huge count nothing due. */
+	w->sa.fail = 1;
+	body = mx_crypto_upload_body(w->a, 0);
+	CHECK(body == NULL, "no upload body when the account cannot be stored");
+	free(body);
+	w->sa.fail = 0;
+	/* The keys made then are in the account: they go up next (stored first), whatever the count. */
+	int sets = w->sa.sets;
+	body = mx_crypto_upload_body(w->a, 2147483647);
+	json_object *up = parse(body), *otks = path(up, "one_time_keys", NULL, NULL);
+	CHECK(otks && json_object_object_length(otks) == 50 && w->sa.sets > sets, "the keys made are stored and sent");
+	json_object_put(up);
+	free(body);
+	json_object *reply = parse("{\"one_time_key_counts\":{\"signed_curve25519\":100}}");
+	CHECK(mx_crypto_upload_done(w->a, reply) == 100, "upload done");
+	json_object_put(reply);
+	body = mx_crypto_upload_body(w->a, 2147483647);
+	CHECK(body == NULL, "nothing due at a huge count");
+	free(body);
+	body = mx_crypto_upload_body(w->a, 45);
+	up = parse(body);
+	otks = path(up, "one_time_keys", NULL, NULL);
+	CHECK(otks && json_object_object_length(otks) == 5 && !path(up, "device_keys", NULL, NULL),
+	      "five keys due at 45");
+	json_object_put(up);
+	free(body);
+	reply = parse("{\"one_time_key_counts\":{\"signed_curve25519\":50}}");
+	CHECK(mx_crypto_upload_done(w->a, reply) == 50, "upload done");
+	json_object_put(reply);
+}
+
+/* More devices than MXC_DEVICES_MAX for one user: the first ones are kept, the rest ignored. */
+static void test_many_devices(world *w)
+{
+	enum { N = MXC_DEVICES_MAX + 2 };
+	json_object *listed = json_object_new_object();
+	for (int i = 0; i < N; i++) {
+		mem m = { 0 };
+		char dev[32];
+		snprintf(dev, sizeof dev, "GDEV%02d", i);
+		mx_crypto *g = open_dev("@gina:example.org", dev, "gina's pickle key, long", &m);
+		char *body = g ? mx_crypto_upload_body(g, -1) : NULL;
+		json_object *up = parse(body);
+		json_object_object_add(listed, dev, json_object_get(path(up, "device_keys", NULL, NULL)));
+		json_object_put(up);
+		free(body);
+		mx_crypto_free(g);
+		mem_free(&m);
+	}
+	json_object *r = json_object_new_object(), *dk = json_object_new_object();
+	json_object_object_add(dk, "@gina:example.org", listed);
+	json_object_object_add(r, "device_keys", dk);
+	CHECK(mx_crypto_query_done(w->a, r) == 1, "gina's query");
+	CHECK(mx_crypto_devices(w->a, "@gina:example.org", NULL, 0) == MXC_DEVICES_MAX, "at most %d devices kept",
+	      MXC_DEVICES_MAX);
+	char ids[2][256];
+	CHECK(mx_crypto_devices(w->a, "@gina:example.org", ids, 2) == MXC_DEVICES_MAX && !strcmp(ids[0], "GDEV00")
+	      && !strcmp(ids[1], "GDEV01"), "ids up to max");
+	json_object_put(r);
+}
+
 /* ---- the cross-check against python3-olm ---- */
 
 #define PEER "tests/unit/olm_peer.py"
@@ -957,6 +1085,8 @@ int main(void)
 	test_persistence(&w);
 	test_failing_store(&w);
 	test_bad_input(&w);
+	test_senders(&w);
+	test_many_devices(&w);
 	test_python(&w);
 	mx_crypto_free(w.a);
 	mx_crypto_free(w.b);
