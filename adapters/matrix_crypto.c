@@ -1,4 +1,29 @@
-/* matrix_crypto.c: end-to-end encryption over libolm: the device, Olm and Megolm sessions, trust on first use. */
+/* matrix_crypto.c: end-to-end encryption over libolm: the device, Olm and Megolm sessions, trust on first use.
+ *
+ * The store is the only state (but the rooms' rotation settings): each call
+ * reads what it needs, unpickles, works, pickles and writes back before it
+ * returns. What the header leaves open, decided here:
+ *   - upload: with the server's count unknown (-1), a device not yet
+ *     published is taken to have no keys up there, a published one enough;
+ *     the account is stored before any body is returned.
+ *   - query: a device no longer listed is not used but its keys stay pinned
+ *     ("gone"), so it cannot come back under other keys; a listed device
+ *     whose keys or signature do not check out is skipped (an earlier pin
+ *     stays); our own user's other devices are trusted like anyone's.
+ *   - Olm: messages go out over the session last made or last used to
+ *     decrypt (first in the list); a pre-key message that matches a kept
+ *     session and fails is not tried as a new session.
+ *   - to-device: a room key is refused when the event's sender is not the
+ *     payload's, when it is not for this device, when the sender's curve key
+ *     belongs to a refused device, or when the claimed ed25519 key, curve key
+ *     or device id matches a pinned device only in part. A key for a
+ *     session already kept replaces it only if it starts at a lower index.
+ *   - decrypt: the event must carry its event_id (replay protection) and be
+ *     sent by the user who gave the room key; an index before the session's
+ *     first known one is MXC_BAD (the bot asks no one for old keys).
+ *   - rotation settings only lower the defaults (MXC_ROTATE_*); a clock that
+ *     went back before the session's start also rotates it.
+ */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <inttypes.h>
