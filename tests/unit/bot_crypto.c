@@ -897,6 +897,75 @@ static void test_senders(world *w)
 	json_object_put(reply);
 }
 
+/* Mutated ciphertexts (a byte changed, cut short) never decrypt and never crash. */
+static void test_mutations(world *w)
+{
+	const char *bob[] = { BOB };
+	int missing, bad = 0, n = 0;
+	uint32_t seed = 12345;
+	mx_crypto_room_rotate(w->a, ROOM);
+	char *share = mx_crypto_share_body(w->a, ROOM, bob, 1, w->now, &missing);
+	char *enc = mx_crypto_encrypt(w->a, ROOM, "m.room.message", "{\"body\":\"m\"}", w->now);
+	json_object *sb = parse(share), *content = path(sb, "messages", BOB, "BOBDEV");
+	json_object *ct = content ? path(content, "ciphertext", mx_crypto_curve25519(w->b), NULL) : NULL;
+	const char *body = str_at(ct, "body", NULL, NULL);
+	json_object *ec = parse(enc);
+	const char *mc = str_at(ec, "ciphertext", NULL, NULL);
+	char *b0 = body ? strdup(body) : NULL, *m0 = mc ? strdup(mc) : NULL;
+	for (int i = 0; b0 && m0 && i < 200; i++, n++) {
+		char *b1 = strdup(b0), *m1 = strdup(m0);
+		seed = seed * 1103515245u + 12345u;
+		size_t bl = strlen(b1), ml = strlen(m1);
+		if (i % 4 == 3) {
+			b1[seed % bl] = '\0';
+			m1[seed % ml] = '\0';
+		} else {
+			b1[seed % bl] = "AZaz09+/"[(seed >> 16) % 8];
+			m1[seed % ml] = "AZaz09+/"[(seed >> 16) % 8];
+		}
+		if (!strcmp(b1, b0) || !strcmp(m1, m0)) {
+			free(b1);
+			free(m1);
+			continue;
+		}
+		json_object_object_add(ct, "body", json_object_new_string(b1));
+		json_object *e = to_device_event(ALICE, content);
+		char room[256];
+		bad += mx_crypto_to_device(w->b, e, room, sizeof room) != 0;
+		json_object_put(e);
+		json_object_object_add(ec, "ciphertext", json_object_new_string(m1));
+		char id[32];
+		snprintf(id, sizeof id, "$mut%d", i);
+		e = room_event(ALICE, json_object_to_json_string(ec), id);
+		json_object *plain = NULL;
+		int rc = mx_crypto_decrypt(w->b, ROOM, e, &plain);
+		bad += rc == MXC_OK || plain;
+		json_object_put(plain);
+		json_object_put(e);
+		free(b1);
+		free(m1);
+	}
+	CHECK(n > 150 && bad == 0, "mutated messages: %d of %d decrypted", bad, n);
+	/* The real ones still do. */
+	if (b0)
+		json_object_object_add(ct, "body", json_object_new_string(b0));
+	char room[256] = "";
+	json_object *e = to_device_event(ALICE, content);
+	CHECK(content && mx_crypto_to_device(w->b, e, room, sizeof room) == 1, "the unmutated share is read");
+	json_object_put(e);
+	e = room_event(ALICE, enc, "$unmutated");
+	json_object *plain = NULL;
+	CHECK(mx_crypto_decrypt(w->b, ROOM, e, &plain) == MXC_OK, "the unmutated message decrypts");
+	json_object_put(plain);
+	json_object_put(e);
+	free(b0);
+	free(m0);
+	json_object_put(ec);
+	json_object_put(sb);
+	free(share);
+	free(enc);
+}
+
 /* More devices than MXC_DEVICES_MAX for one user: the first ones are kept, the rest ignored. */
 static void test_many_devices(world *w)
 {
@@ -1087,6 +1156,7 @@ int main(void)
 	test_bad_input(&w);
 	test_senders(&w);
 	test_many_devices(&w);
+	test_mutations(&w);
 	test_python(&w);
 	mx_crypto_free(w.a);
 	mx_crypto_free(w.b);
