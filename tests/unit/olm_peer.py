@@ -119,6 +119,8 @@ def check(d):
 
 
 def main():
+    if len(sys.argv) not in (3, 5) or sys.argv[1] not in ("keys", "check"):
+        sys.exit(__doc__)
     if sys.argv[1] == "keys":
         keys(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
