@@ -1,4 +1,29 @@
-/* matrix_crypto.c: end-to-end encryption for the Matrix adapter over libolm: the device, Olm and Megolm sessions, trust on first use. */
+/* matrix_crypto.c: end-to-end encryption over libolm: the device, Olm and Megolm sessions, trust on first use.
+ *
+ * The store is the only state (but the rooms' rotation settings): each call
+ * reads what it needs, unpickles, works, pickles and writes back before it
+ * returns. What the header leaves open, decided here:
+ *   - upload: with the server's count unknown (-1), a device not yet
+ *     published is taken to have no keys up there, a published one enough;
+ *     the account is stored before any body is returned.
+ *   - query: a device no longer listed is not used but its keys stay pinned
+ *     ("gone"), so it cannot come back under other keys; a listed device
+ *     whose keys or signature do not check out is skipped (an earlier pin
+ *     stays); our own user's other devices are trusted like anyone's.
+ *   - Olm: messages go out over the session last made or last used to
+ *     decrypt (first in the list); a pre-key message that matches a kept
+ *     session and fails is not tried as a new session.
+ *   - to-device: a room key is refused when the event's sender is not the
+ *     payload's, when it is not for this device, when the sender's curve key
+ *     belongs to a refused device, or when the claimed ed25519 key, curve key
+ *     or device id matches a pinned device only in part. A key for a
+ *     session already kept replaces it only if it starts at a lower index.
+ *   - decrypt: the event must carry its event_id (replay protection) and be
+ *     sent by the user who gave the room key; an index before the session's
+ *     first known one is MXC_BAD (the bot asks no one for old keys).
+ *   - rotation settings only lower the defaults (MXC_ROTATE_*); a clock that
+ *     went back before the session's start also rotates it.
+ */
 #define _DEFAULT_SOURCE
 #include <errno.h>
 #include <inttypes.h>
@@ -52,6 +77,9 @@ __attribute__((format(printf, 3, 4))) static void mxc_log(mx_crypto *c, const ch
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof text, fmt, ap);
 	va_end(ap);
+	for (char *p = text; *p; p++)
+		if ((unsigned char)*p < 0x20)
+			*p = '?';       /* ids from the network: no line breaks in the log */
 	c->st.log(c->st.ctx, level, text);
 }
 
@@ -168,6 +196,13 @@ static int key_of(char *out, const char *prefix, const char *a, const char *b, c
 	return n > 0 && n < MXC_KEY_MAX ? 0 : -1;
 }
 
+/* How much of a store key to log: its kind ("e2ee.olm"), not the ids and public keys after it. */
+static int kind_len(const char *key)
+{
+	size_t n = strlen(key) > 5 ? 5 + strcspn(key + 5, ".") : strlen(key);
+	return (int)(n > 16 ? 16 : n);
+}
+
 /* The value under key parsed as a JSON object, or NULL (none, or not JSON). */
 static json_object *st_load(mx_crypto *c, const char *key)
 {
@@ -184,7 +219,7 @@ static json_object *st_load(mx_crypto *c, const char *key)
 			o = NULL;
 		}
 		if (!o)
-			mxc_log(c, "warn", "e2ee: the stored value of %.80s is not readable", key);
+			mxc_log(c, "warn", "e2ee: a stored %.*s value is not readable", kind_len(key), key);
 	}
 	free_wiped(buf, MXC_VALUE_MAX + 1);
 	return o;
@@ -195,13 +230,13 @@ static int st_save(mx_crypto *c, const char *key, json_object *o)
 {
 	char *text = o ? json_text(o) : NULL;
 	if (o && (!text || strlen(text) >= MXC_VALUE_MAX)) {
-		mxc_log(c, "error", "e2ee: the value of %.80s is too big to store", key);
+		mxc_log(c, "error", "e2ee: a %.*s value is too big to store", kind_len(key), key);
 		free_str_wiped(text);
 		return -1;
 	}
 	int rc = c->st.set(c->st.ctx, key, text);
 	if (rc != 0)
-		mxc_log(c, "error", "e2ee: could not store %.80s", key);
+		mxc_log(c, "error", "e2ee: could not store a %.*s value", kind_len(key), key);
 	free_str_wiped(text);
 	return rc == 0 ? 0 : -1;
 }
@@ -320,7 +355,8 @@ static OlmOutboundGroupSession *unpickle_out(mx_crypto *c, const char *pickle)
 {
 	OlmOutboundGroupSession *s = out_new();
 	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p || olm_unpickle_outbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
+	if (!s || !p
+	    || olm_unpickle_outbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
 		out_free(s);
 		s = NULL;
 	}
@@ -332,7 +368,8 @@ static OlmInboundGroupSession *unpickle_in(mx_crypto *c, const char *pickle)
 {
 	OlmInboundGroupSession *s = in_new();
 	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p || olm_unpickle_inbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
+	if (!s || !p
+	    || olm_unpickle_inbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
 		in_free(s);
 		s = NULL;
 	}
@@ -507,7 +544,8 @@ static int check_signed(mx_crypto *c, json_object *o, const char *user, const ch
 	char *text = sig ? signed_text(o) : NULL;
 	char *sigcopy = sig ? strdup(sig) : NULL;
 	int ok = text && sigcopy
-		&& olm_ed25519_verify(c->util, ed, strlen(ed), text, strlen(text), sigcopy, strlen(sigcopy)) != olm_error();
+		&& olm_ed25519_verify(c->util, ed, strlen(ed), text, strlen(text), sigcopy, strlen(sigcopy))
+			!= olm_error();
 	free(text);
 	free(sigcopy);
 	return ok;
@@ -638,7 +676,8 @@ mx_crypto *mx_crypto_new(const char *user_id, const char *device_id, const char 
 	}
 	err[0] = '\0';
 	if (!user_id || !device_id || !*user_id || !*device_id || strlen(user_id) > MXC_ID_MAX
-	    || strlen(device_id) > MXC_ID_MAX || !pickle_key || strlen(pickle_key) < 16 || !st || !st->get || !st->set) {
+	    || strlen(device_id) > MXC_ID_MAX || !pickle_key || strlen(pickle_key) < 16 || !st || !st->get
+	    || !st->set) {
 		snprintf(err, errlen, "bad e2ee parameters (ids, a pickle key of at least 16 bytes, the store)");
 		return NULL;
 	}
@@ -695,16 +734,18 @@ const char *mx_crypto_ed25519(const mx_crypto *c)
 
 void mx_crypto_fingerprint(const mx_crypto *c, char *out, size_t len)
 {
-	size_t o = 0;
+	size_t o = 0, n = strlen(c->ed);
 	if (!len)
 		return;
-	for (size_t i = 0; c->ed[i] && o + 1 < len; i++) {
-		if (i && i % 4 == 0) {
-			if (o + 2 >= len)
-				break;
+	/* Whole groups only: a short buffer gets the first few. */
+	for (size_t i = 0; i < n; i += 4) {
+		size_t g = n - i < 4 ? n - i : 4;
+		if (o + (i ? 1 : 0) + g + 1 > len)
+			break;
+		if (i)
 			out[o++] = ' ';
-		}
-		out[o++] = c->ed[i];
+		memcpy(out + o, c->ed + i, g);
+		o += g;
 	}
 	out[o] = '\0';
 }
@@ -751,15 +792,13 @@ static json_object *unpublished_keys(mx_crypto *c)
 	return keys;
 }
 
-/* Makes n new one-time keys and stores the account; -1 on failure. */
+/* Makes n new one-time keys (the caller stores the account); -1 on failure. */
 static int make_one_time_keys(mx_crypto *c, size_t n)
 {
 	size_t rlen = olm_account_generate_one_time_keys_random_length(c->acct, n);
 	uint8_t *r = random_buf(rlen);
 	int rc = r && olm_account_generate_one_time_keys(c->acct, n, r, rlen) != olm_error() ? 0 : -1;
 	free_wiped(r, rlen);
-	if (rc == 0)
-		rc = save_account(c);
 	return rc;
 }
 
@@ -790,12 +829,19 @@ char *mx_crypto_upload_body(mx_crypto *c, int server_count)
 	int unpub = json_object_object_length(keys);
 	/* Unknown count: a device not yet published has none up there; else make none blindly. */
 	int have = server_count >= 0 ? server_count : c->published ? target : 0;
+	if (have > target)
+		have = target;
 	if (have + unpub < target) {
 		json_object_put(keys);
 		if (make_one_time_keys(c, (size_t)(target - have - unpub)) < 0 || !(keys = unpublished_keys(c)))
 			return NULL;
 	}
 	if (c->published && json_object_object_length(keys) == 0) {
+		json_object_put(keys);
+		return NULL;
+	}
+	/* Whatever goes up is kept first (also keys made by an earlier call whose store failed). */
+	if (save_account(c) < 0) {
 		json_object_put(keys);
 		return NULL;
 	}
@@ -828,7 +874,8 @@ int mx_crypto_upload_done(mx_crypto *c, json_object *reply)
 		return -1;
 	if (!json_object_object_get_ex(counts, "signed_curve25519", &n))
 		return 0;        /* the server leaves out a count of none */
-	if (!json_object_is_type(n, json_type_int) || json_object_get_int64(n) < 0 || json_object_get_int64(n) > INT32_MAX)
+	if (!json_object_is_type(n, json_type_int) || json_object_get_int64(n) < 0
+	    || json_object_get_int64(n) > INT32_MAX)
 		return -1;
 	return (int)json_object_get_int64(n);
 }
@@ -912,7 +959,8 @@ static void pin_device(mx_crypto *c, const char *user, const char *dev, json_obj
 		if (state && !strcmp(state, "refused"))
 			return;
 		if (!pc || !pe || strcmp(pc, curve) || strcmp(pe, ed)) {
-			mxc_log(c, "warn", "e2ee: device %.64s of %.100s changed its keys: refused for good", dev, user);
+			mxc_log(c, "warn", "e2ee: device %.64s of %.100s changed its keys: refused for good", dev,
+				user);
 			set_state(e, "refused");
 		} else
 			set_state(e, "ok");
@@ -1034,7 +1082,8 @@ static int save_session(mx_crypto *c, const char *curve, OlmSession *s, json_obj
 	json_object *arr = json_object_new_array();
 	json_object_array_add(arr, json_object_new_string(p));
 	free_str_wiped(p);
-	for (size_t i = 0; old && i < json_object_array_length(old) && json_object_array_length(arr) < MXC_OLM_KEEP; i++)
+	size_t nold = old ? json_object_array_length(old) : 0;
+	for (size_t i = 0; i < nold && json_object_array_length(arr) < MXC_OLM_KEEP; i++)
 		if ((int)i != was)
 			json_object_array_add(arr, json_object_get(json_object_array_get_idx(old, i)));
 	json_object *rec = json_object_new_object();
@@ -1049,8 +1098,8 @@ static int save_session(mx_crypto *c, const char *curve, OlmSession *s, json_obj
 static json_object *olm_encrypt_for(mx_crypto *c, const char *curve, const char *plain)
 {
 	json_object *arr = load_sessions(c, curve);
-	const char *pk = arr && json_object_array_length(arr) ? json_object_get_string(json_object_array_get_idx(arr, 0))
-		: NULL;
+	json_object *first = arr && json_object_array_length(arr) ? json_object_array_get_idx(arr, 0) : NULL;
+	const char *pk = first ? json_object_get_string(first) : NULL;
 	OlmSession *s = pk ? unpickle_session(c, pk) : NULL;
 	json_object *out = NULL;
 	if (s) {
@@ -1141,7 +1190,8 @@ static int session_from_claim(mx_crypto *c, const char *user, const char *dev, j
 	}
 	json_object_object_foreach(keys, kid, k) {
 		const char *otk = get_str(k, "key", MXC_KEY_B64);
-		if (made || strncmp(kid, "signed_curve25519:", 18) || !is_b64_key(otk) || !check_signed(c, k, user, dev, ed)) {
+		if (made || strncmp(kid, "signed_curve25519:", 18) || !is_b64_key(otk)
+		    || !check_signed(c, k, user, dev, ed)) {
 			if (!made)
 				mxc_log(c, "debug", "e2ee: a claimed key of %.64s of %.100s is refused", dev, user);
 			continue;
@@ -1199,7 +1249,8 @@ void mx_crypto_room_settings(mx_crypto *c, const char *room, long rotation_msgs,
 		return;
 	room_set *r = find_settings(c, room);
 	if (!r) {
-		room_set *nr = c->nrooms < MXC_ROOMS_MAX ? realloc(c->rooms, (size_t)(c->nrooms + 1) * sizeof *nr) : NULL;
+		size_t want = (size_t)(c->nrooms + 1) * sizeof *c->rooms;
+		room_set *nr = c->nrooms < MXC_ROOMS_MAX ? realloc(c->rooms, want) : NULL;
 		char *name = nr ? strdup(room) : NULL;
 		if (nr)
 			c->rooms = nr;
@@ -1554,7 +1605,8 @@ char *mx_crypto_encrypt(mx_crypto *c, const char *room, const char *type, const 
 
 static int in_key(char *key, const char *room, const char *sender_key, const char *sid)
 {
-	if (!room || !*room || strlen(room) > MXC_ID_MAX || !is_b64_key(sender_key) || !sid || strlen(sid) > MXC_SID_MAX)
+	if (!room || !*room || strlen(room) > MXC_ID_MAX || !is_b64_key(sender_key) || !sid || !*sid
+	    || strlen(sid) > MXC_SID_MAX)
 		return -1;
 	return key_of(key, "e2ee.in.", room, sender_key, sid);
 }
@@ -1594,6 +1646,8 @@ static int check_replay(mx_crypto *c, const char *key, json_object *rec, uint32_
 	size_t n = seen ? json_object_array_length(seen) : 0;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(seen, i);
+		if (!json_object_is_type(e, json_type_array) || json_object_array_length(e) != 2)
+			continue;
 		if (json_object_get_int64(json_object_array_get_idx(e, 0)) != (int64_t)index) {
 			if (n - i < MXC_SEEN_KEEP)
 				json_object_array_add(keep, json_object_get(e));
@@ -1632,7 +1686,8 @@ int mx_crypto_decrypt(mx_crypto *c, const char *room, json_object *event, json_o
 		*plain = NULL;
 	json_object *content = get_obj(event, "content");
 	const char *algo = get_str(content, "algorithm", 64), *sk = get_str(content, "sender_key", 64);
-	const char *sid = get_str(content, "session_id", MXC_SID_MAX), *ct = get_str(content, "ciphertext", MXC_CIPHER_MAX);
+	const char *sid = get_str(content, "session_id", MXC_SID_MAX);
+	const char *ct = get_str(content, "ciphertext", MXC_CIPHER_MAX);
 	const char *sender = get_str(event, "sender", MXC_ID_MAX), *eid = get_str(event, "event_id", MXC_ID_MAX);
 	const char *eroom = get_str(event, "room_id", MXC_ID_MAX);
 	if (!algo || strcmp(algo, MXC_MEGOLM_ALGO) || !ct || !sender || !eid || (eroom && room && strcmp(eroom, room))
@@ -1735,6 +1790,22 @@ static char *olm_decrypt_from(mx_crypto *c, const char *sender_key, size_t type,
 	return plain;
 }
 
+/* Whether the device with this curve key is one of sender's refused devices. */
+static int refused_curve(mx_crypto *c, const char *sender, const char *sender_key)
+{
+	json_object *rec = load_user(c, sender), *devs = get_obj(rec, "devices");
+	int refused = 0;
+	if (devs) {
+		json_object_object_foreach(devs, id, e) {
+			const char *state = get_str(e, "state", 16), *cu = get_str(e, "curve", 64);
+			(void)id;
+			refused |= cu && !strcmp(cu, sender_key) && (!state || !strcmp(state, "refused"));
+		}
+	}
+	json_object_put(rec);
+	return refused;
+}
+
 /* Checks the sender's claimed device against what is pinned: 0 when it may be believed. */
 static int check_sender(mx_crypto *c, const char *sender, const char *sender_key, const char *ed, const char *dev)
 {
@@ -1742,10 +1813,12 @@ static int check_sender(mx_crypto *c, const char *sender, const char *sender_key
 	int rc = 0;
 	if (devs) {
 		json_object_object_foreach(devs, id, e) {
-			const char *state = get_str(e, "state", 16), *cu = get_str(e, "curve", 64), *pe = get_str(e, "ed", 64);
+			const char *state = get_str(e, "state", 16), *cu = get_str(e, "curve", 64);
+			const char *pe = get_str(e, "ed", 64);
 			int same_curve = cu && !strcmp(cu, sender_key), same_ed = pe && !strcmp(pe, ed);
 			int same_id = dev && !strcmp(id, dev);
-			if ((same_curve || same_ed || same_id) && (!state || !strcmp(state, "refused") || !same_curve || !same_ed))
+			int bad = !state || !strcmp(state, "refused") || !same_curve || !same_ed;
+			if ((same_curve || same_ed || same_id) && bad)
 				rc = -1;
 		}
 	}
@@ -1757,13 +1830,15 @@ static int check_sender(mx_crypto *c, const char *sender, const char *sender_key
 static int check_payload(mx_crypto *c, json_object *p, const char *sender, const char *sender_key)
 {
 	const char *psender = get_str(p, "sender", MXC_ID_MAX), *recip = get_str(p, "recipient", MXC_ID_MAX);
-	const char *rked = get_str(get_obj(p, "recipient_keys"), "ed25519", 64), *ed = get_str(get_obj(p, "keys"), "ed25519", 64);
+	const char *rked = get_str(get_obj(p, "recipient_keys"), "ed25519", 64);
+	const char *ed = get_str(get_obj(p, "keys"), "ed25519", 64);
 	const char *dev = get_str(p, "sender_device", MXC_ID_MAX);
 	if (!psender || strcmp(psender, sender) || !recip || strcmp(recip, c->user) || !rked || strcmp(rked, c->ed)
 	    || !is_b64_key(ed))
 		return -1;
 	if (check_sender(c, sender, sender_key, ed, dev) < 0) {
-		mxc_log(c, "warn", "e2ee: an Olm message of %.100s from a device with other keys than pinned is refused", sender);
+		mxc_log(c, "warn", "e2ee: an Olm message of %.100s refused: its device is not as pinned",
+			sender);
 		return -1;
 	}
 	return 0;
@@ -1798,7 +1873,8 @@ static int add_room_key(mx_crypto *c, json_object *p, const char *sender, const 
 	json_object *old = st_load(c, key);
 	const char *opk = get_str(old, "pickle", MXC_VALUE_MAX);
 	OlmInboundGroupSession *os = opk ? unpickle_in(c, opk) : NULL;
-	int keep_old = os && olm_inbound_group_session_first_known_index(os) <= olm_inbound_group_session_first_known_index(s);
+	int keep_old = os
+		&& olm_inbound_group_session_first_known_index(os) <= olm_inbound_group_session_first_known_index(s);
 	in_free(os);
 	json_object_put(old);
 	int added = 0;
@@ -1827,10 +1903,14 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 	json_object *content = get_obj(event, "content"), *mine = get_obj(get_obj(content, "ciphertext"), c->curve), *t;
 	const char *algo = get_str(content, "algorithm", 64), *sk = get_str(content, "sender_key", 64);
 	const char *body = get_str(mine, "body", MXC_CIPHER_MAX);
-	if (!type || strcmp(type, "m.room.encrypted") || !sender || !algo || strcmp(algo, MXC_OLM_ALGO) || !is_b64_key(sk)
-	    || !strcmp(sk, c->curve) || !body || !json_object_object_get_ex(mine, "type", &t)
+	if (!type || strcmp(type, "m.room.encrypted") || !sender || !algo || strcmp(algo, MXC_OLM_ALGO)
+	    || !is_b64_key(sk) || !strcmp(sk, c->curve) || !body || !json_object_object_get_ex(mine, "type", &t)
 	    || !json_object_is_type(t, json_type_int) || json_object_get_int64(t) < 0 || json_object_get_int64(t) > 1) {
 		mxc_log(c, "debug", "e2ee: a to-device event is ignored (not an Olm message for this device)");
+		return 0;
+	}
+	if (refused_curve(c, sender, sk)) {
+		mxc_log(c, "debug", "e2ee: an Olm message of %.100s from a refused device is dropped", sender);
 		return 0;
 	}
 	char *plain = olm_decrypt_from(c, sk, (size_t)json_object_get_int64(t), body);
@@ -1843,7 +1923,8 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 	const char *ptype = get_str(p, "type", 64);
 	int added = 0;
 	if (check_payload(c, p, sender, sk) < 0)
-		mxc_log(c, "debug", "e2ee: an Olm message of %.100s is refused (not for us, or sender mismatch)", sender);
+		mxc_log(c, "debug", "e2ee: an Olm message of %.100s is refused (not for us, or sender mismatch)",
+			sender);
 	else if (ptype && !strcmp(ptype, "m.room_key"))
 		added = add_room_key(c, p, sender, sk, room_out, room_len);
 	json_object_put(p);
