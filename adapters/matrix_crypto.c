@@ -189,8 +189,20 @@ static char *json_text(json_object *o)
 
 /* ---- the store ---- */
 
+/* An id from the network fit to name a store key: no control characters
+ * and no "|" (the separator); anything else is refused, not stored. */
+static int key_part_ok(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p == '|')
+			return 0;
+	return 1;
+}
+
 static int key_of(char *out, const char *prefix, const char *a, const char *b, const char *d)
 {
+	if (!key_part_ok(a) || !key_part_ok(b) || !key_part_ok(d))
+		return -1;
 	int n = snprintf(out, MXC_KEY_MAX, "%s%s%s%s%s%s", prefix, a, b ? "|" : "", b ? b : "", d ? "|" : "",
 			 d ? d : "");
 	return n > 0 && n < MXC_KEY_MAX ? 0 : -1;
