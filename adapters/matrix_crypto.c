@@ -189,12 +189,13 @@ static char *json_text(json_object *o)
 
 /* ---- the store ---- */
 
-/* An id from the network fit to name a store key: no control characters
- * and no "|" (the separator); anything else is refused, not stored. */
+/* An id from the network fit to name a store key: printable ASCII
+ * without "|" (the separator), as Matrix's ids are; anything else is
+ * refused, not stored. */
 static int key_part_ok(const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++)
-		if (*p < 0x20 || *p == 0x7f || *p == '|')
+		if (*p <= 0x20 || *p >= 0x7f || *p == '|')
 			return 0;
 	return 1;
 }
