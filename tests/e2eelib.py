@@ -21,11 +21,12 @@ All players run on one asyncio loop in one background thread; the test
 calls the methods below from its own thread (each blocks until done):
 
     p = Player(url, "@ann:test", "pw", device_id=None, name="ann", auto_join=True).start()
-    rid = p.create_room(invite=[...], encrypted=True, name="", preset="public_chat")
+    rid = p.create_room(invite=[...], encrypted=True, name=None, preset="public_chat", alias="304")
     p.join(rid); p.say(rid, "hello"); p.send_raw(rid, type, content)
     p.wait_for(lambda: p.find(body="hello"), timeout=20)  -> the predicate's value, or None
     p.find(room_id=None, sender=None, body=None, contains=None, encrypted=None) -> records
-    p.encrypted_room(rid), p.undecrypted(), p.errors, p.device_id, p.access_token
+    p.encrypted_room(rid), p.undecrypted(), p.devices_of(user), p.trusts(user, device_id=None)
+    p.errors, p.device_id, p.access_token, p.events, p.by_id (event id -> record)
     p.stop()
 
 This file is a helper: its name ends in lib.py, so the test runner skips it.
@@ -292,10 +293,13 @@ class Player:
                 self.record(rid, d, True)
 
     # ---- what a test does ----
-    def create_room(self, invite=(), encrypted=True, name=None, preset="public_chat", is_direct=False, timeout=30):
+    def create_room(self, invite=(), encrypted=True, name=None, preset="public_chat", is_direct=False, alias=None,
+                    timeout=30):
+        """A new room (alias: the local part of its alias, "304" for #304:server); its id."""
         async def go():
             st = [{"type": "m.room.encryption", "state_key": "", "content": {"algorithm": MEGOLM}}] if encrypted else []
             r = await self.client.room_create(name=name, invite=list(invite), initial_state=st, is_direct=is_direct,
+                                              alias=alias,
                                               preset=nio.RoomPreset(preset) if preset else None)
             if not isinstance(r, RoomCreateResponse):
                 raise RuntimeError("%s: createRoom failed: %r" % (self.name, r))
@@ -350,6 +354,19 @@ class Player:
         st, out = self.api("PUT", "/_matrix/client/v3/rooms/%s/send/%s/%s" % (
             urllib.parse.quote(rid), urllib.parse.quote(etype), txn), content)
         return out.get("event_id") if st == 200 else None
+
+    def devices_of(self, user):
+        """The device ids of user this player knows (from its key queries)."""
+        c = self.client
+        if c is None or c.olm is None:
+            return []
+        return sorted(d.device_id for d in c.device_store.active_user_devices(user))
+
+    def trusts(self, user, device_id=None):
+        """Whether this player knows (and so trusts) a device of user (that one, if given)."""
+        c = self.client
+        devs = list(c.device_store.active_user_devices(user)) if c is not None and c.olm is not None else []
+        return any(d.verified and (device_id is None or d.device_id == device_id) for d in devs)
 
     def encrypted_room(self, rid):
         r = self.client.rooms.get(rid) if self.client else None

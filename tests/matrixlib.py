@@ -912,7 +912,9 @@ class Homeserver:
                     return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
                                  "retry_after_ms": wait}
                 rid = self.create_room(user, invite=body.get("invite", []), is_direct=bool(body.get("is_direct")),
-                                       name=body.get("name", ""), initial_state=body.get("initial_state", []))
+                                       name=body.get("name", ""), initial_state=body.get("initial_state", []),
+                                       alias=("#%s:%s" % (body["room_alias_name"], SERVER))
+                                       if body.get("room_alias_name") else None)
                 rec["created"] = rid
                 rec["create_body"] = body
             return 200, {"room_id": rid}
