@@ -81,7 +81,7 @@ def nio_missing():
         return "matrix-nio with olm is not importable by %s (%s): install python3-matrix-nio and python3-olm" % (
             sys.executable, _NIO_ERROR)
     try:
-        import olm  # noqa: F401
+        __import__("olm")  # nio imports it only when encryption is on
     except Exception as e:  # noqa: BLE001
         return "python3-olm is not importable by %s (%s)" % (sys.executable, e)
     return None
