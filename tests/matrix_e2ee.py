@@ -6,7 +6,10 @@ the system Python imports, so this script runs itself again under
 /usr/bin/python3 when needed (and is skipped, saying why, when even that
 has no nio). Scenarios:
 
-  0 the test players encrypt: two nio players in an encrypted room send
+  0 the stand-in's encryption endpoints by hand (a claim takes one
+    one-time key, no fallback; the count in /sync; a to-device message
+    stays until a later since token confirms it; device_lists.changed);
+    then the test players encrypt: two nio players in an encrypted room send
     each other messages, on the stand-in (tests/matrixlib.py: every key,
     claim and to-device request checked against the spec, no violation)
     and on a real Synapse 1.67 (tests/synapselib.py); each reads the
@@ -153,8 +156,73 @@ def nio_to_nio(where, hs, url, raw_events):
                 p.stop()
 
 
+def _http(hs, method, path, token, body=None):
+    import json
+    import urllib.error
+    import urllib.request
+    req = urllib.request.Request(hs.url + "/_matrix/client/v3" + path, method=method,
+                                 data=json.dumps(body).encode() if body is not None else None)
+    req.add_header("Content-Type", "application/json")
+    req.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read() or b"{}")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def standin_semantics():
+    """The stand-in's encryption endpoints do what the spec says, by hand:
+    a claim takes one one-time key (and there is no fallback), the count
+    in /sync follows, a to-device message stays until a later token
+    confirms it, device_lists.changed names a room-mate whose keys change."""
+    hs = Homeserver().start()
+    try:
+        ann, bob = hs.add_user("ann"), hs.add_user("bob")
+        ta, tb = hs.token_for(ann, "ADEV"), hs.token_for(bob, "BDEV")
+        hs.create_room(ann, invite=[bob])
+        hs.join(bob, list(hs.rooms)[0])
+
+        def keys(user, dev, n, c="c"):
+            sig = {user: {"ed25519:" + dev: "sig"}}
+            return {"device_keys": {"user_id": user, "device_id": dev, "algorithms": [e2eelib.MEGOLM],
+                                    "keys": {"curve25519:" + dev: c * 43, "ed25519:" + dev: "e" * 43},
+                                    "signatures": sig},
+                    "one_time_keys": {"signed_curve25519:K%d" % k: {"key": "k" * 43, "signatures": sig}
+                                      for k in range(n)}}
+        st, out = _http(hs, "POST", "/keys/upload", tb, keys(bob, "BDEV", 2))
+        R.check(st == 200 and out.get("one_time_key_counts", {}).get("signed_curve25519") == 2,
+                "0 stand-in: /keys/upload answered %d %r" % (st, out))
+        st, s1 = _http(hs, "GET", "/sync", ta)
+        claim = {"one_time_keys": {bob: {"BDEV": "signed_curve25519"}}}
+        got = [_http(hs, "POST", "/keys/claim", ta, claim)[1].get("one_time_keys", {}) for _ in range(3)]
+        R.check([bool(g.get(bob, {}).get("BDEV")) for g in got] == [True, True, False],
+                "0 stand-in: three claims of two one-time keys gave %r" % got)
+        st, q = _http(hs, "POST", "/keys/query", ta, {"device_keys": {bob: []}})
+        R.check(list(q.get("device_keys", {}).get(bob, {})) == ["BDEV"], "0 stand-in: /keys/query: %r" % q)
+        st, sb = _http(hs, "GET", "/sync", tb)
+        R.check(sb.get("device_one_time_keys_count", {}).get("signed_curve25519") == 0,
+                "0 stand-in: the count after two claims: %r" % sb.get("device_one_time_keys_count"))
+        msg = {"messages": {bob: {"BDEV": {"hello": 1}}}}
+        _http(hs, "PUT", "/sendToDevice/m.test/t1", ta, msg)
+        _http(hs, "PUT", "/sendToDevice/m.test/t1", ta, msg)  # the same transaction: once
+        st, x1 = _http(hs, "GET", "/sync?since=" + sb["next_batch"], tb)
+        st, x2 = _http(hs, "GET", "/sync?since=" + sb["next_batch"], tb)   # not confirmed: again
+        st, x3 = _http(hs, "GET", "/sync?timeout=0&since=" + x2["next_batch"], tb)  # confirmed: gone
+        n = [len(x.get("to_device", {}).get("events", [])) for x in (x1, x2, x3)]
+        R.check(n == [1, 1, 0], "0 stand-in: a to-device message was delivered %r times (1, 1 again, then 0)" % n)
+        _http(hs, "POST", "/keys/upload", tb, keys(bob, "BDEV", 0, c="d"))  # a new identity key
+        st, a2 = _http(hs, "GET", "/sync?timeout=0&since=" + s1["next_batch"], ta)
+        R.check(bob in a2.get("device_lists", {}).get("changed", []),
+                "0 stand-in: bob's new keys are not in ann's device_lists.changed: %r" % a2.get("device_lists"))
+        R.check(not hs.violations, "0 stand-in: spec violations by hand: %s" % hs.violations[:3])
+    finally:
+        hs.stop()
+
+
 def scenario0():
     t0 = time.time()
+    standin_semantics()
     hs = Homeserver().start()
     try:
         nio_to_nio("stand-in", hs, hs.url,
