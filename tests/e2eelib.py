@@ -26,8 +26,14 @@ calls the methods below from its own thread (each blocks until done):
     p.wait_for(lambda: p.find(body="hello"), timeout=20)  -> the predicate's value, or None
     p.find(room_id=None, sender=None, body=None, contains=None, encrypted=None) -> records
     p.encrypted_room(rid), p.undecrypted(), p.devices_of(user), p.trusts(user, device_id=None)
-    p.errors, p.device_id, p.access_token, p.events, p.by_id (event id -> record)
-    p.stop()
+    p.errors, p.device_id, p.access_token, p.events, p.by_id (event id -> record),
+    p.invites [(room, inviter, is_direct)], p.joined {rooms}, p.api(method, path, body) -> (status, body)
+    p.stop(remove_store=True)
+
+A record (`events`, `find`) is a dict: room_id, event_id, sender, type (the
+decrypted type; m.room.encrypted while undecryptable), content (decrypted),
+body, state_key, encrypted (it came encrypted), undecryptable, late (it was
+decrypted after it came), ts (server time, ms), t (when it came), pos.
 
 This file is a helper: its name ends in lib.py, so the test runner skips it.
 """
