@@ -644,6 +644,14 @@ class Table(matrix_game.Scenario):
                                      or pos <= e["pos"] < bounds[k]], dms)
             R.check(not leaks, "%d (a): privacy in deal %d: %s" % (self.num, k, leaks[:3]))
         self.notes.append("privacy checked over %d deals" % len(starts))
+        # One device through restarts (the account kept in the database):
+        # the players know that one device of the bot's, no other.
+        devs = {r.get("device") for r in base.requests if r["path"].endswith("/login") and r.get("status") == 200}
+        R.check(len(devs) == 1, "%d (c): the bot logged in as %d devices: %s" % (self.num, len(devs), sorted(
+            d or "?" for d in devs)))
+        for uid, p in self.nio.items():
+            R.check(len(p.devices_of(bot)) == 1, "%d (c): %s knows %d devices of the bot: %s" % (
+                self.num, p.name, len(p.devices_of(bot)), p.devices_of(bot)))
         # The bot's key traffic, as seen on the way to the server.
         kinds = [r["path"] for r in base.requests if r.get("user") == bot or r.get("user") is None]
         for what in ("/keys/upload", "/keys/query", "/keys/claim", "/sendToDevice/"):
