@@ -250,6 +250,18 @@ def scenario0():
     print("  scenario 0 (the test players encrypt), Synapse: %.1f s" % (time.time() - t0))
 
 
+def in_clear(raw, bot):
+    """(the bot's events in encrypted rooms, those of them not m.room.encrypted)
+    over the server's events: a room is encrypted from its m.room.encryption on."""
+    since = {}
+    for e in raw:
+        if e["type"] == "m.room.encryption" and "state_key" in e:
+            since.setdefault(e["room_id"], e["pos"])
+    mine = [e for e in raw if e["sender"] == bot and "state_key" not in e and e["room_id"] in since
+            and e["pos"] > since[e["room_id"]]]
+    return mine, [e for e in mine if e["type"] != "m.room.encrypted"]
+
+
 # ---------------------------------------------------------------- the decrypted view
 
 
@@ -571,8 +583,11 @@ class Table(matrix_game.Scenario):
                     "encrypted" % (self.num, u))
         R.check(len(dms) >= len(self.humans), "%d (a): %d direct rooms for %d players" % (self.num, len(dms),
                                                                                         len(self.humans)))
-        mine = [e for e in raw if e["sender"] == bot and "state_key" not in e and e["room_id"] in encrypted_rooms]
-        plain = [e for e in mine if e["type"] != "m.room.encrypted"]
+        mine, plain = in_clear(raw, bot)
+        planted = dict(raw[-1], type="m.room.message", sender=bot, room_id=self.room, content={"body": "psst"})
+        planted.pop("state_key", None)
+        R.check(in_clear(raw + [planted], bot)[1], "%d (a): self-test: a planted plaintext line of the bot's "
+                "in the encrypted room went unnoticed" % self.num)
         R.check(mine and not plain, "%d (a): the bot sent %d of its %d events in encrypted rooms in the clear: %r" % (
             self.num, len(plain), len(mine), [(e["type"], lines_of(e)[:1]) for e in plain[:3]]))
         # Every player decrypted every bot event of their rooms: the table's
@@ -646,7 +661,8 @@ class Table(matrix_game.Scenario):
         self.notes.append("privacy checked over %d deals" % len(starts))
         # One device through restarts (the account kept in the database):
         # the players know that one device of the bot's, no other.
-        devs = {r.get("device") for r in base.requests if r["path"].endswith("/login") and r.get("status") == 200}
+        devs = {r.get("device") for r in base.requests if r["path"].endswith("/login") and r.get("status") == 200
+                and r.get("user") == bot}
         R.check(len(devs) == 1, "%d (c): the bot logged in as %d devices: %s" % (self.num, len(devs), sorted(
             d or "?" for d in devs)))
         for uid, p in self.nio.items():

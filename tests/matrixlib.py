@@ -770,6 +770,7 @@ class Homeserver:
                 dev = body.get("device_id") or "D" + os.urandom(4).hex().upper()
                 tok = self.token_for(uid, dev)
             rec["device"] = dev
+            rec["user"] = uid
             return 200, {"user_id": uid, "access_token": tok, "device_id": dev}
         if p == "/account/whoami":
             with self.lock:
