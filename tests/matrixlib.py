@@ -14,6 +14,20 @@ The schemas come from tests/matrix/spec.json, generated from the spec's
 YAML by tests/matrix/spec_convert.py (see there). This file is a helper:
 its name ends in lib.py, so the test runner skips it.
 
+End-to-end encryption (issue 18) is served as the spec has it, for the
+bot and for encrypting players that come over HTTP with their own logins
+(tests/e2eelib.py; any user, any device, the token in the Authorization
+header or as access_token): /keys/upload keeps each device's keys and
+one-time keys, /keys/query gives every device of the users asked,
+/keys/claim takes one one-time key (there is no fallback), /sendToDevice
+queues to-device events per device, which /sync hands out in
+`to_device.events` until a sync with a later token confirms them; /sync
+also gives `device_one_time_keys_count` and `device_lists.changed` (room
+mates whose keys changed, or who joined). Since tokens are "s<event
+position>_<to-device and key-change position>". m.room.encrypted events
+go through rooms like any other (their content checked against the
+event's schema), and createRoom takes `initial_state`.
+
 Simulated users (the players) live in the same process and act through
 methods (join, say, invite, kick...), not HTTP; what they see is derived
 from the rooms' event lists, which also give a total order of everything.
