@@ -16,7 +16,8 @@ has no nio). Scenarios:
     other's, decrypted; the server holds only m.room.encrypted;
   1 on Synapse (a, b, c, d): four players and the bot in an encrypted room;
     `!304`, `!sit`, a whole match (two players bid 250 whenever nobody has
-    bid, so it ends in a few deals; E2EE_MATCH_SECONDS); meanwhile
+    bid, so it ends in a few deals), or E2EE_MAX_DEALS (4) whole deals
+    when it goes on longer (within E2EE_MATCH_SECONDS); meanwhile
     (d) a message the bot cannot decrypt (a bogus Megolm event sent raw)
         is answered within ~10 s with a line saying it "could not read" it,
         to its sender;
@@ -37,7 +38,7 @@ has no nio). Scenarios:
 Scenarios 1 and 2 need a bot with encryption: while `cardbot check-config`
 refuses `encryption = true` they print SKIP and count neither way; where
 ../shared/synapse is missing, the Synapse parts are skipped likewise.
-Environment: CARDBOT, E2EE_ONLY (e.g. "0,2"), E2EE_MATCH_SECONDS, MX_VERBOSE=1.
+Environment: CARDBOT, E2EE_ONLY (e.g. "0,2"), E2EE_MAX_DEALS, E2EE_MATCH_SECONDS, MX_VERBOSE=1.
 Prints "matrix_e2ee: N passed, M failed" last.
 """
 import os
@@ -69,6 +70,7 @@ matrix_game.R = R  # matrix_game's checks (Scenario.analyse) count here
 VERBOSE = os.environ.get("MX_VERBOSE") == "1"
 ONLY = {int(x) for x in os.environ.get("E2EE_ONLY", "").split(",") if x.strip()}
 MATCH_SECONDS = float(os.environ.get("E2EE_MATCH_SECONDS", "240"))
+MAX_DEALS = int(os.environ.get("E2EE_MAX_DEALS", "4"))  # whole deals played when the match goes on longer
 LATE_GRACE_MS = 3000  # a late joiner may miss what the bot sent this soon after the join (before its sync told it)
 HOLD = 15.0          # seconds an encrypted event may wait for someone to decrypt it before it is shown as is
 COULD_NOT_READ = "could not read"
@@ -536,6 +538,7 @@ class Table(matrix_game.Scenario):
         if not self.match:
             R.check(self.hs.wait(self.deal_done, 120), "%d: the deal did not end: %s" % (
                 self.num, self.bot.log_tail()))
+            self.quiesce()
             return
         t_end = time.time() + MATCH_SECONDS
         if self.restarts:
@@ -560,12 +563,31 @@ class Table(matrix_game.Scenario):
             else:
                 R.check(False, "%d (c): no trick ended after the first restart (or the match was over): %s" % (
                     self.num, self.bot.log_tail(6)))
-        over = hs.wait(self.match_over, max(30, t_end - time.time()))
+        # The match to its end, or MAX_DEALS whole deals when it goes on
+        # longer (a deal is whole when the next one begins).
+        done = hs.wait(lambda: self.match_over() or self.deals_begun(self.start_pos) > MAX_DEALS,
+                       max(30, t_end - time.time()))
         n = self.deals_begun(self.start_pos)
-        R.check(over, "%d (a): the match did not end in %.0f s (%d deals): %s; players %r" % (
-            self.num, MATCH_SECONDS, n, self.bot.log_tail(6),
+        over = self.match_over()
+        R.check(done, "%d (a): the match did not end, nor %d deals, in %.0f s (%d deals): %s; players %r" % (
+            self.num, MAX_DEALS, MATCH_SECONDS, n, self.bot.log_tail(6),
             {x: (len(p.actions), p.errors[:1]) for x, p in self.players.items()}))
-        self.notes.append("match of %d deals in %.0f s" % (n, time.time() - self.t_start))
+        self.notes.append("%s %d deals in %.0f s" % ("match over after" if over else "match still on after",
+                                                    n if over else n - 1, time.time() - self.t_start))
+        self.quiesce()
+
+    def quiesce(self):
+        """The players stop (a match still on waits for them) and the
+        server's events stop growing for two seconds: what the checks read
+        is complete."""
+        self.stop.set()
+        base = self.hs.base
+        end = time.time() + 30
+        last, since = len(base.events), time.time()
+        while time.time() < end and time.time() - since < 2.0:
+            time.sleep(0.2)
+            if len(base.events) != last:
+                last, since = len(base.events), time.time()
 
     # ---- checks ----
     def analyse(self):
@@ -600,10 +622,13 @@ class Table(matrix_game.Scenario):
                 join_pos.setdefault((e["room_id"], e["state_key"]), e["pos"])
                 join_ts.setdefault((e["room_id"], e["state_key"]), e.get("origin_server_ts", 0))
         for uid, p in self.nio.items():
-            p.wait_for(lambda: not [x for x in p.undecrypted() if x["sender"] == bot], 10)
             rooms = {self.room} | ({dms[uid]} if uid in dms else set())
             due = [e for e in mine if e["type"] == "m.room.encrypted" and e["room_id"] in rooms
                    and e["pos"] > join_pos.get((e["room_id"], uid), float("inf"))]
+            # (every one of them received: the last sync may still be on its way)
+            p.wait_for(lambda: all(e["event_id"] in p.by_id for e in due) and not [
+                x for x in p.undecrypted() if x["sender"] == bot and x["event_id"] in {e["event_id"] for e in due}],
+                10)
             missing = [e for e in due if not (p.by_id.get(e["event_id"]) and
                                               not p.by_id[e["event_id"]]["undecryptable"])]
             early_ids = set()
