@@ -14,6 +14,20 @@ The schemas come from tests/matrix/spec.json, generated from the spec's
 YAML by tests/matrix/spec_convert.py (see there). This file is a helper:
 its name ends in lib.py, so the test runner skips it.
 
+End-to-end encryption (issue 18) is served as the spec has it, for the
+bot and for encrypting players that come over HTTP with their own logins
+(tests/e2eelib.py; any user, any device, the token in the Authorization
+header or as access_token): /keys/upload keeps each device's keys and
+one-time keys, /keys/query gives every device of the users asked,
+/keys/claim takes one one-time key (there is no fallback), /sendToDevice
+queues to-device events per device, which /sync hands out in
+`to_device.events` until a sync with a later token confirms them; /sync
+also gives `device_one_time_keys_count` and `device_lists.changed` (room
+mates whose keys changed, or who joined). Since tokens are "s<event
+position>_<to-device and key-change position>". m.room.encrypted events
+go through rooms like any other (their content checked against the
+event's schema), and createRoom takes `initial_state`.
+
 Simulated users (the players) live in the same process and act through
 methods (join, say, invite, kick...), not HTTP; what they see is derived
 from the rooms' event lists, which also give a total order of everything.
@@ -211,6 +225,17 @@ class Homeserver:
         self.media_max = 4 * 1024 * 1024  # larger uploads get 413
         self.history_initial = history_initial
         self.next_id = 0
+        # End-to-end encryption: what devices publish and send each other.
+        # Positions of to-device messages and device-key changes share one
+        # counter (`xseq`), the second part of a since token "s<event>_<xseq>".
+        self.device_keys = {}    # user -> {device: the signed device keys}
+        self.otks = {}           # (user, device) -> {"signed_curve25519:ID": key}
+        self.fallback_keys = {}  # (user, device) -> {...}: kept, never handed out by a claim
+        self.to_device = {}      # (user, device) -> [(seq, event)]
+        self.to_device_log = []  # every to-device message sent: (t, sender, device, type, to user, to device, content)
+        self.key_changes = []    # (seq, user): device keys uploaded anew
+        self.claims = []         # (t, claimer, user, device, key id or None)
+        self.xseq = 0
         self.httpd = None
         self.port = None
 
@@ -259,7 +284,8 @@ class Homeserver:
         return self._emit(room.id, "m.room.member", sender or user, c, state_key=user)
 
     # ---- what simulated users do ----
-    def create_room(self, creator, alias=None, invite=(), encrypted=False, is_direct=False, name=""):
+    def create_room(self, creator, alias=None, invite=(), encrypted=False, is_direct=False, name="",
+                    initial_state=()):
         with self.lock:
             rid = self._id("!r")
             room = Room(rid, creator)
@@ -273,6 +299,12 @@ class Homeserver:
             if encrypted:
                 room.encrypted = True
                 self._emit(rid, "m.room.encryption", creator, {"algorithm": "m.megolm.v1.aes-sha2"}, state_key="")
+            for st in initial_state:
+                if st.get("type") == "m.room.encryption":
+                    if room.encrypted:
+                        continue
+                    room.encrypted = True
+                self._emit(rid, st.get("type"), creator, st.get("content", {}), state_key=st.get("state_key", ""))
             if alias:
                 self.aliases[alias] = rid
                 self._emit(rid, "m.room.canonical_alias", creator, {"alias": alias}, state_key="")
@@ -364,8 +396,38 @@ class Homeserver:
                 m = e["content"]["membership"]
         return m
 
-    def build_sync(self, user, since, filt, full_state=False):
-        """The sync body for user from position since (None: initial)."""
+    def _shares_room(self, user, other):
+        return any(r.members.get(user) == "join" and r.members.get(other) == "join" for r in self.rooms.values())
+
+    def _devices_of(self, user):
+        with self.lock:
+            devs = set(self.device_keys.get(user, {}))
+            devs |= {d for u, d in self.tokens.values() if u == user}
+        return sorted(devs)
+
+    def _device_lists_changed(self, user, since, since_x, now):
+        """Users sharing a room with user whose device keys changed after
+        since_x, or who joined a room of user's after event position since
+        (all members of a room user joined)."""
+        changed = set()
+        if since_x is not None:
+            changed |= {u for n, u in self.key_changes if n > since_x and self._shares_room(user, u)}
+        for e in self.events[since:now]:
+            if e["type"] != "m.room.member" or e["content"].get("membership") != "join":
+                continue
+            r = self.rooms.get(e["room_id"])
+            if not r or r.members.get(user) != "join":
+                continue
+            if e["state_key"] == user:
+                changed |= {u for u, m in r.members.items() if m == "join"}
+            elif r.members.get(e["state_key"]) == "join":
+                changed.add(e["state_key"])
+        return changed
+
+    def build_sync(self, user, since, filt, full_state=False, device=None, since_x=None):
+        """The sync body for user from position since (None: initial); with a
+        device (a client over HTTP), its to-device messages, one-time key
+        count and device list changes too."""
         with self.lock:
             now = len(self.events)
             types = None
@@ -410,7 +472,23 @@ class Homeserver:
                     leave[rid] = {"timeline": {"events": new}}
             ad = [{"type": t, "content": c} for (u, t), (p, c) in self.account_data.items()
                   if u == user and (since is None or p >= since)]
-            body = {"next_batch": "s%d" % now}
+            body = {"next_batch": "s%d_%d" % (now, self.xseq)}
+            if device is not None:
+                q = self.to_device.get((user, device), [])
+                if q:
+                    body["to_device"] = {"events": [e for _, e in q]}
+                counts = {}
+                for kid in self.otks.get((user, device), {}):
+                    algo = kid.split(":")[0]
+                    counts[algo] = counts.get(algo, 0) + 1
+                counts.setdefault("signed_curve25519", 0)
+                body["device_one_time_keys_count"] = counts
+                body["device_unused_fallback_key_types"] = sorted({k.split(":")[0] for k in
+                                                                   self.fallback_keys.get((user, device), {})})
+                if since is not None:
+                    changed = self._device_lists_changed(user, since, since_x, now)
+                    if changed:
+                        body["device_lists"] = {"changed": sorted(changed)}
             rooms = {}
             if join:
                 rooms["join"] = join
@@ -424,7 +502,12 @@ class Homeserver:
                 body["account_data"] = {"events": ad}
             return body, now
 
-    def _has_news(self, user, since):
+    def _has_news(self, user, since, device=None, since_x=None):
+        if device is not None:
+            if self.to_device.get((user, device)):
+                return True
+            if since_x is not None and any(n > since_x and self._shares_room(user, u) for n, u in self.key_changes):
+                return True
         for e in self.events[since:]:
             r = self.rooms.get(e["room_id"])
             if r and (r.members.get(user) in ("join", "invite") or e.get("state_key") == user):
@@ -514,6 +597,8 @@ class Homeserver:
                 elif v is not None and not _param_ok(p["schema"], v):
                     self.violation("%s %s: header %s=%r is not a %s" % (method, sub, p["name"], v, p["schema"]))
         known = {p["name"] for p in ep["parameters"] if p["in"] == "query"}
+        if ep["auth"]:
+            known.add("access_token")  # the spec's other way to give the token (nio uses it)
         for q in query:
             if q not in known:
                 self.violation("%s %s: unknown query parameter %s" % (method, sub, q))
@@ -549,6 +634,16 @@ class Homeserver:
                     self.violation("PUT send: format %r" % body.get("format"))
                 if ("formatted_body" in body) != ("format" in body):
                     self.violation("PUT send: format and formatted_body go together")
+        if ep["path"].startswith("/rooms/{roomId}/send/") and body is not None and \
+                params.get("eventType") == "m.room.encrypted":
+            for err in validate(self.spec.content_schema("m.room.encrypted"), body):
+                self.violation("PUT send m.room.encrypted: content: %s" % err)
+        if ep["path"].startswith("/sendToDevice/") and isinstance(body, dict) and \
+                params.get("eventType") == "m.room.encrypted":
+            for u, devs in (body.get("messages") or {}).items():
+                for d, c in (devs if isinstance(devs, dict) else {}).items():
+                    for err in validate(self.spec.content_schema("m.room.encrypted"), c):
+                        self.violation("PUT sendToDevice m.room.encrypted to %s %s: %s" % (u, d, err))
         if ep["path"].startswith("/user/{userId}/account_data/") and method == "PUT" and \
                 params.get("type") == "m.direct":
             for err in validate(self.spec.content_schema("m.direct"), body):
@@ -557,6 +652,9 @@ class Homeserver:
         if ep["auth"]:
             a = h.headers.get("Authorization", "")
             tok = a[7:] if a.startswith("Bearer ") else None
+            if tok is None and "access_token" in query:
+                tok = query["access_token"][0]
+                rec["token_in_query"] = True
             with self.lock:
                 who = self.tokens.get(tok)
             if not who:
@@ -686,6 +784,7 @@ class Homeserver:
                 dev = body.get("device_id") or "D" + os.urandom(4).hex().upper()
                 tok = self.token_for(uid, dev)
             rec["device"] = dev
+            rec["user"] = uid
             return 200, {"user_id": uid, "access_token": tok, "device_id": dev}
         if p == "/account/whoami":
             with self.lock:
@@ -709,28 +808,42 @@ class Homeserver:
                 self.cond.notify_all()
                 return 200, {}
         if p == "/sync":
-            since = None
+            since = since_x = None
             if "since" in query:
-                mt = re.fullmatch(r"s(\d+)", query["since"][0])
+                mt = re.fullmatch(r"s(\d+)(?:_(\d+))?", query["since"][0])
                 if not mt:
                     return err(400, "M_INVALID_PARAM", "bad since")
                 since = int(mt.group(1))
+                since_x = int(mt.group(2)) if mt.group(2) is not None else None
+            with self.lock:
+                device = self.tokens[rec["token"]][1]
+                if since_x is not None:
+                    # To-device messages handed out by the sync whose token
+                    # comes back are delivered: removed.
+                    q = self.to_device.get((user, device))
+                    if q:
+                        q[:] = [(n, e) for n, e in q if n > since_x]
             timeout = int(query.get("timeout", ["0"])[0]) / 1000.0
             full = query.get("full_state", ["false"])[0] == "true"
             filt = None
             if "filter" in query:
                 with self.lock:
                     filt = self.filters.get((user, query["filter"][0]))
+                if filt is None and query["filter"][0].startswith("{"):
+                    try:
+                        filt = json.loads(query["filter"][0])  # a filter given inline
+                    except ValueError:
+                        pass
                 if filt is None:
                     self.violation("sync with an unknown filter %r" % query["filter"][0])
             if since is not None and timeout > 0 and not full:
                 end = time.time() + min(timeout, 60)
                 with self.cond:
-                    while not self._has_news(user, since) and time.time() < end:
+                    while not self._has_news(user, since, device, since_x) and time.time() < end:
                         self.cond.wait(min(0.2, max(0.01, end - time.time())))
             if full and since is not None:
                 rec["full_state"] = True
-            body_out, _ = self.build_sync(user, since, filt, full_state=full)
+            body_out, _ = self.build_sync(user, since, filt, full_state=full, device=device, since_x=since_x)
             return 200, body_out
         if p in ("/join/{roomIdOrAlias}", "/rooms/{roomId}/join"):
             rid = params.get("roomIdOrAlias") or params.get("roomId")
@@ -814,10 +927,85 @@ class Homeserver:
                     return 429, {"errcode": "M_LIMIT_EXCEEDED", "error": "Too many requests",
                                  "retry_after_ms": wait}
                 rid = self.create_room(user, invite=body.get("invite", []), is_direct=bool(body.get("is_direct")),
-                                       name=body.get("name", ""))
+                                       name=body.get("name", ""), initial_state=body.get("initial_state", []),
+                                       alias=("#%s:%s" % (body["room_alias_name"], SERVER))
+                                       if body.get("room_alias_name") else None)
                 rec["created"] = rid
                 rec["create_body"] = body
             return 200, {"room_id": rid}
+        if p.startswith("/keys/") or p.startswith("/sendToDevice/") or p == "/rooms/{roomId}/joined_members":
+            return self._dispatch_e2ee(p, params, body, user, rec, err)
+        return err(404, "M_UNRECOGNIZED", "not served by the test homeserver")
+
+    def _dispatch_e2ee(self, p, params, body, user, rec, err):
+        with self.lock:
+            device = self.tokens[rec["token"]][1]
+            if p == "/keys/upload":
+                dk = body.get("device_keys")
+                if dk is not None:
+                    if dk.get("user_id") != user or dk.get("device_id") != device:
+                        self.violation("POST /keys/upload: device keys of %s %s uploaded by %s %s" % (
+                            dk.get("user_id"), dk.get("device_id"), user, device))
+                        return err(400, "M_INVALID_PARAM", "not your device")
+                    old = self.device_keys.get(user, {}).get(device)
+                    if old != dk:
+                        self.device_keys.setdefault(user, {})[device] = dk
+                        self.xseq += 1
+                        self.key_changes.append((self.xseq, user))
+                        rec["device_keys"] = True
+                otk = body.get("one_time_keys") or {}
+                self.otks.setdefault((user, device), {}).update(otk)
+                rec["one_time_keys"] = len(otk)
+                fb = body.get("fallback_keys") or {}
+                if fb:
+                    self.fallback_keys[(user, device)] = dict(fb)
+                counts = {}
+                for kid in self.otks[(user, device)]:
+                    counts[kid.split(":")[0]] = counts.get(kid.split(":")[0], 0) + 1
+                counts.setdefault("signed_curve25519", 0)
+                self.cond.notify_all()
+                return 200, {"one_time_key_counts": counts}
+            if p == "/keys/query":
+                out = {}
+                for u, devs in (body.get("device_keys") or {}).items():
+                    have = self.device_keys.get(u, {})
+                    out[u] = {d: k for d, k in have.items() if not devs or d in devs}
+                return 200, {"device_keys": out, "failures": {}}
+            if p == "/keys/claim":
+                out = {}
+                for u, devs in (body.get("one_time_keys") or {}).items():
+                    for d, algo in devs.items():
+                        keys = self.otks.get((u, d), {})
+                        kid = next((k for k in sorted(keys) if k.split(":")[0] == algo), None)
+                        self.claims.append((time.time(), user, u, d, kid))
+                        if kid is not None:
+                            out.setdefault(u, {})[d] = {kid: keys.pop(kid)}
+                return 200, {"one_time_keys": out, "failures": {}}
+            if p == "/sendToDevice/{eventType}/{txnId}":
+                key = ("todevice", rec["token"], params["txnId"])
+                if key in self.txns:
+                    rec["dedup"] = True
+                    return 200, {}
+                self.txns[key] = True
+                n = 0
+                for u, devs in (body.get("messages") or {}).items():
+                    for d, content in devs.items():
+                        for dd in (self._devices_of(u) if d == "*" else [d]):
+                            self.xseq += 1
+                            ev = {"sender": user, "type": params["eventType"], "content": content}
+                            self.to_device.setdefault((u, dd), []).append((self.xseq, ev))
+                            self.to_device_log.append((time.time(), user, device, params["eventType"], u, dd,
+                                                       content))
+                            n += 1
+                rec["to_device"] = n
+                self.cond.notify_all()
+                return 200, {}
+            if p == "/rooms/{roomId}/joined_members":
+                room = self.rooms.get(params["roomId"])
+                if not room or room.members.get(user) != "join":
+                    return err(403, "M_FORBIDDEN", "not in the room")
+                return 200, {"joined": {u: {"display_name": room.names.get(u, u)}
+                                        for u, m in room.members.items() if m == "join"}}
         return err(404, "M_UNRECOGNIZED", "not served by the test homeserver")
 
     # ---- what tests read ----

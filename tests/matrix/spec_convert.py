@@ -28,9 +28,16 @@ API_FILES = [
     "leaving.yaml", "room_send.yaml", "create_room.yaml", "kicking.yaml", "inviting.yaml",
     # Only the upload from the content repository (send_file: `!record` as a file).
     ("content-repo.yaml", {("/media/v3/upload", "post")}),
+    # End-to-end encryption (issue 18): publishing and fetching device keys,
+    # claiming one-time keys, and to-device messages (room keys).
+    ("keys.yaml", {("/keys/upload", "post"), ("/keys/query", "post"), ("/keys/claim", "post")}),
+    "to_device.yaml",
+    # What the encrypting test players (nio) ask before their first message in an encrypted room.
+    ("rooms.yaml", {("/rooms/{roomId}/joined_members", "get")}),
 ]
 EVENTS = [
     "m.room.message$m.text", "m.room.message$m.notice", "m.room.message$m.file", "m.direct", "m.room.member",
+    "m.room.encrypted", "m.room_key", "m.room.encryption",
 ]
 DROP = {"description", "example", "examples", "summary", "x-addedInMatrixVersion", "x-changedInMatrixVersion",
         "x-example", "externalDocs", "title", "x-weight", "x-alias", "x-ignore-definitions"}
