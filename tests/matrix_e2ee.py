@@ -695,6 +695,24 @@ class Table(matrix_game.Scenario):
         for uid, p in self.nio.items():
             R.check(len(p.devices_of(bot)) == 1, "%d (c): %s knows %d devices of the bot: %s" % (
                 self.num, p.name, len(p.devices_of(bot)), p.devices_of(bot)))
+        # `cardbot device` prints that device and the fingerprint of its
+        # ed25519 key as the players know it (groups of four characters).
+        p0 = next(iter(self.nio.values()))
+        known = list(p0.client.device_store.active_user_devices(bot)) if p0.client is not None else []
+        out = subprocess.run([matrixlib.CARDBOT, "device", os.path.join(self.tmp, "data", "cardbot.db")],
+                             capture_output=True, timeout=30)
+        text = out.stdout.decode("utf-8", "replace")
+        if known:
+            ed = known[0].ed25519
+            fp = " ".join(ed[i:i + 4] for i in range(0, len(ed), 4))
+            R.check(out.returncode == 0 and ("device %s" % known[0].device_id) in text and fp in text,
+                    "%d: cardbot device does not print the device %s with fingerprint %s: rc %d %r %r" % (
+                        self.num, known[0].device_id, fp, out.returncode, text, out.stderr[-300:]))
+            R.check("pickle" not in text.lower() and "secret" not in text.lower(),
+                    "%d: cardbot device prints more than public keys: %r" % (self.num, text))
+            self.notes.append("cardbot device printed the fingerprint the players know (%s...)" % fp[:9])
+        else:
+            R.check(False, "%d: the players know no device of the bot's" % self.num)
         # The bot's key traffic, as seen on the way to the server.
         kinds = [r["path"] for r in base.requests if r.get("user") == bot or r.get("user") is None]
         for what in ("/keys/upload", "/keys/query", "/keys/claim", "/sendToDevice/"):

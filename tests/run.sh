@@ -23,7 +23,7 @@ logdir=$(mktemp -d)
 trap 'rm -rf "$logdir"' EXIT
 
 # The slowest first (seconds in a plain CI run, November 2026).
-SLOW_FIRST="matrix_synapse matrix_rush matrix_brief crash_recovery irc_game irc_six test_g304_simple test_g304_props test_g304_ai matrix_game matrix_basic irc_games bot_table"
+SLOW_FIRST="matrix_synapse matrix_e2ee matrix_rush matrix_brief crash_recovery irc_game irc_six test_g304_simple test_g304_props test_g304_ai matrix_game matrix_basic irc_games bot_table"
 
 tally() {
 	line=$(grep -E '^[A-Za-z0-9_ -]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
