@@ -33,7 +33,11 @@ has no nio). Scenarios:
     undecryptable); privacy in every deal over the decrypted transcripts
     (matrix_game's checker: no one saw a card not theirs to see);
   2 on the stand-in (e): the same table, one deal, and (d): no spec
-    violation in the bot's key, claim and to-device requests.
+    violation in the bot's key, claim and to-device requests; and a
+    command whose room key comes late (a device made with python3-olm
+    sends `!table` under a Megolm session, and its key reaches the bot's
+    device 3 s later): nothing is said before the key, the command is
+    answered after it.
 
 Scenarios 1 and 2 need a bot with encryption: while `cardbot check-config`
 refuses `encryption = true` they print SKIP and count neither way; where
@@ -482,6 +486,8 @@ class Table(matrix_game.Scenario):
             hs.say(self.ids[n], self.room, "!sit")
             if not self.wait_seg(lambda s, n=n, k=k: s.startswith("%s sits in seat %d" % (n, k)), 30, n0):
                 raise RuntimeError("%s did not sit: %s" % (n, self.bot.log_tail()))
+        if not self.on_synapse:
+            self.late_key()
         if self.bogus:
             self.could_not_read()
         for p in self.players.values():
@@ -490,6 +496,64 @@ class Table(matrix_game.Scenario):
         self.req0 = len(hs.requests)
         self.t_start = time.time()
         hs.say(self.ids[a], self.room, "!start")
+
+    def late_key(self):
+        """A command whose room key comes late: a device of a player's (made
+        here with python3-olm, on the stand-in) sends `!table` encrypted with
+        a Megolm session the bot does not have; the bot says nothing; then
+        the key arrives in an Olm message to the bot's device, and the bot
+        reads the waiting command and answers it."""
+        import olm
+        base = self.hs.base if hasattr(self.hs, "base") else self.hs
+        who = self.humans[1]
+        uid = self.ids[who]
+        acc = olm.Account()
+        og = olm.OutboundGroupSession()
+        session_key = og.session_key  # at index 0, before the message: the key that reads it
+        plain = {"type": "m.room.message", "room_id": self.room, "content": {"msgtype": "m.text", "body": "!table"}}
+        content = {"algorithm": MEGOLM, "sender_key": acc.identity_keys["curve25519"], "device_id": "LATEDEV",
+                   "session_id": og.id, "ciphertext": og.encrypt(e2eelib.json.dumps(plain))}
+        def said(start):
+            with base.lock:
+                return [e for e in base.events[start:] if e["sender"] == self.botid
+                        and e["type"] in ("m.room.message", "m.room.encrypted")]
+        n0 = len(base.events)
+        with base.lock:
+            eid = base._emit(self.room, "m.room.encrypted", uid, content)["event_id"]
+        self.hs.no_hold.add(eid)
+        time.sleep(3)
+        early = said(n0)
+        R.check(not early, "%d (late key): the bot answered a command it had no key for: %r" % (
+            self.num, [e["type"] for e in early]))
+        with base.lock:
+            devs = base.device_keys.get(self.botid, {})
+            bot_dev = next(iter(devs))
+            dk = devs[bot_dev]
+            otks = base.otks.get((self.botid, bot_dev), {})
+            kid = next(iter(otks))
+            otk = otks.pop(kid)["key"]
+        bot_curve, bot_ed = dk["keys"]["curve25519:" + bot_dev], dk["keys"]["ed25519:" + bot_dev]
+        sess = olm.OutboundSession(acc, bot_curve, otk)
+        payload = {"type": "m.room_key", "sender": uid, "sender_device": "LATEDEV",
+                   "keys": {"ed25519": acc.identity_keys["ed25519"]}, "recipient": self.botid,
+                   "recipient_keys": {"ed25519": bot_ed},
+                   "content": {"algorithm": MEGOLM, "room_id": self.room, "session_id": og.id,
+                               "session_key": session_key}}
+        msg = sess.encrypt(e2eelib.json.dumps(payload))
+        ev = {"sender": uid, "type": "m.room.encrypted",
+              "content": {"algorithm": "m.olm.v1.curve25519-aes-sha2", "sender_key": acc.identity_keys["curve25519"],
+                          "ciphertext": {bot_curve: {"type": msg.message_type, "body": msg.ciphertext}}}}
+        t = time.time()
+        with base.lock:
+            base.xseq += 1
+            base.to_device.setdefault((self.botid, bot_dev), []).append((base.xseq, ev))
+            base.cond.notify_all()
+        got = base.wait(lambda: said(n0), 20)
+        R.check(got, "%d (late key): the command whose key came late was never answered: %s" % (
+            self.num, [x for x in self.bot.log_text().splitlines() if "e2ee" in x][-6:]))
+        if got:
+            self.notes.append("a command whose key came 3 s late answered %.1f s after the key" % (time.time() - t))
+        base.wait(lambda: False, 2)  # the answer's other lines
 
     def could_not_read(self):
         """(d) A Megolm event nobody can decrypt: the bot says so to its sender within ~10 s."""
