@@ -16,7 +16,7 @@ has no nio). Scenarios:
     other's, decrypted; the server holds only m.room.encrypted;
   1 on Synapse (a, b, c, d): four players and the bot in an encrypted room;
     `!304`, `!sit`, a whole match (two players bid 250 whenever nobody has
-    bid, so it ends in a few deals), or E2EE_MAX_DEALS (4) whole deals
+    bid, so it ends in a few deals), or E2EE_MAX_DEALS (10) whole deals
     when it goes on longer (within E2EE_MATCH_SECONDS); meanwhile
     (d) a message the bot cannot decrypt (a bogus Megolm event sent raw)
         is answered within ~10 s with a line saying it "could not read" it,
@@ -73,8 +73,8 @@ R = Results(NAME)
 matrix_game.R = R  # matrix_game's checks (Scenario.analyse) count here
 VERBOSE = os.environ.get("MX_VERBOSE") == "1"
 ONLY = {int(x) for x in os.environ.get("E2EE_ONLY", "").split(",") if x.strip()}
-MATCH_SECONDS = float(os.environ.get("E2EE_MATCH_SECONDS", "240"))
-MAX_DEALS = int(os.environ.get("E2EE_MAX_DEALS", "4"))  # whole deals played when the match goes on longer
+MATCH_SECONDS = float(os.environ.get("E2EE_MATCH_SECONDS", "420"))
+MAX_DEALS = int(os.environ.get("E2EE_MAX_DEALS", "10"))  # whole deals played when the match goes on longer
 LATE_GRACE_MS = 3000  # a late joiner may miss what the bot sent this soon after the join (before its sync told it)
 HOLD = 15.0          # seconds an encrypted event may wait for someone to decrypt it before it is shown as is
 COULD_NOT_READ = "could not read"
@@ -457,8 +457,9 @@ class Table(matrix_game.Scenario):
             for n in self.humans:
                 room.members.setdefault(self.ids[n], "join")
         key = os.path.join(self.tmp, "pickle.key")
+        self.pickle = os.urandom(24).hex()
         with open(key, "w") as f:
-            f.write(os.urandom(24).hex() + "\n")
+            f.write(self.pickle + "\n")
         os.chmod(key, 0o600)
         self.bot = Bot(self.tmp, base.url, self.botid, 'password = "botpw";',
                        tables='computer_level = "easy";\n  cut_offer_seconds = 0;',
@@ -759,6 +760,10 @@ class Table(matrix_game.Scenario):
         for uid, p in self.nio.items():
             R.check(len(p.devices_of(bot)) == 1, "%d (c): %s knows %d devices of the bot: %s" % (
                 self.num, p.name, len(p.devices_of(bot)), p.devices_of(bot)))
+        # The pickle key never reaches the log (which runs at debug here).
+        log = self.bot.log_text()
+        R.check(self.pickle not in log and self.pickle[:16] not in log,
+                "%d: the pickle key is in the bot's log" % self.num)
         # `cardbot device` prints that device and the fingerprint of its
         # ed25519 key as the players know it (groups of four characters).
         p0 = next(iter(self.nio.values()))
