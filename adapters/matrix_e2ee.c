@@ -166,10 +166,14 @@ static void known_mark(matrix *m, const char *user)
 	m->known[m->nknown++].stale = 0;
 }
 
+/* Whether user's devices must be read before a key goes to them. Past
+ * MX_KNOWN_MAX users nobody new is followed (their devices are used as
+ * the crypto last kept them), so a huge room cannot make the bot ask in a
+ * loop. */
 static int needs_query(matrix *m, const char *user)
 {
 	const struct mx_known *k = known_find(m, user);
-	return !k || k->stale;
+	return k ? k->stale : m->nknown < MX_KNOWN_MAX;
 }
 
 /* The people a room's key goes to: its members (the bot aside) and, in a

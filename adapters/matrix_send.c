@@ -506,8 +506,12 @@ static void send_now(matrix *m, mx_room *r)
 	if (r->dm_user[0] && !r->partner_joined && !r->partner_told && !r->ask_timer)
 		r->ask_timer = loop_timer(m->base.ev, MX_ASK_DELAY_MS, mx_ask_fire, r);
 	if (mx_e2ee_encrypt_batch(m, r) < 0) {
-		/* The room's key is due to be renewed: shared first, then sent. */
-		mx_kick(m, 0);
+		/* No room key to encrypt with (it came due meanwhile, or it could
+		 * not be stored): shared again first, after a pause, never sent
+		 * in the clear. */
+		long ms = mx_backoff_ms(m, r->attempts++);
+		LOG(m, "warn", "%s: the message could not be encrypted; trying again in %ld ms", r->id, ms);
+		mx_schedule_send_retry(m, r, ms);
 		return;
 	}
 	char esc[3 * ADAPTER_ID_MAX], txn[3 * sizeof r->txn], path[4096];

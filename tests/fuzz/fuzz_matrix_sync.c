@@ -15,6 +15,8 @@
  *                that kind the adapter has out (none: the line is skipped)
  *   t            time passes: every timer the adapter set comes due
  *   q            the bot stops the adapter (op_stop)
+ *   k            the host's store refuses every write from now on (a full
+ *                disk): the crypto's keys and sessions cannot be kept
  *   # ...        a comment
  *   !OPTIONS     (first line only) n: a fresh start (no saved sync token,
  *                so the first sync only learns the rooms); t: log in with
@@ -84,6 +86,7 @@ typedef struct harness {
 	seen_event *events;            /* the text and notice messages of that sync */
 	int nevents, delivered;
 	char *state_key[STATE_SLOTS], *state_val[STATE_SLOTS];
+	int refuse;                    /* state_set fails (script line k) */
 } harness;
 
 /* ---- the checks ---- */
@@ -281,6 +284,8 @@ static int on_state_set(void *ctx, adapter *a, const char *key, const char *valu
 	check_text(key, 700);
 	if (value)
 		FUZZ_ASSERT(utf8_valid(value));
+	if (h->refuse)
+		return -1;
 	int slot = -1;
 	for (int i = 0; i < STATE_SLOTS; i++)
 		if (h->state_key[i] && !strcmp(h->state_key[i], key))
@@ -475,6 +480,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if (verbose)
 				fprintf(stderr, "> time passes\n");
 			matrix_feed_reply(h.a, "timers", 0, NULL, 0);
+			continue;
+		}
+		if (l[0] == 'k' && n == 1) {
+			h.refuse = 1;
 			continue;
 		}
 		if (l[0] == 'q' && n == 1) {

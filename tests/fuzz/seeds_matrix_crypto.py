@@ -127,6 +127,9 @@ def sync_seeds(ann_keys, claim, room_event, to_device):
                         "t", line("Q200", query), "t", line("C200", ann_claim), "t", line("D200", {}), "t",
                         line("m200", {"event_id": "$s"}), "t", "t", "t", "t", "t", "t", line("s200", leave), "t",
                         line("m200", {"event_id": "$t"})], OUT_SYNC)
+    write("e2ee_store_full", ["!e", line("U200", {"one_time_key_counts": {"signed_curve25519": 50}}),
+                              line("s200", sync), "t", line("Q200", query), "t", line("C200", ann_claim), "k", "t",
+                              line("D200", {}), "t", "t", line("m200", {"event_id": "$s"}), "t", "t"], OUT_SYNC)
     write("e2ee_failures", ["!e", line("U500", {"errcode": "M_UNKNOWN"}), line("s200", sync), "t",
                             line("Q200", {"failures": {}}), "t", line("Q000", ""), "t", line("Q200", query),
                             line("C429", {"errcode": "M_LIMIT_EXCEEDED"}), "t", line("C200", ann_claim), "t",
