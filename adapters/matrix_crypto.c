@@ -298,97 +298,51 @@ static void in_free(OlmInboundGroupSession *s)
 	}
 }
 
-/* Pickles, each into a new string (caller frees), or NULL. */
+/* A pickled object as a new string (caller frees), or NULL: one function a
+ * kind of object, as libolm's pickle functions differ only in its type. */
+#define MXC_PICKLER(name, type, length_fn, pickle_fn)                                          \
+	static char *name(mx_crypto *c, type *o)                                               \
+	{                                                                                      \
+		size_t len = length_fn(o);                                                     \
+		char *p = malloc(len + 1);                                                     \
+		if (!p)                                                                        \
+			return NULL;                                                           \
+		if (pickle_fn(o, c->pickle_key, c->pickle_len, p, len) == olm_error()) {     \
+			free(p);                                                               \
+			return NULL;                                                           \
+		}                                                                              \
+		p[len] = '\0';                                                                 \
+		return p;                                                                      \
+	}
+MXC_PICKLER(pickle_account_of, OlmAccount, olm_pickle_account_length, olm_pickle_account)
+MXC_PICKLER(pickle_session, OlmSession, olm_pickle_session_length, olm_pickle_session)
+MXC_PICKLER(pickle_out, OlmOutboundGroupSession, olm_pickle_outbound_group_session_length,
+	    olm_pickle_outbound_group_session)
+MXC_PICKLER(pickle_in, OlmInboundGroupSession, olm_pickle_inbound_group_session_length,
+	    olm_pickle_inbound_group_session)
+
 static char *pickle_account(mx_crypto *c)
 {
-	size_t len = olm_pickle_account_length(c->acct);
-	char *p = malloc(len + 1);
-	if (p && olm_pickle_account(c->acct, c->pickle_key, c->pickle_len, p, len) == olm_error()) {
-		free(p);
-		return NULL;
-	}
-	if (p)
-		p[len] = '\0';
-	return p;
+	return pickle_account_of(c, c->acct);
 }
 
-static char *pickle_session(mx_crypto *c, OlmSession *s)
-{
-	size_t len = olm_pickle_session_length(s);
-	char *p = malloc(len + 1);
-	if (p && olm_pickle_session(s, c->pickle_key, c->pickle_len, p, len) == olm_error()) {
-		free(p);
-		return NULL;
+/* Unpickles into a new object, or NULL (the pickle text is copied first:
+ * libolm destroys its input, and the copy is wiped). */
+#define MXC_UNPICKLER(name, type, new_fn, free_fn, unpickle_fn)                                 \
+	static type *name(mx_crypto *c, const char *pickle)                                    \
+	{                                                                                      \
+		type *s = new_fn();                                                            \
+		char *p = pickle ? strdup(pickle) : NULL;                                      \
+		if (!s || !p || unpickle_fn(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) { \
+			free_fn(s);                                                            \
+			s = NULL;                                                              \
+		}                                                                              \
+		free_str_wiped(p);                                                             \
+		return s;                                                                      \
 	}
-	if (p)
-		p[len] = '\0';
-	return p;
-}
-
-static char *pickle_out(mx_crypto *c, OlmOutboundGroupSession *s)
-{
-	size_t len = olm_pickle_outbound_group_session_length(s);
-	char *p = malloc(len + 1);
-	if (p && olm_pickle_outbound_group_session(s, c->pickle_key, c->pickle_len, p, len) == olm_error()) {
-		free(p);
-		return NULL;
-	}
-	if (p)
-		p[len] = '\0';
-	return p;
-}
-
-static char *pickle_in(mx_crypto *c, OlmInboundGroupSession *s)
-{
-	size_t len = olm_pickle_inbound_group_session_length(s);
-	char *p = malloc(len + 1);
-	if (p && olm_pickle_inbound_group_session(s, c->pickle_key, c->pickle_len, p, len) == olm_error()) {
-		free(p);
-		return NULL;
-	}
-	if (p)
-		p[len] = '\0';
-	return p;
-}
-
-/* Unpickles (the pickle text is copied first: libolm destroys its input). */
-static OlmSession *unpickle_session(mx_crypto *c, const char *pickle)
-{
-	OlmSession *s = sess_new();
-	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p || olm_unpickle_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
-		sess_free(s);
-		s = NULL;
-	}
-	free_str_wiped(p);
-	return s;
-}
-
-static OlmOutboundGroupSession *unpickle_out(mx_crypto *c, const char *pickle)
-{
-	OlmOutboundGroupSession *s = out_new();
-	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p
-	    || olm_unpickle_outbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
-		out_free(s);
-		s = NULL;
-	}
-	free_str_wiped(p);
-	return s;
-}
-
-static OlmInboundGroupSession *unpickle_in(mx_crypto *c, const char *pickle)
-{
-	OlmInboundGroupSession *s = in_new();
-	char *p = pickle ? strdup(pickle) : NULL;
-	if (!s || !p
-	    || olm_unpickle_inbound_group_session(s, c->pickle_key, c->pickle_len, p, strlen(p)) == olm_error()) {
-		in_free(s);
-		s = NULL;
-	}
-	free_str_wiped(p);
-	return s;
-}
+MXC_UNPICKLER(unpickle_session, OlmSession, sess_new, sess_free, olm_unpickle_session)
+MXC_UNPICKLER(unpickle_out, OlmOutboundGroupSession, out_new, out_free, olm_unpickle_outbound_group_session)
+MXC_UNPICKLER(unpickle_in, OlmInboundGroupSession, in_new, in_free, olm_unpickle_inbound_group_session)
 
 /* ---- canonical JSON ---- */
 
