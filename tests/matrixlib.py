@@ -536,11 +536,7 @@ class Homeserver:
             def do_DELETE(self):
                 hs._handle(self, "DELETE")
 
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-            allow_reuse_address = True
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd = QuietServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         return self
@@ -1033,6 +1029,18 @@ class Homeserver:
 
 
 # ---------------------------------------------------------------- the bot process
+
+
+class QuietServer(ThreadingHTTPServer):
+    """The test servers' HTTP server (the stand-in, Synapse's recording
+    proxy): a client that drops its connection (the bot killed with SIGKILL
+    mid-request) is expected and not printed; any other error is."""
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
 
 
 def tempdir():

@@ -34,7 +34,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import matrixlib
 from matrixlib import Room, Spec
@@ -304,11 +304,7 @@ class SynapseHomeserver:
             def do_PUT(self):
                 self._any("PUT")
 
-        class Server(ThreadingHTTPServer):
-            daemon_threads = True
-            allow_reuse_address = True
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd = matrixlib.QuietServer(("127.0.0.1", 0), Handler)
         self.port = self.httpd.server_address[1]
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
