@@ -173,6 +173,10 @@ typedef struct adapter_ops {
 	 * ("2" on Matrix, where names are long and may hold spaces): written
 	 * into out, returning 1; 0 (out "") when there is none. May be NULL. */
 	int (*room_ref)(const adapter *a, const char *room, char *out, size_t len);
+	/* Drops the lines queued for `room` with ADAPTER_TIMELY and not yet
+	 * sent: what they say (whose turn it is) has passed. May be NULL (a
+	 * network that holds no line back). */
+	void (*withdraw)(adapter *a, const char *room);
 	void (*free)(adapter *a);
 } adapter_ops;
 

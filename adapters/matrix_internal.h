@@ -241,6 +241,7 @@ void mx_render_into(const char *text, size_t n, outbuf *body, outbuf *html);
 
 /* ---- matrix_rooms.c ---- */
 mx_room *mx_room_find(matrix *m, const char *id);
+void mx_withdraw(matrix *m, const char *room);
 mx_room *mx_room_add(matrix *m, const char *id);
 mx_room *mx_room_get(matrix *m, const char *id);
 mx_room *mx_dm_find(matrix *m, const char *user);

@@ -144,6 +144,7 @@ table *table_new(struct bot *b, adapter *net, const char *room, const table_sett
 	t->pr = &present_304;
 	t->nseats = t->gdef->max_seats;
 	t->seen_seat = -1;
+	t->nudged_seat = -1;
 	t->cut_seat = -1;
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)

@@ -135,6 +135,7 @@ typedef struct table {
 	                                       * marked in the room (loop_now ms; 0: never) */
 	uint64_t nudge_timer;      /* brief: names a turn that passed in silence, after TURN_NUDGE_MS */
 	int nudges;                /* brief: mentions made for the turn awaited now */
+	int nudged_seat;           /* brief: the seat the last mention named (-1: none since the turn moved) */
 	int cut_seat;              /* the seat offered the cut before the next deal (-1: none) */
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];

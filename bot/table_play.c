@@ -85,6 +85,7 @@ static void nudge_fire(void *ctx)
 	 * of a turn that has passed meanwhile; so, while this turn is still
 	 * awaited, it is said again later (table.h). */
 	table_send_out(t, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
+	t->nudged_seat = s;
 	if (++t->nudges < TURN_NUDGES_MAX)
 		t->nudge_timer = loop_timer(t->bot->ev, (long)t->set.turn_nudge_ms << t->nudges, nudge_fire, t);
 }
@@ -97,6 +98,13 @@ static void prompt_turn(table *t)
 	if (t->nudge_timer) {
 		loop_cancel(t->bot->ev, t->nudge_timer);
 		t->nudge_timer = 0;
+	}
+	/* A mention of the last turn still waiting for the network's rate
+	 * limit would now name someone who has moved: it is not sent. */
+	if (t->nudged_seat >= 0 && t->nudged_seat != s) {
+		if (t->net->ops->withdraw)
+			t->net->ops->withdraw(t->net, t->room);
+		t->nudged_seat = -1;
 	}
 	if (s < 0 || table_auto_seat(t, s))
 		return; /* the bot moves for this seat: nobody is asked */

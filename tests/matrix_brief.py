@@ -82,6 +82,7 @@ class BriefPlayer(Player):
         self.trick = []          # (seat, card or None)
         self.ntricks = 0         # tricks finished
         self.played = set()      # cards I played in this deal
+        self.last_played = None  # the card of my last move, until the bot accepts or refuses it
         self.have_hand = getattr(self, "next_hand", False)  # a hand line came in this deal
         self.next_hand = False
         self.acted_at = None     # the state in which I last acted
@@ -162,6 +163,7 @@ class BriefPlayer(Player):
             elif irc_game.REFUSAL_RE.match(irc_game.strip_colours(line)) and \
                     not irc_game.INSP_RE.match(irc_game.strip_colours(line)):
                 self.refused.append(line)
+                self.unplay()
                 self.ask_hand()
 
     def on_bot(self, s):
@@ -180,8 +182,12 @@ class BriefPlayer(Player):
             return
         m = irc_game.PROMPT_RE.match(s)
         if m and self.phase in ("bid4", "bid8", "play") and (m.group("what") == "play") == (self.phase == "play"):
-            # a prompt, where the bot gives one, says whose turn it is
-            self.turn = self.seat_of(m.group("name"))
+            # a prompt, where the bot gives one, says whose turn it is; one
+            # naming a player who has a card in this trick crossed their move
+            # (sent as they played), and a person would pass over it
+            seat = self.seat_of(m.group("name"))
+            if self.phase != "play" or seat not in [k for k, _ in self.trick]:
+                self.turn = seat
             return
         m = irc_game.DEAL_RE.match(s)
         if m:
@@ -224,6 +230,7 @@ class BriefPlayer(Player):
         if m:
             if m.group("name") == self.name:
                 self.refused.append(s)
+                self.unplay()
             self.undo(self.seat_of(m.group("name")))
             if m.group("name") == self.name:
                 self.ask_hand()
@@ -303,6 +310,14 @@ class BriefPlayer(Player):
     def discard(self, card):
         self.hand.discard(card)
         self.played.add(card)
+        self.last_played = card
+
+    def unplay(self):
+        """My last move was refused: its card is still mine (the hand the
+        bot sends next says so, and must not be read without it)."""
+        if self.last_played is not None:
+            self.played.discard(self.last_played)
+            self.last_played = None
 
     @staticmethod
     def word(card):

@@ -201,6 +201,18 @@ class Rush(matrix_brief.Brief):
                       self.deals, f["seconds"], ", ".join("%.1f" % w for w in self.sit_waits),
                       pct(f["waits"], 50), pct(f["waits"], 99), max(f["waits"]), len(f["waits"]), f["refused"],
                       f["bot_sends"], f["slow_told"], f["refused_moves"]))
+        if matrix_brief.VERBOSE:
+            for n, p in getattr(self, "players", {}).items():
+                print("    %s refused: %r; last actions: %r" % (n, p.refused, p.actions[-4:]))
+            if f.get("refused_moves"):
+                with self.hs.lock:
+                    evs = list(self.hs.events[self.start_pos:])
+                names = {u: n for n, u in self.ids.items()}
+                for e in evs:
+                    if e["type"] == "m.room.message":
+                        where = "room" if e["room_id"] == self.room else "dm"
+                        print("      %.2f %s %s: %r" % (e["t"], where, names.get(e["sender"], "BOT"),
+                                                       e["content"].get("body", "")[:300]))
 
 
 class SynapseRush(OnSynapse, Rush):
