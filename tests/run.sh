@@ -26,10 +26,12 @@ logdir=$(mktemp -d)
 run_start=$(date +%s)
 trap 'rm -rf "$logdir"' EXIT
 
-# The slowest first (seconds in a plain run, November 2026).
-SLOW_FIRST="matrix_synapse_limits matrix_synapse matrix_synapse_six crash_recovery irc_adapter matrix_brief
-matrix_rush matrix_basic replay_errors page_browser irc_games rules_model irc_lang irc_game matrix_e2ee irc_six
-matrix_game test_g304_props bot_games test_g304_ai bot_table test_g304_simple"
+# The slowest first (seconds in a plain run beside other work, November
+# 2026: matrix_e2ee 237, matrix_synapse_limits 214, crash_recovery 201,
+# irc_lang 168, page_browser 153, irc_game 124, irc_six 92).
+SLOW_FIRST="matrix_e2ee matrix_synapse_limits crash_recovery irc_lang page_browser irc_game irc_six
+matrix_synapse matrix_brief matrix_synapse_six rules_model replay_errors matrix_game matrix_rush irc_games
+matrix_basic test_g304_props test_g304_ai bot_games bot_table test_g304_simple"
 
 tally() {
 	line=$(grep -E '^[A-Za-z0-9_ -]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
