@@ -8,16 +8,17 @@
 # time close the run. The checks known to take longest start first, so the
 # run does not end on one long check started last.
 # Environment: CARDBOT (the binary under test), BUILD (build directory),
-# UNIT_JOBS (test programs at once; default 1), TEST_JOBS (Python checks at
+# UNIT_JOBS (test programs at once; default 1 beside the scripts, 2 alone), TEST_JOBS (Python checks at
 # once; default 6), TEST_ONLY (a substring: run only the tests whose name
 # contains it), TEST_KIND (unit: the programs alone; net: the scripts alone;
 # default both). tests/README.md says more.
 set -u
 : "${CARDBOT:=bin/cardbot}"
-: "${UNIT_JOBS:=1}"
+: "${TEST_KIND:=all}"
+# The programs alone may have both cores; beside the scripts, one.
+if [ "$TEST_KIND" = unit ]; then : "${UNIT_JOBS:=2}"; else : "${UNIT_JOBS:=1}"; fi
 : "${TEST_JOBS:=6}"
 : "${TEST_ONLY:=}"
-: "${TEST_KIND:=all}"
 export CARDBOT
 total_pass=0
 total_fail=0
