@@ -359,6 +359,25 @@ class Homeserver:
                     return None
                 self.cond.wait(min(left, 0.2))
 
+    def wait_active(self, pred, stall=45.0, guard=1800.0):
+        """Waits until pred() holds while events keep coming: None once
+        `stall` seconds pass with no new event (stuck), or after `guard`
+        seconds in all. For a whole match, whose length a busy machine
+        stretches: progress, not a clock."""
+        end = time.time() + guard
+        last_n, last_t = len(self.events), time.time()
+        with self.cond:
+            while True:
+                r = pred()
+                if r:
+                    return r
+                now = time.time()
+                if len(self.events) != last_n:
+                    last_n, last_t = len(self.events), now
+                if now - last_t > stall or now > end:
+                    return None
+                self.cond.wait(0.2)
+
     def fault(self, pred, action, times=1):
         """action: ("status", code, body) | ("raw", status, bytes) | ("drop",) | ("hang", seconds) |
         ("partial", status, bytes): closed in mid-body | ("after", ("sleep", seconds)): a late answer |

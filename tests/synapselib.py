@@ -436,6 +436,8 @@ class SynapseHomeserver:
         with self.lock:
             return [e for e in self.events[start:] if e["type"] == "m.room.message"]
 
+    wait_active = matrixlib.Homeserver.wait_active
+
     def wait(self, pred, timeout):
         end = time.time() + timeout
         with self.cond:
