@@ -5,7 +5,7 @@
  * must be valid UTF-8 without CR, LF or NUL); split into pieces of a size
  * taken from the first byte (each piece non-empty, within the size, and
  * valid UTF-8 when the input was and held no colour codes); and the small
- * helpers run on the parsed words.
+ * helpers run on the parsed words, each also read as a 005 token.
  */
 #include <stdio.h>
 #include <stdlib.h>
