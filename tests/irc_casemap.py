@@ -57,6 +57,13 @@ NOT_SEATED = r"you do not have a seat at this table"
 passed = failed = 0
 
 
+class Person(P):
+    """irc_seats' person, waiting longer by default: the suite also runs under the sanitizers beside a CPU hog."""
+
+    def wait(self, start, pat, where=None, timeout=20.0):
+        return P.wait(self, start, pat, where, timeout)
+
+
 def check(cond, what, detail=""):
     global passed, failed
     if cond:
@@ -92,20 +99,20 @@ def open_table(p, chan, new="!304"):
     p.wait(k, r"\(a computer player\) sits in seat 4", chan)
     k = p.mark()
     p.say(chan, "!start")
-    return p.wait(k, r"^(?:Deal|deal) 1\b", chan, timeout=15)
+    return p.wait(k, r"^(?:Deal|deal) 1\b", chan, timeout=60)
 
 
 def sc_stranger(port):
     chan = "#cm"
     # ngircd refuses [ and { in a user name; and the bot would take someone from alice's user@host for her.
-    alice, eve = P(port, "alice[", "alice"), P(port, "alice{", "eve")
+    alice, eve = Person(port, "alice[", "alice"), Person(port, "alice{", "eve")
     alice.c.join(chan)
     eve.c.join(chan)
     check(eve.nick == "alice{" and alice.nick == "alice[", "stranger: ngircd keeps alice[ and alice{ apart")
     k0 = alice.mark()
     check(open_table(alice, chan), "stranger: alice[ deals with three computer players", alice.lines(k0, chan))
     check(alice.wait(k0, HAND, "priv"), "stranger: alice[ is shown her hand")
-    check(alice.wait(k0, r"alice\[: your turn to bid", chan, timeout=30), "stranger: it comes to alice['s turn",
+    check(alice.wait(k0, r"alice\[: your turn to bid", chan, timeout=60), "stranger: it comes to alice['s turn",
           alice.lines(k0, chan)[-5:])
     # From here nothing moves until alice[ bids: every line in the channel is someone's doing.
     ka, ke = alice.mark(), eve.mark()
@@ -145,7 +152,7 @@ def sc_stranger(port):
 
 def sc_rfc1459(port):
     chan = "#cards["
-    alice = P(port, "alice[", "alice")
+    alice = Person(port, "alice[", "alice")
     k = alice.mark()
     alice.c.join("#CARDS{")
     wait_own(alice, "JOIN", k)
@@ -157,7 +164,7 @@ def sc_rfc1459(port):
     check(key, "rfc1459: she is told a seat key")
     check(alice.wait(k0, HAND, "priv"), "rfc1459: and shown her hand")
     # On her turn nothing moves until she does: the next hand she is shown answers her.
-    check(alice.wait(k0, r"alice\[: your turn to bid", chan, timeout=30), "rfc1459: it comes to alice['s turn")
+    check(alice.wait(k0, r"alice\[: your turn to bid", chan, timeout=60), "rfc1459: it comes to alice['s turn")
     alice.wait(k0, r"your turn\] hand: ", "priv")
     k = alice.mark()
     alice.msg("#CARDS{ hand")
@@ -188,7 +195,7 @@ def sc_rfc1459(port):
 def sc_account(port):
     """On an ascii server with services: alice[ is logged in to her account; alice{, who is not, is nobody's."""
     chan = "#acct"
-    alice = P(port, "alice[", "alice")
+    alice = Person(port, "alice[", "alice")
     check(irc_accounts.nickserv(alice.c, "REGISTER %s alice@example.com" % "Acct-s3cret-pw9", r"is now registered"),
           "account: NickServ registers the account alice[ and logs her in")
     alice.c.join(chan)
@@ -197,8 +204,8 @@ def sc_account(port):
     check(alice.wait(k0, HAND, "priv"), "account: alice[ is shown her hand")
     check(not alice.find(k0, KEY_RE, "priv"), "account: and needs no seat key: the bot knows her account",
           alice.lines(k0, "priv"))
-    check(alice.wait(k0, r"alice\[: your turn to bid", chan, timeout=30), "account: it comes to alice['s turn")
-    eve = P(port, "alice{", "eve")
+    check(alice.wait(k0, r"alice\[: your turn to bid", chan, timeout=60), "account: it comes to alice['s turn")
+    eve = Person(port, "alice{", "eve")
     eve.c.join(chan)
     ka, ke = alice.mark(), eve.mark()
     eve.say(chan, "!pass")
