@@ -17,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "casemap.h"
+
 #define ADAPTER_TEXT_MAX 2048  /* longest text passed either way; longer is cut by the adapter */
 #define ADAPTER_ID_MAX 256     /* longest user or room identifier */
 
@@ -145,6 +147,10 @@ typedef struct adapter_ops {
 	/* Does a word a person typed name a room ("#304": IRC by the server's
 	 * CHANTYPES)? 1 or 0. NULL: one starting with '#', '!' or '&'. */
 	int (*is_room)(const adapter *a, const char *word);
+	/* Does `text` (a user id, or the origin the network reports) match an
+	 * operator's mask (* any run, ? one character), folded as the network
+	 * folds names? 1 or 0. NULL: ASCII case aside. */
+	int (*match)(const adapter *a, const char *mask, const char *text);
 	/* Tags every line sent from now until the next call (NULL: untagged,
 	 * nobody's doing). May be NULL: the adapter sends in order. */
 	void (*tag)(adapter *a, const adapter_tag *t);
@@ -207,6 +213,11 @@ static inline int adapter_same_user(const adapter *a, const char *x, const char 
 static inline int adapter_same_room(const adapter *a, const char *x, const char *y)
 {
 	return a && a->ops->same_room ? a->ops->same_room(a, x, y) : !strcasecmp(x, y);
+}
+
+static inline int adapter_match(const adapter *a, const char *mask, const char *text)
+{
+	return a && a->ops->match ? a->ops->match(a, mask, text) : casemap_match(CASEMAP_ASCII, mask, text);
 }
 
 static inline int adapter_is_room(const adapter *a, const char *word)

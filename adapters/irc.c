@@ -585,6 +585,12 @@ static int op_same_room(const adapter *a, const char *x, const char *y)
 	return !irc_cmp((const irc *)a, x, y);
 }
 
+/* adapter_ops.match: an operator's mask, folded by the server's rule. */
+static int op_match(const adapter *a, const char *mask, const char *text)
+{
+	return casemap_match(irc_relay_isupport(((const irc *)a)->relay)->casemap, mask, text);
+}
+
 /* adapter_ops.is_room: a channel name by the server's CHANTYPES. */
 static int op_is_room(const adapter *a, const char *word)
 {
@@ -739,8 +745,8 @@ static const adapter_ops irc_ops = {
 	.kind = "irc", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
 	/* .send and .private_how are left to the host, whose fallbacks are
 	 * IRC's: parts packed into lines of 380 bytes, and "/msg NICK ". */
-	.same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room, .tag = op_tag, .join = op_join,
-	.part = op_part, .stop = op_stop,
+	.same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room, .match = op_match, .tag = op_tag,
+	.join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
 };
 

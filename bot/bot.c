@@ -1,5 +1,4 @@
 /* bot.c: the host: turns what the networks report into commands for tables, and tables' words into sends. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,29 +50,6 @@ int bot_add_network(bot *b, adapter *a)
 	return 0;
 }
 
-/* Does text match a mask with * (any run) and ? (one character), ignoring case? */
-static int glob_match(const char *mask, const char *text)
-{
-	const char *star = NULL, *resume = NULL;
-	while (*text) {
-		if (*mask == '*') {
-			star = mask++;
-			resume = text;
-		} else if (*mask == '?' || (*mask && tolower((unsigned char)*mask) == tolower((unsigned char)*text))) {
-			mask++;
-			text++;
-		} else if (star) {
-			mask = star + 1;
-			text = ++resume;
-		} else {
-			return 0;
-		}
-	}
-	while (*mask == '*')
-		mask++;
-	return !*mask;
-}
-
 /* Operators are masks matched against the origin the network reports
  * ("nick!user@host" on IRC), or against the nick alone when the mask has
  * no '!' (the user id; for a logged-in user, the nick in the origin).
@@ -81,8 +57,7 @@ static int glob_match(const char *mask, const char *text)
  * to that services account: the IRC adapter names such a user
  * "account:NAME" (adapter.h), which no nick or Matrix id can be; the name
  * is compared as the network compares names (adapter_same_user: the IRC
- * server's CASEMAPPING). Masks match ignoring ASCII case alone, which
- * merges no two names that any IRC server keeps apart. */
+ * server's CASEMAPPING), and masks are matched so too (adapter_match). */
 int bot_is_operator(const bot *b, adapter *net, const char *user)
 {
 	char origin[ADAPTER_ID_MAX] = "", nick[ADAPTER_ID_MAX];
@@ -101,7 +76,7 @@ int bot_is_operator(const bot *b, adapter *net, const char *user)
 				return 1;
 			continue;
 		}
-		if (strchr(m, '!') ? (origin[0] && glob_match(m, origin)) : (nick[0] && glob_match(m, nick)))
+		if (strchr(m, '!') ? (origin[0] && adapter_match(net, m, origin)) : (nick[0] && adapter_match(net, m, nick)))
 			return 1;
 	}
 	return 0;

@@ -1,4 +1,5 @@
 /* casemap.c: names compared as an IRC server compares them (see casemap.h). */
+#include <stddef.h>
 #include <strings.h>
 
 #include "casemap.h"
@@ -38,6 +39,31 @@ int casemap_lower(casemap m, int c)
 	case '~': return m == CASEMAP_RFC1459 ? '^' : c;
 	default: return c;
 	}
+}
+
+int casemap_match(casemap m, const char *mask, const char *text)
+{
+	/* Backtracking to the last star only: linear in practice, and no
+	 * recursion for a hostile mask to exhaust. */
+	const char *star = NULL, *resume = NULL;
+	while (*text) {
+		if (*mask == '*') {
+			star = mask++;
+			resume = text;
+		} else if (*mask && (*mask == '?' ||
+				     casemap_lower(m, (unsigned char)*mask) == casemap_lower(m, (unsigned char)*text))) {
+			mask++;
+			text++;
+		} else if (star) {
+			mask = star + 1;
+			text = ++resume;
+		} else {
+			return 0;
+		}
+	}
+	while (*mask == '*')
+		mask++;
+	return !*mask;
 }
 
 int casemap_cmp(casemap m, const char *a, const char *b)

@@ -32,4 +32,8 @@ int casemap_lower(casemap m, int c);
 /* Compares two NUL-terminated names under rule m: < 0, 0 or > 0 as strcmp. */
 int casemap_cmp(casemap m, const char *a, const char *b);
 
+/* Does text match an IRC mask ("nick!user@host" with * for any run of
+ * bytes and ? for one byte) with names folded under rule m? 1 or 0. */
+int casemap_match(casemap m, const char *mask, const char *text);
+
 #endif

@@ -18,10 +18,12 @@ Three real servers, each with its own bot and scripted players:
             and is answered (the server's channel); she steps out, becomes
             ALICE{ out of the bot's sight (the same nick to the server),
             comes back, and is asked for her seat key as the seat's nick,
-            not refused as a stranger; with it she has her seat and hand.
-            Before issue 29 the private "#CARDS{" found no table (the host
-            compared rooms by ASCII case alone); a bot that folded by
-            ascii everywhere would fail both checks.
+            not refused as a stranger; with it she has her seat and hand;
+            then boss[ stops the table as the operator BOSS{!*@*.
+            Before issue 29 the private "#CARDS{" found no table and the
+            mask matched nobody (the host compared rooms and masks by
+            ASCII case alone); a bot that folded by ascii everywhere would
+            fail the seat's check too.
   account   a real inspircd 3 set to ascii, with the IRCv3 account modules,
             linked to atheme-services (ascii too): alice[ registers with
             NickServ, so her seat is her account's and needs no key; on her
@@ -188,8 +190,16 @@ def sc_rfc1459(port):
         check(alice.wait(k, r"ALICE\{ is back in seat 1", chan), "rfc1459: with the key she has her seat back",
               alice.lines(k))
         check(alice.wait(k, HAND, "priv"), "rfc1459: and her hand")
-    dump(alice)
-    alice.c.quit()
+    # The operator's mask names BOSS{, which boss[ is to this server.
+    boss = Person(port, "boss[", "boss")
+    boss.c.join(chan)
+    k = alice.mark()
+    boss.say(chan, "!stop")
+    check(alice.wait(k, r"boss\[ stops the table", chan), "rfc1459: boss[ is the operator BOSS{!*@* and stops it",
+          alice.lines(k) + boss.lines(k))
+    dump(alice, boss)
+    for p in (alice, boss):
+        p.c.quit()
 
 
 def sc_account(port):
@@ -231,13 +241,14 @@ def sc_account(port):
         p.c.quit()
 
 
-def with_bot(tmp, port, chans, fn):
+def with_bot(tmp, port, chans, fn, operators=()):
     bot = Bot(tmp, port, channels=chans, grace_seconds=120,
               extra_tables="computer_delay_ms = 300;\n  deal_pause_ms = 300;")
     with open(bot.cfg) as f:
         cfg = f.read()
+    ops = "\n  operators = [ %s ];" % ", ".join('"%s"' % o for o in operators) if operators else ""
     with open(bot.cfg, "w") as f:
-        f.write(cfg.replace("bot = {", "bot = {\n  commands_burst = 100;\n  commands_per_minute = 6000;", 1))
+        f.write(cfg.replace("bot = {", "bot = {\n  commands_burst = 100;\n  commands_per_minute = 6000;" + ops, 1))
     bot.start()
     try:
         # The bot is in its channels when a look at one shows it there.
@@ -291,7 +302,7 @@ def main():
             port = irclib.free_port()
             irc_sasl.start_inspircd(tmp, port, irclib.free_port(), irclib.free_port(), casemapping="rfc1459")
             t0 = time.monotonic()
-            log = with_bot(tmp, port, ("#cards[",), sc_rfc1459)
+            log = with_bot(tmp, port, ("#cards[",), sc_rfc1459, operators=("BOSS{!*@*",))
             check(re.search(r"names compare as rfc1459 \(005 CASEMAPPING=rfc1459\)", log),
                   "rfc1459: the bot logs the server's rule", log[-2000:])
             print("rfc1459: %.1f s" % (time.monotonic() - t0))

@@ -50,6 +50,28 @@ static void test_rules(void)
 		}
 }
 
+static void test_match(void)
+{
+	/* The operator masks' matching: * any run, ? one byte, folded by the rule. */
+	CHECK(casemap_match(CASEMAP_ASCII, "boss!*@*", "BOSS!u@h"), "ascii: letters fold in a mask");
+	CHECK(!casemap_match(CASEMAP_ASCII, "BOSS{!*@*", "boss[!u@h"), "ascii: { does not match [");
+	CHECK(casemap_match(CASEMAP_RFC1459, "BOSS{!*@*", "boss[!u@h"), "rfc1459: { matches [");
+	CHECK(casemap_match(CASEMAP_RFC1459, "a~", "A^") && !casemap_match(CASEMAP_STRICT_RFC1459, "a~", "A^"),
+	      "~ matches ^ under rfc1459 only");
+	CHECK(casemap_match(CASEMAP_ASCII, "*", "") && casemap_match(CASEMAP_ASCII, "", "") &&
+	      !casemap_match(CASEMAP_ASCII, "", "x"), "empty texts and masks");
+	CHECK(casemap_match(CASEMAP_ASCII, "a?c", "abc") && !casemap_match(CASEMAP_ASCII, "a?c", "ac"),
+	      "? is exactly one byte");
+	CHECK(casemap_match(CASEMAP_ASCII, "*!*@*.example.org", "n!u@a.b.example.org") &&
+	      !casemap_match(CASEMAP_ASCII, "*!*@*.example.org", "n!u@example.org"), "a star backtracks");
+	CHECK(casemap_match(CASEMAP_ASCII, "a**b*", "axxbyy") && !casemap_match(CASEMAP_ASCII, "a*b", "axxbyy"),
+	      "stars in a row, and a mask that must end where the text ends");
+	char many[4097];
+	memset(many, 'a', sizeof many - 1);
+	many[sizeof many - 1] = '\0';
+	CHECK(!casemap_match(CASEMAP_ASCII, "*a*a*a*a*a*a*a*a*b", many), "a hostile mask ends (no b)");
+}
+
 static void test_parse(void)
 {
 	casemap m = CASEMAP_RFC1459;
@@ -121,6 +143,7 @@ static void test_isupport(void)
 int main(void)
 {
 	test_rules();
+	test_match();
 	test_parse();
 	test_isupport();
 	return check_report("bot_casemap");
