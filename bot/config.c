@@ -417,7 +417,9 @@ static void load_channels(struct schema_loader *L, const config_setting_t *s, co
 			continue;
 		int dup = -1;
 		for (int j = 0; j < net->irc.nchannels && dup < 0; j++)
-			if (!casemap_cmp(net->irc.channels[j].name, c.ch.name))
+			/* No server has said how it folds names yet: RFC 1459's rule,
+			 * which merges the most, finds every likely duplicate. */
+			if (!casemap_cmp(CASEMAP_RFC1459, net->irc.channels[j].name, c.ch.name))
 				dup = j;
 		if (dup >= 0) {
 			schema_error(L, e, sub, "%s is listed twice (first at line %d)", c.ch.name, lines[dup]);
@@ -912,10 +914,11 @@ void config_free(config *c)
 	memset(c, 0, sizeof *c);
 }
 
-const config_table *config_channel_table(const config *c, const config_network *net, const char *channel)
+const config_table *config_channel_table(const config *c, const config_network *net, const adapter *a,
+					  const char *channel)
 {
 	for (int i = 0; net && i < net->irc.nchannels; i++)
-		if (!casemap_cmp(net->irc.channels[i].name, channel))
+		if (adapter_same_room(a, net->irc.channels[i].name, channel))
 			return &net->channel_tables[i];
 	return &c->tables;
 }

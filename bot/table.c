@@ -1222,7 +1222,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		return;
 	}
 	if (store_match_info_get(db, id, &m) != 1 || !m.ended || strcmp(m.network, t->net->name)
-	    || strcasecmp(m.room, t->room)) {
+	    || !adapter_same_room(t->net, m.room, t->room)) {
 		char n[32];
 		snprintf(n, sizeof n, "%lld", (long long)id);
 		table_tell(t, user, T_RECORD_NONE, n, t->bot->prefix, NULL);

@@ -308,9 +308,7 @@ void table_refused_in_room(table *t, const char *user, int in_room)
 
 int table_same_user(const table *t, const char *x, const char *y)
 {
-	if (t->net && t->net->ops->same_user)
-		return t->net->ops->same_user(t->net, x, y);
-	return !strcasecmp(x, y);
+	return adapter_same_user(t->net, x, y);
 }
 
 void table_result_seat(const table *t, int s, store_result *r)

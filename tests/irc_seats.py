@@ -62,10 +62,11 @@ def check(cond, what, detail=""):
 
 
 class P:
-    """A scripted person: one IRC client."""
+    """A scripted person: one IRC client (username: the USER name, when the nick's would not do)."""
 
-    def __init__(self, port, nick):
+    def __init__(self, port, nick, username=None):
         self.c = Client(port, nick)
+        self.c.username = username
         self.c.connect()
 
     @property
