@@ -80,13 +80,15 @@ typedef struct seat {
 
 /* Someone who held a seat while the current deal's cards were out: within a
  * deal a person sees at most one seat's private cards, under every identity
- * they had in it. */
+ * they had in it. Kept with the table's meta, so a restart remembers it. */
 typedef struct seat_viewer {
 	char user[ADAPTER_ID_MAX];
-	char origin[ADAPTER_ID_MAX]; /* the user@host it spoke from (IRC), "" unknown: the same
-	                              * client back under a new nick after a quit is the same person */
+	char origin[ADAPTER_ID_MAX]; /* the user@host it spoke from (IRC), "" unknown: only a hint, as
+	                              * everyone behind a web gateway or one machine shares it */
 	int seat;
 	int deal;                   /* table.deal_idx when they held it */
+	int lost;                   /* a nick the bot lost sight of (a quit, a restart): whoever holds
+	                             * it now may be someone else, so it is a hint too */
 } seat_viewer;
 
 struct bot;

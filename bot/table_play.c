@@ -304,7 +304,9 @@ static void deal_next(void *ctx)
 	t->pr->dealt(t);
 	/* What a commitment is for: once a match, at its first deal. */
 	table_say(t, t->deal_idx == 1 ? T_COMMITMENT_FIRST : T_COMMITMENT, t->commitment, NULL, NULL);
-	/* The room hears of the deal before anyone reads a hand of it. */
+	/* The room hears of the deal before anyone reads a hand of it, and
+	 * who holds which seat's cards is saved first (table_flush). */
+	table_viewers_sync(t);
 	prompt_turn(t);
 	table_flush(t);
 	int turn = table_turn(t);

@@ -171,6 +171,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_SEAT_MOVE_LATER, "[{1}] you hold seat {2}: nobody may see two hands of one deal, so you may move to another seat when this deal ends.") \
 	X(T_SEAT_SEEN, "[{1}] you held seat {2} in this deal and saw its cards: nobody may see two hands of one deal, so you may take another seat when this deal ends (seat {2} is yours to take back).") \
 	X(T_SEAT_SEEN_TAKEN, "[{1}] the seat you held in this deal is taken, and nobody may see two hands of one deal: you may take another seat when this deal ends.") \
+	X(T_SEAT_SEEN_MAYBE, "[{1}] the cards of a seat in this deal were shown to someone I cannot tell apart from you (the same address, or a nick I lost sight of); nobody may see two hands of one deal, so you may take a seat when this deal ends.") \
 	X(T_SEAT_CROWD, "[{1}] too many people have held seats in this deal; seats are free again when it ends.") \
 	X(T_SEAT_GRACE, "[{1}] the player of seat {2} has left; the seat is kept for them {3} seconds more.") \
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
