@@ -632,9 +632,19 @@ static void cmd_claim(table *t, const char *user, const char *name, int in_room,
 		if (t->seats[i].key[0] && !t->seats[i].computer && !strcmp(t->seats[i].key, argv[1]))
 			s = i;
 	if (in_room) {
-		/* Said where all could read it: the key is spent. */
-		if (s >= 0)
-			t->seats[s].key[0] = '\0';
+		/* Said where all could read it: the key is spent, and a new one
+		 * goes privately to the seat's player, or, when the bot has lost
+		 * sight of them, to whoever said it (nobody else knew it before). */
+		if (s >= 0) {
+			const char *to = table_private_ok(t, s) ? t->seats[s].user : user;
+			make_key(t, s, t->seats[s].user);
+			table_persist(t); /* kept before it is told */
+			if (t->seats[s].key[0]) {
+				table_tell(t, to, T_SEAT_KEY_NEW, table_room_shown(t), t->seats[s].key, NULL);
+				if (table_same_user(t, to, user))
+					return;
+			}
+		}
 		table_tell(t, user, T_CLAIM_PRIVATELY, table_room_shown(t), NULL, NULL);
 		return;
 	}

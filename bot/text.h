@@ -164,6 +164,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_CLAIM_HOW, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them: /msg me {1} claim KEY, with the seat key I gave you when you sat, takes the seat back.") \
 	X(T_CLAIM_NO_KEY, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them; the seat is kept for its grace, then anyone may {prefix}sit in it.") \
 	X(T_CLAIM_PRIVATELY, "[{1}] a seat key is claimed privately (/msg me {1} claim KEY); one said in the channel no longer works.") \
+	X(T_SEAT_KEY_NEW, "[{1}] the seat key said in the channel no longer works. Your new seat key is {2}: keep it to yourself, and claim privately: /msg me {1} claim {2}") \
 	X(T_CLAIM_BAD, "[{1}] no seat here has that key.") \
 	X(T_CLAIM_NOT_NEEDED, "[{1}] seat {2} is held by its player; a key is needed only when I have lost sight of them.") \
 	X(T_CLAIMED, "{1} is back in seat {2}") \

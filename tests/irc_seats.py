@@ -33,6 +33,9 @@ scripted IRC clients and computer players:
   keepkill who held which seat in the deal survives a kill -9 restart into
            the same deal: no second hand after it (issue 29.3).
   keepterm the same across a SIGTERM restart.
+  spent    a seat key said in the channel is spent and a new one is told
+           privately (to the player, or to whoever said it when the bot
+           has lost sight of the player) (issue 29.5).
 
 Every scenario fails on the bot before issue 22 (shared, keepkill and
 keepterm before issues 30 and 29). Ends with
@@ -473,6 +476,50 @@ def sc_restart(port, bot):
         p.c.quit()
 
 
+NEWKEY_RE = r"Your new seat key is (\w+)"
+
+
+def sc_spent(port):
+    """Issue 29.5: a seat key said in the channel is spent, and a new one is
+    told privately: to the seat's player, or, once the bot has lost sight
+    of them, to whoever said it (nobody else knew it before)."""
+    chan = "#spent"
+    dan = P(port, "sdan")
+    dan.c.join(chan)
+    k = dan.mark()
+    dan.say(chan, "!304")
+    key = key_of(dan, k)
+    check(start_with_computers_after(dan, chan, (2, 3, 4)), "spent: the match starts")
+    k = dan.mark()
+    dan.say(chan, "!claim %s" % key)
+    line = dan.wait(k, NEWKEY_RE, "priv")
+    key2 = re.search(NEWKEY_RE, line).group(1) if line else None
+    check(key2 and key2 != key, "spent: a key said in the channel is replaced, privately", dan.lines(k))
+    check(not dan.find(k, key2 or "-", chan), "spent: the new key is not said in the channel")
+    # Out of the bot's sight, under another nick: the old key takes nothing, the new one the seat.
+    dan.c.raw("PART %s :bye" % chan)
+    dan.c.rename("sdan_")
+    dan.c.join(chan)
+    k = dan.mark()
+    dan.msg("%s claim %s" % (chan, key))
+    check(dan.wait(k, r"no seat here has that key", "priv"), "spent: the key said in the channel no longer works")
+    # Said in the channel again while the seat waits for its player: the new
+    # key goes to whoever said it.
+    k = dan.mark()
+    dan.say(chan, "!claim %s" % key2)
+    line = dan.wait(k, NEWKEY_RE, "priv")
+    key3 = re.search(NEWKEY_RE, line).group(1) if line else None
+    check(key3 and key3 not in (key, key2), "spent: an unconfirmed seat's key said in the channel is replaced, "
+          "told to whoever said it", dan.lines(k))
+    k = dan.mark()
+    dan.msg("%s claim %s" % (chan, key2))
+    check(dan.wait(k, r"no seat here has that key", "priv"), "spent: the second key said in the channel is spent")
+    dan.msg("%s claim %s" % (chan, key3))
+    check(dan.wait(k, r"sdan_ is back in seat 1", chan), "spent: the new key takes the seat back", dan.lines(k))
+    dump(dan)
+    dan.c.quit()
+
+
 def first_turn(ann, chan, computers=(2, 3, 4)):
     """ann opens a 304 table with computers and deals; from her turn to bid
     on, nothing moves until she does (one deal throughout). The deck
@@ -585,7 +632,7 @@ def sc_sharedhost(port):
 
 SCENARIOS = [("seen", sc_seen), ("t304", sc_t304), ("bidname", sc_bidname), ("grace", sc_grace),
              ("stopvote", sc_stopvote), ("presence", sc_presence), ("outside", sc_outside),
-             ("shared", sc_sharedhost), ("keepkill", sc_keep_kill), ("keepterm", sc_keep_term), ("restart", None)]
+             ("shared", sc_sharedhost), ("spent", sc_spent), ("keepkill", sc_keep_kill), ("keepterm", sc_keep_term), ("restart", None)]
 NEEDS_BOT = ("keepkill", "keepterm")
 
 
@@ -598,7 +645,7 @@ def main():
     srv = NgIRCd(tmp)
     srv.start()
     chans = ("#seen", "#trump", "#bidname", "#grace", "#stopvote", "#secret", "#restart", "#outside", "#shared",
-             "#keepkill", "#keepterm")
+             "#spent", "#keepkill", "#keepterm")
     bot = Bot(tmp, srv.port, channels=chans, grace_seconds=120,
               extra_tables="computer_delay_ms = 3000;\n  deal_pause_ms = 300;")
     with open(bot.cfg) as f:
