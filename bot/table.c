@@ -1337,13 +1337,12 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		char path[4200], shown[4200], ppath[4200], pshown[4200];
 		snprintf(path, sizeof path, "%s/match-%lld.json", t->bot->public_dir, (long long)id);
 		snprintf(ppath, sizeof ppath, "%s/match-%lld.html", t->bot->public_dir, (long long)id);
-		FILE *f = fopen(path, "w");
-		int ok = f && fputs(rec, f) >= 0;
-		if (f && fclose(f) != 0)
-			ok = 0;
+		char fname[64], pname[64], err[512];
+		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
+		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
+		int ok = page_publish(t->bot->public_dir, fname, rec, strlen(rec), err, sizeof err) == 0;
 		if (ok) {
-			char err[512];
-			int page_ok = html && page_write_file(ppath, html, html_len, err, sizeof err) == 0;
+			int page_ok = html && page_publish(t->bot->public_dir, pname, html, html_len, err, sizeof err) == 0;
 			if (html && !page_ok)
 				log_msg(LOG_ERROR, NULL, "%s", err);
 			if (t->bot->public_url[0]) {
@@ -1361,7 +1360,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 			free(rec);
 			return;
 		}
-		log_msg(LOG_ERROR, NULL, "writing %s failed", path);
+		log_msg(LOG_ERROR, NULL, "%s", err);
 	}
 	free(html);
 	/* In private lines: the JSON without its line breaks, cut into pieces
