@@ -207,6 +207,40 @@ static void hostile_names_escaped(void)
 	record_free(r);
 }
 
+/* A name with bidirectional overrides (an older cardbot kept them) turns
+ * neither the page's title nor its story around: the record reader drops
+ * them (issue 29.5). */
+static void bidi_names_stripped(void)
+{
+	size_t len;
+	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	json_object *o = text ? json_tokener_parse(text) : NULL;
+	free(text);
+	json_object *players = NULL;
+	CHECK(o && json_object_object_get_ex(o, "players", &players), "a record to change");
+	if (!players) {
+		json_object_put(o);
+		return;
+	}
+	json_object_array_put_idx(players, 0, json_object_new_string("a" "\xe2\x80\xae" "b" "\xe2\x81\xa6" "c" "\xe2\x81\xa9" "\xd8\x9c"));
+	const char *changed = json_object_to_json_string(o);
+	char err[RECORD_ERR_MAX];
+	record *r = record_parse_game(changed, strlen(changed), err);
+	CHECK(r && !strcmp(r->players[0], "abc"), "the reader drops the overrides: %s", r ? r->players[0] : err);
+	size_t hlen;
+	char *html = r ? page_html(r, &hlen) : NULL;
+	CHECK(html && strstr(html, "<title>304: abc, ") && !strstr(html, "\xe2\x80\xae") && !strstr(html, "\xe2\x81\xa6"),
+	      "the page's title names abc, with no override in the page");
+	free(html);
+	record_free(r);
+	json_object_array_put_idx(players, 0, json_object_new_string("\xe2\x80\xae"));
+	changed = json_object_to_json_string(o);
+	r = record_parse_game(changed, strlen(changed), err);
+	CHECK(!r && strstr(err, "only bidirectional"), "a name of overrides alone is refused: %s", r ? "read" : err);
+	record_free(r);
+	json_object_put(o);
+}
+
 static void in_play_has_no_page(void)
 {
 	const char *in_play = "{\"format\": \"cardbot-record/1\", \"started\": 1}";
@@ -460,6 +494,7 @@ int main(void)
 {
 	every_game_renders();
 	hostile_names_escaped();
+	bidi_names_stripped();
 	six_players_page();
 	in_play_has_no_page();
 	record_command_page();
