@@ -609,6 +609,59 @@ int main(void)
 		run_for(ev, 20);
 	}
 
+	/* Issue 29.5: a computer's move is told the same time after it became
+	 * due whatever it had to decide: one legal card (answered at once) or
+	 * a search. The decision is made during the pace and held: with the
+	 * answer in, nothing happens until the loop's clock reaches the pace's
+	 * end (loop_skew: no waiting, no timing), and then the move is made at
+	 * once, forced or not. */
+	{
+		say(b, "#pace", "ann", "!304");
+		table *pt = b->tables[b->ntables - 1];
+		pt->set.computer_delay_ms = 600000;
+		pt->set.computer_think_ms = 20;
+		for (int i = 0; i < 3; i++)
+			say(b, "#pace", "ann", "!bot");
+		say(b, "#pace", "ann", "!start");
+		say(b, "#pace", "ann", "!leave"); /* four computers */
+		int forced = 0, chosen = 0, early = 0, late = 0;
+		for (int step = 0; step < 2000 && pt->state == TABLE_PLAYING && (forced < 3 || chosen < 3); step++) {
+			game_status gs;
+			game_status_of(pt->g, &gs);
+			int s = gs.turn;
+			if (gs.over)
+				break;
+			if (gs.needs_deal || s < 0) {
+				loop_once(ev, 5); /* the next deal */
+				continue;
+			}
+			uint64_t stamp = pt->nacts; /* changes with every accepted action */
+			game_legal l;
+			game_legal_of(pt->g, s, &l);
+			int one = __builtin_popcountll(l.cards) == 1; /* one legal card */
+			int64_t give_up = loop_now() + 60000;
+			while (!pt->pace_ready && pt->nacts == stamp && loop_now() < give_up)
+				loop_once(ev, 5);
+			if (pt->nacts != stamp)
+				continue; /* played out at once: the deal's outcome is settled */
+			loop_once(ev, 0);
+			early += pt->nacts != stamp; /* decided, but told before the pace ended */
+			loop_skew(ev, pt->set.computer_delay_ms);
+			loop_once(ev, 0);
+			late += pt->nacts == stamp; /* the pace over and the answer in, but not made */
+			if (one)
+				forced++;
+			else
+				chosen++;
+		}
+		CHECK(forced > 0 && chosen > 0, "pace: the deal had forced (%d) and chosen (%d) computer moves", forced,
+		      chosen);
+		CHECK(early == 0, "pace: no computer move is made before its pace ends, though decided (%d were)", early);
+		CHECK(late == 0, "pace: every computer move is made as its pace ends (%d were not)", late);
+		say(b, "#pace", "boss", "!stop");
+		run_for(ev, 5);
+	}
+
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
 	b->cmd_burst = 3; /* not the built-in 5: the configured limit must be the one used */
 	b->cmd_per_second = 0.5;
