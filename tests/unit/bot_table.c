@@ -11,6 +11,7 @@
 #include "loop.h"
 #include "render.h"
 #include "table.h"
+#include "table_store.h"
 #include "testnet.h"
 
 /* The 304 match of a table (its game state is a g304). */
@@ -660,6 +661,38 @@ int main(void)
 		CHECK(late == 0, "pace: every computer move is made as its pace ends (%d were not)", late);
 		say(b, "#pace", "boss", "!stop");
 		run_for(ev, 5);
+	}
+
+	/* A table's meta at its largest still fits (its viewers are kept in it,
+	 * issue 29.3): a meta that does not is not saved at all. */
+	{
+		static table big;
+		memset(&big, 0, sizeof big);
+		table_settings_default(&big.set);
+		big.state = TABLE_PLAYING;
+		big.nseats = TABLE_SEATS;
+		big.gdef = &game_def_304;
+		char longest[ADAPTER_ID_MAX];
+		memset(longest, '/', sizeof longest - 1);
+		longest[sizeof longest - 1] = '\0';
+		for (int i = 0; i < TABLE_SEATS; i++) {
+			snprintf(big.seats[i].user, sizeof big.seats[i].user, "%s", longest);
+			memset(big.seats[i].name, '/', TABLE_NAME_MAX - 1);
+			snprintf(big.seats[i].key, sizeof big.seats[i].key, "abcdefgh");
+		}
+		for (int i = 0; i < TABLE_NOTIFY_MAX; i++)
+			snprintf(big.notify[i], sizeof big.notify[i], "%s", longest);
+		big.nnotify = TABLE_NOTIFY_MAX;
+		big.deal_idx = 1;
+		for (int i = 0; i < TABLE_VIEWERS_MAX; i++) {
+			snprintf(big.viewers[i].user, sizeof big.viewers[i].user, "%s", longest);
+			snprintf(big.viewers[i].origin, sizeof big.viewers[i].origin, "%s", longest);
+			big.viewers[i].deal = 1;
+		}
+		big.nviewers = TABLE_VIEWERS_MAX;
+		static char meta[TSTORE_META_MAX];
+		CHECK(tstore_meta(&big, meta, sizeof meta) == 0, "the largest meta fits in TSTORE_META_MAX (%zu bytes)",
+		      strlen(meta));
 	}
 
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
