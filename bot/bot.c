@@ -10,6 +10,7 @@
 #include "render.h"
 #include "text.h"
 #include "text_lang.h"
+#include "utf8.h"
 
 #define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
 #define CMD_WORD_MAX 64      /* a longer word is cut */
@@ -462,9 +463,10 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 }
 
 /* A display name as rooms will read it: control characters (line breaks,
- * colour codes) dropped, so that nobody can forge a line of the bot's with
- * a name like "x\nalice wins", cut at a character boundary; the user id
- * when nothing is left. (Found by tests/fuzz/fuzz_command.c.) */
+ * colour codes) and bidirectional overrides dropped, so that nobody can
+ * forge a line of the bot's with a name like "x\nalice wins" or turn the
+ * rest of a line around, cut at a character boundary; the user id when
+ * nothing is left. (Found by tests/fuzz/fuzz_command.c.) */
 static const char *clean_name(const char *name, const char *user, char out[ADAPTER_ID_MAX])
 {
 	size_t n = 0;
@@ -479,6 +481,7 @@ static const char *clean_name(const char *name, const char *user, char out[ADAPT
 			n--;
 	}
 	out[n] = '\0';
+	n = utf8_strip_bidi(out); /* a Matrix or console display name may carry them */
 	if (!n && user && user != name)
 		return clean_name(user, NULL, out);
 	return out;
