@@ -44,12 +44,20 @@
 #define MXC_DEPTH_MAX 64         /* canonical JSON nesting */
 #define MXC_SID_MAX 128          /* a session id */
 #define MXC_ROOMS_MAX 4096       /* rooms with their own rotation settings */
+#define MXC_CLAIM_WAITS 1024     /* devices whose claims are backed off (more: the oldest wait is forgotten) */
 
 typedef struct room_set {
 	char *room;
 	long msgs;
 	int64_t ms;
 } room_set;
+
+/* A device claimed for that got no one-time key: not asked again before next. */
+typedef struct claim_wait {
+	char curve[MXC_KEY_B64 + 1];
+	int64_t next, wait;
+	int last;                /* asked in the last claim body */
+} claim_wait;
 
 struct mx_crypto {
 	char user[MXC_ID_MAX + 1];
@@ -64,6 +72,8 @@ struct mx_crypto {
 	int published;           /* the device keys went up */
 	room_set *rooms;
 	int nrooms;
+	claim_wait waits[MXC_CLAIM_WAITS];
+	int nwaits;
 };
 
 /* ---- small helpers ---- */
@@ -1113,35 +1123,97 @@ static json_object *find_device(mx_crypto *c, const char *user, const char *dev,
 	return get_obj(get_obj(*rec, "devices"), dev);
 }
 
+/* The back-off of the device with this curve key, or NULL. */
+static claim_wait *find_wait(mx_crypto *c, const char *curve)
+{
+	for (int i = 0; i < c->nwaits; i++)
+		if (!strcmp(c->waits[i].curve, curve))
+			return &c->waits[i];
+	return NULL;
+}
+
+/* A device is asked for now: its next claim waits MXC_CLAIM_WAIT_MS, doubling each time up to
+ * MXC_CLAIM_WAIT_MAX_MS, unless a session comes of this one (its wait is then dropped). */
+static void start_wait(mx_crypto *c, const char *curve, int64_t now_ms)
+{
+	claim_wait *w = find_wait(c, curve);
+	if (!w) {
+		if (c->nwaits == MXC_CLAIM_WAITS) {
+			int old = 0;
+			for (int i = 1; i < c->nwaits; i++)
+				if (c->waits[i].next < c->waits[old].next)
+					old = i;
+			c->waits[old] = c->waits[--c->nwaits];
+		}
+		w = &c->waits[c->nwaits++];
+		snprintf(w->curve, sizeof w->curve, "%s", curve);
+		w->wait = 0;
+	}
+	w->wait = w->wait ? w->wait * 2 : MXC_CLAIM_WAIT_MS;
+	if (w->wait > MXC_CLAIM_WAIT_MAX_MS)
+		w->wait = MXC_CLAIM_WAIT_MAX_MS;
+	w->next = now_ms + w->wait;
+	w->last = 1;
+}
+
+static void drop_wait(mx_crypto *c, const char *curve)
+{
+	claim_wait *w = find_wait(c, curve);
+	if (w)
+		*w = c->waits[--c->nwaits];
+}
+
+typedef struct claim_ctx {
+	json_object *body;
+	int64_t now;
+} claim_ctx;
+
 static void claim_one(mx_crypto *c, const char *user, const char *dev, const char *curve, const char *ed, void *arg)
 {
-	json_object *body = arg, *u;
+	claim_ctx *x = arg;
+	json_object *u;
 	(void)ed;
 	if (has_session(c, curve))
 		return;
-	if (!json_object_object_get_ex(body, user, &u)) {
+	const claim_wait *w = find_wait(c, curve);
+	if (w && x->now < w->next)
+		return;
+	if (!json_object_object_get_ex(x->body, user, &u)) {
 		u = json_object_new_object();
-		json_object_object_add(body, user, u);
+		json_object_object_add(x->body, user, u);
 	}
 	json_object_object_add(u, dev, json_object_new_string("signed_curve25519"));
+	start_wait(c, curve, x->now);
 }
 
-char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers)
+char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers, int64_t now_ms)
 {
-	json_object *otk = json_object_new_object();
+	claim_ctx x = { json_object_new_object(), now_ms };
+	for (int i = 0; i < c->nwaits; i++)
+		c->waits[i].last = 0;
 	for (int i = 0; users && i < nusers; i++)
 		if (users[i])
-			each_device(c, users[i], claim_one, otk);
+			each_device(c, users[i], claim_one, &x);
 	char *text = NULL;
-	if (json_object_object_length(otk) > 0) {
+	if (json_object_object_length(x.body) > 0) {
 		json_object *body = json_object_new_object();
-		json_object_object_add(body, "one_time_keys", json_object_get(otk));
+		json_object_object_add(body, "one_time_keys", json_object_get(x.body));
 		json_object_object_add(body, "timeout", json_object_new_int(10000));
 		text = json_text(body);
 		json_object_put(body);
 	}
-	json_object_put(otk);
+	json_object_put(x.body);
 	return text;
+}
+
+void mx_crypto_claim_failed(mx_crypto *c)
+{
+	for (int i = 0; i < c->nwaits; i++)
+		if (c->waits[i].last) {
+			c->waits[i].next = 0;
+			c->waits[i].wait /= 2;
+			c->waits[i].last = 0;
+		}
 }
 
 /* An outbound session to the device from one of its claimed keys; 1 when made. */
@@ -1168,8 +1240,10 @@ static int session_from_claim(mx_crypto *c, const char *user, const char *dev, j
 		uint8_t *r = s ? random_buf(rlen) : NULL;
 		json_object *old = load_sessions(c, curve);
 		if (r && olm_create_outbound_session(s, c->acct, curve, strlen(curve), otk, strlen(otk), r, rlen)
-		    != olm_error() && save_session(c, curve, s, old, -1) == 0)
+		    != olm_error() && save_session(c, curve, s, old, -1) == 0) {
 			made = 1;
+			drop_wait(c, curve);
+		}
 		json_object_put(old);
 		free_wiped(r, rlen);
 		sess_free(s);

@@ -33,6 +33,8 @@
 #define MXC_KEY_MAX 600              /* one store key */
 #define MXC_OLM_KEEP 4               /* Olm sessions kept per device */
 #define MXC_DEVICES_MAX 64           /* devices kept per user (more are ignored, logged) */
+#define MXC_CLAIM_WAIT_MS 30000      /* a device that had no one-time key is claimed for again after this... */
+#define MXC_CLAIM_WAIT_MAX_MS (30 * 60 * 1000) /* ...doubling up to this */
 #define MXC_ROTATE_MSGS 100          /* a Megolm session is replaced after this many messages... */
 #define MXC_ROTATE_MS (7LL * 24 * 3600 * 1000) /* ...or this long, unless the room's m.room.encryption says less */
 
@@ -101,8 +103,15 @@ int mx_crypto_user_known(mx_crypto *c, const char *user);
 
 /* The body of a /keys/claim for the devices in users[] (all their
  * trusted devices) with which the bot has no Olm session yet, or NULL when
- * there are none. Caller frees. */
-char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers);
+ * there are none. A device is asked at once the first time; one that got no
+ * key (its one-time keys ran out, and it has no fallback key) is asked again
+ * after MXC_CLAIM_WAIT_MS, then twice as long each time: the back-off is
+ * the device's, so a device new to a room is never held back by another's.
+ * Caller frees. */
+char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers, int64_t now_ms);
+/* The /keys/claim of the last claim body failed (no reply, or an error):
+ * its devices may be asked again at once. */
+void mx_crypto_claim_failed(mx_crypto *c);
 /* Reads a /keys/claim reply: for each one-time key whose signature by its
  * device checks out, an outbound Olm session is made and stored. Returns the
  * number of sessions made, -1 when the reply is not a claim reply. */

@@ -387,9 +387,33 @@ static void test_keys(world *w)
 	CHECK(mx_crypto_query_done(w->a, q) == 1 && mx_crypto_devices(w->a, ALICE, ids, 4) == 0, "alice skips herself");
 	json_object_put(q);
 
-	/* Claim: alice has no session with bob yet. */
+	/* Claim: alice has no session with bob yet. A claim that brings no key
+	 * backs bob's device off (on its own: issue 28), a failed one does not. */
 	const char *users[] = { BOB };
-	body = mx_crypto_claim_body(w->a, users, 1);
+	json_object *none = parse("{\"one_time_keys\":{}}");
+	body = mx_crypto_claim_body(w->a, users, 1, 1000);
+	CHECK(body != NULL && mx_crypto_claim_done(w->a, none) == 0, "a claim without a key makes no session");
+	free(body);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + MXC_CLAIM_WAIT_MS - 1);
+	CHECK(body == NULL, "a device that had no key is not asked again before MXC_CLAIM_WAIT_MS");
+	free(body);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + MXC_CLAIM_WAIT_MS);
+	CHECK(body != NULL, "...and is asked again then");
+	free(body);
+	CHECK(mx_crypto_claim_done(w->a, none) == 0, "no key again");
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + 3 * MXC_CLAIM_WAIT_MS - 1);
+	CHECK(body == NULL, "the second wait is twice as long");
+	free(body);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + 3 * MXC_CLAIM_WAIT_MS);
+	CHECK(body != NULL, "...and then it is asked");
+	free(body);
+	mx_crypto_claim_failed(w->a);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + 3 * MXC_CLAIM_WAIT_MS + 1);
+	CHECK(body != NULL, "a claim that failed does not count: asked again at once");
+	free(body);
+	json_object_put(none);
+	mx_crypto_claim_failed(w->a);
+	body = mx_crypto_claim_body(w->a, users, 1, 0);
 	json_object *cb = parse(body);
 	const char *alg = str_at(cb, "one_time_keys", BOB, "BOBDEV");
 	CHECK(alg && !strcmp(alg, "signed_curve25519") && path(cb, "timeout", NULL, NULL), "claim body: %s", body);
@@ -398,7 +422,7 @@ static void test_keys(world *w)
 	json_object *cr = claim_reply(BOB, "BOBDEV", path(w->b_up, "one_time_keys", NULL, NULL));
 	CHECK(mx_crypto_claim_done(w->a, cr) == 1, "one Olm session made");
 	json_object_put(cr);
-	body = mx_crypto_claim_body(w->a, users, 1);
+	body = mx_crypto_claim_body(w->a, users, 1, 0);
 	CHECK(body == NULL, "nothing to claim now");
 	free(body);
 }
@@ -502,7 +526,7 @@ static void test_tofu(world *w)
 	CHECK(mx_crypto_query_done(w->a, q1) == 1 && mx_crypto_devices(w->a, CAROL, ids, 2) == 0,
 	      "refused for good, even with the first keys again");
 	const char *users[] = { CAROL };
-	char *body = mx_crypto_claim_body(w->a, users, 1);
+	char *body = mx_crypto_claim_body(w->a, users, 1, 0);
 	CHECK(body == NULL, "no claim for a refused device");
 	free(body);
 	json_object *cr = claim_reply(CAROL, "CAROLDEV", path(u2, "one_time_keys", NULL, NULL));
@@ -791,7 +815,7 @@ static void test_bad_input(world *w)
 	char *s = mx_crypto_share_body(b, "!odd:example.org", users, 3, w->now, &missing);
 	CHECK(s == NULL, "share: odd users");
 	free(s);
-	s = mx_crypto_claim_body(b, users, 3);
+	s = mx_crypto_claim_body(b, users, 3, 0);
 	CHECK(s == NULL, "claim body: odd users");
 	free(s);
 	char ids[1][256];
