@@ -70,6 +70,7 @@ struct mx_crypto {
 	char curve[MXC_KEY_B64 + 1];
 	char ed[MXC_KEY_B64 + 1];
 	int published;           /* the device keys went up */
+	int fallback;            /* a fallback key was made (kept in the account) */
 	room_set *rooms;
 	int nrooms;
 	claim_wait waits[MXC_CLAIM_WAITS];
@@ -563,6 +564,7 @@ static int save_account(mx_crypto *c)
 	json_object_object_add(o, "device", json_object_new_string(c->device));
 	json_object_object_add(o, "pickle", json_object_new_string(p));
 	json_object_object_add(o, "published", json_object_new_boolean(c->published));
+	json_object_object_add(o, "fallback", json_object_new_boolean(c->fallback));
 	int rc = st_save(c, "e2ee.account", o);
 	json_object_put(o);
 	free_str_wiped(p);
@@ -617,6 +619,8 @@ static int load_account(mx_crypto *c, char *err, size_t errlen)
 	}
 	if (rc == 0 && json_object_object_get_ex(o, "published", &pub))
 		c->published = json_object_get_boolean(pub);
+	if (rc == 0 && json_object_object_get_ex(o, "fallback", &pub))
+		c->fallback = json_object_get_boolean(pub);
 	json_object_put(o);
 	return rc;
 }
@@ -750,12 +754,13 @@ static json_object *device_keys(mx_crypto *c)
 	return o;
 }
 
-/* The account's unpublished one-time keys ({"curve25519": {id: key}}), or NULL. */
-static json_object *unpublished_keys(mx_crypto *c)
+/* The account's unpublished keys of one kind ({"curve25519": {id: key}} from the getter), or NULL. */
+static json_object *account_keys(mx_crypto *c, size_t (*len_fn)(OlmAccount const *),
+				 size_t (*get_fn)(OlmAccount *, void *, size_t))
 {
-	size_t len = olm_account_one_time_keys_length(c->acct);
+	size_t len = len_fn(c->acct);
 	char *buf = malloc(len + 1);
-	if (!buf || olm_account_one_time_keys(c->acct, buf, len) == olm_error()) {
+	if (!buf || get_fn(c->acct, buf, len) == olm_error()) {
 		free(buf);
 		return NULL;
 	}
@@ -769,6 +774,30 @@ static json_object *unpublished_keys(mx_crypto *c)
 	return keys;
 }
 
+static json_object *unpublished_keys(mx_crypto *c)
+{
+	return account_keys(c, olm_account_one_time_keys_length, olm_account_one_time_keys);
+}
+
+/* The fallback key not yet published ({} when it is, or there is none), or NULL. */
+static json_object *unpublished_fallback(mx_crypto *c)
+{
+	return account_keys(c, olm_account_unpublished_fallback_key_length, olm_account_unpublished_fallback_key);
+}
+
+/* Makes a new fallback key (libolm keeps the one before too, for messages
+ * already on their way); the caller stores the account. -1 on failure. */
+static int make_fallback_key(mx_crypto *c)
+{
+	size_t rlen = olm_account_generate_fallback_key_random_length(c->acct);
+	uint8_t *r = random_buf(rlen);
+	int rc = r && olm_account_generate_fallback_key(c->acct, r, rlen) != olm_error() ? 0 : -1;
+	free_wiped(r, rlen);
+	if (rc == 0)
+		c->fallback = 1;
+	return rc;
+}
+
 /* Makes n new one-time keys (the caller stores the account); -1 on failure. */
 static int make_one_time_keys(mx_crypto *c, size_t n)
 {
@@ -779,13 +808,16 @@ static int make_one_time_keys(mx_crypto *c, size_t n)
 	return rc;
 }
 
-static json_object *signed_one_time_keys(mx_crypto *c, json_object *keys)
+/* Signed keys for /keys/upload: one-time keys, or (fallback) the fallback key, marked so under the signature. */
+static json_object *signed_one_time_keys(mx_crypto *c, json_object *keys, int fallback)
 {
 	json_object *out = json_object_new_object();
 	json_object_object_foreach(keys, id, key) {
 		char kid[128];
 		json_object *k = json_object_new_object();
 		json_object_object_add(k, "key", json_object_get(key));
+		if (fallback)
+			json_object_object_add(k, "fallback", json_object_new_boolean(1));
 		snprintf(kid, sizeof kid, "signed_curve25519:%.100s", id);
 		if (add_signature(c, k) < 0) {
 			json_object_put(k);
@@ -813,30 +845,58 @@ char *mx_crypto_upload_body(mx_crypto *c, int server_count)
 		if (make_one_time_keys(c, (size_t)(target - have - unpub)) < 0 || !(keys = unpublished_keys(c)))
 			return NULL;
 	}
-	if (c->published && json_object_object_length(keys) == 0) {
+	/* A fallback key (spec v1.2) answers claims once the one-time keys have
+	 * run out: made with the first upload (or the first after an update). */
+	if (!c->fallback && make_fallback_key(c) < 0)
+		mxc_log(c, "warn", "e2ee: no fallback key could be made");
+	json_object *fb = unpublished_fallback(c);
+	int nfb = fb ? json_object_object_length(fb) : 0;
+	if (c->published && json_object_object_length(keys) == 0 && nfb == 0) {
 		json_object_put(keys);
+		json_object_put(fb);
 		return NULL;
 	}
 	/* Whatever goes up is kept first (also keys made by an earlier call whose store failed). */
 	if (save_account(c) < 0) {
 		json_object_put(keys);
+		json_object_put(fb);
 		return NULL;
 	}
-	json_object *body = json_object_new_object(), *otks = signed_one_time_keys(c, keys);
+	json_object *body = json_object_new_object(), *otks = signed_one_time_keys(c, keys, 0);
+	json_object *fbs = nfb ? signed_one_time_keys(c, fb, 1) : NULL;
 	json_object *dev = c->published ? NULL : device_keys(c);
 	json_object_put(keys);
+	json_object_put(fb);
 	char *text = NULL;
-	if (otks && (c->published || dev)) {
+	if (otks && (c->published || dev) && (fbs || !nfb)) {
 		if (dev)
 			json_object_object_add(body, "device_keys", dev);
 		json_object_object_add(body, "one_time_keys", otks);
+		if (fbs)
+			json_object_object_add(body, "fallback_keys", fbs);
 		text = json_text(body);
 	} else {
 		json_object_put(otks);
+		json_object_put(fbs);
 		json_object_put(dev);
 	}
 	json_object_put(body);
 	return text;
+}
+
+int mx_crypto_fallback_used(mx_crypto *c)
+{
+	json_object *fb = unpublished_fallback(c);
+	int waiting = !fb || json_object_object_length(fb) > 0;
+	json_object_put(fb);
+	if (waiting || !c->published)
+		return 0;
+	if (make_fallback_key(c) < 0 || save_account(c) < 0) {
+		mxc_log(c, "warn", "e2ee: a new fallback key could not be made or stored");
+		return 0;
+	}
+	mxc_log(c, "debug", "e2ee: the fallback key was used: a new one goes up");
+	return 1;
 }
 
 int mx_crypto_upload_done(mx_crypto *c, json_object *reply)

@@ -16,7 +16,7 @@
  * secret the operator keeps in a file); nothing secret is ever logged.
  *
  * Store keys used (values are text, at most MXC_VALUE_MAX bytes):
- *   "e2ee.account"                      the account pickle and what was published
+ *   "e2ee.account"                      the account pickle, what was published, whether it has a fallback key
  *   "e2ee.olm.<curve25519 key>"         the Olm sessions with that device, newest first
  *   "e2ee.in.<room>|<sender key>|<session id>"  an inbound Megolm session
  *   "e2ee.out.<room>"                   the room's outbound Megolm session and whom it was shared with
@@ -75,13 +75,20 @@ void mx_crypto_fingerprint(const mx_crypto *c, char *out, size_t len);
 /* ---- publishing keys (POST /keys/upload) ---- */
 
 /* The body of a /keys/upload that is due, or NULL when nothing is:
- * the signed device keys while they were not published, and signed
+ * the signed device keys while they were not published, a signed fallback
+ * key (fallback_keys, spec v1.2) not yet published, and signed
  * one-time keys to bring the server's count (server_count, from /sync's
  * device_one_time_keys_count.signed_curve25519 or the last upload's reply;
  * -1 when unknown) up to half of what the account can hold. New one-time
  * keys are stored before the body is returned, so a retry after a crash
  * uploads the same keys. Caller frees. */
 char *mx_crypto_upload_body(mx_crypto *c, int server_count);
+/* The server holds no unused fallback key of the bot's (/sync's
+ * device_unused_fallback_key_types lacks signed_curve25519: a claim took
+ * it): a new one is made and stored, for the next upload body. Returns 1
+ * when one was made, 0 when one is already waiting to go up (or the device
+ * is not published yet: its first upload carries one). */
+int mx_crypto_fallback_used(mx_crypto *c);
 /* The upload went through: keys are marked published (and stored).
  * Returns the server's signed_curve25519 count from the reply, or -1. */
 int mx_crypto_upload_done(mx_crypto *c, json_object *reply);

@@ -554,6 +554,15 @@ void mx_e2ee_sync(matrix *m, json_object *body)
 			retry_room(m, room);
 	}
 	devices_changed(m, mx_jget(mx_jget(body, "device_lists", json_type_object), "changed", json_type_array));
+	/* A listing without our kind of fallback key: a claim took it (or there was none). */
+	json_object *fb = mx_jget(body, "device_unused_fallback_key_types", json_type_array);
+	int unused = 0;
+	for (size_t i = 0; fb && i < json_object_array_length(fb); i++) {
+		const char *t = json_object_get_string(json_object_array_get_idx(fb, i));
+		unused |= t && !strcmp(t, "signed_curve25519");
+	}
+	if (fb && !unused)
+		mx_crypto_fallback_used(m->crypto);
 	json_object *counts = mx_jget(body, "device_one_time_keys_count", json_type_object);
 	json_object *c = mx_jget(counts, "signed_curve25519", json_type_int);
 	if (c)

@@ -15,6 +15,10 @@ Synapse 1.67 with its rate limits lifted:
     - uma joins when the trick after that is won;
   then play goes on until deal 2's first trick is won.
 
+Before the match, the bot's fallback key (spec v1.2): uma's client claims
+the bot's one-time keys until Synapse hands out the fallback key, which
+must be signed and marked; the bot then publishes a new one.
+
 Checks: for each device (ann's two, sam's, tom's, uma's), every event the
 bot sent (as the recording proxy saw its sends succeed) into a room of
 that device's user after the bot's first /keys/query whose reply listed
@@ -74,6 +78,7 @@ class Match:
         self.room = self.dm = None
         self.devices = {}         # player id -> user
         self.notes = []
+        self.moves = []           # ann's commands, as sent
 
     # ---- what ann's first device reads ----
     def on_message(self, pid, rec):
@@ -99,6 +104,7 @@ class Match:
             if item is None:
                 return
             try:
+                self.moves.append(item[1])
                 self.ann.say(*item)
             except Exception:  # noqa: BLE001
                 self.notes.append("a move of ann's failed: %s" % traceback.format_exc(limit=1))
@@ -149,7 +155,46 @@ class Match:
             if time.time() > end:
                 raise RuntimeError("ann's client never learnt the bot's device: " + self.bot.log_tail())
             self.ann.wait_for(lambda: False, 0.5)
+        self.fallback()
         threading.Thread(target=self.play, daemon=True).start()
+
+    def fallback(self):
+        """The bot's fallback key: claims of its one-time keys (as uma, who
+        plays no part yet) until Synapse hands out the fallback key, which
+        must be signed and marked; then the bot's next upload carries a new
+        one."""
+        uma = "@uma:%s" % synapselib.SERVER_NAME
+        tok = self.hs.users[uma]["token"]
+        st, q = self.hs.api("POST", "/_matrix/client/v3/keys/query", {"device_keys": {self.botid: []}}, tok)
+        devs = list(((q or {}).get("device_keys") or {}).get(self.botid, {}))
+        if not R.check(st == 200 and len(devs) == 1, "one device of the bot's: %d %r" % (st, q)):
+            return
+        dev, got = devs[0], None
+        for n in range(1, 301):
+            st, c = self.hs.api("POST", "/_matrix/client/v3/keys/claim",
+                                {"one_time_keys": {self.botid: {dev: "signed_curve25519"}}}, tok)
+            keys = ((c.get("one_time_keys") or {}).get(self.botid) or {}).get(dev) or {}
+            kid, k = next(iter(keys.items()), (None, None))
+            if st != 200 or not k:
+                break
+            if k.get("fallback"):
+                got = (n, kid, k)
+                break
+        if not R.check(got, "Synapse never handed out a fallback key of the bot's (%d claims)" % n):
+            return
+        n, kid, k = got
+        R.check(kid.startswith("signed_curve25519:") and (k.get("signatures") or {}).get(self.botid),
+                "the bot's fallback key is not signed: %r" % k)
+        t = time.time()
+
+        def new_fallback():
+            with self.hs.lock:
+                return [r for r in self.hs.requests if r.get("user") == self.botid and r["t"] >= t - 1 and
+                        r["path"].endswith("/keys/upload") and r.get("status") == 200 and
+                        set(((r.get("json") or {}).get("fallback_keys") or {})) - {kid}]
+        R.check(self.hs.wait(new_fallback, 60), "the bot published no new fallback key after its was used: %s" %
+                [x for x in self.bot.log_text().splitlines() if "fallback" in x][-3:])
+        self.notes.append("fallback key handed out at claim %d and replaced %.1f s later" % (n, time.time() - t))
 
     def run(self):
         a = self.ann
@@ -271,6 +316,21 @@ def main():
         R.check(False, "the scenario broke: %s" % traceback.format_exc())
         if m.stack:
             print("  players' log: %s" % m.stack.log_tail())
+        if m.bot:
+            print("  the bot's log: %s" % m.bot.log_tail(40))
+        if m.hs:
+            with m.hs.lock:
+                print("  the bot's last requests: %s" % [(round(r["t"] - m.t0, 1), r["method"], r["path"][-40:],
+                                                         r["status"]) for r in m.hs.requests
+                                                        if r.get("user") == m.botid and "/sync" not in r["path"]][-20:])
+        if m.stack:
+            for pid, p in m.stack.players.items():
+                bad = [(r["room"][:8], r["reason"]) for r in p.records().values() if r.get("utd")]
+                print("  %s: %d records, undecryptable: %s" % (pid, len(p.records()), bad[:8]))
+            if VERBOSE:
+                for r in sorted(m.stack.players["ann"].records().values(), key=lambda r: r["t"])[-8:]:
+                    print("    ann reads %s: %r" % ("the table" if r["room"] == m.room else r["room"], r["body"]))
+        print("  notes: %s; ann's moves: %r" % (m.notes, m.moves))
     finally:
         m.teardown()
         print("  %s took %.0f s" % (NAME, time.time() - m.t0))

@@ -347,6 +347,62 @@ static json_object *first_upload(mx_crypto *c, const char *user, const char *dev
 	return up;
 }
 
+/* A fallback key (issue 28): published signed with the first keys, it opens
+ * a session once the one-time keys are gone; when the server says it was
+ * used, a new one is made once and goes up. */
+static void test_fallback(world *w)
+{
+	json_object *fb = path(w->a_up, "fallback_keys", NULL, NULL), *k = NULL;
+	const char *kid = NULL;
+	if (fb) {
+		json_object_object_foreach(fb, id, v) {
+			kid = id;
+			k = v;
+			break;
+		}
+	}
+	json_object *flag = k ? path(k, "fallback", NULL, NULL) : NULL;
+	CHECK(fb && json_object_object_length(fb) == 1 && kid && !strncmp(kid, "signed_curve25519:", 18) && flag
+	      && json_object_get_boolean(flag) && verify_sig(k, ALICE, "ALICEBOT", mx_crypto_ed25519(w->a)),
+	      "the first upload has one signed fallback key, marked so");
+	mem sm = { 0 };
+	mx_crypto *c = open_dev("@fay:example.org", "FAYDEV", "fay's pickle key", &sm);
+	json_object *q = query_reply(ALICE, "ALICEBOT", path(w->a_up, "device_keys", NULL, NULL));
+	CHECK(c && mx_crypto_query_done(c, q) == 1, "fay knows alice");
+	json_object_put(q);
+	json_object *one = json_object_new_object();
+	if (kid)
+		json_object_object_add(one, kid, json_object_get(k));
+	json_object *cr = claim_reply(ALICE, "ALICEBOT", one);
+	CHECK(c && mx_crypto_claim_done(c, cr) == 1, "a session with alice from her fallback key");
+	json_object_put(cr);
+	json_object_put(one);
+	const char *users[] = { ALICE };
+	int missing = -1;
+	char room[256] = "";
+	char *body = c ? mx_crypto_share_body(c, "!fay:example.org", users, 1, w->now, &missing) : NULL;
+	CHECK(body && deliver(w->a, body, "@fay:example.org", ALICE, "ALICEBOT", room, sizeof room) == 1
+	      && !strcmp(room, "!fay:example.org"), "alice reads a room key sent over her fallback key");
+	free(body);
+	CHECK(mx_crypto_fallback_used(w->a) == 1, "the server says it was used: a new one is made");
+	CHECK(mx_crypto_fallback_used(w->a) == 0, "...once, while it waits to go up");
+	body = mx_crypto_upload_body(w->a, 50);
+	json_object *up = parse(body), *nfb = path(up, "fallback_keys", NULL, NULL);
+	CHECK(nfb && json_object_object_length(nfb) == 1 && kid && !path(nfb, kid, NULL, NULL)
+	      && json_object_object_length(path(up, "one_time_keys", NULL, NULL)) == 0,
+	      "the next upload has the new fallback key alone: %s", body ? body : "(none)");
+	json_object_put(up);
+	free(body);
+	json_object *reply = parse("{\"one_time_key_counts\":{\"signed_curve25519\":50}}");
+	mx_crypto_upload_done(w->a, reply);
+	json_object_put(reply);
+	body = mx_crypto_upload_body(w->a, 50);
+	CHECK(body == NULL, "nothing due once it is up");
+	free(body);
+	mx_crypto_free(c);
+	mem_free(&sm);
+}
+
 static void test_keys(world *w)
 {
 	w->a = open_dev(ALICE, "ALICEBOT", KEY_A, &w->sa);
@@ -1172,6 +1228,7 @@ int main(void)
 	world w = { .now = 1700000000000LL };
 	test_canonical();
 	test_keys(&w);
+	test_fallback(&w);
 	test_messages(&w);
 	test_tofu(&w);
 	test_rotation(&w);
