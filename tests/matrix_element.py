@@ -74,7 +74,7 @@ class Match:
         self.bot = None
         self.cmds = queue.Queue()
         self.table_segs = []      # (t, segment) of the bot's lines in the table room, as ann's first device read them
-        self.last_hand = None
+        self.answered = set()     # the bot's events with a hand ann has answered
         self.room = self.dm = None
         self.devices = {}         # player id -> user
         self.notes = []
@@ -88,12 +88,13 @@ class Match:
             with self.stack.cond:
                 self.table_segs.extend((rec["t"], s) for s in segments(rec))
             return
+        # Every hand that says it is her turn is answered, even one that
+        # reads as the last did (the bot asks again, e.g. a partner's "asks
+        # ann to bid"); an answer to a stale copy is refused, harmlessly.
         for line in (rec.get("body") or "").split("\n"):
             h = langlib.parse_hand(line, "en")
-            if not h:
-                continue
-            prev, self.last_hand = self.last_hand, h["raw"]
-            if h["turn"] and h["raw"] != prev:
+            if h and h["turn"] and rec["event_id"] not in self.answered:
+                self.answered.add(rec["event_id"])
                 self.dm = rec["room"]
                 self.cmds.put((rec["room"], langlib.decide(h, "304", True, False)))
 
@@ -104,7 +105,7 @@ class Match:
             if item is None:
                 return
             try:
-                self.moves.append(item[1])
+                self.moves.append((round(time.time() - self.t0, 1), item[1]))
                 self.ann.say(*item)
             except Exception:  # noqa: BLE001
                 self.notes.append("a move of ann's failed: %s" % traceback.format_exc(limit=1))
@@ -327,9 +328,10 @@ def main():
             for pid, p in m.stack.players.items():
                 bad = [(r["room"][:8], r["reason"]) for r in p.records().values() if r.get("utd")]
                 print("  %s: %d records, undecryptable: %s" % (pid, len(p.records()), bad[:8]))
-            if VERBOSE:
+            if "ann" in m.stack.players:
                 for r in sorted(m.stack.players["ann"].records().values(), key=lambda r: r["t"])[-8:]:
-                    print("    ann reads %s: %r" % ("the table" if r["room"] == m.room else r["room"], r["body"]))
+                    print("    %.1f s: ann reads %s: %r" % (r["t"] - m.t0, "the table" if r["room"] == m.room
+                                                          else r["room"], r["body"]))
         print("  notes: %s; ann's moves: %r" % (m.notes, m.moves))
     finally:
         m.teardown()
