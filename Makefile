@@ -8,6 +8,7 @@
 #   make test-long    what is long by nature (tests/README.md); not in CI
 #   make bench        benchmarks, printed as figures
 #   make deps         install what a fresh Debian 12 machine lacks
+#   make element-deps Element's client stack for the tests (npm, into build/element)
 
 CC      ?= cc
 PREFIX  ?= /usr/local
