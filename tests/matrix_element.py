@@ -13,7 +13,8 @@ Synapse 1.67 with its rate limits lifted:
       inside the window in which the bot did not claim keys again),
     - ann logs in on a second device when the next trick is won,
     - uma joins when the trick after that is won;
-  then play goes on until deal 2's first trick is won.
+  then play goes on until deal 2's first trick is won (or the match
+  ends), and ann asks for `!table` (a line after everything).
 
 Before the match, the bot's fallback key (spec v1.2): uma's client claims
 the bot's one-time keys until Synapse hands out the fallback key, which
@@ -53,6 +54,7 @@ NAME = "matrix_element"
 R = Results(NAME)
 VERBOSE = os.environ.get("MX_VERBOSE") == "1"
 SEP = irc_game.SEP
+MATCH_WON = langlib.template_re(langlib.text("en", "T_MATCH_WON"))
 STEP_SECONDS = 120     # at most this long for any one moment of the play to come
 SETTLE_SECONDS = 60    # for the last events to reach every device and be decrypted
 
@@ -217,8 +219,16 @@ class Match:
         self.notes.append("ann's second device logged in %.1f s into the run" % (time.time() - self.t0))
         pos = self.wait_seg(irc_game.TRICK_RE.match, len(self.table_segs), "a trick after ann's second device")
         self.joiner("uma")
-        pos = self.wait_seg(irc_game.DEAL_RE.match, len(self.table_segs), "deal 2")
-        self.wait_seg(irc_game.TRICK_RE.match, pos, "the first trick of deal 2")
+        # On to the next deal's first trick, unless the match ends first
+        # (a failed high bid can end it in a deal); then one more line,
+        # asked for, so every device has lines due whatever happened.
+        n = len(self.table_segs)
+        pos = self.wait_seg(lambda s: irc_game.DEAL_RE.match(s) or MATCH_WON.match(s), n, "deal 2 or the match's end")
+        if irc_game.DEAL_RE.match(self.table_segs[pos - 1][1]):
+            self.wait_seg(irc_game.TRICK_RE.match, pos, "the first trick of deal 2")
+        n = len(self.table_segs)
+        a.say(self.room, "!table")
+        self.wait_seg(lambda s: True, n, "the answer to !table")
 
     def joiner(self, name):
         p = self.login(name, name)
