@@ -29,7 +29,9 @@ event the bot sent into the table room or ann's direct room was
 m.room.encrypted. Figures: per device, events due, read, undecryptable;
 the run's time.
 
-Environment: CARDBOT, MX_VERBOSE=1 (the bot's and the players' log tails on
+Environment: CARDBOT, ELEMENT_FALLBACK=0 (leave the fallback key out: a
+bot without one is unreachable after it, so the joins can be tried on
+their own), MX_VERBOSE=1 (the bot's and the players' log tails on
 failure are printed anyway). Prints "matrix_element: N passed, M failed" last.
 """
 import os
@@ -54,6 +56,7 @@ NAME = "matrix_element"
 R = Results(NAME)
 VERBOSE = os.environ.get("MX_VERBOSE") == "1"
 SEP = irc_game.SEP
+FALLBACK = os.environ.get("ELEMENT_FALLBACK", "1") != "0"  # 0: the joins alone (e.g. on a bot without fallback keys)
 MATCH_WON = langlib.template_re(langlib.text("en", "T_MATCH_WON"))
 STEP_SECONDS = 120     # at most this long for any one moment of the play to come
 SETTLE_SECONDS = 60    # for the last events to reach every device and be decrypted
@@ -158,7 +161,8 @@ class Match:
             if time.time() > end:
                 raise RuntimeError("ann's client never learnt the bot's device: " + self.bot.log_tail())
             self.ann.wait_for(lambda: False, 0.5)
-        self.fallback()
+        if FALLBACK:
+            self.fallback()
         threading.Thread(target=self.play, daemon=True).start()
 
     def fallback(self):
