@@ -11,6 +11,7 @@
 #   make deb          build/deb/cardbot_VERSION_ARCH.deb, checked by lintian
 #   make check-deb    make deb, then install, run, upgrade and purge it (root)
 #   make check-arm64  cross-build for a Raspberry Pi, test under qemu
+#   make check-image  build deploy/Dockerfile for real and run it (root)
 
 CC      ?= cc
 # HOSTCC builds what runs during the build (web/embed.c); PKG_CONFIG finds
@@ -224,6 +225,14 @@ deb:
 
 check-deb: deb
 	python3 tests/package/check_deb.py $(DEB_FILE)
+
+# deploy/Dockerfile built for real on a Debian base made by mmdebstrap, and
+# the bot run inside the image against ngircd (tests/package/check_image.py:
+# root, about two minutes, not in CI).
+.PHONY: check-image
+check-image:
+	@sh deploy/deps-image.sh
+	python3 tests/package/check_image.py
 
 # Cross-build for a Raspberry Pi with Debian's cross compiler and run the unit
 # tests under qemu-user, with fewer games than `make test` (tests/cross.sh):
