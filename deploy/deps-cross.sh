@@ -43,7 +43,8 @@ if [ -n "$missing" ]; then
 	if ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
 		$SUDO dpkg --add-architecture "$ARCH" || exit 1
 	fi
-	$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq || exit 1
+	# An index that fails (a mirror in sync) need not stop the install.
+	$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq || echo "deps-cross: apt-get update reported errors; trying the install" >&2
 	# shellcheck disable=SC2086
 	removes=$($APT -s install $missing 2>&1 | grep '^Remv ')
 	if [ -n "$removes" ]; then
