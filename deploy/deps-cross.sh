@@ -40,19 +40,27 @@ for p in $NATIVE $LIBS; do
 done
 if [ -n "$missing" ]; then
 	echo "deps-cross: installing$missing"
+	added=""
 	if ! dpkg --print-foreign-architectures | grep -qx "$ARCH"; then
 		$SUDO dpkg --add-architecture "$ARCH" || exit 1
+		added=1
 	fi
+	# On failure, an architecture added here goes again (while nothing of it
+	# is installed), so that it does not slow or break the machine's updates.
+	undo() {
+		[ -n "$added" ] && ! dpkg -l | grep -q ":$ARCH " && $SUDO dpkg --remove-architecture "$ARCH"
+		exit 1
+	}
 	# An index that fails (a mirror in sync) need not stop the install.
 	$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq || echo "deps-cross: apt-get update reported errors; trying the install" >&2
 	# shellcheck disable=SC2086
 	removes=$($APT -s install $missing 2>&1 | grep '^Remv ')
 	if [ -n "$removes" ]; then
 		printf 'deps-cross: refused: installing%s would remove:\n%s\n' "$missing" "$removes" >&2
-		exit 1
+		undo
 	fi
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive $APT install $missing || exit 1
+	DEBIAN_FRONTEND=noninteractive $APT install $missing || undo
 fi
 
 # libircclient for ARCH, unpacked beside the tree (see the head).
