@@ -210,8 +210,8 @@ deps:
 # The Debian package (debian/), built with debhelper in a copy of the tree
 # under build/deb (dpkg-buildpackage writes beside the tree), then checked
 # by lintian: any error fails. deploy/deps-deb.sh installs debhelper and lintian.
-DEB_VERSION := $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
-DEB_ARCH    := $(shell dpkg --print-architecture 2>/dev/null)
+DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null)
 DEB_FILE     = build/deb/cardbot_$(DEB_VERSION)_$(DEB_ARCH).deb
 .PHONY: deb check-deb
 deb:
