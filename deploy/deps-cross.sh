@@ -19,7 +19,7 @@ arm64) TRIPLET=aarch64-linux-gnu ;;
 armhf) TRIPLET=arm-linux-gnueabihf ;;
 *) echo "deps-cross: unknown architecture $ARCH (arm64 or armhf)" >&2; exit 64 ;;
 esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 SYSROOT=build/sysroot-$ARCH
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -34,7 +34,7 @@ arm64) TRIPLET=aarch64-linux-gnu QEMU=qemu-aarch64-static ;;
 armhf) TRIPLET=arm-linux-gnueabihf QEMU=qemu-arm-static ;;
 *) echo "cross: unknown architecture $ARCH (arm64 or armhf)" >&2; exit 64 ;;
 esac
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 sh deploy/deps-cross.sh "$ARCH" || { echo "cross: installing the $ARCH tools failed" >&2; exit 1; }
 
 SYSROOT=$PWD/build/sysroot-$ARCH
@@ -54,12 +54,12 @@ make --no-print-directory -j"$JOBS" BUILD="$OUT" BINDIR="$OUT" CC="$TRIPLET-gcc"
 echo "cross: built for $ARCH in $(( $(date +%s) - start )) s ($(file -b "$OUT/cardbot" | cut -d, -f1-2))"
 
 # The reduced counts (see the head); the plain run's are in each test.
-export PROPS_MATCHES=${PROPS_MATCHES:-40} PROPS_DEFERRED_DEALS=${PROPS_DEFERRED_DEALS:-20}
-export AI_TEST_DEALS=${AI_TEST_DEALS:-2} AI_TEST_DUP=${AI_TEST_DUP:-16} AI_TEST_OPEN_DEALS=${AI_TEST_OPEN_DEALS:-30}
-export G6_AI_DEALS=${G6_AI_DEALS:-3} G6_AI_DUP=${G6_AI_DUP:-6}
-export T304_AI_DEALS=${T304_AI_DEALS:-6} T304_AI_DUP=${T304_AI_DUP:-6}
-export SIMPLE_MATCHES=${SIMPLE_MATCHES:-12}
-export ROOK_PROPS_HANDS=${ROOK_PROPS_HANDS:-300} T304_PROPS_DEALS=${T304_PROPS_DEALS:-300}
+export PROPS_MATCHES="${PROPS_MATCHES:-40}" PROPS_DEFERRED_DEALS="${PROPS_DEFERRED_DEALS:-20}"
+export AI_TEST_DEALS="${AI_TEST_DEALS:-2}" AI_TEST_DUP="${AI_TEST_DUP:-16}" AI_TEST_OPEN_DEALS="${AI_TEST_OPEN_DEALS:-30}"
+export G6_AI_DEALS="${G6_AI_DEALS:-3}" G6_AI_DUP="${G6_AI_DUP:-6}"
+export T304_AI_DEALS="${T304_AI_DEALS:-6}" T304_AI_DUP="${T304_AI_DUP:-6}"
+export SIMPLE_MATCHES="${SIMPLE_MATCHES:-12}"
+export ROOK_PROPS_HANDS="${ROOK_PROPS_HANDS:-300}" T304_PROPS_DEALS="${T304_PROPS_DEALS:-300}"
 # qemu runs the program; the sysroot holds the libircclient for ARCH.
 export QEMU LD_LIBRARY_PATH="$SYSROOT/usr/lib/$TRIPLET"
 

@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import irclib  # noqa: E402
-from irclib import Client, NgIRCd, strip_colours  # noqa: E402
+from irclib import Client, NgIRCd  # noqa: E402
 
 MIN_CARDS = 6
 
