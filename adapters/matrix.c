@@ -344,7 +344,8 @@ static const char *const req_names[] = {
 	[REQ_SYNC] = "sync", [REQ_JOIN] = "join", [REQ_LEAVE] = "leave", [REQ_FORGET] = "forget",
 	[REQ_SEND] = "send", [REQ_CREATE_DM] = "createRoom", [REQ_DIRECT_PUT] = "direct_put", [REQ_UPLOAD] = "upload",
 	[REQ_KEYS_UPLOAD] = "keys_upload", [REQ_KEYS_QUERY] = "keys_query", [REQ_KEYS_CLAIM] = "keys_claim",
-	[REQ_TO_DEVICE] = "to_device",
+	[REQ_TO_DEVICE] = "to_device", [REQ_XSIGN_KEYS] = "xsign_keys", [REQ_XSIGN_SIG] = "xsign_signature",
+	[REQ_VERIFY_SEND] = "verify_send",
 };
 
 /* Every timer the adapter has set comes due now, in a fixed order. */

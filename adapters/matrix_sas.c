@@ -26,7 +26,8 @@
 #define MXS_INFO_MAX 1400        /* an info string: ids and keys */
 #define MXS_KEYIDS_MAX 8         /* keys one MAC event may cover */
 
-/* The spec's 64 emoji, by index (short authentication string, "emoji"). */
+/* The spec's 64 emoji with their English names, by index (short authentication string, "emoji"), as
+ * Element's Rust crypto names them. */
 static const struct {
 	const char *emoji;
 	const char *name;
@@ -65,9 +66,9 @@ static const struct {
 	{ "🤖", "Robot" },
 	{ "🎩", "Hat" },
 	{ "👓", "Glasses" },
-	{ "🔧", "Wrench" },
+	{ "🔧", "Spanner" },
 	{ "🎅", "Santa" },
-	{ "👍", "Thumbs up" },
+	{ "👍", "Thumbs Up" },
 	{ "☂️", "Umbrella" },
 	{ "⌛", "Hourglass" },
 	{ "⏰", "Clock" },
@@ -84,7 +85,7 @@ static const struct {
 	{ "🏁", "Flag" },
 	{ "🚂", "Train" },
 	{ "🚲", "Bicycle" },
-	{ "✈️", "Airplane" },
+	{ "✈️", "Aeroplane" },
 	{ "🚀", "Rocket" },
 	{ "🏆", "Trophy" },
 	{ "⚽", "Ball" },
@@ -187,7 +188,7 @@ void mx_sas_free(mx_sas *s)
 	free(s);
 }
 
-void mx_sas_cancel(mx_sas *s, const char *code, const char *why, mx_sas_out *out)
+static void sas_cancel(mx_sas *s, const char *code, const char *why, mx_sas_out *out)
 {
 	if (s->state == MXS_DONE || s->state == MXS_CANCELLED)
 		return;
@@ -221,11 +222,11 @@ static void on_request(mx_sas *s, json_object *content, mx_sas_out *out)
 {
 	const char *from = cstr(content, "from_device", MXS_ID_MAX);
 	if (s->step != 0 || !from || strcmp(from, s->dev)) {
-		mx_sas_cancel(s, "m.unexpected_message", "an unexpected request", out);
+		sas_cancel(s, "m.unexpected_message", "an unexpected request", out);
 		return;
 	}
 	if (!has_str(content, "methods", "m.sas.v1")) {
-		mx_sas_cancel(s, "m.unknown_method", "the bot verifies by emoji or numbers (m.sas.v1) only", out);
+		sas_cancel(s, "m.unknown_method", "the bot verifies by emoji or numbers (m.sas.v1) only", out);
 		return;
 	}
 	json_object *r = json_object_new_object(), *methods = json_object_new_array();
@@ -239,7 +240,7 @@ static void on_start(mx_sas *s, json_object *content, mx_sas_out *out)
 {
 	const char *from = cstr(content, "from_device", MXS_ID_MAX), *method = cstr(content, "method", 64);
 	if (s->step != 0 || !from || strcmp(from, s->dev) || !method) {
-		mx_sas_cancel(s, "m.unexpected_message", "an unexpected start", out);
+		sas_cancel(s, "m.unexpected_message", "an unexpected start", out);
 		return;
 	}
 	s->mac_v2 = has_str(content, "message_authentication_codes", "hkdf-hmac-sha256.v2");
@@ -248,7 +249,7 @@ static void on_start(mx_sas *s, json_object *content, mx_sas_out *out)
 	    || !has_str(content, "hashes", "sha256")
 	    || (!s->mac_v2 && !has_str(content, "message_authentication_codes", "hkdf-hmac-sha256"))
 	    || !has_str(content, "short_authentication_string", "decimal")) {
-		mx_sas_cancel(s, "m.unknown_method", "no method in common", out);
+		sas_cancel(s, "m.unknown_method", "no method in common", out);
 		return;
 	}
 	char *canon = mx_canonical_json(content), commit[64];
@@ -261,7 +262,7 @@ static void on_start(mx_sas *s, json_object *content, mx_sas_out *out)
 	if (!both || mxc_sha256_b64(s->c, both, klen + clen, commit, sizeof commit) < 0) {
 		free(canon);
 		free(both);
-		mx_sas_cancel(s, "m.unexpected_message", "the bot could not take part (no memory or random bytes)",
+		sas_cancel(s, "m.unexpected_message", "the bot could not take part (no memory or random bytes)",
 			      out);
 		return;
 	}
@@ -309,7 +310,7 @@ static void on_key(mx_sas *s, json_object *content, mx_sas_out *out)
 	char copy[MXS_KEY_MAX + 1], info[MXS_INFO_MAX];
 	uint8_t bytes[6];
 	if (s->step != 1 || !key) {
-		mx_sas_cancel(s, "m.unexpected_message", "an unexpected key", out);
+		sas_cancel(s, "m.unexpected_message", "an unexpected key", out);
 		return;
 	}
 	snprintf(copy, sizeof copy, "%s", key);
@@ -317,7 +318,7 @@ static void on_key(mx_sas *s, json_object *content, mx_sas_out *out)
 			 mxc_user(s->c), mxc_device(s->c), s->mine, s->txn);
 	if (olm_sas_set_their_key(s->sas, copy, strlen(copy)) == olm_error() || n < 0 || (size_t)n >= sizeof info
 	    || olm_sas_generate_bytes(s->sas, info, (size_t)n, bytes, sizeof bytes) == olm_error()) {
-		mx_sas_cancel(s, "m.key_mismatch", "their key is not usable", out);
+		sas_cancel(s, "m.key_mismatch", "their key is not usable", out);
 		return;
 	}
 	json_object *k = json_object_new_object();
@@ -428,11 +429,11 @@ static void finish(mx_sas *s, mx_sas_out *out)
 static void on_mac(mx_sas *s, json_object *content, mx_sas_out *out)
 {
 	if (s->step != 2 || s->their_mac_ok) {
-		mx_sas_cancel(s, "m.unexpected_message", "an unexpected MAC", out);
+		sas_cancel(s, "m.unexpected_message", "an unexpected MAC", out);
 		return;
 	}
 	if (check_mac(s, content) < 0) {
-		mx_sas_cancel(s, "m.key_mismatch", "their keys do not match what the bot knows of their device", out);
+		sas_cancel(s, "m.key_mismatch", "their keys do not match what the bot knows of their device", out);
 		return;
 	}
 	s->their_mac_ok = 1;
@@ -459,7 +460,7 @@ int mx_sas_event(mx_sas *s, const char *type, json_object *content, mx_sas_out *
 		snprintf(s->why, sizeof s->why, "cancelled by them: %s (%s)", reason ? reason : "no reason",
 			 code ? code : "no code");
 	} else if (strcmp(type, "m.key.verification.done") && strcmp(type, "m.key.verification.ready"))
-		mx_sas_cancel(s, "m.unexpected_message", "an unknown verification event", out);
+		sas_cancel(s, "m.unexpected_message", "an unknown verification event", out);
 	return s->state;
 }
 
@@ -469,12 +470,12 @@ int mx_sas_confirm(mx_sas *s, int match, mx_sas_out *out)
 	if (s->state != MXS_SHOW)
 		return s->state;
 	if (!match) {
-		mx_sas_cancel(s, "m.mismatched_sas", "the operator says the strings differ", out);
+		sas_cancel(s, "m.mismatched_sas", "the operator says the strings differ", out);
 		return s->state;
 	}
 	json_object *mac = my_mac(s);
 	if (!mac) {
-		mx_sas_cancel(s, "m.key_mismatch", "the bot could not make its MAC", out);
+		sas_cancel(s, "m.key_mismatch", "the bot could not make its MAC", out);
 		return s->state;
 	}
 	out_add(s, out, "m.key.verification.mac", mac);
@@ -482,6 +483,12 @@ int mx_sas_confirm(mx_sas *s, int match, mx_sas_out *out)
 	if (s->their_mac_ok)
 		finish(s, out);
 	return s->state;
+}
+
+void mx_sas_cancel(mx_sas *s, const char *code, const char *why, mx_sas_out *out)
+{
+	out_reset(s, out);
+	sas_cancel(s, code, why, out);
 }
 
 int mx_sas_state(const mx_sas *s)

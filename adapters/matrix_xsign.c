@@ -30,8 +30,8 @@ static const struct {
 	const char *field;       /* the member of /keys/device_signing/upload */
 } mxx_keys[] = {
 	{ "master", "master", "master_key" },
-	{ "self", "self_signing", "self_signing_key" },
-	{ "user", "user_signing", "user_signing_key" },
+	{ "self_signing", "self_signing", "self_signing_key" },
+	{ "user_signing", "user_signing", "user_signing_key" },
 };
 enum { MXX_MASTER, MXX_SELF, MXX_USER, MXX_NKEYS };
 
