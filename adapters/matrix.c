@@ -233,7 +233,7 @@ void mx_upload_filter(matrix *m)
 		"{\"presence\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"types\":[\"m.direct\"]},"
 		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.encrypted\",\"m.room.member\",\"m.room.encryption\","
-		"\"m.room.canonical_alias\",\"m.room.name\"],"
+		"\"m.room.canonical_alias\",\"m.room.name\",\"m.key.verification.*\"],"
 		"\"limit\":50},"
 		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.canonical_alias\","
 		"\"m.room.name\"]},"

@@ -389,14 +389,19 @@ static void deliver(matrix *m, mx_room *r, json_object *outer, json_object *plai
 {
 	const char *type = mx_jstr(plain, "type");
 	json_object *content = mx_jget(plain, "content", json_type_object);
-	if (!type || strcmp(type, "m.room.message") != 0 || !content)
+	int verif = type && !strncmp(type, "m.key.verification.", 19);
+	if (!type || (strcmp(type, "m.room.message") != 0 && !verif) || !content)
 		return;
 	json_object *e = json_object_new_object();
-	const char *sender = mx_jstr(outer, "sender");
+	const char *sender = mx_jstr(outer, "sender"), *id = mx_jstr(outer, "event_id");
 	json_object_object_add(e, "type", json_object_new_string(type));
 	json_object_object_add(e, "sender", json_object_new_string(sender ? sender : ""));
+	json_object_object_add(e, "event_id", json_object_new_string(id ? id : ""));
 	json_object_object_add(e, "content", json_object_get(content));
-	mx_message_event(m, r, e);
+	if (verif)
+		mx_verify_room_event(m, r, e);
+	else
+		mx_message_event(m, r, e);
 	json_object_put(e);
 }
 

@@ -330,6 +330,7 @@ int mx_e2ee_query_user(matrix *m, const char *user);
 /* ---- matrix_verify.c ---- */
 void mx_verify_publish(matrix *m);
 void mx_verify_to_device(matrix *m, json_object *e);
+void mx_verify_room_event(matrix *m, mx_room *r, json_object *e);
 void mx_verify_done(matrix *m, mx_req *q, long status, json_object *body, const char *err);
 void mx_verify_free(matrix *m);
 

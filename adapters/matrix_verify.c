@@ -9,7 +9,10 @@
  * it went through, so a restart neither makes new keys nor asks again.
  *
  * Verification (matrix_sas.c does the protocol): a player's
- * m.key.verification.request or .start by to-device opens one; the strings
+ * m.key.verification.request (by to-device, or as a message in a room the
+ * bot is in: Element's "Verify" on a user) or a to-device .start opens one,
+ * and its events go back the way it came (in a room: with m.relates_to,
+ * encrypted where the room is, one at a time and in order); the strings
  * to compare are logged at info with the player's user and device, and
  * written to the store ("e2ee.sas.waiting") for `cardbot device`; the
  * operator's answer comes back through the store ("e2ee.sas.answer",
@@ -32,14 +35,17 @@
 struct mx_verif {
 	struct mx_verif *next;
 	mx_sas *sas;                     /* owned */
+	char room[ADAPTER_ID_MAX];       /* where its events go: a room, or "" (to-device) */
 	int64_t at;                      /* when it began */
 	int shown;                       /* the strings were logged */
 };
 
 struct mx_vsend {
 	struct mx_vsend *next;
-	char path[512];
-	char *body;                      /* owned */
+	char room[ADAPTER_ID_MAX];       /* into this room, or "" (to the device) */
+	char user[ADAPTER_ID_MAX], dev[ADAPTER_ID_MAX], txn[ADAPTER_ID_MAX];
+	char type[64];
+	char *content;                   /* the event's content (JSON), owned */
 };
 
 /* ---- cross-signing keys published ---- */
@@ -151,21 +157,71 @@ static void xsign_done(matrix *m, mx_req *q, long status, json_object *body, con
 
 /* ---- verification events out, one at a time and in order ---- */
 
-static void vsend_next(matrix *m)
+/* The request that sends v: a to-device message, or a room event (encrypted
+ * in an encrypted room, once the room's key is shared); 0 when it must wait. */
+static int vsend_start(matrix *m, struct mx_vsend *v)
 {
-	if (m->vsend_out || !m->vsend || m->stopping)
-		return;
-	struct mx_vsend *v = m->vsend;
-	m->vsend = v->next;
-	m->nvsend--;
-	if (mx_request(m, REQ_VERIFY_SEND, "PUT", v->path, v->body, MX_SEND_TIMEOUT_MS))
-		m->vsend_out = 1;
-	free(v);
+	char path[1024], txn[64];
+	json_object *content = json_tokener_parse(v->content);
+	snprintf(txn, sizeof txn, "cbv%llx.%lu", m->txn_base, ++m->todev_serial);
+	if (!v->room[0]) {
+		json_object_object_add(content, "transaction_id", json_object_new_string(v->txn));
+		json_object *msgs = json_object_new_object(), *u = json_object_new_object(), *body = json_object_new_object();
+		json_object_object_add(u, v->dev, content);
+		json_object_object_add(msgs, v->user, u);
+		json_object_object_add(body, "messages", msgs);
+		snprintf(path, sizeof path, "/_matrix/client/v3/sendToDevice/%s/%s", v->type, txn);
+		return mx_request(m, REQ_VERIFY_SEND, "PUT", path, mx_json_text(body), MX_SEND_TIMEOUT_MS) != NULL;
+	}
+	mx_room *r = mx_room_find(m, v->room);
+	if (!r || r->gone) {
+		json_object_put(content);
+		return -1;
+	}
+	if (r->encrypted && !mx_e2ee_ready(m, r)) {
+		json_object_put(content);
+		return 0; /* the room's key is on its way: the poll tries again */
+	}
+	json_object *rel = json_object_new_object();
+	json_object_object_add(rel, "rel_type", json_object_new_string("m.reference"));
+	json_object_object_add(rel, "event_id", json_object_new_string(v->txn));
+	json_object_object_add(content, "m.relates_to", rel);
+	char *text = mx_json_text(content), esc[3 * ADAPTER_ID_MAX];
+	const char *type = v->type;
+	if (r->encrypted) {
+		char *enc = text ? mx_crypto_encrypt(m->crypto, r->id, v->type, text, loop_now()) : NULL;
+		free(text);
+		if (!enc) {
+			mx_crypto_room_rotate(m->crypto, r->id); /* due for a new session: shared at the next try */
+			return 0;
+		}
+		text = enc;
+		type = "m.room.encrypted";
+	}
+	mx_path_escape(m, r->id, esc, sizeof esc);
+	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/%s/%s", esc, type, txn);
+	return mx_request(m, REQ_VERIFY_SEND, "PUT", path, text, MX_SEND_TIMEOUT_MS) != NULL;
 }
 
-/* Queues the events of out for the device of sas, by to-device. */
-static void send_out(matrix *m, mx_sas *sas, const mx_sas_out *out)
+static void vsend_next(matrix *m)
 {
+	while (!m->vsend_out && m->vsend && !m->stopping) {
+		struct mx_vsend *v = m->vsend;
+		int rc = vsend_start(m, v);
+		if (rc == 0)
+			return;
+		m->vsend = v->next;
+		m->nvsend--;
+		m->vsend_out = rc > 0;
+		free(v->content);
+		free(v);
+	}
+}
+
+/* Queues the events of out for the other side of v. */
+static void send_out(matrix *m, struct mx_verif *vf, const mx_sas_out *out)
+{
+	mx_sas *sas = vf->sas;
 	for (int i = 0; i < out->n; i++) {
 		if (m->nvsend >= MX_VSEND_MAX) {
 			LOG(m, "warn", "e2ee: too many verification events waiting; one is dropped");
@@ -174,16 +230,12 @@ static void send_out(matrix *m, mx_sas *sas, const mx_sas_out *out)
 		struct mx_vsend *v = calloc(1, sizeof *v), **tail = &m->vsend;
 		if (!v)
 			return;
-		json_object *content = json_object_get(out->content[i]);
-		json_object_object_add(content, "transaction_id", json_object_new_string(mx_sas_txn(sas)));
-		json_object *msgs = json_object_new_object(), *u = json_object_new_object();
-		json_object_object_add(u, mx_sas_device(sas), content);
-		json_object_object_add(msgs, mx_sas_user(sas), u);
-		json_object *body = json_object_new_object();
-		json_object_object_add(body, "messages", msgs);
-		v->body = mx_json_text(body);
-		snprintf(v->path, sizeof v->path, "/_matrix/client/v3/sendToDevice/%s/cbv%llx.%lu", out->type[i],
-			 m->txn_base, ++m->todev_serial);
+		snprintf(v->room, sizeof v->room, "%s", vf->room);
+		snprintf(v->user, sizeof v->user, "%s", mx_sas_user(sas));
+		snprintf(v->dev, sizeof v->dev, "%s", mx_sas_device(sas));
+		snprintf(v->txn, sizeof v->txn, "%s", mx_sas_txn(sas));
+		snprintf(v->type, sizeof v->type, "%s", out->type[i]);
+		v->content = mx_json_text(json_object_get(out->content[i]));
 		while (*tail)
 			tail = &(*tail)->next;
 		*tail = v;
@@ -284,17 +336,17 @@ static struct mx_verif *verif_find(matrix *m, const char *txn, const char *user)
 	return NULL;
 }
 
-/* An m.key.verification.* to-device event in the clear, from /sync. */
-void mx_verify_to_device(matrix *m, json_object *e)
+/* A verification event from sender (type as the SAS machine knows it),
+ * under txn, carried in room (NULL: to-device). */
+static void verify_event(matrix *m, mx_room *room, const char *sender, const char *type, json_object *content,
+			 const char *txn)
 {
-	const char *type = mx_jstr(e, "type"), *sender = mx_jstr(e, "sender");
-	json_object *content = mx_jget(e, "content", json_type_object);
-	const char *txn = mx_jstr(content, "transaction_id");
-	if (!m->crypto || !type || strncmp(type, "m.key.verification.", 19) || !mx_is_user_id(sender) || !content
-	    || !txn || !*txn || strlen(txn) >= ADAPTER_ID_MAX || !strcmp(sender, m->set.user_id))
+	if (!m->crypto || !type || !mx_is_user_id(sender) || !content || !txn || !*txn || strlen(txn) >= ADAPTER_ID_MAX
+	    || !strcmp(sender, m->set.user_id))
 		return;
 	struct mx_verif *v = verif_find(m, txn, sender);
-	int opens = !strcmp(type, "m.key.verification.request") || !strcmp(type, "m.key.verification.start");
+	int opens = !strcmp(type, "m.key.verification.request")
+		|| (!room && !strcmp(type, "m.key.verification.start"));
 	if (!v && !opens)
 		return; /* not one of ours (another device of the bot's user may have answered) */
 	if (!v) {
@@ -312,18 +364,53 @@ void mx_verify_to_device(matrix *m, json_object *e)
 		}
 		v->sas = s;
 		v->at = loop_now();
+		snprintf(v->room, sizeof v->room, "%s", room ? room->id : "");
 		v->next = m->verifs;
 		m->verifs = v;
 		m->nverifs++;
-		LOG(m, "info", "e2ee: %s (device %s) asks to verify the bot (%s)", sender, dev, txn);
+		LOG(m, "info", "e2ee: %s (device %s) asks to verify the bot (%s%s%s)", sender, dev, txn,
+		    room ? " in " : "", room ? room->id : "");
 		mx_e2ee_query_user(m, sender);
 		arm_poll(m);
 	}
+	if (room ? strcmp(v->room, room->id) : v->room[0] != '\0')
+		return; /* a verification's events all come the same way */
 	mx_sas_out out;
 	mx_sas_event(v->sas, type, content, &out);
-	send_out(m, v->sas, &out);
+	send_out(m, v, &out);
 	if (after_step(m, v))
 		verif_drop(m, v);
+}
+
+/* An m.key.verification.* to-device event in the clear, from /sync. */
+void mx_verify_to_device(matrix *m, json_object *e)
+{
+	const char *type = mx_jstr(e, "type");
+	json_object *content = mx_jget(e, "content", json_type_object);
+	if (type && !strncmp(type, "m.key.verification.", 19))
+		verify_event(m, NULL, mx_jstr(e, "sender"), type, content, mx_jstr(content, "transaction_id"));
+}
+
+/* A verification event in a room (decrypted where the room is encrypted):
+ * an m.room.message of msgtype m.key.verification.request for the bot
+ * (its event id names the verification), or an m.key.verification.*
+ * event that refers to one. */
+void mx_verify_room_event(matrix *m, mx_room *r, json_object *e)
+{
+	const char *type = mx_jstr(e, "type"), *sender = mx_jstr(e, "sender");
+	json_object *content = mx_jget(e, "content", json_type_object);
+	if (!type || !content)
+		return;
+	if (!strcmp(type, "m.room.message")) {
+		const char *to = mx_jstr(content, "to");
+		if (to && !strcmp(to, m->set.user_id))
+			verify_event(m, r, sender, "m.key.verification.request", content, mx_jstr(e, "event_id"));
+		return;
+	}
+	json_object *rel = mx_jget(content, "m.relates_to", json_type_object);
+	const char *rt = mx_jstr(rel, "rel_type");
+	if (rt && !strcmp(rt, "m.reference"))
+		verify_event(m, r, sender, type, content, mx_jstr(rel, "event_id"));
 }
 
 /* The operator's answers, read from the store: "e2ee.sas.answer" = {txn: "confirm" | "deny"}. */
@@ -351,7 +438,7 @@ static void read_answers(matrix *m)
 		    !strcmp(a, "confirm") ? "match" : "differ");
 		mx_sas_out out;
 		mx_sas_confirm(v->sas, !strcmp(a, "confirm"), &out);
-		send_out(m, v->sas, &out);
+		send_out(m, v, &out);
 		save_waiting(m);
 		if (after_step(m, v))
 			verif_drop(m, v);
@@ -373,10 +460,11 @@ static void verify_poll(void *ctx)
 			continue;
 		mx_sas_out out;
 		mx_sas_cancel(v->sas, "m.timeout", "not done in ten minutes", &out);
-		send_out(m, v->sas, &out);
+		send_out(m, v, &out);
 		after_step(m, v);
 		verif_drop(m, v);
 	}
+	vsend_next(m); /* an event that waited for a room's key */
 	arm_poll(m);
 }
 
@@ -397,7 +485,7 @@ void mx_verify_free(matrix *m)
 	while (m->vsend) {
 		struct mx_vsend *v = m->vsend;
 		m->vsend = v->next;
-		free(v->body);
+		free(v->content);
 		free(v);
 	}
 	m->nvsend = 0;

@@ -50,33 +50,42 @@ static void print_waiting(void *ctx, const char *net, const char *value)
 	json_object_put(o);
 }
 
+#define DEVICE_NETS_MAX 64 /* networks one answer goes to */
+
+/* The networks where a verification waits: found while reading, written
+ * after (a write inside the read would upgrade its snapshot, which SQLite
+ * refuses at once when the running bot wrote in between). */
 struct answer {
-	store *db;
-	const char *txn, *what;
-	int done;
+	const char *txn;
+	char nets[DEVICE_NETS_MAX][128];
+	int n;
 };
 
-/* Writes the answer for the networks where txn waits. */
-static void answer_one(void *ctx, const char *net, const char *value)
+static void find_waiting(void *ctx, const char *net, const char *value)
 {
 	struct answer *a = ctx;
-	json_object *o = json_tokener_parse(value), *ans = NULL;
-	char buf[65536];
-	if (!o || !json_object_object_get_ex(o, a->txn, NULL)) {
-		json_object_put(o);
-		return;
-	}
+	json_object *o = json_tokener_parse(value);
+	if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, a->txn, NULL)
+	    && a->n < DEVICE_NETS_MAX && strlen(net) < sizeof a->nets[0])
+		snprintf(a->nets[a->n++], sizeof a->nets[0], "%s", net);
 	json_object_put(o);
-	if (store_state_get(a->db, net, "e2ee.sas.answer", buf, sizeof buf) == 1)
+}
+
+/* Adds txn's answer to the network's "e2ee.sas.answer": 0, or -1. */
+static int write_answer(store *db, const char *net, const char *txn, const char *what)
+{
+	char buf[65536];
+	json_object *ans = NULL;
+	if (store_state_get(db, net, "e2ee.sas.answer", buf, sizeof buf) == 1)
 		ans = json_tokener_parse(buf);
 	if (!ans || !json_object_is_type(ans, json_type_object)) {
 		json_object_put(ans);
 		ans = json_object_new_object();
 	}
-	json_object_object_add(ans, a->txn, json_object_new_string(a->what));
-	if (store_state_set(a->db, net, "e2ee.sas.answer", json_object_to_json_string(ans)) == 0)
-		a->done++;
+	json_object_object_add(ans, txn, json_object_new_string(what));
+	int rc = store_state_set(db, net, "e2ee.sas.answer", json_object_to_json_string(ans));
 	json_object_put(ans);
+	return rc < 0 ? -1 : 0;
 }
 
 static void print_one(void *ctx, const char *net, const char *value)
@@ -120,15 +129,18 @@ int device_main(int argc, char **argv)
 		return 1;
 	}
 	if (argc == 4) {
-		struct answer a = { .db = db, .txn = argv[3], .what = argv[2] };
-		int n = store_state_each(db, "e2ee.sas.waiting", answer_one, &a);
+		struct answer a = { .txn = argv[3] };
+		int n = store_state_each(db, "e2ee.sas.waiting", find_waiting, &a);
+		for (int i = 0; n >= 0 && i < a.n; i++)
+			if (write_answer(db, a.nets[i], argv[3], argv[2]) < 0)
+				n = -1;
 		if (n < 0)
 			fprintf(stderr, "cardbot device: %s\n", store_error(db));
-		else if (!a.done)
+		else if (!a.n)
 			fprintf(stderr, "cardbot device: no verification %s waits (it may have ended or timed out)\n",
 				argv[3]);
 		store_close(db);
-		return n < 0 ? 1 : a.done ? 0 : 2;
+		return n < 0 ? 1 : a.n ? 0 : 2;
 	}
 	int shown = 0;
 	int n = store_state_each(db, "e2ee.identity", print_one, &shown);

@@ -22,7 +22,10 @@ bot (encryption = true, logging in with its password) on Synapse 1.67:
   4. SIGTERM, then kill -9: the bot comes back as the same device with the
      same master key, asks the homeserver nothing about cross-signing again,
      and the player still sees its new messages as verified.
-  5. a denied verification (`deny TXN`) ends cancelled on both sides.
+  5. a denied verification (`deny TXN`) ends cancelled on both sides;
+  6. another player verifies the bot in a room they share with it
+     (requestVerificationDM: Element's "Verify" on a user), with the same
+     outcome as by to-device.
 
 Needs ../shared/synapse and Element's stack in build/element (make
 element-deps). Environment: CARDBOT. Prints "matrix_xsign: N passed, M failed".
@@ -148,9 +151,10 @@ def waiting_listed(tmp, txn):
     return text
 
 
-def verify(R, v, tmp, botid, device, answer):
-    """The player verifies the bot's device; the operator answers from the database. Returns the SAS reply."""
-    sas = v.call("verify", user=botid, device=device)
+def verify(R, v, tmp, botid, device, answer, room=None):
+    """The player verifies the bot's device (in room, if given); the operator answers from the database.
+    Returns the SAS reply."""
+    sas = v.call("verify", user=botid, device=device, room=room)
     listed = waiting_listed(tmp, sas["txn"])
     R.check(sas["decimals"] and sas["decimals"] in listed,
             "the numbers the player sees (%s) are listed by cardbot device: %r" % (sas["decimals"], listed[-400:]))
@@ -173,6 +177,7 @@ def main():
     try:
         botid = hs.add_user("cardbot", password="botpw")
         annid = hs.add_user("ann", "pw")
+        bobid = hs.add_user("bob", "pw")
         bot_tok = hs.users[botid]["token"]
         key = os.path.join(tmp, "pickle.key")
         pickle = os.urandom(24).hex()
@@ -257,6 +262,29 @@ def main():
             R.check("new cross-signing keys" not in log, "4 %s: no new keys are made" % what)
             st = v.call("status", user=botid, device=device)
             R.check(st["user_cross_signing_verified"], "4 %s: the bot stays verified: %r" % (what, st))
+
+        # 6. another player verifies the bot in a room (Element's "Verify" on a user).
+        v.stop()
+        v = Verifier(os.path.join(tmp, "verifier-bob.log"))
+        v.call("login", base=hs.url, user=bobid, password="pw", cross_signing=True)
+        room2 = v.call("room", invite=[botid])["room_id"]
+        v.call("say", room=room2, body="!help")
+        sh = v.call("shield", sender=botid)
+        R.check(sh["shield"] == "NONE", "6: bob, unverified, sees no shield: %r" % sh)
+        start = log_size(bot)
+        sas = verify(R, v, tmp, botid, device, "confirm", room=room2)
+        v.call("confirm", timeout=120)
+        R.check(wait_log(bot, "done; both sides verified", start) is not None,
+                "6: the in-room verification is done on the bot's side")
+        R.check(("in " + room2) in open(bot.log, errors="replace").read()[start:],
+                "6: the bot took it as a verification in the room")
+        st = v.call("status", user=botid, device=device, wait_verified=True)
+        R.check(st["user_cross_signing_verified"] and st["device_verified"],
+                "6: bob's crypto verified the bot's identity and device: %r" % st)
+        t = time.time() * 1000
+        v.call("say", room=room2, body="!help")
+        sh = v.call("shield", sender=botid, after=t)
+        R.check(sh["shield"] == "NONE", "6: bob, having verified the bot, sees no shield: %r" % sh)
 
         log = open(bot.log, errors="replace").read()
         R.check(pickle not in log and "botpw" not in log, "the pickle key and the password never reach the log")

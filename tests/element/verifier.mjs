@@ -14,7 +14,8 @@
 //   {"op": "events", "tag", "sender"}            -> {"events": [...]} every message of sender, decrypted or not
 //   {"op": "status", "tag", "user", "device", "wait_verified"} -> what the crypto says of that user and
 //        device (with wait_verified, once it counts the user's identity as verified, or after a minute)
-//   {"op": "verify", "tag", "user", "device"}    -> {"emoji", "decimals"} once the SAS is shown;
+//   {"op": "verify", "tag", "user", "device", "room"} -> {"emoji", "decimals", "txn"} once the SAS is
+//        shown (by to-device with the device; with room, in that room, as Element's "Verify" on a user);
 //        then {"op": "confirm", "tag"} -> {"ok"} once both sides are done
 //   {"op": "quit"}
 // The SDK is loaded from ELEMENT_MODULES (build/element/node_modules).
@@ -130,7 +131,8 @@ const ops = {
 	async verify(m) {
 		const c = client.getCrypto();
 		await c.getUserDeviceInfo([m.user], true);
-		const req = await c.requestDeviceVerification(m.user, m.device);
+		const req = m.room ? await c.requestVerificationDM(m.user, m.room)
+			: await c.requestDeviceVerification(m.user, m.device);
 		await until("the bot is ready", () => req.phase === cryptoApi.VerificationPhase.Ready
 			|| req.phase === cryptoApi.VerificationPhase.Cancelled);
 		if (req.phase !== cryptoApi.VerificationPhase.Ready)

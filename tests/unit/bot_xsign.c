@@ -132,8 +132,200 @@ static void test_keys(void)
 	mem_free(&m);
 }
 
+/* ---- SAS: the bot answers, the starter is built here on libolm ---- */
+
+typedef struct starter {
+	OlmSAS *sas;
+	char pub[64];
+} starter;
+
+static void starter_new(starter *st)
+{
+	st->sas = olm_sas(malloc(olm_sas_size()));
+	size_t rl = olm_create_sas_random_length(st->sas);
+	uint8_t *r = malloc(rl);
+	mxc_random(r, rl);
+	olm_create_sas(st->sas, r, rl);
+	free(r);
+	size_t pl = olm_sas_pubkey_length(st->sas);
+	olm_sas_get_pubkey(st->sas, st->pub, pl);
+	st->pub[pl] = '\0';
+}
+
+static void starter_free(starter *st)
+{
+	olm_clear_sas(st->sas);
+	free(st->sas);
+}
+
+/* The MAC (v2) of input from (fu, fd) to (tu, td) under key id kid. */
+static void starter_mac(starter *st, const char *input, const char *fu, const char *fd, const char *tu,
+			const char *td, const char *txn, const char *kid, char *out)
+{
+	char info[1024];
+	snprintf(info, sizeof info, "MATRIX_KEY_VERIFICATION_MAC%s%s%s%s%s%s", fu, fd, tu, td, txn, kid);
+	size_t ml = olm_sas_mac_length(st->sas);
+	olm_sas_calculate_mac_fixed_base64(st->sas, input, strlen(input), info, strlen(info), out, ml);
+	out[ml] = '\0';
+}
+
+static const char *out_type(const mx_sas_out *o, int i)
+{
+	return i < o->n ? o->type[i] : "";
+}
+
+static json_object *content_of(const char *text)
+{
+	return json_tokener_parse(text);
+}
+
+/* Runs a SAS up to MXS_SHOW; the bot knows ANN's device ANNDEV. Returns the verification. */
+static mx_sas *sas_to_show(mx_crypto *bot, starter *st, const char *txn, char *decimals, size_t dlen)
+{
+	mx_sas *s = mx_sas_new(bot, ANN, "ANNDEV", txn, "MASTERKEYMASTERKEYMASTERKEYMASTERKEYMASTERK");
+	mx_sas_out out;
+	json_object *req = content_of("{\"from_device\":\"ANNDEV\",\"methods\":[\"m.sas.v1\"],\"timestamp\":1}");
+	CHECK(mx_sas_event(s, "m.key.verification.request", req, &out) == MXS_WAITING
+	      && !strcmp(out_type(&out, 0), "m.key.verification.ready"), "a request is answered ready");
+	json_object_put(req);
+	json_object *start = content_of("{\"from_device\":\"ANNDEV\",\"method\":\"m.sas.v1\","
+		"\"key_agreement_protocols\":[\"curve25519-hkdf-sha256\"],\"hashes\":[\"sha256\"],"
+		"\"message_authentication_codes\":[\"hkdf-hmac-sha256.v2\",\"hkdf-hmac-sha256\"],"
+		"\"short_authentication_string\":[\"decimal\",\"emoji\"],\"transaction_id\":\"T1\"}");
+	mx_sas_event(s, "m.key.verification.start", start, &out);
+	CHECK(!strcmp(out_type(&out, 0), "m.key.verification.accept"), "a start is accepted");
+	json_object *acc = out.n ? json_object_get(out.content[0]) : NULL, *v;
+	CHECK(acc && json_object_object_get_ex(acc, "message_authentication_code", &v)
+	      && !strcmp(json_object_get_string(v), "hkdf-hmac-sha256.v2"), "the v2 MAC is chosen");
+	char *canon = mx_canonical_json(start);
+	json_object_put(start);
+	starter_new(st);
+	json_object *key = json_object_new_object();
+	json_object_object_add(key, "key", json_object_new_string(st->pub));
+	mx_sas_event(s, "m.key.verification.key", key, &out);
+	json_object_put(key);
+	CHECK(mx_sas_state(s) == MXS_SHOW && !strcmp(out_type(&out, 0), "m.key.verification.key"),
+	      "after their key, the bot's key and the strings to show");
+	const char *bot_key = out.n && json_object_object_get_ex(out.content[0], "key", &v) ? json_object_get_string(v) : "";
+	/* The commitment is the hash of the bot's key and the start's canonical JSON. */
+	char both[4096], hash[64];
+	snprintf(both, sizeof both, "%s%s", bot_key, canon);
+	mxc_sha256_b64(bot, both, strlen(both), hash, sizeof hash);
+	CHECK(acc && json_object_object_get_ex(acc, "commitment", &v) && !strcmp(json_object_get_string(v), hash),
+	      "the commitment is sha256(key + canonical start)");
+	free(canon);
+	json_object_put(acc);
+	/* The starter's own strings. */
+	char copy[64], info[1024];
+	uint8_t b[6];
+	snprintf(copy, sizeof copy, "%s", bot_key);
+	olm_sas_set_their_key(st->sas, copy, strlen(copy));
+	snprintf(info, sizeof info, "MATRIX_KEY_VERIFICATION_SAS|%s|%s|%s|%s|%s|%s|%s", ANN, "ANNDEV", st->pub, BOT,
+		 "BOTDEV", bot_key, txn);
+	olm_sas_generate_bytes(st->sas, info, strlen(info), b, 6);
+	snprintf(decimals, dlen, "%d %d %d", (b[0] << 5 | b[1] >> 3) + 1000,
+		 ((b[1] & 7) << 10 | b[2] << 2 | b[3] >> 6) + 1000, ((b[3] & 0x3f) << 7 | b[4] >> 1) + 1000);
+	return s;
+}
+
+/* Their MAC event over ANNDEV's key ed (good) or a wrong key (bad). */
+static json_object *their_mac(starter *st, const char *ed, const char *txn)
+{
+	char mac[128], keys[128];
+	starter_mac(st, ed, ANN, "ANNDEV", BOT, "BOTDEV", txn, "ed25519:ANNDEV", mac);
+	starter_mac(st, "ed25519:ANNDEV", ANN, "ANNDEV", BOT, "BOTDEV", txn, "KEY_IDS", keys);
+	json_object *c = json_object_new_object(), *m = json_object_new_object();
+	json_object_object_add(m, "ed25519:ANNDEV", json_object_new_string(mac));
+	json_object_object_add(c, "mac", m);
+	json_object_object_add(c, "keys", json_object_new_string(keys));
+	return c;
+}
+
+static void test_sas(void)
+{
+	mem mb = { 0 }, ma = { 0 };
+	mx_crypto *bot = open_dev(BOT, "BOTDEV", KEY_BOT, &mb), *ann = open_dev(ANN, "ANNDEV", KEY_BOT, &ma);
+	/* The bot reads ann's device (as /keys/query would give it). */
+	char *up = mx_crypto_upload_body(ann, -1);
+	json_object *upo = json_tokener_parse(up), *dk, *reply = json_object_new_object(), *u = json_object_new_object();
+	json_object *dks = json_object_new_object();
+	json_object_object_get_ex(upo, "device_keys", &dk);
+	json_object_object_add(u, "ANNDEV", json_object_get(dk));
+	json_object_object_add(dks, ANN, u);
+	json_object_object_add(reply, "device_keys", dks);
+	CHECK(mx_crypto_query_done(bot, reply) == 1, "the bot knows ann's device");
+	json_object_put(reply);
+	json_object_put(upo);
+	free(up);
+
+	/* A whole verification: strings equal on both sides, MACs both ways, done. */
+	starter st;
+	char dec[32];
+	mx_sas *s = sas_to_show(bot, &st, "T1", dec, sizeof dec);
+	CHECK(!strcmp(mx_sas_decimals(s), dec), "both sides show the same numbers (%s, %s)", mx_sas_decimals(s), dec);
+	CHECK(strlen(mx_sas_emoji(s)) > 20, "seven emoji: %s", mx_sas_emoji(s));
+	mx_sas_out out;
+	json_object *mac = their_mac(&st, mx_crypto_ed25519(ann), "T1");
+	CHECK(mx_sas_event(s, "m.key.verification.mac", mac, &out) == MXS_SHOW && out.n == 0,
+	      "their MAC before the operator's answer: checked and kept, nothing sent");
+	json_object_put(mac);
+	CHECK(mx_sas_confirm(s, 1, &out) == MXS_DONE && !strcmp(out_type(&out, 0), "m.key.verification.mac")
+	      && !strcmp(out_type(&out, 1), "m.key.verification.done"), "confirmed: the bot's MAC, then done");
+	/* The starter checks the bot's MAC over its device key and master key. */
+	json_object *bm = out.content[0], *macs, *v;
+	char want[128];
+	json_object_object_get_ex(bm, "mac", &macs);
+	starter_mac(&st, mx_crypto_ed25519(bot), BOT, "BOTDEV", ANN, "ANNDEV", "T1", "ed25519:BOTDEV", want);
+	CHECK(json_object_object_get_ex(macs, "ed25519:BOTDEV", &v) && !strcmp(json_object_get_string(v), want),
+	      "the bot's MAC of its device key checks out");
+	starter_mac(&st, "MASTERKEYMASTERKEYMASTERKEYMASTERKEYMASTERK", BOT, "BOTDEV", ANN, "ANNDEV", "T1",
+		    "ed25519:MASTERKEYMASTERKEYMASTERKEYMASTERKEYMASTERK", want);
+	CHECK(json_object_object_get_ex(macs, "ed25519:MASTERKEYMASTERKEYMASTERKEYMASTERKEYMASTERK", &v)
+	      && !strcmp(json_object_get_string(v), want), "and of its master key");
+	mx_sas_free(s);
+	starter_free(&st);
+
+	/* The operator says the strings differ: cancelled, no MAC. */
+	s = sas_to_show(bot, &st, "T2", dec, sizeof dec);
+	CHECK(mx_sas_confirm(s, 0, &out) == MXS_CANCELLED && !strcmp(out_type(&out, 0), "m.key.verification.cancel"),
+	      "denied: cancelled");
+	mx_sas_free(s);
+	starter_free(&st);
+
+	/* A MAC over another key: cancelled, even after the operator confirmed. */
+	s = sas_to_show(bot, &st, "T3", dec, sizeof dec);
+	mx_sas_confirm(s, 1, &out);
+	mac = their_mac(&st, mx_crypto_ed25519(bot), "T3");
+	CHECK(mx_sas_event(s, "m.key.verification.mac", mac, &out) == MXS_CANCELLED
+	      && !strcmp(out_type(&out, 0), "m.key.verification.cancel"), "a MAC over the wrong key cancels");
+	json_object_put(mac);
+	mx_sas_free(s);
+	starter_free(&st);
+
+	/* Out of order and unknown methods. */
+	s = mx_sas_new(bot, ANN, "ANNDEV", "T4", NULL);
+	json_object *k = content_of("{\"key\":\"abc\"}");
+	CHECK(mx_sas_event(s, "m.key.verification.key", k, &out) == MXS_CANCELLED, "a key before a start cancels");
+	json_object_put(k);
+	mx_sas_free(s);
+	s = mx_sas_new(bot, ANN, "ANNDEV", "T5", NULL);
+	json_object *st2 = content_of("{\"from_device\":\"ANNDEV\",\"method\":\"m.sas.v1\","
+		"\"key_agreement_protocols\":[\"curve25519\"],\"hashes\":[\"sha256\"],"
+		"\"message_authentication_codes\":[\"hkdf-hmac-sha256\"],\"short_authentication_string\":[\"decimal\"]}");
+	CHECK(mx_sas_event(s, "m.key.verification.start", st2, &out) == MXS_CANCELLED, "no method in common cancels");
+	json_object_put(st2);
+	mx_sas_free(s);
+	CHECK(mx_sas_new(bot, "", "ANNDEV", "T", NULL) == NULL, "no user: refused");
+
+	mx_crypto_free(bot);
+	mx_crypto_free(ann);
+	mem_free(&mb);
+	mem_free(&ma);
+}
+
 int main(void)
 {
 	test_keys();
+	test_sas();
 	return check_report("bot_xsign");
 }
