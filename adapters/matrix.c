@@ -382,6 +382,7 @@ static void fire_timers(matrix *m)
 		}
 	}
 	mx_e2ee_fire_timers(m);
+	mx_verify_fire_timers(m);
 }
 
 int matrix_feed_reply(adapter *a, const char *kind, long status, const char *body, size_t len)

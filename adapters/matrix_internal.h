@@ -210,6 +210,7 @@ struct matrix {
 	int nverifs;
 	struct mx_vsend *vsend;        /* verification events to send, in order */
 	int nvsend, vsend_out;
+	int64_t vsend_retry_at;        /* the head of vsend waits until then (a 429, a failure) */
 	uint64_t verify_timer;         /* reads the operator's answers */
 };
 
@@ -333,5 +334,6 @@ void mx_verify_to_device(matrix *m, json_object *e);
 void mx_verify_room_event(matrix *m, mx_room *r, json_object *e);
 void mx_verify_done(matrix *m, mx_req *q, long status, json_object *body, const char *err);
 void mx_verify_free(matrix *m);
+void mx_verify_fire_timers(matrix *m);
 
 #endif

@@ -31,6 +31,7 @@
 #define MX_SAS_POLL_MS 1000          /* the store is read for the operator's answer this often */
 #define MX_SAS_TIMEOUT_MS 600000     /* a verification not done by then is cancelled (the spec's 10 minutes) */
 #define MX_VSEND_MAX 32              /* verification events waiting to be sent */
+#define MX_VSEND_TRIES 5             /* a verification event refused (429, 5xx, network) this often is dropped */
 
 struct mx_verif {
 	struct mx_verif *next;
@@ -46,6 +47,9 @@ struct mx_vsend {
 	char user[ADAPTER_ID_MAX], dev[ADAPTER_ID_MAX], txn[ADAPTER_ID_MAX];
 	char type[64];
 	char *content;                   /* the event's content (JSON), owned */
+	char path[1024];                 /* once made: the request, the same on every retry (its txn id too) */
+	char *body;                      /* ...and its body (encrypted once), owned */
+	int attempts;
 };
 
 /* ---- cross-signing keys published ---- */
@@ -157,11 +161,13 @@ static void xsign_done(matrix *m, mx_req *q, long status, json_object *body, con
 
 /* ---- verification events out, one at a time and in order ---- */
 
+static void arm_poll(matrix *m);
+
 /* The request that sends v: a to-device message, or a room event (encrypted
  * in an encrypted room, once the room's key is shared); 0 when it must wait. */
-static int vsend_start(matrix *m, struct mx_vsend *v)
+static int vsend_make(matrix *m, struct mx_vsend *v)
 {
-	char path[1024], txn[64];
+	char *path = v->path, txn[64];
 	json_object *content = json_tokener_parse(v->content);
 	snprintf(txn, sizeof txn, "cbv%llx.%lu", m->txn_base, ++m->todev_serial);
 	if (!v->room[0]) {
@@ -170,8 +176,9 @@ static int vsend_start(matrix *m, struct mx_vsend *v)
 		json_object_object_add(u, v->dev, content);
 		json_object_object_add(msgs, v->user, u);
 		json_object_object_add(body, "messages", msgs);
-		snprintf(path, sizeof path, "/_matrix/client/v3/sendToDevice/%s/%s", v->type, txn);
-		return mx_request(m, REQ_VERIFY_SEND, "PUT", path, mx_json_text(body), MX_SEND_TIMEOUT_MS) != NULL;
+		snprintf(path, sizeof v->path, "/_matrix/client/v3/sendToDevice/%s/%s", v->type, txn);
+		v->body = mx_json_text(body);
+		return v->body ? 1 : -1;
 	}
 	mx_room *r = mx_room_find(m, v->room);
 	if (!r || r->gone) {
@@ -199,22 +206,46 @@ static int vsend_start(matrix *m, struct mx_vsend *v)
 		type = "m.room.encrypted";
 	}
 	mx_path_escape(m, r->id, esc, sizeof esc);
-	snprintf(path, sizeof path, "/_matrix/client/v3/rooms/%s/send/%s/%s", esc, type, txn);
-	return mx_request(m, REQ_VERIFY_SEND, "PUT", path, text, MX_SEND_TIMEOUT_MS) != NULL;
+	snprintf(path, sizeof v->path, "/_matrix/client/v3/rooms/%s/send/%s/%s", esc, type, txn);
+	v->body = text;
+	return text ? 1 : -1;
+}
+
+static void vsend_pop(matrix *m)
+{
+	struct mx_vsend *v = m->vsend;
+	m->vsend = v->next;
+	m->nvsend--;
+	free(v->content);
+	free(v->body);
+	free(v);
+}
+
+/* Sends the head of the queue (made first, when it is not yet): 1 sent, 0
+ * wait (a room key, or a retry's time), -1 it cannot be (dropped). */
+static int vsend_start(matrix *m, struct mx_vsend *v)
+{
+	if (loop_now() < m->vsend_retry_at)
+		return 0;
+	if (!v->body) {
+		int rc = vsend_make(m, v);
+		if (rc <= 0)
+			return rc;
+	}
+	char *body = strdup(v->body);
+	return body && mx_request(m, REQ_VERIFY_SEND, "PUT", v->path, body, MX_SEND_TIMEOUT_MS) ? 1 : -1;
 }
 
 static void vsend_next(matrix *m)
 {
 	while (!m->vsend_out && m->vsend && !m->stopping) {
-		struct mx_vsend *v = m->vsend;
-		int rc = vsend_start(m, v);
+		int rc = vsend_start(m, m->vsend);
 		if (rc == 0)
 			return;
-		m->vsend = v->next;
-		m->nvsend--;
-		m->vsend_out = rc > 0;
-		free(v->content);
-		free(v);
+		if (rc > 0)
+			m->vsend_out = 1; /* its reply pops it, or keeps it for a retry */
+		else
+			vsend_pop(m);
 	}
 }
 
@@ -247,22 +278,38 @@ static void send_out(matrix *m, struct mx_verif *vf, const mx_sas_out *out)
 static void vsend_done(matrix *m, long status, json_object *body, const char *err)
 {
 	m->vsend_out = 0;
-	if (status != 200) {
+	struct mx_vsend *v = m->vsend;
+	if (!v)
+		return;
+	if (status == 200) {
+		if (v->room[0])
+			mx_bud_spend(m, 1); /* a room event counts against the message limit */
+		vsend_pop(m);
+	} else {
 		char why[512] = "";
 		if (status)
 			mx_error_text(body, why, sizeof why);
-		LOG(m, "warn", "e2ee: a verification event could not be sent (%ld, %s)", status, status ? why : err);
+		int again = (status == 0 || status == 429 || status >= 500) && ++v->attempts < MX_VSEND_TRIES;
+		long ms = status == 429 ? mx_retry_after(body) : mx_backoff_ms(m, v->attempts);
+		LOG(m, "warn", "e2ee: a verification event could not be sent (%ld, %s)%s", status, status ? why : err,
+		    again ? "; trying again" : "; dropped");
+		if (again)
+			m->vsend_retry_at = loop_now() + ms;
+		else
+			vsend_pop(m);
 	}
 	vsend_next(m);
+	arm_poll(m);
 }
 
 /* ---- verifications ---- */
 
 static void verify_poll(void *ctx);
 
+/* The poll runs while a verification waits for the operator or an event waits to be sent. */
 static void arm_poll(matrix *m)
 {
-	if (!m->verify_timer && m->verifs)
+	if (!m->verify_timer && (m->verifs || m->vsend))
 		m->verify_timer = loop_timer(m->base.ev, MX_SAS_POLL_MS, verify_poll, m);
 }
 
@@ -476,19 +523,25 @@ void mx_verify_done(matrix *m, mx_req *q, long status, json_object *body, const 
 		xsign_done(m, q, status, body, err);
 }
 
+/* For the tests: the poll comes due now, and so does a retry's time. */
+void mx_verify_fire_timers(matrix *m)
+{
+	if (!m->verify_timer)
+		return;
+	loop_cancel(m->base.ev, m->verify_timer);
+	m->verify_timer = 0;
+	m->vsend_retry_at = 0;
+	verify_poll(m);
+}
+
 void mx_verify_free(matrix *m)
 {
 	while (m->verifs) {
 		m->verifs->shown = 0; /* the store is not written on the way out */
 		verif_drop(m, m->verifs);
 	}
-	while (m->vsend) {
-		struct mx_vsend *v = m->vsend;
-		m->vsend = v->next;
-		free(v->content);
-		free(v);
-	}
-	m->nvsend = 0;
+	while (m->vsend)
+		vsend_pop(m);
 	if (m->verify_timer)
 		loop_cancel(m->base.ev, m->verify_timer);
 	m->verify_timer = 0;
