@@ -50,6 +50,7 @@ struct mx_vsend {
 	char path[1024];                 /* once made: the request, the same on every retry (its txn id too) */
 	char *body;                      /* ...and its body (encrypted once), owned */
 	int attempts;
+	int64_t at;                      /* when it was queued */
 };
 
 /* ---- cross-signing keys published ---- */
@@ -187,7 +188,10 @@ static int vsend_make(matrix *m, struct mx_vsend *v)
 	}
 	if (r->encrypted && !mx_e2ee_ready(m, r)) {
 		json_object_put(content);
-		return 0; /* the room's key is on its way: the poll tries again */
+		/* The room's key is on its way: the poll tries again, for as long
+		 * as a verification may last (then it is dropped, so that a room
+		 * whose key never goes out cannot hold the queue for good). */
+		return loop_now() - v->at < MX_SAS_TIMEOUT_MS ? 0 : -1;
 	}
 	json_object *rel = json_object_new_object();
 	json_object_object_add(rel, "rel_type", json_object_new_string("m.reference"));
@@ -266,6 +270,7 @@ static void send_out(matrix *m, struct mx_verif *vf, const mx_sas_out *out)
 		snprintf(v->dev, sizeof v->dev, "%s", mx_sas_device(sas));
 		snprintf(v->txn, sizeof v->txn, "%s", mx_sas_txn(sas));
 		snprintf(v->type, sizeof v->type, "%s", out->type[i]);
+		v->at = loop_now();
 		v->content = mx_json_text(json_object_get(out->content[i]));
 		while (*tail)
 			tail = &(*tail)->next;

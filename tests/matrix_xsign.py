@@ -216,11 +216,14 @@ def main():
         # 5 (first, while the player is unverified): a denied verification ends cancelled.
         deny = v.send("verify", user=botid, device=device)
         sas = v.reply(deny)
-        listed = waiting_listed(tmp, sas["txn"])
+        waiting_listed(tmp, sas["txn"])
         rc, text = device_cmd(tmp, "deny", sas["txn"])
         R.check(rc == 0, "5: cardbot device deny TXN: exit %d, %s" % (rc, text))
         R.check(wait_log(bot, "cancelled: the operator says the strings differ", 0) is not None,
                 "5: the bot cancels a verification the operator denied")
+        end = v.call("ended")
+        R.check(end["phase"] == "Cancelled" and end["code"] == "m.mismatched_sas",
+                "5: the player's client sees it cancelled as m.mismatched_sas: %r" % end)
         st = v.call("status", user=botid, device=device)
         R.check(not st["user_cross_signing_verified"] and not st["device_verified"],
                 "5: a denied verification verifies nothing: %r" % st)

@@ -16,7 +16,8 @@
 //        device (with wait_verified, once it counts the user's identity as verified, or after a minute)
 //   {"op": "verify", "tag", "user", "device", "room"} -> {"emoji", "decimals", "txn"} once the SAS is
 //        shown (by to-device with the device; with room, in that room, as Element's "Verify" on a user);
-//        then {"op": "confirm", "tag"} -> {"ok"} once both sides are done
+//        then {"op": "confirm", "tag"} -> {"ok"} once both sides are done, or
+//        {"op": "ended", "tag"} -> {"phase", "code"} once the other side ended it
 //   {"op": "quit"}
 // The SDK is loaded from ELEMENT_MODULES (build/element/node_modules).
 import "./polyfill.mjs";
@@ -30,7 +31,7 @@ const sdk = await lib("index.js");
 const cryptoApi = await lib("crypto-api/index.js");
 (await lib("logger.js")).logger.setLevel("warn");
 
-let client = null, password = null, verifier = null, done = null;
+let client = null, password = null, verifier = null, done = null, request = null;
 
 const out = (o) => process.stdout.write(JSON.stringify(o) + "\n");
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -133,6 +134,7 @@ const ops = {
 		await c.getUserDeviceInfo([m.user], true);
 		const req = m.room ? await c.requestVerificationDM(m.user, m.room)
 			: await c.requestDeviceVerification(m.user, m.device);
+		request = req;
 		await until("the bot is ready", () => req.phase === cryptoApi.VerificationPhase.Ready
 			|| req.phase === cryptoApi.VerificationPhase.Cancelled);
 		if (req.phase !== cryptoApi.VerificationPhase.Ready)
@@ -145,6 +147,11 @@ const ops = {
 		verifier.sas = sas;
 		return { emoji: (sas.sas.emoji || []).map((e) => `${e[0]} ${e[1]}`).join(", "),
 			decimals: (sas.sas.decimal || []).join(" "), txn: req.transactionId };
+	},
+	async ended() {
+		const P = cryptoApi.VerificationPhase;
+		await until("the verification ended", () => request.phase === P.Cancelled || request.phase === P.Done);
+		return { phase: P[request.phase], code: request.cancellationCode ?? null };
 	},
 	async confirm() {
 		await verifier.sas.confirm();
