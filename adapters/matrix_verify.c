@@ -1,4 +1,4 @@
-/* matrix_verify.c: the bot's cross-signing identity published, and SAS verifications with players carried over to-device.
+/* matrix_verify.c: the bot's cross-signing identity published, and SAS verifications with players, by to-device or in a room.
  *
  * Cross-signing (matrix_xsign.c holds the keys): after the device keys are
  * up, the three public keys go up (POST /keys/device_signing/upload; the
@@ -388,13 +388,24 @@ static struct mx_verif *verif_find(matrix *m, const char *txn, const char *user)
 	return NULL;
 }
 
+/* An id from the network fit for the log, the store and a shell's
+ * argument (`cardbot device ... confirm ID`): printable ASCII, no space. */
+static int id_ok(const char *s)
+{
+	if (!s || !*s || strlen(s) >= ADAPTER_ID_MAX)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f)
+			return 0;
+	return 1;
+}
+
 /* A verification event from sender (type as the SAS machine knows it),
  * under txn, carried in room (NULL: to-device). */
 static void verify_event(matrix *m, mx_room *room, const char *sender, const char *type, json_object *content,
 			 const char *txn)
 {
-	if (!m->crypto || !type || !mx_is_user_id(sender) || !content || !txn || !*txn || strlen(txn) >= ADAPTER_ID_MAX
-	    || !strcmp(sender, m->set.user_id))
+	if (!m->crypto || !type || !mx_is_user_id(sender) || !content || !id_ok(txn) || !strcmp(sender, m->set.user_id))
 		return;
 	struct mx_verif *v = verif_find(m, txn, sender);
 	int opens = !strcmp(type, "m.key.verification.request")
@@ -404,7 +415,7 @@ static void verify_event(matrix *m, mx_room *room, const char *sender, const cha
 	if (!v) {
 		const char *dev = mx_jstr(content, "from_device");
 		char master[64];
-		mx_sas *s = dev && m->nverifs < MX_SAS_MAX && !verif_find(m, txn, NULL)
+		mx_sas *s = id_ok(dev) && m->nverifs < MX_SAS_MAX && !verif_find(m, txn, NULL)
 			? mx_sas_new(m->crypto, sender, dev, txn,
 				     mx_xsign_master(m->crypto, master, sizeof master) == 0 ? master : NULL)
 			: NULL;
