@@ -100,7 +100,8 @@ int mx_e2ee_start(matrix *m)
 		mx_fatal(m, line);
 		return -1;
 	}
-	mx_state_set(m, "e2ee.sas.waiting", NULL); /* verifications do not outlive a run */
+	mx_state_set(m, "e2ee.sas.waiting", NULL); /* verifications do not outlive a run, */
+	mx_state_set(m, "e2ee.sas.answer", NULL);  /* nor do answers to them */
 	char fp[128];
 	mx_crypto_fingerprint(m->crypto, fp, sizeof fp);
 	LOG(m, "info", "end-to-end encryption on: device %s, ed25519 fingerprint %s", m->device, fp);

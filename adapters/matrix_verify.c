@@ -497,18 +497,24 @@ static void read_answers(matrix *m)
 		if (!a || mx_sas_state(v->sas) != MXS_SHOW)
 			continue;
 		used = 1;
+		json_object *answer = json_object_get(json_object_object_get(ans, mx_sas_txn(v->sas)));
+		json_object_object_del(ans, mx_sas_txn(v->sas)); /* used: the others stay for their verifications */
 		LOG(m, "info", "e2ee: verification %s: the operator says the strings %s", mx_sas_txn(v->sas),
-		    !strcmp(a, "confirm") ? "match" : "differ");
+		    !strcmp(json_object_get_string(answer), "confirm") ? "match" : "differ");
 		mx_sas_out out;
-		mx_sas_confirm(v->sas, !strcmp(a, "confirm"), &out);
+		mx_sas_confirm(v->sas, !strcmp(json_object_get_string(answer), "confirm"), &out);
+		json_object_put(answer);
 		send_out(m, v, &out);
 		save_waiting(m);
 		if (after_step(m, v))
 			verif_drop(m, v);
 	}
+	if (used) {
+		char *text = json_object_object_length(ans) ? mx_json_text(json_object_get(ans)) : NULL;
+		mx_state_set(m, "e2ee.sas.answer", text);
+		free(text);
+	}
 	json_object_put(ans);
-	if (used)
-		mx_state_set(m, "e2ee.sas.answer", NULL);
 }
 
 static void verify_poll(void *ctx)
