@@ -233,7 +233,7 @@ void mx_upload_filter(matrix *m)
 		"{\"presence\":{\"not_types\":[\"*\"]},"
 		"\"account_data\":{\"types\":[\"m.direct\"]},"
 		"\"room\":{\"timeline\":{\"types\":[\"m.room.message\",\"m.room.encrypted\",\"m.room.member\",\"m.room.encryption\","
-		"\"m.room.canonical_alias\",\"m.room.name\"],"
+		"\"m.room.canonical_alias\",\"m.room.name\",\"m.key.verification.*\"],"
 		"\"limit\":50},"
 		"\"state\":{\"types\":[\"m.room.member\",\"m.room.encryption\",\"m.room.canonical_alias\","
 		"\"m.room.name\"]},"
@@ -344,7 +344,8 @@ static const char *const req_names[] = {
 	[REQ_SYNC] = "sync", [REQ_JOIN] = "join", [REQ_LEAVE] = "leave", [REQ_FORGET] = "forget",
 	[REQ_SEND] = "send", [REQ_CREATE_DM] = "createRoom", [REQ_DIRECT_PUT] = "direct_put", [REQ_UPLOAD] = "upload",
 	[REQ_KEYS_UPLOAD] = "keys_upload", [REQ_KEYS_QUERY] = "keys_query", [REQ_KEYS_CLAIM] = "keys_claim",
-	[REQ_TO_DEVICE] = "to_device",
+	[REQ_TO_DEVICE] = "to_device", [REQ_XSIGN_KEYS] = "xsign_keys", [REQ_XSIGN_SIG] = "xsign_signature",
+	[REQ_VERIFY_SEND] = "verify_send",
 };
 
 /* Every timer the adapter has set comes due now, in a fixed order. */
@@ -381,6 +382,7 @@ static void fire_timers(matrix *m)
 		}
 	}
 	mx_e2ee_fire_timers(m);
+	mx_verify_fire_timers(m);
 }
 
 int matrix_feed_reply(adapter *a, const char *kind, long status, const char *body, size_t len)

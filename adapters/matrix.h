@@ -41,6 +41,10 @@ typedef struct matrix_settings {
 	 * database. 0: encrypted rooms are told so and left. */
 	int encryption;
 	char pickle_key[MATRIX_FIELD_MAX];
+	/* The account's password for the homeserver's interactive auth when
+	 * the cross-signing keys first go up (the login password serves when
+	 * the bot logs in with one). "" none. */
+	char uia_password[MATRIX_FIELD_MAX];
 } matrix_settings;
 
 /* Defaults: invites accepted from anyone, 30 s long polls, backoff from

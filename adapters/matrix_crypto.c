@@ -35,7 +35,9 @@
 #include <olm/olm.h>
 #include <olm/inbound_group_session.h>
 #include <olm/outbound_group_session.h>
+#include <olm/pk.h>
 #include "matrix_crypto.h"
+#include "matrix_crypto_int.h"
 
 #define MXC_ID_MAX 255           /* a user, device, room or event id, in bytes */
 #define MXC_KEY_B64 43           /* a curve25519 or ed25519 key, unpadded base64 */
@@ -309,6 +311,20 @@ static void in_free(OlmInboundGroupSession *s)
 	}
 }
 
+static OlmPkDecryption *pk_new(void)
+{
+	void *m = malloc(olm_pk_decryption_size());
+	return m ? olm_pk_decryption(m) : NULL;
+}
+
+static void pk_free(OlmPkDecryption *d)
+{
+	if (d) {
+		olm_clear_pk_decryption(d);
+		free(d);
+	}
+}
+
 /* A pickled object as a new string (caller frees), or NULL: one function a
  * kind of object, as libolm's pickle functions differ only in its type. */
 #define MXC_PICKLER(name, type, length_fn, pickle_fn)                                          \
@@ -331,6 +347,7 @@ MXC_PICKLER(pickle_out, OlmOutboundGroupSession, olm_pickle_outbound_group_sessi
 	    olm_pickle_outbound_group_session)
 MXC_PICKLER(pickle_in, OlmInboundGroupSession, olm_pickle_inbound_group_session_length,
 	    olm_pickle_inbound_group_session)
+MXC_PICKLER(pickle_pk, OlmPkDecryption, olm_pickle_pk_decryption_length, olm_pickle_pk_decryption)
 
 static char *pickle_account(mx_crypto *c)
 {
@@ -354,6 +371,41 @@ static char *pickle_account(mx_crypto *c)
 MXC_UNPICKLER(unpickle_session, OlmSession, sess_new, sess_free, olm_unpickle_session)
 MXC_UNPICKLER(unpickle_out, OlmOutboundGroupSession, out_new, out_free, olm_unpickle_outbound_group_session)
 MXC_UNPICKLER(unpickle_in, OlmInboundGroupSession, in_new, in_free, olm_unpickle_inbound_group_session)
+
+/* libolm's PkDecryption unpickles with the public key as an extra output. */
+static size_t unpickle_pk_of(OlmPkDecryption *d, const void *key, size_t klen, void *p, size_t plen)
+{
+	uint8_t pub[64];
+	return olm_unpickle_pk_decryption(d, key, klen, p, plen, pub, sizeof pub);
+}
+MXC_UNPICKLER(unpickle_pk, OlmPkDecryption, pk_new, pk_free, unpickle_pk_of)
+
+/* ---- secrets kept as pickles ----
+ *
+ * A 32-byte private key of another kind (a cross-signing seed) is kept
+ * the way libolm keeps its own: as the private key of a PkDecryption
+ * object, pickled under the pickle key, so it is never in the clear in
+ * the store and one pickle format serves every secret. */
+
+char *mxc_seal(mx_crypto *c, const uint8_t secret[MXC_SECRET_LEN])
+{
+	OlmPkDecryption *d = pk_new();
+	uint8_t pub[64];
+	char *p = NULL;
+	if (d && olm_pk_private_key_length() == MXC_SECRET_LEN && olm_pk_key_length() < sizeof pub
+	    && olm_pk_key_from_private(d, pub, sizeof pub, secret, MXC_SECRET_LEN) != olm_error())
+		p = pickle_pk(c, d);
+	pk_free(d);
+	return p;
+}
+
+int mxc_unseal(mx_crypto *c, const char *sealed, uint8_t secret[MXC_SECRET_LEN])
+{
+	OlmPkDecryption *d = unpickle_pk(c, sealed);
+	int rc = d && olm_pk_get_private_key(d, secret, MXC_SECRET_LEN) == MXC_SECRET_LEN ? 0 : -1;
+	pk_free(d);
+	return rc;
+}
 
 /* ---- canonical JSON ---- */
 
@@ -2030,4 +2082,91 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 		added = add_room_key(c, p, sender, sk, room_out, room_len);
 	json_object_put(p);
 	return added;
+}
+
+/* ---- lent to matrix_xsign.c and matrix_sas.c (matrix_crypto_int.h) ---- */
+
+void mxc_logf(mx_crypto *c, const char *level, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	mxc_log(c, level, "%s", text);
+}
+
+const char *mxc_user(const mx_crypto *c)
+{
+	return c->user;
+}
+
+const char *mxc_device(const mx_crypto *c)
+{
+	return c->device;
+}
+
+json_object *mxc_load(mx_crypto *c, const char *key)
+{
+	return st_load(c, key);
+}
+
+int mxc_save(mx_crypto *c, const char *key, json_object *o)
+{
+	return st_save(c, key, o);
+}
+
+int mxc_random(void *buf, size_t len)
+{
+	return get_random(buf, len);
+}
+
+void mxc_free_wiped(void *p, size_t len)
+{
+	free_wiped(p, len);
+}
+
+json_object *mxc_device_keys(mx_crypto *c)
+{
+	return device_keys(c);
+}
+
+int mxc_device_sign(mx_crypto *c, json_object *o)
+{
+	return add_signature(c, o);
+}
+
+char *mxc_signed_text(json_object *o)
+{
+	return signed_text(o);
+}
+
+int mxc_ed25519_ok(mx_crypto *c, const char *key, const char *text, const char *sig)
+{
+	char *sigcopy = sig ? strdup(sig) : NULL;
+	int ok = key && text && sigcopy && is_b64_key(key)
+		&& olm_ed25519_verify(c->util, key, strlen(key), text, strlen(text), sigcopy, strlen(sigcopy))
+			!= olm_error();
+	free(sigcopy);
+	return ok;
+}
+
+int mxc_sha256_b64(mx_crypto *c, const char *data, size_t len, char *out, size_t outlen)
+{
+	size_t n = olm_sha256_length(c->util);
+	if (n + 1 > outlen || olm_sha256(c->util, data, len, out, n) == olm_error())
+		return -1;
+	out[n] = '\0';
+	return 0;
+}
+
+int mxc_device_ed(mx_crypto *c, const char *user, const char *dev, char *out, size_t len)
+{
+	json_object *rec, *e = find_device(c, user, dev, &rec);
+	const char *state = get_str(e, "state", 16), *ed = get_str(e, "ed", MXC_KEY_B64);
+	int ok = state && !strcmp(state, "ok") && is_b64_key(ed) && strlen(ed) < len;
+	if (ok)
+		snprintf(out, len, "%s", ed);
+	json_object_put(rec);
+	return ok;
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "matrix_internal.h"
+#include "matrix_xsign.h"
 
 struct mx_known {
 	char user[ADAPTER_ID_MAX];
@@ -93,6 +94,14 @@ int mx_e2ee_start(matrix *m)
 		mx_fatal(m, line);
 		return -1;
 	}
+	if (mx_xsign_load(m->crypto, err, sizeof err) < 0) {
+		char line[700];
+		snprintf(line, sizeof line, "end-to-end encryption cannot start: %s", err);
+		mx_fatal(m, line);
+		return -1;
+	}
+	mx_state_set(m, "e2ee.sas.waiting", NULL); /* verifications do not outlive a run, */
+	mx_state_set(m, "e2ee.sas.answer", NULL);  /* nor do answers to them */
 	char fp[128];
 	mx_crypto_fingerprint(m->crypto, fp, sizeof fp);
 	LOG(m, "info", "end-to-end encryption on: device %s, ed25519 fingerprint %s", m->device, fp);
@@ -131,6 +140,7 @@ void mx_e2ee_free(matrix *m)
 	free(m->known);
 	m->known = NULL;
 	m->nknown = m->capknown = 0;
+	mx_verify_free(m);
 	mx_crypto_free(m->crypto);
 	m->crypto = NULL;
 }
@@ -224,6 +234,15 @@ static int start_query(matrix *m, const char **users, int n)
 	return 1;
 }
 
+/* Reads user's devices now when nothing else is out (a player who asks
+ * to verify the bot before sharing an encrypted room with it): 1 when asked. */
+int mx_e2ee_query_user(matrix *m, const char *user)
+{
+	if (!m->crypto || m->key_req || m->stopping || !needs_query(m, user))
+		return 0;
+	return start_query(m, &user, 1);
+}
+
 static void start_to_device(matrix *m, mx_room *r, char *body)
 {
 	char txn[64], path[256];
@@ -314,6 +333,7 @@ void mx_e2ee_done(matrix *m, mx_req *q, long status, json_object *body, const ch
 			m->otk_count = mx_crypto_upload_done(m->crypto, body);
 			if (m->otk_count > before)
 				upload_keys(m); /* more, if still short (a count that did not grow waits for a sync) */
+			mx_verify_publish(m);
 		} else {
 			char why[512];
 			if (status)
@@ -371,14 +391,19 @@ static void deliver(matrix *m, mx_room *r, json_object *outer, json_object *plai
 {
 	const char *type = mx_jstr(plain, "type");
 	json_object *content = mx_jget(plain, "content", json_type_object);
-	if (!type || strcmp(type, "m.room.message") != 0 || !content)
+	int verif = type && !strncmp(type, "m.key.verification.", 19);
+	if (!type || (strcmp(type, "m.room.message") != 0 && !verif) || !content)
 		return;
 	json_object *e = json_object_new_object();
-	const char *sender = mx_jstr(outer, "sender");
+	const char *sender = mx_jstr(outer, "sender"), *id = mx_jstr(outer, "event_id");
 	json_object_object_add(e, "type", json_object_new_string(type));
 	json_object_object_add(e, "sender", json_object_new_string(sender ? sender : ""));
+	json_object_object_add(e, "event_id", json_object_new_string(id ? id : ""));
 	json_object_object_add(e, "content", json_object_get(content));
-	mx_message_event(m, r, e);
+	if (verif)
+		mx_verify_room_event(m, r, e);
+	else
+		mx_message_event(m, r, e);
 	json_object_put(e);
 }
 
@@ -549,6 +574,11 @@ void mx_e2ee_sync(matrix *m, json_object *body)
 		json_object *e = json_object_array_get_idx(events, i);
 		if (!json_object_is_type(e, json_type_object))
 			continue;
+		const char *type = mx_jstr(e, "type");
+		if (type && !strncmp(type, "m.key.verification.", 19)) {
+			mx_verify_to_device(m, e);
+			continue;
+		}
 		char room[ADAPTER_ID_MAX];
 		if (mx_crypto_to_device(m->crypto, e, room, sizeof room) == 1 && room[0])
 			retry_room(m, room);
@@ -570,6 +600,7 @@ void mx_e2ee_sync(matrix *m, json_object *body)
 	else if (counts)
 		m->otk_count = 0; /* the server lists none of that kind */
 	upload_keys(m);
+	mx_verify_publish(m);
 	if (m->pending)
 		arm_tick(m);
 }

@@ -401,6 +401,11 @@ void mx_on_done(matrix *m, mx_req *q, CURLcode rc, long status)
 	case REQ_TO_DEVICE:
 		mx_e2ee_done(m, q, status, body, err);
 		break;
+	case REQ_XSIGN_KEYS:
+	case REQ_XSIGN_SIG:
+	case REQ_VERIFY_SEND:
+		mx_verify_done(m, q, status, body, err);
+		break;
 	}
 	json_object_put(body);
 }

@@ -57,6 +57,7 @@ enum req_kind {
 	REQ_LOGIN, REQ_WHOAMI, REQ_FILTER, REQ_DIRECT_GET, REQ_SYNC, REQ_JOIN, REQ_LEAVE, REQ_FORGET,
 	REQ_SEND, REQ_CREATE_DM, REQ_DIRECT_PUT, REQ_UPLOAD,
 	REQ_KEYS_UPLOAD, REQ_KEYS_QUERY, REQ_KEYS_CLAIM, REQ_TO_DEVICE,
+	REQ_XSIGN_KEYS, REQ_XSIGN_SIG, REQ_VERIFY_SEND,
 };
 
 typedef struct mx_req {
@@ -197,6 +198,18 @@ struct matrix {
 	int npending;
 	uint64_t e2ee_timer;           /* looks at the waiting messages */
 	unsigned long todev_serial;
+	/* Cross-signing and verification (matrix_verify.c). */
+	int xsign_out;                 /* a cross-signing upload is out */
+	int xsign_authed;              /* the password was given once this run */
+	int xsign_stuck;               /* refused for good this run (logged) */
+	int xsign_failures;
+	int64_t xsign_retry_at;        /* no new try before this (loop_now) */
+	struct mx_verif *verifs;       /* verifications under way */
+	int nverifs;
+	struct mx_vsend *vsend;        /* verification events to send, in order */
+	int nvsend, vsend_out;
+	int64_t vsend_retry_at;        /* the head of vsend waits until then (a 429, a failure) */
+	uint64_t verify_timer;         /* reads the operator's answers */
 };
 
 typedef struct outbuf {
@@ -312,5 +325,14 @@ int mx_e2ee_encrypt_batch(matrix *m, mx_room *r);
 void mx_e2ee_event(matrix *m, mx_room *r, json_object *e);
 void mx_e2ee_done(matrix *m, mx_req *q, long status, json_object *body, const char *err);
 void mx_e2ee_fire_timers(matrix *m);
+int mx_e2ee_query_user(matrix *m, const char *user);
+
+/* ---- matrix_verify.c ---- */
+void mx_verify_publish(matrix *m);
+void mx_verify_to_device(matrix *m, json_object *e);
+void mx_verify_room_event(matrix *m, mx_room *r, json_object *e);
+void mx_verify_done(matrix *m, mx_req *q, long status, json_object *body, const char *err);
+void mx_verify_free(matrix *m);
+void mx_verify_fire_timers(matrix *m);
 
 #endif

@@ -228,6 +228,10 @@ void mx_message_event(matrix *m, mx_room *r, json_object *e)
 	const char *type = mx_jstr(c, "msgtype"), *body = mx_jstr(c, "body");
 	if (!mx_is_user_id(sender) || !strcmp(sender, m->set.user_id) || !type || !body)
 		return;
+	if (!strcmp(type, "m.key.verification.request")) {
+		mx_verify_room_event(m, r, e); /* someone verifies the bot in a room */
+		return;
+	}
 	int flags = 0;
 	if (!strcmp(type, "m.notice"))
 		flags = ADAPTER_NOTICE; /* reported as such: the host never answers one */
@@ -325,6 +329,8 @@ static void joined_room(matrix *m, const char *room_id, json_object *room, int l
 			mx_message_event(m, r, e);
 		else if (!strcmp(type, "m.room.encrypted") && live && i >= first_news && m->crypto)
 			mx_e2ee_event(m, r, e);
+		else if (!strncmp(type, "m.key.verification.", 19) && live && i >= first_news)
+			mx_verify_room_event(m, r, e);
 	}
 	if (r->encrypted && !m->crypto)
 		say_encrypted(m, r);

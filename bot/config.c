@@ -727,6 +727,8 @@ static const struct schema_field matrix_fields[] = {
 	  .size = sizeof(int) },
 	{ .key = "pickle_key", .kind = SCHEMA_SECRET, .off = offsetof(config_network, matrix.pickle_key),
 	  .size = MATRIX_FIELD_MAX },
+	{ .key = "cross_signing_password", .kind = SCHEMA_SECRET,
+	  .off = offsetof(config_network, matrix.uia_password), .size = MATRIX_FIELD_MAX },
 };
 static const struct schema_group matrix_group = SCHEMA_GROUP_OF(matrix_fields);
 
@@ -750,6 +752,13 @@ static void check_matrix_network(struct schema_loader *L, const config_setting_t
 			       "secret, e.g. from `openssl rand -hex 32`)");
 	else if (!s->encryption && s->pickle_key[0])
 		schema_warning(L, g, path, "pickle_key is set but encryption is off: it is not used");
+	if (s->encryption && s->access_token[0] && !s->uia_password[0])
+		schema_warning(L, g, path, "the homeserver may ask for the account's password once, to publish the "
+			       "bot's cross-signing keys (without them Element marks its messages as from a device not "
+			       "verified by its owner): set cross_signing_password_file to a file holding it");
+	else if (s->uia_password[0] && (!s->encryption || s->password[0]))
+		schema_warning(L, g, path, "cross_signing_password is set but not used (%s)", s->encryption
+			       ? "the login password serves" : "encryption is off");
 	if (!strncmp(s->homeserver, "http://", 7)) {
 		const char *h = s->homeserver + 7;
 		char host[MATRIX_FIELD_MAX];

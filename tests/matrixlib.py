@@ -29,7 +29,11 @@ also gives `device_one_time_keys_count` and `device_lists.changed` (room
 mates whose keys changed, or who joined). Since tokens are "s<event
 position>_<to-device and key-change position>". m.room.encrypted events
 go through rooms like any other (their content checked against the
-event's schema), and createRoom takes `initial_state`.
+event's schema), and createRoom takes `initial_state`. Cross-signing as
+Synapse 1.67 has it: /keys/device_signing/upload asks for interactive auth
+every time (401 with the password flow) and takes the account's password,
+/keys/signatures/upload adds signatures to one's own devices, and
+/keys/query gives master and self-signing keys (user-signing: one's own).
 
 Simulated users (the players) live in the same process and act through
 methods (join, say, invite, kick...), not HTTP; what they see is derived
@@ -235,6 +239,7 @@ class Homeserver:
         self.otks = {}           # (user, device) -> {"signed_curve25519:ID": key}
         self.fallback_keys = {}  # (user, device) -> {...}: handed out by a claim when no one-time key is left
         self.fallback_used = set()  # (user, device, algorithm) whose fallback key a claim handed out
+        self.xsign_keys = {}     # user -> {"master_key": ..., "self_signing_key": ..., "user_signing_key": ...}
         self.to_device = {}      # (user, device) -> [(seq, event)]
         self.to_device_log = []  # every to-device message sent: (t, sender, device, type, to user, to device, content)
         self.key_changes = []    # (seq, user): device keys uploaded anew
@@ -988,10 +993,43 @@ class Homeserver:
                 return 200, {"one_time_key_counts": counts}
             if p == "/keys/query":
                 out = {}
+                xs = {"master_keys": {}, "self_signing_keys": {}, "user_signing_keys": {}}
                 for u, devs in (body.get("device_keys") or {}).items():
                     have = self.device_keys.get(u, {})
                     out[u] = {d: k for d, k in have.items() if not devs or d in devs}
-                return 200, {"device_keys": out, "failures": {}}
+                    for field, name in (("master_keys", "master_key"), ("self_signing_keys", "self_signing_key"),
+                                        ("user_signing_keys", "user_signing_key")):
+                        k = self.xsign_keys.get(u, {}).get(name)
+                        if k and (name != "user_signing_key" or u == user):  # as Synapse: one's own only
+                            xs[field][u] = k
+                return 200, dict(xs, device_keys=out, failures={})
+            if p == "/keys/device_signing/upload":
+                # As Synapse 1.67: interactive auth every time (password flow).
+                auth = body.get("auth") or {}
+                if auth.get("type") != "m.login.password":
+                    return 401, {"session": "xs%d" % len(self.xsign_keys), "flows": [{"stages": ["m.login.password"]}],
+                                 "params": {}}
+                ident = auth.get("identifier") or {}
+                if ident.get("user") != user or auth.get("password") != self.users.get(user, {}).get("password"):
+                    return err(403, "M_FORBIDDEN", "Invalid password")
+                self.xsign_keys[user] = {k: body[k] for k in ("master_key", "self_signing_key", "user_signing_key")
+                                         if k in body}
+                self.xseq += 1
+                self.key_changes.append((self.xseq, user))
+                rec["xsign_keys"] = True
+                return 200, {}
+            if p == "/keys/signatures/upload":
+                for u, objs in body.items():
+                    for d, signed in (objs or {}).items():
+                        dk = self.device_keys.get(u, {}).get(d)
+                        if dk is None or u != user:
+                            continue  # the stand-in takes signatures of one's own devices only
+                        for su, sigs in (signed.get("signatures") or {}).items():
+                            dk.setdefault("signatures", {}).setdefault(su, {}).update(sigs)
+                        self.xseq += 1
+                        self.key_changes.append((self.xseq, u))
+                rec["signatures"] = True
+                return 200, {"failures": {}}
             if p == "/keys/claim":
                 out = {}
                 for u, devs in (body.get("one_time_keys") or {}).items():

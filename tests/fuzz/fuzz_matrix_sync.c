@@ -2,7 +2,9 @@
  * (adapters/matrix*.c): the /sync reply and the replies to login, whoami,
  * the filter, m.direct, joins, leaves, sends, createRoom and uploads, and
  * with encryption on (option e) the key endpoints' replies (/keys/upload,
- * /keys/query, /keys/claim, /sendToDevice) and the to-device events, device
+ * /keys/query, /keys/claim, /sendToDevice, the cross-signing uploads and
+ * verification sends: adapters/matrix_verify.c) and the to-device events
+ * (verification requests among them), device
  * lists and one-time key counts of /sync (adapters/matrix_e2ee.c and the
  * parsers of adapters/matrix_crypto.c).
  *
@@ -26,7 +28,9 @@
  *
  * Kinds: l login, w whoami, f filter, g m.direct (GET), s sync, j join,
  * x leave, y forget, m send, c createRoom, p m.direct (PUT), u upload,
- * U /keys/upload, Q /keys/query, C /keys/claim, D /sendToDevice.
+ * U /keys/upload, Q /keys/query, C /keys/claim, D /sendToDevice,
+ * K /keys/device_signing/upload, S /keys/signatures/upload, V a
+ * verification event (to-device or in a room).
  *
  * Before the script the adapter is brought up with good replies (login,
  * whoami, filter, m.direct) up to the first step whose kind the script's
@@ -356,7 +360,8 @@ static const struct {
 	{ 'l', "login" }, { 'w', "whoami" }, { 'f', "filter" }, { 'g', "direct_get" }, { 's', "sync" },
 	{ 'j', "join" }, { 'x', "leave" }, { 'y', "forget" }, { 'm', "send" }, { 'c', "createRoom" },
 	{ 'p', "direct_put" }, { 'u', "upload" }, { 'U', "keys_upload" }, { 'Q', "keys_query" },
-	{ 'C', "keys_claim" }, { 'D', "to_device" },
+	{ 'C', "keys_claim" }, { 'D', "to_device" }, { 'K', "xsign_keys" }, { 'S', "xsign_signature" },
+	{ 'V', "verify_send" },
 };
 
 static const char *kind_of(char letter)

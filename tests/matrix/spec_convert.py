@@ -32,6 +32,8 @@ API_FILES = [
     # claiming one-time keys, and to-device messages (room keys).
     ("keys.yaml", {("/keys/upload", "post"), ("/keys/query", "post"), ("/keys/claim", "post")}),
     "to_device.yaml",
+    # The bot's cross-signing keys and its device's signature (issue 28).
+    "cross_signing.yaml",
     # What the encrypting test players (nio) ask before their first message in an encrypted room.
     ("rooms.yaml", {("/rooms/{roomId}/joined_members", "get")}),
 ]
