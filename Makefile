@@ -5,7 +5,8 @@
 #   make test         every test (unit, property, replay records)
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
 #   make bench        benchmarks, printed as figures
-#   make deps         install what a fresh Debian 12 machine lacks
+#   make deps         install what a fresh Debian 12 machine lacks for make test
+#                     (make run installs only what running needs)
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -136,7 +137,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ENGINE_LIB)
 # `make test` first installs what a fresh machine lacks, then builds and
 # checks in a new make (so pkg-config sees the installed libraries).
 test:
-	@sh deploy/deps.sh
+	@sh deploy/deps.sh test
 	@$(MAKE) --no-print-directory check SANITIZE=$(SANITIZE)
 
 # Test tools (hosts that drive an adapter for the Python tests) link the bot's objects.
@@ -179,7 +180,7 @@ bench: $(CARDBOT)
 	CARDBOT=$(CARDBOT) python3 tests/bench/report.py
 
 deps:
-	sh deploy/deps.sh
+	sh deploy/deps.sh test
 
 # Build and run the bot on its built-in configuration, with a local ngircd
 # when nothing listens on 127.0.0.1:6667.
