@@ -481,6 +481,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
 	char *sit[1] = { "sit" };
 	table_command(t, user, name, 1, 1, sit);
+	table_notify_opened(t, user);
 }
 
 /* A display name as rooms will read it: control characters (line breaks,
@@ -555,12 +556,9 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		}
 		table *t = find_table(b, net, room);
 		if (!t) {
-			/* A new user's first word: the help, then how to open a table. */
-			if (is_word(argv[0], "help", NULL)) {
-				table_help(b, net, user, argc, argv);
-				say_private_id(b, net, user, T_NO_TABLE, NULL, NULL);
-			}
-			return; /* other bots' commands are none of our business */
+			/* A newcomer's first words: each of ours is answered. */
+			table_no_table(b, net, room, user, name, 1, argc, argv);
+			return;
 		}
 		table_command(t, user, name, 1, argc, argv);
 		return;
@@ -575,17 +573,21 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			if (b->tables[i]->net == net && !b->tables[i]->closing
 			    && !strcasecmp(table_room_shown(b->tables[i]), argv[0]))
 				t = b->tables[i];
-		if (!t || argc < 2) {
-			if (!t && argc > 1 && is_word(argv[1], "help", NULL))
-				table_help(b, net, user, argc - 1, argv + 1);
+		if (argc < 2) {
 			/* The room as they typed it, which is one word of theirs. */
 			say_private_id(b, net, user, t ? T_PRIVATE_USAGE : T_NO_TABLE, argv[0], NULL);
 			return;
 		}
+		char room_typed[ADAPTER_ID_MAX];
+		snprintf(room_typed, sizeof room_typed, "%s", argv[0]);
 		argc--;
 		memmove(argv, argv + 1, (size_t)argc * sizeof argv[0]);
 		if (argv[0][0] && !strncmp(argv[0], b->prefix, plen))
 			argv[0] += plen;
+		if (!t) {
+			table_no_table(b, net, room_typed, user, name, 0, argc, argv);
+			return;
+		}
 	} else {
 		char rooms[512] = "", example[ADAPTER_ID_MAX] = "";
 		int found = 0;
@@ -610,9 +612,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			return;
 		}
 		if (!t) {
-			if (!strcasecmp(argv[0], "help"))
-				table_help(b, net, user, argc, argv); /* a new user's first private word */
-			say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
+			table_no_table(b, net, NULL, user, name, 0, argc, argv);
 			return;
 		}
 	}
