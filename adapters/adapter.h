@@ -34,6 +34,13 @@ enum adapter_send_flags {
 	 * that must hold it back (a rate limit) drops it after a few seconds
 	 * rather than deliver it stale. */
 	ADAPTER_TIMELY = 8,
+	/* A private line, for a person who chose how theirs reach them
+	 * (!private): as messages (IRC PRIVMSG, which opens a window of its
+	 * own) or as notices (which irssi and weechat show in their status
+	 * window). Neither: the network's default. A network with one way
+	 * only (private_kind NULL) ignores them. */
+	ADAPTER_AS_MESSAGE = 16,
+	ADAPTER_AS_NOTICE = 32,
 };
 
 /* Callbacks into the host. Strings are borrowed for the call only. The host
@@ -132,6 +139,12 @@ typedef struct adapter_ops {
 	 * means "in the direct room" (Matrix): the host says so in the line's
 	 * language (T_VIA_DIRECT_ROOM). NULL: "/msg NAME ". */
 	void (*private_how)(const adapter *a, char *out, size_t len);
+	/* How a private line sent with these flags reaches its person:
+	 * ADAPTER_AS_MESSAGE or ADAPTER_AS_NOTICE (the person's choice among
+	 * the flags, else the network's default), so the host can tell them
+	 * where to look. NULL: the network has one way only (a direct room,
+	 * the terminal), and nothing to choose. */
+	int (*private_kind)(const adapter *a, int flags);
 	/* Do two user identities name the same person? (IRC: the RFC 1459 case
 	 * mapping of nicks; Matrix: the same id.) 1 or 0. NULL: ASCII case aside. */
 	int (*same_user)(const adapter *a, const char *x, const char *y);

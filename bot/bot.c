@@ -192,6 +192,8 @@ void bot_send(bot *b, adapter *net, const char *room, const char *user, const ch
 		return;
 	if (nparts > PARTS_MAX)
 		nparts = PARTS_MAX;
+	if (!room && user)
+		flags |= bot_private_of(b, net, user); /* as the person chose (!private) */
 	static char bufs[PARTS_MAX][ADAPTER_TEXT_MAX];
 	const char *shown[PARTS_MAX];
 	for (int i = 0; i < nparts; i++)
@@ -543,10 +545,13 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		return;
 	if (!rate_ok(b, net, user))
 		return;
-	if (is_word(argv[0], "lang", NULL)) {
+	if (is_word(argv[0], "lang", NULL) || is_word(argv[0], "private", NULL)) {
 		/* A person's own choice, with or without a table. */
 		table *at = room ? find_table(b, net, room) : NULL;
-		bot_lang_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
+		if (is_word(argv[0], "lang", NULL))
+			bot_lang_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
+		else
+			bot_private_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
 		return;
 	}
 	if (room) {

@@ -490,6 +490,18 @@ static void tell_grace(table *t, const char *user, int s)
 	table_tell(t, user, T_SEAT_GRACE, table_room_shown(t), n, secs);
 }
 
+/* The first time a person sits (on this network, ever), the room hears
+ * where their cards will come: a notice lands in irssi's status window,
+ * far from the channel, and a newcomer would see "your turn" and no hand. */
+static void say_hands_where(table *t, const char *user, const char *name)
+{
+	if (!t->net->ops->private_kind || bot_private_told(t->bot, t->net, user))
+		return;
+	int kind = t->net->ops->private_kind(t->net, bot_private_of(t->bot, t->net, user));
+	const char *self = t->net->ops->self ? t->net->ops->self(t->net) : "";
+	table_say(t, kind == ADAPTER_AS_NOTICE ? T_HANDS_AS_NOTICE : T_HANDS_AS_MSG, name, self, t->bot->prefix);
+}
+
 static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room;
@@ -553,6 +565,7 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 		table_say(t, T_SIT_REPLACE, name, old, n);
 	else
 		table_say(t, T_SIT, name, n, NULL);
+	say_hands_where(t, user, name);
 	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
 		say_ready(t);
 	table_flush(t);
@@ -1366,6 +1379,13 @@ static void cmd_lang(table *t, const char *user, const char *name, int in_room, 
 	bot_lang_command(t->bot, t->net, user, table_lang(t), argc, argv);
 }
 
+/* How private lines reach a person (bot/bot_lang.c answers, as away from tables). */
+static void cmd_private(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	bot_private_command(t->bot, t->net, user, table_lang(t), argc, argv);
+}
+
 const char *table_game_word(const char *word, int nseats)
 {
 	/* 304 for six players is a game of its own. */
@@ -1462,6 +1482,7 @@ static const command commands[] = {
 	{ "partner", "ask", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
 	{ "pass", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PASS },
 	{ "play", "p", cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
+	{ "private", NULL, cmd_private, 0, 1, 0, T_HELP_PRIVATE },
 	{ "record", NULL, cmd_record, 0, 1, CMD_PAST, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
 	{ "reveal", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },

@@ -14,6 +14,13 @@ cardbot on a real ngircd. Each check failed before its fix.
   notify    `!notify` where no table is open: told when a table opens
             there (privately, naming the game), and `!notify` again stops it.
   rules     `!rules` where no table is open says what each game is.
+  private   the bot's default (no private_notice in its configuration) sends
+            private lines by PRIVMSG, which opens a window of its own in
+            irssi, weechat, HexChat and The Lounge; the first time someone
+            sits the channel hears where their cards will come, and only
+            the first time; `!private notice` turns them into NOTICEs (the
+            answer already one), remembered across a restart; `!private
+            msg` turns them back.
 
 Ends with "irc_newcomer: N passed, M failed". Environment: CARDBOT, NGIRCD.
 """
@@ -80,12 +87,13 @@ def main():
     tmp = irclib.tempdir()
     irc = NgIRCd(tmp)
     irc.start()
-    bot = Bot(tmp, irc.port, channels=("#n", "#m"))
+    bot = Bot(tmp, irc.port, channels=("#n", "#m", "#k"))
     # Many commands in a row from one person: no flood limit in the way.
     with open(bot.cfg) as f:
         cfg = f.read()
     with open(bot.cfg, "w") as f:
-        f.write(cfg.replace('prefix = "!";', 'prefix = "!";\n  commands_burst = 1000;\n  commands_per_minute = 60000;'))
+        cfg = cfg.replace('prefix = "!";', 'prefix = "!";\n  commands_burst = 1000;\n  commands_per_minute = 60000;')
+        f.write(cfg.replace("private_notice = true;", ""))
     bot.start()
     try:
         ann, bob = Client(irc.port, "ann").connect(), Client(irc.port, "bob").connect()
@@ -163,6 +171,56 @@ def main():
         got = answer_of(bob, "#n", "!rules")
         check(got and any(t.startswith("304:") for t in got) and any(t.startswith("Trump304:") for t in got)
               and any(t.startswith("Rook:") for t in got), "rules: where no table is open, what each game is", got)
+
+        # private
+        cat = Client(irc.port, "cat").connect()
+        cat.join("#k")
+        k = len(cat.lines)
+        cat.privmsg("#k", "!304")
+        check(wait_for(cat, k, "cat sits in seat 1"), "private: cat opens a table")
+        where = "cat: your cards come as private messages from cardbot"
+        check(wait_for(cat, k, where), "private: the channel hears where a newcomer's cards will come",
+              bot_lines(cat, k))
+        mine = [m for m in cat.from_bot("cardbot", k) if m.target.lower() == "cat"]
+        check(mine and all(m.cmd == "PRIVMSG" for m in mine), "private: private lines come by PRIVMSG by default",
+              [(m.cmd, m.text) for m in mine])
+        k = len(cat.lines)
+        cat.privmsg("#k", "!leave")
+        cat.privmsg("#k", "!sit")
+        check(wait_for(cat, k, "cat sits in seat 1"), "private: cat sits again")
+        answer_of(cat, "cardbot", "lang")
+        check(not any(where in t for t in bot_lines(cat, k)), "private: told only the first time",
+              bot_lines(cat, k))
+        k = len(cat.lines)
+        cat.privmsg("#k", "!private notice")
+        wait_for(cat, k, "My private lines come to you as notices")
+        got = [m for m in cat.from_bot("cardbot", k) if m.target.lower() == "cat"]
+        check(got and got[-1].cmd == "NOTICE" and "as notices" in got[-1].text,
+              "private: !private notice is answered by NOTICE", [(m.cmd, m.text) for m in got])
+        k = len(cat.lines)
+        cat.privmsg("cardbot", "hand")
+        cat.wait(lambda: any(m.target.lower() == "cat" for m in cat.from_bot("cardbot", k)), 10)
+        got = [m for m in cat.from_bot("cardbot", k) if m.target.lower() == "cat"]
+        check(got and all(m.cmd == "NOTICE" for m in got), "private: then private lines come by NOTICE",
+              [(m.cmd, m.text) for m in got])
+        bot.stop()
+        bot.start()
+        k = len(cat.lines)
+        for _ in range(20):
+            cat.privmsg("cardbot", "private")
+            if wait_for(cat, k, "My private lines", 1):
+                break
+        got = [m for m in cat.from_bot("cardbot", k) if m.target.lower() == "cat"]
+        check(got and got[0].cmd == "NOTICE" and "as notices" in got[0].text,
+              "private: the choice outlives a restart", [(m.cmd, m.text) for m in got])
+        k = len(cat.lines)
+        cat.privmsg("cardbot", "private msg")
+        wait_for(cat, k, "My private lines")
+        got = [m for m in cat.from_bot("cardbot", k) if m.target.lower() == "cat"]
+        check(got and got[-1].cmd == "PRIVMSG" and "as private messages" in got[-1].text,
+              "private: !private msg turns them back to PRIVMSG", [(m.cmd, m.text) for m in got])
+        got = answer_of(cat, "cardbot", "private sometimes")
+        check(got and any("usage" in t for t in got), "private: a wrong word gets the usage", got)
     finally:
         bot.stop()
         irc.stop()
