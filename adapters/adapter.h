@@ -119,6 +119,9 @@ typedef struct adapter_msg {
 	int flags;            /* enum adapter_send_flags */
 } adapter_msg;
 
+/* adapter_ops.private_how's answers. */
+enum adapter_how { ADAPTER_HOW_WORDS, ADAPTER_HOW_DIRECT_ROOM, ADAPTER_HOW_TYPED };
+
 /* The separator a network shows between the parts of a message on one line. */
 #define ADAPTER_PART_SEP " \xc2\xb7 "
 
@@ -134,11 +137,19 @@ typedef struct adapter_ops {
 	 * be NULL: the host then packs the parts into lines of at most 380
 	 * bytes itself and sends them with send_room or send_private. */
 	void (*send)(adapter *a, const char *room, const char *user, const adapter_msg *m);
-	/* How a person writes a command to the bot privately, as the words
-	 * before the command ("/msg cardbot " on IRC): written into out. ""
-	 * means "in the direct room" (Matrix): the host says so in the line's
-	 * language (T_VIA_DIRECT_ROOM). NULL: "/msg NAME ". */
-	void (*private_how)(const adapter *a, char *out, size_t len);
+	/* How a person writes a command to the bot privately (enum
+	 * adapter_how): ADAPTER_HOW_WORDS with the words before the command
+	 * written into out ("/msg cardbot " on IRC); ADAPTER_HOW_DIRECT_ROOM
+	 * ("in the direct room", Matrix: the host says so in the line's
+	 * language, T_VIA_DIRECT_ROOM); ADAPTER_HOW_TYPED (whatever the person
+	 * types is private already, the terminal: "trump 3" as it is). NULL:
+	 * ADAPTER_HOW_WORDS with "/msg NAME ". */
+	int (*private_how)(const adapter *a, char *out, size_t len);
+	/* The room a person's private command is meant for when it names none
+	 * and they sit at no table (the terminal's one table): written into
+	 * out, returning 1; 0 when there is none. May be NULL (none: IRC and
+	 * Matrix people are in many rooms). */
+	int (*home_room)(const adapter *a, const char *user, char *out, size_t len);
 	/* How a private line sent with these flags reaches its person:
 	 * ADAPTER_AS_MESSAGE or ADAPTER_AS_NOTICE (the person's choice among
 	 * the flags, else the network's default), so the host can tell them

@@ -121,19 +121,23 @@ static const text_lang *line_lang(const char *text)
 /* The texts say "/msg me CMD" where a command must go privately; each
  * network says how its people do that ("/msg cardbot CMD" on IRC, where
  * "/msg me" would go to someone called "me"; the direct room on Matrix,
- * in the words of the line's own language). */
+ * in the words of the line's own language; "CMD" alone in the terminal,
+ * where everything typed is private). */
 static const char *private_hint(adapter *net, const char *text, char *buf, size_t len)
 {
 	static const char marker[] = "/msg me ";
 	if (!strstr(text, marker))
 		return text;
 	char how[ADAPTER_ID_MAX + 32];
+	int kind = ADAPTER_HOW_WORDS;
 	if (net->ops->private_how)
-		net->ops->private_how(net, how, sizeof how);
+		kind = net->ops->private_how(net, how, sizeof how);
 	else
 		snprintf(how, sizeof how, "/msg %s ", net->ops->self ? net->ops->self(net) : "me");
-	if (!how[0])
+	if (kind == ADAPTER_HOW_DIRECT_ROOM)
 		text_fmt_in(line_lang(text), how, sizeof how, T_VIA_DIRECT_ROOM, 0, NULL);
+	else if (kind == ADAPTER_HOW_TYPED)
+		how[0] = '\0';
 	strbuf out;
 	sb_init(&out, buf, len);
 	const char *p = text;
@@ -431,8 +435,8 @@ static int is_word(const char *w, const char *a, const char *b2)
 
 /* "!304", "!new", "!new GAME [PLAYERS]": opens a table for the game, or
  * (an open table being there) changes its game between matches. */
-static void open_table(bot *b, adapter *net, const char *room, const char *user, const char *name, int argc,
-		       char **argv)
+static int open_table(bot *b, adapter *net, const char *room, const char *user, const char *name, int argc,
+		      char **argv, int full)
 {
 	table *t = find_table(b, net, room);
 	if (t) {
@@ -440,7 +444,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 			table_command(t, user, name, 1, argc, argv);
 		else
 			say_private_id(b, net, user, T_TABLE_EXISTS, NULL, NULL);
-		return;
+		return -1;
 	}
 	table_settings set = b->defaults;
 	if (b->settings_for)
@@ -460,16 +464,16 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 		const char *args[3] = { room, b->prefix, "" };
 		text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, T_G_NEW_USAGE, 3, args);
 		bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
-		return;
+		return -1;
 	}
 	if (b->ntables >= BOT_TABLES_MAX) {
 		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_TOO_MANY_TABLES), NULL);
-		return;
+		return -1;
 	}
 	t = table_new(b, net, room, &set);
 	if (!t) {
 		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_MEMORY), NULL);
-		return;
+		return -1;
 	}
 	b->tables[b->ntables++] = t;
 	table_set_game(t, def->name, nseats);
@@ -479,11 +483,16 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	table_recall_settings(t);
 	char buf[1024];
 	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
-	text_fmt_in(table_lang(t), buf, sizeof buf, T_TABLE_OPENED, 3, args);
+	text_fmt_in(table_lang(t), buf, sizeof buf, full ? T_TABLE_OPENED_FULL : T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
-	char *sit[1] = { "sit" };
+	char *sit[1] = { "sit" }, *bot1[1] = { "bot" }, *start[1] = { "start" };
 	table_command(t, user, name, 1, 1, sit);
 	table_notify_opened(t, user);
+	for (int s = 1; full && s < t->nseats; s++)
+		table_command(t, user, name, 1, 1, bot1);
+	if (full)
+		table_command(t, user, name, 1, 1, start);
+	return 0;
 }
 
 /* A display name as rooms will read it: control characters (line breaks,
@@ -556,7 +565,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 	}
 	if (room) {
 		if (is_word(argv[0], "304", "new")) {
-			open_table(b, net, room, user, name, argc, argv);
+			open_table(b, net, room, user, name, argc, argv, 0);
 			return;
 		}
 		table *t = find_table(b, net, room);
@@ -615,6 +624,20 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		if (found > 1) {
 			say_private_id(b, net, user, T_WHICH_TABLE, rooms, example);
 			return;
+		}
+		/* At no table: the network may know the room they mean (the
+		 * terminal's one table), where they may open one too. */
+		char home[ADAPTER_ID_MAX];
+		if (!t && net->ops->home_room && net->ops->home_room(net, user, home, sizeof home)) {
+			if (is_word(argv[0], "304", "new")) {
+				open_table(b, net, home, user, name, argc, argv, 0);
+				return;
+			}
+			t = find_table(b, net, home);
+			if (!t) {
+				table_no_table(b, net, home, user, name, 0, argc, argv);
+				return;
+			}
 		}
 		if (!t) {
 			table_no_table(b, net, NULL, user, name, 0, argc, argv);
@@ -856,4 +879,13 @@ adapter_host bot_host(bot *b)
 		.words = on_words,
 	};
 	return h;
+}
+
+int bot_open_full(bot *b, adapter *net, const char *room, const char *user, const char *gname, int nseats)
+{
+	char n[16], g[32];
+	snprintf(n, sizeof n, "%d", nseats);
+	snprintf(g, sizeof g, "%s", gname);
+	char *argv[3] = { "new", g, n };
+	return open_table(b, net, room, user, user, nseats ? 3 : 2, argv, 1);
 }

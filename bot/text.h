@@ -418,6 +418,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_PRIVATE_ONE_WAY, "Here my private lines reach you one way only, so there is nothing to choose.") \
 	X(T_HANDS_AS_MSG, "{1}: your cards come as private messages from {2}, in a window of their own ({3}private notice for notices instead).") \
 	X(T_HANDS_AS_NOTICE, "{1}: your cards come as notices from {2}, which irssi and weechat show in their status window ({3}private msg for a window of their own).") \
+	X(T_TABLE_OPENED_FULL, "A {3} table is open in {2}: you in seat 1, computer players in the others, and the first deal on its way. {1}help lists every command; after {1}stop, {1}new GAME [PLAYERS] opens another.") \
 	X(T_CAPS_FAILED, "failed")
 
 enum text_id {
