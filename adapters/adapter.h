@@ -14,6 +14,10 @@
 #define CARDBOT_ADAPTER_H
 
 #include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "casemap.h"
 
 #define ADAPTER_TEXT_MAX 2048  /* longest text passed either way; longer is cut by the adapter */
 #define ADAPTER_ID_MAX 256     /* longest user or room identifier */
@@ -156,9 +160,21 @@ typedef struct adapter_ops {
 	 * where to look. NULL: the network has one way only (a direct room,
 	 * the terminal), and nothing to choose. */
 	int (*private_kind)(const adapter *a, int flags);
-	/* Do two user identities name the same person? (IRC: the RFC 1459 case
-	 * mapping of nicks; Matrix: the same id.) 1 or 0. NULL: ASCII case aside. */
+	/* Do two user identities name the same person? (IRC: nicks and
+	 * accounts folded by the server's CASEMAPPING, ascii until it has said;
+	 * Matrix: the same id.) 1 or 0. NULL: ASCII case aside. The host asks
+	 * here (adapter_same_user) and never compares names itself. */
 	int (*same_user)(const adapter *a, const char *x, const char *y);
+	/* Do two room names name the same room? (IRC: channel names folded
+	 * by the same rule.) 1 or 0. NULL: ASCII case aside. */
+	int (*same_room)(const adapter *a, const char *x, const char *y);
+	/* Does a word a person typed name a room ("#304": IRC by the server's
+	 * CHANTYPES)? 1 or 0. NULL: one starting with '#', '!' or '&'. */
+	int (*is_room)(const adapter *a, const char *word);
+	/* Does `text` (a user id, or the origin the network reports) match an
+	 * operator's mask (* any run, ? one character), folded as the network
+	 * folds names? 1 or 0. NULL: ASCII case aside. */
+	int (*match)(const adapter *a, const char *mask, const char *text);
 	/* Tags every line sent from now until the next call (NULL: untagged,
 	 * nobody's doing). May be NULL: the adapter sends in order. */
 	void (*tag)(adapter *a, const adapter_tag *t);
@@ -197,6 +213,10 @@ typedef struct adapter_ops {
 	 * ("2" on Matrix, where names are long and may hold spaces): written
 	 * into out, returning 1; 0 (out "") when there is none. May be NULL. */
 	int (*room_ref)(const adapter *a, const char *room, char *out, size_t len);
+	/* Drops the lines queued for `room` with ADAPTER_TIMELY and not yet
+	 * sent: what they say (whose turn it is) has passed. May be NULL (a
+	 * network that holds no line back). */
+	void (*withdraw)(adapter *a, const char *room);
 	void (*free)(adapter *a);
 } adapter_ops;
 
@@ -207,5 +227,26 @@ struct adapter {
 	loop *ev;
 	char name[64];     /* the network's name in the configuration */
 };
+
+/* The host's way to ask the questions above, with their defaults. */
+static inline int adapter_same_user(const adapter *a, const char *x, const char *y)
+{
+	return a && a->ops->same_user ? a->ops->same_user(a, x, y) : !strcasecmp(x, y);
+}
+
+static inline int adapter_same_room(const adapter *a, const char *x, const char *y)
+{
+	return a && a->ops->same_room ? a->ops->same_room(a, x, y) : !strcasecmp(x, y);
+}
+
+static inline int adapter_match(const adapter *a, const char *mask, const char *text)
+{
+	return a && a->ops->match ? a->ops->match(a, mask, text) : casemap_match(CASEMAP_ASCII, mask, text);
+}
+
+static inline int adapter_is_room(const adapter *a, const char *word)
+{
+	return a && a->ops->is_room ? a->ops->is_room(a, word) : word[0] && strchr("#!&", word[0]) != NULL;
+}
 
 #endif

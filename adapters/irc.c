@@ -123,10 +123,29 @@ void irc_set_str(char *dst, size_t cap, const char *src)
 	dst[n] = '\0';
 }
 
+/* Names (nicks, channels, accounts) compare as this connection's server
+ * compares them (005 CASEMAPPING), as ascii before it has said. */
+int irc_cmp(const irc *c, const char *a, const char *b)
+{
+	return casemap_cmp(irc_relay_isupport(c->relay)->casemap, a, b);
+}
+
+/* Does s name a channel on this connection's server (005 CHANTYPES)? */
+int irc_is_channel(const irc *c, const char *s)
+{
+	return ircline_is_channel(irc_relay_isupport(c->relay), s);
+}
+
+/* sendq's comparison: the connection's, whichever connection is current. */
+static int queue_cmp(const void *ctx, const char *a, const char *b)
+{
+	return irc_cmp(ctx, a, b);
+}
+
 irc_chan *irc_chan_find(irc *c, const char *name)
 {
 	for (int i = 0; i < IRC_CHANNELS_MAX; i++)
-		if (c->chans[i].used && !casemap_cmp(c->chans[i].name, name))
+		if (c->chans[i].used && !irc_cmp(c, c->chans[i].name, name))
 			return &c->chans[i];
 	return NULL;
 }
@@ -165,7 +184,7 @@ void irc_clean(const char *in, char *out, size_t cap)
 
 int irc_is_self(const irc *c, const char *nick)
 {
-	return !casemap_cmp(nick, c->self);
+	return !irc_cmp(c, nick, c->self);
 }
 
 /* ---- joining ---- */
@@ -263,7 +282,7 @@ void irc_set_self(irc *c, const char *nick)
 
 void irc_regain_nick(irc *c)
 {
-	if (!c->registered || !casemap_cmp(c->self, c->set.nick))
+	if (!c->registered || !irc_cmp(c, c->self, c->set.nick))
 		return;
 	char line[IRC_FIELD_MAX + 8];
 	snprintf(line, sizeof line, "NICK %s", c->set.nick);
@@ -275,7 +294,7 @@ void irc_on_regain(void *ctx)
 {
 	irc *c = ctx;
 	c->t_regain = 0;
-	if (!c->registered || !casemap_cmp(c->self, c->set.nick))
+	if (!c->registered || !irc_cmp(c, c->self, c->set.nick))
 		return;
 	irc_regain_nick(c);
 	c->t_regain = loop_timer(c->base.ev, IRC_REGAIN_MS, irc_on_regain, c);
@@ -562,12 +581,30 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 	irc_queue_text(c, op_private_kind(a, flags) == ADAPTER_AS_NOTICE ? "NOTICE" : "PRIVMSG", nick, user, 0, text);
 }
 
-/* adapter_ops.same_user: nicks compare under the RFC 1459 case mapping;
- * "account:NAME" identities too (services accounts fold the same way). */
+/* adapter_ops.same_user: nicks compare as the server compares them (its
+ * CASEMAPPING, ascii until it has said); "account:NAME" identities too, as
+ * services fold account names by the network's rule. */
 static int op_same_user(const adapter *a, const char *x, const char *y)
 {
-	(void)a;
-	return !casemap_cmp(x, y);
+	return !irc_cmp((const irc *)a, x, y);
+}
+
+/* adapter_ops.same_room: channel names fold by the same rule. */
+static int op_same_room(const adapter *a, const char *x, const char *y)
+{
+	return !irc_cmp((const irc *)a, x, y);
+}
+
+/* adapter_ops.match: an operator's mask, folded by the server's rule. */
+static int op_match(const adapter *a, const char *mask, const char *text)
+{
+	return casemap_match(irc_relay_isupport(((const irc *)a)->relay)->casemap, mask, text);
+}
+
+/* adapter_ops.is_room: a channel name by the server's CHANTYPES. */
+static int op_is_room(const adapter *a, const char *word)
+{
+	return irc_is_channel((const irc *)a, word);
 }
 
 static void op_tag(adapter *a, const adapter_tag *t)
@@ -583,7 +620,7 @@ static void op_tag(adapter *a, const adapter_tag *t)
 static void op_join(adapter *a, const char *room, const char *key)
 {
 	irc *c = irc_of(a);
-	if (!room || !ircline_is_channel(room) || !ircline_is_word(room) || (key && key[0] && !ircline_is_word(key))) {
+	if (!room || !irc_is_channel(c, room) || !ircline_is_word(room) || (key && key[0] && !ircline_is_word(key))) {
 		LOG(c, "warn", "refusing to join an invalid channel name or key");
 		return;
 	}
@@ -647,7 +684,7 @@ static int op_origin(const adapter *a, const char *user, char *out, size_t len)
 	if (!user || !irc_nick_for(c, user, nick, sizeof nick))
 		return 0;
 	for (int i = 0; i < IRC_SEEN_MAX; i++)
-		if (c->seen[i].nick[0] && !strcasecmp(c->seen[i].nick, nick)) {
+		if (c->seen[i].nick[0] && !irc_cmp(c, c->seen[i].nick, nick)) {
 			snprintf(out, len, "%s", c->seen[i].origin);
 			return 1;
 		}
@@ -699,8 +736,8 @@ static int op_present(const adapter *a, const char *room, const char *user)
 		const irc_person *p = &c->people[i];
 		if (!p->nick[0] || !(bit ? p->chans & bit : p->chans))
 			continue;
-		if (account ? p->account[0] && !casemap_cmp(p->account, user + plen)
-			    : !p->account[0] && !casemap_cmp(p->nick, user))
+		if (account ? p->account[0] && !irc_cmp(c, p->account, user + plen)
+			    : !p->account[0] && !irc_cmp(c, p->nick, user))
 			return 1;
 	}
 	return c->people_warned ? -1 : 0; /* past the tracking limit nobody can tell */
@@ -718,7 +755,8 @@ static const adapter_ops irc_ops = {
 	.kind = "irc", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
 	/* .send and .private_how are left to the host, whose fallbacks are
 	 * IRC's: parts packed into lines of 380 bytes, and "/msg NICK ". */
-	.private_kind = op_private_kind, .same_user = op_same_user, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
+	.private_kind = op_private_kind, .same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room,
+	.match = op_match, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
 };
 
@@ -729,7 +767,9 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 		ircline_log(net, "error", "no server, or a port outside 1-65535");
 		return NULL;
 	}
-	if (!ircline_is_word(s->nick) || ircline_is_channel(s->nick) || (s->username[0] && !ircline_is_word(s->username))) {
+	/* Checked before any server has said what starts a channel: by the defaults. */
+	if (!ircline_is_word(s->nick) || ircline_is_channel(NULL, s->nick) ||
+	    (s->username[0] && !ircline_is_word(s->username))) {
 		ircline_log(net, "error", "the nick or user name is not valid on IRC");
 		return NULL;
 	}
@@ -738,7 +778,7 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 		return NULL;
 	}
 	for (int i = 0; i < s->nchannels; i++)
-		if (!ircline_is_channel(s->channels[i].name) || !ircline_is_word(s->channels[i].name) ||
+		if (!ircline_is_channel(NULL, s->channels[i].name) || !ircline_is_word(s->channels[i].name) ||
 		    (s->channels[i].key[0] && !ircline_is_word(s->channels[i].key))) {
 			ircline_log(net, "error", "channel %d: not a valid channel name or key", i + 1);
 			return NULL;
@@ -747,7 +787,7 @@ adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, c
 	if (!c)
 		return NULL;
 	c->people = calloc(IRC_PEOPLE_MAX, sizeof *c->people);
-	c->q = sendq_new(casemap_cmp);
+	c->q = sendq_new(queue_cmp, c);
 	if (!c->people || !c->q) {
 		free(c->people);
 		sendq_free(c->q);

@@ -3,7 +3,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "casemap.h"
 #include "irc_internal.h"
 
 /* ---- libircclient events ---- */
@@ -59,7 +58,7 @@ void irc_ev_numeric(irc_session_t *s, unsigned code, const char *origin, const c
 			irc_next_nick(c);
 		break;
 	case 437:  /* nick or channel temporarily unavailable */
-		if (ircline_is_channel(arg))
+		if (irc_is_channel(c, arg))
 			irc_join_refused(c, arg, (int)code, text, 1);
 		else if (!c->registered)
 			irc_next_nick(c);
@@ -82,7 +81,7 @@ void irc_ev_numeric(irc_session_t *s, unsigned code, const char *origin, const c
 		LOG(c, "error", "banned from this server: %s", t);
 		break;
 	}
-	case 353: {  /* NAMES: me type channel :[prefixes]nick[!user@host] ... */
+	case 353: {  /* NAMES: me type channel :[statuses]nick[!user@host] ..., the statuses from 005 PREFIX */
 		if (count < 4)
 			break;
 		irc_chan *ch = irc_chan_find(c, params[2]);
@@ -92,7 +91,7 @@ void irc_ev_numeric(irc_session_t *s, unsigned code, const char *origin, const c
 		char list[IRC_LINE_NAMES_MAX];
 		snprintf(list, sizeof list, "%s", params[3]);
 		for (char *save = NULL, *w = strtok_r(list, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-			w += strspn(w, "@+%&~!.");
+			w += strspn(w, irc_relay_isupport(c->relay)->prefixes);
 			w[strcspn(w, "!")] = '\0';
 			if (ircline_is_word(w))
 				irc_person_seen(c, w, ch, 0, "");
@@ -140,7 +139,7 @@ void irc_ev_nick(irc_session_t *s, const char *event, const char *origin, const 
 		LOG(c, "info", "now known as %s", c->self);
 		return;
 	}
-	if (!casemap_cmp(old, c->set.nick))
+	if (!irc_cmp(c, old, c->set.nick))
 		irc_regain_nick(c);
 	if (!irc_nick_ok(old) || !irc_nick_ok(params[0])) {
 		irc_person *gone = irc_person_find(c, old);
@@ -205,7 +204,7 @@ void irc_ev_quit(irc_session_t *s, const char *event, const char *origin, const 
 	ircline_nick(origin, nick, sizeof nick);
 	if (irc_is_self(c, nick))
 		return;
-	if (!casemap_cmp(nick, c->set.nick))
+	if (!irc_cmp(c, nick, c->set.nick))
 		irc_regain_nick(c);
 	irc_clean(count > 0 ? params[0] : "", why, sizeof why);
 	other_left(c, nick, NULL, NULL, why);
@@ -306,7 +305,7 @@ void irc_ev_invite(irc_session_t *s, const char *event, const char *origin, cons
 {
 	(void)event;
 	irc *c = ctx_of(s);
-	if (count < 2 || !ircline_is_channel(params[1]) || !ircline_is_word(params[1]))
+	if (count < 2 || !irc_is_channel(c, params[1]) || !ircline_is_word(params[1]))
 		return;
 	char who[IRC_FIELD_MAX] = "?", room[ADAPTER_ID_MAX];
 	if (origin)
@@ -331,7 +330,7 @@ static void remember_origin(irc *c, const char *nick, const char *origin)
 {
 	int slot = -1;
 	for (int i = 0; i < IRC_SEEN_MAX; i++)
-		if (!strcasecmp(c->seen[i].nick, nick))
+		if (!irc_cmp(c, c->seen[i].nick, nick))
 			slot = i;
 	if (slot < 0) {
 		slot = c->seen_next;
@@ -355,14 +354,14 @@ static void deliver(irc *c, const char *origin, const char *target, const char *
 	}
 	char user[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX], room[ADAPTER_ID_MAX], body[ADAPTER_TEXT_MAX + 1];
 	/* The message's own account tag, when it had one, else what is known. */
-	if (c->tag_nick[0] && !casemap_cmp(c->tag_nick, nick))
+	if (c->tag_nick[0] && !irc_cmp(c, c->tag_nick, nick))
 		irc_identity(c->tag_account, nick, user, sizeof user);
 	else
 		irc_identity_of(c, nick, user, sizeof user);
 	irc_clean(nick, name, sizeof name);
 	remember_origin(c, name, origin);
 	irc_clean(text, body, sizeof body);
-	int in_room = ircline_is_channel(target);
+	int in_room = irc_is_channel(c, target);
 	if (in_room) {
 		room_name(c, target, room, sizeof room);
 		irc_chan *ch = irc_chan_find(c, target);

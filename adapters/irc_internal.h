@@ -135,6 +135,8 @@ struct irc {
 #define LOG(c, level, ...) ircline_log((c)->base.name, level, __VA_ARGS__)
 
 /* ---- irc.c ---- */
+int irc_cmp(const irc *c, const char *a, const char *b);
+int irc_is_channel(const irc *c, const char *s);
 void irc_set_str(char *dst, size_t cap, const char *src);
 irc_chan *irc_chan_find(irc *c, const char *name);
 irc_chan *irc_chan_add(irc *c, const char *name, const char *key);

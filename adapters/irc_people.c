@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "casemap.h"
 #include "irc_internal.h"
 #include "utf8.h"
 
@@ -50,7 +49,7 @@ irc_person *irc_person_find(irc *c, const char *nick)
 	if (!c->people)
 		return NULL;
 	for (int i = 0; i < IRC_PEOPLE_MAX; i++)
-		if (c->people[i].nick[0] && !casemap_cmp(c->people[i].nick, nick))
+		if (c->people[i].nick[0] && !irc_cmp(c, c->people[i].nick, nick))
 			return &c->people[i];
 	return NULL;
 }
@@ -93,7 +92,8 @@ static int account_elsewhere(irc *c, const char *account, const irc_person *exce
 		return 0;
 	for (int i = 0; i < IRC_PEOPLE_MAX; i++) {
 		const irc_person *p = &c->people[i];
-		if (p != except && p->nick[0] && !casemap_cmp(p->account, account) && (!chan_bit || (p->chans & chan_bit)))
+		if (p != except && p->nick[0] && !irc_cmp(c, p->account, account) &&
+		    (!chan_bit || (p->chans & chan_bit)))
 			return 1;
 	}
 	return 0;
@@ -109,7 +109,7 @@ uint64_t irc_chan_bit(irc *c, const irc_chan *ch)
  * follows the person. */
 void irc_account_changed(irc *c, irc_person *p, const char *account)
 {
-	if (!casemap_cmp(p->account, account))
+	if (!irc_cmp(c, p->account, account))
 		return;
 	char before[ADAPTER_ID_MAX], after[ADAPTER_ID_MAX], name[ADAPTER_ID_MAX];
 	irc_identity(p->account, p->nick, before, sizeof before);
@@ -192,7 +192,7 @@ int irc_nick_for(const irc *c, const char *user, char *out, size_t cap)
 	const irc_person *best = NULL;
 	for (int i = 0; c->people && i < IRC_PEOPLE_MAX; i++) {
 		const irc_person *p = &c->people[i];
-		if (p->nick[0] && p->account[0] && !casemap_cmp(p->account, account) && (!best || !p->loose))
+		if (p->nick[0] && p->account[0] && !irc_cmp(c, p->account, account) && (!best || !p->loose))
 			best = p;
 	}
 	if (!best) {
@@ -206,7 +206,7 @@ int irc_nick_for(const irc *c, const char *user, char *out, size_t cap)
 /* "WHO #chan %tcna,304": each member's nick and account (354 replies). */
 void irc_whox_query(irc *c, const irc_chan *ch)
 {
-	if (!(irc_relay_caps(c->relay) & IRC_RELAY_ISUPPORT_WHOX))
+	if (!irc_relay_isupport(c->relay)->whox)
 		return;
 	char line[IRC_FIELD_MAX + 32];
 	snprintf(line, sizeof line, "WHO %s %%tcna," IRC_WHOX_TOKEN, ch->name);

@@ -134,6 +134,32 @@ void relay_close(irc_relay *r, const char *fmt, ...)
 		r->events.closed(r->events.ctx, why);
 }
 
+/* RPL_ISUPPORT: "me TOKEN... :are supported by this server". */
+static void isupport_line(irc_relay *r, const ircline_msg *m)
+{
+	for (int i = 1; i + 1 < m->nparams; i++) {
+		char shown[64];
+		int took = ircline_isupport_token(&r->isupport, m->params[i]);
+		if (took == 0)
+			continue;
+		utf8_clean(m->params[i], strlen(m->params[i]), shown, sizeof shown);
+		if (took < 0)
+			LOG(r, "warn", "005 %s: not usable; %s", shown,
+			    strncmp(shown, "CASEMAPPING", 11) ? "ignored"
+							       : "names compare as ascii, which merges the fewest");
+		else if (!strncmp(shown, "CASEMAPPING", 11))
+			LOG(r, "info", "names compare as %s (005 %s)", casemap_name(r->isupport.casemap), shown);
+	}
+}
+
+const ircline_isupport *irc_relay_isupport(const irc_relay *r)
+{
+	static const ircline_isupport none = {
+		.casemap = CASEMAP_ASCII, .chantypes = IRCLINE_CHANTYPES_DEFAULT, .prefixes = IRCLINE_PREFIXES_DEFAULT,
+	};
+	return r ? &r->isupport : &none;
+}
+
 irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_events *events)
 {
 	irc_relay *r = calloc(1, sizeof *r);
@@ -144,6 +170,7 @@ irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_
 	r->events = *events;
 	r->srv_fd = r->listen_fd = r->local_fd = -1;
 	r->state = R_IDLE;
+	ircline_isupport_default(&r->isupport);
 	return r;
 }
 
@@ -359,9 +386,7 @@ static void server_line(irc_relay *r, char *line)
 		return;
 	}
 	if (code == 5)
-		for (int i = 1; i + 1 < m.nparams; i++)
-			if (!strcasecmp(m.params[i], "WHOX") || !strncasecmp(m.params[i], "WHOX=", 5))
-				r->caps |= IRC_RELAY_ISUPPORT_WHOX;
+		isupport_line(r, &m);
 	if (!strcasecmp(cmd, "ERROR") && m.nparams >= 1)
 		utf8_clean(m.params[0], strlen(m.params[0]), r->server_error, sizeof r->server_error);
 	if (!strcasecmp(cmd, "PRIVMSG") || !strcasecmp(cmd, "NOTICE")) {

@@ -22,6 +22,7 @@
 
 #include <sys/select.h>
 
+#include "ircline.h"
 #include "loop.h"
 
 #define IRC_RELAY_PIN_LEN 32  /* SHA-256 */
@@ -58,13 +59,16 @@ enum {
 	IRC_RELAY_CAP_ACCOUNT_NOTIFY = 1,  /* ACCOUNT lines when someone logs in or out */
 	IRC_RELAY_CAP_EXTENDED_JOIN = 2,   /* "JOIN #chan ACCOUNT :realname" ("*": none) */
 	IRC_RELAY_CAP_ACCOUNT_TAG = 4,     /* an account tag on messages (see above) */
-	IRC_RELAY_ISUPPORT_WHOX = 8,       /* not a capability: RPL_ISUPPORT (005) listed WHOX, read by
-					    * the relay because libircclient keeps only 10 parameters */
 };
 
-/* The IRC_RELAY_CAP_* bits granted so far on this link, and
- * IRC_RELAY_ISUPPORT_WHOX; 0 for NULL. */
+/* The IRC_RELAY_CAP_* bits granted so far on this link; 0 for NULL. */
 int irc_relay_caps(const irc_relay *r);
+
+/* What the server has said of itself on this link in RPL_ISUPPORT (005),
+ * read by the relay because libircclient keeps only 10 parameters of a
+ * line; the defaults (ircline_isupport_default) until it has, or for NULL.
+ * Borrowed: valid until the relay is freed (NULL's, for ever). */
+const ircline_isupport *irc_relay_isupport(const irc_relay *r);
 
 /* A new relay (not connecting yet), or NULL when out of memory. */
 irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_events *events);

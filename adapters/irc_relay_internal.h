@@ -61,6 +61,7 @@ struct irc_relay {
 	int reqs_pending;              /* CAP REQs not yet answered by ACK or NAK */
 	int sasl_offered;              /* CAP LS listed sasl with PLAIN (or with no mechanism list) */
 	int caps_offered, caps;        /* IRC_RELAY_CAP_* offered by LS, and granted by ACK */
+	ircline_isupport isupport;     /* from 005 (irc_relay_isupport) */
 	uint64_t t_connect, t_cap, t_ping;
 	int64_t last_rx;
 	int ping_sent;

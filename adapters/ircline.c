@@ -163,9 +163,69 @@ size_t ircline_split(const char *text, size_t len, size_t max, size_t *skip)
 	return max;  /* no boundary at all (a run of stray continuation bytes): cut anyway */
 }
 
-int ircline_is_channel(const char *s)
+void ircline_isupport_default(ircline_isupport *s)
 {
-	return s[0] && strchr("#&+!", s[0]) != NULL;
+	memset(s, 0, sizeof *s);
+	s->casemap = CASEMAP_ASCII;
+	snprintf(s->chantypes, sizeof s->chantypes, "%s", IRCLINE_CHANTYPES_DEFAULT);
+	snprintf(s->prefixes, sizeof s->prefixes, "%s", IRCLINE_PREFIXES_DEFAULT);
+}
+
+/* A set of characters that may start a channel name or mark a status:
+ * printable ASCII, none of them a letter, a digit or something that ends
+ * or splits a word; at most IRCLINE_TYPES_MAX - 1 of them. */
+static int type_chars_ok(const char *v, size_t n)
+{
+	if (n >= IRCLINE_TYPES_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)v[i];
+		if (ch <= 0x20 || ch >= 0x7f || strchr(",:\\", ch) || (ch >= '0' && ch <= '9') ||
+		    ((ch | 0x20) >= 'a' && (ch | 0x20) <= 'z'))
+			return 0;
+	}
+	return 1;
+}
+
+int ircline_isupport_token(ircline_isupport *s, const char *token)
+{
+	ircline_isupport d;
+	ircline_isupport_default(&d);
+	int negated = token[0] == '-';
+	const char *t = token + negated, *eq = strchr(t, '=');
+	size_t klen = eq ? (size_t)(eq - t) : strlen(t);
+	const char *v = eq ? eq + 1 : "";
+	size_t vlen = strlen(v);
+#define KEY_IS(k) (klen == sizeof k - 1 && !strncmp(t, k, klen))
+	if (KEY_IS("CASEMAPPING")) {
+		if (negated)
+			s->casemap = d.casemap;
+		else if (!casemap_parse(v, &s->casemap))
+			return -1;
+	} else if (KEY_IS("CHANTYPES")) {
+		if (!negated && !type_chars_ok(v, vlen))
+			return -1;
+		memcpy(s->chantypes, negated ? d.chantypes : v, (negated ? strlen(d.chantypes) : vlen) + 1);
+	} else if (KEY_IS("PREFIX")) {
+		/* "(qaohv)~&@%+": as many characters as modes; "" for none. */
+		const char *close = v[0] == '(' ? strchr(v, ')') : NULL;
+		const char *chars = close ? close + 1 : v;
+		size_t n = strlen(chars);
+		if (!negated && (vlen && (!close || (size_t)(close - v - 1) != n || !type_chars_ok(chars, n))))
+			return -1;
+		memcpy(s->prefixes, negated ? d.prefixes : chars, (negated ? strlen(d.prefixes) : n) + 1);
+	} else if (KEY_IS("WHOX")) {
+		s->whox = !negated;
+	} else {
+		return 0;
+	}
+#undef KEY_IS
+	return 1;
+}
+
+int ircline_is_channel(const ircline_isupport *is, const char *s)
+{
+	return s[0] && strchr(is ? is->chantypes : IRCLINE_CHANTYPES_DEFAULT, s[0]) != NULL;
 }
 
 int ircline_is_word(const char *s)

@@ -8,8 +8,17 @@
 
 #include <stddef.h>
 
+#include "casemap.h"
+
 #define IRCLINE_MAX 512         /* RFC 1459 2.3: a line, CRLF included, is at most 512 bytes */
 #define IRCLINE_PARAMS_MAX 15   /* RFC 2812 2.3: at most 15 parameters */
+#define IRCLINE_TYPES_MAX 16    /* CHANTYPES or PREFIX characters kept: servers use 1 to 6 */
+/* Before a server says otherwise (005), a channel starts with one of these
+ * (RFC 2811), and NAMES may put these status characters before a nick (the
+ * usual PREFIX=(qaohv)~&@%+, and ! and . of older servers): none can start
+ * a nick, so stripping them all never shortens one. */
+#define IRCLINE_CHANTYPES_DEFAULT "#&+!"
+#define IRCLINE_PREFIXES_DEFAULT "~&@%+!."
 
 /* One parsed line; every pointer points into the buffer given to ircline_parse. */
 typedef struct ircline_msg {
@@ -37,8 +46,30 @@ int ircline_numeric(const ircline_msg *m);
  * the bytes to drop after it (1 when the cut ate a space, else 0). */
 size_t ircline_split(const char *text, size_t len, size_t max, size_t *skip);
 
-/* 1 when s names a channel (#, &, + or !). */
-int ircline_is_channel(const char *s);
+/* What a server says of itself in RPL_ISUPPORT (005) that the adapter
+ * relies on: how it compares names, what starts a channel's name, which
+ * status characters NAMES puts before a nick. */
+typedef struct ircline_isupport {
+	casemap casemap;                      /* CASEMAPPING; ascii until said (casemap.h) */
+	char chantypes[IRCLINE_TYPES_MAX];    /* CHANTYPES */
+	char prefixes[IRCLINE_TYPES_MAX];     /* the characters of PREFIX=(modes)characters */
+	int whox;                             /* WHOX is listed */
+} ircline_isupport;
+
+/* What to assume before a server has said anything. */
+void ircline_isupport_default(ircline_isupport *s);
+
+/* Reads one token of a 005 line ("CASEMAPPING=rfc1459", "-PREFIX") into s.
+ * Returns 1 when it was taken, 0 when it is none of the tokens above, -1
+ * when it is one with a value that makes no sense (too long, characters
+ * that cannot start a channel or a status), which leaves s as it was; an
+ * unknown CASEMAPPING is taken, as ascii (casemap_parse), but returns -1
+ * too, so the caller can say so. */
+int ircline_isupport_token(ircline_isupport *s, const char *token);
+
+/* 1 when s names a channel: its first character is one of CHANTYPES (is
+ * NULL: the defaults before 005). */
+int ircline_is_channel(const ircline_isupport *is, const char *s);
 
 /* 1 when s can stand as one middle parameter (a nick, channel or key):
  * non-empty, shorter than 256 bytes, no space, comma, CR, LF, NUL or

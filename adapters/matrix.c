@@ -616,6 +616,11 @@ static int op_room_ref(const adapter *a, const char *room, char *out, size_t len
 	return n > 0 && (size_t)n < len;
 }
 
+static void op_withdraw(adapter *a, const char *room)
+{
+	mx_withdraw((matrix *)a, room);
+}
+
 static void op_open_private(adapter *a, const char *user)
 {
 	matrix *m = (matrix *)a;
@@ -774,7 +779,7 @@ static const adapter_ops matrix_ops = {
 	.send = op_send, .private_how = op_private_how, .same_user = op_same_user, .join = op_join, .part = op_part,
 	.stop = op_stop, .self = op_self, .origin = NULL, .send_file = op_send_file,
 	.open_private = op_open_private, .tag = op_tag, .room_label = op_room_label, .present = op_present,
-	.room_ref = op_room_ref, .free = op_free,
+	.room_ref = op_room_ref, .withdraw = op_withdraw, .free = op_free,
 };
 
 void matrix_settings_default(matrix_settings *s)

@@ -44,12 +44,20 @@
 #define MXC_DEPTH_MAX 64         /* canonical JSON nesting */
 #define MXC_SID_MAX 128          /* a session id */
 #define MXC_ROOMS_MAX 4096       /* rooms with their own rotation settings */
+#define MXC_CLAIM_WAITS 1024     /* devices whose claims are backed off (more: the oldest wait is forgotten) */
 
 typedef struct room_set {
 	char *room;
 	long msgs;
 	int64_t ms;
 } room_set;
+
+/* A device claimed for that got no one-time key: not asked again before next. */
+typedef struct claim_wait {
+	char curve[MXC_KEY_B64 + 1];
+	int64_t next, wait;
+	int last;                /* asked in the last claim body */
+} claim_wait;
 
 struct mx_crypto {
 	char user[MXC_ID_MAX + 1];
@@ -62,8 +70,11 @@ struct mx_crypto {
 	char curve[MXC_KEY_B64 + 1];
 	char ed[MXC_KEY_B64 + 1];
 	int published;           /* the device keys went up */
+	int fallback;            /* a fallback key was made (kept in the account) */
 	room_set *rooms;
 	int nrooms;
+	claim_wait waits[MXC_CLAIM_WAITS];
+	int nwaits;
 };
 
 /* ---- small helpers ---- */
@@ -553,6 +564,7 @@ static int save_account(mx_crypto *c)
 	json_object_object_add(o, "device", json_object_new_string(c->device));
 	json_object_object_add(o, "pickle", json_object_new_string(p));
 	json_object_object_add(o, "published", json_object_new_boolean(c->published));
+	json_object_object_add(o, "fallback", json_object_new_boolean(c->fallback));
 	int rc = st_save(c, "e2ee.account", o);
 	json_object_put(o);
 	free_str_wiped(p);
@@ -607,6 +619,8 @@ static int load_account(mx_crypto *c, char *err, size_t errlen)
 	}
 	if (rc == 0 && json_object_object_get_ex(o, "published", &pub))
 		c->published = json_object_get_boolean(pub);
+	if (rc == 0 && json_object_object_get_ex(o, "fallback", &pub))
+		c->fallback = json_object_get_boolean(pub);
 	json_object_put(o);
 	return rc;
 }
@@ -740,12 +754,13 @@ static json_object *device_keys(mx_crypto *c)
 	return o;
 }
 
-/* The account's unpublished one-time keys ({"curve25519": {id: key}}), or NULL. */
-static json_object *unpublished_keys(mx_crypto *c)
+/* The account's unpublished keys of one kind ({"curve25519": {id: key}} from the getter), or NULL. */
+static json_object *account_keys(mx_crypto *c, size_t (*len_fn)(OlmAccount const *),
+				 size_t (*get_fn)(OlmAccount *, void *, size_t))
 {
-	size_t len = olm_account_one_time_keys_length(c->acct);
+	size_t len = len_fn(c->acct);
 	char *buf = malloc(len + 1);
-	if (!buf || olm_account_one_time_keys(c->acct, buf, len) == olm_error()) {
+	if (!buf || get_fn(c->acct, buf, len) == olm_error()) {
 		free(buf);
 		return NULL;
 	}
@@ -759,6 +774,30 @@ static json_object *unpublished_keys(mx_crypto *c)
 	return keys;
 }
 
+static json_object *unpublished_keys(mx_crypto *c)
+{
+	return account_keys(c, olm_account_one_time_keys_length, olm_account_one_time_keys);
+}
+
+/* The fallback key not yet published ({} when it is, or there is none), or NULL. */
+static json_object *unpublished_fallback(mx_crypto *c)
+{
+	return account_keys(c, olm_account_unpublished_fallback_key_length, olm_account_unpublished_fallback_key);
+}
+
+/* Makes a new fallback key (libolm keeps the one before too, for messages
+ * already on their way); the caller stores the account. -1 on failure. */
+static int make_fallback_key(mx_crypto *c)
+{
+	size_t rlen = olm_account_generate_fallback_key_random_length(c->acct);
+	uint8_t *r = random_buf(rlen);
+	int rc = r && olm_account_generate_fallback_key(c->acct, r, rlen) != olm_error() ? 0 : -1;
+	free_wiped(r, rlen);
+	if (rc == 0)
+		c->fallback = 1;
+	return rc;
+}
+
 /* Makes n new one-time keys (the caller stores the account); -1 on failure. */
 static int make_one_time_keys(mx_crypto *c, size_t n)
 {
@@ -769,13 +808,16 @@ static int make_one_time_keys(mx_crypto *c, size_t n)
 	return rc;
 }
 
-static json_object *signed_one_time_keys(mx_crypto *c, json_object *keys)
+/* Signed keys for /keys/upload: one-time keys, or (fallback) the fallback key, marked so under the signature. */
+static json_object *signed_one_time_keys(mx_crypto *c, json_object *keys, int fallback)
 {
 	json_object *out = json_object_new_object();
 	json_object_object_foreach(keys, id, key) {
 		char kid[128];
 		json_object *k = json_object_new_object();
 		json_object_object_add(k, "key", json_object_get(key));
+		if (fallback)
+			json_object_object_add(k, "fallback", json_object_new_boolean(1));
 		snprintf(kid, sizeof kid, "signed_curve25519:%.100s", id);
 		if (add_signature(c, k) < 0) {
 			json_object_put(k);
@@ -803,30 +845,58 @@ char *mx_crypto_upload_body(mx_crypto *c, int server_count)
 		if (make_one_time_keys(c, (size_t)(target - have - unpub)) < 0 || !(keys = unpublished_keys(c)))
 			return NULL;
 	}
-	if (c->published && json_object_object_length(keys) == 0) {
+	/* A fallback key (spec v1.2) answers claims once the one-time keys have
+	 * run out: made with the first upload (or the first after an update). */
+	if (!c->fallback && make_fallback_key(c) < 0)
+		mxc_log(c, "warn", "e2ee: no fallback key could be made");
+	json_object *fb = unpublished_fallback(c);
+	int nfb = fb ? json_object_object_length(fb) : 0;
+	if (c->published && json_object_object_length(keys) == 0 && nfb == 0) {
 		json_object_put(keys);
+		json_object_put(fb);
 		return NULL;
 	}
 	/* Whatever goes up is kept first (also keys made by an earlier call whose store failed). */
 	if (save_account(c) < 0) {
 		json_object_put(keys);
+		json_object_put(fb);
 		return NULL;
 	}
-	json_object *body = json_object_new_object(), *otks = signed_one_time_keys(c, keys);
+	json_object *body = json_object_new_object(), *otks = signed_one_time_keys(c, keys, 0);
+	json_object *fbs = nfb ? signed_one_time_keys(c, fb, 1) : NULL;
 	json_object *dev = c->published ? NULL : device_keys(c);
 	json_object_put(keys);
+	json_object_put(fb);
 	char *text = NULL;
-	if (otks && (c->published || dev)) {
+	if (otks && (c->published || dev) && (fbs || !nfb)) {
 		if (dev)
 			json_object_object_add(body, "device_keys", dev);
 		json_object_object_add(body, "one_time_keys", otks);
+		if (fbs)
+			json_object_object_add(body, "fallback_keys", fbs);
 		text = json_text(body);
 	} else {
 		json_object_put(otks);
+		json_object_put(fbs);
 		json_object_put(dev);
 	}
 	json_object_put(body);
 	return text;
+}
+
+int mx_crypto_fallback_used(mx_crypto *c)
+{
+	json_object *fb = unpublished_fallback(c);
+	int waiting = !fb || json_object_object_length(fb) > 0;
+	json_object_put(fb);
+	if (waiting || !c->published)
+		return 0;
+	if (make_fallback_key(c) < 0 || save_account(c) < 0) {
+		mxc_log(c, "warn", "e2ee: a new fallback key could not be made or stored");
+		return 0;
+	}
+	mxc_log(c, "debug", "e2ee: the fallback key was used: a new one goes up");
+	return 1;
 }
 
 int mx_crypto_upload_done(mx_crypto *c, json_object *reply)
@@ -1113,35 +1183,97 @@ static json_object *find_device(mx_crypto *c, const char *user, const char *dev,
 	return get_obj(get_obj(*rec, "devices"), dev);
 }
 
+/* The back-off of the device with this curve key, or NULL. */
+static claim_wait *find_wait(mx_crypto *c, const char *curve)
+{
+	for (int i = 0; i < c->nwaits; i++)
+		if (!strcmp(c->waits[i].curve, curve))
+			return &c->waits[i];
+	return NULL;
+}
+
+/* A device is asked for now: its next claim waits MXC_CLAIM_WAIT_MS, doubling each time up to
+ * MXC_CLAIM_WAIT_MAX_MS, unless a session comes of this one (its wait is then dropped). */
+static void start_wait(mx_crypto *c, const char *curve, int64_t now_ms)
+{
+	claim_wait *w = find_wait(c, curve);
+	if (!w) {
+		if (c->nwaits == MXC_CLAIM_WAITS) {
+			int old = 0;
+			for (int i = 1; i < c->nwaits; i++)
+				if (c->waits[i].next < c->waits[old].next)
+					old = i;
+			c->waits[old] = c->waits[--c->nwaits];
+		}
+		w = &c->waits[c->nwaits++];
+		snprintf(w->curve, sizeof w->curve, "%s", curve);
+		w->wait = 0;
+	}
+	w->wait = w->wait ? w->wait * 2 : MXC_CLAIM_WAIT_MS;
+	if (w->wait > MXC_CLAIM_WAIT_MAX_MS)
+		w->wait = MXC_CLAIM_WAIT_MAX_MS;
+	w->next = now_ms + w->wait;
+	w->last = 1;
+}
+
+static void drop_wait(mx_crypto *c, const char *curve)
+{
+	claim_wait *w = find_wait(c, curve);
+	if (w)
+		*w = c->waits[--c->nwaits];
+}
+
+typedef struct claim_ctx {
+	json_object *body;
+	int64_t now;
+} claim_ctx;
+
 static void claim_one(mx_crypto *c, const char *user, const char *dev, const char *curve, const char *ed, void *arg)
 {
-	json_object *body = arg, *u;
+	claim_ctx *x = arg;
+	json_object *u;
 	(void)ed;
 	if (has_session(c, curve))
 		return;
-	if (!json_object_object_get_ex(body, user, &u)) {
+	const claim_wait *w = find_wait(c, curve);
+	if (w && x->now < w->next)
+		return;
+	if (!json_object_object_get_ex(x->body, user, &u)) {
 		u = json_object_new_object();
-		json_object_object_add(body, user, u);
+		json_object_object_add(x->body, user, u);
 	}
 	json_object_object_add(u, dev, json_object_new_string("signed_curve25519"));
+	start_wait(c, curve, x->now);
 }
 
-char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers)
+char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers, int64_t now_ms)
 {
-	json_object *otk = json_object_new_object();
+	claim_ctx x = { json_object_new_object(), now_ms };
+	for (int i = 0; i < c->nwaits; i++)
+		c->waits[i].last = 0;
 	for (int i = 0; users && i < nusers; i++)
 		if (users[i])
-			each_device(c, users[i], claim_one, otk);
+			each_device(c, users[i], claim_one, &x);
 	char *text = NULL;
-	if (json_object_object_length(otk) > 0) {
+	if (json_object_object_length(x.body) > 0) {
 		json_object *body = json_object_new_object();
-		json_object_object_add(body, "one_time_keys", json_object_get(otk));
+		json_object_object_add(body, "one_time_keys", json_object_get(x.body));
 		json_object_object_add(body, "timeout", json_object_new_int(10000));
 		text = json_text(body);
 		json_object_put(body);
 	}
-	json_object_put(otk);
+	json_object_put(x.body);
 	return text;
+}
+
+void mx_crypto_claim_failed(mx_crypto *c)
+{
+	for (int i = 0; i < c->nwaits; i++)
+		if (c->waits[i].last) {
+			c->waits[i].next = 0;
+			c->waits[i].wait /= 2;
+			c->waits[i].last = 0;
+		}
 }
 
 /* An outbound session to the device from one of its claimed keys; 1 when made. */
@@ -1168,8 +1300,10 @@ static int session_from_claim(mx_crypto *c, const char *user, const char *dev, j
 		uint8_t *r = s ? random_buf(rlen) : NULL;
 		json_object *old = load_sessions(c, curve);
 		if (r && olm_create_outbound_session(s, c->acct, curve, strlen(curve), otk, strlen(otk), r, rlen)
-		    != olm_error() && save_session(c, curve, s, old, -1) == 0)
+		    != olm_error() && save_session(c, curve, s, old, -1) == 0) {
 			made = 1;
+			drop_wait(c, curve);
+		}
 		json_object_put(old);
 		free_wiped(r, rlen);
 		sess_free(s);

@@ -16,7 +16,7 @@
  * secret the operator keeps in a file); nothing secret is ever logged.
  *
  * Store keys used (values are text, at most MXC_VALUE_MAX bytes):
- *   "e2ee.account"                      the account pickle and what was published
+ *   "e2ee.account"                      the account pickle, what was published, whether it has a fallback key
  *   "e2ee.olm.<curve25519 key>"         the Olm sessions with that device, newest first
  *   "e2ee.in.<room>|<sender key>|<session id>"  an inbound Megolm session
  *   "e2ee.out.<room>"                   the room's outbound Megolm session and whom it was shared with
@@ -33,6 +33,8 @@
 #define MXC_KEY_MAX 600              /* one store key */
 #define MXC_OLM_KEEP 4               /* Olm sessions kept per device */
 #define MXC_DEVICES_MAX 64           /* devices kept per user (more are ignored, logged) */
+#define MXC_CLAIM_WAIT_MS 30000      /* a device that had no one-time key is claimed for again after this... */
+#define MXC_CLAIM_WAIT_MAX_MS (30 * 60 * 1000) /* ...doubling up to this */
 #define MXC_ROTATE_MSGS 100          /* a Megolm session is replaced after this many messages... */
 #define MXC_ROTATE_MS (7LL * 24 * 3600 * 1000) /* ...or this long, unless the room's m.room.encryption says less */
 
@@ -73,13 +75,20 @@ void mx_crypto_fingerprint(const mx_crypto *c, char *out, size_t len);
 /* ---- publishing keys (POST /keys/upload) ---- */
 
 /* The body of a /keys/upload that is due, or NULL when nothing is:
- * the signed device keys while they were not published, and signed
+ * the signed device keys while they were not published, a signed fallback
+ * key (fallback_keys, spec v1.2) not yet published, and signed
  * one-time keys to bring the server's count (server_count, from /sync's
  * device_one_time_keys_count.signed_curve25519 or the last upload's reply;
  * -1 when unknown) up to half of what the account can hold. New one-time
  * keys are stored before the body is returned, so a retry after a crash
  * uploads the same keys. Caller frees. */
 char *mx_crypto_upload_body(mx_crypto *c, int server_count);
+/* The server holds no unused fallback key of the bot's (/sync's
+ * device_unused_fallback_key_types lacks signed_curve25519: a claim took
+ * it): a new one is made and stored, for the next upload body. Returns 1
+ * when one was made, 0 when one is already waiting to go up (or the device
+ * is not published yet: its first upload carries one). */
+int mx_crypto_fallback_used(mx_crypto *c);
 /* The upload went through: keys are marked published (and stored).
  * Returns the server's signed_curve25519 count from the reply, or -1. */
 int mx_crypto_upload_done(mx_crypto *c, json_object *reply);
@@ -101,8 +110,15 @@ int mx_crypto_user_known(mx_crypto *c, const char *user);
 
 /* The body of a /keys/claim for the devices in users[] (all their
  * trusted devices) with which the bot has no Olm session yet, or NULL when
- * there are none. Caller frees. */
-char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers);
+ * there are none. A device is asked at once the first time; one that got no
+ * key (its one-time keys ran out, and it has no fallback key) is asked again
+ * after MXC_CLAIM_WAIT_MS, then twice as long each time: the back-off is
+ * the device's, so a device new to a room is never held back by another's.
+ * Caller frees. */
+char *mx_crypto_claim_body(mx_crypto *c, const char *const *users, int nusers, int64_t now_ms);
+/* The /keys/claim of the last claim body failed (no reply, or an error):
+ * its devices may be asked again at once. */
+void mx_crypto_claim_failed(mx_crypto *c);
 /* Reads a /keys/claim reply: for each one-time key whose signature by its
  * device checks out, an outbound Olm session is made and stored. Returns the
  * number of sessions made, -1 when the reply is not a claim reply. */

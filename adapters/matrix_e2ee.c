@@ -243,14 +243,15 @@ int mx_e2ee_ready(matrix *m, mx_room *r)
 	int n = room_users(m, r, users, MX_ROOM_USERS);
 	if (start_query(m, users, n))
 		return 0;
+	/* A device the bot has no Olm session with is claimed for before the
+	 * room's next line leaves (the line waits), whatever was claimed for
+	 * others before it; one that had no key is backed off on its own. */
 	int64_t now = loop_now();
-	if (!r->claimed_at || now - r->claimed_at >= MX_CLAIM_AGAIN_MS) {
-		char *claim = mx_crypto_claim_body(m->crypto, users, n);
-		if (claim) {
-			r->claimed_at = now;
-			key_request(m, REQ_KEYS_CLAIM, "POST", "/_matrix/client/v3/keys/claim", claim, r);
-			return 0;
-		}
+	char *claim = mx_crypto_claim_body(m->crypto, users, n, now);
+	if (claim) {
+		if (key_request(m, REQ_KEYS_CLAIM, "POST", "/_matrix/client/v3/keys/claim", claim, r) < 0)
+			mx_crypto_claim_failed(m->crypto);
+		return 0;
 	}
 	if (!r->e2ee_fresh) {
 		mx_crypto_room_rotate(m->crypto, r->id);
@@ -297,8 +298,8 @@ static void key_reply_failed(matrix *m, mx_req *q, long status, json_object *bod
 	LOG(m, "warn", "e2ee: %s failed (%ld, %s); trying again in %ld ms",
 	    q->kind == REQ_KEYS_QUERY ? "reading devices" : q->kind == REQ_KEYS_CLAIM ? "claiming one-time keys"
 	    : "sending a room key", status, why, ms);
-	if (r && q->kind == REQ_KEYS_CLAIM)
-		r->claimed_at = 0;
+	if (q->kind == REQ_KEYS_CLAIM)
+		mx_crypto_claim_failed(m->crypto);
 	mx_kick(m, ms);
 }
 
@@ -553,6 +554,15 @@ void mx_e2ee_sync(matrix *m, json_object *body)
 			retry_room(m, room);
 	}
 	devices_changed(m, mx_jget(mx_jget(body, "device_lists", json_type_object), "changed", json_type_array));
+	/* A listing without our kind of fallback key: a claim took it (or there was none). */
+	json_object *fb = mx_jget(body, "device_unused_fallback_key_types", json_type_array);
+	int unused = 0;
+	for (size_t i = 0; fb && i < json_object_array_length(fb); i++) {
+		const char *t = json_object_get_string(json_object_array_get_idx(fb, i));
+		unused |= t && !strcmp(t, "signed_curve25519");
+	}
+	if (fb && !unused)
+		mx_crypto_fallback_used(m->crypto);
 	json_object *counts = mx_jget(body, "device_one_time_keys_count", json_type_object);
 	json_object *c = mx_jget(counts, "signed_curve25519", json_type_int);
 	if (c)

@@ -49,7 +49,6 @@
 #define MX_UNREADABLE_MS 10000       /* an encrypted message still without its key this long: the sender is told */
 #define MX_PENDING_KEEP_MS 600000    /* ...and it is kept this long for a late key */
 #define MX_PENDING_MAX 200           /* encrypted messages waiting for their keys, all rooms together */
-#define MX_CLAIM_AGAIN_MS 30000      /* devices without one-time keys are asked for them again after this */
 #define MX_KNOWN_MAX 5000            /* users whose devices the bot follows */
 
 typedef struct matrix matrix;
@@ -132,7 +131,6 @@ typedef struct mx_room {
 	int leave_when_sent;
 	int batch_enc;                 /* batch holds the encrypted content (m.room.encrypted): resent as it is */
 	int e2ee_fresh;                /* the room's outbound session was renewed since the start */
-	int64_t claimed_at;            /* when one-time keys were last claimed for its members (0: never) */
 	/* The send queue: lines wait here; one event is in flight at a time. */
 	mx_msg *head, *tail;
 	int nqueued;
@@ -241,6 +239,7 @@ void mx_render_into(const char *text, size_t n, outbuf *body, outbuf *html);
 
 /* ---- matrix_rooms.c ---- */
 mx_room *mx_room_find(matrix *m, const char *id);
+void mx_withdraw(matrix *m, const char *room);
 mx_room *mx_room_add(matrix *m, const char *id);
 mx_room *mx_room_get(matrix *m, const char *id);
 mx_room *mx_dm_find(matrix *m, const char *user);

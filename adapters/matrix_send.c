@@ -437,6 +437,25 @@ static void drop_late(matrix *m, mx_room *r, int64_t now)
 		LOG(m, "debug", "%s: %d timely line%s dropped, too late to send", r->id, dropped, dropped == 1 ? "" : "s");
 }
 
+static int is_timely(const mx_msg *x, const void *arg)
+{
+	(void)arg;
+	return (x->flags & ADAPTER_TIMELY) != 0;
+}
+
+/* The host says the turn a queued timely line names has passed (the
+ * player moved while the line waited for the budget): it is not sent. */
+void mx_withdraw(matrix *m, const char *room)
+{
+	mx_room *r = mx_room_find(m, room);
+	if (!r || !r->head)
+		return;
+	int dropped = drop_queued(m, r, is_timely, NULL);
+	if (dropped)
+		LOG(m, "debug", "%s: %d timely line%s withdrawn: the turn it named has passed", r->id, dropped,
+		    dropped == 1 ? "" : "s");
+}
+
 /* The one place requests that count against the limit start: the most
  * urgent ready job goes when the budget has its tokens; then the next. */
 void mx_dispatch(matrix *m)

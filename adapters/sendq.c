@@ -24,7 +24,8 @@ typedef struct sq_flow {
 } sq_flow;
 
 struct sendq {
-	int (*cmp)(const char *, const char *);
+	sendq_cmp_fn cmp;
+	const void *cmp_ctx;
 	sq_flow control;
 	sq_flow *flows;
 	size_t nflows, capflows;
@@ -34,12 +35,19 @@ struct sendq {
 	long picked;       /* the flow of the last peek: -1 control, -2 none */
 };
 
-sendq *sendq_new(int (*cmp)(const char *, const char *))
+static int exact(const void *ctx, const char *a, const char *b)
+{
+	(void)ctx;
+	return strcmp(a, b);
+}
+
+sendq *sendq_new(sendq_cmp_fn cmp, const void *ctx)
 {
 	sendq *q = calloc(1, sizeof *q);
 	if (!q)
 		return NULL;
-	q->cmp = cmp ? cmp : strcmp;
+	q->cmp = cmp ? cmp : exact;
+	q->cmp_ctx = ctx;
 	q->picked = -2;
 	return q;
 }
@@ -109,7 +117,7 @@ static double decayed(double usage, int64_t at, int64_t now)
 static long flow_find(const sendq *q, const char *name, int room)
 {
 	for (size_t i = 0; i < q->nflows; i++)
-		if (q->flows[i].name && q->flows[i].room == room && !q->cmp(q->flows[i].name, name))
+		if (q->flows[i].name && q->flows[i].room == room && !q->cmp(q->cmp_ctx, q->flows[i].name, name))
 			return (long)i;
 	return -1;
 }
@@ -226,7 +234,7 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 	if (key)
 		for (size_t i = 0; i < q->nflows; i++)
 			for (const sq_line *l = q->flows[i].head; l; l = l->next)
-				if (l->key && l->to && !strcmp(l->key, key) && !q->cmp(l->to, to)) {
+				if (l->key && l->to && !strcmp(l->key, key) && !q->cmp(q->cmp_ctx, l->to, to)) {
 					charge(q, cause, now);
 					return SENDQ_MERGED;
 				}
@@ -242,7 +250,7 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 	if (i < 0)
 		return SENDQ_DROPPED;
 	sq_flow *f = &q->flows[i];
-	int own = !in_room_flow && cause && !q->cmp(cause, f->name);
+	int own = !in_room_flow && cause && !q->cmp(q->cmp_ctx, cause, f->name);
 	if (own && f->caused >= SENDQ_CAUSED_MAX)
 		return SENDQ_DROPPED;
 	sq_line *l = line_new(to, key, cause, line);
@@ -308,7 +316,7 @@ void sendq_pop(sendq *q, int64_t now)
 	if (!f->head)
 		f->tail = NULL;
 	f->len--;
-	if (!f->room && l->asker && !q->cmp(l->asker, f->name))
+	if (!f->room && l->asker && !q->cmp(q->cmp_ctx, l->asker, f->name))
 		f->caused--;
 	q->len--;
 	f->served = ++q->sent;

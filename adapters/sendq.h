@@ -1,9 +1,9 @@
 /* sendq.h: a fair send queue: lines wait in flows (the protocol's own, each room's, each person's), served so that nobody's requests hold up anyone else's lines.
  *
  * Knows nothing of protocols or cards: lines are opaque text; rooms and
- * people are names compared with the adapter's own comparison (IRC's case
- * mapping). The adapter decides when a line may go (its pacing) and asks
- * for the next one; the queue decides which.
+ * people are names compared with the adapter's own comparison (the IRC
+ * server's case mapping). The adapter decides when a line may go (its
+ * pacing) and asks for the next one; the queue decides which.
  *
  * Flows and the order they are served in:
  *   - the control flow (the protocol's own lines: JOIN, WHO, IDENTIFY):
@@ -56,8 +56,13 @@ enum sendq_result {
 	SENDQ_NOMEM = -1,
 };
 
-/* A new empty queue comparing names with cmp (0: equal); NULL without memory. */
-sendq *sendq_new(int (*cmp)(const char *, const char *));
+/* Compares two names as the adapter does (0: the same), with the adapter's
+ * own state: an IRC network's case mapping changes when its server says. */
+typedef int (*sendq_cmp_fn)(const void *ctx, const char *a, const char *b);
+
+/* A new empty queue comparing names with cmp(ctx, ...) (NULL: byte for
+ * byte); ctx is borrowed for the queue's life. NULL without memory. */
+sendq *sendq_new(sendq_cmp_fn cmp, const void *ctx);
 void sendq_free(sendq *q);
 /* Drops every waiting line (a connection ended); what people used is kept. */
 void sendq_clear(sendq *q);

@@ -1,17 +1,16 @@
 /* bot.c: the host: turns what the networks report into commands for tables, and tables' words into sends. */
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include "ai_worker.h"
 #include "bot.h"
-#include "casemap.h"
 #include "log.h"
 #include "pack.h"
 #include "render.h"
 #include "text.h"
 #include "text_lang.h"
+#include "utf8.h"
 
 #define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
 #define CMD_WORD_MAX 64      /* a longer word is cut */
@@ -52,36 +51,14 @@ int bot_add_network(bot *b, adapter *a)
 	return 0;
 }
 
-/* Does text match a mask with * (any run) and ? (one character), ignoring case? */
-static int glob_match(const char *mask, const char *text)
-{
-	const char *star = NULL, *resume = NULL;
-	while (*text) {
-		if (*mask == '*') {
-			star = mask++;
-			resume = text;
-		} else if (*mask == '?' || (*mask && tolower((unsigned char)*mask) == tolower((unsigned char)*text))) {
-			mask++;
-			text++;
-		} else if (star) {
-			mask = star + 1;
-			text = ++resume;
-		} else {
-			return 0;
-		}
-	}
-	while (*mask == '*')
-		mask++;
-	return !*mask;
-}
-
 /* Operators are masks matched against the origin the network reports
  * ("nick!user@host" on IRC), or against the nick alone when the mask has
  * no '!' (the user id; for a logged-in user, the nick in the origin).
  * "account:NAME" entries match a user the network vouches for as logged in
  * to that services account: the IRC adapter names such a user
  * "account:NAME" (adapter.h), which no nick or Matrix id can be; the name
- * is compared ignoring case as IRC does. */
+ * is compared as the network compares names (adapter_same_user: the IRC
+ * server's CASEMAPPING), and masks are matched so too (adapter_match). */
 int bot_is_operator(const bot *b, adapter *net, const char *user)
 {
 	char origin[ADAPTER_ID_MAX] = "", nick[ADAPTER_ID_MAX];
@@ -94,11 +71,13 @@ int bot_is_operator(const bot *b, adapter *net, const char *user)
 	for (int i = 0; i < b->noperators; i++) {
 		const char *m = b->operators[i];
 		if (!strncasecmp(m, "account:", 8)) {
-			if (account && m[8] && !casemap_cmp(m + 8, user + 8))
+			char id[ADAPTER_ID_MAX];
+			snprintf(id, sizeof id, "account:%s", m + 8);
+			if (account && m[8] && adapter_same_user(net, id, user))
 				return 1;
 			continue;
 		}
-		if (strchr(m, '!') ? (origin[0] && glob_match(m, origin)) : (nick[0] && glob_match(m, nick)))
+		if (strchr(m, '!') ? (origin[0] && adapter_match(net, m, origin)) : (nick[0] && adapter_match(net, m, nick)))
 			return 1;
 	}
 	return 0;
@@ -258,7 +237,7 @@ void bot_answering(bot *b, const char *key)
 static table *find_table(bot *b, adapter *net, const char *room)
 {
 	for (int i = 0; i < b->ntables; i++)
-		if (b->tables[i]->net == net && !strcasecmp(b->tables[i]->room, room) && !b->tables[i]->closing)
+		if (b->tables[i]->net == net && !b->tables[i]->closing && adapter_same_room(net, b->tables[i]->room, room))
 			return b->tables[i];
 	return NULL;
 }
@@ -337,7 +316,7 @@ static int split_words(char *text, char **argv)
 static user_bucket *bucket_find(bot *b, adapter *net, const char *user)
 {
 	for (int i = 0; i < BOT_USERS_MAX; i++)
-		if (b->users[i].net == net && !strcasecmp(b->users[i].user, user))
+		if (b->users[i].net == net && adapter_same_user(net, b->users[i].user, user))
 			return &b->users[i];
 	return NULL;
 }
@@ -399,7 +378,7 @@ static int rate_ok(bot *b, adapter *net, const char *user)
 static void rate_rename(bot *b, adapter *net, const char *old_user, const char *new_user)
 {
 	user_bucket *o = bucket_find(b, net, old_user);
-	if (!o || !strcasecmp(old_user, new_user))
+	if (!o || adapter_same_user(net, old_user, new_user))
 		return;
 	user_bucket *n = bucket_find(b, net, new_user);
 	if (n) {
@@ -496,9 +475,10 @@ static int open_table(bot *b, adapter *net, const char *room, const char *user, 
 }
 
 /* A display name as rooms will read it: control characters (line breaks,
- * colour codes) dropped, so that nobody can forge a line of the bot's with
- * a name like "x\nalice wins", cut at a character boundary; the user id
- * when nothing is left. (Found by tests/fuzz/fuzz_command.c.) */
+ * colour codes) and bidirectional overrides dropped, so that nobody can
+ * forge a line of the bot's with a name like "x\nalice wins" or turn the
+ * rest of a line around, cut at a character boundary; the user id when
+ * nothing is left. (Found by tests/fuzz/fuzz_command.c.) */
 static const char *clean_name(const char *name, const char *user, char out[ADAPTER_ID_MAX])
 {
 	size_t n = 0;
@@ -513,6 +493,7 @@ static const char *clean_name(const char *name, const char *user, char out[ADAPT
 			n--;
 	}
 	out[n] = '\0';
+	n = utf8_strip_bidi(out); /* a Matrix or console display name may carry them */
 	if (!n && user && user != name)
 		return clean_name(user, NULL, out);
 	return out;
@@ -580,12 +561,12 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 	/* Private: "#channel command ..." names the table; else the one table
 	 * the user sits at. */
 	table *t = NULL;
-	if (argv[0][0] == '#' || argv[0][0] == '!' || argv[0][0] == '&') {
+	if (adapter_is_room(net, argv[0])) {
 		t = find_table(b, net, argv[0]);
 		/* or by the name the lines show (a Matrix room's alias) */
 		for (int i = 0; !t && i < b->ntables; i++)
 			if (b->tables[i]->net == net && !b->tables[i]->closing
-			    && !strcasecmp(table_room_shown(b->tables[i]), argv[0]))
+			    && adapter_same_room(net, table_room_shown(b->tables[i]), argv[0]))
 				t = b->tables[i];
 		if (argc < 2) {
 			/* The room as they typed it, which is one word of theirs. */
@@ -688,7 +669,7 @@ static void on_left(void *ctx, adapter *net, const char *room, const char *user,
 	presence_begin(b, net, user);
 	for (int i = 0; i < b->ntables; i++) {
 		table *t = b->tables[i];
-		if (t->net == net && !t->closing && (!room || !strcasecmp(t->room, room)))
+		if (t->net == net && !t->closing && (!room || adapter_same_room(net, t->room, room)))
 			table_user_left(t, user);
 	}
 	tag_end(b);

@@ -12,7 +12,7 @@
 static bot_lang_entry *find(bot *b, const adapter *net, const char *user)
 {
 	for (int i = 0; i < BOT_LANG_CACHE; i++)
-		if (b->langs[i].net == net && !strcasecmp(b->langs[i].user, user))
+		if (b->langs[i].net == net && adapter_same_user(net, b->langs[i].user, user))
 			return &b->langs[i];
 	return NULL;
 }
@@ -111,7 +111,7 @@ int bot_lang_set(bot *b, const adapter *net, const char *user, const text_lang *
 void bot_lang_renamed(bot *b, const adapter *net, const char *old_user, const char *new_user)
 {
 	bot_lang_entry *o = entry(b, net, old_user);
-	if (!o || (!o->lang && !o->private_as) || !strcasecmp(old_user, new_user))
+	if (!o || (!o->lang && !o->private_as) || adapter_same_user(net, old_user, new_user))
 		return;
 	bot_lang_entry keep = *o;
 	bot_lang_entry *e = entry(b, net, new_user);

@@ -235,6 +235,42 @@ static int mask_is_everyone(const char *m)
 	return 1;
 }
 
+/* Does a mask's host part match nearly every host? Its user part is the
+ * client's own to choose (ident is rarely checked), so then the mask
+ * vouches for nothing but the nick. Nearly every host: no literal part at
+ * all ("*", "*.*", "*:*"), or one that names only a top-level domain
+ * ("*.com", "*.net"), which millions of hosts share. */
+static int host_is_anyone(const char *host)
+{
+	int literal = 0, last_literal = 0, label_literal = 0, wild = 0;
+	const char *label = host;
+	for (const char *c = host;; c++) {
+		if (!*c || strchr(".:/", *c)) {
+			if (label_literal) {
+				literal++;
+				last_literal = 1;
+				for (const char *d = label; d < c; d++)
+					if (!((*d >= 'a' && *d <= 'z') || (*d >= 'A' && *d <= 'Z')))
+						last_literal = 0; /* not a top-level domain's name */
+			} else {
+				last_literal = 0;
+			}
+			if (*c == '/')
+				return 0; /* a cloak ("user/boss"): the server's word */
+			if (!*c)
+				break;
+			label = c + 1;
+			label_literal = 0;
+			continue;
+		}
+		if (*c == '*' || *c == '?')
+			wild = 1;
+		else
+			label_literal = 1;
+	}
+	return literal == 0 || (literal == 1 && last_literal && wild);
+}
+
 static void load_operator(struct schema_loader *L, const config_setting_t *s, const char *path,
 			  config_operator *op)
 {
@@ -279,10 +315,14 @@ static void load_operator(struct schema_loader *L, const config_setting_t *s, co
 		schema_error(L, s, path, "too long (%zu bytes; at most %zu)", strlen(v), sizeof op->text - 1);
 		return;
 	}
-	if (mask_is_everyone(v))
+	int any_nick = 1;
+	for (const char *c = v; c < bang; c++)
+		any_nick &= *c == '*' || *c == '?';
+	if (mask_is_everyone(v) || (any_nick && host_is_anyone(at + 1)))
 		schema_warning(L, s, path, "%s matches everyone: every user would be an operator", schema_shown(q, v));
-	else if (mask_is_everyone(bang))
-		schema_warning(L, s, path, "%s matches by nick alone: anyone who takes the nick is an operator (use "
+	else if (host_is_anyone(at + 1))
+		schema_warning(L, s, path, "%s matches by nick alone: anyone who takes the nick is an operator (the "
+			       "user part is the client's to choose and the host part matches nearly every host; use "
 			       "account:NAME, or a host the server vouches for)", schema_shown(q, v));
 	op->kind = CONFIG_OPERATOR_MASK;
 	memcpy(op->text, v, strlen(v) + 1);
@@ -417,7 +457,9 @@ static void load_channels(struct schema_loader *L, const config_setting_t *s, co
 			continue;
 		int dup = -1;
 		for (int j = 0; j < net->irc.nchannels && dup < 0; j++)
-			if (!casemap_cmp(net->irc.channels[j].name, c.ch.name))
+			/* No server has said how it folds names yet: RFC 1459's rule,
+			 * which merges the most, finds every likely duplicate. */
+			if (!casemap_cmp(CASEMAP_RFC1459, net->irc.channels[j].name, c.ch.name))
 				dup = j;
 		if (dup >= 0) {
 			schema_error(L, e, sub, "%s is listed twice (first at line %d)", c.ch.name, lines[dup]);
@@ -912,10 +954,11 @@ void config_free(config *c)
 	memset(c, 0, sizeof *c);
 }
 
-const config_table *config_channel_table(const config *c, const config_network *net, const char *channel)
+const config_table *config_channel_table(const config *c, const config_network *net, const adapter *a,
+					  const char *channel)
 {
 	for (int i = 0; net && i < net->irc.nchannels; i++)
-		if (!casemap_cmp(net->irc.channels[i].name, channel))
+		if (adapter_same_room(a, net->irc.channels[i].name, channel))
 			return &net->channel_tables[i];
 	return &c->tables;
 }

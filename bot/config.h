@@ -169,10 +169,11 @@ void config_errors_free(config_errors *e);
  * if some were only counted. Returns 0, or -1 if writing failed. */
 int config_errors_print(const config_errors *e, FILE *f);
 
-/* The table defaults for a channel of a network (names compared as IRC
- * does, case-insensitively): the channel's own, else c->tables. Borrowed
- * from c. */
-const config_table *config_channel_table(const config *c, const config_network *net, const char *channel);
+/* The table defaults for a channel of a network (names compared as the
+ * network's adapter `a` compares them: adapter_same_room): the channel's
+ * own, else c->tables. Borrowed from c. */
+const config_table *config_channel_table(const config *c, const config_network *net, const adapter *a,
+					  const char *channel);
 
 /* The built-in configuration (bot/config_default.c): one IRC network "local"
  * at 127.0.0.1:6667, channel #304. A static string. */

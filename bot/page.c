@@ -2,10 +2,15 @@
  * (JSON) and writes it, with the page's HTML, CSS and JS, as one self-contained HTML file.
  * The rules stay here and in the engine: the page's script only steps through the story. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sysexits.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -758,6 +763,59 @@ int page_write_file(const char *path, const char *data, size_t len, char *err, s
 	if (!ok)
 		snprintf(err, errlen, "%s: writing failed: %s", to_stdout ? "standard output" : path,
 			 strerror(errno));
+	return ok ? 0 : -1;
+}
+
+int page_publish(const char *dir, const char *name, const char *data, size_t len, char *err, size_t errlen)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	char tmp[256];
+	int fd = -1;
+	for (int tries = 0; fd < 0 && tries < 8; tries++) {
+		uint32_t r = 0;
+		if (getrandom(&r, sizeof r, 0) != (ssize_t)sizeof r)
+			r = (uint32_t)getpid() ^ (uint32_t)tries;
+		if (snprintf(tmp, sizeof tmp, ".%s.%08x.tmp", name, (unsigned)r) >= (int)sizeof tmp) {
+			snprintf(err, errlen, "%s/%s: the name is too long", dir, name);
+			close(dfd);
+			return -1;
+		}
+		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, PAGE_PUBLIC_MODE);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		snprintf(err, errlen, "%s/%s: %s", dir, tmp, strerror(errno));
+		close(dfd);
+		return -1;
+	}
+	/* A web server reads it as another user, whatever umask the service has. */
+	int ok = fchmod(fd, PAGE_PUBLIC_MODE) == 0;
+	for (size_t off = 0; ok && off < len;) {
+		ssize_t n = write(fd, data + off, len - off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		ok = n > 0;
+		off += n > 0 ? (size_t)n : 0;
+	}
+	int e = errno;
+	if (close(fd) != 0 && ok) {
+		ok = 0;
+		e = errno;
+	}
+	if (ok && renameat(dfd, tmp, dfd, name) != 0) {
+		ok = 0;
+		e = errno;
+	}
+	if (!ok) {
+		unlinkat(dfd, tmp, 0);
+		snprintf(err, errlen, "%s/%s: writing failed: %s", dir, name, strerror(e));
+	}
+	close(dfd);
 	return ok ? 0 : -1;
 }
 

@@ -27,6 +27,14 @@ int page_record_in_play(const char *text, size_t len);
  * with the reason in err. */
 int page_write_file(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
+/* Publishes a file for a web server: len bytes of data as dir/name, mode
+ * 0644 whatever the umask, written to a new temporary file in dir (opened
+ * O_EXCL|O_NOFOLLOW: no link is followed) and renamed over name, so a
+ * reader sees the old file or the new one whole, and a symbolic link at
+ * name is replaced, never written through. 0, or -1 with the reason in err. */
+#define PAGE_PUBLIC_MODE 0644
+int page_publish(const char *dir, const char *name, const char *data, size_t len, char *err, size_t errlen);
+
 /* Writes rec's page to out (a path, or NULL/"-" for standard output, as
  * page_write_file); a failure is told on standard error as "cardbot CMD: ...".
  * Returns an exit status: 0 written, 1 out of memory or not written. */

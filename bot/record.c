@@ -11,6 +11,7 @@
 
 #include "record.h"
 #include "rook.h"
+#include "utf8.h"
 
 /* Longest piece of a bad string quoted back in an error message. */
 #define QUOTE_MAX 24
@@ -178,6 +179,13 @@ static int parse_name(json_object *name, size_t i, char **out, char err[RECORD_E
 	if (!(*out = malloc(len + 1)))
 		return fail(err, "%s: out of memory", path);
 	memcpy(*out, s, len + 1);
+	/* Shown in a page's title and story, and by replay: a bidirectional
+	 * override from an older cardbot's record must not turn them around. */
+	if (!utf8_strip_bidi(*out)) {
+		free(*out);
+		*out = NULL;
+		return fail(err, "%s: the name is only bidirectional formatting characters", path);
+	}
 	return 0;
 }
 

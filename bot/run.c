@@ -57,7 +57,7 @@ static void settings_for(void *ctx, adapter *net, const char *room, table_settin
 	runner *r = ctx;
 	for (int i = 0; i < r->cfg.nnetworks; i++)
 		if (!strcmp(r->cfg.networks[i].name, net->name)) {
-			settings_from(&r->cfg, config_channel_table(&r->cfg, &r->cfg.networks[i], room), out);
+			settings_from(&r->cfg, config_channel_table(&r->cfg, &r->cfg.networks[i], net, room), out);
 			out->brief = r->cfg.networks[i].rate_limited;
 			return;
 		}
@@ -166,10 +166,11 @@ static void on_hup(void *ctx, int sig)
 		for (int c = 0; c < old->nchannels; c++) {
 			int kept = 0;
 			for (int d = 0; d < new->nchannels && !kept; d++)
-				kept = !strcasecmp(old->channels[c].name, new->channels[d].name);
+				kept = adapter_same_room(a, old->channels[c].name, new->channels[d].name);
 			int busy = 0;
 			for (int k = 0; k < r->b->ntables; k++)
-				busy |= r->b->tables[k]->net == a && !strcasecmp(r->b->tables[k]->room, old->channels[c].name)
+				busy |= r->b->tables[k]->net == a &&
+					adapter_same_room(a, r->b->tables[k]->room, old->channels[c].name)
 					&& r->b->tables[k]->state == TABLE_PLAYING;
 			if (!kept && !busy)
 				a->ops->part(a, old->channels[c].name, "no longer in my configuration");

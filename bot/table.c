@@ -69,18 +69,28 @@ static void userhost_of(const table *t, const char *user, char *out, size_t len)
 		snprintf(out, len, "%s", uh + 1);
 }
 
-/* The seat whose cards `user` has been shown in this deal, or -1: by any
- * identity they held in it, or by the user@host they spoke from (someone
- * who quits and comes back under a new nick from the same client). */
-static int viewer_seat(const table *t, const char *user)
+/* The seat whose cards `user` has been shown in this deal, or -1. *sure is
+ * 1 when the network's identity says so (an account, or a nick the bot has
+ * followed through every rename since), 0 when only a hint does: a nick
+ * the bot lost sight of, or the user@host it speaks from, which another
+ * person may share (docs/SECURITY.md). */
+static int viewer_seat(const table *t, const char *user, int *sure)
 {
-	int d = cards_out(t);
-	for (int i = 0; d && i < t->nviewers; i++)
-		if (t->viewers[i].deal == d && table_same_user(t, t->viewers[i].user, user))
-			return t->viewers[i].seat;
+	int d = cards_out(t), hint = -1;
+	*sure = 0;
+	for (int i = 0; d && i < t->nviewers; i++) {
+		const seat_viewer *v = &t->viewers[i];
+		if (v->deal != d || !table_same_user(t, v->user, user))
+			continue;
+		if (!v->lost) {
+			*sure = 1;
+			return v->seat;
+		}
+		hint = v->seat;
+	}
+	if (!d || hint >= 0)
+		return hint;
 	char uh[ADAPTER_ID_MAX];
-	if (!d)
-		return -1;
 	userhost_of(t, user, uh, sizeof uh);
 	for (int i = 0; uh[0] && i < t->nviewers; i++)
 		if (t->viewers[i].deal == d && !strcmp(t->viewers[i].origin, uh))
@@ -88,9 +98,10 @@ static int viewer_seat(const table *t, const char *user)
 	return -1;
 }
 
-/* Notes that `user` holds seat s while this deal's cards are out; 0, or -1
- * when the list is full (the caller then refuses the seat). */
-static int viewer_add(table *t, const char *user, int s)
+/* Notes that `user` holds seat s while this deal's cards are out (lost:
+ * as a hint only); 0, or -1 when the list is full (the caller then refuses
+ * the seat). */
+static int viewer_add(table *t, const char *user, int s, int lost)
 {
 	int d = cards_out(t);
 	if (!d || !user[0])
@@ -101,8 +112,10 @@ static int viewer_add(table *t, const char *user, int s)
 			t->viewers[n++] = t->viewers[i];
 	t->nviewers = n;
 	for (int i = 0; i < n; i++)
-		if (table_same_user(t, t->viewers[i].user, user) && t->viewers[i].seat == s)
+		if (table_same_user(t, t->viewers[i].user, user) && t->viewers[i].seat == s) {
+			t->viewers[i].lost &= lost;
 			return 0;
+		}
 	if (n >= TABLE_VIEWERS_MAX)
 		return -1;
 	seat_viewer *v = &t->viewers[t->nviewers++];
@@ -110,13 +123,20 @@ static int viewer_add(table *t, const char *user, int s)
 	userhost_of(t, user, v->origin, sizeof v->origin);
 	v->seat = s;
 	v->deal = d;
+	v->lost = lost;
 	return 0;
 }
 
-/* Everyone seated now has seen their seat's cards. Called before anything
- * can take a person out of a seat (every command, a leave, a rename), so
- * nobody leaves a seat unrecorded. */
-static void viewers_sync(table *t)
+/* The bot lost sight of `user` (NULL: of everyone): a nick is a hint from
+ * now on, as someone else may take it. */
+static void viewers_lost(table *t, const char *user)
+{
+	for (int i = 0; i < t->nviewers; i++)
+		if ((!user || table_same_user(t, t->viewers[i].user, user)) && !vouched(t, t->viewers[i].user))
+			t->viewers[i].lost = 1;
+}
+
+void table_viewers_sync(table *t)
 {
 	if (!cards_out(t)) {
 		t->nviewers = 0;
@@ -124,7 +144,23 @@ static void viewers_sync(table *t)
 	}
 	for (int s = 0; s < t->nseats; s++)
 		if (t->seats[s].user[0] && !t->seats[s].computer && !t->seats[s].unconfirmed)
-			viewer_add(t, t->seats[s].user, s);
+			viewer_add(t, t->seats[s].user, s, 0);
+}
+
+/* After a restart: the viewers kept with the meta are of the deal the match
+ * was rebuilt to (older ones are dropped), and whoever held a seat then saw
+ * its cards. Nobody knows who holds a nick now. */
+static void viewers_restored(table *t)
+{
+	int d = cards_out(t), n = 0;
+	for (int i = 0; i < t->nviewers; i++)
+		if (d && t->viewers[i].deal == d && t->viewers[i].seat < t->nseats)
+			t->viewers[n++] = t->viewers[i];
+	t->nviewers = n;
+	for (int s = 0; s < t->nseats; s++)
+		if (t->seats[s].user[0] && !t->seats[s].computer)
+			viewer_add(t, t->seats[s].user, s, 0);
+	viewers_lost(t, NULL);
 }
 
 /* The seat to move in whichever game the table plays, or -1. */
@@ -144,6 +180,7 @@ table *table_new(struct bot *b, adapter *net, const char *room, const table_sett
 	t->pr = &present_304;
 	t->nseats = t->gdef->max_seats;
 	t->seen_seat = -1;
+	t->nudged_seat = -1;
 	t->cut_seat = -1;
 	uint64_t seed = 0;
 	if (getrandom(&seed, sizeof seed, 0) != (ssize_t)sizeof seed)
@@ -261,22 +298,36 @@ static void seat_computer(table *t, int s)
 
 void table_user_renamed(table *t, const char *old_user, const char *new_user, const char *new_name)
 {
-	/* Whatever seat the old name saw in this deal, the new one has seen. */
-	viewers_sync(t);
-	int seen = viewer_seat(t, old_user);
-	if (seen >= 0 && !table_same_user(t, old_user, new_user))
-		viewer_add(t, new_user, seen);
+	/* Whatever seat the old name saw in this deal, the new one has seen
+	 * (as surely as the old name had: a nick the bot had lost sight of
+	 * stays a hint under its new name). */
+	table_viewers_sync(t);
+	int seats[TABLE_VIEWERS_MAX], lost[TABLE_VIEWERS_MAX], n = 0;
+	for (int i = 0; i < t->nviewers; i++)
+		if (table_same_user(t, t->viewers[i].user, old_user) && !table_same_user(t, old_user, new_user)) {
+			seats[n] = t->viewers[i].seat;
+			lost[n++] = t->viewers[i].lost;
+		}
+	for (int i = 0; i < n; i++)
+		viewer_add(t, new_user, seats[i], lost[i]);
 	int s = table_seat_of(t, old_user);
-	if (s < 0)
-		return;
-	snprintf(t->seats[s].user, sizeof t->seats[s].user, "%s", new_user);
-	snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", new_name);
+	if (s >= 0) {
+		snprintf(t->seats[s].user, sizeof t->seats[s].user, "%s", new_user);
+		snprintf(t->seats[s].name, sizeof t->seats[s].name, "%s", new_name);
+	}
+	if (n || s >= 0)
+		table_persist(t); /* a kill -9 now must not forget who is who */
 }
 
 void table_user_left(table *t, const char *user)
 {
 	table_enter(t);
-	viewers_sync(t);
+	table_viewers_sync(t);
+	/* Out of the bot's sight (no channel shared): whoever comes back with
+	 * this nick may be someone else. */
+	int gone = t->net->ops->present && t->net->ops->present(t->net, NULL, user) == 0;
+	if (gone)
+		viewers_lost(t, user);
 	int s = table_seat_of(t, user);
 	if (s < 0)
 		return;
@@ -291,9 +342,8 @@ void table_user_left(table *t, const char *user)
 			t->seats[s].away = 1;
 			t->seats[s].away_since = loop_now();
 		}
-		/* Out of the bot's sight (no channel shared): whoever comes back
-		 * with this nick must show the seat key. */
-		if (t->net->ops->present && t->net->ops->present(t->net, NULL, user) == 0)
+		/* Whoever comes back with this nick must show the seat key. */
+		if (gone)
 			unconfirm(t, s);
 		if (!again) {
 			char g[16];
@@ -401,6 +451,7 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 				game_status_of(t->g, &gs);
 			if (!t->g || gs.over)
 				t->state = TABLE_OPEN;
+			viewers_restored(t);
 			t->meta_hash = 0;
 			return 0;
 		}
@@ -417,6 +468,8 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 
 void table_link_lost(table *t)
 {
+	table_viewers_sync(t);
+	viewers_lost(t, NULL);
 	for (int s = 0; s < t->nseats; s++)
 		unconfirm(t, s);
 }
@@ -520,8 +573,16 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	/* Within a deal a person sees at most one seat's cards: whoever held
-	 * a seat in it (under any name) may come back to that seat only. */
-	int seen = viewer_seat(t, user);
+	 * a seat in it (under any name) may come back to that seat only. One
+	 * who only may be them (the same address, a nick the bot lost sight
+	 * of) is told no more than that, and offered no seat: it may be
+	 * another person's (docs/SECURITY.md). */
+	int sure;
+	int seen = viewer_seat(t, user, &sure);
+	if (seen >= 0 && !sure) {
+		table_tell(t, user, T_SEAT_SEEN_MAYBE, table_room_shown(t), NULL, NULL);
+		return;
+	}
 	if (seen >= 0 && want >= 0 && want != seen) {
 		snprintf(n, sizeof n, "%d", seen + 1);
 		table_tell(t, user, T_SEAT_SEEN, table_room_shown(t), n, NULL);
@@ -548,7 +609,7 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 			table_tell(t, user, want >= 0 ? T_SEAT_TAKEN : T_TABLE_FULL, table_room_shown(t), NULL, NULL);
 		return;
 	}
-	if (viewer_add(t, user, s) < 0) {
+	if (viewer_add(t, user, s, 0) < 0) {
 		table_tell(t, user, T_SEAT_CROWD, table_room_shown(t), NULL, NULL);
 		return;
 	}
@@ -586,9 +647,19 @@ static void cmd_claim(table *t, const char *user, const char *name, int in_room,
 		if (t->seats[i].key[0] && !t->seats[i].computer && !strcmp(t->seats[i].key, argv[1]))
 			s = i;
 	if (in_room) {
-		/* Said where all could read it: the key is spent. */
-		if (s >= 0)
-			t->seats[s].key[0] = '\0';
+		/* Said where all could read it: the key is spent, and a new one
+		 * goes privately to the seat's player, or, when the bot has lost
+		 * sight of them, to whoever said it (nobody else knew it before). */
+		if (s >= 0) {
+			const char *to = table_private_ok(t, s) ? t->seats[s].user : user;
+			make_key(t, s, t->seats[s].user);
+			table_persist(t); /* kept before it is told */
+			if (t->seats[s].key[0]) {
+				table_tell(t, to, T_SEAT_KEY_NEW, table_room_shown(t), t->seats[s].key, NULL);
+				if (table_same_user(t, to, user))
+					return;
+			}
+		}
 		table_tell(t, user, T_CLAIM_PRIVATELY, table_room_shown(t), NULL, NULL);
 		return;
 	}
@@ -609,13 +680,16 @@ static void cmd_claim(table *t, const char *user, const char *name, int in_room,
 		table_tell(t, user, T_ALREADY_SEATED, table_room_shown(t), n, NULL);
 		return;
 	}
-	int seen = viewer_seat(t, user);
-	if (seen >= 0 && seen != s) {
+	/* The key proves seat s; only a sure sign of another seat seen in
+	 * this deal stands against it (a hint may be someone else). */
+	int sure;
+	int seen = viewer_seat(t, user, &sure);
+	if (seen >= 0 && sure && seen != s) {
 		snprintf(n, sizeof n, "%d", seen + 1);
 		table_tell(t, user, T_SEAT_SEEN, table_room_shown(t), n, NULL);
 		return;
 	}
-	if (viewer_add(t, user, s) < 0) {
+	if (viewer_add(t, user, s, 0) < 0) {
 		table_tell(t, user, T_SEAT_CROWD, table_room_shown(t), NULL, NULL);
 		return;
 	}
@@ -1279,7 +1353,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		return;
 	}
 	if (store_match_info_get(db, id, &m) != 1 || !m.ended || strcmp(m.network, t->net->name)
-	    || strcasecmp(m.room, t->room)) {
+	    || !adapter_same_room(t->net, m.room, t->room)) {
 		char n[32];
 		snprintf(n, sizeof n, "%lld", (long long)id);
 		table_tell(t, user, T_RECORD_NONE, n, t->bot->prefix, NULL);
@@ -1322,13 +1396,12 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		char path[4200], shown[4200], ppath[4200], pshown[4200];
 		snprintf(path, sizeof path, "%s/match-%lld.json", t->bot->public_dir, (long long)id);
 		snprintf(ppath, sizeof ppath, "%s/match-%lld.html", t->bot->public_dir, (long long)id);
-		FILE *f = fopen(path, "w");
-		int ok = f && fputs(rec, f) >= 0;
-		if (f && fclose(f) != 0)
-			ok = 0;
+		char fname[64], pname[64], err[512];
+		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
+		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
+		int ok = page_publish(t->bot->public_dir, fname, rec, strlen(rec), err, sizeof err) == 0;
 		if (ok) {
-			char err[512];
-			int page_ok = html && page_write_file(ppath, html, html_len, err, sizeof err) == 0;
+			int page_ok = html && page_publish(t->bot->public_dir, pname, html, html_len, err, sizeof err) == 0;
 			if (html && !page_ok)
 				log_msg(LOG_ERROR, NULL, "%s", err);
 			if (t->bot->public_url[0]) {
@@ -1346,7 +1419,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 			free(rec);
 			return;
 		}
-		log_msg(LOG_ERROR, NULL, "writing %s failed", path);
+		log_msg(LOG_ERROR, NULL, "%s", err);
 	}
 	free(html);
 	/* In private lines: the JSON without its line breaks, cut into pieces
@@ -1546,7 +1619,7 @@ static void cmd_help(table *t, const char *user, const char *name, int in_room, 
 void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	table_enter(t);
-	viewers_sync(t);
+	table_viewers_sync(t);
 	const command *c = find_command(argv[0]);
 	if (!c) {
 		table_tell(t, user, T_UNKNOWN_COMMAND, argv[0], t->bot->prefix, NULL);

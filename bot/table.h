@@ -47,7 +47,8 @@ typedef struct table_settings {
 	int cut_offer_ms;          /* the cut offered before a deal waits this long for `cut N`
 	                            * (0: no cut is offered); people on phones need more than the
 	                            * pause between deals */
-	int computer_delay_ms;     /* a computer player's pause before moving */
+	int computer_delay_ms;     /* a computer player's move is told this long after it became due
+	                            * (its decision is made meanwhile) */
 	int computer_easy;         /* computer players play randomly (level "easy") */
 	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
@@ -80,13 +81,15 @@ typedef struct seat {
 
 /* Someone who held a seat while the current deal's cards were out: within a
  * deal a person sees at most one seat's private cards, under every identity
- * they had in it. */
+ * they had in it. Kept with the table's meta, so a restart remembers it. */
 typedef struct seat_viewer {
 	char user[ADAPTER_ID_MAX];
-	char origin[ADAPTER_ID_MAX]; /* the user@host it spoke from (IRC), "" unknown: the same
-	                              * client back under a new nick after a quit is the same person */
+	char origin[ADAPTER_ID_MAX]; /* the user@host it spoke from (IRC), "" unknown: only a hint, as
+	                              * everyone behind a web gateway or one machine shares it */
 	int seat;
 	int deal;                   /* table.deal_idx when they held it */
+	int lost;                   /* a nick the bot lost sight of (a quit, a restart): whoever holds
+	                             * it now may be someone else, so it is a hint too */
 } seat_viewer;
 
 struct bot;
@@ -110,6 +113,16 @@ typedef struct table {
 	int timer_kind;
 	int warned;                /* live pace: the half-time warning went out */
 	uint64_t computer_timer;   /* a computer player's pending move */
+	/* A computer's move is told computer_delay_ms after it became due,
+	 * whatever it had to decide: it is decided meanwhile and held until
+	 * then, so a move made at once (one legal card) looks like any other
+	 * and tells nobody that the seat had no choice. */
+	int64_t pace_due;          /* when the pending move may be told (loop_time; 0: none paced) */
+	uint64_t pace_stamp;       /* the position it was asked for (table_stamp) */
+	int pace_seat;
+	int pace_ready;            /* its answer came (pace_act): told at pace_due */
+	int pace_over;             /* pace_due passed first: told as soon as the answer comes */
+	game_action pace_act;
 	uint8_t stop_votes;        /* seats that voted to stop */
 	uint64_t deal_timer;       /* the next deal */
 	char notify[TABLE_NOTIFY_MAX][ADAPTER_ID_MAX];
@@ -135,6 +148,7 @@ typedef struct table {
 	                                       * marked in the room (loop_now ms; 0: never) */
 	uint64_t nudge_timer;      /* brief: names a turn that passed in silence, after TURN_NUDGE_MS */
 	int nudges;                /* brief: mentions made for the turn awaited now */
+	int nudged_seat;           /* brief: the seat the last mention named (-1: none since the turn moved) */
 	int cut_seat;              /* the seat offered the cut before the next deal (-1: none) */
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];

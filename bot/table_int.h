@@ -80,6 +80,12 @@ void table_side_names(const table *t, int side, char *buf, size_t len);
 /* A line said in the room (in_room) or to user. */
 void table_answer(table *t, const char *user, int in_room, const char *line);
 
+/* Everyone seated now has seen their seat's cards (table.c). Called before
+ * anything can take a person out of a seat (every command, a leave, a
+ * rename) and before a deal's hands go out, so nobody leaves a seat
+ * unrecorded and the record is saved before anyone reads a card. */
+void table_viewers_sync(table *t);
+
 /* ---- the flow of a match (table_play.c) ---- */
 /* The seat to move, or -1 (no match, between deals, over). */
 int table_turn(const table *t);

@@ -85,6 +85,7 @@ static void nudge_fire(void *ctx)
 	 * of a turn that has passed meanwhile; so, while this turn is still
 	 * awaited, it is said again later (table.h). */
 	table_send_out(t, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
+	t->nudged_seat = s;
 	if (++t->nudges < TURN_NUDGES_MAX)
 		t->nudge_timer = loop_timer(t->bot->ev, (long)t->set.turn_nudge_ms << t->nudges, nudge_fire, t);
 }
@@ -97,6 +98,13 @@ static void prompt_turn(table *t)
 	if (t->nudge_timer) {
 		loop_cancel(t->bot->ev, t->nudge_timer);
 		t->nudge_timer = 0;
+	}
+	/* A mention of the last turn still waiting for the network's rate
+	 * limit would now name someone who has moved: it is not sent. */
+	if (t->nudged_seat >= 0 && t->nudged_seat != s) {
+		if (t->net->ops->withdraw)
+			t->net->ops->withdraw(t->net, t->room);
+		t->nudged_seat = -1;
 	}
 	if (s < 0 || table_auto_seat(t, s))
 		return; /* the bot moves for this seat: nobody is asked */
@@ -304,7 +312,9 @@ static void deal_next(void *ctx)
 	t->pr->dealt(t);
 	/* What a commitment is for: once a match, at its first deal. */
 	table_say(t, t->deal_idx == 1 ? T_COMMITMENT_FIRST : T_COMMITMENT, t->commitment, NULL, NULL);
-	/* The room hears of the deal before anyone reads a hand of it. */
+	/* The room hears of the deal before anyone reads a hand of it, and
+	 * who holds which seat's cards is saved first (table_flush). */
+	table_viewers_sync(t);
 	prompt_turn(t);
 	table_flush(t);
 	int turn = table_turn(t);
@@ -533,6 +543,50 @@ int table_think(table *t, int s, int why, game_action *out)
 	return game_bot_action(t->g, s, &t->dice, out) ? 1 : -1;
 }
 
+/* ---- computer players: every move paced alike ---- */
+
+/* Is the move due for seat s now the one whose pace runs? */
+static int pacing(const table *t, int s)
+{
+	return t->pace_due && t->pace_seat == s && t->pace_stamp == table_stamp(t);
+}
+
+static void pace_stop(table *t)
+{
+	t->pace_due = 0;
+	t->pace_ready = t->pace_over = 0;
+}
+
+static void computer_timer(void *ctx);
+
+/* Seat s, a computer's, is to move: its pace starts now, and so does its
+ * decision (at once, or on the worker), which is held until the pace ends. */
+static void pace_start(table *t, int s)
+{
+	int ms = t->set.computer_delay_ms;
+	t->pace_due = loop_time(t->bot->ev) + ms;
+	t->pace_stamp = table_stamp(t);
+	t->pace_seat = s;
+	t->pace_ready = t->pace_over = 0;
+	t->computer_timer = loop_timer(t->bot->ev, ms, computer_timer, t);
+	game_action a;
+	int r;
+	if (t->set.computer_easy)
+		r = game_random_action(t->g, s, &t->dice, &a) ? 1 : -1;
+	else
+		r = t->pr->choose(t, s, PRESENT_MOVE, &a);
+	if (r == 0)
+		return; /* the answer comes back through table_computer_done */
+	if (r < 0) {
+		/* No choice (should not happen): a random legal move keeps the game going. */
+		if (!game_random_action(t->g, s, &t->dice, &a))
+			return;
+		log_msg(LOG_ERROR, NULL, "table %s: the computer player had no move; a random legal one is made", t->room);
+	}
+	t->pace_act = a;
+	t->pace_ready = 1;
+}
+
 static void computer_move(table *t, int s, int why)
 {
 	game_action a;
@@ -565,6 +619,14 @@ void table_computer_done(table *t, int s, int why, uint64_t stamp, const game_ac
 	} else if (!game_bot_action(t->g, s, &t->dice, &x) && !game_random_action(t->g, s, &t->dice, &x)) {
 		return;
 	}
+	if (why == PRESENT_MOVE && pacing(t, s)) {
+		if (!t->pace_over) {
+			t->pace_act = x; /* told when the pace ends */
+			t->pace_ready = 1;
+			return;
+		}
+		pace_stop(t);
+	}
 	computer_apply(t, s, why, &x);
 }
 
@@ -589,7 +651,17 @@ static void computer_timer(void *ctx)
 			computer_apply(t, s, PRESENT_MOVE, &a);
 		return;
 	}
-	computer_move(t, s, PRESENT_MOVE);
+	if (pacing(t, s)) {
+		if (!t->pace_ready) {
+			t->pace_over = 1; /* still deciding: told as soon as it has */
+			return;
+		}
+		a = t->pace_act;
+		pace_stop(t);
+		computer_apply(t, s, PRESENT_MOVE, &a);
+		return;
+	}
+	computer_move(t, s, PRESENT_MOVE); /* unpaced: a retry after a failed save */
 }
 
 static void turn_timer(void *ctx)
@@ -639,22 +711,29 @@ void table_schedule(table *t)
 {
 	if (t->timer)
 		loop_cancel(t->bot->ev, t->timer);
-	if (t->computer_timer)
-		loop_cancel(t->bot->ev, t->computer_timer);
-	t->timer = t->computer_timer = 0;
+	t->timer = 0;
 	t->timer_kind = TK_NONE;
 	t->warned = 0;
 	t->move_by = 0;
 	int s = table_turn(t);
+	int paced = s >= 0 && table_auto_seat(t, s) && !t->save_failed && !playing_out(t);
+	/* The same move asked again (a command that changed nothing): its
+	 * pace runs on from when it became due. */
+	if (paced && pacing(t, s) && (t->computer_timer || t->pace_over))
+		return;
+	if (t->computer_timer)
+		loop_cancel(t->bot->ev, t->computer_timer);
+	t->computer_timer = 0;
+	pace_stop(t);
 	if (s < 0)
 		return;
+	if (paced) {
+		pace_start(t, s);
+		return;
+	}
 	if (table_auto_seat(t, s)) {
 		/* After a failed save, try again in a while rather than at once. */
-		t->computer_timer = loop_timer(t->bot->ev,
-					       t->save_failed ? TABLE_SAVE_RETRY_MS
-					       : playing_out(t) ? 0
-								: t->set.computer_delay_ms,
-					       computer_timer, t);
+		t->computer_timer = loop_timer(t->bot->ev, t->save_failed ? TABLE_SAVE_RETRY_MS : 0, computer_timer, t);
 		return;
 	}
 	long ms;

@@ -133,8 +133,11 @@ void table_persist(table *t)
 	if (!db || t->closing)
 		return;
 	static char meta[TSTORE_META_MAX];
-	if (tstore_meta(t, meta, sizeof meta) < 0)
+	if (tstore_meta(t, meta, sizeof meta) < 0) {
+		log_msg(LOG_ERROR, NULL, "table %s: its state does not fit in %d bytes and is not saved", t->room,
+			TSTORE_META_MAX);
 		return;
+	}
 	unsigned long h = 5381;
 	for (const unsigned char *p = (const unsigned char *)meta; *p; p++)
 		h = h * 33 + *p;
@@ -308,9 +311,7 @@ void table_refused_in_room(table *t, const char *user, int in_room)
 
 int table_same_user(const table *t, const char *x, const char *y)
 {
-	if (t->net && t->net->ops->same_user)
-		return t->net->ops->same_user(t->net, x, y);
-	return !strcasecmp(x, y);
+	return adapter_same_user(t->net, x, y);
 }
 
 void table_result_seat(const table *t, int s, store_result *r)

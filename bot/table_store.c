@@ -84,6 +84,21 @@ int tstore_meta(const table *t, char *out, size_t len)
 	for (int i = 0; i < t->nnotify; i++)
 		json_object_array_add(nl, json_object_new_string(t->notify[i]));
 	json_object_object_add(o, "notify", nl);
+	/* Who held which seat while this deal's cards were out: a restart in
+	 * the deal must not let anyone see a second hand of it. */
+	json_object *vl = json_object_new_array();
+	for (int i = 0; t->state == TABLE_PLAYING && i < t->nviewers; i++) {
+		const seat_viewer *sv = &t->viewers[i];
+		if (sv->deal != t->deal_idx)
+			continue;
+		json_object *j = json_object_new_object();
+		json_object_object_add(j, "user", json_object_new_string(sv->user));
+		json_object_object_add(j, "origin", json_object_new_string(sv->origin));
+		json_object_object_add(j, "seat", json_object_new_int(sv->seat));
+		json_object_object_add(j, "deal", json_object_new_int(sv->deal));
+		json_object_array_add(vl, j);
+	}
+	json_object_object_add(o, "viewers", vl);
 	const char *text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
 	int r = snprintf(out, len, "%s", text) < (int)len ? 0 : -1;
 	json_object_put(o);
@@ -235,6 +250,20 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 			if (json_object_is_type(u, json_type_string) && json_object_get_string_len(u) > 0
 			    && (size_t)json_object_get_string_len(u) < sizeof t->notify[0])
 				snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", json_object_get_string(u));
+		}
+	/* Absent in metas from before it was kept; an entry that does not
+	 * read is dropped (table_restore keeps only the current deal's). */
+	t->nviewers = 0;
+	json_object *vl;
+	if (json_object_object_get_ex(o, "viewers", &vl) && json_object_is_type(vl, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(vl) && t->nviewers < TABLE_VIEWERS_MAX; i++) {
+			json_object *j = json_object_array_get_idx(vl, i);
+			seat_viewer sv = { 0 };
+			if (json_object_is_type(j, json_type_object) && get_str(j, "user", sv.user, sizeof sv.user) == 0
+			    && sv.user[0] && get_str(j, "origin", sv.origin, sizeof sv.origin) == 0
+			    && json_object_object_get_ex(j, "seat", NULL) && get_int(j, "seat", 0, nseats - 1, &sv.seat) == 0
+			    && json_object_object_get_ex(j, "deal", NULL) && get_int(j, "deal", 1, 1 << 24, &sv.deal) == 0)
+				t->viewers[t->nviewers++] = sv;
 		}
 	json_object_put(o);
 	return 0;

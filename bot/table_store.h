@@ -12,7 +12,10 @@
 #include "store.h"
 #include "table.h"
 
-#define TSTORE_META_MAX 16384
+/* A meta at its largest: every string is at most 255 bytes, which json-c
+ * may write twice as long ("/" as "\/"): 32 viewers (user and origin) about
+ * 34 KB, 32 people to notify 16 KB, six seats 5 KB, the settings 1 KB. */
+#define TSTORE_META_MAX 65536
 #define TSTORE_ACTION_MAX 256
 #define TSTORE_RULES_MAX 160
 #define TSTORE_DECK_MAX 200

@@ -164,6 +164,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_CLAIM_HOW, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them: /msg me {1} claim KEY, with the seat key I gave you when you sat, takes the seat back.") \
 	X(T_CLAIM_NO_KEY, "[{1}] I lost sight of the player of seat {2} and cannot tell whether you are them; the seat is kept for its grace, then anyone may {prefix}sit in it.") \
 	X(T_CLAIM_PRIVATELY, "[{1}] a seat key is claimed privately (/msg me {1} claim KEY); one said in the channel no longer works.") \
+	X(T_SEAT_KEY_NEW, "[{1}] the seat key said in the channel no longer works. Your new seat key is {2}: keep it to yourself, and claim privately: /msg me {1} claim {2}") \
 	X(T_CLAIM_BAD, "[{1}] no seat here has that key.") \
 	X(T_CLAIM_NOT_NEEDED, "[{1}] seat {2} is held by its player; a key is needed only when I have lost sight of them.") \
 	X(T_CLAIMED, "{1} is back in seat {2}") \
@@ -171,6 +172,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_SEAT_MOVE_LATER, "[{1}] you hold seat {2}: nobody may see two hands of one deal, so you may move to another seat when this deal ends.") \
 	X(T_SEAT_SEEN, "[{1}] you held seat {2} in this deal and saw its cards: nobody may see two hands of one deal, so you may take another seat when this deal ends (seat {2} is yours to take back).") \
 	X(T_SEAT_SEEN_TAKEN, "[{1}] the seat you held in this deal is taken, and nobody may see two hands of one deal: you may take another seat when this deal ends.") \
+	X(T_SEAT_SEEN_MAYBE, "[{1}] the cards of a seat in this deal were shown to someone I cannot tell apart from you (the same address, or a nick I lost sight of); nobody may see two hands of one deal, so you may take a seat when this deal ends.") \
 	X(T_SEAT_CROWD, "[{1}] too many people have held seats in this deal; seats are free again when it ends.") \
 	X(T_SEAT_GRACE, "[{1}] the player of seat {2} has left; the seat is kept for them {3} seconds more.") \
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \

@@ -41,6 +41,12 @@ python3-pydantic python3-matrix-nio python3-olm curl chromium fonts-dejavu-core"
 # the match page's browser test (tests/page_browser.py), headless. Nothing
 # here starts a daemon.
 
+# npm (with Debian's Node): installs Element's client stack for
+# tests/matrix_element.py (`make element-deps`, from
+# tests/element/package-lock.json, with the Node it runs on); a machine with
+# an npm of its own (NodeSource's nodejs) keeps it.
+command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
+
 # Steps of the test list beyond Debian packages (a tool from another
 # registry, say), run in order after the packages are in: each a shell
 # function defined here and named in TEST_STEPS, which does nothing when

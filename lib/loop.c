@@ -28,6 +28,7 @@ struct loop {
 	struct { int sig; loop_signal_fn fn; void *ctx; } sigs[LOOP_SIGNALS_MAX];
 	int nsigs;
 	int stopped;
+	int64_t skew;   /* loop_skew: added to loop_now() for this loop's timers */
 };
 
 /* The write end of the self-pipe, for the signal handler: the one piece of
@@ -49,6 +50,16 @@ int64_t loop_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t loop_time(const loop *l)
+{
+	return loop_now() + l->skew;
+}
+
+void loop_skew(loop *l, int64_t ms)
+{
+	l->skew += ms;
 }
 
 loop *loop_new(void)
@@ -112,7 +123,7 @@ uint64_t loop_timer(loop *l, long ms, loop_timer_fn fn, void *ctx)
 	}
 	timer *t = &l->timers[l->ntimers++];
 	t->id = l->next_id++;
-	t->due = loop_now() + (ms < 0 ? 0 : ms);
+	t->due = loop_time(l) + (ms < 0 ? 0 : ms);
 	t->fn = fn;
 	t->ctx = ctx;
 	return t->id;
@@ -147,7 +158,7 @@ int loop_on_signal(loop *l, int sig, loop_signal_fn fn, void *ctx)
 /* Runs every timer that is due; a callback may add or cancel timers. */
 static void run_timers(loop *l)
 {
-	int64_t now = loop_now();
+	int64_t now = loop_time(l);
 	for (;;) {
 		size_t best = l->ntimers;
 		for (size_t i = 0; i < l->ntimers; i++)
@@ -169,7 +180,7 @@ void loop_once(loop *l, long max_ms)
 	int maxfd = l->pipe_rd;
 	FD_SET(l->pipe_rd, &rd);
 	long timeout = max_ms;
-	int64_t now = loop_now();
+	int64_t now = loop_time(l);
 	for (size_t i = 0; i < l->ntimers; i++) {
 		long left = (long)(l->timers[i].due - now);
 		if (left < 0)

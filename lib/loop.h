@@ -43,6 +43,12 @@ int loop_on_signal(loop *l, int sig, loop_signal_fn fn, void *ctx);
 
 /* Monotonic milliseconds. */
 int64_t loop_now(void);
+/* This loop's clock, which its timers follow: loop_now() plus what
+ * loop_skew added. */
+int64_t loop_time(const loop *l);
+/* Moves this loop's clock ms forward (tests: a long pace passes without
+ * waiting for it; the timers it makes due run at the next loop_once). */
+void loop_skew(loop *l, int64_t ms);
 
 /* Waits at most max_ms (-1: until something happens) and runs what is due. */
 void loop_once(loop *l, long max_ms);

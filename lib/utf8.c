@@ -71,3 +71,32 @@ size_t utf8_clean(const char *text, size_t len, char *dst, size_t cap)
 	dst[n] = '\0';
 	return n;
 }
+
+/* The length of the bidirectional formatting character at u[0..n), or 0. */
+static size_t bidi_len(const unsigned char *u, size_t n)
+{
+	if (n >= 2 && u[0] == 0xD8 && u[1] == 0x9C)
+		return 2; /* U+061C ARABIC LETTER MARK */
+	if (n < 3 || u[0] != 0xE2)
+		return 0;
+	if (u[1] == 0x80 && (u[2] == 0x8E || u[2] == 0x8F || (u[2] >= 0xAA && u[2] <= 0xAE)))
+		return 3; /* U+200E, U+200F marks; U+202A-U+202E embeddings and overrides */
+	if (u[1] == 0x81 && u[2] >= 0xA6 && u[2] <= 0xA9)
+		return 3; /* U+2066-U+2069 isolates */
+	return 0;
+}
+
+size_t utf8_strip_bidi(char *s)
+{
+	size_t n = strlen(s), o = 0;
+	for (size_t i = 0; i < n;) {
+		size_t k = bidi_len((const unsigned char *)s + i, n - i);
+		if (k) {
+			i += k;
+			continue;
+		}
+		s[o++] = s[i++];
+	}
+	s[o] = '\0';
+	return o;
+}

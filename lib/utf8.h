@@ -20,4 +20,11 @@ int utf8_valid(const char *s, size_t len);
  * is cut at a character boundary when dst is full. Returns the length. */
 size_t utf8_clean(const char *text, size_t len, char *dst, size_t cap);
 
+/* Removes, in place, every bidirectional formatting character from the
+ * NUL-terminated UTF-8 string s (U+061C, U+200E, U+200F, U+202A-U+202E,
+ * U+2066-U+2069): a name that carries one could turn the rest of a line
+ * it is shown in (a channel line, a page's title) around. Returns the new
+ * length. */
+size_t utf8_strip_bidi(char *s);
+
 #endif

@@ -167,6 +167,15 @@ def test_generated(tmp):
     rc, out, err = run([path])
     check(rc == 0 and "64 channels" in out, "64 channels are fine", "%d %s %s" % (rc, out, err))
 
+    # Operator masks whose host part names somebody draw no warning (issue 29.5:
+    # only a host matching nearly everyone makes a mask nick-only).
+    path = os.path.join(tmp, "masks.cfg")
+    with open(path, "w") as f:
+        f.write('bot = { operators = [ "boss!*@*.example.com", "boss!~b@user/boss", "boss!*@192.0.2.*", '
+                '"*!*@2001:db8::*", "boss!*@host.example.net" ]; };\n' + network())
+    rc, out, err = run([path])
+    check(rc == 0 and "warning" not in err, "operator masks naming a host: no warning", "%d %s" % (rc, err))
+
     # An inline secret in a file others may read draws a warning, not an error.
     path = os.path.join(tmp, "inline.cfg")
     with open(path, "w") as f:

@@ -389,6 +389,17 @@ def json_mode():
         p.send('{"user":"anne","text":"hand"}\n')
         got = p.wait_for(lambda line: (as_json(line) or {}).get("user") == "anne" and "hand:" in line)
         check(got is not None, "json: after a rename the seat follows (anne gets the hand)", p.lines[-2:])
+        # A display name with bidirectional overrides and isolates (as a
+        # Matrix display name may carry) reaches the room without them, so
+        # it cannot turn the rest of the line around (issue 29.5).
+        bidi = "\u202e\u2066\u2067\u2068\u2069\u202a\u202b\u202c\u202d\u200e\u200f\u061c"
+        k = len(p.lines)
+        p.send('{"room":"#table","user":"mal","name":"m\\u202eal\\u2066x\\u2069\\u200f","text":"!sit 2"}\n')
+        got = p.wait_for(lambda line: "takes seat 2" in line)
+        text = (as_json(got) or {}).get("text", "")
+        check(got is not None and "malx takes seat 2" in text, "json: a display name's overrides are dropped", got)
+        check(not any(c in (as_json(ln) or {}).get("text", "") for ln in p.lines[k:] for c in bidi),
+              "json: no line the bot says carries a bidirectional control", p.lines[k:][:3])
         ids = [(as_json(ln) or {}).get("id") for ln in p.lines]
         check(ids == list(range(1, len(ids) + 1)), "json: ids stay sequential", ids[-5:])
         p.close_input()

@@ -449,9 +449,10 @@ def sanitizer_report(log):
     return text, re.findall(r"(?:ERROR: AddressSanitizer|runtime error|LeakSanitizer).*", text)
 
 
-def start_inspircd_ircv3(tmp, port, link_port):
+def start_inspircd_ircv3(tmp, port, link_port, casemapping=None):
     """inspircd with the IRCv3 account modules (ircv3: account-notify and
-    extended-join; ircv3_accounttag), linked to atheme as irc_sasl.py does."""
+    extended-join; ircv3_accounttag), linked to atheme as irc_sasl.py does;
+    casemapping as irc_sasl.start_inspircd's."""
     conf = os.path.join(tmp, "inspircd.conf")
     with open(conf, "w") as f:
         f.write(f"""<server name="irc.test" description="cardbot test server" network="testnet" id="42X">
@@ -476,6 +477,8 @@ def start_inspircd_ircv3(tmp, port, link_port):
 <uline server="services.test" silent="yes">
 <sasl target="services.test">
 """)
+        if casemapping:
+            f.write('<options casemapping="%s">\n' % casemapping)
     binary = os.path.join(tmp, "inspircd")
     shutil.copy(irc_sasl.INSPIRCD, binary)
     args = ["--config", conf, "--nofork", "--nopid"]

@@ -161,7 +161,8 @@ def make_cert(tmp):
     return fp.strip().split("=", 1)[1]
 
 
-def start_inspircd(tmp, port, tls_port, link_port):
+def start_inspircd(tmp, port, tls_port, link_port, casemapping=None):
+    """casemapping: None for the server's default (rfc1459 in InspIRCd 3), or "ascii" or "rfc1459"."""
     conf = os.path.join(tmp, "inspircd.conf")
     with open(conf, "w") as f:
         f.write(f"""<server name="irc.test" description="cardbot test server" network="testnet" id="42X">
@@ -188,6 +189,8 @@ def start_inspircd(tmp, port, tls_port, link_port):
 <uline server="services.test" silent="yes">
 <sasl target="services.test">
 """)
+        if casemapping:
+            f.write('<options casemapping="%s">\n' % casemapping)
     # A copy of the binary: an AppArmor profile attaches to /usr/sbin/inspircd by path only.
     binary = os.path.join(tmp, "inspircd")
     shutil.copy(INSPIRCD, binary)
@@ -207,7 +210,8 @@ def start_inspircd(tmp, port, tls_port, link_port):
     return p
 
 
-def start_atheme(tmp, link_port):
+def start_atheme(tmp, link_port, casemapping="rfc1459"):
+    """casemapping: the server's, which services must share."""
     data = os.path.join(tmp, "atheme")
     os.makedirs(data)
     conf = os.path.join(tmp, "atheme.conf")
@@ -234,7 +238,7 @@ serverinfo {{
 	emaillimit = 10;
 	emailtime = 300;
 	auth = none;
-	casemapping = rfc1459;
+	casemapping = {casemapping};
 }};
 uplink "irc.test" {{
 	host = "127.0.0.1";

@@ -26,13 +26,25 @@ scripted IRC clients and computer players:
   outside  a seated player who changes nick while out of the bot's sight
            keeps the seat (claim with the key); whoever takes the old nick
            gets nothing.
+  shared   two clients behind one user@host are two people: one who never
+           sat is refused a seat mid-deal in neutral words, never told he
+           saw cards nor offered the other's seat; a nick taken over after
+           its holder quit is a hint in the same way (issue 30.3).
+  keepkill who held which seat in the deal survives a kill -9 restart into
+           the same deal: no second hand after it (issue 29.3).
+  keepterm the same across a SIGTERM restart.
+  spent    a seat key said in the channel is spent and a new one is told
+           privately (to the player, or to whoever said it when the bot
+           has lost sight of the player) (issue 29.5).
 
-Every scenario fails on the bot before issue 22. Ends with
+Every scenario fails on the bot before issue 22 (shared, keepkill and
+keepterm before issues 30 and 29). Ends with
 "irc_seats: N passed, M failed". Environment: CARDBOT, NGIRCD,
 IRC_SEATS_ONLY (comma list of scenario names), IRC_SEATS_VERBOSE=1.
 """
 import os
 import re
+import signal
 import sys
 import time
 import traceback
@@ -62,10 +74,11 @@ def check(cond, what, detail=""):
 
 
 class P:
-    """A scripted person: one IRC client."""
+    """A scripted person: one IRC client (username: the USER name, when the nick's would not do)."""
 
-    def __init__(self, port, nick):
+    def __init__(self, port, nick, username=None):
         self.c = Client(port, nick)
+        self.c.username = username   # None: the nick; the same for two clients: one user@host
         self.c.connect()
 
     @property
@@ -463,8 +476,164 @@ def sc_restart(port, bot):
         p.c.quit()
 
 
+NEWKEY_RE = r"Your new seat key is (\w+)"
+
+
+def sc_spent(port):
+    """Issue 29.5: a seat key said in the channel is spent, and a new one is
+    told privately: to the seat's player, or, once the bot has lost sight
+    of them, to whoever said it (nobody else knew it before)."""
+    chan = "#spent"
+    dan = P(port, "sdan")
+    dan.c.join(chan)
+    k = dan.mark()
+    dan.say(chan, "!304")
+    key = key_of(dan, k)
+    check(start_with_computers_after(dan, chan, (2, 3, 4)), "spent: the match starts")
+    k = dan.mark()
+    dan.say(chan, "!claim %s" % key)
+    line = dan.wait(k, NEWKEY_RE, "priv")
+    key2 = re.search(NEWKEY_RE, line).group(1) if line else None
+    check(key2 and key2 != key, "spent: a key said in the channel is replaced, privately", dan.lines(k))
+    check(not dan.find(k, key2 or "-", chan), "spent: the new key is not said in the channel")
+    # Out of the bot's sight, under another nick: the old key takes nothing, the new one the seat.
+    dan.c.raw("PART %s :bye" % chan)
+    dan.c.rename("sdan_")
+    dan.c.join(chan)
+    k = dan.mark()
+    dan.msg("%s claim %s" % (chan, key))
+    check(dan.wait(k, r"no seat here has that key", "priv"), "spent: the key said in the channel no longer works")
+    # Said in the channel again while the seat waits for its player: the new
+    # key goes to whoever said it.
+    k = dan.mark()
+    dan.say(chan, "!claim %s" % key2)
+    line = dan.wait(k, NEWKEY_RE, "priv")
+    key3 = re.search(NEWKEY_RE, line).group(1) if line else None
+    check(key3 and key3 not in (key, key2), "spent: an unconfirmed seat's key said in the channel is replaced, "
+          "told to whoever said it", dan.lines(k))
+    k = dan.mark()
+    dan.msg("%s claim %s" % (chan, key2))
+    check(dan.wait(k, r"no seat here has that key", "priv"), "spent: the second key said in the channel is spent")
+    dan.msg("%s claim %s" % (chan, key3))
+    check(dan.wait(k, r"sdan_ is back in seat 1", chan), "spent: the new key takes the seat back", dan.lines(k))
+    dump(dan)
+    dan.c.quit()
+
+
+def first_turn(ann, chan, computers=(2, 3, 4)):
+    """ann opens a 304 table with computers and deals; from her turn to bid
+    on, nothing moves until she does (one deal throughout). The deck
+    commitment of that deal, or None."""
+    if not start_with_computers(ann, chan, computers):
+        return None
+    if not ann.wait(0, r"%s: your turn to bid" % ann.nick, chan, timeout=20):
+        return None
+    line = ann.find(0, r"deck commitment [0-9a-f]{64}", chan)
+    commits = re.findall(r"deck commitment ([0-9a-f]{64})", "\n".join(ann.lines(0, chan)))
+    return commits[-1] if line else None
+
+
+SEEN_SURE = r"you held seat \d|yours to take back"
+SEEN_MAYBE = r"someone I cannot tell apart from you"
+
+
+def restart_keeps_seen(port, bot, how):
+    """Issue 29.3: a person who saw seat 2 in this deal and left may not take
+    seat 3 after the bot restarts (how: "kill" = kill -9, "term" = SIGTERM)
+    into the same deal: who held which seat is kept with the deal."""
+    chan = "#keep" + how
+    ann, mal = P(port, "k%sann" % how), P(port, "k%smal" % how)
+    ann.c.join(chan)
+    mal.c.join(chan)
+    commit = first_turn(ann, chan)
+    check(commit, "keep %s: the match starts and waits on its player" % how)
+    k = mal.mark()
+    mal.say(chan, "!sit 2")
+    check(mal.wait(k, HAND, "priv"), "keep %s: she takes a computer's seat and sees its hand" % how)
+    mal.say(chan, "!leave")
+    mal.wait(k, r"%s leaves" % mal.nick, chan)
+    k = mal.mark()
+    mal.say(chan, "!sit 3")
+    check(mal.wait(k, TWO_HANDS, "priv"), "keep %s: before the restart another seat is refused" % how, mal.lines(k))
+    k = mal.mark()
+    if how == "kill":
+        bot.proc.send_signal(signal.SIGKILL)
+        bot.proc.wait(10)
+    else:
+        bot.stop()
+    bot.start()
+    back = mal.wait(k, r"I am back", chan, timeout=20)
+    check(back and commit and commit[:12] in back and "deal 1" in back,
+          "keep %s: the bot is back in the same deal" % how, back)
+    k = mal.mark()
+    mal.say(chan, "!sit 3")
+    check(mal.wait(k, TWO_HANDS, "priv"), "keep %s: after the restart another seat is still refused" % how,
+          mal.lines(k))
+    # The refusal came; a hand would have come before it (the same private queue).
+    check(not mal.find(k, HAND, "priv") and not ann.find(k, r"%s sits|takes seat 3" % mal.nick, chan),
+          "keep %s: and she is not shown a second hand of the deal" % how, mal.lines(k))
+    dump(ann, mal)
+    for p in (ann, mal):
+        p.c.quit()
+
+
+def sc_keep_kill(port, bot):
+    restart_keeps_seen(port, bot, "kill")
+
+
+def sc_keep_term(port, bot):
+    restart_keeps_seen(port, bot, "term")
+
+
+def sc_sharedhost(port):
+    """Issue 30.3: two people behind one user@host are two people. bob never
+    sat: he is not told he saw cards, nor offered mallory's seat; he gets a
+    neutral refusal for this deal (docs/SECURITY.md)."""
+    chan = "#shared"
+    ann = P(port, "hann")
+    mal, bob = P(port, "hmal", username="web"), P(port, "hbob", username="web")
+    for p in (ann, mal, bob):
+        p.c.join(chan)
+    check(first_turn(ann, chan), "shared: the match starts and waits on its player")
+    k = mal.mark()
+    mal.say(chan, "!sit 2")
+    check(mal.wait(k, HAND, "priv"), "shared: mallory takes a computer's seat and sees its hand")
+    mal.say(chan, "!leave")
+    mal.wait(k, r"hmal leaves", chan)
+    for want in ("!sit 3", "!sit 2", "!sit"):
+        k = bob.mark()
+        bob.say(chan, want)
+        line = bob.wait(k, SEEN_MAYBE, "priv")
+        check(line, "shared: bob (%s) is refused in neutral words" % want, bob.lines(k))
+        check(not bob.find(k, SEEN_SURE, "priv"),
+              "shared: bob (%s) is not told he saw cards nor offered mallory's seat" % want, bob.lines(k))
+        check(not bob.find(k, HAND, "priv"), "shared: bob (%s) is shown no hand" % want, bob.lines(k))
+    # mallory herself, followed by nick, is still told the truth.
+    k = mal.mark()
+    mal.say(chan, "!sit 3")
+    check(mal.wait(k, r"you held seat 2 in this deal", "priv"), "shared: mallory is told which seat she held",
+          mal.lines(k))
+    # mallory quits; someone from elsewhere takes her nick: a nick the bot
+    # lost sight of is a hint only.
+    n = len(ann.c.lines)
+    mal.c.quit("bye")
+    ann.c.wait(lambda: any(m.cmd == "QUIT" and m.src == "hmal" for m in ann.c.lines[n:]), 5)
+    new = P(port, "hmal", username="other")
+    new.c.join(chan)
+    k = new.mark()
+    new.say(chan, "!sit 3")
+    check(new.wait(k, SEEN_MAYBE, "priv"), "shared: the nick's new holder is refused in neutral words",
+          new.lines(k))
+    check(not new.find(k, SEEN_SURE + "|" + HAND, "priv"), "shared: and is not told he saw seat 2", new.lines(k))
+    dump(ann, mal, bob, new)
+    for p in (ann, bob, new):
+        p.c.quit()
+
+
 SCENARIOS = [("seen", sc_seen), ("t304", sc_t304), ("bidname", sc_bidname), ("grace", sc_grace),
-             ("stopvote", sc_stopvote), ("presence", sc_presence), ("outside", sc_outside), ("restart", None)]
+             ("stopvote", sc_stopvote), ("presence", sc_presence), ("outside", sc_outside),
+             ("shared", sc_sharedhost), ("spent", sc_spent), ("keepkill", sc_keep_kill), ("keepterm", sc_keep_term), ("restart", None)]
+NEEDS_BOT = ("keepkill", "keepterm")
 
 
 def main():
@@ -475,7 +644,8 @@ def main():
     tmp = irclib.tempdir()
     srv = NgIRCd(tmp)
     srv.start()
-    chans = ("#seen", "#trump", "#bidname", "#grace", "#stopvote", "#secret", "#restart", "#outside")
+    chans = ("#seen", "#trump", "#bidname", "#grace", "#stopvote", "#secret", "#restart", "#outside", "#shared",
+             "#spent", "#keepkill", "#keepterm")
     bot = Bot(tmp, srv.port, channels=chans, grace_seconds=120,
               extra_tables="computer_delay_ms = 3000;\n  deal_pause_ms = 300;")
     with open(bot.cfg) as f:
@@ -490,7 +660,9 @@ def main():
                 continue
             t0 = time.time()
             try:
-                if fn:
+                if name in NEEDS_BOT:
+                    fn(srv.port, bot)
+                elif fn:
                     fn(srv.port)
                 else:
                     sc_restart(srv.port, bot)   # last: it restarts the bot

@@ -358,6 +358,24 @@ class Client:
                     return False
                 self.cond.wait(min(left, 0.2))
 
+    def wait_active(self, pred, stall=45.0, guard=1800.0):
+        """Waits until pred() holds while lines keep coming: False once
+        `stall` seconds pass with no new line (stuck), or after `guard`
+        seconds in all (a test that would never end). For a whole match,
+        whose length a busy machine stretches: progress, not a clock."""
+        end = time.time() + guard
+        last_n, last_t = len(self.lines), time.time()
+        with self.cond:
+            while True:
+                if pred():
+                    return True
+                now = time.time()
+                if len(self.lines) != last_n:
+                    last_n, last_t = len(self.lines), now
+                if now - last_t > stall or now > end:
+                    return False
+                self.cond.wait(0.2)
+
     def from_bot(self, botnick, start=0):
         """Lines the bot sent to this client (channel or private) from index start."""
         b = botnick.lower()

@@ -7,7 +7,7 @@ the system Python imports, so this script runs itself again under
 has no nio). Scenarios:
 
   0 the stand-in's encryption endpoints by hand (a claim takes one
-    one-time key, no fallback; the count in /sync; a to-device message
+    one-time key, then the fallback key, as Synapse; the count in /sync; a to-device message
     stays until a later since token confirms it; device_lists.changed);
     then the test players encrypt: two nio players in an encrypted room send
     each other messages, on the stand-in (tests/matrixlib.py: every key,
@@ -179,7 +179,7 @@ def _http(hs, method, path, token, body=None):
 
 def standin_semantics():
     """The stand-in's encryption endpoints do what the spec says, by hand:
-    a claim takes one one-time key (and there is no fallback), the count
+    a claim takes one one-time key, then the fallback key (used), the count
     in /sync follows, a to-device message stays until a later token
     confirms it, device_lists.changed names a room-mate whose keys change."""
     hs = Homeserver().start()
@@ -204,6 +204,21 @@ def standin_semantics():
         got = [_http(hs, "POST", "/keys/claim", ta, claim)[1].get("one_time_keys", {}) for _ in range(3)]
         R.check([bool(g.get(bob, {}).get("BDEV")) for g in got] == [True, True, False],
                 "0 stand-in: three claims of two one-time keys gave %r" % got)
+        fb = keys(bob, "BDEV", 0)
+        fb["fallback_keys"] = {"signed_curve25519:F1": {"key": "f" * 43, "fallback": True,
+                                                         "signatures": fb["device_keys"]["signatures"]}}
+        del fb["device_keys"]
+        _http(hs, "POST", "/keys/upload", tb, fb)
+        st, f0 = _http(hs, "GET", "/sync?timeout=0", tb)
+        got = [_http(hs, "POST", "/keys/claim", ta, claim)[1].get("one_time_keys", {}).get(bob, {}).get("BDEV")
+               for _ in range(2)]
+        st, f1 = _http(hs, "GET", "/sync?timeout=0", tb)
+        R.check(f0.get("device_unused_fallback_key_types") == ["signed_curve25519"] and
+                [list(g or {}) for g in got] == [["signed_curve25519:F1"]] * 2 and
+                f1.get("device_unused_fallback_key_types") == [],
+                "0 stand-in: the fallback key (as Synapse: handed out when none is left, then listed as used): "
+                "%r, %r, %r" % (f0.get("device_unused_fallback_key_types"), got,
+                                f1.get("device_unused_fallback_key_types")))
         st, q = _http(hs, "POST", "/keys/query", ta, {"device_keys": {bob: []}})
         R.check(list(q.get("device_keys", {}).get(bob, {})) == ["BDEV"], "0 stand-in: /keys/query: %r" % q)
         st, sb = _http(hs, "GET", "/sync", tb)

@@ -13,9 +13,8 @@ what the stand-in gets wrong about Synapse cannot hide a bug. Scenarios:
   3 Synapse at its DEFAULT limits (rc_message 0.2 a second after a burst
     of 10): four people sit down within a second of each other, start at
     once and play at 3 s a move (MX_THINK) in a brief room, as people in
-    such a room would, the first three deals of a match (MX_SYNAPSE_DEALS;
-    one when MX_BRIEF_SPEED > 1, the sanitized run: Synapse's own limit
-    cannot be sped up). Checks: every `!sit` answered, every deal ends (no
+    such a room would, the first deal of a match (MX_SYNAPSE_DEALS: `make
+    test-long` plays three; Synapse's own limit cannot be sped up). Checks: every `!sit` answered, every deal ends (no
     lock-up), no empty room left behind (Synapse's own database), no
     command waiting more than 10 s for its answer, privacy clean in each
     deal. Figures: 429s, events, waits;
@@ -25,8 +24,12 @@ what the stand-in gets wrong about Synapse cannot hide a bug. Scenarios:
     and match checks over the room and every direct room;
   4 the stand-in at Synapse's limit, charging a room creation as Synapse
     does (one token, the room made, then the join's token): the same rush
-    and one deal. Runs wherever the test runs, from tests/matrix_rush.py
-    (so that the two run side by side).
+    and one deal (at MX_BRIEF_SPEED, tests/matrix_brief.py). Runs wherever
+    the test runs.
+
+Each runs as its own test, so that they run side by side: this file runs
+1 and 2, tests/matrix_synapse_limits.py 3, tests/matrix_rush.py 4 and
+tests/matrix_synapse_six.py 5.
 
 Where ../shared/synapse is missing (a checkout of one's own), 1-3 print
 that they are skipped and why. Environment: CARDBOT, MX_ONLY, MX_THINK,
@@ -51,7 +54,7 @@ R.name = "matrix_synapse"
 matrix_brief.R.name = "matrix_synapse"
 SPEED = matrix_brief.SPEED
 THINK = float(os.environ.get("MX_THINK", "3"))
-DEALS = int(os.environ.get("MX_SYNAPSE_DEALS", "3" if SPEED == 1 else "1"))
+DEALS = int(os.environ.get("MX_SYNAPSE_DEALS", "1"))
 ANSWER_MAX = 10.0   # seconds a command may wait for its answer
 ONLY = {int(x) for x in os.environ.get("MX_ONLY", "").split(",") if x.strip()}
 
@@ -201,6 +204,18 @@ class Rush(matrix_brief.Brief):
                       self.deals, f["seconds"], ", ".join("%.1f" % w for w in self.sit_waits),
                       pct(f["waits"], 50), pct(f["waits"], 99), max(f["waits"]), len(f["waits"]), f["refused"],
                       f["bot_sends"], f["slow_told"], f["refused_moves"]))
+        if matrix_brief.VERBOSE:
+            for n, p in getattr(self, "players", {}).items():
+                print("    %s refused: %r; last actions: %r" % (n, p.refused, p.actions[-4:]))
+            if f.get("refused_moves"):
+                with self.hs.lock:
+                    evs = list(self.hs.events[self.start_pos:])
+                names = {u: n for n, u in self.ids.items()}
+                for e in evs:
+                    if e["type"] == "m.room.message":
+                        where = "room" if e["room_id"] == self.room else "dm"
+                        print("      %.2f %s %s: %r" % (e["t"], where, names.get(e["sender"], "BOT"),
+                                                       e["content"].get("body", "")[:300]))
 
 
 class SynapseRush(OnSynapse, Rush):
@@ -219,7 +234,7 @@ def six_on_synapse():
     R.failed += six.failed - f0
 
 
-def main(which=(1, 2, 3, 5), name="matrix_synapse"):
+def main(which=(1, 2), name="matrix_synapse"):
     R.name = matrix_brief.R.name = name
     if not os.path.exists(matrix_game.matrixlib.CARDBOT):
         print("%s: no cardbot binary at %s" % (name, matrix_game.matrixlib.CARDBOT))
@@ -229,7 +244,7 @@ def main(which=(1, 2, 3, 5), name="matrix_synapse"):
     real = {1, 2, 3, 5} & set(ONLY or which)
     why = synapselib.synapse_missing() if real else None
     if why:
-        print("matrix_synapse: scenarios 1-3 and 5 (a real Synapse) skipped: %s" % why)
+        print("%s: scenarios %s (a real Synapse) skipped: %s" % (name, sorted(real), why))
     scs = []
     if not why:
         scs += [

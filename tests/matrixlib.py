@@ -19,7 +19,10 @@ bot and for encrypting players that come over HTTP with their own logins
 (tests/e2eelib.py; any user, any device, the token in the Authorization
 header or as access_token): /keys/upload keeps each device's keys and
 one-time keys, /keys/query gives every device of the users asked,
-/keys/claim takes one one-time key (there is no fallback), /sendToDevice
+/keys/claim takes one one-time key, or when none is left the device's
+fallback key (as Synapse does: again and again, marked used, so /sync's
+device_unused_fallback_key_types no longer lists it until a new one is
+uploaded), /sendToDevice
 queues to-device events per device, which /sync hands out in
 `to_device.events` until a sync with a later token confirms them; /sync
 also gives `device_one_time_keys_count` and `device_lists.changed` (room
@@ -230,7 +233,8 @@ class Homeserver:
         # counter (`xseq`), the second part of a since token "s<event>_<xseq>".
         self.device_keys = {}    # user -> {device: the signed device keys}
         self.otks = {}           # (user, device) -> {"signed_curve25519:ID": key}
-        self.fallback_keys = {}  # (user, device) -> {...}: kept, never handed out by a claim
+        self.fallback_keys = {}  # (user, device) -> {...}: handed out by a claim when no one-time key is left
+        self.fallback_used = set()  # (user, device, algorithm) whose fallback key a claim handed out
         self.to_device = {}      # (user, device) -> [(seq, event)]
         self.to_device_log = []  # every to-device message sent: (t, sender, device, type, to user, to device, content)
         self.key_changes = []    # (seq, user): device keys uploaded anew
@@ -359,6 +363,25 @@ class Homeserver:
                     return None
                 self.cond.wait(min(left, 0.2))
 
+    def wait_active(self, pred, stall=45.0, guard=1800.0):
+        """Waits until pred() holds while events keep coming: None once
+        `stall` seconds pass with no new event (stuck), or after `guard`
+        seconds in all. For a whole match, whose length a busy machine
+        stretches: progress, not a clock."""
+        end = time.time() + guard
+        last_n, last_t = len(self.events), time.time()
+        with self.cond:
+            while True:
+                r = pred()
+                if r:
+                    return r
+                now = time.time()
+                if len(self.events) != last_n:
+                    last_n, last_t = len(self.events), now
+                if now - last_t > stall or now > end:
+                    return None
+                self.cond.wait(0.2)
+
     def fault(self, pred, action, times=1):
         """action: ("status", code, body) | ("raw", status, bytes) | ("drop",) | ("hang", seconds) |
         ("partial", status, bytes): closed in mid-body | ("after", ("sleep", seconds)): a late answer |
@@ -483,8 +506,9 @@ class Homeserver:
                     counts[algo] = counts.get(algo, 0) + 1
                 counts.setdefault("signed_curve25519", 0)
                 body["device_one_time_keys_count"] = counts
-                body["device_unused_fallback_key_types"] = sorted({k.split(":")[0] for k in
-                                                                   self.fallback_keys.get((user, device), {})})
+                body["device_unused_fallback_key_types"] = sorted(
+                    {k.split(":")[0] for k in self.fallback_keys.get((user, device), {})
+                     if (user, device, k.split(":")[0]) not in self.fallback_used})
                 if since is not None:
                     changed = self._device_lists_changed(user, since, since_x, now)
                     if changed:
@@ -955,6 +979,7 @@ class Homeserver:
                 fb = body.get("fallback_keys") or {}
                 if fb:
                     self.fallback_keys[(user, device)] = dict(fb)
+                    self.fallback_used -= {(user, device, k.split(":")[0]) for k in fb}
                 counts = {}
                 for kid in self.otks[(user, device)]:
                     counts[kid.split(":")[0]] = counts.get(kid.split(":")[0], 0) + 1
@@ -976,6 +1001,13 @@ class Homeserver:
                         self.claims.append((time.time(), user, u, d, kid))
                         if kid is not None:
                             out.setdefault(u, {})[d] = {kid: keys.pop(kid)}
+                            continue
+                        # None left: the fallback key, used or not, as Synapse does (marked used).
+                        fb = self.fallback_keys.get((u, d), {})
+                        fkid = next((k for k in sorted(fb) if k.split(":")[0] == algo), None)
+                        if fkid is not None:
+                            out.setdefault(u, {})[d] = {fkid: fb[fkid]}
+                            self.fallback_used.add((u, d, algo))
                 return 200, {"one_time_keys": out, "failures": {}}
             if p == "/sendToDevice/{eventType}/{txnId}":
                 key = ("todevice", rec["token"], params["txnId"])

@@ -96,6 +96,14 @@ def unit_static():
             "unit denies @privileged system calls", filters)
     T.check(any("cardbot run -c" in v for v in d.get("ExecStart", [])), "unit runs `cardbot run -c FILE`")
     T.check("User" not in d, "no fixed User= (DynamicUser makes one)")
+    # Match pages: the private state directory cannot be served, so the unit
+    # lets the bot write the public folder the docs name (issue 29.5).
+    rw = [p.lstrip("-") for v in d.get("ReadWritePaths", []) for p in v.split()]
+    T.check(rw == ["/srv/cardbot/public"], "unit lets the bot write /srv/cardbot/public only", rw)
+    for doc in ("README.md", "docs/cardbot.cfg.5", "config/cardbot.cfg"):
+        text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
+        T.check("/srv/cardbot/public" in text and "0644" in text,
+                "%s names the unit's public folder and the pages' mode" % doc)
 
 
 def unit_systemd(root):

@@ -1,32 +1,39 @@
 #!/bin/sh
-# run.sh: runs every test program given (two at a time: UNIT_JOBS), then the
-# tests/*.py checks of the binary (TEST_JOBS at a time: they mostly wait on
-# servers and timers; each uses its own ports and temp directory), and adds
-# up their "N passed, N failed" lines into one closing line. Each test's
-# output is printed whole, in a fixed order, with the seconds it took.
-# The checks known to take longest start first, so the run does not end on
-# one long check started last.
+# run.sh: runs every test program given (the C unit, property and fuzz-replay
+# programs: UNIT_JOBS at a time) and, beside them, the tests/*.py checks of
+# the binary (TEST_JOBS at a time: they mostly wait on servers and players;
+# each uses its own ports and temp directory), then adds up their "N passed,
+# N failed" lines into one closing line. Each test's output is printed whole,
+# in a fixed order, with the seconds it took; the ten slowest and the wall
+# time close the run. The checks known to take longest start first, so the
+# run does not end on one long check started last.
 # Environment: CARDBOT (the binary under test), BUILD (build directory),
-# UNIT_JOBS (test programs at once; default 2), TEST_JOBS (Python checks at
-# once; default 3), TEST_ONLY (a substring: run only the tests whose name
-# contains it).
+# UNIT_JOBS (test programs at once; default 1 beside the scripts, 2 alone), TEST_JOBS (Python checks at
+# once; default 6), TEST_ONLY (a substring: run only the tests whose name
+# contains it), TEST_KIND (unit: the programs alone; net: the scripts alone;
+# default both). tests/README.md says more.
 set -u
 : "${CARDBOT:=bin/cardbot}"
-: "${UNIT_JOBS:=2}"
-: "${TEST_JOBS:=3}"
+: "${TEST_KIND:=all}"
+# The programs alone may have both cores; beside the scripts, one.
+if [ "$TEST_KIND" = unit ]; then : "${UNIT_JOBS:=2}"; else : "${UNIT_JOBS:=1}"; fi
+: "${TEST_JOBS:=6}"
 : "${TEST_ONLY:=}"
 export CARDBOT
 total_pass=0
 total_fail=0
 status=0
 logdir=$(mktemp -d)
+run_start=$(date +%s)
 trap 'rm -rf "$logdir"' EXIT
 
-# The slowest first (seconds in a plain CI run, November 2026). matrix_e2ee
-# (two Synapse scenarios and nio's crypto in Python: CPU-heavy) starts after
-# the timing-sensitive Matrix checks, not beside them: run beside matrix_rush
-# on two cores, rush's scripted players fell behind and its deal stalled.
-SLOW_FIRST="matrix_synapse matrix_rush matrix_brief crash_recovery irc_game irc_six test_g304_simple test_g304_props test_g304_ai matrix_game matrix_basic irc_games bot_table matrix_e2ee"
+# The slowest first (seconds in a plain run beside other work, November
+# 2026: matrix_e2ee 237, matrix_synapse_limits 214, crash_recovery 201,
+# irc_lang 168, page_browser 153, irc_game 124, matrix_element 45-115,
+# irc_six 92).
+SLOW_FIRST="matrix_e2ee matrix_synapse_limits crash_recovery irc_lang page_browser irc_game matrix_element irc_six
+matrix_synapse matrix_brief matrix_synapse_six rules_model replay_errors matrix_game matrix_rush irc_games
+matrix_basic test_g304_props test_g304_ai bot_games bot_table test_g304_simple"
 
 tally() {
 	line=$(grep -E '^[A-Za-z0-9_ -]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
@@ -59,10 +66,11 @@ slow_first() {
 	echo $first $rest
 }
 
-# run_all PREFIX JOBS CMD...: runs each CMD (a program, or a .py script)
+# launch PREFIX JOBS CMD...: runs each CMD (a program, or a .py script)
 # JOBS at a time; log, exit status and seconds go to $logdir/PREFIX<i>.*,
-# where i is the CMD's place in the list as given.
-run_all() {
+# where i is the CMD's place in the list as given. Returns when the last
+# has ended.
+launch() {
 	prefix=$1
 	jobs=$2
 	shift 2
@@ -90,10 +98,18 @@ run_all() {
 		) &
 	done
 	wait
+}
+
+# report PREFIX CMD...: prints each CMD's output and time, in the order given.
+report() {
+	prefix=$1
+	shift
 	i=0
 	for t in "$@"; do
 		i=$((i + 1))
-		echo "== $t ($(cat "$logdir/$prefix$i.secs" 2>/dev/null || echo '?') s)"
+		secs=$(cat "$logdir/$prefix$i.secs" 2>/dev/null || echo '?')
+		echo "$secs $t" >>"$logdir/times"
+		echo "== $t ($secs s)"
 		cat "$logdir/$prefix$i.log"
 		rc=$(cat "$logdir/$prefix$i.rc" 2>/dev/null || echo 1)
 		[ "$rc" = 0 ] || status=1
@@ -102,22 +118,39 @@ run_all() {
 }
 
 programs=""
-for t in "$@"; do
-	wanted "$t" && programs="$programs $t"
-done
-# shellcheck disable=SC2086
-[ -z "$programs" ] || run_all unit "$UNIT_JOBS" $programs
+if [ "$TEST_KIND" != net ]; then
+	for t in "$@"; do
+		wanted "$t" && programs="$programs $t"
+	done
+fi
 
 scripts=""
-for script in tests/*.py; do
-	[ -f "$script" ] || continue
-	case "$script" in *lib.py) continue ;; esac # shared modules, not tests
-	wanted "$script" || continue
-	scripts="$scripts $script"
-done
+if [ "$TEST_KIND" != unit ]; then
+	for script in tests/*.py; do
+		[ -f "$script" ] || continue
+		case "$script" in *lib.py) continue ;; esac # shared modules, not tests
+		wanted "$script" || continue
+		scripts="$scripts $script"
+	done
+fi
+
+# The two pools run side by side: the programs are CPU-bound, the scripts
+# mostly wait, and every check must hold on a busy machine anyway.
 # shellcheck disable=SC2086
-[ -z "$scripts" ] || run_all py "$TEST_JOBS" $scripts
+[ -z "$programs" ] || launch unit "$UNIT_JOBS" $programs &
+# shellcheck disable=SC2086
+[ -z "$scripts" ] || launch py "$TEST_JOBS" $scripts &
+wait
+# shellcheck disable=SC2086
+[ -z "$programs" ] || report unit $programs
+# shellcheck disable=SC2086
+[ -z "$scripts" ] || report py $scripts
 
 [ "$total_fail" -eq 0 ] || status=1
+if [ -s "$logdir/times" ]; then
+	echo "the ten slowest (seconds):"
+	sort -rn "$logdir/times" | head -n 10 | sed 's/^/  /'
+fi
+echo "wall time: $(( $(date +%s) - run_start )) s"
 echo "total: $total_pass passed, $total_fail failed"
 exit $status

@@ -110,7 +110,8 @@ class SynapseHomeserver:
         self.events = []         # as matrixlib's: dicts with room_id, type, sender, content, event_id, pos, t
         self.seen = set()
         self.account_data = {}
-        self.requests = []       # the bot's requests through the proxy: t, method, path, status, user
+        self.requests = []       # the bot's requests through the proxy: t, t_done, method, path, status, user;
+        #                          json (a /keys/ request's body), reply (a /keys/query's), event_id (a send's)
         self.violations = []
         self.faults = []
         self.rate = (10, 0.2) if limits == "default" else None
@@ -278,6 +279,15 @@ class SynapseHomeserver:
                     body = json.loads(data or b"{}")
                 except ValueError:
                     body = {}
+                if "/keys/" in path:
+                    try:
+                        rec["json"] = json.loads(raw or b"{}")  # whose keys were asked for
+                    except ValueError:
+                        rec["json"] = None
+                    if path.endswith("/keys/query"):
+                        rec["reply"] = body  # which devices the reply listed
+                if "/send/" in path and status == 200:
+                    rec["event_id"] = body.get("event_id")
                 if path.endswith("/login") and status == 200:
                     hs.tokens[body.get("access_token")] = body.get("user_id")
                     rec["device"] = body.get("device_id")
@@ -435,6 +445,8 @@ class SynapseHomeserver:
     def messages(self, start=0):
         with self.lock:
             return [e for e in self.events[start:] if e["type"] == "m.room.message"]
+
+    wait_active = matrixlib.Homeserver.wait_active
 
     def wait(self, pred, timeout):
         end = time.time() + timeout

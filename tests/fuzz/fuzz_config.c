@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			FUZZ_ASSERT(net->irc.nchannels >= 0 && net->irc.nchannels <= IRC_CHANNELS_MAX);
 			for (int j = 0; j < net->irc.nchannels; j++) {
 				check_text(net->irc.channels[j].name, sizeof net->irc.channels[j].name);
-				(void)config_channel_table(&c, net, net->irc.channels[j].name);
+				(void)config_channel_table(&c, net, NULL, net->irc.channels[j].name);
 			}
 		}
 		config_free(&c);

@@ -5,7 +5,7 @@
  * must be valid UTF-8 without CR, LF or NUL); split into pieces of a size
  * taken from the first byte (each piece non-empty, within the size, and
  * valid UTF-8 when the input was and held no colour codes); and the small
- * helpers run on the parsed words.
+ * helpers run on the parsed words, each also read as a 005 token.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,13 +33,25 @@ static void check_parse(const uint8_t *data, size_t size)
 		char nick[64];
 		ircline_nick(m.prefix, nick, sizeof nick);
 		FUZZ_ASSERT(strlen(nick) < sizeof nick);
-		(void)casemap_cmp(nick, m.prefix);
+		for (int r = CASEMAP_ASCII; r <= CASEMAP_STRICT_RFC1459; r++)
+			FUZZ_ASSERT(!casemap_cmp((casemap)r, nick, nick));
 	}
 	for (int i = 0; i < m.nparams; i++) {
 		FUZZ_ASSERT(m.params[i] != NULL);
-		(void)ircline_is_channel(m.params[i]);
+		(void)ircline_is_channel(NULL, m.params[i]);
 		(void)ircline_is_word(m.params[i]);
-		(void)casemap_cmp(m.params[i], m.command);
+		(void)casemap_cmp(CASEMAP_RFC1459, m.params[i], m.command);
+		/* Any token as a 005 token: what is taken stays within bounds and
+		 * sane; what is refused leaves everything as it was. */
+		ircline_isupport is, before;
+		ircline_isupport_default(&is);
+		before = is;
+		int took = ircline_isupport_token(&is, m.params[i]);
+		FUZZ_ASSERT(strlen(is.chantypes) < sizeof is.chantypes && strlen(is.prefixes) < sizeof is.prefixes);
+		FUZZ_ASSERT(!strchr(is.chantypes, ' ') && !strchr(is.prefixes, ' ') && !strchr(is.chantypes, ','));
+		if (took == 0 || (took < 0 && strncmp(m.params[i], "CASEMAPPING", 11)))
+			FUZZ_ASSERT(!memcmp(&is, &before, sizeof is));
+		(void)ircline_is_channel(&is, m.params[i]);
 	}
 	/* A too-small buffer is refused, never overrun. */
 	char tiny[8];

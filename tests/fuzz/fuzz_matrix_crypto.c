@@ -173,7 +173,7 @@ static void step(mx_crypto *c, kv *s, char kind, const char *text, size_t n)
 	}
 	case 'S': {
 		int missing = 0;
-		body_ok(mx_crypto_claim_body(c, users, 2));
+		body_ok(mx_crypto_claim_body(c, users, 2, 0));
 		body_ok(mx_crypto_share_body(c, ROOM, users, 2, 1000, &missing));
 		FUZZ_ASSERT(missing >= 0);
 		body_ok(mx_crypto_encrypt(c, ROOM, "m.room.message", "{\"msgtype\":\"m.text\",\"body\":\"hi\"}", 1000));

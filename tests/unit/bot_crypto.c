@@ -347,6 +347,62 @@ static json_object *first_upload(mx_crypto *c, const char *user, const char *dev
 	return up;
 }
 
+/* A fallback key (issue 28): published signed with the first keys, it opens
+ * a session once the one-time keys are gone; when the server says it was
+ * used, a new one is made once and goes up. */
+static void test_fallback(world *w)
+{
+	json_object *fb = path(w->a_up, "fallback_keys", NULL, NULL), *k = NULL;
+	const char *kid = NULL;
+	if (fb) {
+		json_object_object_foreach(fb, id, v) {
+			kid = id;
+			k = v;
+			break;
+		}
+	}
+	json_object *flag = k ? path(k, "fallback", NULL, NULL) : NULL;
+	CHECK(fb && json_object_object_length(fb) == 1 && kid && !strncmp(kid, "signed_curve25519:", 18) && flag
+	      && json_object_get_boolean(flag) && verify_sig(k, ALICE, "ALICEBOT", mx_crypto_ed25519(w->a)),
+	      "the first upload has one signed fallback key, marked so");
+	mem sm = { 0 };
+	mx_crypto *c = open_dev("@fay:example.org", "FAYDEV", "fay's pickle key", &sm);
+	json_object *q = query_reply(ALICE, "ALICEBOT", path(w->a_up, "device_keys", NULL, NULL));
+	CHECK(c && mx_crypto_query_done(c, q) == 1, "fay knows alice");
+	json_object_put(q);
+	json_object *one = json_object_new_object();
+	if (kid)
+		json_object_object_add(one, kid, json_object_get(k));
+	json_object *cr = claim_reply(ALICE, "ALICEBOT", one);
+	CHECK(c && mx_crypto_claim_done(c, cr) == 1, "a session with alice from her fallback key");
+	json_object_put(cr);
+	json_object_put(one);
+	const char *users[] = { ALICE };
+	int missing = -1;
+	char room[256] = "";
+	char *body = c ? mx_crypto_share_body(c, "!fay:example.org", users, 1, w->now, &missing) : NULL;
+	CHECK(body && deliver(w->a, body, "@fay:example.org", ALICE, "ALICEBOT", room, sizeof room) == 1
+	      && !strcmp(room, "!fay:example.org"), "alice reads a room key sent over her fallback key");
+	free(body);
+	CHECK(mx_crypto_fallback_used(w->a) == 1, "the server says it was used: a new one is made");
+	CHECK(mx_crypto_fallback_used(w->a) == 0, "...once, while it waits to go up");
+	body = mx_crypto_upload_body(w->a, 50);
+	json_object *up = parse(body), *nfb = path(up, "fallback_keys", NULL, NULL);
+	CHECK(nfb && json_object_object_length(nfb) == 1 && kid && !path(nfb, kid, NULL, NULL)
+	      && json_object_object_length(path(up, "one_time_keys", NULL, NULL)) == 0,
+	      "the next upload has the new fallback key alone: %s", body ? body : "(none)");
+	json_object_put(up);
+	free(body);
+	json_object *reply = parse("{\"one_time_key_counts\":{\"signed_curve25519\":50}}");
+	mx_crypto_upload_done(w->a, reply);
+	json_object_put(reply);
+	body = mx_crypto_upload_body(w->a, 50);
+	CHECK(body == NULL, "nothing due once it is up");
+	free(body);
+	mx_crypto_free(c);
+	mem_free(&sm);
+}
+
 static void test_keys(world *w)
 {
 	w->a = open_dev(ALICE, "ALICEBOT", KEY_A, &w->sa);
@@ -387,9 +443,33 @@ static void test_keys(world *w)
 	CHECK(mx_crypto_query_done(w->a, q) == 1 && mx_crypto_devices(w->a, ALICE, ids, 4) == 0, "alice skips herself");
 	json_object_put(q);
 
-	/* Claim: alice has no session with bob yet. */
+	/* Claim: alice has no session with bob yet. A claim that brings no key
+	 * backs bob's device off (on its own: issue 28), a failed one does not. */
 	const char *users[] = { BOB };
-	body = mx_crypto_claim_body(w->a, users, 1);
+	json_object *none = parse("{\"one_time_keys\":{}}");
+	body = mx_crypto_claim_body(w->a, users, 1, 1000);
+	CHECK(body != NULL && mx_crypto_claim_done(w->a, none) == 0, "a claim without a key makes no session");
+	free(body);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + MXC_CLAIM_WAIT_MS - 1);
+	CHECK(body == NULL, "a device that had no key is not asked again before MXC_CLAIM_WAIT_MS");
+	free(body);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + MXC_CLAIM_WAIT_MS);
+	CHECK(body != NULL, "...and is asked again then");
+	free(body);
+	CHECK(mx_crypto_claim_done(w->a, none) == 0, "no key again");
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + 3 * MXC_CLAIM_WAIT_MS - 1);
+	CHECK(body == NULL, "the second wait is twice as long");
+	free(body);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + 3 * MXC_CLAIM_WAIT_MS);
+	CHECK(body != NULL, "...and then it is asked");
+	free(body);
+	mx_crypto_claim_failed(w->a);
+	body = mx_crypto_claim_body(w->a, users, 1, 1000 + 3 * MXC_CLAIM_WAIT_MS + 1);
+	CHECK(body != NULL, "a claim that failed does not count: asked again at once");
+	free(body);
+	json_object_put(none);
+	mx_crypto_claim_failed(w->a);
+	body = mx_crypto_claim_body(w->a, users, 1, 0);
 	json_object *cb = parse(body);
 	const char *alg = str_at(cb, "one_time_keys", BOB, "BOBDEV");
 	CHECK(alg && !strcmp(alg, "signed_curve25519") && path(cb, "timeout", NULL, NULL), "claim body: %s", body);
@@ -398,7 +478,7 @@ static void test_keys(world *w)
 	json_object *cr = claim_reply(BOB, "BOBDEV", path(w->b_up, "one_time_keys", NULL, NULL));
 	CHECK(mx_crypto_claim_done(w->a, cr) == 1, "one Olm session made");
 	json_object_put(cr);
-	body = mx_crypto_claim_body(w->a, users, 1);
+	body = mx_crypto_claim_body(w->a, users, 1, 0);
 	CHECK(body == NULL, "nothing to claim now");
 	free(body);
 }
@@ -502,7 +582,7 @@ static void test_tofu(world *w)
 	CHECK(mx_crypto_query_done(w->a, q1) == 1 && mx_crypto_devices(w->a, CAROL, ids, 2) == 0,
 	      "refused for good, even with the first keys again");
 	const char *users[] = { CAROL };
-	char *body = mx_crypto_claim_body(w->a, users, 1);
+	char *body = mx_crypto_claim_body(w->a, users, 1, 0);
 	CHECK(body == NULL, "no claim for a refused device");
 	free(body);
 	json_object *cr = claim_reply(CAROL, "CAROLDEV", path(u2, "one_time_keys", NULL, NULL));
@@ -791,7 +871,7 @@ static void test_bad_input(world *w)
 	char *s = mx_crypto_share_body(b, "!odd:example.org", users, 3, w->now, &missing);
 	CHECK(s == NULL, "share: odd users");
 	free(s);
-	s = mx_crypto_claim_body(b, users, 3);
+	s = mx_crypto_claim_body(b, users, 3, 0);
 	CHECK(s == NULL, "claim body: odd users");
 	free(s);
 	char ids[1][256];
@@ -1148,6 +1228,7 @@ int main(void)
 	world w = { .now = 1700000000000LL };
 	test_canonical();
 	test_keys(&w);
+	test_fallback(&w);
 	test_messages(&w);
 	test_tofu(&w);
 	test_rotation(&w);

@@ -572,7 +572,7 @@ static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 		say(b, room, names[i], "!sit");
 	say(b, room, "ann", "!set pace casual");
 	say(b, room, "ann", "!start");
-	int armed = 0, to = -1;
+	int armed = 0, to = -1, withdrawn0 = net.withdrawn;
 	for (int step = 0; step < 2000 && t->state == TABLE_PLAYING && !armed; step++) {
 		game_status st;
 		game_status_of(t->g, &st);
@@ -587,6 +587,8 @@ static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 		to = st.turn;
 	}
 	CHECK(armed, "%s nudge: a turn passed in silence", gname);
+	CHECK(net.withdrawn == withdrawn0, "%s nudge: nothing withdrawn while no mention was made (%d)", gname,
+	      net.withdrawn - withdrawn0);
 	if (armed) {
 		char want[64];
 		snprintf(want, sizeof want, "%s: ", names[to]);
@@ -607,6 +609,17 @@ static void nudge_at_table(bot *b, loop *ev, const char *gname, int n, rng *r)
 		for (int i = r0; i < net.nroom; i++)
 			times += strstr(net.room_lines[i], want) && strstr(net.room_lines[i], "your turn");
 		CHECK(times == 3, "%s nudge: %s is named three times while the turn waits (%d)", gname, names[to], times);
+		/* When they move at last, a mention still held back by the
+		 * network (a rate limit) would name someone who has moved: the
+		 * host withdraws it, once, for this room. */
+		int w0 = net.withdrawn;
+		game_status st;
+		game_status_of(t->g, &st);
+		if (st.turn == to && !st.needs_deal)
+			move_as(b, t, room, names[to], to, r);
+		CHECK(net.withdrawn == w0 + 1 && !strcmp(net.withdrawn_room, room),
+		      "%s nudge: the held mention of %s is withdrawn when they move (%d)", gname, names[to],
+		      net.withdrawn - w0);
 	}
 	for (int i = 0; i < n; i++)
 		say(b, room, names[i], "!stop");

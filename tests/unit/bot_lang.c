@@ -369,7 +369,7 @@ static void test_config(void)
 	CHECK(n == 0, "a config with lang settings loads");
 	if (n == 0) {
 		CHECK(!strcmp(c.bot.language, "si") && !strcmp(c.tables.lang, "en"), "bot.language and tables.lang are read");
-		const config_table *ta = config_channel_table(&c, &c.networks[0], "#tamil");
+		const config_table *ta = config_channel_table(&c, &c.networks[0], NULL, "#tamil");
 		CHECK(ta && !strcmp(ta->lang, "ta"), "the channel's lang is read");
 		config_free(&c);
 	}

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -205,6 +207,40 @@ static void hostile_names_escaped(void)
 	record_free(r);
 }
 
+/* A name with bidirectional overrides (an older cardbot kept them) turns
+ * neither the page's title nor its story around: the record reader drops
+ * them (issue 29.5). */
+static void bidi_names_stripped(void)
+{
+	size_t len;
+	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	json_object *o = text ? json_tokener_parse(text) : NULL;
+	free(text);
+	json_object *players = NULL;
+	CHECK(o && json_object_object_get_ex(o, "players", &players), "a record to change");
+	if (!players) {
+		json_object_put(o);
+		return;
+	}
+	json_object_array_put_idx(players, 0, json_object_new_string("a" "\xe2\x80\xae" "b" "\xe2\x81\xa6" "c" "\xe2\x81\xa9" "\xd8\x9c"));
+	const char *changed = json_object_to_json_string(o);
+	char err[RECORD_ERR_MAX];
+	record *r = record_parse_game(changed, strlen(changed), err);
+	CHECK(r && !strcmp(r->players[0], "abc"), "the reader drops the overrides: %s", r ? r->players[0] : err);
+	size_t hlen;
+	char *html = r ? page_html(r, &hlen) : NULL;
+	CHECK(html && strstr(html, "<title>304: abc, ") && !strstr(html, "\xe2\x80\xae") && !strstr(html, "\xe2\x81\xa6"),
+	      "the page's title names abc, with no override in the page");
+	free(html);
+	record_free(r);
+	json_object_array_put_idx(players, 0, json_object_new_string("\xe2\x80\xae"));
+	changed = json_object_to_json_string(o);
+	r = record_parse_game(changed, strlen(changed), err);
+	CHECK(!r && strstr(err, "only bidirectional"), "a name of overrides alone is refused: %s", r ? "read" : err);
+	record_free(r);
+	json_object_put(o);
+}
+
 static void in_play_has_no_page(void)
 {
 	const char *in_play = "{\"format\": \"cardbot-record/1\", \"started\": 1}";
@@ -371,8 +407,41 @@ static void record_command_page(void)
 	snprintf(b->public_dir, sizeof b->public_dir, "%s", dir);
 	snprintf(b->public_url, sizeof b->public_url, "https://example.org/304");
 	say(b, ROOM, "ann", "!304");  /* a table in the room, as where matches are played */
+	/* A link planted where the record goes is replaced, not written
+	 * through; the files are readable by a web server under the service's
+	 * UMask=0077 (issue 29.5). */
+	char victim[300], json_link[300];
+	snprintf(victim, sizeof victim, "%s.victim", dir);
+	snprintf(json_link, sizeof json_link, "%s/match-1.json", dir);
+	FILE *vf = fopen(victim, "w");
+	if (vf) {
+		fputs("untouched", vf);
+		fclose(vf);
+	}
+	CHECK(symlink(victim, json_link) == 0, "a symbolic link planted at match-1.json");
+	mode_t old_mask = umask(077);
 	int p0 = net.npriv;
 	say(b, ROOM, "ann", "!record 1");
+	umask(old_mask);
+	size_t vlen = 0;
+	char *vtext = slurp(victim, &vlen);
+	CHECK(vtext && !strcmp(vtext, "untouched"), "the link's target is not written: %s", vtext ? vtext : "(gone)");
+	free(vtext);
+	unlink(victim);
+	struct stat jst, hst;
+	char html_at[300];
+	snprintf(html_at, sizeof html_at, "%s/match-1.html", dir);
+	CHECK(lstat(json_link, &jst) == 0 && S_ISREG(jst.st_mode) && (jst.st_mode & 0777) == 0644,
+	      "match-1.json is a regular file of mode 0644 under umask 077 (mode %o)", (unsigned)(jst.st_mode & 07777));
+	CHECK(lstat(html_at, &hst) == 0 && S_ISREG(hst.st_mode) && (hst.st_mode & 0777) == 0644,
+	      "match-1.html is a regular file of mode 0644 under umask 077");
+	DIR *dp = opendir(dir);
+	int leftovers = 0;
+	for (struct dirent *de; dp && (de = readdir(dp));)
+		leftovers += strstr(de->d_name, ".tmp") != NULL;
+	if (dp)
+		closedir(dp);
+	CHECK(leftovers == 0, "no temporary file is left behind (%d)", leftovers);
 	const char *line = priv_from(p0, "The record of match 1");
 	CHECK(line && !strcmp(line, "The record of match 1: https://example.org/304/match-1.json and its page, to "
 			      "replay it in a browser: https://example.org/304/match-1.html"),
@@ -425,6 +494,7 @@ int main(void)
 {
 	every_game_renders();
 	hostile_names_escaped();
+	bidi_names_stripped();
 	six_players_page();
 	in_play_has_no_page();
 	record_command_page();

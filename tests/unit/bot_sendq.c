@@ -6,7 +6,7 @@
 #include "check.h"
 #include "sendq.h"
 
-static int eq(const char *a, const char *b) { return strcasecmp(a, b); }
+static int eq(const void *ctx, const char *a, const char *b) { (void)ctx; return strcasecmp(a, b); }
 
 /* Pops the next line into out; "" when none waits. */
 static const char *next(sendq *q, int64_t now, char *out, size_t len)
@@ -30,7 +30,7 @@ int main(void)
 	int64_t now = 1000000;
 
 	/* Control lines go first, in order, and "front" ones before them. */
-	sendq *q = sendq_new(eq);
+	sendq *q = sendq_new(eq, NULL);
 	CHECK(q != NULL, "sendq_new");
 	sendq_push(q, "#r", 1, NULL, "story 1", now);
 	sendq_push_control(q, "JOIN #a", 0);
@@ -43,7 +43,7 @@ int main(void)
 	sendq_free(q);
 
 	/* A room's story keeps its order whoever caused each line. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	sendq_tag alice = { "alice", NULL, 0, NULL }, bob = { "bob", NULL, 0, NULL };
 	sendq_push(q, "#r", 1, &alice, "alice plays", now);
 	sendq_push(q, "#r", 1, NULL, "computer plays", now);
@@ -57,7 +57,7 @@ int main(void)
 	/* A private line of a room's story (the next hand) waits behind all
 	 * the room is still to hear (the last deal's end): a person's flow
 	 * would have let it in after SENDQ_ROOM_STREAK room lines. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	sendq_tag deal = { NULL, NULL, 0, "#r" };
 	for (int i = 0; i < SENDQ_ROOM_STREAK + 1; i++) {
 		char text[32];
@@ -74,7 +74,7 @@ int main(void)
 	sendq_free(q);
 
 	/* A quiet person's answer overtakes a heavy asker's backlog. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	for (int i = 0; i < 10; i++) {
 		char key[16], text[32];
 		snprintf(key, sizeof key, "q%d", i);
@@ -93,7 +93,7 @@ int main(void)
 	sendq_free(q);
 
 	/* The same question while its answer waits is said once, and charged. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	answer(q, "f1", "#r", 1, "#r table", "table 1", now);
 	sendq_tag f2 = { "f2", "#r table", 1, NULL };
 	CHECK(sendq_push(q, "#r", 1, &f2, "table 2", now) == SENDQ_MERGED, "merged");
@@ -106,7 +106,7 @@ int main(void)
 	sendq_free(q);
 
 	/* One person's own lines are bounded; a room's story is not. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	int queued = 0, dropped = 0;
 	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++) {
 		char key[16];
@@ -127,7 +127,7 @@ int main(void)
 	sendq_free(q);
 
 	/* A busy room cannot starve answers: one in SENDQ_ROOM_STREAK + 1. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	for (int i = 0; i < 10; i++)
 		sendq_push(q, "#busy", 1, NULL, "room", now);
 	answer(q, "p", "p", 0, "help", "answer", now);
@@ -150,7 +150,7 @@ int main(void)
 	sendq_free(q);
 
 	/* Use is forgotten with time. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	for (int i = 0; i < 8; i++) {
 		answer(q, "u", "u", 0, NULL, "x", now);
 		next(q, now, buf, sizeof buf);
@@ -165,7 +165,7 @@ int main(void)
 
 	/* Many people: flows are reused, never more than SENDQ_FLOWS_MAX, and
 	 * the total is bounded. */
-	q = sendq_new(eq);
+	q = sendq_new(eq, NULL);
 	int sent = 0;
 	for (int i = 0; i < 3 * SENDQ_FLOWS_MAX; i++) {
 		char who[16];

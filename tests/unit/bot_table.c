@@ -11,6 +11,7 @@
 #include "loop.h"
 #include "render.h"
 #include "table.h"
+#include "table_store.h"
 #include "testnet.h"
 
 /* The 304 match of a table (its game state is a g304). */
@@ -607,6 +608,91 @@ int main(void)
 		CHECK(st->seats[0].computer, "seats: after the grace, !bot takes it");
 		say(b, "#seats", "boss", "!stop");
 		run_for(ev, 20);
+	}
+
+	/* Issue 29.5: a computer's move is told the same time after it became
+	 * due whatever it had to decide: one legal card (answered at once) or
+	 * a search. The decision is made during the pace and held: with the
+	 * answer in, nothing happens until the loop's clock reaches the pace's
+	 * end (loop_skew: no waiting, no timing), and then the move is made at
+	 * once, forced or not. */
+	{
+		say(b, "#pace", "ann", "!304");
+		table *pt = b->tables[b->ntables - 1];
+		pt->set.computer_delay_ms = 600000;
+		pt->set.computer_think_ms = 20;
+		for (int i = 0; i < 3; i++)
+			say(b, "#pace", "ann", "!bot");
+		say(b, "#pace", "ann", "!start");
+		say(b, "#pace", "ann", "!leave"); /* four computers */
+		int forced = 0, chosen = 0, early = 0, late = 0;
+		for (int step = 0; step < 2000 && pt->state == TABLE_PLAYING && (forced < 3 || chosen < 3); step++) {
+			game_status gs;
+			game_status_of(pt->g, &gs);
+			int s = gs.turn;
+			if (gs.over)
+				break;
+			if (gs.needs_deal || s < 0) {
+				loop_once(ev, 5); /* the next deal */
+				continue;
+			}
+			uint64_t stamp = pt->nacts; /* changes with every accepted action */
+			game_legal l;
+			game_legal_of(pt->g, s, &l);
+			int one = __builtin_popcountll(l.cards) == 1; /* one legal card */
+			int64_t give_up = loop_now() + 60000;
+			while (!pt->pace_ready && pt->nacts == stamp && loop_now() < give_up)
+				loop_once(ev, 5);
+			if (pt->nacts != stamp)
+				continue; /* played out at once: the deal's outcome is settled */
+			loop_once(ev, 0);
+			early += pt->nacts != stamp; /* decided, but told before the pace ended */
+			loop_skew(ev, pt->set.computer_delay_ms);
+			loop_once(ev, 0);
+			late += pt->nacts == stamp; /* the pace over and the answer in, but not made */
+			if (one)
+				forced++;
+			else
+				chosen++;
+		}
+		CHECK(forced > 0 && chosen > 0, "pace: the deal had forced (%d) and chosen (%d) computer moves", forced,
+		      chosen);
+		CHECK(early == 0, "pace: no computer move is made before its pace ends, though decided (%d were)", early);
+		CHECK(late == 0, "pace: every computer move is made as its pace ends (%d were not)", late);
+		say(b, "#pace", "boss", "!stop");
+		run_for(ev, 5);
+	}
+
+	/* A table's meta at its largest still fits (its viewers are kept in it,
+	 * issue 29.3): a meta that does not is not saved at all. */
+	{
+		static table big;
+		memset(&big, 0, sizeof big);
+		table_settings_default(&big.set);
+		big.state = TABLE_PLAYING;
+		big.nseats = TABLE_SEATS;
+		big.gdef = &game_def_304;
+		char longest[ADAPTER_ID_MAX];
+		memset(longest, '/', sizeof longest - 1);
+		longest[sizeof longest - 1] = '\0';
+		for (int i = 0; i < TABLE_SEATS; i++) {
+			snprintf(big.seats[i].user, sizeof big.seats[i].user, "%s", longest);
+			memset(big.seats[i].name, '/', TABLE_NAME_MAX - 1);
+			snprintf(big.seats[i].key, sizeof big.seats[i].key, "abcdefgh");
+		}
+		for (int i = 0; i < TABLE_NOTIFY_MAX; i++)
+			snprintf(big.notify[i], sizeof big.notify[i], "%s", longest);
+		big.nnotify = TABLE_NOTIFY_MAX;
+		big.deal_idx = 1;
+		for (int i = 0; i < TABLE_VIEWERS_MAX; i++) {
+			snprintf(big.viewers[i].user, sizeof big.viewers[i].user, "%s", longest);
+			snprintf(big.viewers[i].origin, sizeof big.viewers[i].origin, "%s", longest);
+			big.viewers[i].deal = 1;
+		}
+		big.nviewers = TABLE_VIEWERS_MAX;
+		static char meta[TSTORE_META_MAX];
+		CHECK(tstore_meta(&big, meta, sizeof meta) == 0, "the largest meta fits in TSTORE_META_MAX (%zu bytes)",
+		      strlen(meta));
 	}
 
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */

@@ -46,6 +46,11 @@ typedef struct testnet {
 	 * `to`; 0: privately to `to`); NULL: none. Kept by testnet_open. */
 	void (*hook)(int room, const char *to, const char *text);
 	int stopped;                 /* the console said it stopped */
+	/* The host's adapter_ops.withdraw calls (the console sends at once and
+	 * has none: the test network records them): how many, and the room of
+	 * the last. */
+	int withdrawn;
+	char withdrawn_room[ADAPTER_ID_MAX];
 } testnet;
 
 static testnet net;
@@ -93,8 +98,16 @@ static inline void testnet_sink(void *ctx, const char *line)
 	json_object_put(o);
 }
 
+static inline void testnet_withdraw(adapter *a, const char *room)
+{
+	(void)a;
+	net.withdrawn++;
+	snprintf(net.withdrawn_room, sizeof net.withdrawn_room, "%s", room);
+}
+
 /* A console adapter on `ev` for bot `b`, called `name` there, recording
- * into net; added to the bot. */
+ * into net; added to the bot. Its operations are the console's, with a
+ * withdraw that records (a network holding lines back would drop them). */
 static inline adapter *testnet_console(loop *ev, bot *b, const char *name)
 {
 	console_settings s;
@@ -109,6 +122,10 @@ static inline adapter *testnet_console(loop *ev, bot *b, const char *name)
 		fprintf(stderr, "testnet: no console adapter\n");
 		abort();
 	}
+	static adapter_ops ops;
+	ops = *a->ops;
+	ops.withdraw = testnet_withdraw;
+	a->ops = &ops;
 	return a;
 }
 
