@@ -7,7 +7,8 @@
 #   make test-unit    the C unit, property and fuzz-replay programs alone
 #   make test-long    what is long by nature (tests/README.md); not in CI
 #   make bench        benchmarks, printed as figures
-#   make deps         install what a fresh Debian 12 machine lacks
+#   make deps         install what a fresh Debian 12 machine lacks for make test
+#                     (make run installs only what running needs)
 #   make element-deps Element's client stack for the tests (npm, into build/element)
 #   make deb          build/deb/cardbot_VERSION_ARCH.deb, checked by lintian
 #   make check-deb    make deb, then install, run, upgrade and purge it (root)
@@ -145,7 +146,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(ENGINE_LIB)
 # `make test` first installs what a fresh machine lacks, then builds and
 # checks in a new make (so pkg-config sees the installed libraries).
 test:
-	@sh deploy/deps.sh
+	@sh deploy/deps.sh test
 	@$(MAKE) --no-print-directory check SANITIZE=$(SANITIZE)
 
 # Test tools (hosts that drive an adapter for the Python tests) link the bot's objects.
@@ -173,7 +174,7 @@ check: $(CARDBOT) $(TEST_BIN) $(TOOLS_BIN) $(FUZZ_REPLAY) $(ELEMENT_STAMP)
 # The C programs alone (no servers): CI runs them plainly for the full
 # property counts beside the sanitized `make test`.
 test-unit:
-	@sh deploy/deps.sh
+	@sh deploy/deps.sh test
 	@$(MAKE) --no-print-directory check-unit SANITIZE=$(SANITIZE)
 
 check-unit: $(CARDBOT) $(TEST_BIN) $(FUZZ_REPLAY)
@@ -184,7 +185,7 @@ check-unit: $(CARDBOT) $(TEST_BIN) $(FUZZ_REPLAY)
 # of each fuzzer (LONG_FUZZ_SECONDS).
 LONG_FUZZ_SECONDS ?= 3600
 test-long: $(CARDBOT) $(TOOLS_BIN)
-	@sh deploy/deps.sh
+	@sh deploy/deps.sh test
 	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/long.sh
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(LONG_FUZZ_SECONDS)
 
@@ -220,7 +221,7 @@ bench: $(CARDBOT)
 	CARDBOT=$(CARDBOT) python3 tests/bench/report.py
 
 deps:
-	sh deploy/deps.sh
+	sh deploy/deps.sh test
 
 # The Debian package (debian/), built with debhelper in a copy of the tree
 # under build/deb (dpkg-buildpackage writes beside the tree), then checked

@@ -38,6 +38,13 @@ enum adapter_send_flags {
 	 * that must hold it back (a rate limit) drops it after a few seconds
 	 * rather than deliver it stale. */
 	ADAPTER_TIMELY = 8,
+	/* A private line, for a person who chose how theirs reach them
+	 * (!private): as messages (IRC PRIVMSG, which opens a window of its
+	 * own) or as notices (which irssi and weechat show in their status
+	 * window). Neither: the network's default. A network with one way
+	 * only (private_kind NULL) ignores them. */
+	ADAPTER_AS_MESSAGE = 16,
+	ADAPTER_AS_NOTICE = 32,
 };
 
 /* Callbacks into the host. Strings are borrowed for the call only. The host
@@ -116,6 +123,9 @@ typedef struct adapter_msg {
 	int flags;            /* enum adapter_send_flags */
 } adapter_msg;
 
+/* adapter_ops.private_how's answers. */
+enum adapter_how { ADAPTER_HOW_WORDS, ADAPTER_HOW_DIRECT_ROOM, ADAPTER_HOW_TYPED };
+
 /* The separator a network shows between the parts of a message on one line. */
 #define ADAPTER_PART_SEP " \xc2\xb7 "
 
@@ -131,11 +141,25 @@ typedef struct adapter_ops {
 	 * be NULL: the host then packs the parts into lines of at most 380
 	 * bytes itself and sends them with send_room or send_private. */
 	void (*send)(adapter *a, const char *room, const char *user, const adapter_msg *m);
-	/* How a person writes a command to the bot privately, as the words
-	 * before the command ("/msg cardbot " on IRC): written into out. ""
-	 * means "in the direct room" (Matrix): the host says so in the line's
-	 * language (T_VIA_DIRECT_ROOM). NULL: "/msg NAME ". */
-	void (*private_how)(const adapter *a, char *out, size_t len);
+	/* How a person writes a command to the bot privately (enum
+	 * adapter_how): ADAPTER_HOW_WORDS with the words before the command
+	 * written into out ("/msg cardbot " on IRC); ADAPTER_HOW_DIRECT_ROOM
+	 * ("in the direct room", Matrix: the host says so in the line's
+	 * language, T_VIA_DIRECT_ROOM); ADAPTER_HOW_TYPED (whatever the person
+	 * types is private already, the terminal: "trump 3" as it is). NULL:
+	 * ADAPTER_HOW_WORDS with "/msg NAME ". */
+	int (*private_how)(const adapter *a, char *out, size_t len);
+	/* The room a person's private command is meant for when it names none
+	 * and they sit at no table (the terminal's one table): written into
+	 * out, returning 1; 0 when there is none. May be NULL (none: IRC and
+	 * Matrix people are in many rooms). */
+	int (*home_room)(const adapter *a, const char *user, char *out, size_t len);
+	/* How a private line sent with these flags reaches its person:
+	 * ADAPTER_AS_MESSAGE or ADAPTER_AS_NOTICE (the person's choice among
+	 * the flags, else the network's default), so the host can tell them
+	 * where to look. NULL: the network has one way only (a direct room,
+	 * the terminal), and nothing to choose. */
+	int (*private_kind)(const adapter *a, int flags);
 	/* Do two user identities name the same person? (IRC: nicks and
 	 * accounts folded by the server's CASEMAPPING, ascii until it has said;
 	 * Matrix: the same id.) 1 or 0. NULL: ASCII case aside. The host asks

@@ -774,6 +774,29 @@ static void op_stop(adapter *a, const char *why)
 	json_object_put(o);
 }
 
+/* adapter_ops.private_how: in human mode every line typed is private
+ * already ("trump 3"); a program's JSON lines say "/msg cardbot " as IRC does. */
+static int op_private_how(const adapter *a, char *out, size_t len)
+{
+	const console *c = console_of(a);
+	if (c->s.human) {
+		if (len)
+			out[0] = '\0';
+		return ADAPTER_HOW_TYPED;
+	}
+	snprintf(out, len, "/msg %s ", c->s.self);
+	return ADAPTER_HOW_WORDS;
+}
+
+/* adapter_ops.home_room: the person at the terminal, who names no room. */
+static int op_home_room(const adapter *a, const char *user, char *out, size_t len)
+{
+	const console *c = console_of(a);
+	int ok = c->s.human && c->s.home[0] && !strcmp(user, c->s.user);
+	snprintf(out, len, "%s", ok ? c->s.home : "");
+	return ok;
+}
+
 static const char *op_self(const adapter *a)
 {
 	return console_of(a)->s.self;
@@ -811,7 +834,8 @@ static void op_free(adapter *a)
 
 static const adapter_ops console_ops = {
 	.kind = "console", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
-	.send = op_send, .join = op_join, .part = op_part, .stop = op_stop, .self = op_self, .origin = op_origin,
+	.send = op_send, .private_how = op_private_how, .home_room = op_home_room, .join = op_join, .part = op_part,
+	.stop = op_stop, .self = op_self, .origin = op_origin,
 	.free = op_free,
 };
 

@@ -49,6 +49,8 @@ typedef struct console_settings {
 	char self[ADAPTER_ID_MAX];       /* the bot's name ("cardbot") */
 	char user[ADAPTER_ID_MAX];       /* human mode: who types ("you") */
 	int colour;                      /* human mode: ANSI colours for IRC colour codes */
+	char home[ADAPTER_ID_MAX];       /* human mode: the room of `user`'s private lines that name
+	                                  * none while they sit nowhere (adapter_ops.home_room; "" none) */
 	/* For a program in the same process (tests): when set, each output
 	 * line is handed to sink at once, during the call that said it, without
 	 * its newline, instead of being written to out_fd (then unused). The

@@ -54,7 +54,7 @@ void irc_settings_default(irc_settings *s)
 	snprintf(s->nick, sizeof s->nick, "cardbot");
 	snprintf(s->username, sizeof s->username, "cardbot");
 	snprintf(s->realname, sizeof s->realname, "cardbot card games");
-	s->private_notice = 1;
+	s->private_notice = 0;
 	s->pace_burst = 4;
 	s->pace_per_second = 1;
 	s->reconnect_min_ms = 2000;
@@ -558,6 +558,16 @@ static void op_send_room(adapter *a, const char *room, const char *text, int fla
 		irc_queue_text(c, flags & ADAPTER_NOTICE ? "NOTICE" : "PRIVMSG", room, room, 1, text);
 }
 
+/* adapter_ops.private_kind: the person's choice, else private_notice.
+ * Every private line of the host's is informational (ADAPTER_NOTICE):
+ * that flag does not decide here, or PRIVMSG could never be chosen. */
+static int op_private_kind(const adapter *a, int flags)
+{
+	if (flags & (ADAPTER_AS_MESSAGE | ADAPTER_AS_NOTICE))
+		return flags & ADAPTER_AS_MESSAGE ? ADAPTER_AS_MESSAGE : ADAPTER_AS_NOTICE;
+	return ((const irc *)a)->set.private_notice ? ADAPTER_AS_NOTICE : ADAPTER_AS_MESSAGE;
+}
+
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
 {
 	irc *c = irc_of(a);
@@ -568,7 +578,7 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 		LOG(c, "info", "no nick is logged in to %s now; a private line was not sent", user);
 		return;
 	}
-	irc_queue_text(c, (flags & ADAPTER_NOTICE) || c->set.private_notice ? "NOTICE" : "PRIVMSG", nick, user, 0, text);
+	irc_queue_text(c, op_private_kind(a, flags) == ADAPTER_AS_NOTICE ? "NOTICE" : "PRIVMSG", nick, user, 0, text);
 }
 
 /* adapter_ops.same_user: nicks compare as the server compares them (its
@@ -745,8 +755,8 @@ static const adapter_ops irc_ops = {
 	.kind = "irc", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
 	/* .send and .private_how are left to the host, whose fallbacks are
 	 * IRC's: parts packed into lines of 380 bytes, and "/msg NICK ". */
-	.same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room, .match = op_match, .tag = op_tag,
-	.join = op_join, .part = op_part, .stop = op_stop,
+	.private_kind = op_private_kind, .same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room,
+	.match = op_match, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
 };
 

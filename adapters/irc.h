@@ -30,7 +30,7 @@ typedef struct irc_settings {
 	char nickserv_password[IRC_FIELD_MAX]; /* "PRIVMSG NickServ :IDENTIFY ..." after connect, "" for none */
 	irc_channel channels[IRC_CHANNELS_MAX];
 	int nchannels;
-	int private_notice;             /* private lines as NOTICE (1) or PRIVMSG (0) */
+	int private_notice;             /* private lines as NOTICE (1) or PRIVMSG (0), unless the person chose */
 	double pace_burst;              /* token bucket: lines that may go at once */
 	double pace_per_second;         /* then this many lines a second */
 	int reconnect_min_ms;           /* backoff after a disconnect: from this... */
@@ -39,7 +39,8 @@ typedef struct irc_settings {
 } irc_settings;
 
 /* Sensible defaults: port 6667, no TLS, pace burst 4 then 1 line a second,
- * reconnect from 2 s to 5 minutes, private lines by NOTICE. */
+ * reconnect from 2 s to 5 minutes, private lines by PRIVMSG (a window of their
+ * own in every common client; NOTICE lands in irssi's status window). */
 void irc_settings_default(irc_settings *s);
 
 /* A new IRC adapter on loop `ev` reporting to `host`; NULL on failure.

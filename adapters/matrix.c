@@ -493,13 +493,14 @@ static void op_send(adapter *a, const char *room, const char *user, const adapte
 	pack_parts(msg->parts, msg->nparts, ADAPTER_PART_SEP, MX_PART_LINE, part_line, &p);
 }
 
-/* adapter_ops.private_how: private commands go in the direct room (""
- * asks the host to say so in the reader's language). */
-static void op_private_how(const adapter *a, char *out, size_t len)
+/* adapter_ops.private_how: private commands go in the direct room (the
+ * host says so in the reader's language). */
+static int op_private_how(const adapter *a, char *out, size_t len)
 {
 	(void)a;
 	if (len)
 		out[0] = '\0';
+	return ADAPTER_HOW_DIRECT_ROOM;
 }
 
 /* adapter_ops.same_user: a Matrix user id names one account, byte for byte. */

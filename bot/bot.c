@@ -100,19 +100,23 @@ static const text_lang *line_lang(const char *text)
 /* The texts say "/msg me CMD" where a command must go privately; each
  * network says how its people do that ("/msg cardbot CMD" on IRC, where
  * "/msg me" would go to someone called "me"; the direct room on Matrix,
- * in the words of the line's own language). */
+ * in the words of the line's own language; "CMD" alone in the terminal,
+ * where everything typed is private). */
 static const char *private_hint(adapter *net, const char *text, char *buf, size_t len)
 {
 	static const char marker[] = "/msg me ";
 	if (!strstr(text, marker))
 		return text;
 	char how[ADAPTER_ID_MAX + 32];
+	int kind = ADAPTER_HOW_WORDS;
 	if (net->ops->private_how)
-		net->ops->private_how(net, how, sizeof how);
+		kind = net->ops->private_how(net, how, sizeof how);
 	else
 		snprintf(how, sizeof how, "/msg %s ", net->ops->self ? net->ops->self(net) : "me");
-	if (!how[0])
+	if (kind == ADAPTER_HOW_DIRECT_ROOM)
 		text_fmt_in(line_lang(text), how, sizeof how, T_VIA_DIRECT_ROOM, 0, NULL);
+	else if (kind == ADAPTER_HOW_TYPED)
+		how[0] = '\0';
 	strbuf out;
 	sb_init(&out, buf, len);
 	const char *p = text;
@@ -171,6 +175,8 @@ void bot_send(bot *b, adapter *net, const char *room, const char *user, const ch
 		return;
 	if (nparts > PARTS_MAX)
 		nparts = PARTS_MAX;
+	if (!room && user)
+		flags |= bot_private_of(b, net, user); /* as the person chose (!private) */
 	static char bufs[PARTS_MAX][ADAPTER_TEXT_MAX];
 	const char *shown[PARTS_MAX];
 	for (int i = 0; i < nparts; i++)
@@ -408,8 +414,8 @@ static int is_word(const char *w, const char *a, const char *b2)
 
 /* "!304", "!new", "!new GAME [PLAYERS]": opens a table for the game, or
  * (an open table being there) changes its game between matches. */
-static void open_table(bot *b, adapter *net, const char *room, const char *user, const char *name, int argc,
-		       char **argv)
+static int open_table(bot *b, adapter *net, const char *room, const char *user, const char *name, int argc,
+		      char **argv, int full)
 {
 	table *t = find_table(b, net, room);
 	if (t) {
@@ -417,7 +423,7 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 			table_command(t, user, name, 1, argc, argv);
 		else
 			say_private_id(b, net, user, T_TABLE_EXISTS, NULL, NULL);
-		return;
+		return -1;
 	}
 	table_settings set = b->defaults;
 	if (b->settings_for)
@@ -437,16 +443,16 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 		const char *args[3] = { room, b->prefix, "" };
 		text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, T_G_NEW_USAGE, 3, args);
 		bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
-		return;
+		return -1;
 	}
 	if (b->ntables >= BOT_TABLES_MAX) {
 		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_TOO_MANY_TABLES), NULL);
-		return;
+		return -1;
 	}
 	t = table_new(b, net, room, &set);
 	if (!t) {
 		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_MEMORY), NULL);
-		return;
+		return -1;
 	}
 	b->tables[b->ntables++] = t;
 	table_set_game(t, def->name, nseats);
@@ -456,10 +462,16 @@ static void open_table(bot *b, adapter *net, const char *room, const char *user,
 	table_recall_settings(t);
 	char buf[1024];
 	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
-	text_fmt_in(table_lang(t), buf, sizeof buf, T_TABLE_OPENED, 3, args);
+	text_fmt_in(table_lang(t), buf, sizeof buf, full ? T_TABLE_OPENED_FULL : T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
-	char *sit[1] = { "sit" };
+	char *sit[1] = { "sit" }, *bot1[1] = { "bot" }, *start[1] = { "start" };
 	table_command(t, user, name, 1, 1, sit);
+	table_notify_opened(t, user);
+	for (int s = 1; full && s < t->nseats; s++)
+		table_command(t, user, name, 1, 1, bot1);
+	if (full)
+		table_command(t, user, name, 1, 1, start);
+	return 0;
 }
 
 /* A display name as rooms will read it: control characters (line breaks,
@@ -523,25 +535,25 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		return;
 	if (!rate_ok(b, net, user))
 		return;
-	if (is_word(argv[0], "lang", NULL)) {
+	if (is_word(argv[0], "lang", NULL) || is_word(argv[0], "private", NULL)) {
 		/* A person's own choice, with or without a table. */
 		table *at = room ? find_table(b, net, room) : NULL;
-		bot_lang_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
+		if (is_word(argv[0], "lang", NULL))
+			bot_lang_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
+		else
+			bot_private_command(b, net, user, at ? table_lang(at) : NULL, argc, argv);
 		return;
 	}
 	if (room) {
 		if (is_word(argv[0], "304", "new")) {
-			open_table(b, net, room, user, name, argc, argv);
+			open_table(b, net, room, user, name, argc, argv, 0);
 			return;
 		}
 		table *t = find_table(b, net, room);
 		if (!t) {
-			/* A new user's first word: the help, then how to open a table. */
-			if (is_word(argv[0], "help", NULL)) {
-				table_help(b, net, user, argc, argv);
-				say_private_id(b, net, user, T_NO_TABLE, NULL, NULL);
-			}
-			return; /* other bots' commands are none of our business */
+			/* A newcomer's first words: each of ours is answered. */
+			table_no_table(b, net, room, user, name, 1, argc, argv);
+			return;
 		}
 		table_command(t, user, name, 1, argc, argv);
 		return;
@@ -556,17 +568,21 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			if (b->tables[i]->net == net && !b->tables[i]->closing
 			    && adapter_same_room(net, table_room_shown(b->tables[i]), argv[0]))
 				t = b->tables[i];
-		if (!t || argc < 2) {
-			if (!t && argc > 1 && is_word(argv[1], "help", NULL))
-				table_help(b, net, user, argc - 1, argv + 1);
+		if (argc < 2) {
 			/* The room as they typed it, which is one word of theirs. */
 			say_private_id(b, net, user, t ? T_PRIVATE_USAGE : T_NO_TABLE, argv[0], NULL);
 			return;
 		}
+		char room_typed[ADAPTER_ID_MAX];
+		snprintf(room_typed, sizeof room_typed, "%s", argv[0]);
 		argc--;
 		memmove(argv, argv + 1, (size_t)argc * sizeof argv[0]);
 		if (argv[0][0] && !strncmp(argv[0], b->prefix, plen))
 			argv[0] += plen;
+		if (!t) {
+			table_no_table(b, net, room_typed, user, name, 0, argc, argv);
+			return;
+		}
 	} else {
 		char rooms[512] = "", example[ADAPTER_ID_MAX] = "";
 		int found = 0;
@@ -590,10 +606,22 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			say_private_id(b, net, user, T_WHICH_TABLE, rooms, example);
 			return;
 		}
+		/* At no table: the network may know the room they mean (the
+		 * terminal's one table), where they may open one too. */
+		char home[ADAPTER_ID_MAX];
+		if (!t && net->ops->home_room && net->ops->home_room(net, user, home, sizeof home)) {
+			if (is_word(argv[0], "304", "new")) {
+				open_table(b, net, home, user, name, argc, argv, 0);
+				return;
+			}
+			t = find_table(b, net, home);
+			if (!t) {
+				table_no_table(b, net, home, user, name, 0, argc, argv);
+				return;
+			}
+		}
 		if (!t) {
-			if (!strcasecmp(argv[0], "help"))
-				table_help(b, net, user, argc, argv); /* a new user's first private word */
-			say_private_id(b, net, user, T_NO_TABLE_FOR_YOU, NULL, NULL);
+			table_no_table(b, net, NULL, user, name, 0, argc, argv);
 			return;
 		}
 	}
@@ -832,4 +860,13 @@ adapter_host bot_host(bot *b)
 		.words = on_words,
 	};
 	return h;
+}
+
+int bot_open_full(bot *b, adapter *net, const char *room, const char *user, const char *gname, int nseats)
+{
+	char n[16], g[32];
+	snprintf(n, sizeof n, "%d", nseats);
+	snprintf(g, sizeof g, "%s", gname);
+	char *argv[3] = { "new", g, n };
+	return open_table(b, net, room, user, user, nseats ? 3 : 2, argv, 1);
 }

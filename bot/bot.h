@@ -99,6 +99,11 @@ void bot_send(bot *b, adapter *net, const char *room, const char *user, const ch
  * and one already waiting with the same key to the same place says it
  * (adapter_tag). Does nothing outside an event. */
 void bot_answering(bot *b, const char *key);
+/* Opens a table for `gname` (nseats 0: its usual count) in room, seats
+ * user, fills the other seats with computer players and deals, said in one
+ * opening line that tells them so (`cardbot play`). 0, or -1 when no table
+ * was opened (user was told why). */
+int bot_open_full(bot *b, adapter *net, const char *room, const char *user, const char *gname, int nseats);
 /* Marks a table for freeing at the next safe point. */
 void bot_close_table(bot *b, table *t);
 /* Rebuilds every table the database holds for the networks added so far

@@ -75,12 +75,6 @@ static void arm_deck(player *p)
 	}
 }
 
-/* Says a command in the table's room, as the person would. */
-static void say(player *p, const adapter_host *h, const char *text)
-{
-	h->message(h->ctx, p->con, PLAY_ROOM, p->user, p->user, text, 0);
-}
-
 /* A directory of our own for the database: --data's, kept, or a fresh one, removed at the end. */
 static int data_dir(const char *want, char *dir, size_t len)
 {
@@ -119,17 +113,21 @@ static void remove_temp(const char *dir)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot play [--game 304|304six|trump304|rook] [--seed N] [--name NAME]\n"
-	      "                    [--data DIR] [--delay MS] [--json] [-v]\n"
+	fputs("usage: cardbot play [--game 304|304six|trump304|rook] [--players N] [--seed N]\n"
+	      "                    [--name NAME] [--data DIR] [--delay MS] [--json] [-v]\n"
 	      "\n"
 	      "Opens a table in the terminal: you against computer players, no server\n"
 	      "needed. Type the table's commands, with or without '!': bid 160, pass,\n"
 	      "play js (or p 3, the third card of your hand), hand, table, hint, help.\n"
-	      "Lines only you may see are marked (private). quit, or the end of input,\n"
-	      "ends the game.\n"
+	      "Lines only you may see are marked (private). stop ends the table, and\n"
+	      "new GAME [PLAYERS] then opens another; quit, or the end of input, ends\n"
+	      "it all.\n"
 	      "\n"
 	      "  --game GAME   304 (the default), 304six (304 for six players), trump304\n"
 	      "                or rook\n"
+	      "  --players N   how many sit at the table, you and computer players: 4\n"
+	      "                or 6 for 304, 2, 3 or 4 for trump304 (default: the\n"
+	      "                game's most)\n"
 	      "  --seed N      every deck comes from this number, the same each run\n"
 	      "                (who deals first, and what computer players choose,\n"
 	      "                do not)\n"
@@ -161,7 +159,7 @@ static int number(const char *opt, const char *s, long long min, long long max, 
 int play_main(int argc, char **argv)
 {
 	const char *gname = "304", *data = NULL, *name = getenv("USER");
-	long long seed = 0, delay = PLAY_DELAY_MS;
+	long long seed = 0, delay = PLAY_DELAY_MS, players = 0;
 	int seeded = 0, json = 0, verbose = 0;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -183,6 +181,9 @@ int play_main(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--data") && has) {
 			data = argv[++i];
+		} else if (!strcmp(a, "--players") && has) {
+			if (number(a, argv[++i], 1, GAME_MAX_SEATS, &players) < 0)
+				return 64;
 		} else if (!strcmp(a, "--delay") && has) {
 			if (number(a, argv[++i], 0, 60000, &delay) < 0)
 				return 64;
@@ -192,7 +193,7 @@ int play_main(int argc, char **argv)
 			verbose = 1;
 		} else {
 			int valued = !strcmp(a, "--game") || !strcmp(a, "--seed") || !strcmp(a, "--name")
-				     || !strcmp(a, "--data") || !strcmp(a, "--delay");
+				     || !strcmp(a, "--data") || !strcmp(a, "--delay") || !strcmp(a, "--players");
 			fprintf(stderr, "play: %s '%s'\n", valued ? "a value is missing after" : "unknown argument", a);
 			usage(stderr);
 			return 64;
@@ -203,6 +204,16 @@ int play_main(int argc, char **argv)
 	p.def = game_find(gname);
 	if (!p.def) {
 		fprintf(stderr, "play: there is no game '%s': 304, 304six, trump304 or rook\n", gname);
+		return 64;
+	}
+	/* "--game 304 --players 6" is 304 for six, as "!new 304 6" is. */
+	p.def = game_find(table_game_word(p.def->name, (int)players));
+	if (players && (players < p.def->min_seats || players > p.def->max_seats)) {
+		if (p.def->min_seats == p.def->max_seats)
+			fprintf(stderr, "play: %s is played by %d players, not %lld\n", p.def->name, p.def->max_seats, players);
+		else
+			fprintf(stderr, "play: %s is played by %d to %d players, not %lld\n", p.def->name, p.def->min_seats,
+				p.def->max_seats, players);
 		return 64;
 	}
 	p.seeded = seeded;
@@ -252,6 +263,7 @@ int play_main(int argc, char **argv)
 	cs.human = !json;
 	cs.colour = !json && isatty(cs.out_fd) && !getenv("NO_COLOR");
 	snprintf(cs.user, sizeof cs.user, "%s", p.user);
+	snprintf(cs.home, sizeof cs.home, "%s", PLAY_ROOM); /* `new` after `stop` opens a table here */
 	p.con = console_adapter_new(p.ev, &host, PLAY_NETWORK, &cs);
 	if (!p.con || bot_add_network(p.b, p.con) < 0) {
 		if (p.con)
@@ -269,14 +281,8 @@ int play_main(int argc, char **argv)
 			fflush(stdout);
 		}
 	} else {
-		char cmd[64];
-		snprintf(cmd, sizeof cmd, "!new %s", p.def->name);
-		say(&p, &host, cmd);
-		if (p.b->ntables > 0)
-			for (int s = 1; s < p.b->tables[0]->nseats; s++)
-				say(&p, &host, "!bot");
 		arm_deck(&p);
-		say(&p, &host, "!start");
+		bot_open_full(p.b, p.con, PLAY_ROOM, p.user, p.def->name, (int)players);
 	}
 	if (seeded && p.b->ntables > 0)
 		rng_seed(&p.b->tables[0]->dice, (uint64_t)seed ^ 0x9e3779b97f4a7c15ULL);

@@ -11,3 +11,8 @@ const present *present_find(const game_def *def)
 			return presentations[i];
 	return NULL;
 }
+
+const present *present_at(int i)
+{
+	return i >= 0 && (size_t)i < sizeof presentations / sizeof presentations[0] ? presentations[i] : NULL;
+}

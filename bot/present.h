@@ -44,6 +44,9 @@ typedef struct present {
 	/* Line ids: the live pace's half-time warning (name, seconds left);
 	 * all seats taken (seats); !start with seats empty (room, seats). */
 	int t_warn, t_ready, t_need_seats;
+	/* What the game is, in one line for !rules where no table is open
+	 ({1}: the command prefix). */
+	int t_about;
 	/* !table, !stats and !top name the game (tables of other games than 304). */
 	int name_in_table_line;
 	/* !stats and !top: the game's matches end with a winner (not
@@ -108,6 +111,8 @@ typedef struct present {
 
 extern const present present_304, present_304six, present_trump304, present_rook;
 
+/* The i-th game a table can host (from 0), or NULL past the last. */
+const present *present_at(int i);
 /* The presentation of a game, or NULL when the table cannot host it. */
 const present *present_find(const game_def *def);
 

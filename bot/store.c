@@ -93,7 +93,18 @@ static const char migrate_v3[] =
 	"CREATE TABLE user_languages(network TEXT NOT NULL, user TEXT NOT NULL COLLATE NOCASE, lang TEXT NOT NULL,"
 	"  PRIMARY KEY(network, user));";
 
-static const char *const migrations[STORE_VERSION] = { schema_v1, migrate_v2, migrate_v3 };
+/* Version 4: who asked to hear when a table opens in a channel (!notify
+ * where none is open), and each person's own choices other than the
+ * language (how private lines reach them: !private); a row is a choice,
+ * unlike users.notices, which every row holds whether or not its person
+ * ever chose (it is no longer read). */
+static const char migrate_v4[] =
+	"CREATE TABLE channel_notify(network TEXT NOT NULL, room TEXT NOT NULL COLLATE NOCASE,"
+	"  user TEXT NOT NULL COLLATE NOCASE, PRIMARY KEY(network, room, user));"
+	"CREATE TABLE user_options(network TEXT NOT NULL, user TEXT NOT NULL COLLATE NOCASE, option TEXT NOT NULL,"
+	"  value TEXT NOT NULL, PRIMARY KEY(network, user, option));";
+
+static const char *const migrations[STORE_VERSION] = { schema_v1, migrate_v2, migrate_v3, migrate_v4 };
 
 static int fail(store *s, const char *what)
 {
@@ -642,6 +653,59 @@ int store_channel_each(store *s, const char *net, const char *room, store_settin
 	int r = rc == SQLITE_DONE ? 0 : fail(s, "reading a channel's settings");
 	sqlite3_finalize(st);
 	return r;
+}
+
+/* ---- who hears when a table opens in a channel ---- */
+
+int store_notify_set(store *s, const char *net, const char *room, const char *user, int on)
+{
+	if (!on)
+		return run(s, prep(s, "DELETE FROM channel_notify WHERE network=?1 AND room=?2 AND user=?3", "ttt", net, room,
+				   user), "forgetting who hears of new tables");
+	return run(s, prep(s, "INSERT OR IGNORE INTO channel_notify(network, room, user) VALUES(?1, ?2, ?3)", "ttt", net,
+			   room, user), "saving who hears of new tables");
+}
+
+int store_notify_each(store *s, const char *net, const char *room, void (*fn)(void *ctx, const char *user), void *ctx)
+{
+	sqlite3_stmt *st = prep(s, "SELECT user FROM channel_notify WHERE network=?1 AND room=?2 ORDER BY rowid", "tt",
+				net, room);
+	if (!st)
+		return -1;
+	int rc, n = 0;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		fn(ctx, (const char *)sqlite3_column_text(st, 0));
+		n++;
+	}
+	int r = rc == SQLITE_DONE ? n : fail(s, "reading who hears of new tables");
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* ---- a person's own choices ---- */
+
+int store_option_get(store *s, const char *net, const char *user, const char *option, char *out, size_t len)
+{
+	sqlite3_stmt *st = prep(s, "SELECT value FROM user_options WHERE network=?1 AND user=?2 AND option=?3", "ttt", net,
+				user, option);
+	if (!st)
+		return -1;
+	int found = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		copy_col(st, 0, out, len);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+int store_option_set(store *s, const char *net, const char *user, const char *option, const char *value)
+{
+	if (!value)
+		return run(s, prep(s, "DELETE FROM user_options WHERE network=?1 AND user=?2 AND option=?3", "ttt", net, user,
+				   option), "forgetting a player's choice");
+	return run(s, prep(s, "INSERT OR REPLACE INTO user_options(network, user, option, value) VALUES(?1, ?2, ?3, ?4)",
+			   "tttt", net, user, option, value), "saving a player's choice");
 }
 
 /* ---- tables ---- */

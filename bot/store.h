@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define STORE_VERSION 3          /* the schema this build writes; older ones are migrated */
+#define STORE_VERSION 4          /* the schema this build writes; older ones are migrated */
 #define STORE_ERR_MAX 4096
 
 typedef struct store store;
@@ -64,6 +64,17 @@ int store_user_set(store *s, const char *net, const char *user, const store_user
  * none chosen, -1 error. store_lang_set with NULL or "" forgets it. */
 int store_lang_get(store *s, const char *net, const char *user, char *code, size_t len);
 int store_lang_set(store *s, const char *net, const char *user, const char *code);
+
+/* A person's own choice other than the language ("private" = "msg"): 1 and
+ * out filled, 0 none made, -1 error. store_option_set with NULL forgets it. */
+int store_option_get(store *s, const char *net, const char *user, const char *option, char *out, size_t len);
+int store_option_set(store *s, const char *net, const char *user, const char *option, const char *value);
+
+/* ---- who asked to hear when a table opens in a channel (!notify) ---- */
+/* Adds (on) or removes user; 0, or -1 on error. */
+int store_notify_set(store *s, const char *net, const char *room, const char *user, int on);
+/* Calls fn for each, in the order they asked; how many, or -1 on error. */
+int store_notify_each(store *s, const char *net, const char *room, void (*fn)(void *ctx, const char *user), void *ctx);
 
 /* ---- a channel's remembered choices (!set), applied to its next tables ---- */
 int store_channel_set(store *s, const char *net, const char *room, const char *option, const char *value);

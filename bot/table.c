@@ -497,6 +497,7 @@ enum cmd_flags {
 	CMD_PLAYING = 2,  /* only while a match is on */
 	CMD_OPEN = 4,     /* only between matches */
 	CMD_QUERY = 8,    /* only tells: its answer may wait behind others' and is said once while waiting */
+	CMD_PAST = 16,    /* answers from the room's stored past: also where no table is open (table_no_table) */
 };
 
 typedef struct command {
@@ -540,6 +541,18 @@ static void tell_grace(table *t, const char *user, int s)
 	snprintf(n, sizeof n, "%d", s + 1);
 	snprintf(secs, sizeof secs, "%d", grace_left(t, s));
 	table_tell(t, user, T_SEAT_GRACE, table_room_shown(t), n, secs);
+}
+
+/* The first time a person sits (on this network, ever), the room hears
+ * where their cards will come: a notice lands in irssi's status window,
+ * far from the channel, and a newcomer would see "your turn" and no hand. */
+static void say_hands_where(table *t, const char *user, const char *name)
+{
+	if (!t->net->ops->private_kind || bot_private_told(t->bot, t->net, user))
+		return;
+	int kind = t->net->ops->private_kind(t->net, bot_private_of(t->bot, t->net, user));
+	const char *self = t->net->ops->self ? t->net->ops->self(t->net) : "";
+	table_say(t, kind == ADAPTER_AS_NOTICE ? T_HANDS_AS_NOTICE : T_HANDS_AS_MSG, name, self, t->bot->prefix);
 }
 
 static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -613,6 +626,7 @@ static void cmd_sit(table *t, const char *user, const char *name, int in_room, i
 		table_say(t, T_SIT_REPLACE, name, old, n);
 	else
 		table_say(t, T_SIT, name, n, NULL);
+	say_hands_where(t, user, name);
 	if (t->state == TABLE_OPEN && seated_count(t) == t->nseats)
 		say_ready(t);
 	table_flush(t);
@@ -1031,6 +1045,14 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 	table_flush(t);
 }
 
+/* Remembers that user does (on) or no longer does want to hear of tables
+ * and games in the room, for its next tables too (store_notify_*). */
+static void notify_keep(bot *b, adapter *net, const char *room, const char *user, int on)
+{
+	if (b->db && store_notify_set(b->db, net->name, room, user, on) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+}
+
 static void cmd_notify(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room, (void)argc, (void)argv;
@@ -1038,6 +1060,7 @@ static void cmd_notify(table *t, const char *user, const char *name, int in_room
 		if (table_same_user(t, t->notify[i], user)) {
 			memmove(t->notify[i], t->notify[i + 1], (size_t)(t->nnotify - i - 1) * sizeof t->notify[0]);
 			t->nnotify--;
+			notify_keep(t->bot, t->net, t->room, user, 0);
 			table_tell(t, user, T_NOTIFY_OFF, table_room_shown(t), NULL, NULL);
 			return;
 		}
@@ -1046,7 +1069,51 @@ static void cmd_notify(table *t, const char *user, const char *name, int in_room
 		return;
 	}
 	snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", user);
+	notify_keep(t->bot, t->net, t->room, user, 1);
 	table_tell(t, user, T_NOTIFY_ON, table_room_shown(t), NULL, NULL);
+}
+
+struct notify_opened {
+	table *t;
+	const char *opener;
+};
+
+static void notify_one(void *ctx, const char *user)
+{
+	struct notify_opened *no = ctx;
+	table *t = no->t;
+	for (int i = 0; i < t->nnotify; i++)
+		if (table_same_user(t, t->notify[i], user))
+			return;
+	if (t->nnotify >= TABLE_NOTIFY_MAX)
+		return;
+	snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", user);
+	if (!table_same_user(t, user, no->opener))
+		table_tell(t, user, T_NOTIFY_OPENED, table_room_shown(t), t->gdef->name, NULL);
+}
+
+void table_notify_opened(table *t, const char *opener)
+{
+	if (!t->bot->db)
+		return;
+	struct notify_opened no = { t, opener };
+	if (store_notify_each(t->bot->db, t->net->name, t->room, notify_one, &no) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+}
+
+/* Keeps a person's !ascii choice in the database. */
+static void ascii_keep(bot *b, adapter *net, const char *user, int on)
+{
+	if (!b->db)
+		return;
+	store_user u = { .ascii = on, .language = "en", .notices = 1 };
+	store_user old;
+	if (store_user_get(b->db, net->name, user, &old) == 1) {
+		u = old;
+		u.ascii = on;
+	}
+	if (store_user_set(b->db, net->name, user, &u) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
 }
 
 static void cmd_ascii(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1059,16 +1126,7 @@ static void cmd_ascii(table *t, const char *user, const char *name, int in_room,
 		return;
 	}
 	t->seats[s].ascii = on;
-	if (t->bot->db) {
-		store_user u = { .ascii = on, .language = "en", .notices = 1 };
-		store_user old;
-		if (store_user_get(t->bot->db, t->net->name, user, &old) == 1) {
-			u = old;
-			u.ascii = on;
-		}
-		if (store_user_set(t->bot->db, t->net->name, user, &u) < 0)
-			log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
-	}
+	ascii_keep(t->bot, t->net, user, on);
 	table_tell(t, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL, NULL);
 	table_send_hand(t, s);
 }
@@ -1394,6 +1452,13 @@ static void cmd_lang(table *t, const char *user, const char *name, int in_room, 
 	bot_lang_command(t->bot, t->net, user, table_lang(t), argc, argv);
 }
 
+/* How private lines reach a person (bot/bot_lang.c answers, as away from tables). */
+static void cmd_private(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
+{
+	(void)name, (void)in_room;
+	bot_private_command(t->bot, t->net, user, table_lang(t), argc, argv);
+}
+
 const char *table_game_word(const char *word, int nseats)
 {
 	/* 304 for six players is a game of its own. */
@@ -1479,7 +1544,7 @@ static const command commands[] = {
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED | CMD_QUERY, T_HELP_HAND },
 	{ "help", NULL, cmd_help, 0, 1, CMD_QUERY, T_HELP_HELP },
 	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING | CMD_QUERY, T_HELP_HINT },
-	{ "history", NULL, cmd_history, 0, 0, CMD_QUERY, T_HELP_HISTORY },
+	{ "history", NULL, cmd_history, 0, 0, CMD_QUERY | CMD_PAST, T_HELP_HISTORY },
 	{ "keep", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_KEEP },
 	{ "lang", NULL, cmd_lang, 0, 1, 0, T_HELP_LANG },
 	{ "last", NULL, cmd_last, 0, 0, CMD_QUERY, T_HELP_LAST },
@@ -1490,7 +1555,8 @@ static const command commands[] = {
 	{ "partner", "ask", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
 	{ "pass", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PASS },
 	{ "play", "p", cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
-	{ "record", NULL, cmd_record, 0, 1, 0, T_HELP_RECORD },
+	{ "private", NULL, cmd_private, 0, 1, 0, T_HELP_PRIVATE },
+	{ "record", NULL, cmd_record, 0, 1, CMD_PAST, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
 	{ "reveal", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
 	{ "rules", NULL, cmd_rules, 0, 0, CMD_QUERY, T_HELP_RULES },
@@ -1499,10 +1565,10 @@ static const command commands[] = {
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
 	{ "spoilt", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_SPOILT },
 	{ "start", "deal", cmd_start, 0, 0, CMD_OPEN, T_HELP_START },
-	{ "stats", NULL, cmd_stats, 0, 1, CMD_QUERY, T_HELP_STATS },
+	{ "stats", NULL, cmd_stats, 0, 1, CMD_QUERY | CMD_PAST, T_HELP_STATS },
 	{ "stop", NULL, cmd_stop, 0, 0, 0, T_HELP_STOP },
 	{ "table", "t", cmd_table, 0, 0, CMD_QUERY, T_HELP_TABLE },
-	{ "top", NULL, cmd_top, 0, 0, CMD_QUERY, T_HELP_TOP },
+	{ "top", NULL, cmd_top, 0, 0, CMD_QUERY | CMD_PAST, T_HELP_TOP },
 	{ "trump", NULL, cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_TRUMP },
 	{ "unbot", NULL, cmd_unbot, 1, 1, CMD_OPEN, T_HELP_UNBOT },
 };
@@ -1614,4 +1680,140 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	c->fn(t, user, name, in_room, argc, argv);
 	t->cmd_in_room = 0;
 	table_persist(t); /* seats, settings and the notify list, when they changed */
+}
+
+/* ---- where no table is open ---- */
+
+/* A private line from the host with no table in question, in the person's language. */
+static void tell_person(struct bot *b, adapter *net, const char *user, int id, const char *a1, const char *a2)
+{
+	char buf[TABLE_LINE];
+	const char *args[3] = { a1 ? a1 : b->prefix, a2 ? a2 : "", "" };
+	text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, id, 3, args);
+	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
+}
+
+/* A table for one question about a room where none is open: the room's
+ * settings and language, never saved (closing: table_persist skips it),
+ * nothing of its opening announced. The caller frees it. */
+static table *probe_new(struct bot *b, adapter *net, const char *room)
+{
+	table_settings set = b->defaults;
+	if (b->settings_for)
+		b->settings_for(b->settings_ctx, net, room, &set);
+	table *t = table_new(b, net, room, &set);
+	if (!t)
+		return NULL;
+	t->closing = 1;
+	if (set.game[0])
+		table_set_game(t, set.game, 0);
+	table_recall_settings(t);
+	table_out_clear(t); /* the recalled settings: nobody asked */
+	return t;
+}
+
+struct notify_find {
+	const table *t;
+	const char *user;
+	int found;
+};
+
+static void notify_found(void *ctx, const char *user)
+{
+	struct notify_find *f = ctx;
+	f->found |= table_same_user(f->t, f->user, user);
+}
+
+/* !notify where no table is open: hear when one opens here (again: no more). */
+static void notify_no_table(table *t, const char *user)
+{
+	if (!need_db(t, user))
+		return;
+	struct notify_find f = { t, user, 0 };
+	if (store_notify_each(t->bot->db, t->net->name, t->room, notify_found, &f) < 0) {
+		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+		return;
+	}
+	notify_keep(t->bot, t->net, t->room, user, !f.found);
+	table_tell(t, user, f.found ? T_NOTIFY_OPEN_OFF : T_NOTIFY_OPEN_ON, table_room_shown(t), NULL, NULL);
+}
+
+/* !rules where no table is open: what each game is, one line each. */
+static void rules_no_table(struct bot *b, adapter *net, const char *user)
+{
+	char buf[TABLE_LINE];
+	strbuf sb;
+	sb_init(&sb, buf, sizeof buf);
+	const text_lang *l = bot_lang_private(b, net, user);
+	const char *args[3] = { b->prefix, "", "" };
+	char part[TABLE_LINE];
+	text_fmt_in(l, part, sizeof part, T_GAMES_INTRO, 3, args);
+	sb_add(&sb, part);
+	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
+	for (int i = 0; present_at(i); i++) {
+		text_fmt_in(l, part, sizeof part, present_at(i)->t_about, 3, args);
+		bot_say_private(b, net, user, part, ADAPTER_NOTICE);
+	}
+}
+
+void table_no_table(struct bot *b, adapter *net, const char *room, const char *user, const char *name, int in_room,
+		    int argc, char **argv)
+{
+	const command *c = find_command(argv[0]);
+	int none = room ? T_NO_TABLE : T_NO_TABLE_FOR_YOU;
+	if (!c) {
+		/* In a room, another bot's command is none of our business. */
+		if (!in_room)
+			tell_person(b, net, user, none, NULL, NULL);
+		return;
+	}
+	if (c->fn == cmd_help) {
+		table_help(b, net, user, argc, argv);
+		tell_person(b, net, user, none, NULL, NULL);
+		return;
+	}
+	if (c->fn == cmd_rules) {
+		rules_no_table(b, net, user);
+		return;
+	}
+	if (c->fn == cmd_ascii) {
+		store_user u = { .ascii = 0 };
+		if (b->db && store_user_get(b->db, net->name, user, &u) < 0)
+			log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+		int on = argc > 1 ? on_off(argv[1]) : !u.ascii;
+		if (on < 0 || argc > 2) {
+			char inner[TABLE_LINE];
+			const char *args[1] = { "" };
+			text_fmt_in(bot_lang_private(b, net, user), inner, sizeof inner, T_USAGE_ASCII, 1, args);
+			tell_person(b, net, user, T_USAGE, inner, NULL);
+			return;
+		}
+		ascii_keep(b, net, user, on);
+		tell_person(b, net, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL);
+		return;
+	}
+	if (!(c->flags & CMD_PAST) && c->fn != cmd_notify) {
+		tell_person(b, net, user, none, NULL, NULL);
+		return;
+	}
+	/* The room's past, or hearing of its next table: a room is needed. */
+	if (!room) {
+		tell_person(b, net, user, T_NAME_ROOM, c->name, NULL);
+		return;
+	}
+	table *t = probe_new(b, net, room);
+	if (!t) {
+		tell_person(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_MEMORY), NULL);
+		return;
+	}
+	if (c->fn == cmd_notify) {
+		table_enter(t);
+		if (in_room || table_admits(t, user))
+			notify_no_table(t, user);
+		else
+			table_tell(t, user, T_NOT_PRESENT, table_room_shown(t), NULL, NULL);
+	} else {
+		table_command(t, user, name, in_room, argc, argv);
+	}
+	table_free(t);
 }

@@ -197,6 +197,17 @@ const char *table_room_shown(const table *t);
 /* `help [COMMAND]` answered privately to user, with no table needed (a
  * person at no table asks the bot privately). */
 void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv);
+/* A command in room (NULL: said privately, naming no room) where no table
+ * is open: the room's past (history, stats, top, record), hearing when a
+ * table opens there (notify), the games (rules), a person's own choices
+ * (ascii), help; anything else of the table's is told how to open one.
+ * in_room: typed in the room. Every command of the table's gets an answer
+ * (in the room a word that is none of them is another bot's: ignored). */
+void table_no_table(struct bot *b, adapter *net, const char *room, const char *user, const char *name, int in_room,
+		    int argc, char **argv);
+/* A table just opened: who asked to hear of one here is told privately,
+ * and hears when its game starts (opener: who opened it, not told). */
+void table_notify_opened(table *t, const char *opener);
 /* The seat of a user at this table, or -1. */
 int table_seat_of(const table *t, const char *user);
 

@@ -230,13 +230,13 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HINT_NOTHING, "[{1}] There is nothing for you to decide right now.") \
 	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up); not in Rook, where taken tricks stay face down until the hand ends") \
 	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it; until the deal ends you may take back only that seat)") \
-	X(T_HELP_NOTIFY, "{1}notify: be told privately when a game starts at this table (again to stop)") \
+	X(T_HELP_NOTIFY, "{1}notify: be told privately when a table opens or a game starts in this channel (again to stop)") \
 	X(T_HELP_OPEN, "{1}open: as trumper, before the first card, play an open game (the trump card is shown)") \
 	X(T_HELP_PARTNER, "{1}partner: ask your partner to bid in your place (four-card bidding)") \
 	X(T_HELP_PASS, "{1}pass: pass in the bidding") \
 	X(T_HELP_PLAY, "{1}play CARD (or {1}p): play a card by name (js, J\xe2\x99\xa0, 10h, th) or by its position in your hand; {1}play trump plays the trump card. Face-down plays go privately: /msg me play CARD") \
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
-	X(T_HELP_RULES, "{1}rules: this table's options") \
+	X(T_HELP_RULES, "{1}rules: this table's options; where no table is open, what each game is") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value lists them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4, or 1-6 at a table of six), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
@@ -405,6 +405,22 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_CAPS_CORRECT, "correct") \
 	X(T_CAPS_LATE, "late") \
 	X(T_CAPS_EARLY, "early") \
+	X(T_NAME_ROOM, "Which channel? Name it first: /msg me #channel {1}") \
+	X(T_NOTIFY_OPEN_ON, "[{1}] No table is open here: I will tell you privately when one opens ({prefix}notify again to stop).") \
+	X(T_NOTIFY_OPEN_OFF, "[{1}] I will no longer tell you when a table opens here.") \
+	X(T_NOTIFY_OPENED, "A {2} table is open in {1}: {prefix}sit there to play.") \
+	X(T_GAMES_INTRO, "The games I host ({1}new GAME [PLAYERS] in a channel opens a table; at a table {1}rules gives its options):") \
+	X(T_ABOUT_304, "304: four players in two teams bid for the right to choose a trump card, then take tricks for the 304 card points, by the Jaffna rules ({1}304)") \
+	X(T_ABOUT_304SIX, "304 for six: the same game for six players in two teams of three ({1}new 304 6)") \
+	X(T_ABOUT_TRUMP304, "Trump304: two, three or four players; the trumper lays the trump card face down, the losers pay tokens after each deal, and play goes on until the table stops ({1}new trump304 3)") \
+	X(T_ABOUT_ROOK, "Rook: four players in two teams, coloured cards 1 to 14 and the Rook bird; the highest bidder names the trump colour, and the first team to 500 wins ({1}new rook)") \
+	X(T_HELP_PRIVATE, "{1}private msg|notice: how my private lines (your hand, your prompts) reach you: as private messages, in a window of their own (msg), or as notices, which irssi and weechat show in their status window (notice); remembered for you") \
+	X(T_PRIVATE_NOW_MSG, "My private lines come to you as private messages, in a window of their own; {prefix}private notice to have them as notices.") \
+	X(T_PRIVATE_NOW_NOTICE, "My private lines come to you as notices (irssi and weechat show them in their status window); {prefix}private msg to have them as private messages, in a window of their own.") \
+	X(T_PRIVATE_ONE_WAY, "Here my private lines reach you one way only, so there is nothing to choose.") \
+	X(T_HANDS_AS_MSG, "{1}: your cards come as private messages from {2}, in a window of their own ({3}private notice for notices instead).") \
+	X(T_HANDS_AS_NOTICE, "{1}: your cards come as notices from {2}, which irssi and weechat show in their status window ({3}private msg for a window of their own).") \
+	X(T_TABLE_OPENED_FULL, "A {3} table is open in {2}: you in seat 1, computer players in the others, and the first deal on its way. {1}help lists every command; after {1}stop, {1}new GAME [PLAYERS] opens another.") \
 	X(T_CAPS_FAILED, "failed")
 
 enum text_id {

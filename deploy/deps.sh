@@ -1,11 +1,23 @@
 #!/bin/sh
-# deps.sh: installs what building and testing cardbot needs on Debian 12.
-# Used by `make deps`, `make run` and CI; does nothing when all is present.
+# deps.sh: installs what running, or building and testing, cardbot needs on
+# Debian 12. Does nothing when all is present.
+#
+#   sh deploy/deps.sh run     what `make run` needs: the build libraries and
+#                             ngircd for the local server (a Raspberry Pi
+#                             need not fetch a browser and a homeserver)
+#   sh deploy/deps.sh test    that and the test tools (`make test`, CI,
+#                             `make deps`); the default
+#   sh deploy/deps.sh --list run|test   prints the packages, installs nothing
 set -u
 
-PACKAGES="build-essential pkg-config python3 libjson-c-dev libconfig-dev
-libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev libolm-dev openssl ngircd
-inspircd atheme-services
+# What building and `make run` need.
+RUN_PACKAGES="build-essential pkg-config libjson-c-dev libconfig-dev
+libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev libolm-dev ngircd"
+# libolm-dev: end-to-end encryption in Matrix rooms (adapters/matrix_crypto.c);
+# ngircd: the local IRC server `make run` starts when none listens.
+
+# What the tests add.
+TEST_PACKAGES="python3 openssl inspircd atheme-services
 clang libclang-rt-14-dev man-db systemd python3-yaml strace
 python3-venv python3-pip python3-poetry-core python3-twisted python3-treq
 python3-openssl python3-service-identity python3-cryptography python3-idna
@@ -16,50 +28,82 @@ python3-jinja2 python3-bleach python3-typing-extensions python3-ijson
 python3-pymacaroons python3-sortedcontainers python3-pyasn1
 python3-pyasn1-modules python3-matrix-common python3-bcrypt python3-packaging
 python3-pydantic python3-matrix-nio python3-olm curl chromium fonts-dejavu-core"
-# clang and libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man
-# page checks; systemd: systemd-analyze for the unit's checks; python3-yaml:
-# the compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
+# python3: the test scripts; openssl: test certificates; inspircd and
+# atheme-services: SASL and services accounts; clang and
+# libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man page checks;
+# systemd: systemd-analyze for the unit's checks; python3-yaml: the
+# compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
 # check); strace: the idle system-call figure of `make bench`; python3-venv
 # to curl: what Synapse 1.67 needs to build from ../shared/synapse for
 # tests/matrix_synapse.py (its build.sh lists the same, and would apt-get
-# them itself); libolm-dev: end-to-end encryption in Matrix rooms
-# (adapters/matrix_crypto.c); python3-olm: the encrypting test players
-# (python3-matrix-nio); chromium and fonts-dejavu-core (the suit symbols): the match
-# page's browser test (tests/page_browser.py), headless. Nothing here starts
-# a daemon.
+# them itself); python3-olm: the encrypting test players
+# (python3-matrix-nio); chromium and fonts-dejavu-core (the suit symbols):
+# the match page's browser test (tests/page_browser.py), headless. Nothing
+# here starts a daemon.
 
 # npm (with Debian's Node): installs Element's client stack for
 # tests/matrix_element.py (`make element-deps`, from
 # tests/element/package-lock.json, with the Node it runs on); a machine with
 # an npm of its own (NodeSource's nodejs) keeps it.
-command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES npm"
+command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
+
+# Steps of the test list beyond Debian packages (a tool from another
+# registry, say), run in order after the packages are in: each a shell
+# function defined here and named in TEST_STEPS, which does nothing when
+# its tool is present already and returns non-zero when it fails.
+TEST_STEPS=""
+
+list=""
+if [ "${1:-}" = "--list" ]; then
+	list=1
+	shift
+fi
+case "${1:-test}" in
+run) PACKAGES="$RUN_PACKAGES"; STEPS="" ;;
+test) PACKAGES="$RUN_PACKAGES $TEST_PACKAGES"; STEPS="$TEST_STEPS" ;;
+*)
+	echo "usage: deploy/deps.sh [--list] [run|test]" >&2
+	exit 64
+	;;
+esac
+if [ -n "$list" ]; then
+	echo $PACKAGES
+	exit 0
+fi
 
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
 
-echo "deps: installing$missing"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-$SUDO apt-get update -qq
-# ngircd, inspircd and atheme-services are only test and `make run` peers:
-# keep their packages from starting system-wide daemons (policy-rc.d exit
-# 101 = "do not start"), and below, from starting at the next boot.
-guard=""
-if [ ! -e /usr/sbin/policy-rc.d ]; then
-	printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
-	$SUDO chmod 755 /usr/sbin/policy-rc.d
-	guard=1
+status=0
+if [ -n "$missing" ]; then
+	echo "deps: installing$missing"
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+	$SUDO apt-get update -qq
+	# ngircd, inspircd and atheme-services are only test and `make run`
+	# peers: keep their packages from starting system-wide daemons
+	# (policy-rc.d exit 101 = "do not start"), and below, from starting at
+	# the next boot.
+	guard=""
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		printf '#!/bin/sh\nexit 101\n' | $SUDO tee /usr/sbin/policy-rc.d >/dev/null
+		$SUDO chmod 755 /usr/sbin/policy-rc.d
+		guard=1
+	fi
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+	status=$?
+	[ -n "$guard" ] && $SUDO rm -f /usr/sbin/policy-rc.d
+	# Only the daemons installed just now, never ones the owner already had.
+	if command -v systemctl >/dev/null 2>&1; then
+		for unit in ngircd inspircd atheme-services; do
+			case " $missing " in *" $unit "*) $SUDO systemctl disable "$unit" >/dev/null 2>&1 ;; esac
+		done
+	fi
 fi
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
-status=$?
-[ -n "$guard" ] && $SUDO rm -f /usr/sbin/policy-rc.d
-# Only the daemons installed just now, never ones the owner already had.
-if command -v systemctl >/dev/null 2>&1; then
-	for unit in ngircd inspircd atheme-services; do
-		case " $missing " in *" $unit "*) $SUDO systemctl disable "$unit" >/dev/null 2>&1 ;; esac
-	done
-fi
+for step in $STEPS; do
+	[ "$status" -eq 0 ] || break
+	"$step" || status=$?
+done
 exit $status

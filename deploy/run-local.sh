@@ -5,7 +5,7 @@
 set -u
 cd "$(dirname "$0")/.."
 
-sh deploy/deps.sh || { echo "run: installing the dependencies failed" >&2; exit 1; }
+sh deploy/deps.sh run || { echo "run: installing the dependencies failed" >&2; exit 1; }
 make -s || { echo "run: the build failed" >&2; exit 1; }
 
 HOST=127.0.0.1

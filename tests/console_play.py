@@ -10,6 +10,15 @@
           character) or a line on standard error (not UTF-8, overlong),
           and the game goes on; `quit` ends it with status 0 and leaves
           nothing in TMPDIR. The end of input ends it too.
+  words   the terminal speaks of itself, not of IRC: the opening line says
+          the seats are taken and the deal is on its way (no "take a seat
+          with !sit, add computer players with !bot, and !start"); what is
+          sent privately is typed as it is ("play CARD", never "/msg
+          cardbot play CARD"); after `stop`, `hand` says no table is open
+          here (not "open one in a channel"), and `new trump304 3` opens a
+          table of three there that deals; `--players` seats that many for
+          every game (Trump304 of two, 304 of six), and a count the game
+          does not have is refused with the reason.
   json    the JSON mode (`cardbot play --json`): malformed lines of every
           kind (not JSON, truncated, not an object, wrong types, a NUL, an
           empty or spaced id, invalid UTF-8, overlong, trailing garbage,
@@ -257,6 +266,55 @@ def human():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def words():
+    tmp = tempfile.mkdtemp(prefix="console_play.")
+    try:
+        p = Proc(["play", "--seed", "1", "--name", "ann", "--delay", "0"], tmp)
+        first = p.wait_for(lambda line: "table is open" in line)
+        check(first is not None and "computer players in the others" in first and "!bot" not in first
+              and "Take a seat" not in first, "words: the opening line says the table is set and dealt", first)
+        check(p.wait_for(lambda line: "hand:" in line) is not None, "words: a hand is dealt")
+        p.send("help play\n")
+        got = p.wait_for(lambda line: line.startswith("(private) ") and "Face-down" in line)
+        check(got is not None and "/msg" not in got and "privately: play CARD" in got,
+              "words: a private command is written as it is typed here", got)
+        p.send("stop\n")
+        check(p.wait_for(lambda line: "stops the table" in line) is not None, "words: stop ends the table")
+        p.send("hand\n")
+        got = p.wait_for(lambda line: line.startswith("(private) "))
+        check(got is not None and "No table is open here" in got and "channel" not in got,
+              "words: after stop, a command is told no table is open here", got)
+        p.send("new trump304 3\n")
+        got = p.wait_for(lambda line: "table is open" in line)
+        check(got is not None and "trump304" in got, "words: new after stop opens a table", got)
+        p.send("bot\nbot\nstart\n")
+        got = p.wait_for(lambda line: "Deal 1" in line)
+        check(got is not None, "words: ... and it deals", p.lines[-3:])
+        p.send("table\n")
+        got = p.wait_for(lambda line: line.startswith("(private) #table"))
+        check(got is not None and "trump304" in got and " 3 Robo" in got and " 4 " not in got,
+              "words: a Trump304 table of three", got)
+        p.send("quit\n")
+        check(p.finish() == 0, "words: quit ends with status 0")
+        for game, n, want in (("trump304", "2", "trump304"), ("304", "6", "304six")):
+            p = Proc(["play", "--game", game, "--players", n, "--name", "ann", "--delay", "0"], tmp)
+            first = p.wait_for(lambda line: "table is open" in line)
+            check(first is not None and want in first, "words: --game %s --players %s opens it" % (game, n), first)
+            check(p.wait_for(lambda line: "hand:" in line) is not None, "words: --players %s: a hand is dealt" % n)
+            p.send("table\n")
+            got = p.wait_for(lambda line: line.startswith("(private) #table"))
+            seats = re.findall(r"(?:: |, )(\d) ", got or "")
+            check(got is not None and seats and seats[-1] == n, "words: --players %s seats %s" % (n, n), got)
+            p.send("quit\n")
+            check(p.finish() == 0, "words: --players %s: quit ends with status 0" % n)
+        p = Proc(["play", "--game", "rook", "--players", "3"], tmp)
+        rc = p.finish()
+        check(rc == 64 and any("rook is played by 4 players" in e for e in p.errlines),
+              "words: a count the game does not have is refused with the reason", (rc, p.errlines))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def as_json(line):
     try:
         o = json.loads(line)
@@ -407,7 +465,7 @@ def main():
         print("console_play: %s is not built" % CARDBOT)
         print("console_play: 0 passed, 1 failed")
         return 1
-    for name, fn in (("human", human), ("json", json_mode), ("run", run_network)):
+    for name, fn in (("human", human), ("words", words), ("json", json_mode), ("run", run_network)):
         try:
             fn()
         except Exception:

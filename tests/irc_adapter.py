@@ -311,8 +311,9 @@ def test_ngircd(tmp, port, ssl_port, conf):
         check("echo in the channel", got and text_of(got[1]) == "hello \u2660 world".encode(), got)
 
         alice.send("PRIVMSG echobot :echo secret")
-        got = alice.wait(said("echobot", "NOTICE", "alice"), 5)
-        check("echo in private comes back by NOTICE", got and text_of(got[1]) == b"secret", got)
+        got = alice.wait(said("echobot", "PRIVMSG", "alice"), 5)
+        check("echo in private comes back by PRIVMSG (private_notice's default)", got and text_of(got[1]) == b"secret",
+              got)
 
         alice.send("PRIVMSG echobot :\x01VERSION\x01")
         got = alice.wait(said("echobot", "NOTICE", "alice"), 5)
@@ -321,7 +322,7 @@ def test_ngircd(tmp, port, ssl_port, conf):
         alice.send("PRIVMSG echobot :\x01PING 12345\x01")
         alice.send("PRIVMSG echobot :\x01TIME\x01")
         alice.send("PRIVMSG echobot :echo after-ctcp")
-        got = alice.wait(said("echobot", "NOTICE", "alice"), 5)
+        got = alice.wait(said("echobot", "PRIVMSG", "alice"), 5)
         check("other CTCP is dropped, not answered nor passed on",
               got and text_of(got[1]) == b"after-ctcp" and "PING 12345" not in bot.text(), got)
 

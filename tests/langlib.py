@@ -188,11 +188,13 @@ bidding fives scoring caps external_caps pace level think standard bank strict l
 casual live correspondence easy normal strong en ta si red green yellow black r g y b js th
 cardbot verify JSON cardbot-record HTML
 salt commitment nest quit restart nick
+private notice irssi weechat
 """.split())
 # (The last three are terms the translators kept on purpose: "salt" and
 # "commitment" are the fields of a match record that `cardbot verify` checks,
 # "nest" is Rook's own word for its centre card; "quit", "restart", "nick"
-# are IRC's words in the seat-key line.)
+# are IRC's words in the seat-key line; "notice" is a value of !private,
+# and irssi and weechat are the names of the clients that line warns of.)
 
 
 def latin_words(seg, names):

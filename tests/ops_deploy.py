@@ -10,7 +10,12 @@
 - deploy/Dockerfile is multi-stage on debian:12-slim and runs as a user
   other than root; deploy/compose.yaml runs it read-only, as that user,
   without capabilities. `docker build` runs only where a Docker daemon is
-  reachable (OPS_DOCKER=1 to insist); otherwise it is reported as skipped.
+  reachable (OPS_DOCKER=1 to insist); otherwise it is reported as skipped;
+- deploy/deps.sh has two lists in one script: `run` (what `make run`
+  installs) holds the build libraries the Dockerfile's build stage needs and
+  ngircd, and none of the test tools (a browser, clang, inspircd, atheme,
+  Synapse's Python packages); `test` (what `make test`, `make deps` and CI
+  install) is the run list and the tools.
 """
 import os
 import re
@@ -171,7 +176,37 @@ def docker_files():
         T.check(rc == 0 and out.strip() not in ("", "0"), "the image's user is not root", out + err)
 
 
+def deps_lists():
+    script = os.path.join(ROOT, "deploy", "deps.sh")
+    lists = {}
+    for which in ("run", "test"):
+        rc, out, err = run(["sh", script, "--list", which])
+        T.check(rc == 0 and out.split(), "deps.sh --list %s prints its packages" % which, out + err)
+        lists[which] = set(out.split())
+    rc, out, err = run(["sh", script, "--list", "everything"])
+    T.check(rc != 0 and "usage" in err, "deps.sh names its lists when given another word", (rc, out, err))
+    docker = open(os.path.join(ROOT, "deploy", "Dockerfile"), encoding="utf-8").read()
+    build = re.search(r"install -y -qq --no-install-recommends\s*\\?\n(.*?)&&", docker, re.S)
+    build = set(build.group(1).replace("\\", " ").split()) if build else set()
+    T.check(build and build <= lists["run"], "the run list has what the Dockerfile's build stage installs",
+            sorted(build - lists["run"]))
+    T.check("ngircd" in lists["run"], "the run list has ngircd (make run's local server)")
+    heavy = {"chromium", "clang", "inspircd", "atheme-services", "python3-twisted", "python3-matrix-nio", "strace"}
+    T.check(not (heavy & lists["run"]), "the run list has no test tool", sorted(heavy & lists["run"]))
+    T.check(lists["run"] < lists["test"] and heavy <= lists["test"], "the test list is the run list and the tools",
+            sorted(lists["run"] - lists["test"]))
+    calls = {
+        "deploy/run-local.sh": "sh deploy/deps.sh run",
+        "Makefile": "sh deploy/deps.sh test",
+        ".ci/run": "sh deploy/deps.sh test",
+    }
+    for path, call in calls.items():
+        text = open(os.path.join(ROOT, path), encoding="utf-8").read()
+        T.check(call in text and not re.search(r"deps\.sh\s*($|\|)", text, re.M), "%s runs %s" % (path, call))
+
+
 try:
+    deps_lists()
     root = install()
     unit_static()
     unit_systemd(root)

@@ -84,7 +84,7 @@ def test_new_and_migrate():
     check(os.path.exists(db) and "created the database" in out, "a new data_dir gets a database: %r" % out[-200:])
     c = sqlite3.connect(db)
     check(c.execute("PRAGMA journal_mode").fetchone()[0] == "wal", "the database uses WAL")
-    check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "the database has the current schema (3)")
+    check(c.execute("PRAGMA user_version").fetchone()[0] == 4, "the database has the current schema (4)")
     check(c.execute("PRAGMA application_id").fetchone()[0] == 0x43423034, "the file is marked as cardbot's")
     c.close()
     # schema 1, as it shipped, with a finished match in it
@@ -111,12 +111,15 @@ def test_new_and_migrate():
     c.commit()
     c.close()
     st, out = run_briefly(cfg)
-    check("upgraded the database" in out and "from schema 1 to 3" in out, "a schema-1 database is upgraded: %r"
+    check("upgraded the database" in out and "from schema 1 to 4" in out, "a schema-1 database is upgraded: %r"
           % out[-300:])
     c = sqlite3.connect(db)
-    check(c.execute("PRAGMA user_version").fetchone()[0] == 3, "after the upgrade the schema is 3")
+    check(c.execute("PRAGMA user_version").fetchone()[0] == 4, "after the upgrade the schema is 4")
     check(c.execute("SELECT count(*) FROM user_languages").fetchone()[0] == 0,
           "the upgrade adds the table of chosen languages, empty")
+    check(c.execute("SELECT count(*) FROM channel_notify").fetchone()[0] == 0
+          and c.execute("SELECT count(*) FROM user_options").fetchone()[0] == 0,
+          "the upgrade adds the tables of who hears of new tables and of people's choices, empty")
     check(c.execute("SELECT ascii, language, notices FROM users WHERE user='ann'").fetchone() == (1, "en", 1),
           "a player's setting survives the upgrade, with the new columns' defaults")
     check(c.execute("SELECT count(*) FROM deal_results").fetchone()[0] == 4, "statistics survive the upgrade")

@@ -155,7 +155,7 @@ static void usage(void)
 	fputs("usage: irc_echo --server HOST --port N --nick NICK [--channel #C[,KEY]]... [--tls] [--ca-file F]\n"
 	      "  [--fingerprint HEX] [--no-verify] [--sasl-user U --sasl-pass P] [--server-pass P]\n"
 	      "  [--nickserv-pass P] [--pace-burst N] [--pace-rate R] [--reconnect-min MS] [--reconnect-max MS]\n"
-	      "  [--accept-invites] [--private-privmsg] [--name NAME]\n", stderr);
+	      "  [--accept-invites] [--private-notice] [--name NAME]\n", stderr);
 }
 
 static int copy(char *dst, size_t cap, const char *src)
@@ -183,8 +183,8 @@ int main(int argc, char **argv)
 			s.tls_verify = 0;
 		else if (!strcmp(o, "--accept-invites"))
 			s.accept_invites = 1;
-		else if (!strcmp(o, "--private-privmsg"))
-			s.private_notice = 0;
+		else if (!strcmp(o, "--private-notice"))
+			s.private_notice = 1;
 		else
 			flag = 0;
 		if (flag)
