@@ -1137,6 +1137,7 @@ const present present_304 = {
 	.def = &game_def_304,
 	.t_ready = T_READY,
 	.t_need_seats = T_NEED_FOUR,
+	.t_about = T_ABOUT_304,
 	PRESENT_304_FAMILY,
 };
 
@@ -1145,5 +1146,6 @@ const present present_304six = {
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
 	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304SIX,
 	PRESENT_304_FAMILY,
 };

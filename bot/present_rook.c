@@ -173,6 +173,7 @@ const present present_rook = {
 	.t_warn = T_WARN,
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
+	.t_about = T_ABOUT_ROOK,
 	PRESENT_NAMED_FUNCS,
 	.rules = rules,
 	.last = last,

@@ -906,12 +906,17 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 	table_answer(t, user, in_room, line);
 }
 
+/* `rules`: what the game is about, for someone who does not know it;
+ * `rules more`: this table's options. */
 static void cmd_rules(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
-	(void)name, (void)in_room, (void)argc, (void)argv;
-	char line[TABLE_LINE];
+	(void)name, (void)in_room;
+	char line[TABLE_LINE * 3]; /* the summary in Tamil is near 2000 bytes, and the room name */
 	table_reader(table_lang_of(t, user)); /* a private line */
-	t->pr->rules(t, line, sizeof line);
+	if (argc > 1 && !strcasecmp(argv[1], "more"))
+		t->pr->rules(t, line, sizeof line);
+	else
+		table_txt(line, sizeof line, t->pr->t_about, table_room_shown(t), NULL, NULL);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
@@ -1420,7 +1425,7 @@ static const command commands[] = {
 	{ "record", NULL, cmd_record, 0, 1, 0, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
 	{ "reveal", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
-	{ "rules", NULL, cmd_rules, 0, 0, CMD_QUERY, T_HELP_RULES },
+	{ "rules", NULL, cmd_rules, 0, 1, CMD_QUERY, T_HELP_RULES },
 	{ "score", NULL, cmd_score, 0, 0, CMD_QUERY, T_HELP_SCORE },
 	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },

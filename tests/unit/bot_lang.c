@@ -475,14 +475,14 @@ static void test_adapters(void)
 		for (int r = 0; r < 8; r++)
 			strncat(name, arg, sizeof name - strlen(name) - 1);
 		for (int j = 0; j < 3; j++) {
-			char line[2048];
+			char line[4096]; /* the longest, `rules` in Tamil, is near 2000 bytes before its arguments */
 			const char *args[9] = { name, name, name, name, name, name, name, name, name };
 			size_t n = text_fmt_in(l, line, sizeof line, longest[j], 9, args);
 			CHECK(n < sizeof line && utf8_valid(line, n), "%s %s is whole UTF-8 (%zu bytes)", l->code,
 			      id_names[longest[j]], n);
 			/* IRC: the queue's pieces, "PRIVMSG #304 :" + piece + CRLF within 512. */
 			const size_t room = 396;
-			char joined[2048] = "";
+			char joined[4096] = "";
 			size_t jn = 0, left = n;
 			const char *s = line;
 			int pieces = 0, ok = 1;

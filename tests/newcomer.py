@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""newcomer.py: what a newcomer meets (issue 30), through the real binary.
+
+`cardbot run` with a network of type "console" (JSON lines on its standard
+input and output): one person, ann, in #x, talking to the bot; each check
+waits for the bot's answer to a command, never for a fixed time.
+
+  rules     `rules` tells what each game is about (304, 304 for six,
+            Trump304, Rook), in the reader's language; `rules more` gives
+            the table's options.
+
+Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
+bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
+"""
+import json
+import os
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+CARDBOT = os.environ.get("CARDBOT", "bin/cardbot")
+VERBOSE = os.environ.get("NEWCOMER_VERBOSE") == "1"
+WAIT = 60  # seconds for any one expected line (a sanitized build thinks slowly)
+
+passed = failed = 0
+
+
+def check(cond, what, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL: %s%s" % (what, (" (%s)" % (detail,)) if detail else ""))
+    return cond
+
+
+class Bot:
+    """`cardbot run` on a console network, read without blocking."""
+
+    def __init__(self, tmp, tables=""):
+        cfg = os.path.join(tmp, "c.cfg")
+        with open(cfg, "w") as f:
+            f.write('bot: { data_dir = "%s/data"; commands_burst = 1000; };\n'
+                    'tables: { cut_offer_seconds = 0; computer_delay_ms = 0; deal_pause_ms = 0; %s };\n'
+                    'networks = ( { name = "term"; type = "console"; } );\n' % (tmp, tables))
+        env = dict(os.environ, TMPDIR=tmp)
+        self.p = subprocess.Popen([CARDBOT, "run", "-c", cfg], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, env=env)
+        self.buf = b""
+        self.lines = []   # every line of standard output, as parsed JSON objects
+        self.errs = b""
+        self.seen = 0
+
+    def pump(self, timeout):
+        fds = [f for f in (self.p.stdout, self.p.stderr) if not f.closed]
+        if not fds:
+            time.sleep(timeout)
+            return
+        r, _, _ = select.select(fds, [], [], timeout)
+        for f in r:
+            d = os.read(f.fileno(), 65536)
+            if not d:
+                f.close()
+            if f is self.p.stderr:
+                self.errs += d
+                continue
+            self.buf += d
+            while b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                try:
+                    obj = json.loads(line.decode("utf-8"))
+                except ValueError:
+                    obj = {"text": line.decode("utf-8", "replace")}
+                if VERBOSE:
+                    print("  < %s" % (obj,))
+                self.lines.append(obj)
+
+    def say(self, text, user="ann", room="#x"):
+        """text from user in room (None: privately); marks where the answers start."""
+        msg = {"user": user, "name": user.capitalize(), "text": text}
+        if room:
+            msg["room"] = room
+        if VERBOSE:
+            print("  > %s" % (msg,))
+        self.p.stdin.write((json.dumps(msg) + "\n").encode())
+        self.p.stdin.flush()
+
+    def wait(self, pred, timeout=WAIT):
+        """The first line from here on (a dict) for which pred holds, or None."""
+        end = time.time() + timeout
+        while True:
+            while self.seen < len(self.lines):
+                obj = self.lines[self.seen]
+                self.seen += 1
+                if "text" in obj and pred(obj):
+                    return obj
+            if time.time() > end or self.p.stdout.closed:
+                return None
+            self.pump(0.2)
+
+    def ask(self, text, pred, user="ann", room="#x"):
+        """Says text and returns the text of the first answer for which pred(text) holds."""
+        self.say(text, user, room)
+        got = self.wait(lambda o: pred(o["text"]))
+        return got["text"] if got else None
+
+    def stop(self):
+        try:
+            self.p.stdin.close()
+        except OSError:
+            pass
+        self.p.terminate()
+        end = time.time() + 30
+        while self.p.poll() is None and time.time() < end:
+            self.pump(0.2)
+        if self.p.poll() is None:
+            self.p.kill()
+        self.p.wait()
+        errs = self.errs.decode("utf-8", "replace")
+        check("runtime error" not in errs and "ERROR: AddressSanitizer" not in errs,
+              "no sanitizer report on stderr", errs[-400:])
+
+
+def private(text):
+    return lambda t: t.startswith(text)
+
+
+def rules():
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        check(b.ask("!304", lambda t: "table is open" in t) is not None, "rules: a table opens")
+        games = (("", "304 is played by four", "32 cards"),
+                 ("!new 304 6", "304 for six is played by two teams of three", "36 cards"),
+                 ("!new trump304 3", "Trump304 is 304 for two, three or four players", "150 to 300"),
+                 ("!new rook", "Rook is played by four", "57 cards"))
+        for new, about, detail in games:
+            if new:
+                check(b.ask(new, lambda t: "now plays" in t) is not None, "rules: %s is taken" % new)
+            got = b.ask("!rules", lambda t: t.startswith("#x: "))
+            check(got is not None and about in got and detail in got and "!rules more" in got,
+                  "rules: `rules` says what the game is (%s)" % (new or "304"), got)
+            got = b.ask("!rules more", lambda t: t.startswith("#x: "))
+            check(got is not None and "pace" in got and about not in got,
+                  "rules: `rules more` gives the table's options (%s)" % (new or "304"), got)
+        b.ask("!lang ta", lambda t: "தமிழ்" in t)
+        got = b.ask("!rules", lambda t: t.startswith("#x: "))
+        check(got is not None and "Rook நால்வர் ஆடும் ஆட்டம்" in got and "!rules more" in got,
+              "rules: the summary comes in the reader's language (Tamil)", got)
+        b.ask("!lang si", lambda t: "සිංහල" in t)
+        got = b.ask("!rules", lambda t: t.startswith("#x: "))
+        check(got is not None and "Rook ගහන්නේ හතර දෙනෙක්" in got, "rules: ... and in Sinhala", got)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def main():
+    if not os.access(CARDBOT, os.X_OK):
+        print("newcomer: %s is not built" % CARDBOT)
+        print("newcomer: 0 passed, 1 failed")
+        return 1
+    only = sys.argv[1:]
+    for name, fn in (("rules", rules),):
+        if only and name not in only:
+            continue
+        try:
+            fn()
+        except Exception:
+            traceback.print_exc()
+            check(False, "%s: ran without an exception" % name)
+    print("newcomer: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
