@@ -904,7 +904,7 @@ static void cmd_trump(table *t, const char *user, int s, int in_room, char **arg
 	}
 	card c = parse_played(t, s, argv[1]);
 	if (c == CARD_NONE) {
-		table_tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		table_bad_card(t, user, argv[1], T_BAD_CARD);
 		return;
 	}
 	act(t, user, s, G304_ACT_TRUMP, 0, c, 0);
@@ -916,7 +916,7 @@ static void cmd_play(table *t, const char *user, int s, int in_room, char **argv
 	fam_of(t, &f);
 	card c = parse_played(t, s, argv[1]);
 	if (c == CARD_NONE) {
-		table_tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		table_bad_card(t, user, argv[1], T_BAD_CARD);
 		table_refused_in_room(t, user, in_room);
 		return;
 	}
@@ -944,7 +944,7 @@ static void cmd_caps(table *t, const char *user, int s, int argc, char **argv)
 	for (int i = 1; i < argc && a.ncards < ntricks_of(t); i++) {
 		card c = parse_played(t, s, argv[i]);
 		if (c == CARD_NONE) {
-			table_tell(t, user, T_BAD_CARD, argv[i], NULL, NULL);
+			table_bad_card(t, user, argv[i], T_BAD_CARD);
 			return;
 		}
 		a.cards[a.ncards++] = c;

@@ -218,7 +218,7 @@ static int card_arg(table *t, const char *user, int s, const char *w, const pres
 {
 	int c = g->parse_card(t, s, w);
 	if (c < 0)
-		table_tell(t, user, g->t_bad_card, w, NULL, NULL);
+		table_bad_card(t, user, w, g->t_bad_card);
 	return c;
 }
 

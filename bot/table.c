@@ -15,6 +15,7 @@
 #include <time.h>
 #include "g304_ai.h"
 #include "log.h"
+#include "nearest.h"
 #include "loop.h"
 #include "page.h"
 #include "ai_worker.h"
@@ -716,11 +717,27 @@ static int parse_number(const char *s, long lo, long hi, long *out)
  * them (*opt_out, static; val_out), whatever case or spelling was typed,
  * or -1 (nothing changed). What is said and stored is these, never the
  * words as typed. */
+/* Every !set option, and the values it takes as `set` says them. */
+static const struct set_option {
+	const char *name, *values;
+} set_options[] = {
+	{ "bidding", "pagat|single" }, { "fives", "on|off" }, { "scoring", "standard|bank" },
+	{ "caps", "strict|lenient|off" }, { "external_caps", "on|off" }, { "pace", "live|casual|correspondence" },
+	{ "level", "easy|normal|strong" }, { "think", "10-10000" }, { "lang", "en|si|ta" },
+};
+#define SET_OPTIONS (sizeof set_options / sizeof set_options[0])
+
+static const struct set_option *set_option_find(const char *name)
+{
+	for (size_t i = 0; i < SET_OPTIONS; i++)
+		if (!strcasecmp(name, set_options[i].name))
+			return &set_options[i];
+	return NULL;
+}
+
 static int apply_setting(table *t, const char *opt, const char *val, const char **opt_out, char *val_out,
 			 size_t len)
 {
-	static const char *const options[] = { "bidding", "fives", "scoring", "caps", "external_caps", "pace",
-					       "level", "think", "lang" };
 	static const char *const offon[] = { "off", "on" };
 	g304_rules *r = &t->set.rules;
 	int b;
@@ -772,9 +789,7 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 	} else {
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
-		if (!strcasecmp(opt, options[i]))
-			*opt_out = options[i];
+	*opt_out = set_option_find(opt)->name;
 	snprintf(val_out, len, "%s", shown);
 	return 0;
 }
@@ -786,8 +801,11 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 	char val[32];
 	int lang = !strcasecmp(argv[1], "lang");
 	if (apply_setting(t, argv[1], argv[2], &opt, val, sizeof val) < 0) {
+		const struct set_option *o = set_option_find(argv[1]);
 		if (lang)
 			table_tell(t, user, T_LANG_UNKNOWN, argv[2], text_lang_codes(), NULL);
+		else if (o) /* a known option: name the bad value and its choices */
+			table_tell(t, user, T_SET_BAD_VALUE, o->name, argv[2], o->values);
 		else
 			table_tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
 		return;
@@ -1448,6 +1466,19 @@ static const command *find_command(const char *word)
 	return NULL;
 }
 
+/* "I do not know" word, with the command nearest to it when there is one. */
+static void unknown_command(const text_lang *l, char *buf, size_t len, const char *word, const char *prefix)
+{
+	const char *words[2 * NCOMMANDS];
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		words[2 * i] = commands[i].name;
+		words[2 * i + 1] = commands[i].alias;
+	}
+	const char *near = nearest_word(word, words, 2 * NCOMMANDS);
+	const char *args[3] = { word, prefix, near };
+	text_fmt_in(l, buf, len, near ? T_UNKNOWN_COMMAND_NEAR : T_UNKNOWN_COMMAND, 3, args);
+}
+
 void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv)
 {
 	char buf[TABLE_LINE];
@@ -1455,8 +1486,8 @@ void table_help(struct bot *owner, adapter *net, const char *user, int argc, cha
 	if (argc > 1) {
 		const command *c = find_command(argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1]);
 		if (!c) {
-			const char *args[3] = { argv[1], owner->prefix, "" };
-			text_fmt_in(l, buf, sizeof buf, T_UNKNOWN_COMMAND, 3, args);
+			unknown_command(l, buf, sizeof buf, argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1],
+					owner->prefix);
 		} else {
 			const char *args[3] = { owner->prefix, "", "" };
 			text_fmt_in(l, buf, sizeof buf, c->help, 3, args);
@@ -1488,7 +1519,9 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	viewers_sync(t);
 	const command *c = find_command(argv[0]);
 	if (!c) {
-		table_tell(t, user, T_UNKNOWN_COMMAND, argv[0], t->bot->prefix, NULL);
+		char buf[TABLE_LINE];
+		unknown_command(table_lang_of(t, user), buf, sizeof buf, argv[0], t->bot->prefix);
+		bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	char usage[64];
@@ -1514,7 +1547,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		if (c->fn == cmd_start)
 			table_tell(t, user, T_ALREADY_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
 		else
-			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
+			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), t->bot->prefix, NULL);
 		return;
 	}
 	/* A table answers private commands only from the people in its room

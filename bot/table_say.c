@@ -257,6 +257,12 @@ void table_tell_txt(table *t, const char *user, int id, int inner)
 	table_tell(t, user, id, in, NULL, NULL);
 }
 
+void table_bad_card(table *t, const char *user, const char *word, int id)
+{
+	size_t digits = strspn(word, "0123456789");
+	table_tell(t, user, digits && !word[digits] ? T_NO_POSITION : id, word, NULL, NULL);
+}
+
 void table_answer(table *t, const char *user, int in_room, const char *line)
 {
 	if (in_room)

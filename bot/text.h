@@ -183,19 +183,21 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BOT_REMOVED, "{1} leaves the table") \
 	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lang en|si|ta") \
 	X(T_SET_DONE, "{1} is now {2}") \
+	X(T_SET_BAD_VALUE, "{1} cannot be \"{2}\": the choices are {3}") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
 	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
 	X(T_MATCH_STARTS2, "against {1} & {2}; 11 tokens each") \
 	X(T_MATCH_STARTS6, "a match of 304 for six begins: {1} against {2}; 11 tokens each") \
 	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
 	X(T_TRUMP_PRIVATELY, "[{1}] choose your trump card in a private message to me, not in the channel.") \
+	X(T_NO_POSITION, "There is no card at position {1} in your hand ({prefix}hand shows it, numbered).") \
 	X(T_BAD_CARD, "I cannot read \"{1}\" as a card: try js, J\xe2\x99\xa0, 10h, th, or its position in your hand.") \
 	X(T_DOWN_PRIVATELY, "[{1}] that card would go face down: send it to me privately (/msg me play CARD). Nothing was played.") \
 	X(T_NO_HAND, "[{1}] no cards are dealt at the moment.") \
 	X(T_NO_LAST, "[{1}] no trick has been played yet in this deal.") \
 	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table ({prefix}sit takes one).") \
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
-	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
+	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches: {2}stop ends this one.") \
 	X(T_ALREADY_PLAYING, "[{1}] a match is already being played here ({2}table shows it; {2}stop ends it).") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
 	X(T_STOP_VOTE, "{1} votes to stop ({2} of {3} votes needed)") \
@@ -210,6 +212,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_LANG_UNKNOWN, "I do not speak \"{1}\": the choices are {2}.") \
 	X(T_LANG_ROOM_SET, "This room now reads me in English ({1}).") \
 	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
+	X(T_UNKNOWN_COMMAND_NEAR, "I do not know \"{1}\": did you mean {2}{3}? {2}help lists the commands.") \
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_SAME_WORDS, "{1}lang en|si|ta: I write in English, தமிழ் or සිංහල; the commands are the same words in every language.") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \

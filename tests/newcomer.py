@@ -8,6 +8,12 @@ waits for the bot's answer to a command, never for a fixed time.
   rules     `rules` tells what each game is about (304, 304 for six,
             Trump304, Rook), in the reader's language; `rules more` gives
             the table's options.
+  errors    an answer names the mistake: `set caps lenent` names the value
+            and caps's choices (not the whole usage); `new 304 6` during a
+            match says how to stop it; `trump 9` and `play 5` with four
+            cards say there is no such position (in 304 and in Rook); a
+            mistyped command (`bdi`, `help sti`) gets the nearest one, in
+            English and Tamil; `cardbot paly` suggests `play`.
 
 Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
 bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
@@ -161,13 +167,68 @@ def rules():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def errors():
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        b.ask("!304", lambda t: "table is open" in t)
+        got = b.ask("!set caps lenent", lambda t: "caps" in t)
+        check(got is not None and '"lenent"' in got and "strict|lenient|off" in got and "bidding" not in got,
+              "errors: a bad value names itself and the option's choices only", got)
+        got = b.ask("!set think 5", lambda t: "think" in t)
+        check(got is not None and '"5"' in got and "10-10000" in got, "errors: ... a number out of range too", got)
+        got = b.ask("!set colour red", lambda t: "usage" in t)
+        check(got is not None and "bidding" in got, "errors: an unknown option still lists them all", got)
+        got = b.ask("!bdi", lambda t: "bdi" in t)
+        check(got is not None and "did you mean !bid?" in got, "errors: a mistyped command gets the nearest", got)
+        got = b.ask("!help sti", lambda t: "sti" in t)
+        check(got is not None and "did you mean !sit?" in got, "errors: ... in help too", got)
+        got = b.ask("!xyzzy", lambda t: "xyzzy" in t)
+        check(got is not None and "did you mean" not in got, "errors: nothing near: no suggestion", got)
+        b.ask("!lang ta", lambda t: "தமிழ்" in t)
+        got = b.ask("!hnad", lambda t: "hnad" in t)
+        check(got is not None and "!hand என்று சொல்ல வந்தீர்களா" in got, "errors: the suggestion in Tamil", got)
+        b.ask("!lang en", lambda t: "English" in t)
+        for cmd in ("!sit", "!bot", "!bot", "!bot"):
+            b.say(cmd)
+        b.wait(lambda o: "four are seated" in o["text"])
+        got = b.ask("!start", lambda t: "hand:" in t)
+        check(got is not None, "errors: a match starts", got)
+        got = b.ask("!new 304 6", lambda t: "between matches" in t)
+        check(got is not None and "!stop ends this one" in got, "errors: a change mid-match names !stop", got)
+        got = b.ask("trump 9", lambda t: "position" in t or "read" in t, room=None)
+        check(got is not None and "no card at position 9" in got and "cannot read" not in got,
+              "errors: trump 9 with four cards: no position 9", got)
+        got = b.ask("!p 5", lambda t: "position" in t or "read" in t)
+        check(got is not None and "no card at position 5" in got, "errors: play 5 with four cards: no position 5", got)
+        got = b.ask("!p zz", lambda t: "position" in t or "read" in t)
+        check(got is not None and 'cannot read "zz" as a card' in got, "errors: a word is still not a card", got)
+        b.stop()
+        # A game through present_named: Rook.
+        b = Bot(tmp)
+        b.ask("!new rook", lambda t: "now plays" in t)
+        for cmd in ("!bot", "!bot", "!bot"):
+            b.say(cmd)
+        b.wait(lambda o: "seats are taken" in o["text"])
+        got = b.ask("!start", lambda t: "hand:" in t)
+        got = b.ask("!p 20", lambda t: "position" in t or "read" in t)
+        check(got is not None and "no card at position 20" in got, "errors: Rook: play 20: no position 20", got)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    p = subprocess.run([CARDBOT, "paly"], capture_output=True, text=True)
+    check(p.returncode != 0 and 'did you mean "play"?' in p.stderr, "errors: cardbot paly suggests play", p.stderr[:200])
+    p = subprocess.run([CARDBOT, "help", "rnu"], capture_output=True, text=True)
+    check('did you mean "run"?' in p.stderr, "errors: cardbot help rnu suggests run", p.stderr[:200])
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules),):
+    for name, fn in (("rules", rules), ("errors", errors)):
         if only and name not in only:
             continue
         try:

@@ -373,7 +373,7 @@ static void trump304_match(bot *b, loop *ev, int n, rng *r)
 	p0 = net.npriv;
 	say(b, NULL, "ann", "!table");
 	say(b, NULL, "ann", "score");
-	say(b, NULL, "ann", "rules");
+	say(b, NULL, "ann", "rules more");
 	say(b, NULL, "ann", "hand");
 	CHECK(priv_has(p0, "ann", "trump304") && priv_has(p0, "ann", "tokens") == 0 ? 1 : 1, "table, score, rules answer");
 	CHECK(priv_has(p0, "ann", "trump304 with"), "!rules names the game and players");
@@ -963,8 +963,8 @@ static void six_match(bot *b, loop *ev, store *db, rng *r)
 	CHECK(room_has(r1, "ann in 304six: matches 1") && room_has(r1, "deals "), "!stats counts ann's six-player match and deals (%s)",
 	      net.nroom > r1 ? net.room_lines[net.nroom - 1] : "nothing");
 	p0 = net.npriv;
-	say(b, room, "ann", "!rules");
-	CHECK(priv_has(p0, "ann", "304 for six | bidding"), "!rules names the game");
+	say(b, room, "ann", "!rules more");
+	CHECK(priv_has(p0, "ann", "304 for six | bidding"), "!rules more names the game");
 	close_table(b, ev, t);
 }
 

@@ -338,7 +338,7 @@ static void test_room(void)
 	from = net.npriv;
 	say(b, "#r", "ann", "!set fives on");
 	got = priv_to(from, "ann");
-	CHECK(got && !strcmp(got, fmt(&text_lang_si, T_ONLY_BETWEEN, "#r", NULL, NULL)),
+	CHECK(got && !strcmp(got, fmt(&text_lang_si, T_ONLY_BETWEEN, "#r", "!", NULL)),
 	      "other options still wait for the match's end (said in Sinhala): %s", got ? got : "(nothing)");
 	/* !help names !lang and says the commands are the same words. */
 	from = net.npriv;
