@@ -523,8 +523,8 @@ static void events(table *t, const game_result *res)
 			bid_text(e->value, n, sizeof n);
 			table_say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
 			break;
-		case G304_EV_PASS:
-			table_say(t, T_PASS, who, NULL, NULL);
+		case G304_EV_PASS: /* an answer to a partner's ask is not a turn of one's own */
+			table_say(t, (e->flags & 1) ? T_PASS_FOR_PARTNER : T_PASS, who, NULL, NULL);
 			break;
 		case G304_EV_ASK:
 			table_say(t, T_ASK, who, table_seat_name(t, asked_partner(t, e->seat)), NULL);

@@ -57,6 +57,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BID_MORE, "{1} or more") \
 	X(T_BID_FOR_PARTNER, "{1} answers for their partner: {2}") \
 	X(T_PASS, "{1} passes") \
+	X(T_PASS_FOR_PARTNER, "{1} answers for their partner: pass") \
 	X(T_ASK, "{1} asks {2} to bid") \
 	X(T_BIDDING_WON, "{1} wins the bidding at {2}") \
 	X(T_TRUMP_SET, "{1} lays a trump card face down") \

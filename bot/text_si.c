@@ -84,6 +84,7 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_BID_EXACT_MUST] = "{1}: ලංසු තබන්නම ඕනේ",
 	[T_BID_MORE] = "{1} හෝ වැඩි",
 	[T_BID_FOR_PARTNER] = "{1} සහකරු වෙනුවෙන් කිව්වා: {2}",
+	[T_PASS_FOR_PARTNER] = "{1} සහකරු වෙනුවෙන් කිව්වා: පාස්",
 	[T_PASS] = "{1} පාස් කළා",
 	[T_ASK] = "{1}, {2} ට ලංසු තබන්න කිව්වා",
 	[T_BIDDING_WON] = "{1} {2}න් ලංසුව දිනුවා",

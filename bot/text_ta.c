@@ -87,6 +87,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_BID_EXACT_MUST] = "{1}: கேட்டே ஆக வேண்டும்",
 	[T_BID_MORE] = "{1} அல்லது மேல்",
 	[T_BID_FOR_PARTNER] = "{1} கூட்டாளிக்குப் பதிலாக: {2}",
+	[T_PASS_FOR_PARTNER] = "{1} கூட்டாளிக்குப் பதிலாக: பாஸ்",
 	[T_PASS] = "{1} பாஸ்",
 	[T_ASK] = "{1} ஏலத்தைக் கூட்டாளி {2}-இடம் விடுகிறார்",
 	[T_BIDDING_WON] = "{1} ஏலத்தை வென்றார்: {2}",

@@ -14,6 +14,9 @@ waits for the bot's answer to a command, never for a fixed time.
             cards say there is no such position (in 304 and in Rook); a
             mistyped command (`bdi`, `help sti`) gets the nearest one, in
             English and Tamil; `cardbot paly` suggests `play`.
+  partner   a partner's answer to `partner` reads "answers for their
+            partner: pass", not a pass of their own (which would read
+            like a double pass when their turn comes).
 
 Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
 bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
@@ -133,8 +136,37 @@ class Bot:
               "no sanitizer report on stderr", errs[-400:])
 
 
-def private(text):
-    return lambda t: t.startswith(text)
+def seated(b, game="", bots=3, level="easy"):
+    """Opens the table of game (a `new` command, or "" for 304), seats ann and computer players, starts."""
+    b.ask("!304", lambda t: "table is open" in t)
+    if game:
+        b.ask(game, lambda t: "now plays" in t)
+    b.ask("!set level %s" % level, lambda t: "level is now" in t)
+    b.ask("!sit", lambda t: "sits in seat" in t)
+    for _ in range(bots):
+        b.ask("!bot", lambda t: "a computer player" in t)
+    return b.ask("!start", lambda t: "begins" in t)
+
+
+def autoplay(b, until, choose=None, limit=600):
+    """Plays ann's moves (the hint, or choose(text) when it returns a command)
+    until until(obj) holds for a line; returns that line's text or None."""
+    end = time.time() + limit
+    while time.time() < end:
+        o = b.wait(lambda o: True, timeout=max(1, end - time.time()))
+        if o is None:
+            return None
+        t = o["text"]
+        if until(o):
+            return t
+        m = re.search(r"The computer would: (.*)", t)
+        if m and o.get("user") == "ann":
+            b.say(m.group(1), room=None)
+        elif ("ann: your turn" in t or "ann: choose" in t or "ann: lay" in t or "ann: still" in t
+              or (o.get("user") == "ann" and "your turn" in t)):
+            cmd = choose(t) if choose else None
+            b.say(cmd or "hint", room=None)
+    return None
 
 
 def rules():
@@ -222,13 +254,50 @@ def errors():
     check('did you mean "run"?' in p.stderr, "errors: cardbot help rnu suggests run", p.stderr[:200])
 
 
+def partner():
+    """A partner's answer to an ask is said as an answer, not as a pass of their own."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    answers = []
+    try:
+        b = Bot(tmp)
+        seated(b)
+        asked = {}
+
+        def until(o):
+            if o.get("to") != "#x":
+                return False
+            parts = o["text"].split(" · ")
+            for i, part in enumerate(parts):
+                m = re.match(r"(\S+) asks (\S+) to bid$", part)
+                if m:
+                    # The asked partner's next words are their answer.
+                    for later in parts[i + 1:]:
+                        if later.startswith(m.group(2) + " "):
+                            answers.append(later)
+                            break
+            return any(a.endswith(": pass") or a.endswith(" passes") for a in answers)
+
+        def choose(t):
+            if "or pass" in t and "partner" in t and "four-card" not in t and "eight-card" not in t:
+                return "partner"
+            return "partner" if "partner, or pass" in t else None
+        autoplay(b, until, choose, limit=300)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    passes = [a for a in answers if a.endswith(": pass") or a.endswith(" passes")]
+    check(passes, "partner: a partner answered an ask with a pass (seen %d answers)" % len(answers), answers[:4])
+    check(all("answers for their partner" in a for a in answers),
+          "partner: every answer to an ask reads as an answer", answers[:6])
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner)):
         if only and name not in only:
             continue
         try:
