@@ -425,7 +425,7 @@ const char *const text_si_lines[T_COUNT] = {
 	/* ids from branch lines (not yet in the language layer's text.h): the lead merges them */
 	[T_PCC_SITS_OUT] = "{1} මේ වටයේ ගහන්නේ නැහැ: {2} තනියම ගහනවා, හැම අතක්ම ගන්නම ඕනේ",
 	[T_PCC_LOST] = "{1} ට අතක් නැති වුණා, ඒ නිසා pcc අසාර්ථකයි: වටයේ ඉතිරි කාඩ් හැමෝම වෙනුවෙන් මම එකපාරටම ගහනවා",
-	[T_COMMITMENT_FIRST] = "කට්ටුවේ commitment {1} (වටය ඉවර වුණාම කියන salt එකෙන් ඒ වටයේ commitment එක විවෘත වෙනවා: තරග වාර්තාව සමඟ, බෙදීමට කලින් කාඩ් ස්ථිර කළ බව cardbot verify තහවුරු කරයි)",
+	[T_COMMITMENT_HOW] = "හැම වටයකම කට්ටුව බෙදන්න කලින් ස්ථිර කරනවා: එහි commitment එක වටයත් එක්ක, salt එක වටය ඉවර වුණාම එනවා; තරග වාර්තාව සමඟ cardbot verify දෙකම තහවුරු කරයි",
 	[T_HAND_ONLY_TRUMP_CARD] = " | ඔබට ගහන්න පුළුවන් එකම කාඩ් එක මේසයේ තුරුම්පු කාඩ් එක, {1}: play trump",
 	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "අපේ පෞද්ගලික කාමරයේ: ",

@@ -431,13 +431,13 @@ const char *const text_ta_lines[T_COUNT] = {
 
 	/* ids from branch lines (not yet in the language layer's text.h; the lead
 	 * merges them into TEXT_LIST order: T_PCC_SITS_OUT and T_PCC_LOST after
-	 * T_BID8_WON, T_COMMITMENT_FIRST after T_COMMITMENT, T_HAND_ONLY_TRUMP_CARD
+	 * T_BID8_WON, T_COMMITMENT_HOW after T_COMMITMENT, T_HAND_ONLY_TRUMP_CARD
 	 * after T_HAND_OR_TRUMP_CARD). Wording changes from branch lines to ids that
 	 * exist already are made in place above: T_OPENED, T_SALT, T_STOP_VOTE
 	 * ({3} is new there), T_HELP_BID, T_G_REVEAL_SELF, T_G_REVEAL_LAST. */
 	[T_PCC_SITS_OUT] = "{1} இந்தச் சுற்றில் ஆடமாட்டார்: {2} தனியாக ஆடி எல்லாக் கைகளையும் எடுக்க வேண்டும்",
 	[T_PCC_LOST] = "{1} ஒரு கையை இழந்தார், எனவே pcc தோல்வி: சுற்றின் மீதியை எல்லோருக்குமாக நானே உடனே ஆடி முடிக்கிறேன்",
-	[T_COMMITMENT_FIRST] = "சீட்டுக்கட்டு உறுதிக்குறி {1} (சுற்று முடிவில் சொல்லும் salt அதைத் திறக்கும்; போட்டிப் பதிவுடன் cardbot verify சீட்டுகள் முன்பே நிர்ணயமானவை எனக் காட்டும்)",
+	[T_COMMITMENT_HOW] = "ஒவ்வொரு சுற்றின் சீட்டுக்கட்டும் போடுமுன் நிர்ணயிக்கப்படும்: அதன் உறுதிக்குறி சுற்றுடனும் salt சுற்று முடிவிலும் வரும்; போட்டிப் பதிவுடன் cardbot verify இரண்டையும் சரிபார்க்கும்",
 	[T_HAND_ONLY_TRUMP_CARD] = " | நீங்கள் போடக்கூடியது மேசையிலுள்ள துருப்புச் சீட்டு {1} மட்டுமே: play trump",
 	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "நமது தனி அறையில்: ",

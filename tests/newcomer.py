@@ -17,6 +17,8 @@ waits for the bot's answer to a command, never for a fixed time.
   partner   a partner's answer to `partner` reads "answers for their
             partner: pass", not a pass of their own (which would read
             like a double pass when their turn comes).
+  first_deal  the first deal's line is as short as any other: what a deck
+            commitment is for comes once, with the match's terms.
 
 Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
 bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
@@ -291,13 +293,30 @@ def partner():
           "partner: every answer to an ask reads as an answer", answers[:6])
 
 
+def first_deal():
+    """The first deal's line is as short as the others: what a commitment is
+    for is said once, with the match's terms."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        start = seated(b)
+        check(start is not None and "cardbot verify" in start, "first deal: the match start says what a commitment is for", start)
+        deal = b.wait(lambda o: o.get("to") == "#x" and o["text"].startswith("Deal 1:"))
+        text = deal["text"] if deal else ""
+        check(re.search(r"deck commitment [0-9a-f]{64}", text) and "verify" not in text and len(text) < 240,
+              "first deal: its line has the commitment and no explanation (%d characters)" % len(text), text)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal)):
         if only and name not in only:
             continue
         try:
