@@ -46,6 +46,8 @@ typedef struct present {
 	int t_warn, t_ready, t_need_seats;
 	/* Line id: `rules`, the game in a few sentences for a newcomer (room). */
 	int t_about;
+	/* Line id: the game's name as people say it ("304 for six", not "304six"). */
+	int t_name;
 	/* !table, !stats and !top name the game (tables of other games than 304). */
 	int name_in_table_line;
 	/* !stats and !top: the game's matches end with a winner (not

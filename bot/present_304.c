@@ -1138,6 +1138,7 @@ const present present_304 = {
 	.t_ready = T_READY,
 	.t_need_seats = T_NEED_FOUR,
 	.t_about = T_ABOUT_304,
+	.t_name = T_GAME_304,
 	PRESENT_304_FAMILY,
 };
 
@@ -1147,5 +1148,6 @@ const present present_304six = {
 	.t_need_seats = T_G_NEED_SEATS,
 	.name_in_table_line = 1,
 	.t_about = T_ABOUT_304SIX,
+	.t_name = T_GAME_304SIX,
 	PRESENT_304_FAMILY,
 };

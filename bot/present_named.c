@@ -482,7 +482,8 @@ void named_match_start(table *t)
 		const char *args[2] = { was, n };
 		text_fmt_in(table_lang(t), sides, sizeof sides, T_G_SIDES_AGAINST, 2, args);
 	}
-	table_say(t, T_G_MATCH_STARTS, t->gdef->name, sides, NULL);
+	char g[64];
+	table_say(t, T_G_MATCH_STARTS, table_game_shown(table_lang(t), g, sizeof g, t->gdef->name), sides, NULL);
 	table_say(t, ((const present_named_game *)t->pr->words)->t_terms, NULL, NULL, NULL);
 }
 
@@ -513,7 +514,8 @@ void named_score(table *t, char *buf, size_t len)
 			snprintf(x + n, sizeof x - n, "%s", more);
 		}
 	}
-	table_txt(buf, len, T_G_SCORE_LINE, t->gdef->name, x, NULL);
+	char gw[64];
+	table_txt(buf, len, T_G_SCORE_LINE, table_game_shown(table_reader_now(), gw, sizeof gw, t->gdef->name), x, NULL);
 }
 
 void named_rules_json(const table *t, char *out, size_t len)

@@ -210,6 +210,7 @@ const present present_trump304 = {
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
 	.t_about = T_ABOUT_T304,
+	.t_name = T_GAME_T304,
 	.timeout_random = 1,
 	.t_timed_out = T_G_TIMED_OUT,
 	PRESENT_NAMED_FUNCS,

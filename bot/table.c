@@ -845,8 +845,10 @@ static void cmd_game(table *t, const char *user, const char *name, int in_room, 
 {
 	(void)name;
 	int s = table_seat_of(t, user);
+	char g[64];
 	if (!t->g || !t->pr->command(t, user, s, in_room, argc, argv))
-		table_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), argv[0], t->gdef->name);
+		table_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), argv[0],
+			   table_game_shown(table_lang_of(t, user), g, sizeof g, t->gdef->name));
 }
 
 /* What the best player of this game would do now, told privately. */
@@ -887,8 +889,10 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 	strbuf b;
 	sb_init(&b, line, sizeof line);
 	sb_printf(&b, "%s: ", table_room_shown(t));
-	if (t->pr->name_in_table_line)
-		sb_printf(&b, "%s, ", t->gdef->name);
+	if (t->pr->name_in_table_line) {
+		char g[64];
+		sb_printf(&b, "%s, ", table_game_shown(table_reader_now(), g, sizeof g, t->gdef->name));
+	}
 	for (int s = 0; s < t->nseats; s++) {
 		sb_printf(&b, "%s%d %s", s ? ", " : "", s + 1, table_seat_name(t, s));
 		if (t->seats[s].computer)
@@ -1076,7 +1080,9 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 		return;
 	}
 	if (r == 0) {
-		table_tell(t, user, named ? T_STATS_NONE_GAME : T_STATS_NONE, shown, gname, NULL);
+		char g[64];
+		table_tell(t, user, named ? T_STATS_NONE_GAME : T_STATS_NONE, shown,
+			   table_game_shown(table_lang_of(t, user), g, sizeof g, gname), NULL);
 		return;
 	}
 	char buf[TABLE_LINE];
@@ -1113,8 +1119,9 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 		table_sb_txt(&b, T_STATS_TRUMPER, n1, n2, NULL);
 	}
 	const char *who_shown = st.name[0] ? st.name : shown;
+	char g[64];
 	if (named)
-		table_say(t, T_STATS_GAME, who_shown, gname, buf);
+		table_say(t, T_STATS_GAME, who_shown, table_game_shown(table_lang(t), g, sizeof g, gname), buf);
 	else
 		table_say(t, T_STATS, who_shown, buf, NULL);
 	table_flush(t);
@@ -1135,7 +1142,9 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	if (n == 0) {
-		table_say(t, named ? T_TOP_NONE_GAME : T_TOP_NONE, gname, NULL, NULL);
+		char g[64];
+		table_say(t, named ? T_TOP_NONE_GAME : T_TOP_NONE, table_game_shown(table_lang(t), g, sizeof g, gname),
+			  NULL, NULL);
 		table_flush(t);
 		return;
 	}
@@ -1156,8 +1165,9 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 		snprintf(k, sizeof k, "%d", rows[i].deals);
 		table_sb_txt(&b, T_TOP_DEALS, w, k, NULL);
 	}
+	char g[64];
 	if (named)
-		table_say(t, T_TOP_GAME, table_room_shown(t), gname, buf);
+		table_say(t, T_TOP_GAME, table_room_shown(t), table_game_shown(table_lang(t), g, sizeof g, gname), buf);
 	else
 		table_say(t, T_TOP, table_room_shown(t), buf, NULL);
 	table_flush(t);
@@ -1194,7 +1204,9 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		char num[24];
 		snprintf(num, sizeof num, "%lld", (long long)m[i].id);
 		sb_add(&b, i ? "; " : "");
-		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day, m[i].game);
+		char g[64];
+		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day,
+			     table_game_shown(table_reader_now(), g, sizeof g, m[i].game));
 		if (np == 4 || np == 6) {
 			/* Teams: the winners, or the first team of a stopped match. */
 			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;
@@ -1409,7 +1421,8 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	}
 	char c[16];
 	snprintf(c, sizeof c, "%d", t->nseats);
-	table_say(t, T_G_TABLE_GAME, table_game_name(t), c, NULL);
+	char g[64];
+	table_say(t, T_G_TABLE_GAME, table_game_shown(table_lang(t), g, sizeof g, table_game_name(t)), c, NULL);
 	if (seated_count(t) == t->nseats)
 		say_ready(t);
 	table_flush(t);

@@ -303,6 +303,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_ABOUT_304SIX, "{1}: 304 for six is played by two teams of three, sitting alternately, with 36 cards (6 to ace; the sixes are worth nothing). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Two more cards each, a second bidding from 250, then six tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_T304, "{1}: Trump304 is 304 for two, three or four players (two: a draw pile; three: the trumper may swap two cards with the centre; four: partners opposite). The points are in the cards: J 30, 9 20, A 11, 10 10, K 3, Q 2. Bid 150 to 300 in tens, or 304, for the points you will take in tricks; if all pass, the dealer must bid 150. The trumper lays a trump card face down; one who cannot follow suit may ask to have the trump shown, and only a shown trump cuts. After each deal the losers pay the winners tokens; play goes on until {prefix}stop. At the live pace a turn left too long gets a random legal card. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_ROOK, "{1}: Rook is played by four, partners sitting opposite, with 57 cards: 1 to 14 in red, green, yellow and black, and the Rook. Counters score: each 5 is 5 points, each 10 and 14 is 10, each 1 is 15, the Rook 20, and the side with most tricks gets 20 more: 200 a hand. Bid 70 to 200 in fives (a pass is final); the winner takes the nest card, discards one face down, names the trump colour (the Rook is always a trump) and leads. Follow suit if you can. Make the bid and you score what you took; fall short and the bid is taken off your score. The first team to 500 wins. {prefix}rules more: this table's options.") \
+	X(T_GAME_304, "304") \
+	X(T_GAME_304SIX, "304 for six") \
+	X(T_GAME_T304, "Trump304") \
+	X(T_GAME_ROOK, "Rook") \
 	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
@@ -366,8 +370,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
 	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
 	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
-	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
 	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \

@@ -372,7 +372,7 @@ def main():
                 CUTOFF[p.chan] = ends[0]
         t_chan = [strip_colours(m.text) for m in chan_lines(ann)]
         r_chan = [strip_colours(m.text) for m in chan_lines(cat)]
-        check(any("a match of trump304 begins" in s for s in t_chan), "the Trump304 match begins in #t304")
+        check(any("a match of Trump304 begins" in s for s in t_chan), "the Trump304 match begins in #t304")
         check(any(re.search(r"bid \d+ and took \d+: (made|failed)", s) or "spoilt trumps" in s for s in t_chan),
               "the Trump304 deal has its result line")
         check(any("tokens: " in s for s in t_chan), "the Trump304 tokens are told")
@@ -423,11 +423,11 @@ def main():
         # !table, !score, !rules answer for the new games
         n0 = len(ann.c.lines)
         ann.say("!score")
-        ann.c.privmsg(BOTNICK, "#t304 rules")
-        ann.c.wait(lambda: any("trump304 with 3 players" in strip_colours(m.text) for m in ann.c.lines[n0:]), 5)
+        ann.c.privmsg(BOTNICK, "#t304 rules more")
+        ann.c.wait(lambda: any("Trump304 with 3 players" in strip_colours(m.text) for m in ann.c.lines[n0:]), 5)
         got = [strip_colours(m.text) for m in ann.c.from_bot(BOTNICK, n0)]
-        check(any(s.startswith("trump304: ") for s in got), "!score answers in the channel")
-        check(any("trump304 with 3 players" in s for s in got), "!rules names the game privately")
+        check(any(s.startswith("Trump304: ") for s in got), "!score answers in the channel")
+        check(any("Trump304 with 3 players" in s for s in got), "!rules names the game privately")
         # A complete game of Rook: cat and dan play on with the computer
         # players until a team reaches 500 (Trump304's tokens only add up,
         # so its match has no end of its own: the table stops it). The

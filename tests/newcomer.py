@@ -17,6 +17,9 @@ waits for the bot's answer to a command, never for a fixed time.
   partner   a partner's answer to `partner` reads "answers for their
             partner: pass", not a pass of their own (which would read
             like a double pass when their turn comes).
+  names     games named as people name them: "A Trump304 table", "now
+            plays 304 for six", "a match of Trump304 begins", !history's
+            "Trump304, stopped", !table's "Rook".
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms.
 
@@ -310,13 +313,45 @@ def first_deal():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def names():
+    """The games are named as people name them, never by their internal ids."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        got = b.ask("!new trump304 3", lambda t: "table is open" in t)
+        check(got is not None and got.startswith("A Trump304 table is open"), "names: A Trump304 table", got)
+        got = b.ask("!new 304 6", lambda t: "now plays" in t)
+        check(got is not None and "now plays 304 for six (6 seats)" in got, "names: now plays 304 for six", got)
+        got = b.ask("!new rook", lambda t: "now plays" in t)
+        check(got is not None and "now plays Rook (4 seats)" in got, "names: now plays Rook", got)
+        got = b.ask("!table", lambda t: t.startswith("#x: "))
+        check(got is not None and got.startswith("#x: Rook, "), "names: !table says Rook", got)
+        b.ask("!new trump304 3", lambda t: "now plays" in t)
+        b.ask("!set level easy", lambda t: "level is now" in t)
+        b.ask("!bot", lambda t: "a computer player" in t)
+        b.ask("!bot", lambda t: "a computer player" in t)
+        got = b.ask("!start", lambda t: "begins" in t)
+        check(got is not None and "a match of Trump304 begins" in got, "names: a match of Trump304 begins", got)
+        b.say("!stop")
+        b.wait(lambda o: "stops the table" in o["text"])
+        b.ask("!304", lambda t: "table is open" in t)
+        got = b.ask("!history", lambda t: t.startswith("Last matches"))
+        check(got is not None and "Trump304, stopped" in got and "trump304" not in got, "names: !history says Trump304", got)
+        b.ask("!set lang ta", lambda t: "ta" in t)
+        got = b.ask("!new 304 6", lambda t: "6" in t)
+        check(got is not None and "ஆறு பேருக்கான 304" in got, "names: 304 for six in the room's language (Tamil)", got)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names)):
         if only and name not in only:
             continue
         try:
