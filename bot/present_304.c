@@ -371,15 +371,10 @@ static int turn(table *t, int s)
 
 static void match_start(table *t)
 {
-	if (SIX(t)) {
-		char a[TEAM_TEXT], b[TEAM_TEXT];
-		team_names(t, 0, a, sizeof a);
-		team_names(t, 1, b, sizeof b);
-		table_say(t, T_MATCH_STARTS6, a, b, NULL);
-		return;
-	}
-	table_say(t, T_MATCH_STARTS, table_seat_name(t, 0), table_seat_name(t, 2), NULL);
-	table_say(t, T_MATCH_STARTS2, table_seat_name(t, 1), table_seat_name(t, 3), NULL);
+	char a[TEAM_TEXT], b[TEAM_TEXT];
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b, sizeof b);
+	table_say(t, SIX(t) ? T_MATCH_STARTS6 : T_MATCH_STARTS, a, b, NULL);
 }
 
 static void dealt(table *t)

@@ -922,6 +922,10 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
+	if (!t->g) { /* no tokens of empty seats before the first match */
+		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
+		return;
+	}
 	if (!in_room)
 		table_reader(table_lang_of(t, user));
 	t->pr->score(t, line, sizeof line);

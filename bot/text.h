@@ -186,8 +186,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_SET_DONE, "{1} is now {2}") \
 	X(T_SET_BAD_VALUE, "{1} cannot be \"{2}\": the choices are {3}") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
-	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
-	X(T_MATCH_STARTS2, "against {1} & {2}; 11 tokens each") \
+	X(T_MATCH_STARTS, "a match of 304 begins: {1} against {2}; 11 tokens each") \
 	X(T_MATCH_STARTS6, "a match of 304 for six begins: {1} against {2}; 11 tokens each") \
 	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
 	X(T_TRUMP_PRIVATELY, "[{1}] choose your trump card in a private message to me, not in the channel.") \
@@ -412,6 +411,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NET_UNREADABLE, "{1}: I could not read your encrypted message: its key has not reached me. Please send it " \
 	  "again; if this keeps happening, check that your client shares keys with unverified devices.") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \
+	X(T_G_SIDES_ALONE, "{1}, each on their own") \
 	X(T_CAPS_CORRECT, "correct") \
 	X(T_CAPS_LATE, "late") \
 	X(T_CAPS_EARLY, "early") \

@@ -211,8 +211,7 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_SET_DONE] = "{1} දැන් {2}",
 	[T_SET_BAD_VALUE] = "{1} \"{2}\" වෙන්න බැහැ: තේරීම් {3}",
 	[T_NEED_FOUR] = "[{1}] ක්‍රීඩකයින් හතර දෙනෙක් ඕනේ: මිනිසුන් {prefix}sit මගින්, පරිගණක ක්‍රීඩකයින් {prefix}bot මගින් වාඩි කරවන්න.",
-	[T_MATCH_STARTS] = "304 තරගයක් පටන් ගන්නවා: {1} & {2}",
-	[T_MATCH_STARTS2] = "{1} & {2} ට එරෙහිව; පැත්තකට ටෝකන් 11 බැගින්",
+	[T_MATCH_STARTS] = "304 තරගයක් පටන් ගන්නවා: {1}, {2} ට එරෙහිව; පැත්තකට ටෝකන් 11 බැගින්",
 	[T_MATCH_STARTS6] = "හය දෙනාගේ 304 තරගයක් පටන් ගන්නවා: {1}, {2} ට එරෙහිව; පැත්තකට ටෝකන් 11 බැගින්",
 	[T_NOTIFY_START] = "{1} හි 304 ක්‍රීඩාවක් පටන් ගන්නවා",
 	[T_TRUMP_PRIVATELY] = "[{1}] තුරුම්පු කාඩ් එක තෝරන්න මට පෞද්ගලික පණිවිඩයකින්, චැනලයේ නොවෙයි.",
@@ -444,6 +443,7 @@ const char *const text_si_lines[T_COUNT] = {
 			     "බෙදා ගන්නේදැයි පරීක්ෂා කරන්න.",
 	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
 	[T_G_SIDES_AGAINST] = "{1} එදිරිව {2}",
+	[T_G_SIDES_ALONE] = "{1}, හැමෝම තනි තනියෙන්",
 	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */
 	[T_CAPS_CORRECT] = "නිවැරදියි",
 	[T_CAPS_LATE] = "පරක්කුයි",

@@ -214,8 +214,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_SET_DONE] = "{1} இப்போது {2}",
 	[T_SET_BAD_VALUE] = "{1} \"{2}\" ஆக இருக்க முடியாது: தெரிவுகள் {3}",
 	[T_NEED_FOUR] = "[{1}] நான்கு ஆட்டக்காரர் தேவை: ஆட்களை {prefix}sit மூலமோ கணினி ஆட்டக்காரரை {prefix}bot மூலமோ அமர்த்துங்கள்.",
-	[T_MATCH_STARTS] = "304 போட்டி தொடங்குகிறது: {1} & {2}",
-	[T_MATCH_STARTS2] = "எதிரில் {1} & {2}; ஒவ்வொரு அணிக்கும் 11 டோக்கன்",
+	[T_MATCH_STARTS] = "304 போட்டி தொடங்குகிறது: {1}, எதிரில் {2}; ஒவ்வொரு அணிக்கும் 11 டோக்கன்",
 	[T_MATCH_STARTS6] = "ஆறு பேருக்கான 304 போட்டி தொடங்குகிறது: {1}, எதிரில் {2}; ஒவ்வொரு அணிக்கும் 11 டோக்கன்",
 	[T_NOTIFY_START] = "{1}-இல் 304 ஆட்டம் தொடங்குகிறது",
 	[T_TRUMP_PRIVATELY] = "[{1}] துருப்புச் சீட்டைச் சனலில் அல்ல, எனக்குத் தனிச் செய்தியில் தெரிவுசெய்யுங்கள்.",
@@ -458,6 +457,7 @@ const char *const text_ta_lines[T_COUNT] = {
 			     "சரிபார்க்கப்படாத சாதனங்களுடனும் சாவிகளைப் பகிர்கிறதா என்று பாருங்கள்.",
 	/* The sides of a Trump304 or Rook match (was English in present_named.c). */
 	[T_G_SIDES_AGAINST] = "{1} எதிர் {2}",
+	[T_G_SIDES_ALONE] = "{1}, ஒவ்வொருவரும் தனித்தனியாக",
 	/* The caps verdict in T_CAPS_RESULT (was the engine's English word). */
 	[T_CAPS_CORRECT] = "சரியான நேரத்தில்",
 	[T_CAPS_LATE] = "தாமதமாக",

@@ -20,6 +20,9 @@ waits for the bot's answer to a command, never for a fixed time.
   names     games named as people name them: "A Trump304 table", "now
             plays 304 for six", "a match of Trump304 begins", !history's
             "Trump304, stopped", !table's "Rook".
+  wording   "A & C against B & D" in one phrase (no stray dot); three
+            Trump304 players "each on their own"; !score before a match
+            says there is none (not the tokens of empty seats).
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms.
 
@@ -58,6 +61,7 @@ class Bot:
     """`cardbot run` on a console network, read without blocking."""
 
     def __init__(self, tmp, tables=""):
+        os.makedirs(tmp, exist_ok=True)
         cfg = os.path.join(tmp, "c.cfg")
         with open(cfg, "w") as f:
             f.write('bot: { data_dir = "%s/data"; commands_burst = 1000; };\n'
@@ -345,13 +349,37 @@ def names():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def wording():
+    """The sides of a match in one phrase; !score before a match."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        b.ask("!304", lambda t: "table is open" in t)
+        got = b.ask("!score", lambda t: "#x" in t or "tokens" in t)
+        check(got is not None and "no match is in progress" in got and "empty seat" not in got,
+              "wording: !score before a match says there is none", got)
+        b.stop()
+        b = Bot(os.path.join(tmp, "four"))
+        start = seated(b)
+        check(start is not None and "a match of 304 begins: Ann & Robo-South against Robo-East & Robo-West; 11 tokens each" in start
+              and " · against" not in start, "wording: the four-player sides in one phrase, no stray dot", start)
+        b.stop()
+        b = Bot(os.path.join(tmp, "three"))
+        start = seated(b, "!new trump304 3", bots=2)
+        check(start is not None and "Ann, Robo-East, Robo-South, each on their own" in start
+              and start.count("against") == 0, "wording: three players who each play alone", start)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording)):
         if only and name not in only:
             continue
         try:
