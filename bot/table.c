@@ -639,8 +639,9 @@ static void cmd_leave(table *t, const char *user, const char *name, int in_room,
 static void cmd_bot(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
-	if (argc > 1 && want < 0) {
+	int all = argc > 1 && !strcasecmp(argv[1], "all"); /* every free seat at once */
+	int want = argc > 1 && !all ? parse_seat_number(t, argv[1]) : -1;
+	if (argc > 1 && !all && want < 0) {
 		table_tell_txt(t, user, T_USAGE, T_USAGE_BOT);
 		return;
 	}
@@ -660,7 +661,7 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 			snprintf(n, sizeof n, "%d", s + 1);
 			table_say(t, T_BOT_ADDED, t->seats[s].name, n, NULL);
 			added = 1;
-			if (want < 0)
+			if (want < 0 && !all)
 				break;
 		}
 	}

@@ -150,7 +150,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_USAGE, "usage: {1}") \
 	X(T_USAGE_ASCII, "ascii [on|off]") \
 	X(T_USAGE_SIT, "sit [SEAT]") \
-	X(T_USAGE_BOT, "bot [SEAT]") \
+	X(T_USAGE_BOT, "bot [SEAT|all]") \
 	X(T_USAGE_UNBOT, "unbot SEAT (a seat held by a computer player)") \
 	X(T_USAGE_RECORD, "record [number]") \
 	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
@@ -220,7 +220,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc in the second round for partner close caps (your partner sits out, with six players both partners, and you must win every trick)") \
-	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; a player who left keeps their seat for its grace)") \
+	X(T_HELP_BOT, "{1}bot [SEAT|all]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; {1}bot all fills every free seat; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \

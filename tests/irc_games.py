@@ -278,7 +278,9 @@ def cut_checks(game, p):
     for seg in segs:
         m = re.match(r"^a match of \S+ begins: (.*)$", seg)
         if m:
-            sides = [x.split(" & ") for x in m.group(1).split(" against ")]
+            alone = re.match(r"^(.*), each on their own$", m.group(1))  # three who play alone
+            sides = [[x] for x in alone.group(1).split(", ")] if alone else \
+                [x.split(" & ") for x in m.group(1).split(" against ")]
             seats = [sides[0][0], sides[1][0], sides[0][1], sides[1][1]] if len(sides) == 2 and len(sides[0]) == 2 \
                 else [x[0] for x in sides]
             continue

@@ -23,6 +23,7 @@ waits for the bot's answer to a command, never for a fixed time.
   wording   "A & C against B & D" in one phrase (no stray dot); three
             Trump304 players "each on their own"; !score before a match
             says there is none (not the tokens of empty seats).
+  bot_all   `bot all` fills every free seat in one command.
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms.
 
@@ -373,13 +374,30 @@ def wording():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def bot_all():
+    """`bot all` fills every free seat at once (a table of six: five computers)."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        b.ask("!304", lambda t: "table is open" in t)
+        b.ask("!new 304 6", lambda t: "now plays" in t)
+        got = b.ask("!bot all", lambda t: "seats are taken" in t or "usage" in t)
+        check(got is not None and got.count("(a computer player) sits in seat") == 5 and "all 6 seats are taken" in got,
+              "bot all: five computer players fill a table of six in one command", got)
+        got = b.ask("!bot all", lambda t: "no free seat" in t)
+        check(got is not None, "bot all: with no seat free, says so", got)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all)):
         if only and name not in only:
             continue
         try:
