@@ -24,6 +24,7 @@ waits for the bot's answer to a command, never for a fixed time.
             Trump304 players "each on their own"; !score before a match
             says there is none (not the tokens of empty seats).
   bot_all   `bot all` fills every free seat in one command.
+  deps      deploy/deps.sh (make test's first step) says what it is doing.
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms.
 
@@ -391,13 +392,22 @@ def bot_all():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def deps():
+    """`make test`'s first step, deploy/deps.sh, says what it is doing (it was
+    silent for half a minute on a busy machine) and finds nothing missing here."""
+    p = subprocess.run(["sh", "deploy/deps.sh"], capture_output=True, text=True)
+    check(p.returncode == 0 and p.stdout.startswith("deps: checking"), "deps: the step says what it does",
+          (p.returncode, p.stdout[:200], p.stderr[:200]))
+    check("installing" not in p.stdout, "deps: nothing is missing on this machine", p.stdout[:200])
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps)):
         if only and name not in only:
             continue
         try:
