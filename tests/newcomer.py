@@ -19,7 +19,8 @@ waits for the bot's answer to a command, never for a fixed time.
             like a double pass when their turn comes).
   names     games named as people name them: "A Trump304 table", "now
             plays 304 for six", "a match of Trump304 begins", !history's
-            "Trump304, stopped", !table's "Rook".
+            "Trump304, stopped", !table's "Rook"; `cardbot export DB` has
+            a game column and ISO 8601 times in UTC.
   wording   "A & C against B & D" in one phrase (no stray dot); three
             Trump304 players "each on their own"; !score before a match
             says there is none (not the tokens of empty seats).
@@ -347,6 +348,12 @@ def names():
         got = b.ask("!new 304 6", lambda t: "6" in t)
         check(got is not None and "ஆறு பேருக்கான 304" in got, "names: 304 for six in the room's language (Tamil)", got)
         b.stop()
+        # cardbot export: ISO 8601 times in UTC and a game column.
+        p = subprocess.run([CARDBOT, "export", os.path.join(tmp, "data", "cardbot.db")], capture_output=True, text=True)
+        rows = p.stdout.splitlines()
+        check(p.returncode == 0 and len(rows) == 1 and re.match(
+            r"^1 term #x trump304 \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ -1$", rows[0]),
+            "names: cardbot export lists the game and ISO 8601 UTC times", (p.stdout, p.stderr))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
