@@ -26,6 +26,8 @@ waits for the bot's answer to a command, never for a fixed time.
             says there is none (not the tokens of empty seats).
   bot_all   `bot all` fills every free seat in one command.
   deps      deploy/deps.sh (make test's first step) says what it is doing.
+  page_words  the match page says "End of the deal: passed out." and a
+            scored deal by its bid, not the record's codes.
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms.
 
@@ -408,13 +410,31 @@ def deps():
     check("installing" not in p.stdout, "deps: nothing is missing on this machine", p.stdout[:200])
 
 
+def page_words():
+    """The match page tells a deal's end in words ("passed out", the bid),
+    not the record's codes ("scored", "passed_out")."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        for name, want in (("audit_bid_ask_pass_passout", "End of the deal: passed out."),
+                           ("audit_bid_ask_first", "End of the deal: dev's bid of 160 was made;")):
+            out = os.path.join(tmp, name + ".html")
+            p = subprocess.run([CARDBOT, "render", os.path.join("tests", "records", name + ".json"), "-o", out],
+                               capture_output=True, text=True)
+            html = open(out, encoding="utf-8").read() if p.returncode == 0 else ""
+            ends = re.findall(r"End of the deal[^\"]*", html)
+            check(ends and ends[0].startswith(want) and not any("scored" in e or "passed_out" in e for e in ends),
+                  "page: %s's end reads \"%s\"" % (name, want), (p.stderr[:200], ends[:2]))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words)):
         if only and name not in only:
             continue
         try:
