@@ -787,11 +787,26 @@ static int choose(table *t, int s, int why, game_action *out)
 }
 
 /* The hint, as the command the player would type. */
+/* Card c as seat s would type it: its code ("QC", "TC") with letters, the
+ * rank as the hand shows it and the suit symbol ("Q\u2663", "10\u2663",
+ * which play reads too) with symbols. */
+static void typed_card(const table *t, int s, card c, char out[16])
+{
+	char code[8];
+	t->gdef->card_code(c, code);
+	size_t n = strlen(code);
+	if (table_style_of(t, s) == RENDER_ASCII || n < 2)
+		snprintf(out, 16, "%s", code);
+	else
+		snprintf(out, 16, "%.*s%s", code[0] == 'T' ? 2 : (int)(n - 1), code[0] == 'T' ? "10" : code,
+			 render_suit_symbol(fsuit(t, c), RENDER_COLOUR));
+}
+
 static void hint_text(table *t, int s, const game_action *a, char *what, size_t len)
 {
 	fam f;
 	fam_of(t, &f);
-	char code[8];
+	char code[16];
 	card c = a->ncards ? a->cards[0] : CARD_NONE;
 	switch (a->type) {
 	case G304_ACT_BID:
@@ -801,17 +816,17 @@ static void hint_text(table *t, int s, const game_action *a, char *what, size_t 
 			snprintf(what, len, "bid %d", a->value);
 		break;
 	case G304_ACT_TRUMP:
-		t->gdef->card_code(c, code);
+		typed_card(t, s, c, code);
 		snprintf(what, len, "trump %s", code);
 		break;
 	case G304_ACT_PLAY:
-		t->gdef->card_code(c, code);
+		typed_card(t, s, c, code);
 		snprintf(what, len, "play %s", f.trump_down && s == f.trumper && c == f.trump_card ? "trump" : code);
 		break;
 	case G304_ACT_CAPS: {
 		size_t n = (size_t)snprintf(what, len, "caps");
 		for (int k = 0; k < a->ncards && k < f.ntricks && n + 4 < len; k++) {
-			t->gdef->card_code(a->cards[k], code);
+			typed_card(t, s, a->cards[k], code);
 			n += (size_t)snprintf(what + n, len - n, " %s", code);
 		}
 		break;

@@ -28,6 +28,8 @@ waits for the bot's answer to a command, never for a fixed time.
   deps      deploy/deps.sh (make test's first step) says what it is doing.
   page_words  the match page says "End of the deal: passed out." and a
             scored deal by its bid, not the record's codes.
+  hint_style  `hint` writes its card in the person's style (Q♣, or QC
+            after `ascii on`).
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms.
 
@@ -428,13 +430,35 @@ def page_words():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def hint_style():
+    """`hint` writes the card as the person reads cards: suit symbols, or
+    letters after `ascii on`; the hint as written is taken as a command."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp)
+        seated(b)
+        is_play = lambda o: o.get("user") == "ann" and re.search(r"The computer would: play (?!trump)", o["text"])
+        got = autoplay(b, is_play, limit=300)
+        check(got is not None and re.search(r"would: play (10|[2-9JQKA])[♠♥♦♣]$", got),
+              "hint: with symbols, the card has its suit symbol", got)
+        if got:
+            b.say(got.split("would: ", 1)[1], room=None)
+        b.ask("!ascii on", lambda t: "letters" in t)
+        got = autoplay(b, is_play, limit=300)
+        check(got is not None and re.search(r"would: play (10|[2-9TJQKA])[SHDC]$", got),
+              "hint: after ascii on, the card in letters", got)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def main():
     if not os.access(CARDBOT, os.X_OK):
         print("newcomer: %s is not built" % CARDBOT)
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
         if only and name not in only:
             continue
         try:
