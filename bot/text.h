@@ -239,7 +239,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules [more]: the game in a few sentences; {1}rules more: this table's options") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
-	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value lists them all)") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value gets that option's choices, an unknown option the list of them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4, or 1-6 at a table of six), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once every seat is taken") \
