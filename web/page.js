@@ -129,7 +129,7 @@
 		}
 		var dt = $("deal-tricks"), list = $("tricks");
 		list.textContent = "";
-		dt.hidden = !end;
+		dt.hidden = !end || !(s.tricks || []).length; // a passed-out deal has no tricks to list
 		if (end) {
 			(s.tricks || []).forEach(function (t, i) {
 				var li = el("li");
