@@ -396,6 +396,9 @@ def main():
                     break
                 s = t
             hidden = page.eval("document.getElementById('deal-tricks').hidden")
+            if rec_name == "audit_bid_ask_first":  # ben asks dev, who bids 160 for him
+                bidding = page.eval("document.getElementById('bidding').textContent")
+                check(bidding.startswith("ben asks partner, dev 160"), "%s: the bidding keeps the ask: %s" % (rec_name, bidding))
             check(s["kind"] == "end" and hidden == want_hidden,
                   "%s: at the deal's end the tricks heading is %s" % (rec_name, "hidden" if want_hidden else "shown"))
 
