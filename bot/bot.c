@@ -460,8 +460,8 @@ static int open_table(bot *b, adapter *net, const char *room, const char *user, 
 	 * the opening line is in the room's words (what they were is announced
 	 * after it: announcements go when the table flushes). */
 	table_recall_settings(t);
-	char buf[1024];
-	const char *args[3] = { b->prefix, table_room_shown(t), def->name };
+	char buf[1024], gword[64];
+	const char *args[3] = { b->prefix, table_room_shown(t), table_game_shown(table_lang(t), gword, sizeof gword, def->name) };
 	text_fmt_in(table_lang(t), buf, sizeof buf, full ? T_TABLE_OPENED_FULL : T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
 	char *sit[1] = { "sit" }, *bot1[1] = { "bot" }, *start[1] = { "start" };

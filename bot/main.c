@@ -10,6 +10,7 @@
 #include "play.h"
 #include "replay.h"
 #include "verify.h"
+#include "nearest.h"
 #include "run.h"
 
 #ifndef CARDBOT_VERSION
@@ -18,6 +19,7 @@
 
 static int help_main(int argc, char **argv);
 static int version_main(int argc, char **argv);
+static void usage(FILE *f);
 
 /* A subcommand: argv[0] is its name; returns the exit status. */
 struct command {
@@ -61,6 +63,21 @@ static const struct command *command_find(const char *name)
 	return NULL;
 }
 
+/* An unknown subcommand, with the nearest one when it looks like a slip. */
+static int unknown(const char *name)
+{
+	const char *names[COMMANDS];
+	for (size_t i = 0; i < COMMANDS; i++)
+		names[i] = commands[i].name;
+	const char *near = nearest_word(name, names, COMMANDS);
+	if (near)
+		fprintf(stderr, "cardbot: unknown command \"%s\": did you mean \"%s\"?\n", name, near);
+	else
+		fprintf(stderr, "cardbot: unknown command \"%s\"\n", name);
+	usage(stderr);
+	return EX_USAGE;
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: cardbot COMMAND [ARGS...]\n\ncommands:\n", f);
@@ -80,11 +97,8 @@ static int help_main(int argc, char **argv)
 			char *args[] = { argv[1], help, NULL };
 			return c->run(2, args);
 		}
-		if (!c) {
-			fprintf(stderr, "cardbot: unknown command \"%s\"\n", argv[1]);
-			usage(stderr);
-			return EX_USAGE;
-		}
+		if (!c)
+			return unknown(argv[1]);
 	}
 	usage(stdout);
 	return fflush(stdout) ? 1 : 0;
@@ -105,10 +119,7 @@ int main(int argc, char **argv)
 		return EX_USAGE;
 	}
 	const struct command *c = command_find(argv[1]);
-	if (!c) {
-		fprintf(stderr, "cardbot: unknown command \"%s\"\n", argv[1]);
-		usage(stderr);
-		return EX_USAGE;
-	}
+	if (!c)
+		return unknown(argv[1]);
 	return c->run(argc - 1, argv + 1);
 }

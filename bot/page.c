@@ -430,9 +430,19 @@ static void end_words(const record *rec, json_object *end, char *buf, size_t len
 	const char *outcome = jstr(end, "outcome");
 	json_object *bid = jget(end, "bid"), *made = jget(end, "made");
 	int bidder = jint(end, "trumper", jint(end, "bidder", -1));
-	size_t o = (size_t)snprintf(buf, len, "End of the deal: %s", outcome ? outcome : "over");
+	/* The record's outcome codes in the words people use; a scored deal
+	 * is told by its bid. */
+	static const char *const words[][2] = {
+		{ "scored", NULL }, { "passed_out", "passed out" }, { "spoilt", "spoilt trumps" },
+		{ "redeal", "dealt again" },
+	};
+	const char *said = outcome ? outcome : "over";
+	for (size_t i = 0; outcome && i < sizeof words / sizeof words[0]; i++)
+		if (!strcmp(outcome, words[i][0]))
+			said = words[i][1];
+	size_t o = (size_t)snprintf(buf, len, "End of the deal%s%s", said ? ": " : "", said ? said : "");
 	if (o < len && bidder >= 0 && bidder < rec->nseats && bid && !json_object_is_type(bid, json_type_null))
-		o += (size_t)snprintf(buf + o, len - o, "; %s's bid of %s %s", rec->players[bidder],
+		o += (size_t)snprintf(buf + o, len - o, "%s%s's bid of %s %s", said ? "; " : ": ", rec->players[bidder],
 				      json_object_get_string(bid),
 				      !made || json_object_is_type(made, json_type_null) ? "was not played"
 				      : json_object_get_boolean(made) ? "was made" : "failed");

@@ -44,9 +44,13 @@ typedef struct present {
 	/* Line ids: the live pace's half-time warning (name, seconds left);
 	 * all seats taken (seats); !start with seats empty (room, seats). */
 	int t_warn, t_ready, t_need_seats;
-	/* What the game is, in one line for !rules where no table is open
-	 ({1}: the command prefix). */
+	/* Line id: `rules`, the game in a few sentences for a newcomer (room). */
 	int t_about;
+	/* Line id: what the game is, in one line for !rules where no table is
+	 * open ({1}: the command prefix). */
+	int t_brief;
+	/* Line id: the game's name as people say it ("304 for six", not "304six"). */
+	int t_name;
 	/* !table, !stats and !top name the game (tables of other games than 304). */
 	int name_in_table_line;
 	/* !stats and !top: the game's matches end with a winner (not
@@ -74,7 +78,7 @@ typedef struct present {
 	void (*table_line)(struct table *t, const char *user, strbuf *b);
 	/* !score's line (t->g may be NULL: no match yet). */
 	void (*score)(struct table *t, char *buf, size_t len);
-	/* !rules's line. */
+	/* `rules more`: the table's options. */
 	void (*rules)(struct table *t, char *buf, size_t len);
 	/* !last for user (seat s, or -1): the last trick, or why not. */
 	void (*last)(struct table *t, const char *user, int s);

@@ -371,15 +371,10 @@ static int turn(table *t, int s)
 
 static void match_start(table *t)
 {
-	if (SIX(t)) {
-		char a[TEAM_TEXT], b[TEAM_TEXT];
-		team_names(t, 0, a, sizeof a);
-		team_names(t, 1, b, sizeof b);
-		table_say(t, T_MATCH_STARTS6, a, b, NULL);
-		return;
-	}
-	table_say(t, T_MATCH_STARTS, table_seat_name(t, 0), table_seat_name(t, 2), NULL);
-	table_say(t, T_MATCH_STARTS2, table_seat_name(t, 1), table_seat_name(t, 3), NULL);
+	char a[TEAM_TEXT], b[TEAM_TEXT];
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b, sizeof b);
+	table_say(t, SIX(t) ? T_MATCH_STARTS6 : T_MATCH_STARTS, a, b, NULL);
 }
 
 static void dealt(table *t)
@@ -523,8 +518,8 @@ static void events(table *t, const game_result *res)
 			bid_text(e->value, n, sizeof n);
 			table_say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
 			break;
-		case G304_EV_PASS:
-			table_say(t, T_PASS, who, NULL, NULL);
+		case G304_EV_PASS: /* an answer to a partner's ask is not a turn of one's own */
+			table_say(t, (e->flags & 1) ? T_PASS_FOR_PARTNER : T_PASS, who, NULL, NULL);
 			break;
 		case G304_EV_ASK:
 			table_say(t, T_ASK, who, table_seat_name(t, asked_partner(t, e->seat)), NULL);
@@ -792,11 +787,26 @@ static int choose(table *t, int s, int why, game_action *out)
 }
 
 /* The hint, as the command the player would type. */
+/* Card c as seat s would type it: its code ("QC", "TC") with letters, the
+ * rank as the hand shows it and the suit symbol ("Q\u2663", "10\u2663",
+ * which play reads too) with symbols. */
+static void typed_card(const table *t, int s, card c, char out[16])
+{
+	char code[8];
+	t->gdef->card_code(c, code);
+	size_t n = strlen(code);
+	if (table_style_of(t, s) == RENDER_ASCII || n < 2)
+		snprintf(out, 16, "%s", code);
+	else
+		snprintf(out, 16, "%.*s%s", code[0] == 'T' ? 2 : (int)(n - 1), code[0] == 'T' ? "10" : code,
+			 render_suit_symbol(fsuit(t, c), RENDER_COLOUR));
+}
+
 static void hint_text(table *t, int s, const game_action *a, char *what, size_t len)
 {
 	fam f;
 	fam_of(t, &f);
-	char code[8];
+	char code[16];
 	card c = a->ncards ? a->cards[0] : CARD_NONE;
 	switch (a->type) {
 	case G304_ACT_BID:
@@ -806,17 +816,17 @@ static void hint_text(table *t, int s, const game_action *a, char *what, size_t 
 			snprintf(what, len, "bid %d", a->value);
 		break;
 	case G304_ACT_TRUMP:
-		t->gdef->card_code(c, code);
+		typed_card(t, s, c, code);
 		snprintf(what, len, "trump %s", code);
 		break;
 	case G304_ACT_PLAY:
-		t->gdef->card_code(c, code);
+		typed_card(t, s, c, code);
 		snprintf(what, len, "play %s", f.trump_down && s == f.trumper && c == f.trump_card ? "trump" : code);
 		break;
 	case G304_ACT_CAPS: {
 		size_t n = (size_t)snprintf(what, len, "caps");
 		for (int k = 0; k < a->ncards && k < f.ntricks && n + 4 < len; k++) {
-			t->gdef->card_code(a->cards[k], code);
+			typed_card(t, s, a->cards[k], code);
 			n += (size_t)snprintf(what + n, len - n, " %s", code);
 		}
 		break;
@@ -904,7 +914,7 @@ static void cmd_trump(table *t, const char *user, int s, int in_room, char **arg
 	}
 	card c = parse_played(t, s, argv[1]);
 	if (c == CARD_NONE) {
-		table_tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		table_bad_card(t, user, argv[1], T_BAD_CARD);
 		return;
 	}
 	act(t, user, s, G304_ACT_TRUMP, 0, c, 0);
@@ -916,7 +926,7 @@ static void cmd_play(table *t, const char *user, int s, int in_room, char **argv
 	fam_of(t, &f);
 	card c = parse_played(t, s, argv[1]);
 	if (c == CARD_NONE) {
-		table_tell(t, user, T_BAD_CARD, argv[1], NULL, NULL);
+		table_bad_card(t, user, argv[1], T_BAD_CARD);
 		table_refused_in_room(t, user, in_room);
 		return;
 	}
@@ -944,7 +954,7 @@ static void cmd_caps(table *t, const char *user, int s, int argc, char **argv)
 	for (int i = 1; i < argc && a.ncards < ntricks_of(t); i++) {
 		card c = parse_played(t, s, argv[i]);
 		if (c == CARD_NONE) {
-			table_tell(t, user, T_BAD_CARD, argv[i], NULL, NULL);
+			table_bad_card(t, user, argv[i], T_BAD_CARD);
 			return;
 		}
 		a.cards[a.ncards++] = c;
@@ -1138,6 +1148,8 @@ const present present_304 = {
 	.t_ready = T_READY,
 	.t_need_seats = T_NEED_FOUR,
 	.t_about = T_ABOUT_304,
+	.t_brief = T_BRIEF_304,
+	.t_name = T_GAME_304,
 	PRESENT_304_FAMILY,
 };
 
@@ -1145,7 +1157,9 @@ const present present_304six = {
 	.def = &game_def_304six,
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
-	.t_about = T_ABOUT_304SIX,
 	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304SIX,
+	.t_brief = T_BRIEF_304SIX,
+	.t_name = T_GAME_304SIX,
 	PRESENT_304_FAMILY,
 };

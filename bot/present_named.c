@@ -218,7 +218,7 @@ static int card_arg(table *t, const char *user, int s, const char *w, const pres
 {
 	int c = g->parse_card(t, s, w);
 	if (c < 0)
-		table_tell(t, user, g->t_bad_card, w, NULL, NULL);
+		table_bad_card(t, user, w, g->t_bad_card);
 	return c;
 }
 
@@ -468,21 +468,27 @@ void named_hand(table *t, int s)
 
 void named_match_start(table *t)
 {
-	/* "A & C against B & D" in the room's words, one side at a time. */
-	char sides[4 * TABLE_NAME_MAX + 64] = "", was[sizeof sides];
+	/* "A & C against B & D" or "A against B" in the room's words; three
+	 * who each play on their own are listed as such. */
+	char sides[4 * TABLE_NAME_MAX + 64] = "", list[sizeof sides] = "";
 	int nsides = t->nseats == 4 ? 2 : t->nseats;
-	for (int i = 0; i < nsides; i++) {
-		char n[TEAM_TEXT];
-		table_side_names(t, i, n, sizeof n);
-		if (!i) {
-			snprintf(sides, sizeof sides, "%s", n);
-			continue;
+	char n[2][TEAM_TEXT];
+	table_side_names(t, 0, n[0], sizeof n[0]);
+	table_side_names(t, 1, n[1], sizeof n[1]);
+	const char *args[2] = { n[0], n[1] };
+	if (nsides > 2) {
+		strbuf lb; /* cut short, if ever, by sb_printf */
+		sb_init(&lb, list, sizeof list);
+		for (int i = 0; i < nsides; i++) {
+			char one[TEAM_TEXT];
+			table_side_names(t, i, one, sizeof one);
+			sb_printf(&lb, "%s%s", i ? ", " : "", one);
 		}
-		memcpy(was, sides, sizeof was);
-		const char *args[2] = { was, n };
-		text_fmt_in(table_lang(t), sides, sizeof sides, T_G_SIDES_AGAINST, 2, args);
+		args[0] = list;
 	}
-	table_say(t, T_G_MATCH_STARTS, t->gdef->name, sides, NULL);
+	text_fmt_in(table_lang(t), sides, sizeof sides, nsides > 2 ? T_G_SIDES_ALONE : T_G_SIDES_AGAINST, 2, args);
+	char g[64];
+	table_say(t, T_G_MATCH_STARTS, table_game_shown(table_lang(t), g, sizeof g, t->gdef->name), sides, NULL);
 	table_say(t, ((const present_named_game *)t->pr->words)->t_terms, NULL, NULL, NULL);
 }
 
@@ -513,7 +519,8 @@ void named_score(table *t, char *buf, size_t len)
 			snprintf(x + n, sizeof x - n, "%s", more);
 		}
 	}
-	table_txt(buf, len, T_G_SCORE_LINE, t->gdef->name, x, NULL);
+	char gw[64];
+	table_txt(buf, len, T_G_SCORE_LINE, table_game_shown(table_reader_now(), gw, sizeof gw, t->gdef->name), x, NULL);
 }
 
 void named_rules_json(const table *t, char *out, size_t len)

@@ -174,6 +174,8 @@ const present present_rook = {
 	.t_ready = T_G_READY,
 	.t_need_seats = T_G_NEED_SEATS,
 	.t_about = T_ABOUT_ROOK,
+	.t_brief = T_BRIEF_ROOK,
+	.t_name = T_GAME_ROOK,
 	PRESENT_NAMED_FUNCS,
 	.rules = rules,
 	.last = last,

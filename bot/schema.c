@@ -16,9 +16,9 @@
 
 #include "config.h"
 #include "utf8.h"
+#include "nearest.h"
 #include "schema.h"
 
-#define SUGGEST_LEN_MAX 64 /* no suggestions for longer keys: the distance table stays small */
 
 /* ---- reporting ---- */
 
@@ -174,49 +174,6 @@ void schema_wrong_type(struct schema_loader *L, const config_setting_t *s, const
 	schema_error(L, s, path, "expected %s, found %s", expected, found);
 }
 
-/* Levenshtein distance, case-insensitive; SIZE_MAX when too long to bother. */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > SUGGEST_LEN_MAX || lb > SUGGEST_LEN_MAX)
-		return SIZE_MAX;
-	size_t row[SUGGEST_LEN_MAX + 1];
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j];
-			int same = tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]);
-			size_t best = diag + (same ? 0 : 1);
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
-}
-
-/* The candidate closest to s if close enough to be a slip of the keyboard:
- * one edit per three characters, at least one. */
-static const char *closest(const char *s, const char *const *cands, size_t n)
-{
-	size_t len = strlen(s), limit = len / 3 > 1 ? len / 3 : 1, best = SIZE_MAX;
-	const char *pick = NULL;
-	for (size_t i = 0; i < n; i++) {
-		size_t d = distance(s, cands[i]);
-		if (d <= limit && d < best) {
-			best = d;
-			pick = cands[i];
-		}
-	}
-	return pick;
-}
-
 /* Well-formed UTF-8 with no control characters: what may go into an IRC
  * line or a log without breaking either. */
 const char *schema_text_problem(const char *s)
@@ -331,7 +288,7 @@ static void load_word(struct schema_loader *L, const config_setting_t *s, const 
 			break;
 		o += (size_t)w;
 	}
-	const char *near = closest(v, f->words, n);
+	const char *near = nearest_word(v, f->words, n);
 	char hint[64] = "";
 	if (near)
 		snprintf(hint, sizeof hint, "; did you mean \"%s\"?", near);
@@ -685,7 +642,7 @@ static void check_keys(struct schema_loader *L, const config_setting_t *g, const
 		const char *key = config_setting_name(m);
 		if (!key || group_knows(grp, key))
 			continue;
-		const char *near = closest(key, cands, nc);
+		const char *near = nearest_word(key, cands, nc);
 		char hint[96] = "";
 		if (near)
 			snprintf(hint, sizeof hint, "; did you mean '%s'?", near);

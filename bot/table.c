@@ -15,6 +15,7 @@
 #include <time.h>
 #include "g304_ai.h"
 #include "log.h"
+#include "nearest.h"
 #include "loop.h"
 #include "page.h"
 #include "ai_worker.h"
@@ -726,8 +727,9 @@ static void cmd_leave(table *t, const char *user, const char *name, int in_room,
 static void cmd_bot(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	int want = argc > 1 ? parse_seat_number(t, argv[1]) : -1;
-	if (argc > 1 && want < 0) {
+	int all = argc > 1 && !strcasecmp(argv[1], "all"); /* every free seat at once */
+	int want = argc > 1 && !all ? parse_seat_number(t, argv[1]) : -1;
+	if (argc > 1 && !all && want < 0) {
 		table_tell_txt(t, user, T_USAGE, T_USAGE_BOT);
 		return;
 	}
@@ -747,7 +749,7 @@ static void cmd_bot(table *t, const char *user, const char *name, int in_room, i
 			snprintf(n, sizeof n, "%d", s + 1);
 			table_say(t, T_BOT_ADDED, t->seats[s].name, n, NULL);
 			added = 1;
-			if (want < 0)
+			if (want < 0 && !all)
 				break;
 		}
 	}
@@ -804,11 +806,27 @@ static int parse_number(const char *s, long lo, long hi, long *out)
  * them (*opt_out, static; val_out), whatever case or spelling was typed,
  * or -1 (nothing changed). What is said and stored is these, never the
  * words as typed. */
+/* Every !set option, and the values it takes as `set` says them. */
+static const struct set_option {
+	const char *name, *values;
+} set_options[] = {
+	{ "bidding", "pagat|single" }, { "fives", "on|off" }, { "scoring", "standard|bank" },
+	{ "caps", "strict|lenient|off" }, { "external_caps", "on|off" }, { "pace", "live|casual|correspondence" },
+	{ "level", "easy|normal|strong" }, { "think", "10-10000" }, { "lang", "en|si|ta" },
+};
+#define SET_OPTIONS (sizeof set_options / sizeof set_options[0])
+
+static const struct set_option *set_option_find(const char *name)
+{
+	for (size_t i = 0; i < SET_OPTIONS; i++)
+		if (!strcasecmp(name, set_options[i].name))
+			return &set_options[i];
+	return NULL;
+}
+
 static int apply_setting(table *t, const char *opt, const char *val, const char **opt_out, char *val_out,
 			 size_t len)
 {
-	static const char *const options[] = { "bidding", "fives", "scoring", "caps", "external_caps", "pace",
-					       "level", "think", "lang" };
 	static const char *const offon[] = { "off", "on" };
 	g304_rules *r = &t->set.rules;
 	int b;
@@ -860,9 +878,7 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 	} else {
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
-		if (!strcasecmp(opt, options[i]))
-			*opt_out = options[i];
+	*opt_out = set_option_find(opt)->name;
 	snprintf(val_out, len, "%s", shown);
 	return 0;
 }
@@ -874,8 +890,11 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 	char val[32];
 	int lang = !strcasecmp(argv[1], "lang");
 	if (apply_setting(t, argv[1], argv[2], &opt, val, sizeof val) < 0) {
+		const struct set_option *o = set_option_find(argv[1]);
 		if (lang)
 			table_tell(t, user, T_LANG_UNKNOWN, argv[2], text_lang_codes(), NULL);
+		else if (o) /* a known option: name the bad value and its choices */
+			table_tell(t, user, T_SET_BAD_VALUE, o->name, argv[2], o->values);
 		else
 			table_tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
 		return;
@@ -915,8 +934,10 @@ static void cmd_game(table *t, const char *user, const char *name, int in_room, 
 {
 	(void)name;
 	int s = table_seat_of(t, user);
+	char g[64];
 	if (!t->g || !t->pr->command(t, user, s, in_room, argc, argv))
-		table_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), argv[0], t->gdef->name);
+		table_tell(t, user, T_G_NOT_IN_GAME, table_room_shown(t), argv[0],
+			   table_game_shown(table_lang_of(t, user), g, sizeof g, t->gdef->name));
 }
 
 /* What the best player of this game would do now, told privately. */
@@ -957,8 +978,10 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 	strbuf b;
 	sb_init(&b, line, sizeof line);
 	sb_printf(&b, "%s: ", table_room_shown(t));
-	if (t->pr->name_in_table_line)
-		sb_printf(&b, "%s, ", t->gdef->name);
+	if (t->pr->name_in_table_line) {
+		char g[64];
+		sb_printf(&b, "%s, ", table_game_shown(table_reader_now(), g, sizeof g, t->gdef->name));
+	}
 	for (int s = 0; s < t->nseats; s++) {
 		sb_printf(&b, "%s%d %s", s ? ", " : "", s + 1, table_seat_name(t, s));
 		if (t->seats[s].computer)
@@ -988,18 +1011,27 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
+	if (!t->g) { /* no tokens of empty seats before the first match */
+		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
+		return;
+	}
 	if (!in_room)
 		table_reader(table_lang_of(t, user));
 	t->pr->score(t, line, sizeof line);
 	table_answer(t, user, in_room, line);
 }
 
+/* `rules`: what the game is about, for someone who does not know it;
+ * `rules more`: this table's options. */
 static void cmd_rules(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
-	(void)name, (void)in_room, (void)argc, (void)argv;
-	char line[TABLE_LINE];
+	(void)name, (void)in_room;
+	char line[TABLE_LINE * 3]; /* the summary in Tamil is near 2000 bytes, and the room name */
 	table_reader(table_lang_of(t, user)); /* a private line */
-	t->pr->rules(t, line, sizeof line);
+	if (argc > 1 && !strcasecmp(argv[1], "more"))
+		t->pr->rules(t, line, sizeof line);
+	else
+		table_txt(line, sizeof line, t->pr->t_about, table_room_shown(t), NULL, NULL);
 	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
 }
 
@@ -1185,7 +1217,9 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 		return;
 	}
 	if (r == 0) {
-		table_tell(t, user, named ? T_STATS_NONE_GAME : T_STATS_NONE, shown, gname, NULL);
+		char g[64];
+		table_tell(t, user, named ? T_STATS_NONE_GAME : T_STATS_NONE, shown,
+			   table_game_shown(table_lang_of(t, user), g, sizeof g, gname), NULL);
 		return;
 	}
 	char buf[TABLE_LINE];
@@ -1222,8 +1256,9 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 		table_sb_txt(&b, T_STATS_TRUMPER, n1, n2, NULL);
 	}
 	const char *who_shown = st.name[0] ? st.name : shown;
+	char g[64];
 	if (named)
-		table_say(t, T_STATS_GAME, who_shown, gname, buf);
+		table_say(t, T_STATS_GAME, who_shown, table_game_shown(table_lang(t), g, sizeof g, gname), buf);
 	else
 		table_say(t, T_STATS, who_shown, buf, NULL);
 	table_flush(t);
@@ -1244,7 +1279,9 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	if (n == 0) {
-		table_say(t, named ? T_TOP_NONE_GAME : T_TOP_NONE, gname, NULL, NULL);
+		char g[64];
+		table_say(t, named ? T_TOP_NONE_GAME : T_TOP_NONE, table_game_shown(table_lang(t), g, sizeof g, gname),
+			  NULL, NULL);
 		table_flush(t);
 		return;
 	}
@@ -1265,8 +1302,9 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 		snprintf(k, sizeof k, "%d", rows[i].deals);
 		table_sb_txt(&b, T_TOP_DEALS, w, k, NULL);
 	}
+	char g[64];
 	if (named)
-		table_say(t, T_TOP_GAME, table_room_shown(t), gname, buf);
+		table_say(t, T_TOP_GAME, table_room_shown(t), table_game_shown(table_lang(t), g, sizeof g, gname), buf);
 	else
 		table_say(t, T_TOP, table_room_shown(t), buf, NULL);
 	table_flush(t);
@@ -1303,7 +1341,9 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		char num[24];
 		snprintf(num, sizeof num, "%lld", (long long)m[i].id);
 		sb_add(&b, i ? "; " : "");
-		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day, m[i].game);
+		char g[64];
+		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day,
+			     table_game_shown(table_reader_now(), g, sizeof g, m[i].game));
 		if (np == 4 || np == 6) {
 			/* Teams: the winners, or the first team of a stopped match. */
 			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;
@@ -1524,7 +1564,8 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	}
 	char c[16];
 	snprintf(c, sizeof c, "%d", t->nseats);
-	table_say(t, T_G_TABLE_GAME, table_game_name(t), c, NULL);
+	char g[64];
+	table_say(t, T_G_TABLE_GAME, table_game_shown(table_lang(t), g, sizeof g, table_game_name(t)), c, NULL);
 	if (seated_count(t) == t->nseats)
 		say_ready(t);
 	table_flush(t);
@@ -1559,7 +1600,7 @@ static const command commands[] = {
 	{ "record", NULL, cmd_record, 0, 1, CMD_PAST, T_HELP_RECORD },
 	{ "redeal", "reject", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
 	{ "reveal", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
-	{ "rules", NULL, cmd_rules, 0, 0, CMD_QUERY, T_HELP_RULES },
+	{ "rules", NULL, cmd_rules, 0, 1, CMD_QUERY, T_HELP_RULES },
 	{ "score", NULL, cmd_score, 0, 0, CMD_QUERY, T_HELP_SCORE },
 	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
@@ -1582,6 +1623,19 @@ static const command *find_command(const char *word)
 	return NULL;
 }
 
+/* "I do not know" word, with the command nearest to it when there is one. */
+static void unknown_command(const text_lang *l, char *buf, size_t len, const char *word, const char *prefix)
+{
+	const char *words[2 * NCOMMANDS];
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		words[2 * i] = commands[i].name;
+		words[2 * i + 1] = commands[i].alias;
+	}
+	const char *near = nearest_word(word, words, 2 * NCOMMANDS);
+	const char *args[3] = { word, prefix, near };
+	text_fmt_in(l, buf, len, near ? T_UNKNOWN_COMMAND_NEAR : T_UNKNOWN_COMMAND, 3, args);
+}
+
 void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv)
 {
 	char buf[TABLE_LINE];
@@ -1589,8 +1643,8 @@ void table_help(struct bot *owner, adapter *net, const char *user, int argc, cha
 	if (argc > 1) {
 		const command *c = find_command(argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1]);
 		if (!c) {
-			const char *args[3] = { argv[1], owner->prefix, "" };
-			text_fmt_in(l, buf, sizeof buf, T_UNKNOWN_COMMAND, 3, args);
+			unknown_command(l, buf, sizeof buf, argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1],
+					owner->prefix);
 		} else {
 			const char *args[3] = { owner->prefix, "", "" };
 			text_fmt_in(l, buf, sizeof buf, c->help, 3, args);
@@ -1622,7 +1676,9 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	table_viewers_sync(t);
 	const command *c = find_command(argv[0]);
 	if (!c) {
-		table_tell(t, user, T_UNKNOWN_COMMAND, argv[0], t->bot->prefix, NULL);
+		char buf[TABLE_LINE];
+		unknown_command(table_lang_of(t, user), buf, sizeof buf, argv[0], t->bot->prefix);
+		bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	char usage[64];
@@ -1648,7 +1704,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		if (c->fn == cmd_start)
 			table_tell(t, user, T_ALREADY_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
 		else
-			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), NULL, NULL);
+			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), t->bot->prefix, NULL);
 		return;
 	}
 	/* A table answers private commands only from the people in its room
@@ -1751,7 +1807,7 @@ static void rules_no_table(struct bot *b, adapter *net, const char *user)
 	sb_add(&sb, part);
 	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 	for (int i = 0; present_at(i); i++) {
-		text_fmt_in(l, part, sizeof part, present_at(i)->t_about, 3, args);
+		text_fmt_in(l, part, sizeof part, present_at(i)->t_brief, 3, args);
 		bot_say_private(b, net, user, part, ADAPTER_NOTICE);
 	}
 }

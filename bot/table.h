@@ -189,6 +189,11 @@ const char *table_game_word(const char *word, int nseats);
 int table_set_game(table *t, const char *name, int nseats);
 /* The record name of the table's game ("304", "trump304", "rook"). */
 const char *table_game_name(const table *t);
+struct text_lang;
+/* The name people use for the game named gname ("304six": "304 for six"),
+ * in language l, in buf; gname itself for a game the bot cannot host.
+ * Returns buf. */
+const char *table_game_shown(const struct text_lang *l, char *buf, size_t len, const char *gname);
 /* The room's language (t->set.lang; English for a code it does not know). */
 const struct text_lang *table_lang(const table *t);
 /* The table's room as its people know it (a Matrix room's alias, else the

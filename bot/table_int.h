@@ -50,6 +50,10 @@ const char *table_phase_word(const char *name);
 /* A private line id (T_USAGE, T_ERROR) whose argument is line inner, both
  * in user's language. */
 void table_tell_txt(table *t, const char *user, int id, int inner);
+/* Tells user a card they named cannot be read: a number is a position in
+ * their hand that holds no card; anything else gets the game's line id
+ * (its examples of card names). */
+void table_bad_card(table *t, const char *user, const char *word, int id);
 /* Message id with up to three arguments, written into buf (returned). */
 const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
 void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3);

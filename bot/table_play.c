@@ -310,8 +310,7 @@ static void deal_next(void *ctx)
 		table_say(t, T_CUT_DONE, table_seat_name(t, cutter), n, NULL);
 	}
 	t->pr->dealt(t);
-	/* What a commitment is for: once a match, at its first deal. */
-	table_say(t, t->deal_idx == 1 ? T_COMMITMENT_FIRST : T_COMMITMENT, t->commitment, NULL, NULL);
+	table_say(t, T_COMMITMENT, t->commitment, NULL, NULL);
 	/* The room hears of the deal before anyone reads a hand of it, and
 	 * who holds which seat's cards is saved first (table_flush). */
 	table_viewers_sync(t);
@@ -363,6 +362,9 @@ void table_play_start(table *t, const char *user)
 	t->state = TABLE_PLAYING;
 	t->stop_votes = 0;
 	t->pr->match_start(t);
+	/* What a commitment is for: once a match, with its terms, so that the
+	 * first deal's line is as short as the others. */
+	table_say(t, T_COMMITMENT_HOW, NULL, NULL, NULL);
 	table_flush(t);
 	for (int i = 0; i < t->nnotify; i++)
 		table_tell(t, t->notify[i], T_NOTIFY_START, table_room_shown(t), NULL, NULL);

@@ -260,6 +260,23 @@ void table_tell_txt(table *t, const char *user, int id, int inner)
 	table_tell(t, user, id, in, NULL, NULL);
 }
 
+const char *table_game_shown(const text_lang *l, char *buf, size_t len, const char *gname)
+{
+	const game_def *def = game_find(gname);
+	const present *pr = def ? present_find(def) : NULL;
+	if (pr && pr->t_name)
+		text_fmt_in(l, buf, len, pr->t_name, 0, NULL);
+	else
+		snprintf(buf, len, "%s", gname);
+	return buf;
+}
+
+void table_bad_card(table *t, const char *user, const char *word, int id)
+{
+	size_t digits = strspn(word, "0123456789");
+	table_tell(t, user, digits && !word[digits] ? T_NO_POSITION : id, word, NULL, NULL);
+}
+
 void table_answer(table *t, const char *user, int in_room, const char *line)
 {
 	if (in_room)

@@ -57,6 +57,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BID_MORE, "{1} or more") \
 	X(T_BID_FOR_PARTNER, "{1} answers for their partner: {2}") \
 	X(T_PASS, "{1} passes") \
+	X(T_PASS_FOR_PARTNER, "{1} answers for their partner: pass") \
 	X(T_ASK, "{1} asks {2} to bid") \
 	X(T_BIDDING_WON, "{1} wins the bidding at {2}") \
 	X(T_TRUMP_SET, "{1} lays a trump card face down") \
@@ -107,7 +108,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_RESUMED, "I am back: the game resumes where it was.") \
 	X(T_RESUMED_DEAL, "I am back: the game resumes where it was (deal {1}, deck commitment {2}).") \
 	X(T_COMMITMENT, "deck commitment {1}") \
-	X(T_COMMITMENT_FIRST, "deck commitment {1} (each deal's salt, told when it ends, opens its commitment: with the match record, cardbot verify checks the cards were fixed before the deal)") \
+	X(T_COMMITMENT_HOW, "each deal's deck is fixed before it is dealt: its commitment comes with the deal and its salt when it ends, and with the match record cardbot verify checks the two") \
 	X(T_SALT, "deal {1} salt {2}") \
 	X(T_SAVE_FAILED, "[{1}] I could not save that, so it was not taken; the operator has been told. Try again shortly.") \
 	X(T_SAVE_FAILED_ROOM, "I cannot save the game right now (a problem with my storage), so moves are not being taken. The game will go on when it is fixed.") \
@@ -149,7 +150,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_USAGE, "usage: {1}") \
 	X(T_USAGE_ASCII, "ascii [on|off]") \
 	X(T_USAGE_SIT, "sit [SEAT]") \
-	X(T_USAGE_BOT, "bot [SEAT]") \
+	X(T_USAGE_BOT, "bot [SEAT|all]") \
 	X(T_USAGE_UNBOT, "unbot SEAT (a seat held by a computer player)") \
 	X(T_USAGE_RECORD, "record [number]") \
 	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
@@ -185,19 +186,20 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BOT_REMOVED, "{1} leaves the table") \
 	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lang en|si|ta") \
 	X(T_SET_DONE, "{1} is now {2}") \
+	X(T_SET_BAD_VALUE, "{1} cannot be \"{2}\": the choices are {3}") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
-	X(T_MATCH_STARTS, "a match of 304 begins: {1} & {2}") \
-	X(T_MATCH_STARTS2, "against {1} & {2}; 11 tokens each") \
+	X(T_MATCH_STARTS, "a match of 304 begins: {1} against {2}; 11 tokens each") \
 	X(T_MATCH_STARTS6, "a match of 304 for six begins: {1} against {2}; 11 tokens each") \
 	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
 	X(T_TRUMP_PRIVATELY, "[{1}] choose your trump card in a private message to me, not in the channel.") \
+	X(T_NO_POSITION, "There is no card at position {1} in your hand ({prefix}hand shows it, numbered).") \
 	X(T_BAD_CARD, "I cannot read \"{1}\" as a card: try js, J\xe2\x99\xa0, 10h, th, or its position in your hand.") \
 	X(T_DOWN_PRIVATELY, "[{1}] that card would go face down: send it to me privately (/msg me play CARD). Nothing was played.") \
 	X(T_NO_HAND, "[{1}] no cards are dealt at the moment.") \
 	X(T_NO_LAST, "[{1}] no trick has been played yet in this deal.") \
 	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table ({prefix}sit takes one).") \
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
-	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches.") \
+	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches: {2}stop ends this one.") \
 	X(T_ALREADY_PLAYING, "[{1}] a match is already being played here ({2}table shows it; {2}stop ends it).") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
 	X(T_STOP_VOTE, "{1} votes to stop ({2} of {3} votes needed)") \
@@ -212,6 +214,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_LANG_UNKNOWN, "I do not speak \"{1}\": the choices are {2}.") \
 	X(T_LANG_ROOM_SET, "This room now reads me in English ({1}).") \
 	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
+	X(T_UNKNOWN_COMMAND_NEAR, "I do not know \"{1}\": did you mean {2}{3}? {2}help lists the commands.") \
 	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_SAME_WORDS, "{1}lang en|si|ta: I write in English, தமிழ் or සිංහල; the commands are the same words in every language.") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
@@ -219,7 +222,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc in the second round for partner close caps (your partner sits out, with six players both partners, and you must win every trick)") \
-	X(T_HELP_BOT, "{1}bot [SEAT]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; a player who left keeps their seat for its grace)") \
+	X(T_HELP_BOT, "{1}bot [SEAT|all]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; {1}bot all fills every free seat; a player who left keeps their seat for its grace)") \
 	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
@@ -236,9 +239,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_PASS, "{1}pass: pass in the bidding") \
 	X(T_HELP_PLAY, "{1}play CARD (or {1}p): play a card by name (js, J\xe2\x99\xa0, 10h, th) or by its position in your hand; {1}play trump plays the trump card. Face-down plays go privately: /msg me play CARD") \
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
-	X(T_HELP_RULES, "{1}rules: this table's options; where no table is open, what each game is") \
+	X(T_HELP_RULES, "{1}rules [more]: the game in a few sentences; {1}rules more: this table's options; where no table is open, what each game is") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
-	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value lists them all)") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value gets that option's choices, an unknown option the list of them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4, or 1-6 at a table of six), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once every seat is taken") \
@@ -297,6 +300,14 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
 	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
 	X(T_RULES6, "{1}: 304 for six | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_ABOUT_304, "{1}: 304 is played by four, partners sitting opposite, with 32 cards (7 to ace). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2, and J and 9 rank highest. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Four more cards each, a second bidding from 250, then eight tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_ABOUT_304SIX, "{1}: 304 for six is played by two teams of three, sitting alternately, with 36 cards (6 to ace; the sixes are worth nothing). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Two more cards each, a second bidding from 250, then six tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_ABOUT_T304, "{1}: Trump304 is 304 for two, three or four players (two: a draw pile; three: the trumper may swap two cards with the centre; four: partners opposite). The points are in the cards: J 30, 9 20, A 11, 10 10, K 3, Q 2. Bid 150 to 300 in tens, or 304, for the points you will take in tricks; if all pass, the dealer must bid 150. The trumper lays a trump card face down; one who cannot follow suit may ask to have the trump shown, and only a shown trump cuts. After each deal the losers pay the winners tokens; play goes on until {prefix}stop. At the live pace a turn left too long gets a random legal card. {prefix}rules more: this table's options.") \
+	X(T_ABOUT_ROOK, "{1}: Rook is played by four, partners sitting opposite, with 57 cards: 1 to 14 in red, green, yellow and black, and the Rook. Counters score: each 5 is 5 points, each 10 and 14 is 10, each 1 is 15, the Rook 20, and the side with most tricks gets 20 more: 200 a hand. Bid 70 to 200 in fives (a pass is final); the winner takes the nest card, discards one face down, names the trump colour (the Rook is always a trump) and leads. Follow suit if you can. Make the bid and you score what you took; fall short and the bid is taken off your score. The first team to 500 wins. {prefix}rules more: this table's options.") \
+	X(T_GAME_304, "304") \
+	X(T_GAME_304SIX, "304 for six") \
+	X(T_GAME_T304, "Trump304") \
+	X(T_GAME_ROOK, "Rook") \
 	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
@@ -360,8 +371,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
 	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
 	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
-	X(T_G_RULES_ROOK, "{1}: rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
 	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
@@ -402,6 +413,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NET_UNREADABLE, "{1}: I could not read your encrypted message: its key has not reached me. Please send it " \
 	  "again; if this keeps happening, check that your client shares keys with unverified devices.") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \
+	X(T_G_SIDES_ALONE, "{1}, each on their own") \
 	X(T_CAPS_CORRECT, "correct") \
 	X(T_CAPS_LATE, "late") \
 	X(T_CAPS_EARLY, "early") \
@@ -410,10 +422,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NOTIFY_OPEN_OFF, "[{1}] I will no longer tell you when a table opens here.") \
 	X(T_NOTIFY_OPENED, "A {2} table is open in {1}: {prefix}sit there to play.") \
 	X(T_GAMES_INTRO, "The games I host ({1}new GAME [PLAYERS] in a channel opens a table; at a table {1}rules gives its options):") \
-	X(T_ABOUT_304, "304: four players in two teams bid for the right to choose a trump card, then take tricks for the 304 card points, by the Jaffna rules ({1}304)") \
-	X(T_ABOUT_304SIX, "304 for six: the same game for six players in two teams of three ({1}new 304 6)") \
-	X(T_ABOUT_TRUMP304, "Trump304: two, three or four players; the trumper lays the trump card face down, the losers pay tokens after each deal, and play goes on until the table stops ({1}new trump304 3)") \
-	X(T_ABOUT_ROOK, "Rook: four players in two teams, coloured cards 1 to 14 and the Rook bird; the highest bidder names the trump colour, and the first team to 500 wins ({1}new rook)") \
+	X(T_BRIEF_304, "304: four players in two teams bid for the right to choose a trump card, then take tricks for the 304 card points, by the Jaffna rules ({1}304)") \
+	X(T_BRIEF_304SIX, "304 for six: the same game for six players in two teams of three ({1}new 304 6)") \
+	X(T_BRIEF_T304, "Trump304: two, three or four players; the trumper lays the trump card face down, the losers pay tokens after each deal, and play goes on until the table stops ({1}new trump304 3)") \
+	X(T_BRIEF_ROOK, "Rook: four players in two teams, coloured cards 1 to 14 and the Rook bird; the highest bidder names the trump colour, and the first team to 500 wins ({1}new rook)") \
 	X(T_HELP_PRIVATE, "{1}private msg|notice: how my private lines (your hand, your prompts) reach you: as private messages, in a window of their own (msg), or as notices, which irssi and weechat show in their status window (notice); remembered for you") \
 	X(T_PRIVATE_NOW_MSG, "My private lines come to you as private messages, in a window of their own; {prefix}private notice to have them as notices.") \
 	X(T_PRIVATE_NOW_NOTICE, "My private lines come to you as notices (irssi and weechat show them in their status window); {prefix}private msg to have them as private messages, in a window of their own.") \

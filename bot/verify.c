@@ -1,9 +1,11 @@
 /* verify.c: `cardbot verify FILE` checks that every deal of a record was fixed before the deal
  * (its deck and salt give the commitment published at the start) and that the record replays
  * cleanly; `cardbot export` writes records out of the bot's database. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <json-c/json.h>
 #include "fair.h"
 #include "game.h"
@@ -29,7 +31,8 @@ static const char export_help[] =
 	"       cardbot export --html [-o FILE] DATABASE MATCH\n"
 	"\n"
 	"Without MATCH, lists the matches in the bot's database (data_dir/cardbot.db):\n"
-	"number, network, room, start and end (unix time, 0 while in play), winner.\n"
+	"number, network, room, game, start and end (ISO 8601 in UTC; - while in\n"
+	"play), winner (the side's number; -1 for none).\n"
 	"With MATCH, prints that match's record (cardbot-record/1 JSON, with each\n"
 	"deal's salt and commitment) for `cardbot replay` and `cardbot verify`.\n"
 	"With --html, writes the finished match's page instead: one self-contained\n"
@@ -181,6 +184,15 @@ static int export_html(const char *dbpath, const char *match, const char *out)
 	return rc;
 }
 
+/* Unix seconds as ISO 8601 in UTC ("2026-11-29T06:20:21Z"); "-" for 0 (not yet). */
+static void iso_utc(int64_t when, char *buf, size_t len)
+{
+	time_t t = (time_t)when;
+	struct tm tmv;
+	if (!when || !gmtime_r(&t, &tmv) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tmv))
+		snprintf(buf, len, "-");
+}
+
 int export_main(int argc, char **argv)
 {
 	/* --html and -o anywhere before the words. */
@@ -247,8 +259,11 @@ int export_main(int argc, char **argv)
 				/* ids may have gaps only at the end; stop at the first missing one past the last */
 				break;
 			}
-			printf("%lld %s %s %lld %lld %d\n", (long long)m.id, m.network, m.room, (long long)m.started,
-			       (long long)m.ended, m.winner);
+			char started[32], ended[32];
+			iso_utc(m.started, started, sizeof started);
+			iso_utc(m.ended, ended, sizeof ended);
+			printf("%lld %s %s %s %s %s %d\n", (long long)m.id, m.network, m.room, m.game, started, ended,
+			       m.winner);
 		}
 	}
 	store_close(db);

@@ -71,9 +71,14 @@ if [ -n "$list" ]; then
 	exit 0
 fi
 
+# One dpkg-query for every package (one a package took some 40 s on a busy
+# machine, in silence), and a line saying what this step is doing.
+echo "deps: checking that the packages cardbot needs are installed"
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PACKAGES 2>/dev/null | awk '/ ok installed$/ { print $1 }')
+installed=" $(echo $installed) "
 missing=""
 for p in $PACKAGES; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+	case "$installed" in *" $p "*) ;; *) missing="$missing $p" ;; esac
 done
 
 status=0

@@ -278,7 +278,9 @@ def cut_checks(game, p):
     for seg in segs:
         m = re.match(r"^a match of \S+ begins: (.*)$", seg)
         if m:
-            sides = [x.split(" & ") for x in m.group(1).split(" against ")]
+            alone = re.match(r"^(.*), each on their own$", m.group(1))  # three who play alone
+            sides = [[x] for x in alone.group(1).split(", ")] if alone else \
+                [x.split(" & ") for x in m.group(1).split(" against ")]
             seats = [sides[0][0], sides[1][0], sides[0][1], sides[1][1]] if len(sides) == 2 and len(sides[0]) == 2 \
                 else [x[0] for x in sides]
             continue
@@ -372,7 +374,7 @@ def main():
                 CUTOFF[p.chan] = ends[0]
         t_chan = [strip_colours(m.text) for m in chan_lines(ann)]
         r_chan = [strip_colours(m.text) for m in chan_lines(cat)]
-        check(any("a match of trump304 begins" in s for s in t_chan), "the Trump304 match begins in #t304")
+        check(any("a match of Trump304 begins" in s for s in t_chan), "the Trump304 match begins in #t304")
         check(any(re.search(r"bid \d+ and took \d+: (made|failed)", s) or "spoilt trumps" in s for s in t_chan),
               "the Trump304 deal has its result line")
         check(any("tokens: " in s for s in t_chan), "the Trump304 tokens are told")
@@ -423,11 +425,11 @@ def main():
         # !table, !score, !rules answer for the new games
         n0 = len(ann.c.lines)
         ann.say("!score")
-        ann.c.privmsg(BOTNICK, "#t304 rules")
-        ann.c.wait(lambda: any("trump304 with 3 players" in strip_colours(m.text) for m in ann.c.lines[n0:]), 5)
+        ann.c.privmsg(BOTNICK, "#t304 rules more")
+        ann.c.wait(lambda: any("Trump304 with 3 players" in strip_colours(m.text) for m in ann.c.lines[n0:]), 5)
         got = [strip_colours(m.text) for m in ann.c.from_bot(BOTNICK, n0)]
-        check(any(s.startswith("trump304: ") for s in got), "!score answers in the channel")
-        check(any("trump304 with 3 players" in s for s in got), "!rules names the game privately")
+        check(any(s.startswith("Trump304: ") for s in got), "!score answers in the channel")
+        check(any("Trump304 with 3 players" in s for s in got), "!rules names the game privately")
         # A complete game of Rook: cat and dan play on with the computer
         # players until a team reaches 500 (Trump304's tokens only add up,
         # so its match has no end of its own: the table stops it). The

@@ -270,7 +270,7 @@ def play(ctx, sc):
     first = sc["humans"][0][0]
     steps = [
         (first, "!304", lambda s: s.startswith("%s sits in seat 1" % first), "!304 opens a table, %s in seat 1" % first),
-        (first, sc["new"], lambda s: s.startswith("This table now plays 304six (6 seats)"),
+        (first, sc["new"], lambda s: s.startswith("This table now plays 304 for six (6 seats)"),
          "%s switches the table to six seats" % sc["new"]),
         (first, "!set scoring bank", lambda s: s.startswith("scoring is now bank"), "!set scoring bank"),
     ]

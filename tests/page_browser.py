@@ -378,6 +378,30 @@ def main():
             if rec_name == "closed_cut_success":
                 a11y_checks(browser, "file://" + out, rec_name)
 
+        # A passed-out deal has no tricks: its end shows no empty "The deal's
+        # tricks" heading (a played deal's end shows it).
+        for rec_name, want_hidden in (("audit_bid_ask_pass_passout", True), ("audit_bid_ask_first", False)):
+            out = os.path.join(tmp, rec_name + ".html")
+            ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
+            if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
+                continue
+            page = browser.new_page()
+            page.navigate("file://" + out)
+            page.key("Home")
+            s = page.eval(SNAPSHOT)
+            while s["kind"] != "end":
+                page.key("ArrowRight")
+                t = page.eval(SNAPSHOT)
+                if t["step"] == s["step"]:
+                    break
+                s = t
+            hidden = page.eval("document.getElementById('deal-tricks').hidden")
+            if rec_name == "audit_bid_ask_first":  # ben asks dev, who bids 160 for him
+                bidding = page.eval("document.getElementById('bidding').textContent")
+                check(bidding.startswith("ben asks partner, dev 160"), "%s: the bidding keeps the ask: %s" % (rec_name, bidding))
+            check(s["kind"] == "end" and hidden == want_hidden,
+                  "%s: at the deal's end the tricks heading is %s" % (rec_name, "hidden" if want_hidden else "shown"))
+
         # The checker must catch a card out of place: swap two cards between
         # two hands in one step of the embedded story.
         record = os.path.join(RECORDS, "closed_cut_success.json")

@@ -66,7 +66,9 @@
 
 	function bidText(b) {
 		var v = b.value;
-		return players[b.seat] + " " + (v === "pass" ? "pass" : v === "pcc" ? "partner close caps" : v);
+		// An answer to a partner's ask says who asked (the ask is a turn too).
+		var asked = b.asked_by !== undefined && b.asked_by !== null ? players[b.asked_by] + " asks partner, " : "";
+		return asked + players[b.seat] + " " + (v === "pass" ? "pass" : v === "pcc" ? "partner close caps" : v);
 	}
 
 	function render() {
@@ -129,7 +131,7 @@
 		}
 		var dt = $("deal-tricks"), list = $("tricks");
 		list.textContent = "";
-		dt.hidden = !end;
+		dt.hidden = !end || !(s.tricks || []).length; // a passed-out deal has no tricks to list
 		if (end) {
 			(s.tricks || []).forEach(function (t, i) {
 				var li = el("li");

@@ -131,15 +131,15 @@ int main(void)
 	int think = t->set.computer_think_ms;
 	m = net.npriv;
 	say(b, "#304", "ann", "!set think 4294967396");
-	CHECK(t->set.computer_think_ms == think && strstr(priv_since(m), "usage: set") && !room_has(r, "think"),
-	      "!set think 4294967396 gets the usage line (think %d)", t->set.computer_think_ms);
+	CHECK(t->set.computer_think_ms == think && strstr(priv_since(m), "the choices are 10-10000") && !room_has(r, "think"),
+	      "!set think 4294967396 gets think's choices (think %d)", t->set.computer_think_ms);
 	m = net.npriv;
 	say(b, "#304", "ann", "!set think 18446744073709551716");
-	CHECK(t->set.computer_think_ms == think && strstr(priv_since(m), "usage: set") && !room_has(r, "think"),
-	      "!set think with a number past 64 bits gets the usage line");
+	CHECK(t->set.computer_think_ms == think && strstr(priv_since(m), "the choices are 10-10000") && !room_has(r, "think"),
+	      "!set think with a number past 64 bits gets think's choices");
 	m = net.npriv;
 	say(b, "#304", "ann", "!set think 500\xe2\x80\xae" "evil");
-	CHECK(t->set.computer_think_ms == think && strstr(priv_since(m), "usage: set") && !room_has(r, "\xe2\x80\xae")
+	CHECK(t->set.computer_think_ms == think && strstr(priv_since(m), "the choices are 10-10000") && !room_has(r, "\xe2\x80\xae")
 	      && !room_has(r, "think"), "!set think 500<RLO>evil is refused and nothing is echoed");
 	say(b, "#304", "ann", "!set think 500x");
 	say(b, "#304", "ann", "!set think +500");

@@ -262,13 +262,13 @@ int main(void)
 	CHECK(t3.trumper > 0, "Trump304: ann was the trumper at least once (%d)", t3.trumper);
 	char want[ADAPTER_TEXT_MAX / 2], line[ADAPTER_TEXT_MAX];
 	want_line(want, sizeof want, &t3, t304_bands, "");
-	snprintf(line, sizeof line, "ann in trump304: %s", want);
+	snprintf(line, sizeof line, "ann in Trump304: %s", want);
 	int r0 = net.nroom;
 	say(b, ROOM, "ann", "!stats ann");
-	const char *got = room_line_from(r0, "ann in trump304: ");
+	const char *got = room_line_from(r0, "ann in Trump304: ");
 	CHECK(got && !strcmp(got, line), "Trump304: !stats ann gives ann's Trump304 deals and bands\n  want %s\n  got  %s",
 	      line, got ? got : "(nothing)");
-	snprintf(line, sizeof line, "Leaderboard for %s in trump304: 1. ann %d/%d deals", ROOM, t3.won, t3.deals);
+	snprintf(line, sizeof line, "Leaderboard for %s in Trump304: 1. ann %d/%d deals", ROOM, t3.won, t3.deals);
 	r0 = net.nroom;
 	say(b, ROOM, "ann", "!top");
 	got = room_line_from(r0, "Leaderboard");
@@ -301,13 +301,13 @@ int main(void)
 	char matches[64];
 	snprintf(matches, sizeof matches, "matches 1 (won %d), ", st.winner == 0);
 	want_line(want, sizeof want, &rk, rook_bands, matches);
-	snprintf(line, sizeof line, "ann in rook: %s", want);
+	snprintf(line, sizeof line, "ann in Rook: %s", want);
 	r0 = net.nroom;
 	say(b, ROOM, "ann", "!stats");
-	got = room_line_from(r0, "ann in rook: ");
+	got = room_line_from(r0, "ann in Rook: ");
 	CHECK(got && !strcmp(got, line), "Rook: !stats gives ann's Rook hands and bands\n  want %s\n  got  %s", line,
 	      got ? got : "(nothing)");
-	snprintf(line, sizeof line, "Leaderboard for %s in rook: 1. ann %d/1 matches, %d/%d deals", ROOM, st.winner == 0,
+	snprintf(line, sizeof line, "Leaderboard for %s in Rook: 1. ann %d/1 matches, %d/%d deals", ROOM, st.winner == 0,
 		 rk.won, rk.deals);
 	r0 = net.nroom;
 	say(b, ROOM, "ann", "!top");
@@ -342,8 +342,8 @@ int main(void)
 	const char *h = net.npriv > p0 ? net.priv_lines[net.npriv - 1] : "";
 	const char *h3 = strstr(h, "#3 "), *h2 = strstr(h, "#2 "), *h1 = strstr(h, "#1 ");
 	CHECK(h3 && h2 && h1 && h3 < h2 && h2 < h1, "!history lists the three matches, newest first: %s", h);
-	CHECK(h3 && strstr(h3, " rook, won by "), "!history: match 3 is Rook's, won: %s", h);
-	CHECK(h2 && strstr(h2, " trump304, stopped: ann, "), "!history: match 2 is Trump304's, stopped, its players: %s", h);
+	CHECK(h3 && strstr(h3, " Rook, won by "), "!history: match 3 is Rook's, won: %s", h);
+	CHECK(h2 && strstr(h2, " Trump304, stopped: ann, "), "!history: match 2 is Trump304's, stopped, its players: %s", h);
 	CHECK(h1 && strstr(h1, " 304, won by ann & c2 (11 : 0)"), "!history: match 1 is 304's, won by ann's team: %s", h);
 
 	p0 = net.npriv;
