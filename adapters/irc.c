@@ -565,9 +565,23 @@ static void op_tag(adapter *a, const adapter_tag *t)
 	irc *c = irc_of(a);
 	c->tagged = t != NULL;
 	c->tag_answer = t && t->answer;
+	c->tag_replaces = t && t->replaces;
+	c->tag_whole = t && t->whole;
+	c->tag_event = t ? t->event : 0;
 	irc_set_str(c->tag_cause, sizeof c->tag_cause, t && t->cause ? t->cause : "");
 	irc_set_str(c->tag_key, sizeof c->tag_key, t && t->key ? t->key : "");
 	irc_set_str(c->tag_story, sizeof c->tag_story, t && t->story ? t->story : "");
+}
+
+/* adapter_ops.line_max: the room one NOTICE to the user's nick leaves
+ * for text (irc_queue_text splits anything longer). */
+static size_t op_line_max(const adapter *a, const char *user)
+{
+	const irc *c = (const irc *)a;
+	char nick[IRC_FIELD_MAX];
+	if (!irc_nick_for(c, user, nick, sizeof nick))
+		irc_set_str(nick, sizeof nick, user); /* not seen: the identity is the nick */
+	return irc_private_room(c, nick);
 }
 
 static void op_join(adapter *a, const char *room, const char *key)
@@ -708,7 +722,7 @@ static const adapter_ops irc_ops = {
 	.kind = "irc", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
 	/* .send and .private_how are left to the host, whose fallbacks are
 	 * IRC's: parts packed into lines of 380 bytes, and "/msg NICK ". */
-	.same_user = op_same_user, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
+	.same_user = op_same_user, .tag = op_tag, .line_max = op_line_max, .join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
 };
 

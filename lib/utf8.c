@@ -71,3 +71,19 @@ size_t utf8_clean(const char *text, size_t len, char *dst, size_t cap)
 	dst[n] = '\0';
 	return n;
 }
+
+size_t utf8_prefix(const char *s, size_t len, size_t max)
+{
+	size_t n = 0;
+	while (n < len) {
+		size_t k = utf8_seq(s + n, len - n);
+		if (!k)
+			k = 1;
+		if (n + k > max && n > 0)
+			break;
+		n += k;
+		if (n >= max)
+			break;
+	}
+	return n;
+}
