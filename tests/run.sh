@@ -28,7 +28,7 @@ trap 'rm -rf "$logdir"' EXIT
 
 # The slowest first (seconds in a plain run, November 2026).
 SLOW_FIRST="matrix_synapse_limits matrix_synapse matrix_synapse_six crash_recovery irc_adapter matrix_brief
-matrix_rush matrix_basic replay_errors page_browser irc_games rules_model irc_lang irc_game matrix_e2ee irc_six
+matrix_rush matrix_basic replay_errors page_browser irc_games rules_model irc_lang irc_game matrix_e2ee irc_six irc_flood
 matrix_game test_g304_props bot_games test_g304_ai bot_table test_g304_simple"
 
 tally() {
