@@ -310,6 +310,10 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 	const char *cause = tag && tag->cause && tag->cause[0] ? tag->cause : NULL;
 	int answer = cause && tag->answer;
 	const char *key = answer && tag->key && tag->key[0] ? tag->key : NULL;
+	/* What a room was told goes stale; a private line (a seat key, a
+	 * hand) is its reader's own and stays. */
+	if (key && tag->replaces && !room)
+		key = NULL;
 	if (key && merge_key(q, to, key, tag->batch, tag->replaces) == SENDQ_MERGED) {
 		charge(q, cause, now);
 		return SENDQ_MERGED;

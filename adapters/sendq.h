@@ -43,7 +43,8 @@
 #define SENDQ_CAUSED_MAX 16      /* lines one person's requests may have waiting: a long !help is a few */
 #define SENDQ_WHOLE_MAX 300      /* lines of what one person asked for in full (a record of ~10 deals); a few
                                   * people's fit in SENDQ_LINES_MAX beside everyone else's */
-#define SENDQ_ROOM_STREAK 3      /* room lines in a row while a person waits: a busy table cannot starve answers */
+#define SENDQ_ROOM_STREAK 1      /* room lines in a row while a person waits: at 1 line/s an answer waits at most
+                                  * about a token behind a busy table (3 let it wait 3 s: issue 29, point 4) */
 #define SENDQ_HALF_LIFE_MS 60000 /* how fast a person's recent use is forgotten */
 #define SENDQ_FLOWS_MAX 4096     /* flows kept (idle ones are forgotten first) */
 
@@ -57,7 +58,8 @@ typedef struct sendq_tag {
 	const char *story;   /* not an answer, a private line of this room's story (a hand dealt as the game
 	                      * moves on): it waits in the room's flow, in order with what the room is told */
 	uint64_t batch;      /* lines pushed under one tag (one answer): they never merge with each other; 0: none */
-	int replaces;        /* with key: a waiting line with the key to the same place is stale; it is dropped */
+	int replaces;        /* with key, to a room: a waiting line with the key to that room is stale; it is
+	                      * dropped (a private line is never made stale: it is pushed without its key) */
 	int whole;           /* asked for in full (a record): not cut at SENDQ_CAUSED_MAX (SENDQ_WHOLE_MAX) */
 } sendq_tag;
 

@@ -1577,17 +1577,26 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		for (int i = 0; i < argc; i++)
 			sb_printf(&kb, " %s", argv[i]);
 		bot_answering(t->bot, key);
-	} else if (t->state != TABLE_OPEN && !(c->flags & CMD_PLAYING) && c->fn != cmd_stop) {
-		/* At a running table only moves (and its end) are the room's
-		 * story; the rest answers its speaker, counted against them and
-		 * behind the game (sendq.h). Where someone sits now makes where
-		 * they sat stale. */
+	} else if (!(c->flags & CMD_PLAYING) && c->fn != cmd_start && c->fn != cmd_stop) {
+		/* Only moves, and a match's start and end, are the room's story;
+		 * the rest answers its speaker, counted against them and behind
+		 * the game (sendq.h), even when said in the room (issue 29: a
+		 * spectator's !sit/!leave every second held the moves up by 40 s).
+		 * A newer line about the same thing makes the waiting one stale:
+		 * where someone sits now, the game chosen now, a setting now. */
 		char key[BOT_TAG_KEY_MAX];
 		strbuf kb;
 		sb_init(&kb, key, sizeof key);
-		sb_printf(&kb, "%s seat %s", t->room, user);
-		int moves = c->fn == cmd_sit || c->fn == cmd_leave;
-		bot_answering_as(t->bot, moves ? key : NULL, moves ? BOT_ANSWER_REPLACES : BOT_ANSWER_REPEATS);
+		int stale = 1;
+		if (c->fn == cmd_sit || c->fn == cmd_leave)
+			sb_printf(&kb, "%s seat %s", t->room, user);
+		else if (c->fn == cmd_new)
+			sb_printf(&kb, "%s new", t->room);
+		else if (c->fn == cmd_set)
+			sb_printf(&kb, "%s set %s", t->room, argv[1]);
+		else
+			stale = 0;
+		bot_answering_as(t->bot, stale ? key : NULL, stale ? BOT_ANSWER_REPLACES : BOT_ANSWER_REPEATS);
 	}
 	t->cmd_in_room = in_room;
 	c->fn(t, user, name, in_room, argc, argv);
