@@ -722,8 +722,9 @@ static const adapter_ops irc_ops = {
 	.kind = "irc", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
 	/* .send and .private_how are left to the host, whose fallbacks are
 	 * IRC's: parts packed into lines of 380 bytes, and "/msg NICK ". */
-	.same_user = op_same_user, .tag = op_tag, .line_max = op_line_max, .join = op_join, .part = op_part, .stop = op_stop,
+	.same_user = op_same_user, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
+	.line_max = op_line_max,
 };
 
 adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, const irc_settings *s)

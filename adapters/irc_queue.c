@@ -23,8 +23,8 @@ static void tell_dropped(irc *c, const char *who)
 	if (!room)
 		return;
 	char line[IRCLINE_MAX];
-	int w = snprintf(line, sizeof line, "NOTICE %s :%.*s", nick, (int)ircline_split(text, strlen(text), room, &skip),
-			 text);
+	size_t k = ircline_split(text, strlen(text), room, &skip);
+	int w = snprintf(line, sizeof line, "NOTICE %s :%.*s", nick, (int)k, text);
 	/* After what they have waiting; nobody's doing, so never itself cut
 	 * at the limit that dropped the line. */
 	if (w > 0 && (size_t)w < sizeof line)
@@ -42,7 +42,8 @@ void irc_queued(irc *c, int r)
 		c->qwarned = 1;
 	} else if (r == SENDQ_DROPPED) {
 		LOG(c, "info", "%s has more than %d lines waiting; a line was dropped and they are told",
-		    c->tagged && c->tag_cause[0] ? c->tag_cause : "someone", c->tag_whole ? SENDQ_WHOLE_MAX : SENDQ_CAUSED_MAX);
+		    c->tagged && c->tag_cause[0] ? c->tag_cause : "someone",
+		    c->tag_whole ? SENDQ_WHOLE_MAX : SENDQ_CAUSED_MAX);
 		if (c->tagged && c->tag_cause[0])
 			tell_dropped(c, c->tag_cause);
 	}

@@ -290,7 +290,8 @@ static int merge_key(sendq *q, const char *to, const char *key, uint64_t batch, 
 		sq_flow *f = &q->flows[i];
 		for (sq_line *prev = NULL, *l = f->head; l;) {
 			sq_line *next = l->next;
-			if (l->key && l->to && !strcmp(l->key, key) && !q->cmp(l->to, to) && (!batch || l->batch != batch)) {
+			int same = l->key && l->to && !strcmp(l->key, key) && !q->cmp(l->to, to);
+			if (same && (!batch || l->batch != batch)) {
 				if (!replaces)
 					return SENDQ_MERGED;
 				if (q->picked == (long)i && l == f->head)

@@ -177,7 +177,8 @@ int main(void)
 	 * the new one waits; another person's is untouched. */
 	q = sendq_new(eq);
 	for (int i = 0; i < 3; i++) {
-		sendq_tag st = { .cause = "s", .key = "#r seat s", .answer = 1, .batch = (uint64_t)i + 1, .replaces = 1 };
+		sendq_tag st = { .cause = "s", .key = "#r seat s", .answer = 1, .batch = (uint64_t)i + 1,
+				 .replaces = 1 };
 		sendq_push(q, "#r", 1, &st, i % 2 ? "s leaves" : "s sits", now);
 	}
 	sendq_tag other = { .cause = "o", .key = "#r seat o", .answer = 1, .batch = 9, .replaces = 1 };
