@@ -85,7 +85,7 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 
 /* The line to send next (borrowed until sendq_pop), or NULL when none waits. */
 const char *sendq_peek(sendq *q, int64_t now);
-/* The line sendq_peek returned was sent: removes it and counts it. */
+/* The line sendq_peek returned was sent: removes it (sendq_push counted it). */
 void sendq_pop(sendq *q, int64_t now);
 /* Lines waiting. */
 size_t sendq_len(const sendq *q);
