@@ -96,6 +96,8 @@ enum adapter_words {
 	ADAPTER_W_SLOW,           /* the homeserver's rate limit makes my lines late */
 	ADAPTER_W_ENCRYPTED_OFF,  /* this room is encrypted and encryption is off: leaving */
 	ADAPTER_W_UNREADABLE,     /* NAME: I could not read your encrypted message (no key) */
+	ADAPTER_W_DROPPED,        /* (privately; room NULL, name the user's identity) some of my lines to you were
+				   * dropped: too many were waiting */
 };
 
 /* How the lines the host sends came about, so an adapter can queue them
@@ -109,6 +111,12 @@ typedef struct adapter_tag {
 			     * behind the cause's own); 0: a room's story, kept in order */
 	const char *story;  /* a private line that is part of this room's story (a hand dealt as the game
 			     * moves on), kept in order with the room's lines; NULL: none */
+	int replaces;       /* with key: this line makes any waiting one with the key to the same place stale
+			     * (a seat change: where someone sits now); the old one is dropped instead */
+	unsigned long event; /* the host's event the lines belong to (a count): lines of one event never merge
+			      * with each other under `key`; 0: none */
+	int whole;          /* asked for in full (a record): delivered whole and paced, not cut at the limit on a
+			     * person's waiting answers */
 } adapter_tag;
 
 /* A message: its parts in order (one announcement or sentence each), and
@@ -197,6 +205,11 @@ typedef struct adapter_ops {
 	 * can accept before the first private line). NULL where nothing needs
 	 * doing (IRC). */
 	void (*open_private)(adapter *a, const char *user);
+	/* The most bytes of text one private line to `user` carries without
+	 * the network splitting it (IRC: 512 less the prefix and command), for
+	 * text the reader joins back together (a record). 0 or NULL: no limit
+	 * the host need mind. */
+	size_t (*line_max)(const adapter *a, const char *user);
 	/* The name people know a room by, when it is not its id (a Matrix
 	 * room's alias, "#304:example.org"): written into out, returning 1;
 	 * 0 (out "") when there is none. NULL where ids are the names (IRC). */

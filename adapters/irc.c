@@ -612,9 +612,23 @@ static void op_tag(adapter *a, const adapter_tag *t)
 	irc *c = irc_of(a);
 	c->tagged = t != NULL;
 	c->tag_answer = t && t->answer;
+	c->tag_replaces = t && t->replaces;
+	c->tag_whole = t && t->whole;
+	c->tag_event = t ? t->event : 0;
 	irc_set_str(c->tag_cause, sizeof c->tag_cause, t && t->cause ? t->cause : "");
 	irc_set_str(c->tag_key, sizeof c->tag_key, t && t->key ? t->key : "");
 	irc_set_str(c->tag_story, sizeof c->tag_story, t && t->story ? t->story : "");
+}
+
+/* adapter_ops.line_max: the room one NOTICE to the user's nick leaves
+ * for text (irc_queue_text splits anything longer). */
+static size_t op_line_max(const adapter *a, const char *user)
+{
+	const irc *c = (const irc *)a;
+	char nick[IRC_FIELD_MAX];
+	if (!irc_nick_for(c, user, nick, sizeof nick))
+		irc_set_str(nick, sizeof nick, user); /* not seen: the identity is the nick */
+	return irc_private_room(c, nick);
 }
 
 static void op_join(adapter *a, const char *room, const char *key)
@@ -758,6 +772,7 @@ static const adapter_ops irc_ops = {
 	.private_kind = op_private_kind, .same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room,
 	.match = op_match, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
+	.line_max = op_line_max,
 };
 
 adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, const irc_settings *s)

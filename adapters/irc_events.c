@@ -446,7 +446,7 @@ void irc_ev_ctcp_request(irc_session_t *s, const char *event, const char *origin
 	if (c->base.host.allow && !c->base.host.allow(c->base.host.ctx, &c->base, user))
 		return;
 	snprintf(line, sizeof line, "NOTICE %s :\x01VERSION %s\x01", nick, IRC_VERSION_REPLY);
-	sendq_tag tag = { user, "\x01VERSION", 1, NULL };
+	sendq_tag tag = { .cause = user, .key = "\x01VERSION", .answer = 1 };
 	irc_queued(c, sendq_push(c->q, user, 0, &tag, line, loop_now()));
 	irc_flush(c);
 }

@@ -126,7 +126,8 @@ struct irc {
 	int64_t tokens_at;
 	/* The host's tag for what it sends now (adapter.h). */
 	int tagged;
-	int tag_answer;
+	int tag_answer, tag_replaces, tag_whole;
+	unsigned long tag_event;
 	char tag_cause[ADAPTER_ID_MAX];
 	char tag_key[ADAPTER_TEXT_MAX];
 	char tag_story[ADAPTER_ID_MAX];   /* the room whose story a private line belongs to ("" none) */
@@ -153,6 +154,7 @@ void irc_next_nick(irc *c);
 
 /* ---- irc_queue.c ---- */
 void irc_queued(irc *c, int r);
+size_t irc_private_room(const irc *c, const char *nick);
 void irc_queue_line(irc *c, const char *line, int first);
 void irc_flush(irc *c);
 void irc_queue_text(irc *c, const char *cmd, const char *target, const char *to, int in_room, const char *text);

@@ -6,6 +6,31 @@
 
 /* ---- the outgoing queue ---- */
 
+static size_t text_room(const irc *c, const char *cmd, const char *target);
+
+/* Tells the person who caused a line that it was dropped (once until
+ * their waiting lines have gone): nothing is dropped silently. */
+static void tell_dropped(irc *c, const char *who)
+{
+	char nick[IRC_FIELD_MAX], text[ADAPTER_TEXT_MAX];
+	if (!sendq_drop_note(c->q, who, loop_now()) || !irc_nick_for(c, who, nick, sizeof nick))
+		return;
+	if (!c->base.host.words || !c->base.host.words(c->base.host.ctx, &c->base, NULL, ADAPTER_W_DROPPED, who, text,
+						    sizeof text))
+		snprintf(text, sizeof text, "Some of my lines to you were dropped: more were waiting for you than I "
+			 "may keep. Ask again once the rest has arrived.");
+	size_t room = text_room(c, "NOTICE", nick), skip;
+	if (!room)
+		return;
+	char line[IRCLINE_MAX];
+	size_t k = ircline_split(text, strlen(text), room, &skip);
+	int w = snprintf(line, sizeof line, "NOTICE %s :%.*s", nick, (int)k, text);
+	/* After what they have waiting; nobody's doing, so never itself cut
+	 * at the limit that dropped the line. */
+	if (w > 0 && (size_t)w < sizeof line)
+		sendq_push(c->q, who, 0, NULL, line, loop_now());
+}
+
 /* A queue result: says once that lines are being dropped. */
 void irc_queued(irc *c, int r)
 {
@@ -15,8 +40,13 @@ void irc_queued(irc *c, int r)
 		if (!c->qwarned)
 			LOG(c, "warn", "send queue full (%d lines); dropping new lines", SENDQ_LINES_MAX);
 		c->qwarned = 1;
-	} else if (r == SENDQ_DROPPED)
-		LOG(c, "debug", "one person's lines are waiting beyond %d; a line was dropped", SENDQ_CAUSED_MAX);
+	} else if (r == SENDQ_DROPPED) {
+		LOG(c, "info", "%s has more than %d lines waiting; a line was dropped and they are told",
+		    c->tagged && c->tag_cause[0] ? c->tag_cause : "someone",
+		    c->tag_whole ? SENDQ_WHOLE_MAX : SENDQ_CAUSED_MAX);
+		if (c->tagged && c->tag_cause[0])
+			tell_dropped(c, c->tag_cause);
+	}
 }
 
 /* Queues a protocol line of our own (no CRLF) at the back, or at the front when `first`. */
@@ -74,6 +104,12 @@ static size_t text_room(const irc *c, const char *cmd, const char *target)
 	return room > IRC_TEXT_CHUNK_MAX ? IRC_TEXT_CHUNK_MAX : room;
 }
 
+/* Room for text in one private NOTICE to nick (adapter_ops.line_max). */
+size_t irc_private_room(const irc *c, const char *nick)
+{
+	return ircline_is_word(nick) ? text_room(c, "NOTICE", nick) : 0;
+}
+
 /* Splits text into lines for `target` and queues them: a newline starts a
  * new line, CR is dropped, long lines break at spaces or character
  * boundaries, never inside a colour code; beyond ADAPTER_TEXT_MAX is cut.
@@ -118,8 +154,9 @@ void irc_queue_text(irc *c, const char *cmd, const char *target, const char *to,
 			size_t k = ircline_split(s, len, room, &skip);
 			int w = snprintf(line, sizeof line, "%s %s :%.*s", cmd, target, (int)k, s);
 			if (w > 0 && (size_t)w < sizeof line) {
-				sendq_tag tag = { c->tag_cause, c->tag_key[0] ? c->tag_key : NULL, c->tag_answer,
-						  c->tag_story };
+				sendq_tag tag = { .cause = c->tag_cause, .key = c->tag_key[0] ? c->tag_key : NULL,
+						  .answer = c->tag_answer, .story = c->tag_story, .batch = c->tag_event,
+						  .replaces = c->tag_replaces, .whole = c->tag_whole };
 				irc_queued(c, sendq_push(c->q, to, in_room, c->tagged ? &tag : NULL, line, loop_now()));
 			}
 			s += k + skip;

@@ -9,6 +9,8 @@ typedef struct sq_line {
 	char *to;          /* the room or person it goes to, for merging */
 	char *key;         /* an answer's key, or NULL */
 	char *asker;       /* whose use it counts as, or NULL */
+	uint64_t batch;    /* the tag it was pushed under (sendq_tag.batch) */
+	int whole;         /* asked for in full: counted in its flow's `whole`, not `caused` */
 	char text[];
 } sq_line;
 
@@ -18,6 +20,8 @@ typedef struct sq_flow {
 	sq_line *head, *tail;
 	size_t len;
 	size_t caused;     /* of its lines, those its owner caused */
+	size_t whole;      /* of those, the ones asked for in full (not in `caused`) */
+	int told;          /* the owner was told a line was dropped; cleared when their lines run out */
 	double usage;      /* lines used lately, as of usage_at */
 	int64_t usage_at;
 	uint64_t served;   /* q->sent when it last sent a line (0: never) */
@@ -71,7 +75,8 @@ static void flow_empty(sendq *q, sq_flow *f)
 		q->len--;
 	}
 	f->tail = NULL;
-	f->len = f->caused = 0;
+	f->len = f->caused = f->whole = 0;
+	f->told = 0;
 }
 
 void sendq_clear(sendq *q)
@@ -226,18 +231,106 @@ int sendq_push_control(sendq *q, const char *line, int front)
 	return SENDQ_QUEUED;
 }
 
+/* Does the line count against its flow's owner (their own doing)? */
+static int line_own(const sendq *q, const sq_flow *f, const sq_line *l)
+{
+	return !f->room && l->asker && !q->cmp(q->cmp_ctx, l->asker, f->name);
+}
+
+/* Takes l (after prev, or the head when prev is NULL) out of f, unsent,
+ * and keeps it (the caller puts it elsewhere or frees it). */
+static void line_detach(sendq *q, sq_flow *f, sq_line *prev, sq_line *l)
+{
+	if (prev)
+		prev->next = l->next;
+	else
+		f->head = l->next;
+	if (f->tail == l)
+		f->tail = prev;
+	f->len--;
+	if (line_own(q, f, l)) {
+		if (l->whole)
+			f->whole--;
+		else
+			f->caused--;
+		if (!f->caused && !f->whole)
+			f->told = 0;
+	}
+	l->next = NULL;
+	q->len--;
+}
+
+static void line_unlink(sendq *q, sq_flow *f, sq_line *prev, sq_line *l)
+{
+	line_detach(q, f, prev, l);
+	line_free(l);
+}
+
+/* A room's story line caused by `who` is about to join room flow r: the
+ * answers of theirs to that room still waiting (they sat down, then
+ * played) go first, so nobody reads a move before its player's seat. */
+static void pull_answers(sendq *q, long r, const char *who, const char *room)
+{
+	long p = flow_find(q, who, 0);
+	if (p < 0)
+		return;
+	sq_flow *f = &q->flows[p];
+	for (sq_line *prev = NULL, *l = f->head; l;) {
+		sq_line *next = l->next;
+		if (l->to && !q->cmp(q->cmp_ctx, l->to, room) && l->asker && !q->cmp(q->cmp_ctx, l->asker, who)) {
+			if (q->picked == p && l == f->head)
+				q->picked = -2;
+			line_detach(q, f, prev, l);
+			append(&q->flows[r], l);
+			q->len++;
+		} else {
+			prev = l;
+		}
+		l = next;
+	}
+}
+
+/* A waiting line with `key` to `to` from another batch: merges the new
+ * one (SENDQ_MERGED), or when it replaces, drops the old ones (0). */
+static int merge_key(sendq *q, const char *to, const char *key, uint64_t batch, int replaces)
+{
+	for (size_t i = 0; i < q->nflows; i++) {
+		sq_flow *f = &q->flows[i];
+		for (sq_line *prev = NULL, *l = f->head; l;) {
+			sq_line *next = l->next;
+			int same = l->key && l->to && !strcmp(l->key, key) && !q->cmp(q->cmp_ctx, l->to, to);
+			if (same && (!batch || l->batch != batch)) {
+				if (!replaces)
+					return SENDQ_MERGED;
+				if (q->picked == (long)i && l == f->head)
+					q->picked = -2; /* peeked and not yet popped: peek again */
+				line_unlink(q, f, prev, l);
+			} else {
+				prev = l;
+			}
+			l = next;
+		}
+	}
+	return 0;
+}
+
 int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const char *line, int64_t now)
 {
 	const char *cause = tag && tag->cause && tag->cause[0] ? tag->cause : NULL;
 	int answer = cause && tag->answer;
 	const char *key = answer && tag->key && tag->key[0] ? tag->key : NULL;
-	if (key)
-		for (size_t i = 0; i < q->nflows; i++)
-			for (const sq_line *l = q->flows[i].head; l; l = l->next)
-				if (l->key && l->to && !strcmp(l->key, key) && !q->cmp(q->cmp_ctx, l->to, to)) {
-					charge(q, cause, now);
-					return SENDQ_MERGED;
-				}
+	/* What a room was told goes stale; a private line (a seat key, a
+	 * hand) is its reader's own and stays. */
+	if (key && tag->replaces && !room)
+		key = NULL;
+	/* Every line counts against whoever caused it when they cause it,
+	 * whether it is sent, merged, made stale or dropped: charged only when
+	 * sent, twenty people sharing a line a second each looked quieter
+	 * than a quiet player (20 !sit/!leave flooders: 46 s for his answer). */
+	if (cause)
+		charge(q, cause, now);
+	if (key && merge_key(q, to, key, tag->batch, tag->replaces) == SENDQ_MERGED)
+		return SENDQ_MERGED;
 	if (q->len >= SENDQ_LINES_MAX)
 		return SENDQ_DROPPED;
 	/* Private lines wait in their reader's flow (those of a room's story
@@ -249,15 +342,22 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 	long i = flow_get(q, flow, in_room_flow, now);
 	if (i < 0)
 		return SENDQ_DROPPED;
+	if (room && in_room_flow && cause)
+		pull_answers(q, i, cause, to);
 	sq_flow *f = &q->flows[i];
 	int own = !in_room_flow && cause && !q->cmp(q->cmp_ctx, cause, f->name);
-	if (own && f->caused >= SENDQ_CAUSED_MAX)
+	int whole = own && tag->whole;
+	if (own && (whole ? f->whole >= SENDQ_WHOLE_MAX : f->caused >= SENDQ_CAUSED_MAX))
 		return SENDQ_DROPPED;
 	sq_line *l = line_new(to, key, cause, line);
 	if (!l)
 		return SENDQ_NOMEM;
+	l->batch = tag ? tag->batch : 0;
+	l->whole = whole;
 	append(f, l);
-	if (own)
+	if (whole)
+		f->whole++;
+	else if (own)
 		f->caused++;
 	q->len++;
 	return SENDQ_QUEUED;
@@ -297,6 +397,7 @@ const char *sendq_peek(sendq *q, int64_t now)
 
 void sendq_pop(sendq *q, int64_t now)
 {
+	(void)now; /* kept in the interface: lines are counted when pushed */
 	if (q->picked == -1) {
 		sq_line *l = q->control.head;
 		q->control.head = l->next;
@@ -316,15 +417,28 @@ void sendq_pop(sendq *q, int64_t now)
 	if (!f->head)
 		f->tail = NULL;
 	f->len--;
-	if (!f->room && l->asker && !q->cmp(q->cmp_ctx, l->asker, f->name))
-		f->caused--;
+	if (line_own(q, f, l)) {
+		if (l->whole)
+			f->whole--;
+		else
+			f->caused--;
+		if (!f->caused && !f->whole)
+			f->told = 0;
+	}
 	q->len--;
 	f->served = ++q->sent;
 	q->streak = f->room ? q->streak + 1 : 0;
 	q->picked = -2;
-	if (l->asker)
-		charge(q, l->asker, now);
 	line_free(l);
+}
+
+int sendq_drop_note(sendq *q, const char *who, int64_t now)
+{
+	long i = flow_get(q, who, 0, now);
+	if (i < 0 || q->flows[i].told)
+		return 0;
+	q->flows[i].told = 1;
+	return 1;
 }
 
 double sendq_usage(sendq *q, const char *who, int64_t now)

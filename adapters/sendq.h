@@ -22,9 +22,16 @@
  *     was served longest ago: a quiet player's reply overtakes any number of
  *     lines for people who ask all the time.
  * Answers with a key (the same question, "!table" in #304) say the same as
- * a waiting line with that key to the same place: the new one is dropped,
- * and charged to its asker as if sent. A person may have at most
- * SENDQ_CAUSED_MAX lines of their own causing waiting; more are dropped.
+ * a waiting line with that key to the same place, pushed under another
+ * tag (batch): the new one is dropped, and charged to its asker as if
+ * sent; the lines of one answer never merge with each other. A line that
+ * `replaces` instead makes the waiting one stale: the old line goes, the
+ * new one waits at the back (where someone sits now, not every move).
+ * A person may have at most SENDQ_CAUSED_MAX answers of their own causing
+ * waiting; more are dropped, and sendq_push says so (SENDQ_DROPPED) so the
+ * adapter can tell them. What a person asked for in full (a record:
+ * `whole`) is not cut at SENDQ_CAUSED_MAX but at SENDQ_WHOLE_MAX, and
+ * waits in their flow like any answer, so it is paced behind others' lines.
  */
 #ifndef CARDBOT_SENDQ_H
 #define CARDBOT_SENDQ_H
@@ -34,7 +41,10 @@
 
 #define SENDQ_LINES_MAX 1000     /* lines waiting in all; past this new ones are dropped (a host in a loop) */
 #define SENDQ_CAUSED_MAX 16      /* lines one person's requests may have waiting: a long !help is a few */
-#define SENDQ_ROOM_STREAK 3      /* room lines in a row while a person waits: a busy table cannot starve answers */
+#define SENDQ_WHOLE_MAX 300      /* lines of what one person asked for in full (a record of ~10 deals); a few
+                                  * people's fit in SENDQ_LINES_MAX beside everyone else's */
+#define SENDQ_ROOM_STREAK 1      /* room lines in a row while a person waits: at 1 line/s an answer waits at most
+                                  * about a token behind a busy table (3 let it wait 3 s: issue 29, point 4) */
 #define SENDQ_HALF_LIFE_MS 60000 /* how fast a person's recent use is forgotten */
 #define SENDQ_FLOWS_MAX 4096     /* flows kept (idle ones are forgotten first) */
 
@@ -47,12 +57,16 @@ typedef struct sendq_tag {
 	int answer;          /* it answers the cause (a question, their coming or going) rather than moves a room on */
 	const char *story;   /* not an answer, a private line of this room's story (a hand dealt as the game
 	                      * moves on): it waits in the room's flow, in order with what the room is told */
+	uint64_t batch;      /* lines pushed under one tag (one answer): they never merge with each other; 0: none */
+	int replaces;        /* with key, to a room: a waiting line with the key to that room is stale; it is
+	                      * dropped (a private line is never made stale: it is pushed without its key) */
+	int whole;           /* asked for in full (a record): not cut at SENDQ_CAUSED_MAX (SENDQ_WHOLE_MAX) */
 } sendq_tag;
 
 enum sendq_result {
 	SENDQ_QUEUED = 0,
 	SENDQ_MERGED = 1,    /* the same answer was waiting: dropped, charged to its asker */
-	SENDQ_DROPPED = 2,   /* over SENDQ_CAUSED_MAX or SENDQ_LINES_MAX */
+	SENDQ_DROPPED = 2,   /* over SENDQ_CAUSED_MAX (SENDQ_WHOLE_MAX) or SENDQ_LINES_MAX */
 	SENDQ_NOMEM = -1,
 };
 
@@ -76,10 +90,13 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 
 /* The line to send next (borrowed until sendq_pop), or NULL when none waits. */
 const char *sendq_peek(sendq *q, int64_t now);
-/* The line sendq_peek returned was sent: removes it and counts it. */
+/* The line sendq_peek returned was sent: removes it (sendq_push counted it). */
 void sendq_pop(sendq *q, int64_t now);
 /* Lines waiting. */
 size_t sendq_len(const sendq *q);
+/* 1 the first time `who` has had a line dropped since their waiting lines
+ * last ran out (tell them once), else 0. */
+int sendq_drop_note(sendq *q, const char *who, int64_t now);
 /* How much `who` has used lately (lines, decayed), for tests and logs. */
 double sendq_usage(sendq *q, const char *who, int64_t now);
 

@@ -134,10 +134,12 @@ static void tag_send(bot *b, adapter *net, int on, const char *story)
 	if (!net->ops->tag)
 		return;
 	if (on && net == b->tag_net) {
-		adapter_tag t = { b->tag_cause, b->tag_key[0] ? b->tag_key : NULL, b->tag_answer, story };
+		adapter_tag t = { .cause = b->tag_cause, .key = b->tag_key[0] ? b->tag_key : NULL,
+				  .answer = b->tag_answer, .story = story, .replaces = b->tag_replaces,
+				  .event = b->tag_event, .whole = b->tag_whole };
 		net->ops->tag(net, &t);
 	} else if (on && story) {
-		adapter_tag t = { NULL, NULL, 0, story };
+		adapter_tag t = { .story = story };
 		net->ops->tag(net, &t);
 	} else {
 		net->ops->tag(net, NULL);
@@ -215,13 +217,16 @@ static void tag_begin(bot *b, adapter *net, const char *user, int answer, int mu
 	b->tag_key[0] = '\0';
 	b->tag_answer = answer;
 	b->tag_mute = mute;
+	b->tag_replaces = b->tag_whole = 0;
+	if (!++b->tag_event)
+		b->tag_event = 1; /* 0 means "no event" to the adapter */
 }
 
 static void tag_end(bot *b)
 {
 	b->tag_net = NULL;
 	b->tag_cause[0] = b->tag_key[0] = '\0';
-	b->tag_answer = b->tag_mute = 0;
+	b->tag_answer = b->tag_mute = b->tag_replaces = b->tag_whole = 0;
 }
 
 void bot_answering(bot *b, const char *key)
@@ -230,6 +235,15 @@ void bot_answering(bot *b, const char *key)
 		return;
 	b->tag_answer = 1;
 	snprintf(b->tag_key, sizeof b->tag_key, "%s", key ? key : "");
+}
+
+void bot_answering_as(bot *b, const char *key, int how)
+{
+	if (!b->tag_net)
+		return;
+	bot_answering(b, key);
+	b->tag_replaces = how == BOT_ANSWER_REPLACES;
+	b->tag_whole = how == BOT_ANSWER_WHOLE;
 }
 
 /* ---- tables ---- */
@@ -823,12 +837,15 @@ static int on_words(void *ctx, adapter *net, const char *room, int what, const c
 	static const int ids[] = {
 		[ADAPTER_W_ASK_JOIN] = T_NET_ASK_JOIN, [ADAPTER_W_SLOW] = T_NET_SLOW,
 		[ADAPTER_W_ENCRYPTED_OFF] = T_NET_ENCRYPTED_OFF, [ADAPTER_W_UNREADABLE] = T_NET_UNREADABLE,
+		[ADAPTER_W_DROPPED] = T_NET_DROPPED,
 	};
-	if (what < 0 || (size_t)what >= sizeof ids / sizeof ids[0] || !room)
+	if (what < 0 || (size_t)what >= sizeof ids / sizeof ids[0] || (!room && what != ADAPTER_W_DROPPED))
 		return 0;
 	const text_lang *lang;
-	table *t = find_table(b, net, room);
-	if (t) {
+	table *t = room ? find_table(b, net, room) : NULL;
+	if (!room) {
+		lang = bot_lang_private(b, net, name ? name : ""); /* a private line: name is the user */
+	} else if (t) {
 		lang = table_lang(t);
 	} else {
 		table_settings set = b->defaults;

@@ -70,6 +70,8 @@ typedef struct bot {
 	char tag_key[BOT_TAG_KEY_MAX];
 	int tag_answer;
 	int tag_mute;              /* past the person's limit: the event's lines are not said */
+	int tag_replaces, tag_whole; /* how the answer is meant (bot_answering_as) */
+	unsigned long tag_event;   /* counts events, so one event's lines never merge with each other */
 } bot;
 
 /* A bot with no networks yet, on loop ev; NULL when out of memory. */
@@ -104,6 +106,15 @@ void bot_answering(bot *b, const char *key);
  * opening line that tells them so (`cardbot play`). 0, or -1 when no table
  * was opened (user was told why). */
 int bot_open_full(bot *b, adapter *net, const char *room, const char *user, const char *gname, int nseats);
+
+/* How an answer (bot_answering_as) is meant: */
+enum bot_answer_how {
+	BOT_ANSWER_REPEATS = 0,  /* a waiting line with the key says it: the new one may be dropped */
+	BOT_ANSWER_REPLACES = 1, /* it makes a waiting line with the key stale (where someone sits now) */
+	BOT_ANSWER_WHOLE = 2,    /* asked for in full (a record): never cut at the limit on a person's answers */
+};
+/* bot_answering, saying how the answer is meant (enum bot_answer_how). */
+void bot_answering_as(bot *b, const char *key, int how);
 /* Marks a table for freeing at the next safe point. */
 void bot_close_table(bot *b, table *t);
 /* Rebuilds every table the database holds for the networks added so far

@@ -21,6 +21,7 @@
 #include "ai_worker.h"
 #include "table_int.h"
 #include "table_store.h"
+#include "utf8.h"
 
 
 void table_settings_default(table_settings *s)
@@ -1367,6 +1368,11 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 	table_tell(t, user, T_HISTORY, buf, NULL, NULL);
 }
 
+#define RECORD_PIECE_MAX 400 /* bytes of record a private line carries at most (a 512-byte IRC line less its head) */
+#define RECORD_PIECE_MIN 64  /* a network leaving less room than this cannot carry a record in lines */
+#define RECORD_LINES_MAX 300 /* lines of record sent privately (adapters/sendq.h SENDQ_WHOLE_MAX): ~10 deals;
+			      * a longer record needs public_dir */
+
 static void cmd_record(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
@@ -1463,22 +1469,50 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	}
 	free(html);
 	/* In private lines: the JSON without its line breaks, cut into pieces
-	 * that fit a line (the adapter would split them anyway). */
+	 * that the network carries whole (adapter_ops.line_max: an IRC line
+	 * split again arrived as lone quotes and blank lines), never inside a
+	 * character, so the count said is the count that arrives. */
 	size_t len = 0;
 	for (char *p = rec; *p; p++)
 		if (*p != '\n')
 			rec[len++] = *p;
 	rec[len] = 0;
-	const size_t piece = 400;
+	size_t piece = t->net->ops->line_max ? t->net->ops->line_max(t->net, user) : 0;
+	if (!piece || piece > RECORD_PIECE_MAX)
+		piece = RECORD_PIECE_MAX;
+	if (piece < RECORD_PIECE_MIN) {
+		free(rec);
+		table_tell_txt(t, user, T_ERROR, T_ERR_RECORD);
+		return;
+	}
+	size_t count = 0;
+	for (size_t off = 0; off < len; count++)
+		off += utf8_prefix(rec + off, len - off, piece);
+	/* Asked for in full: paced behind others' lines, never cut at the
+	 * limit on a person's waiting answers; asked again while it is still
+	 * on its way, it is not sent twice. */
+	if (count > RECORD_LINES_MAX) {
+		char cnt[24];
+		snprintf(cnt, sizeof cnt, "%zu", count);
+		free(rec);
+		table_tell(t, user, T_RECORD_TOO_LONG, table_room_shown(t), n, cnt);
+		return;
+	}
+	char key[BOT_TAG_KEY_MAX];
+	strbuf kb;
+	sb_init(&kb, key, sizeof key);
+	sb_printf(&kb, "%s record %s", t->room, n);
+	bot_answering_as(t->bot, key, BOT_ANSWER_WHOLE);
 	char cnt[24];
-	snprintf(cnt, sizeof cnt, "%zu", (len + piece - 1) / piece);
+	snprintf(cnt, sizeof cnt, "%zu", count);
 	table_tell(t, user, T_RECORD_LINE, n, cnt, NULL);
-	for (size_t off = 0; off < len; off += piece) {
-		char line[512];
-		size_t k = len - off < piece ? len - off : piece;
+	for (size_t off = 0; off < len;) {
+		char line[RECORD_PIECE_MAX + 1];
+		size_t k = utf8_prefix(rec + off, len - off, piece);
 		memcpy(line, rec + off, k);
 		line[k] = 0;
 		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+		off += k;
 	}
 	free(rec);
 }
@@ -1698,8 +1732,14 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
 		return;
 	}
-	/* The room's language may change during a match: it touches no rule. */
+	/* The room's language may change during a match: it touches no rule;
+	 * but only its players change it then (a spectator's `!set lang`
+	 * every second was a flood of room lines: issue 29). */
 	int any_time = c->fn == cmd_set && argc > 1 && !strcasecmp(argv[1], "lang");
+	if (any_time && t->state != TABLE_OPEN && table_seat_of(t, user) < 0) {
+		table_tell(t, user, T_SET_PLAYERS_ONLY, table_room_shown(t), NULL, NULL);
+		return;
+	}
 	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN && !any_time) {
 		if (c->fn == cmd_start)
 			table_tell(t, user, T_ALREADY_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
@@ -1731,6 +1771,26 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		for (int i = 0; i < argc; i++)
 			sb_printf(&kb, " %s", argv[i]);
 		bot_answering(t->bot, key);
+	} else if (!(c->flags & CMD_PLAYING) && c->fn != cmd_start && c->fn != cmd_stop) {
+		/* Only moves, and a match's start and end, are the room's story;
+		 * the rest answers its speaker, counted against them and behind
+		 * the game (sendq.h), even when said in the room (issue 29: a
+		 * spectator's !sit/!leave every second held the moves up by 40 s).
+		 * A newer line about the same thing makes the waiting one stale:
+		 * where someone sits now, the game chosen now, a setting now. */
+		char key[BOT_TAG_KEY_MAX];
+		strbuf kb;
+		sb_init(&kb, key, sizeof key);
+		int stale = 1;
+		if (c->fn == cmd_sit || c->fn == cmd_leave)
+			sb_printf(&kb, "%s seat %s", t->room, user);
+		else if (c->fn == cmd_new)
+			sb_printf(&kb, "%s new", t->room);
+		else if (c->fn == cmd_set)
+			sb_printf(&kb, "%s set %s", t->room, argv[1]);
+		else
+			stale = 0;
+		bot_answering_as(t->bot, stale ? key : NULL, stale ? BOT_ANSWER_REPLACES : BOT_ANSWER_REPEATS);
 	}
 	t->cmd_in_room = in_room;
 	c->fn(t, user, name, in_room, argc, argv);

@@ -137,6 +137,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HISTORY_NONE, "No finished matches here yet.") \
 	X(T_RECORD_FILE, "The record of match {1}: {2}") \
 	X(T_RECORD_PAGE, "The record of match {1}: {2} and its page, to replay it in a browser: {3}") \
+	X(T_RECORD_TOO_LONG, "[{1}] the record of match {2} would take {3} private lines, too many to send here; " \
+			     "whoever runs me can set public_dir to give it as a file.") \
 	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
 	X(T_RECORD_NONE, "There is no finished match {1} here. {2}history lists them.") \
 	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \
@@ -199,6 +201,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NO_LAST, "[{1}] no trick has been played yet in this deal.") \
 	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table ({prefix}sit takes one).") \
 	X(T_NOT_PLAYING, "[{1}] no match is in progress ({2}start begins one).") \
+	X(T_SET_PLAYERS_ONLY, "[{1}] during a match only its players may change the table's settings " \
+			      "({prefix}lang sets the language you read).") \
 	X(T_ONLY_BETWEEN, "[{1}] that can be changed only between matches: {2}stop ends this one.") \
 	X(T_ALREADY_PLAYING, "[{1}] a match is already being played here ({2}table shows it; {2}stop ends it).") \
 	X(T_STOPPED, "{1} stops the table. Thanks for playing!") \
@@ -410,6 +414,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NET_ENCRYPTED_OFF, "This room is encrypted, and encryption is turned off in my configuration, so I cannot " \
 	  "read it and I am leaving. Ask whoever runs me to turn it on, or invite me to a room without encryption " \
 	  "to play.") \
+	X(T_NET_DROPPED, "Some of my lines to you were dropped: more were waiting for you than I may keep. Ask " \
+			 "again once the rest has arrived.") \
 	X(T_NET_UNREADABLE, "{1}: I could not read your encrypted message: its key has not reached me. Please send it " \
 	  "again; if this keeps happening, check that your client shares keys with unverified devices.") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \

@@ -100,3 +100,19 @@ size_t utf8_strip_bidi(char *s)
 	s[o] = '\0';
 	return o;
 }
+
+size_t utf8_prefix(const char *s, size_t len, size_t max)
+{
+	size_t n = 0;
+	while (n < len) {
+		size_t k = utf8_seq(s + n, len - n);
+		if (!k)
+			k = 1;
+		if (n + k > max && n > 0)
+			break;
+		n += k;
+		if (n >= max)
+			break;
+	}
+	return n;
+}

@@ -12,6 +12,12 @@
  * s does not start one (len == 0 included). */
 size_t utf8_seq(const char *s, size_t len);
 
+/* The length of the longest prefix of s[0..len) of at most max bytes that
+ * ends on a character boundary (an invalid byte counts as one character);
+ * at least one character when len > 0, so a caller cutting text always
+ * moves on. */
+size_t utf8_prefix(const char *s, size_t len, size_t max);
+
 /* 1 when s[0..len) is valid UTF-8. */
 int utf8_valid(const char *s, size_t len);
 

@@ -286,17 +286,17 @@ def words():
               "words: after stop, a command is told no table is open here", got)
         p.send("new trump304 3\n")
         got = p.wait_for(lambda line: "table is open" in line)
-        check(got is not None and "trump304" in got, "words: new after stop opens a table", got)
+        check(got is not None and "Trump304" in got, "words: new after stop opens a table", got)
         p.send("bot\nbot\nstart\n")
         got = p.wait_for(lambda line: "Deal 1" in line)
         check(got is not None, "words: ... and it deals", p.lines[-3:])
         p.send("table\n")
         got = p.wait_for(lambda line: line.startswith("(private) #table"))
-        check(got is not None and "trump304" in got and " 3 Robo" in got and " 4 " not in got,
+        check(got is not None and "Trump304" in got and " 3 Robo" in got and " 4 " not in got,
               "words: a Trump304 table of three", got)
         p.send("quit\n")
         check(p.finish() == 0, "words: quit ends with status 0")
-        for game, n, want in (("trump304", "2", "trump304"), ("304", "6", "304six")):
+        for game, n, want in (("trump304", "2", "Trump304"), ("304", "6", "304 for six")):
             p = Proc(["play", "--game", game, "--players", n, "--name", "ann", "--delay", "0"], tmp)
             first = p.wait_for(lambda line: "table is open" in line)
             check(first is not None and want in first, "words: --game %s --players %s opens it" % (game, n), first)

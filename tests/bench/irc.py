@@ -87,6 +87,13 @@ MEM_DEAL_PAUSE_MS = 200
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 FAIR_SECONDS = float(os.environ.get("BENCH_FAIR_SECONDS", "40"))
 FAIR_FLOODERS = [int(x) for x in os.environ.get("BENCH_FAIR_FLOODERS", "1,2,20").split(",") if x.strip()]
+# What the flooders send (BENCH_FAIR_KINDS): "table" in #fair; "version", a CTCP VERSION to the bot;
+# "seat", "!sit 2" and "!leave" in #fair; "lang", "!set lang ta" and "!set lang en" in #fair; "new",
+# "!new rook" and "!new 304" at a table of their own in #fair2 (issue 29, points 2 and 4).
+FAIR_KINDS = [x.strip() for x in os.environ.get("BENCH_FAIR_KINDS", "table").split(",") if x.strip()]
+FAIR_WORDS = {"table": ("#fair", "!table", "!table"), "version": ("cardbot", "\x01VERSION\x01", "\x01VERSION\x01"),
+              "seat": ("#fair", "!sit 2", "!leave"), "lang": ("#fair", "!set lang ta", "!set lang en"),
+              "new": ("#fair2", "!new rook", "!new 304")}
 FAIR_PERIOD = 1.02            # a flooder's "!table" every this long: just inside 60 a minute
 FAIR_WARMUP = 8.0             # flood before the first question
 FAIR_ASK_EVERY = 4.0          # the quiet player's questions
@@ -690,12 +697,13 @@ def bench_latency(port, tmp):
 # ---------------------------------------------------------------- fairness
 
 
-def bench_fair_one(port, tmp, n):
+def bench_fair_one(port, tmp, n, kind="table"):
     """The quiet player's answer times (seconds) with n people flooding at the
     allowance; (times, unanswered, answers the flooders got, their commands)."""
     chan = "#fair"
     bots = {"cardbot"}
-    bot = irclib.Bot(tmp, port, nick="cardbot", channels=(chan,), pace_burst=None)  # default pacing and limits
+    where, word0, word1 = FAIR_WORDS[kind]
+    bot = irclib.Bot(tmp, port, nick="cardbot", channels=(chan, "#fair2"), pace_burst=None)  # default pacing, limits
     bot.start()
     q = None
     floods = []
@@ -714,18 +722,26 @@ def bench_fair_one(port, tmp, n):
         for i in range(n):
             f = Client(port, "flood%d" % i).connect()
             f.join(chan)
+            if where == "#fair2":
+                f.join(where)
             floods.append(f)
+        if where == "#fair2":
+            k = len(floods[0].lines)
+            floods[0].privmsg(where, "!304")
+            wait_reply(floods[0], k, bots, 15, lambda m: "sits in seat 1" in strip_colours(m.text))
         time.sleep(5)   # the pacing has its burst back
 
         def flood(f, phase):
             next_at = time.time() + phase
+            turn = 0
             while not stop.is_set():
                 now = time.time()
                 if now < next_at:
                     stop.wait(next_at - now)
                     continue
                 try:
-                    f.privmsg(chan, "!table")
+                    f.privmsg(where, word1 if turn % 2 else word0)
+                    turn += 1
                     with _lock:
                         sent[0] += 1
                 except OSError:
@@ -767,25 +783,26 @@ def bench_fair_one(port, tmp, n):
 
 
 def bench_fairness(port, tmp):
-    for n in FAIR_FLOODERS:
-        name = "irc.quiet_reply_ms.flood%d" % n
-        sub = os.path.join(tmp, "flood%d" % n)
+    for kind, n in [(k, n) for k in FAIR_KINDS for n in FAIR_FLOODERS]:
+        name = "irc.quiet_reply_ms.flood%d" % n if kind == "table" else "irc.quiet_reply_ms.%s%d" % (kind, n)
+        sub = os.path.join(tmp, "%s%d" % (kind, n))
         os.makedirs(sub, exist_ok=True)
         try:
-            times, lost, answers, sent = bench_fair_one(port, sub, n)
+            times, lost, answers, sent = bench_fair_one(port, sub, n, kind)
         except Exception as e:
             unmeasured(name, "%s: %s" % (type(e).__name__, str(e)[:300]))
             continue
         if not times:
             unmeasured(name, "no answer to the quiet player within %.0f s" % FAIR_WAIT)
             continue
-        figure(name, "p50 %.0f max %.0f" % (pct(times, 50) * 1000, max(times) * 1000),
-               "%d flooder(s) each sending \"!table\" in #fair every %.2f s (default pacing: burst 4, then 1 "
+        figure(name, "p50 %.0f p90 %.0f max %.0f" % (pct(times, 50) * 1000, pct(times, 90) * 1000,
+                                                    max(times) * 1000),
+               "%d flooder(s) each sending %r/%r to %s every %.2f s (default pacing: burst 4, then 1 "
                "line/s; default limits: 5 commands, then 60 a minute) for %.0f s; from %.0f s on, the quiet player "
                "asks \"/msg cardbot #fair table\" every %.0f s: %d questions, send to answer; %d unanswered in "
                "%.0f s; the flooders sent %d commands and the channel got %d \"!table\" answers" % (
-                   n, FAIR_PERIOD, FAIR_SECONDS, FAIR_WARMUP, FAIR_ASK_EVERY, len(times) + lost, lost, FAIR_WAIT,
-                   sent, answers))
+                   n, FAIR_WORDS[kind][1], FAIR_WORDS[kind][2], FAIR_WORDS[kind][0], FAIR_PERIOD, FAIR_SECONDS,
+                   FAIR_WARMUP, FAIR_ASK_EVERY, len(times) + lost, lost, FAIR_WAIT, sent, answers))
 
 
 # ---------------------------------------------------------------- 2. memory

@@ -20,7 +20,7 @@ static const char *next(sendq *q, int64_t now, char *out, size_t len)
 
 static void answer(sendq *q, const char *who, const char *to, int room, const char *key, const char *text, int64_t now)
 {
-	sendq_tag t = { who, key, 1, NULL };
+	sendq_tag t = { .cause = who, .key = key, .answer = 1, .story = NULL };
 	sendq_push(q, to, room, &t, text, now);
 }
 
@@ -44,7 +44,7 @@ int main(void)
 
 	/* A room's story keeps its order whoever caused each line. */
 	q = sendq_new(eq, NULL);
-	sendq_tag alice = { "alice", NULL, 0, NULL }, bob = { "bob", NULL, 0, NULL };
+	sendq_tag alice = { .cause = "alice", .key = NULL, .answer = 0, .story = NULL }, bob = { .cause = "bob" };
 	sendq_push(q, "#r", 1, &alice, "alice plays", now);
 	sendq_push(q, "#r", 1, NULL, "computer plays", now);
 	sendq_push(q, "#r", 1, &bob, "bob plays", now);
@@ -58,7 +58,7 @@ int main(void)
 	 * the room is still to hear (the last deal's end): a person's flow
 	 * would have let it in after SENDQ_ROOM_STREAK room lines. */
 	q = sendq_new(eq, NULL);
-	sendq_tag deal = { NULL, NULL, 0, "#r" };
+	sendq_tag deal = { .cause = NULL, .key = NULL, .answer = 0, .story = "#r" };
 	for (int i = 0; i < SENDQ_ROOM_STREAK + 1; i++) {
 		char text[32];
 		snprintf(text, sizeof text, "trick %d", i + 1);
@@ -95,7 +95,7 @@ int main(void)
 	/* The same question while its answer waits is said once, and charged. */
 	q = sendq_new(eq, NULL);
 	answer(q, "f1", "#r", 1, "#r table", "table 1", now);
-	sendq_tag f2 = { "f2", "#r table", 1, NULL };
+	sendq_tag f2 = { .cause = "f2", .key = "#r table", .answer = 1, .story = NULL };
 	CHECK(sendq_push(q, "#r", 1, &f2, "table 2", now) == SENDQ_MERGED, "merged");
 	CHECK(sendq_push(q, "#s", 1, &f2, "table 2", now) == SENDQ_QUEUED, "another room is another answer");
 	CHECK(sendq_usage(q, "f2", now) > 0.9, "a merged answer is charged to its asker");
@@ -111,7 +111,7 @@ int main(void)
 	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++) {
 		char key[16];
 		snprintf(key, sizeof key, "k%d", i);
-		sendq_tag t = { "f", key, 1, NULL };
+		sendq_tag t = { .cause = "f", .key = key, .answer = 1, .story = NULL };
 		int r = sendq_push(q, "f", 0, &t, "x", now);
 		queued += r == SENDQ_QUEUED;
 		dropped += r == SENDQ_DROPPED;
@@ -119,7 +119,7 @@ int main(void)
 	CHECK(queued == SENDQ_CAUSED_MAX && dropped == 5, "queued %d dropped %d", queued, dropped);
 	/* lines to f that f did not cause (a hand after someone else's move) still go */
 	CHECK(sendq_push(q, "f", 0, NULL, "your turn", now) == SENDQ_QUEUED, "a line to f, nobody's doing");
-	sendq_tag fs = { "f", NULL, 0, NULL };
+	sendq_tag fs = { .cause = "f", .key = NULL, .answer = 0, .story = NULL };
 	int stories = 0;
 	for (int i = 0; i < SENDQ_CAUSED_MAX + 5; i++)
 		stories += sendq_push(q, "#r", 1, &fs, "story", now) == SENDQ_QUEUED;
@@ -161,6 +161,83 @@ int main(void)
 	CHECK(u0 > 7.9 && u0 < 8.1, "usage %f", u0);
 	CHECK(u1 > 3.9 && u1 < 4.1, "usage after a half-life %f", u1);
 	CHECK(u10 < 0.01, "usage after ten %f", u10);
+	sendq_free(q);
+
+	/* The lines of one answer (one batch) never merge with each other: a
+	 * two-line !help lost its second line while the first waited. */
+	q = sendq_new(eq, NULL);
+	sendq_tag h1 = { .cause = "p", .key = "#r help", .answer = 1, .batch = 7 };
+	CHECK(sendq_push(q, "p", 0, &h1, "help 1", now) == SENDQ_QUEUED, "help line 1");
+	CHECK(sendq_push(q, "p", 0, &h1, "help 2", now) == SENDQ_QUEUED, "help line 2 of the same answer is kept");
+	sendq_tag h2 = { .cause = "p", .key = "#r help", .answer = 1, .batch = 8 };
+	CHECK(sendq_push(q, "p", 0, &h2, "help 1", now) == SENDQ_MERGED, "the same question again is merged");
+	sendq_free(q);
+
+	/* A newer seat change makes the waiting one stale: the old line goes,
+	 * the new one waits; another person's is untouched. */
+	q = sendq_new(eq, NULL);
+	for (int i = 0; i < 3; i++) {
+		sendq_tag st = { .cause = "s", .key = "#r seat s", .answer = 1, .batch = (uint64_t)i + 1,
+				 .replaces = 1 };
+		sendq_push(q, "#r", 1, &st, i % 2 ? "s leaves" : "s sits", now);
+	}
+	sendq_tag other = { .cause = "o", .key = "#r seat o", .answer = 1, .batch = 9, .replaces = 1 };
+	sendq_push(q, "#r", 1, &other, "o sits", now);
+	CHECK(sendq_len(q) == 2, "three seat changes by one person are one line: %zu wait", sendq_len(q));
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "s sits") || !strcmp(buf, "o sits"), "got %s", buf);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "s sits") || !strcmp(buf, "o sits"), "got %s", buf);
+	sendq_free(q);
+
+	/* A game's lines go ahead of anyone's noise (at most SENDQ_ROOM_STREAK
+	 * of them, then one answer); a mover's own waiting answer in that room
+	 * (they sat down, then played) goes just before their move. */
+	q = sendq_new(eq, NULL);
+	for (int i = 0; i < 5; i++) {
+		sendq_tag n = { .cause = "noisy", .answer = 1, .batch = (uint64_t)i + 1 };
+		sendq_push(q, "#r", 1, &n, "noise", now);
+	}
+	sendq_tag sat = { .cause = "mover", .key = "#r seat mover", .answer = 1, .batch = 20, .replaces = 1 };
+	sendq_push(q, "#r", 1, &sat, "mover sits", now);
+	sendq_tag mv = { .cause = "mover", .batch = 21 };
+	sendq_push(q, "#r", 1, &mv, "mover plays", now);
+	sendq_tag quiet = { .cause = "quiet", .batch = 22 };
+	sendq_push(q, "#r", 1, &quiet, "quiet plays", now);
+	const char *game[] = { "mover sits", "mover plays", "quiet plays" };
+	int g = 0, noise_run = 0, worst_run = 0;
+	for (int i = 0; i < 8; i++) {
+		next(q, now, buf, sizeof buf);
+		if (!strcmp(buf, "noise")) {
+			if (g < 3 && ++noise_run > worst_run)
+				worst_run = noise_run;
+			continue;
+		}
+		noise_run = 0;
+		CHECK(g < 3 && !strcmp(buf, game[g]), "game line %d: want %s, got %s", g, g < 3 ? game[g] : "", buf);
+		g++;
+	}
+	CHECK(g == 3, "the three game lines went, in order (%d)", g);
+	CHECK(worst_run <= 1, "at most one noise line between two game lines, not %d", worst_run);
+	sendq_free(q);
+
+	/* What a person asked for in full is not cut at SENDQ_CAUSED_MAX; a
+	 * drop is noted once until their lines have gone. */
+	q = sendq_new(eq, NULL);
+	int whole = 0;
+	for (int i = 0; i < 3 * SENDQ_CAUSED_MAX; i++) {
+		sendq_tag w = { .cause = "r", .key = "#r record 1", .answer = 1, .batch = 30, .whole = 1 };
+		whole += sendq_push(q, "r", 0, &w, "piece", now) == SENDQ_QUEUED;
+	}
+	CHECK(whole == 3 * SENDQ_CAUSED_MAX, "a record of %d lines queued %d", 3 * SENDQ_CAUSED_MAX, whole);
+	int plain = 0;
+	for (int i = 0; i < SENDQ_CAUSED_MAX + 1; i++) {
+		sendq_tag a = { .cause = "r", .answer = 1, .batch = 40 + (uint64_t)i };
+		plain += sendq_push(q, "r", 0, &a, "answer", now) == SENDQ_DROPPED;
+	}
+	CHECK(plain == 1, "answers beside it still stop at SENDQ_CAUSED_MAX: %d dropped", plain);
+	CHECK(sendq_drop_note(q, "r", now) == 1 && sendq_drop_note(q, "r", now) == 0, "a drop is told once");
+	while (sendq_len(q))
+		next(q, now, buf, sizeof buf);
+	CHECK(sendq_drop_note(q, "r", now) == 1, "and told again after the lines ran out");
 	sendq_free(q);
 
 	/* Many people: flows are reused, never more than SENDQ_FLOWS_MAX, and

@@ -201,7 +201,8 @@ int main(void)
 	/* !record: the pieces joined make the record; its commitments check. */
 	int from = net.npriv;
 	say(b, "#304", "ann", "!record");
-	CHECK(net.npriv > from + 1 && strstr(net.priv_lines[from], "The record of match 1"), "!record sends the record");
+	CHECK(net.npriv > from + 1 && strstr(net.priv_lines[from], "The record of match 1"), "!record sends the record: %s",
+	      net.npriv > from ? net.priv_lines[from] : "(nothing)");
 	size_t cap = 1 << 22, len = 0;
 	char *text = malloc(cap);
 	for (int i = from + 1; i < net.npriv; i++) {
