@@ -1491,7 +1491,10 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	/* Asked for in full: paced behind others' lines, never cut at the
 	 * limit on a person's waiting answers; asked again while it is still
 	 * on its way, it is not sent twice. */
-	if (count > RECORD_LINES_MAX) {
+	/* A network that paces its lines (it has a line_max) carries at most
+	 * RECORD_LINES_MAX for one request; one that sends at once (the
+	 * terminal) carries it all. */
+	if (t->net->ops->line_max && count > RECORD_LINES_MAX) {
 		char cnt[24];
 		snprintf(cnt, sizeof cnt, "%zu", count);
 		free(rec);
