@@ -134,7 +134,8 @@ def main():
         sent_at = len(quiet.lines)
         quiet.privmsg(CHAN, "!pass")
         got = said(quiet, sent_at, r"quiet passes", 240)
-        check(got is not None, "quiet's pass was announced", bot.log_tail())
+        check(got is not None, "quiet's pass was announced", "the channel's last lines: %s; the bot's log: %s" % (
+            " | ".join(t[:80] for _, t in chan_lines(quiet, sent_at)[-12:]), bot.log_tail()))
         if got is not None:
             before = [t for i, t in chan_lines(quiet, sent_at) if i < got and is_noise(t)]
             check(len(before) < 4, "quiet's pass reached the channel before a fourth noise line (%d went first)"
