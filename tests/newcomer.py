@@ -166,10 +166,12 @@ def seated(b, game="", bots=3, level="easy"):
 
 def autoplay(b, until, choose=None, limit=600):
     """Plays ann's moves (the hint, or choose(text) when it returns a command)
-    until until(obj) holds for a line; returns that line's text or None."""
-    end = time.time() + limit
-    while time.time() < end:
-        o = b.wait(lambda o: True, timeout=max(1, end - time.time()))
+    until until(obj) holds for a line; returns that line's text or None.
+    Counted in the bot's lines, not in time (a sanitized build on a busy
+    machine plays fewer deals a minute): at most 50 * limit lines, and a
+    minute without a line is a stall."""
+    for _ in range(50 * limit):
+        o = b.wait(lambda o: True, timeout=60)
         if o is None:
             return None
         t = o["text"]

@@ -124,12 +124,20 @@ if [ "$TEST_KIND" != net ]; then
 	done
 fi
 
+# Checks that run alone, after the others. irc_flood failed twice beside
+# the whole suite (the quiet player's pass never reached the channel in
+# 240 s) and passed every time alone, also beside four CPU hogs and under
+# the sanitizers; until that is understood it runs alone (tests/README.md).
+ALONE="irc_flood"
+
 scripts=""
+alone=""
 if [ "$TEST_KIND" != unit ]; then
 	for script in tests/*.py; do
 		[ -f "$script" ] || continue
 		case "$script" in *lib.py) continue ;; esac # shared modules, not tests
 		wanted "$script" || continue
+		case " $ALONE " in *" $(basename "$script" .py) "*) alone="$alone $script"; continue ;; esac
 		scripts="$scripts $script"
 	done
 fi
@@ -142,9 +150,13 @@ fi
 [ -z "$scripts" ] || launch py "$TEST_JOBS" $scripts &
 wait
 # shellcheck disable=SC2086
+[ -z "$alone" ] || launch alone 1 $alone
+# shellcheck disable=SC2086
 [ -z "$programs" ] || report unit $programs
 # shellcheck disable=SC2086
 [ -z "$scripts" ] || report py $scripts
+# shellcheck disable=SC2086
+[ -z "$alone" ] || report alone $alone
 
 [ "$total_fail" -eq 0 ] || status=1
 if [ -s "$logdir/times" ]; then
