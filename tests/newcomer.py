@@ -287,6 +287,10 @@ def partner():
         def until(o):
             if o.get("to") != "#x":
                 return False
+            if "the match is over" in o["text"]:
+                # ann opens the bidding in a quarter of the deals, and a
+                # match can end before she asks: another match, same seats
+                b.say("!start")
             parts = o["text"].split(" · ")
             for i, part in enumerate(parts):
                 m = re.match(r"(\S+) asks (\S+) to bid$", part)
