@@ -561,6 +561,25 @@ static void pace_stop(table *t)
 
 static void computer_timer(void *ctx);
 
+/* A computer player's decision for seat s: 1 with *a filled, 0 when it
+ * comes back later through table_computer_done (the worker), -1 when there
+ * is no move at all. */
+static int computer_decide(table *t, int s, int why, game_action *a)
+{
+	int r;
+	if (t->set.computer_easy)
+		r = game_random_action(t->g, s, &t->dice, a) ? 1 : -1;
+	else
+		r = t->pr->choose(t, s, why, a);
+	if (r >= 0)
+		return r;
+	/* No choice (should not happen): a random legal move keeps the game going. */
+	if (!game_random_action(t->g, s, &t->dice, a))
+		return -1;
+	log_msg(LOG_ERROR, NULL, "table %s: the computer player had no move; a random legal one is made", t->room);
+	return 1;
+}
+
 /* Seat s, a computer's, is to move: its pace starts now, and so does its
  * decision (at once, or on the worker), which is held until the pace ends. */
 static void pace_start(table *t, int s)
@@ -572,19 +591,8 @@ static void pace_start(table *t, int s)
 	t->pace_ready = t->pace_over = 0;
 	t->computer_timer = loop_timer(t->bot->ev, ms, computer_timer, t);
 	game_action a;
-	int r;
-	if (t->set.computer_easy)
-		r = game_random_action(t->g, s, &t->dice, &a) ? 1 : -1;
-	else
-		r = t->pr->choose(t, s, PRESENT_MOVE, &a);
-	if (r == 0)
-		return; /* the answer comes back through table_computer_done */
-	if (r < 0) {
-		/* No choice (should not happen): a random legal move keeps the game going. */
-		if (!game_random_action(t->g, s, &t->dice, &a))
-			return;
-		log_msg(LOG_ERROR, NULL, "table %s: the computer player had no move; a random legal one is made", t->room);
-	}
+	if (computer_decide(t, s, PRESENT_MOVE, &a) <= 0)
+		return; /* on the worker (table_computer_done), or no move at all */
 	t->pace_act = a;
 	t->pace_ready = 1;
 }
@@ -592,19 +600,8 @@ static void pace_start(table *t, int s)
 static void computer_move(table *t, int s, int why)
 {
 	game_action a;
-	int r;
-	if (t->set.computer_easy)
-		r = game_random_action(t->g, s, &t->dice, &a) ? 1 : -1;
-	else
-		r = t->pr->choose(t, s, why, &a);
-	if (r == 0)
-		return; /* the answer comes back through table_computer_done */
-	if (r < 0) {
-		/* No choice (should not happen): a random legal move keeps the game going. */
-		if (!game_random_action(t->g, s, &t->dice, &a))
-			return;
-		log_msg(LOG_ERROR, NULL, "table %s: the computer player had no move; a random legal one is made", t->room);
-	}
+	if (computer_decide(t, s, why, &a) <= 0)
+		return; /* on the worker (table_computer_done), or no move at all */
 	computer_apply(t, s, why, &a);
 }
 
