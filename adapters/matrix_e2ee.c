@@ -366,9 +366,8 @@ static void keyreq_in(matrix *m, json_object *e)
 		LOG(m, "debug", "e2ee: %s's device %s cancels its key request", q.user, q.device);
 		return;
 	}
-	if (!strcmp(q.user, m->set.user_id) || !keyreq_member(m, q.user, q.room)) {
-		LOG(m, "debug", "e2ee: a key request of %s for %s is refused (not in that encrypted room)", q.user,
-		    q.room);
+	if (!strcmp(q.user, m->set.user_id)) {
+		LOG(m, "debug", "e2ee: a key request of the bot's own user is refused (it has one device)");
 		return;
 	}
 	if (mine >= MX_KEYREQS_USER || m->nkeyreqs >= MX_KEYREQS_MAX) {
@@ -389,8 +388,11 @@ void mx_e2ee_answer(matrix *m)
 	while (m->crypto && !m->key_req && !m->stopping && m->nkeyreqs > 0) {
 		struct mx_keyreq *k = &m->keyreqs[0];
 		const char *user = k->q.user;
+		/* Membership is read here, not when the request came: the
+		 * sync that brought it may also bring its sender's join. */
 		if (!keyreq_member(m, user, k->q.room)) {
-			LOG(m, "debug", "e2ee: a key request of %s is dropped (no longer in %s)", user, k->q.room);
+			LOG(m, "debug", "e2ee: a key request of %s for %s is refused (not in that encrypted room)", user,
+			    k->q.room);
 			keyreq_pop(m, 0);
 			continue;
 		}
@@ -414,8 +416,8 @@ void mx_e2ee_answer(matrix *m)
 			}
 		}
 		if (rc == MXC_FWD_OK) {
-			LOG(m, "info", "e2ee: %s: a room key goes to %s's device %s, which asked for it", k->q.room, user,
-			    k->q.device);
+			LOG(m, "info", "e2ee: %s: the room key %s goes to %s's device %s, which asked for it", k->q.room,
+			    k->q.session, user, k->q.device);
 			send_to_device(m, NULL, body);
 		} else if (rc == MXC_FWD_CLAIM)
 			LOG(m, "debug", "e2ee: a key request of %s's device %s is dropped (no one-time key)", user,
@@ -682,8 +684,10 @@ static void devices_changed(matrix *m, json_object *changed)
 			continue;
 		k->stale = 1;
 		for (mx_room *r = m->rooms; r; r = r->next)
-			if (r->encrypted && r->id[0] && (mx_member_find(r, u) || !strcmp(r->dm_user, u)))
+			if (r->encrypted && r->id[0] && (mx_member_find(r, u) || !strcmp(r->dm_user, u))) {
+				LOG(m, "debug", "e2ee: %s's devices changed: the key of %s is renewed", u, r->id);
 				mx_crypto_room_rotate(m->crypto, r->id);
+			}
 	}
 }
 
