@@ -785,20 +785,26 @@ void mx_crypto_fingerprint(const mx_crypto *c, char *out, size_t len)
 
 /* ---- publishing keys ---- */
 
-static json_object *device_keys(mx_crypto *c)
+json_object *mxc_device_keys_of(const char *user, const char *dev, const char *curve, const char *ed)
 {
 	char kid[MXC_ID_MAX + 16];
 	json_object *o = json_object_new_object(), *algos = json_object_new_array(), *keys = json_object_new_object();
-	json_object_object_add(o, "user_id", json_object_new_string(c->user));
-	json_object_object_add(o, "device_id", json_object_new_string(c->device));
+	json_object_object_add(o, "user_id", json_object_new_string(user));
+	json_object_object_add(o, "device_id", json_object_new_string(dev));
 	json_object_array_add(algos, json_object_new_string(MXC_OLM_ALGO));
 	json_object_array_add(algos, json_object_new_string(MXC_MEGOLM_ALGO));
 	json_object_object_add(o, "algorithms", algos);
-	snprintf(kid, sizeof kid, "curve25519:%s", c->device);
-	json_object_object_add(keys, kid, json_object_new_string(c->curve));
-	snprintf(kid, sizeof kid, "ed25519:%s", c->device);
-	json_object_object_add(keys, kid, json_object_new_string(c->ed));
+	snprintf(kid, sizeof kid, "curve25519:%.*s", MXC_ID_MAX, dev);
+	json_object_object_add(keys, kid, json_object_new_string(curve));
+	snprintf(kid, sizeof kid, "ed25519:%.*s", MXC_ID_MAX, dev);
+	json_object_object_add(keys, kid, json_object_new_string(ed));
 	json_object_object_add(o, "keys", keys);
+	return o;
+}
+
+static json_object *device_keys(mx_crypto *c)
+{
+	json_object *o = mxc_device_keys_of(c->user, c->device, c->curve, c->ed);
 	if (add_signature(c, o) < 0) {
 		json_object_put(o);
 		return NULL;

@@ -9,6 +9,7 @@
 #include <olm/olm.h>
 #include "check.h"
 #include "matrix_crypto.h"
+#include "matrix_crypto_int.h"
 
 #define ALICE "@alice:example.org"
 #define BOB "@bob:example.org"
@@ -1204,18 +1205,7 @@ static void raw_sign(rawdev *d, json_object *o)
 /* The device's signed keys as a /keys/query lists them. */
 static json_object *raw_keys(rawdev *d)
 {
-	char kid[64];
-	json_object *o = json_object_new_object(), *al = json_object_new_array(), *k = json_object_new_object();
-	json_object_object_add(o, "user_id", json_object_new_string(d->user));
-	json_object_object_add(o, "device_id", json_object_new_string(d->dev));
-	json_object_array_add(al, json_object_new_string(MXC_OLM_ALGO));
-	json_object_array_add(al, json_object_new_string(MXC_MEGOLM_ALGO));
-	json_object_object_add(o, "algorithms", al);
-	snprintf(kid, sizeof kid, "curve25519:%s", d->dev);
-	json_object_object_add(k, kid, json_object_new_string(d->curve));
-	snprintf(kid, sizeof kid, "ed25519:%s", d->dev);
-	json_object_object_add(k, kid, json_object_new_string(d->ed));
-	json_object_object_add(o, "keys", k);
+	json_object *o = mxc_device_keys_of(d->user, d->dev, d->curve, d->ed);
 	raw_sign(d, o);
 	return o;
 }
