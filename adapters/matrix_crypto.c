@@ -23,6 +23,10 @@
  *     first known one is MXC_BAD (the bot asks no one for old keys).
  *   - rotation settings only lower the defaults (MXC_ROTATE_*); a clock that
  *     went back before the session's start also rotates it.
+ *   - key requests: a user's first index in a session is the session's
+ *     index at the first share body that names them, whether or not one
+ *     of their devices could be given the key then; a session made before
+ *     such records were kept has none, and is refused to everyone.
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>

@@ -21,8 +21,9 @@
  *   now waits in m->keyreqs (MX_KEYREQS_MAX, MX_KEYREQS_USER a user) until
  *   nothing else is out; its device is read and claimed for if need be,
  *   and matrix_crypto.c decides whether the key goes and from which index
- *   (docs/SECURITY.md, "Key requests"). Waiting requests are not kept over
- *   a restart: the client asks again.
+ *   (docs/SECURITY.md, "Key requests on Matrix"). Waiting requests are not
+ *   kept over a restart, nor is an answer sent again whose send failed:
+ *   the client asks again.
  */
 #include <stdio.h>
 #include <stdlib.h>
