@@ -2212,7 +2212,8 @@ int mx_crypto_key_request(mx_crypto *c, json_object *event, mxc_key_request *out
 	const char *algo = get_str(body, "algorithm", 64), *sk = get_str(body, "sender_key", 64);
 	if (strcmp(action, "request") || !algo || strcmp(algo, MXC_MEGOLM_ALGO)
 	    || copy_str(body, "room_id", out->room, sizeof out->room)
-	    || copy_str(body, "session_id", out->session, sizeof out->session)) {
+	    || copy_str(body, "session_id", out->session, sizeof out->session) || !key_part_ok(out->room)
+	    || !key_part_ok(out->session)) {
 		mxc_log(c, "debug", "e2ee: a key request of %.100s is ignored (not a Megolm request)", out->user);
 		return -1;
 	}
