@@ -1648,8 +1648,8 @@ static char *out_session_key(OlmOutboundGroupSession *s)
  * people whose devices had no Olm session yet), with the message index the
  * session was at when they were first named: the first message they may
  * read, and so the first index a forwarded key of it may start at
- * (docs/SECURITY.md, "Key requests"). Kept when the room's session is
- * replaced, so an earlier message can be answered for. */
+ * (docs/SECURITY.md, "Key requests on Matrix"). Kept when the room's
+ * session is replaced, so an earlier message can be answered for. */
 
 static int own_key(char *key, const char *room, const char *sid)
 {
