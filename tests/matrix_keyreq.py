@@ -16,7 +16,10 @@ own, from the undecryptable event) to the bot's user:
   - eve, who is not in the room, asks for the same session (first, so the
     bot reads her request before the others): she gets nothing, and the
     bot's log says it refused (at debug); cy asking in the name of ann's
-    second device is refused too.
+    second device is refused too;
+  - a request ann sends while the bot is down, with its cancellation, is
+    dropped when both come in the bot's first sync (the bot would have
+    answered it first, requests going in order).
 
 nio, like Element, takes forwarded keys only from its own user's devices;
 the spec lets the session's creator answer too, so the second devices here
@@ -151,8 +154,18 @@ def main():
         R.check(not cy.by_id.get(m1["event_id"]) or cy.by_id[m1["event_id"]]["undecryptable"],
                 "cy, who came after it, could read m1 before any request")
 
-        # A restart: the answers come from what the bot kept.
+        # A restart: the answers come from what the bot kept. While it is
+        # down, ann asks in the name of a device "GHOST" and cancels: both
+        # reach the bot in its first sync, and nothing is done for GHOST.
         bot.stop(signal.SIGTERM)
+        ghost = {"action": "request", "requesting_device_id": "GHOST", "request_id": "ghost1",
+                 "body": {"algorithm": MEGOLM, "room_id": room, "session_id": s1, "sender_key": skey}}
+        for content in (ghost, {"action": "request_cancellation", "requesting_device_id": "GHOST",
+                                "request_id": "ghost1"}):
+            st, out = ann.api("PUT", "/_matrix/client/v3/sendToDevice/m.room_key_request/g%s" % os.urandom(6).hex(),
+                              {"messages": {bot_id: {"*": content}}})
+            R.check(st == 200, "ann's raw key request goes out (%d %r)" % (st, out))
+        restart0 = os.path.getsize(bot.log)
         bot.start()
 
         ann2, cy2 = player("ann", device_id="ANN2"), player("cy", device_id="CY2")
@@ -190,6 +203,11 @@ def main():
         r1 = cy2.by_id.get(m1["event_id"])
         R.check(not r1 or r1["undecryptable"], "cy's second device does not decrypt m1, said before cy came")
         R.check(first_index(eve, room, skey, s1) is None, "eve, no member, got no key")
+        with open(bot.log, "rb") as f:
+            f.seek(restart0)
+            since_restart = f.read().decode("utf-8", "replace")
+        R.check("device GHOST cancels its key request" in since_restart and "GHOST of" not in since_restart,
+                "a request cancelled in the same sync is not answered nor refused: it is gone")
         with open(bot.log, "rb") as f:
             f.seek(log0)
             tail = f.read().decode("utf-8", "replace")
