@@ -329,6 +329,10 @@ def tell_stall(name, players, bot):
                 seen.append((m.t, "%s <- %s: %s" % (p.nick, m.target, strip_colours(m.text))))
     for _, line in sorted(seen)[-20:]:
         print("  " + line)
+    for p in players:
+        print("  %s: %s, pending prompt %r, sent last %r, server errors %s" % (
+            p.nick, "disconnected" if p.c.closed_by_server else "connected", p.pending,
+            p.c.sent[-3:], p.c.errors[-2:]))
     print(bot.log_tail(20))
 
 
