@@ -1,4 +1,4 @@
-/* fuzz_matrix_crypto.c: the parsers of adapters/matrix_crypto.c, end-to-end encryption's side that reads what
+/* fuzz_matrix_crypto.c: the parsers of adapters/matrix/matrix_crypto.c, end-to-end encryption's side that reads what
  * other devices and the homeserver send: /keys/upload, /keys/query and /keys/claim replies, to-device events
  * and encrypted room events.
  *

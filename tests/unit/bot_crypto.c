@@ -1,4 +1,4 @@
-/* bot_crypto.c: end-to-end encryption (adapters/matrix_crypto.c) between two in-process devices, with
+/* bot_crypto.c: end-to-end encryption (adapters/matrix/matrix_crypto.c) between two in-process devices, with
  * in-memory stores: keys, trust on first use, Olm and Megolm, rotation, persistence, replay, bad input, key
  * requests (answered to a device made with libolm alone); and
  * a cross-check against python3-olm (tests/unit/olm_peer.py) when Debian's /usr/bin/python3 has it. */
