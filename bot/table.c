@@ -13,7 +13,6 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <time.h>
-#include "g304_ai.h"
 #include "log.h"
 #include "nearest.h"
 #include "loop.h"
@@ -864,10 +863,10 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 	} else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "correspondence")) {
 		t->set.pace = PACE_CORRESPONDENCE;
 		shown = "correspondence";
-	} else if (!strcasecmp(opt, "level") && g304_ai_level_parse(val) >= 0) {
+	} else if (!strcasecmp(opt, "level") && game_ai_level_parse(val) >= 0) {
 		/* easy is the random player here; normal and strong search. */
-		t->set.computer_easy = g304_ai_level_parse(val) == G304_AI_EASY;
-		t->set.computer_level = g304_ai_level_parse(val);
+		t->set.computer_easy = game_ai_level_parse(val) == GAME_AI_EASY;
+		t->set.computer_level = game_ai_level_parse(val);
 		shown = val; /* exactly one of the level names */
 	} else if (!strcasecmp(opt, "lang") && text_lang_find(val)) {
 		snprintf(t->set.lang, sizeof t->set.lang, "%s", text_lang_find(val)->code);

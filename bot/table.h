@@ -50,7 +50,7 @@ typedef struct table_settings {
 	int computer_delay_ms;     /* a computer player's move is told this long after it became due
 	                            * (its decision is made meanwhile) */
 	int computer_easy;         /* computer players play randomly (level "easy") */
-	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
+	int computer_level;        /* enum game_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
 	int brief;                 /* the network limits the bot's messages (Matrix rate limits):
