@@ -31,8 +31,20 @@ enum present_why {
 	PRESENT_HINT,      /* `hint`: what the best player would do, told privately */
 };
 
+/* A command of the game's own (bid, play, ...). The table's command table
+ * takes these beside its own (bot/table.c): each is for a seated player
+ * while a match is on, is checked for its word count there, and reaches
+ * present.command. A word several games share is written alike in each. */
+typedef struct present_verb {
+	const char *name, *alias;  /* alias: NULL for none */
+	int min_args, max_args;    /* words after the command */
+	int help;                  /* line id of its help (`help WORD`) */
+} present_verb;
+
 typedef struct present {
 	const game_def *def;
+	/* The game's commands, ended by one with a NULL name. */
+	const present_verb *verbs;
 	/* The game's own data for shared code (present_named.h's words), or NULL. */
 	const void *words;
 	/* The game uses the table's 304 options (table_settings.rules): passed

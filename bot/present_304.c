@@ -1117,7 +1117,22 @@ static void rules(table *t, char *buf, size_t len)
 	text_fmt_in(table_reader_now(), buf, len, SIX(t) ? T_RULES6 : T_RULES, 7, args);
 }
 
+static const present_verb verbs[] = {
+	{ "bid", "b", 1, 1, T_HELP_BID },
+	{ "caps", NULL, 1, 8, T_HELP_CAPS },
+	{ "finish", NULL, 0, 0, T_HELP_FINISH },
+	{ "open", NULL, 0, 0, T_HELP_OPEN },
+	{ "partner", "ask", 0, 0, T_HELP_PARTNER },
+	{ "pass", NULL, 0, 0, T_HELP_PASS },
+	{ "play", "p", 1, 1, T_HELP_PLAY },
+	{ "redeal", "reject", 0, 0, T_HELP_REDEAL },
+	{ "spoilt", NULL, 0, 0, T_HELP_SPOILT },
+	{ "trump", NULL, 1, 1, T_HELP_TRUMP },
+	{ NULL, NULL, 0, 0, 0 },
+};
+
 #define PRESENT_304_FAMILY                                     \
+	.verbs = verbs,                                        \
 	.stats_matches = 1,                                    \
 	.stats_caps = 1,                                       \
 	.uses_rules = 1,                                       \

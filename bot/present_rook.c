@@ -165,8 +165,18 @@ static void rules(table *t, char *buf, size_t len)
 	table_txt(buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
 }
 
+static const present_verb verbs[] = {
+	{ "bid", "b", 1, 1, T_HELP_BID },
+	{ "discard", NULL, 1, 1, T_HELP_DISCARD },
+	{ "pass", NULL, 0, 0, T_HELP_PASS },
+	{ "play", "p", 1, 1, T_HELP_PLAY },
+	{ "trump", NULL, 1, 1, T_HELP_TRUMP },
+	{ NULL, NULL, 0, 0, 0 },
+};
+
 const present present_rook = {
 	.def = &game_def_rook,
+	.verbs = verbs,
 	.words = &words,
 	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */

@@ -202,8 +202,20 @@ static void rules(table *t, char *buf, size_t len)
 	text_fmt_in(table_reader_now(), buf, len, T_G_RULES_T304, 4, args);
 }
 
+static const present_verb verbs[] = {
+	{ "bid", "b", 1, 1, T_HELP_BID },
+	{ "exchange", NULL, 2, 2, T_HELP_EXCHANGE },
+	{ "keep", NULL, 0, 0, T_HELP_KEEP },
+	{ "pass", NULL, 0, 0, T_HELP_PASS },
+	{ "play", "p", 1, 1, T_HELP_PLAY },
+	{ "reveal", NULL, 0, 0, T_HELP_REVEAL },
+	{ "trump", NULL, 1, 1, T_HELP_TRUMP },
+	{ NULL, NULL, 0, 0, 0 },
+};
+
 const present present_trump304 = {
 	.def = &game_def_trump304,
+	.verbs = verbs,
 	.words = &words,
 	.cutter_step = 1, /* 002, 2.2: the player to the dealer's left, who is dealt to first */
 	.t_warn = T_G_WARN,

@@ -1607,67 +1607,96 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	table_flush(t);
 }
 
-/* The command table: validated in one place (table_command) before any handler runs. */
-static const command commands[] = {
+/* The host's own commands. With each game's (present.verbs, read by
+ * cmd_game) they make the command table (command_list), validated in one
+ * place (table_command) before any handler runs. */
+static const command host_commands[] = {
 	{ "ascii", NULL, cmd_ascii, 0, 1, CMD_SEATED, T_HELP_ASCII },
-	{ "bid", "b", cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
 	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
-	{ "caps", NULL, cmd_game, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
 	{ "claim", NULL, cmd_claim, 1, 1, 0, T_HELP_CLAIM },
 	{ "cut", NULL, cmd_cut, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_CUT },
-	{ "discard", NULL, cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
-	{ "exchange", NULL, cmd_game, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
-	{ "finish", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_FINISH },
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED | CMD_QUERY, T_HELP_HAND },
 	{ "help", NULL, cmd_help, 0, 1, CMD_QUERY, T_HELP_HELP },
 	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING | CMD_QUERY, T_HELP_HINT },
 	{ "history", NULL, cmd_history, 0, 0, CMD_QUERY | CMD_PAST, T_HELP_HISTORY },
-	{ "keep", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_KEEP },
 	{ "lang", NULL, cmd_lang, 0, 1, 0, T_HELP_LANG },
 	{ "last", NULL, cmd_last, 0, 0, CMD_QUERY, T_HELP_LAST },
 	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
 	{ "new", NULL, cmd_new, 1, 2, CMD_OPEN, T_HELP_NEW },
 	{ "notify", NULL, cmd_notify, 0, 0, 0, T_HELP_NOTIFY },
-	{ "open", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_OPEN },
-	{ "partner", "ask", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
-	{ "pass", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PASS },
-	{ "play", "p", cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
 	{ "private", NULL, cmd_private, 0, 1, 0, T_HELP_PRIVATE },
 	{ "record", NULL, cmd_record, 0, 1, CMD_PAST, T_HELP_RECORD },
-	{ "redeal", "reject", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
-	{ "reveal", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
 	{ "rules", NULL, cmd_rules, 0, 1, CMD_QUERY, T_HELP_RULES },
 	{ "score", NULL, cmd_score, 0, 0, CMD_QUERY, T_HELP_SCORE },
 	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
-	{ "spoilt", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_SPOILT },
 	{ "start", "deal", cmd_start, 0, 0, CMD_OPEN, T_HELP_START },
 	{ "stats", NULL, cmd_stats, 0, 1, CMD_QUERY | CMD_PAST, T_HELP_STATS },
 	{ "stop", NULL, cmd_stop, 0, 0, 0, T_HELP_STOP },
 	{ "table", "t", cmd_table, 0, 0, CMD_QUERY, T_HELP_TABLE },
 	{ "top", NULL, cmd_top, 0, 0, CMD_QUERY | CMD_PAST, T_HELP_TOP },
-	{ "trump", NULL, cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_TRUMP },
 	{ "unbot", NULL, cmd_unbot, 1, 1, CMD_OPEN, T_HELP_UNBOT },
 };
-#define NCOMMANDS (sizeof commands / sizeof commands[0])
+#define NHOST_COMMANDS (sizeof host_commands / sizeof host_commands[0])
+/* The host's commands and every game's verbs: room for all of them (a
+ * game's verb past it would be missing from `help`; bot_table checks it is
+ * not). */
+#define COMMANDS_MAX 64
 
-static const command *find_command(const char *word)
+static int command_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcasecmp(word, commands[i].name) || (commands[i].alias && !strcasecmp(word, commands[i].alias)))
-			return &commands[i];
-	return NULL;
+	return strcmp(((const command *)a)->name, ((const command *)b)->name);
+}
+
+/* The command table, sorted by name: the host's commands, and each game's
+ * verb once, as pr (the table's game, or NULL) has it, else as the first
+ * game of present_at's list that has it (a verb of another game answers
+ * that this game has none). Returns the count. */
+static size_t command_list(const present *pr, command out[COMMANDS_MAX])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < NHOST_COMMANDS; i++)
+		out[n++] = host_commands[i];
+	for (int g = -1; g < 0 || present_at(g); g++) {
+		const present *p = g < 0 ? pr : present_at(g);
+		for (const present_verb *v = p ? p->verbs : NULL; v && v->name && n < COMMANDS_MAX; v++) {
+			size_t k = 0;
+			while (k < n && strcmp(out[k].name, v->name))
+				k++;
+			if (k == n)
+				out[n++] = (command){ v->name, v->alias, cmd_game, v->min_args, v->max_args,
+						      CMD_SEATED | CMD_PLAYING, v->help };
+		}
+	}
+	qsort(out, n, sizeof *out, command_cmp);
+	return n;
+}
+
+/* The command for word (its name or alias) at a table of pr's game (NULL:
+ * none): 1 with *out set, else 0. */
+static int find_command(const present *pr, const char *word, command *out)
+{
+	command all[COMMANDS_MAX];
+	size_t n = command_list(pr, all);
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(word, all[i].name) || (all[i].alias && !strcasecmp(word, all[i].alias))) {
+			*out = all[i];
+			return 1;
+		}
+	return 0;
 }
 
 /* "I do not know" word, with the command nearest to it when there is one. */
 static void unknown_command(const text_lang *l, char *buf, size_t len, const char *word, const char *prefix)
 {
-	const char *words[2 * NCOMMANDS];
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		words[2 * i] = commands[i].name;
-		words[2 * i + 1] = commands[i].alias;
+	command all[COMMANDS_MAX];
+	size_t n = command_list(NULL, all);
+	const char *words[2 * COMMANDS_MAX];
+	for (size_t i = 0; i < n; i++) {
+		words[2 * i] = all[i].name;
+		words[2 * i + 1] = all[i].alias;
 	}
-	const char *near = nearest_word(word, words, 2 * NCOMMANDS);
+	const char *near = nearest_word(word, words, 2 * n);
 	const char *args[3] = { word, prefix, near };
 	text_fmt_in(l, buf, len, near ? T_UNKNOWN_COMMAND_NEAR : T_UNKNOWN_COMMAND, 3, args);
 }
@@ -1677,7 +1706,10 @@ void table_help(struct bot *owner, adapter *net, const char *user, int argc, cha
 	char buf[TABLE_LINE];
 	const text_lang *l = bot_lang_private(owner, net, user);
 	if (argc > 1) {
-		const command *c = find_command(argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1]);
+		command cmd;
+		const command *c = find_command(NULL, argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1], &cmd)
+					   ? &cmd
+					   : NULL;
 		if (!c) {
 			unknown_command(l, buf, sizeof buf, argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1],
 					owner->prefix);
@@ -1693,8 +1725,10 @@ void table_help(struct bot *owner, adapter *net, const char *user, int argc, cha
 	const char *args[3] = { owner->prefix, "", "" };
 	text_fmt_in(l, buf, sizeof buf, T_HELP_INTRO, 3, args);
 	b.len = strlen(buf);
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		sb_printf(&b, "%s%s%s", i ? " " : "", owner->prefix, commands[i].name);
+	command all[COMMANDS_MAX];
+	size_t n = command_list(NULL, all);
+	for (size_t i = 0; i < n; i++)
+		sb_printf(&b, "%s%s%s", i ? " " : "", owner->prefix, all[i].name);
 	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
 	text_fmt_in(l, buf, sizeof buf, T_HELP_SAME_WORDS, 3, args);
 	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
@@ -1710,7 +1744,8 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 {
 	table_enter(t);
 	table_viewers_sync(t);
-	const command *c = find_command(argv[0]);
+	command cmd;
+	const command *c = find_command(t->pr, argv[0], &cmd) ? &cmd : NULL;
 	if (!c) {
 		char buf[TABLE_LINE];
 		unknown_command(table_lang_of(t, user), buf, sizeof buf, argv[0], t->bot->prefix);
@@ -1877,7 +1912,8 @@ static void rules_no_table(struct bot *b, adapter *net, const char *user)
 void table_no_table(struct bot *b, adapter *net, const char *room, const char *user, const char *name, int in_room,
 		    int argc, char **argv)
 {
-	const command *c = find_command(argv[0]);
+	command cmd;
+	const command *c = find_command(NULL, argv[0], &cmd) ? &cmd : NULL;
 	int none = room ? T_NO_TABLE : T_NO_TABLE_FOR_YOU;
 	if (!c) {
 		/* In a room, another bot's command is none of our business. */

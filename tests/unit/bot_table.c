@@ -9,6 +9,7 @@
 #include "fair.h"
 #include "g304_simple.h"
 #include "loop.h"
+#include "present.h"
 #include "render.h"
 #include "table.h"
 #include "table_store.h"
@@ -693,6 +694,26 @@ int main(void)
 		static char meta[TSTORE_META_MAX];
 		CHECK(tstore_meta(&big, meta, sizeof meta) == 0, "the largest meta fits in TSTORE_META_MAX (%zu bytes)",
 		      strlen(meta));
+	}
+
+	/* The command table is the host's commands and every game's verbs
+	 * (present.verbs): `help` names each verb of each game once. */
+	{
+		int p0 = net.npriv;
+		say(b, NULL, "helper", "help");
+		const char *list = NULL;
+		for (int i = p0; i < net.npriv; i++)
+			if (strstr(net.priv_lines[i], "!unbot"))
+				list = net.priv_lines[i];
+		int missing = 0;
+		for (int g = 0; present_at(g); g++)
+			for (const present_verb *v = present_at(g)->verbs; list && v && v->name; v++) {
+				char w[32];
+				snprintf(w, sizeof w, "!%s ", v->name);
+				const char *at = strstr(list, w);
+				missing += !at || strstr(at + 1, w);
+			}
+		CHECK(list && !missing, "help lists every game's verbs once (%d missing or twice)", missing);
 	}
 
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */
