@@ -8,10 +8,111 @@
 #include "rook.h"
 #include "present_named.h"
 
-static void card_text(strbuf *b, int c, int style) { render_rook_card(b, c, style); }
+/* ---- Rook's cards as chat text (57 cards: engine/rook.h numbering, 56
+ * is the bird) ----
+ * A card is its number and colour letter ("14R", "5B") in the colour's mIRC
+ * colour (Red 04, Green 03, Yellow 07, Black 14: readable on light and dark
+ * backgrounds), or plain with RENDER_ASCII; the bird is "ROOK" (bold). */
+
+static const char *const rook_irc[4] = { "04", "03", "07", "14" };
+
+static void rook_card_text(strbuf *b, int c, int style)
+{
+	if (c < 0 || c >= ROOK_CARDS) {
+		sb_add(b, "??");
+		return;
+	}
+	char code[5];
+	rook_code((rcard)c, code);
+	if (style == RENDER_ASCII) {
+		sb_add(b, code);
+	} else if (c == ROOK_BIRD) {
+		sb_add(b, "\x02ROOK\x02");
+	} else {
+		sb_add(b, RENDER_IRC_COLOUR);
+		sb_add(b, rook_irc[rook_colour((rcard)c)]);
+		sb_add(b, code);
+		sb_add(b, RENDER_IRC_COLOUR);
+	}
+}
+
+static void rook_colour_word(strbuf *b, int colour, const char *name, int style);
+
+/* A colour in words ("Red"), coloured unless RENDER_ASCII. */
+static void rook_colour_text(strbuf *b, int colour, int style)
+{
+	rook_colour_word(b, colour, rook_colour_name(colour), style);
+}
+
+static void rook_colour_word(strbuf *b, int colour, const char *name, int style)
+{
+	if (colour < 0 || colour > 3) {
+		sb_add(b, "?");
+		return;
+	}
+	if (style != RENDER_ASCII) {
+		sb_add(b, RENDER_IRC_COLOUR);
+		sb_add(b, rook_irc[colour]);
+	}
+	char word[64]; /* a colour's name in any language */
+	snprintf(word, sizeof word, "%s", name);
+	if (word[0] >= 'a' && word[0] <= 'z')
+		word[0] = (char)(word[0] - 'a' + 'A');
+	sb_add(b, word);
+	if (style != RENDER_ASCII)
+		sb_add(b, RENDER_IRC_COLOUR);
+}
+
+/* The cards of a 57-card set by colour (R G Y B, the trump colour first
+ * when trump >= 0) and strength, highest first; the bird last (with the
+ * trumps when trump >= 0). */
+static int rook_order(uint64_t hand, int trump, int out[ROOK_CARDS])
+{
+	int n = 0;
+	int colours[4] = { 0, 1, 2, 3 };
+	if (trump >= 0 && trump < 4) {
+		colours[0] = trump;
+		for (int i = 0, k = 1; i < 4; i++)
+			if (i != trump)
+				colours[k++] = i;
+	}
+	for (int i = 0; i < 4; i++) {
+		int col = colours[i];
+		/* strongest first: 1, then 14 down to 2 */
+		if (hand >> (col * 14) & 1)
+			out[n++] = col * 14;
+		for (int num = 14; num >= 2; num--)
+			if (hand >> (col * 14 + num - 1) & 1)
+				out[n++] = col * 14 + num - 1;
+		if (i == 0 && trump >= 0 && (hand >> ROOK_BIRD & 1))
+			out[n++] = ROOK_BIRD;
+	}
+	if (trump < 0 && (hand >> ROOK_BIRD & 1))
+		out[n++] = ROOK_BIRD;
+	return n;
+}
+
+static void rook_hand_text(strbuf *b, uint64_t hand, int trump, int style, int numbered)
+{
+	int order[ROOK_CARDS];
+	int n = rook_order(hand, trump, order);
+	for (int i = 0; i < n; i++) {
+		render_hand_gap(b, i, numbered);
+		rook_card_text(b, order[i], style);
+	}
+}
+
+static int rook_hand_at(uint64_t hand, int trump, int pos)
+{
+	int order[ROOK_CARDS];
+	int n = rook_order(hand, trump, order);
+	return pos >= 1 && pos <= n ? order[pos - 1] : -1;
+}
+
+static void card_text(strbuf *b, int c, int style) { rook_card_text(b, c, style); }
 static void colour_text(strbuf *b, int x, int style)
 {
-	render_rook_colour_word(b, x, text_rook_colour(table_reader_now(), x), style);
+	rook_colour_word(b, x, text_rook_colour(table_reader_now(), x), style);
 }
 
 static int parse_card(const table *t, int s, const char *w)
@@ -23,7 +124,7 @@ static int parse_card(const table *t, int s, const char *w)
 	if (!*end && end != w) {
 		if (pos < 1 || pos > 16)
 			return -1;
-		return render_rook_hand_at(v.hand, v.trump, (int)pos);
+		return rook_hand_at(v.hand, v.trump, (int)pos);
 	}
 	uint8_t c = t->gdef->card_parse(w);
 	return c == GAME_NO_CARD ? -1 : c;
@@ -100,7 +201,7 @@ static void state(const table *t, int s, named_state *x)
 		x->t_trumps = T_STATE_TRUMPS;
 		strbuf cb;
 		sb_init(&cb, x->trumps, sizeof x->trumps);
-		render_rook_colour(&cb, v.trump, table_style_of(t, s));
+		rook_colour_text(&cb, v.trump, table_style_of(t, s));
 		break;
 	}
 	default:
@@ -120,7 +221,7 @@ static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
 {
 	rook_view v;
 	game_view(t->g, s, &v);
-	render_rook_hand(b, set, v.trump, table_style_of(t, s), numbered);
+	rook_hand_text(b, set, v.trump, table_style_of(t, s), numbered);
 }
 
 /* After the nest card: what may be discarded; the colour to name. */
@@ -130,7 +231,7 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 	if (named_can(t, l, "discard")) {
 		strbuf cb;
 		sb_init(&cb, cs, sizeof cs);
-		render_rook_hand(&cb, l->cards & held(t, s), -1, table_style_of(t, s), 0);
+		rook_hand_text(&cb, l->cards & held(t, s), -1, table_style_of(t, s), 0);
 		sb_add(b, table_txt(part, sizeof part, T_G_HAND_DISCARD, cs, NULL, NULL));
 	}
 	if (named_can(t, l, "trump"))

@@ -15,6 +15,7 @@
 #include "fair.h"
 #include "loop.h"
 #include "present.h"
+#include "present_named.h"
 #include "render.h"
 #include "store.h"
 #include "table.h"
@@ -32,7 +33,7 @@ static uint64_t cards_in(const table *t, const char *line)
 		strbuf b;
 		sb_init(&b, buf, sizeof buf);
 		if (is_rook(t))
-			render_rook_card(&b, c, RENDER_COLOUR);
+			((const present_named_game *)t->pr->words)->card(&b, c, RENDER_COLOUR);
 		else if (is_six(t))
 			render_card6(&b, (card)c, RENDER_COLOUR);
 		else
@@ -168,7 +169,9 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 		int pos = 0;
 		if (k++ % 2) {
 			for (int p = 1; p <= 16 && !pos; p++) {
-				int c = is_rook(t) ? render_rook_hand_at(hand_of(t, me), ((const rook *)t->g->state)->trump, p)
+				char w[16];
+				snprintf(w, sizeof w, "%d", p);
+				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->parse_card(t, me, w)
 					: is_six(t) ? render_hand6_at(((const g6 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
