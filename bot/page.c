@@ -18,6 +18,7 @@
 #include "page.h"
 #include "record.h"
 #include "replay.h"
+#include "strbuf.h"
 #include "web_assets.h"
 
 #define PAGE_FORMAT "cardbot-page/1"
@@ -594,36 +595,21 @@ static int page_hook(void *ctx, const game *g, const replay_step *st)
 	}
 }
 
-/* Appends n bytes of s to b (len, cap), growing it; b stays NUL-terminated. */
-static int append_raw(char **b, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	if (*len + n + 1 > *cap) {
-		size_t nc = *cap ? *cap * 2 : 4096;
-		while (nc < *len + n + 1)
-			nc *= 2;
-		char *nb = realloc(*b, nc);
-		if (!nb)
-			return -1;
-		*b = nb;
-		*cap = nc;
-	}
-	memcpy(*b + *len, s, n);
-	*len += n;
-	(*b)[*len] = 0;
-	return 0;
-}
+/* A page grows to this at most: far beyond any match's (a record is read
+ * up to RECORD_MAX_BYTES, 16 MiB, and its page is a few times its size). */
+#define PAGE_MAX ((size_t)1 << 30)
 
-/* Appends s to b (len, cap), writing '<', '>' and '&' as JSON escapes. */
-static int append_escaped(char **b, size_t *len, size_t *cap, const char *s)
+/* Appends s to b, writing '<', '>' and '&' as JSON escapes. */
+static int append_escaped(strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		char esc[8];
 		int rc;
 		if (*s == '<' || *s == '>' || *s == '&') {
 			snprintf(esc, sizeof esc, "\\u%04x", (unsigned char)*s);
-			rc = append_raw(b, len, cap, esc, 6);
+			rc = sb_addn(b, esc, 6);
 		} else {
-			rc = append_raw(b, len, cap, s, 1);
+			rc = sb_addn(b, s, 1);
 		}
 		if (rc)
 			return -1;
@@ -666,18 +652,18 @@ char *page_story(const record *rec)
 	json_object_object_add(top, "steps", w.steps);
 	const char *s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *out = NULL;
-	size_t len = 0, cap = 0;
-	if (s && append_escaped(&out, &len, &cap, s) != 0) {
-		free(out);
-		out = NULL;
-	}
+	strbuf out;
+	sb_init_grow(&out, PAGE_MAX);
+	if (!s)
+		out.cut = 1;
+	else
+		append_escaped(&out, s);
 	json_object_put(top);
-	return out;
+	return sb_take(&out);
 }
 
 /* Appends text with HTML's five special characters escaped. */
-static int append_html(char **b, size_t *len, size_t *cap, const char *s)
+static int append_html(strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		const char *p = NULL;
@@ -688,7 +674,7 @@ static int append_html(char **b, size_t *len, size_t *cap, const char *s)
 		case '"': p = "&quot;"; break;
 		case '\'': p = "&#39;"; break;
 		}
-		if (p ? append_raw(b, len, cap, p, strlen(p)) : append_raw(b, len, cap, s, 1))
+		if (p ? sb_add(b, p) : sb_addn(b, s, 1))
 			return -1;
 	}
 	return 0;
@@ -706,18 +692,18 @@ char *page_html(const record *rec, size_t *lenp)
 				    : rec->game == &game_def_rook ? "Rook" : "Trump304");
 	for (int s = 0; s < rec->nseats && o < sizeof title; s++)
 		o += (size_t)snprintf(title + o, sizeof title - o, "%s%s", s ? ", " : "", rec->players[s]);
-	char *b = NULL;
-	size_t len = 0, cap = 0;
+	strbuf b;
+	sb_init_grow(&b, PAGE_MAX);
 	int rc = 0;
 	/* The template's markers, each replaced by what follows it here. */
 	const char *t = web_page_html;
 	while (rc == 0 && *t) {
 		const char *m = strstr(t, "<!--@");
 		if (!m) {
-			rc = append_raw(&b, &len, &cap, t, strlen(t));
+			rc = sb_add(&b, t);
 			break;
 		}
-		rc = append_raw(&b, &len, &cap, t, (size_t)(m - t));
+		rc = sb_addn(&b, t, (size_t)(m - t));
 		const char *e = strstr(m, "@-->");
 		if (!e) {
 			rc = -1;
@@ -726,23 +712,24 @@ char *page_html(const record *rec, size_t *lenp)
 		size_t n = (size_t)(m + 5 < e ? e - (m + 5) : 0);
 		if (rc == 0) {
 			if (n == 5 && !strncmp(m + 5, "TITLE", 5))
-				rc = append_html(&b, &len, &cap, title);
+				rc = append_html(&b, title);
 			else if (n == 5 && !strncmp(m + 5, "STYLE", 5))
-				rc = append_raw(&b, &len, &cap, web_page_css, strlen(web_page_css));
+				rc = sb_add(&b, web_page_css);
 			else if (n == 6 && !strncmp(m + 5, "SCRIPT", 6))
-				rc = append_raw(&b, &len, &cap, web_page_js, strlen(web_page_js));
+				rc = sb_add(&b, web_page_js);
 			else if (n == 5 && !strncmp(m + 5, "STORY", 5))
-				rc = append_raw(&b, &len, &cap, story, strlen(story));
+				rc = sb_add(&b, story);
 		}
 		t = e + 4;
 	}
 	free(story);
-	if (rc != 0 || !b) {
-		free(b);
-		return NULL;
-	}
-	*lenp = len;
-	return b;
+	if (rc != 0)
+		b.cut = 1;
+	size_t len = b.len;
+	char *page = sb_take(&b);
+	if (page)
+		*lenp = len;
+	return page;
 }
 
 int page_record_in_play(const char *text, size_t len)

@@ -508,10 +508,11 @@ static void test_adapters(void)
 			      id_names[longest[j]], pieces);
 			/* Matrix: the plain body keeps the text; the HTML is valid UTF-8. */
 			char body[8192], html[16384];
-			outbuf ob = { body, 0, sizeof body, 0 }, oh = { html, 0, sizeof html, 0 };
-			body[0] = html[0] = '\0';
+			strbuf ob, oh;
+			sb_init(&ob, body, sizeof body);
+			sb_init(&oh, html, sizeof html);
 			mx_render_into(line, n, &ob, &oh);
-			CHECK(!ob.full && !oh.full && utf8_valid(body, ob.len) && utf8_valid(html, oh.len),
+			CHECK(!ob.cut && !oh.cut && utf8_valid(body, ob.len) && utf8_valid(html, oh.len),
 			      "%s %s: the Matrix body and HTML are valid UTF-8", l->code, id_names[longest[j]]);
 			CHECK(!strcmp(body, line), "%s %s: the Matrix body is the text", l->code, id_names[longest[j]]);
 			size_t high_text = 0, high_html = 0;
