@@ -327,7 +327,7 @@ static void hand(table *t, int s)
 	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
 		table_sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
 	}
-	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+	table_say_story(t, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
 /* The turn line: "ann: your turn to bid: 170 or more, or pass." */
@@ -460,7 +460,7 @@ static void inspection(table *t, int trick)
 	snprintf(n, sizeof n, "%d", trick + 1);
 	const text_lang *was = table_reader(table_lang_of(t, t->seats[tr].user)); /* the trumper's line */
 	if (any)
-		bot_say_story(t->bot, t->net, t->room, t->seats[tr].user,
+		table_say_story(t, t->seats[tr].user,
 			      table_txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards), ADAPTER_NOTICE);
 	table_reader(was);
 }
@@ -629,7 +629,7 @@ static void events(table *t, const game_result *res)
 					sb_add(&b, " ");
 				fcard(t, &b, g->caps_order[k], RENDER_COLOUR);
 			}
-			table_say(t, T_CAPS_CALLED, who, order, t->bot->prefix);
+			table_say(t, T_CAPS_CALLED, who, order, t->host->prefix);
 			break;
 		}
 		case G304_EV_CAPS_BROKEN:
@@ -969,7 +969,7 @@ static void cmd_finish(table *t, const char *user, int s)
 	fam f;
 	fam_of(t, &f);
 	if (f.phase != G304_PHASE_PLAY || f.caps_seat == G304_NO_SEAT) {
-		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->bot->prefix, NULL);
+		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
 	if (t->seats[s].finish_deal != f.deal_no + 1) {
@@ -1081,7 +1081,7 @@ static void last(table *t, const char *user, int s)
 	snprintf(n, sizeof n, "%d", f.trick_no);
 	const char *args[4] = { table_room_shown(t), n, cards, table_seat_name(t, tr->winner) };
 	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
-	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+	table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 static void score(table *t, char *buf, size_t len)

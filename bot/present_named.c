@@ -309,7 +309,7 @@ void named_last(table *t, const char *user, int s)
 	snprintf(num, sizeof num, "%d", x.trick_no);
 	const char *args[4] = { table_room_shown(t), num, cl, table_seat_name(t, x.winner) };
 	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
-	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+	table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 void named_scores(const table *t, char *buf, size_t len)
@@ -463,7 +463,7 @@ void named_hand(table *t, int s)
 		g->cards(t, s, &cb, l.cards & held, 0);
 		sb_add(&b, table_txt(part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
 	}
-	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+	table_say_story(t, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
 void named_match_start(table *t)

@@ -7,7 +7,7 @@
 #define CARDBOT_TABLE_INT_H
 
 #include <stddef.h>
-#include "bot.h"
+#include "log.h"
 #include "present.h"
 #include "render.h"
 #include "table.h"
@@ -20,6 +20,17 @@
 #define TEAM_TEXT (3 * TABLE_NAME_MAX + 8) /* "ann & cat", or with six "ann, cat & eve" */
 
 enum table_timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
+
+/* ---- the host (table.h's table_host), as the table files call it ---- */
+static inline store *table_db(const table *t) { return t->host->db(t->host->ctx); }
+static inline void table_say_private(const table *t, const char *user, const char *text, int flags)
+{
+	t->host->say_private(t->host->ctx, t->net, user, text, flags);
+}
+static inline void table_say_story(const table *t, const char *user, const char *text, int flags)
+{
+	t->host->say_story(t->host->ctx, t->net, t->room, user, text, flags);
+}
 
 /* ---- what the table says (table_say.c) ---- */
 /* user's language: their !lang choice, else the room's (table_lang). */

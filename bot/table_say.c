@@ -46,7 +46,7 @@ const text_lang *table_lang(const table *t)
 
 const text_lang *table_lang_of(const table *t, const char *user)
 {
-	const text_lang *l = user && *user ? bot_lang_of(t->bot, t->net, user) : NULL;
+	const text_lang *l = user && *user ? t->host->lang_of(t->host->ctx, t->net, user) : NULL;
 	return l ? l : table_lang(t);
 }
 
@@ -129,7 +129,7 @@ void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char 
 
 void table_persist(table *t)
 {
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	if (!db || t->closing)
 		return;
 	static char meta[TSTORE_META_MAX];
@@ -165,7 +165,7 @@ void table_persist(table *t)
  * works again), and the log has the reason. */
 void table_save_failed(table *t, const char *user)
 {
-	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
+	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(table_db(t)));
 	if (user)
 		table_tell(t, user, T_SAVE_FAILED, table_room_shown(t), NULL, NULL);
 	if (!t->save_failed) {
@@ -191,7 +191,7 @@ void table_send_out(table *t, int flags)
 	for (size_t off = 0; off < t->outlen && n < t->nout; off += strlen(t->out + off) + 1)
 		parts[n++] = t->out + off;
 	if (n)
-		bot_send(t->bot, t->net, t->room, NULL, NULL, parts, n, t->out_mention[0] ? t->out_mention : NULL, flags);
+		t->host->send(t->host->ctx, t->net, t->room, NULL, NULL, parts, n, t->out_mention[0] ? t->out_mention : NULL, flags);
 	table_out_clear(t);
 }
 
@@ -218,7 +218,7 @@ void table_tell(table *t, const char *user, int id, const char *a1, const char *
 	char buf[TABLE_LINE];
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
 	text_fmt_in(table_lang_of(t, user), buf, sizeof buf, id, 3, args);
-	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+	table_say_private(t, user, buf, ADAPTER_NOTICE);
 }
 
 const char *table_phase_word(const char *name)
@@ -280,9 +280,9 @@ void table_bad_card(table *t, const char *user, const char *word, int id)
 void table_answer(table *t, const char *user, int in_room, const char *line)
 {
 	if (in_room)
-		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
+		t->host->say_room(t->host->ctx, t->net, t->room, line, ADAPTER_NOTICE);
 	else
-		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+		table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 int table_style_of(const table *t, int s)

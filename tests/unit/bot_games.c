@@ -498,14 +498,15 @@ static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, 
 	int at = size - 1;
 	for (int i = 0; i < size; i++)
 		want[i] = deck[(i + at) % size];
-	b->test_gdeck = deck;
+	static const uint8_t *next_deck;
+	testnet_deck(b, &next_deck, deck);
 	r0 = net.nroom;
 	snprintf(cmd, sizeof cmd, "!cut %d", at);
 	say(b, room, who, cmd);
 	game_status_of(t->g, &st);
 	char told[64];
 	snprintf(told, sizeof told, "%s cuts the deck at %d", who, at);
-	CHECK(!st.needs_deal && b->test_gdeck == NULL && room_has(r0, told), "%s: a cut deals at once and is told", gname);
+	CHECK(!st.needs_deal && next_deck == NULL && room_has(r0, told), "%s: a cut deals at once and is told", gname);
 	const uint8_t *dealt = rook_game ? ((const rook *)t->g->state)->deck : ((const t304 *)t->g->state)->deck;
 	CHECK(!memcmp(dealt, want, (size_t)size), "%s: the deck dealt is the deck after the cut", gname);
 	char codes[GAME_MAX_DECK][8], dj[GAME_MAX_DECK * 8 + 8], commitment[FAIR_COMMIT_HEX];

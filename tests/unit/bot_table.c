@@ -486,10 +486,11 @@ int main(void)
 			say(b, "#caps", who[i], "!sit");
 		table *ct = b->tables[b->ntables - 1];
 		ct->set.pace = PACE_CASUAL;
-		b->test_deck = deck;
+		static const uint8_t *next_deck;
+		testnet_deck(b, &next_deck, deck);
 		say(b, "#caps", "ann", "!start");
 		run_for(ev, 50);
-		CHECK(G304(ct)->phase == G304_PHASE_BID4 && b->test_deck == NULL, "caps table: the fixed deck is dealt");
+		CHECK(G304(ct)->phase == G304_PHASE_BID4 && next_deck == NULL, "caps table: the fixed deck is dealt");
 		/* Role k of the worked example (dealer 0) sits at seat dealer+k. */
 		const char *r[4];
 		for (int k = 0; k < 4; k++)
