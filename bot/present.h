@@ -45,6 +45,9 @@ typedef struct present {
 	const game_def *def;
 	/* The game's commands, ended by one with a NULL name. */
 	const present_verb *verbs;
+	/* What `cardbot replay` and the match page show of it (replay.h); NULL:
+	 * replay.c's own (304, until it moves here). */
+	const struct replay_game *replay;
 	/* The game's own data for shared code (present_named.h's words), or NULL. */
 	const void *words;
 	/* The game uses the table's 304 options (table_settings.rules): passed

@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rook.h"
+#include <json-c/json.h>
 #include "present_named.h"
+#include "replay.h"
 
 /* ---- Rook's cards as chat text (57 cards: engine/rook.h numbering, 56
  * is the bird) ----
@@ -266,6 +268,60 @@ static void rules(table *t, char *buf, size_t len)
 	table_txt(buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
 }
 
+/* ---- `cardbot replay` and the match page (replay.h) ---- */
+
+static json_object *end_replay(const game *g)
+{
+	const rook_hand_end *e = &((const rook *)g->state)->last;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string("scored"));
+	json_object_object_add(o, "bidder", replay_j_seat(e->bidder));
+	json_object_object_add(o, "bid", json_object_new_int(e->bid));
+	json_object_object_add(o, "points", replay_j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "tricks", replay_j_pair(e->tricks[0], e->tricks[1]));
+	json_object_object_add(o, "cards", json_object_new_int(e->cards_team));
+	json_object_object_add(o, "made", replay_j_bool(e->made));
+	json_object_object_add(o, "change", replay_j_pair(e->delta[0], e->delta[1]));
+	json_object_object_add(o, "score", replay_j_list(e->score, 2));
+	return o;
+}
+
+static json_object *view_replay(const game *g, int who)
+{
+	const game_def *def = g->def;
+	rook_view v;
+	rook_view_of(g->state, who, &v);
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++)
+		json_object_array_add(bids, replay_j_bid(v.bidlog[i].seat, v.bidlog[i].value));
+	char trump[2] = { rook_colour_letter(v.trump), '\0' };
+	json_object *o = replay_j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", replay_j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "nest", replay_j_bool(v.nest));
+	json_object_object_add(o, "discard", replay_j_card(def, v.discard));
+	json_object_object_add(o, "trump", v.trump >= 0 ? json_object_new_string(trump) : NULL);
+	const rook_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", replay_j_trick(def, t->leader, t->n, t->seat, t->card, t->winner, -1));
+	json_object_object_add(o, "last_trick", replay_j_trick(def, l->leader, l->n, l->seat, l->card, l->winner, -1));
+	json_object_object_add(o, "tricks_won", replay_j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "score", replay_j_list(v.score, 2));
+	json_object_object_add(o, "winner", v.winner >= 0 ? json_object_new_int(v.winner) : NULL);
+	json_object_object_add(o, "last", v.last.scored ? end_replay(g) : NULL);
+	json_object_object_add(o, "legal", replay_j_legal(g, who, v.hand));
+	return o;
+}
+
+static void refusal_replay(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	replay_refusal_words(buf, len, g->def, res, names, rook_colour_name(res->a),
+		      "bids go in fives from 70 to 200");
+}
+
+static const replay_game replay = { &game_def_rook, "hand_end", "score", view_replay, end_replay, refusal_replay };
+
 static const present_verb verbs[] = {
 	{ "bid", "b", 1, 1, T_HELP_BID },
 	{ "discard", NULL, 1, 1, T_HELP_DISCARD },
@@ -278,6 +334,7 @@ static const present_verb verbs[] = {
 const present present_rook = {
 	.def = &game_def_rook,
 	.verbs = verbs,
+	.replay = &replay,
 	.words = &words,
 	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */

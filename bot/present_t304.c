@@ -6,7 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "t304.h"
+#include <json-c/json.h>
 #include "present_named.h"
+#include "replay.h"
 
 static void card_text(strbuf *b, int c, int style) { render_card(b, (card)c, style); }
 static void suit_text(strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(), x)); }
@@ -202,6 +204,68 @@ static void rules(table *t, char *buf, size_t len)
 	text_fmt_in(table_reader_now(), buf, len, T_G_RULES_T304, 4, args);
 }
 
+/* ---- `cardbot replay` and the match page (replay.h) ---- */
+
+static json_object *end_replay(const game *g)
+{
+	const t304_deal_end *e = &((const t304 *)g->state)->last;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
+	json_object_object_add(o, "trumper", replay_j_seat(e->trumper));
+	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
+	json_object_object_add(o, "points", replay_j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "made", e->made < 0 ? NULL : replay_j_bool(e->made));
+	json_object *change = json_object_new_array();
+	for (int i = 0; i < e->nsides && i < T304_MAX_SEATS; i++)
+		json_object_array_add(change, json_object_new_int(e->change[i]));
+	json_object_object_add(o, "change", change);
+	json_object_object_add(o, "tokens", replay_j_list(e->tokens, e->nsides));
+	return o;
+}
+
+static json_object *view_replay(const game *g, int who)
+{
+	const game_def *def = g->def;
+	t304_view v;
+	t304_view_of(g->state, who, &v);
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
+		json_object_array_add(bids, replay_j_bid(v.bidlog[i].seat, v.bidlog[i].value));
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object *o = replay_j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", replay_j_seat(v.trumper));
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", replay_j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "trump_card", replay_j_card(def, v.trump_card));
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_aside", replay_j_bool(v.trump_aside));
+	json_object_object_add(o, "revealed", replay_j_bool(v.revealed));
+	json_object_object_add(o, "revealed_by", replay_j_seat(v.revealed_by));
+	json_object_object_add(o, "must_cut", replay_j_seat(v.must_cut));
+	json_object_object_add(o, "centre", json_object_new_int(v.centre));
+	json_object_object_add(o, "exchanged", replay_j_bool(v.exchanged));
+	json_object_object_add(o, "put_down", replay_j_cards(def, v.putdown));
+	json_object_object_add(o, "pile", json_object_new_int(v.npile));
+	const t304_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", replay_j_trick(def, t->leader, t->n, t->seat, t->card, t->winner, t->cut));
+	json_object_object_add(o, "last_trick", replay_j_trick(def, l->leader, l->n, l->seat, l->card, l->winner, l->cut));
+	json_object_object_add(o, "tokens", replay_j_list(v.tokens, v.nsides));
+	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? end_replay(g) : NULL);
+	json_object_object_add(o, "legal", replay_j_legal(g, who, v.hand));
+	return o;
+}
+
+static void refusal_replay(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	replay_refusal_words(buf, len, g->def, res, names, suit_name(res->a & 3),
+		      "bids go in tens from 150 to 300, or 304");
+}
+
+static const replay_game replay = { &game_def_trump304, "deal_end", "tokens", view_replay, end_replay, refusal_replay };
+
 static const present_verb verbs[] = {
 	{ "bid", "b", 1, 1, T_HELP_BID },
 	{ "exchange", NULL, 2, 2, T_HELP_EXCHANGE },
@@ -216,6 +280,7 @@ static const present_verb verbs[] = {
 const present present_trump304 = {
 	.def = &game_def_trump304,
 	.verbs = verbs,
+	.replay = &replay,
 	.words = &words,
 	.cutter_step = 1, /* 002, 2.2: the player to the dealer's left, who is dealt to first */
 	.t_warn = T_G_WARN,
