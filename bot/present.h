@@ -41,10 +41,22 @@ typedef struct present_verb {
 	int help;                  /* line id of its help (`help WORD`) */
 } present_verb;
 
+/* !stats's bands of bids as trumper (store_stats_get): band i holds the
+ * bids from from[i] up to from[i + 1] (from[0] is 0; INT_MAX: no band);
+ * its name ("200-249"; NULL past the last), and a line id for it in the
+ * reader's words (0: the name as it is). */
+typedef struct present_bands {
+	int from[STORE_BANDS];
+	const char *names[STORE_BANDS];
+	int lines[STORE_BANDS];
+} present_bands;
+
 typedef struct present {
 	const game_def *def;
 	/* The game's commands, ended by one with a NULL name. */
 	const present_verb *verbs;
+	/* !stats's bands of bids. */
+	const present_bands *bands;
 	/* What `cardbot replay` and the match page show of it (replay.h); NULL:
 	 * replay.c's own (304, until it moves here). */
 	const struct replay_game *replay;

@@ -1131,8 +1131,15 @@ static const present_verb verbs[] = {
 	{ NULL, NULL, 0, 0, 0 },
 };
 
+static const present_bands bands = {
+	{ 0, 200, 250, 1000 },
+	{ "under 200", "200-249", "250 and over", "pcc" },
+	{ T_BAND_UNDER_200, 0, T_BAND_250_OVER, 0 },
+};
+
 #define PRESENT_304_FAMILY                                     \
 	.verbs = verbs,                                        \
+	.bands = &bands,                                       \
 	.stats_matches = 1,                                    \
 	.stats_caps = 1,                                       \
 	.uses_rules = 1,                                       \

@@ -2,6 +2,7 @@
  * in two teams, the nest, a trump colour named by the bidder, a match to
  * 500, and taken tricks that nobody may look at again until the hand ends.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -331,10 +332,17 @@ static const present_verb verbs[] = {
 	{ NULL, NULL, 0, 0, 0 },
 };
 
+static const present_bands bands = {
+	{ 0, 120, 150, INT_MAX },
+	{ "70-119", "120-149", "150-200", NULL },
+	{ 0 },
+};
+
 const present present_rook = {
 	.def = &game_def_rook,
 	.verbs = verbs,
 	.replay = &replay,
+	.bands = &bands,
 	.words = &words,
 	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */

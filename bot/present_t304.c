@@ -277,10 +277,17 @@ static const present_verb verbs[] = {
 	{ NULL, NULL, 0, 0, 0 },
 };
 
+static const present_bands bands = {
+	{ 0, 200, 250, 304 },
+	{ "150-199", "200-249", "250-300", "304" },
+	{ 0 },
+};
+
 const present present_trump304 = {
 	.def = &game_def_trump304,
 	.verbs = verbs,
 	.replay = &replay,
+	.bands = &bands,
 	.words = &words,
 	.cutter_step = 1, /* 002, 2.2: the player to the dealer's left, who is dealt to first */
 	.t_warn = T_G_WARN,

@@ -23,32 +23,6 @@ struct store {
 	struct stat wal, shm; /* this connection's -wal and -shm, to know them from others' */
 };
 
-/* Bids by band, for each game's range of bids: a band is the bids from
- * its lower end up to the next band's (docs: README's statistics). A game
- * not listed counts as 304. */
-static const struct bands {
-	const char *game;
-	int from[STORE_BANDS];
-	const char *names[STORE_BANDS];
-} bands[] = {
-	{ "304", { 0, 200, 250, 1000 }, { "under 200", "200-249", "250 and over", "pcc" } },
-	{ "trump304", { 0, 200, 250, 304 }, { "150-199", "200-249", "250-300", "304" } },
-	{ "rook", { 0, 120, 150, INT_MAX }, { "70-119", "120-149", "150-200", NULL } },
-};
-
-static const struct bands *bands_of(const char *game)
-{
-	for (size_t i = 0; game && i < sizeof bands / sizeof bands[0]; i++)
-		if (!strcmp(bands[i].game, game))
-			return &bands[i];
-	return &bands[0];
-}
-
-const char *store_band_name(const char *game, int band)
-{
-	return band >= 0 && band < STORE_BANDS ? bands_of(game)->names[band] : NULL;
-}
-
 /* ---- schema ---- */
 
 /* Version 1: the first schema. Kept exactly as it shipped: a database made
@@ -1019,7 +993,8 @@ int store_history(store *s, const char *net, const char *room, store_match_info 
 
 /* ---- statistics ---- */
 
-int store_stats_get(store *s, const char *net, const char *game, const char *user, store_stats *out)
+int store_stats_get(store *s, const char *net, const char *game, const int from[STORE_BANDS], const char *user,
+		    store_stats *out)
 {
 	memset(out, 0, sizeof *out);
 	/* A deal counts for the game of its match (deal_results.match_id is matches.id). */
@@ -1048,12 +1023,11 @@ int store_stats_get(store *s, const char *net, const char *game, const char *use
 	sqlite3_finalize(st);
 	if (!out->deals)
 		return 0;
-	const struct bands *b = bands_of(game);
 	st = prep(s, "SELECT CASE WHEN d.bid >= ?6 THEN 3 WHEN d.bid >= ?5 THEN 2 WHEN d.bid >= ?4 THEN 1 ELSE 0 END AS band,"
 		     " count(*), ifnull(sum(d.made), 0) FROM deal_results d JOIN matches m ON m.id = d.match_id"
 		     " WHERE d.network=?1 AND d.user=?2 COLLATE NOCASE AND d.computer=0 AND d.trumper=1 AND d.made >= 0"
 		     " AND m.game=?3 GROUP BY band",
-		  "tttiii", net, user, game, b->from[1], b->from[2], b->from[3]);
+		  "tttiii", net, user, game, from[1], from[2], from[3]);
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {

@@ -1173,17 +1173,6 @@ static int need_db(table *t, const char *user)
 	return 0;
 }
 
-/* A bid band as the store names it ("200-249"), in the reader's words
- * where it has words. */
-static const char *band_words(const char *band)
-{
-	if (!strcmp(band, "under 200"))
-		return text_line(table_reader_now(), T_BAND_UNDER_200);
-	if (!strcmp(band, "250 and over"))
-		return text_line(table_reader_now(), T_BAND_250_OVER);
-	return band;
-}
-
 static void cmd_stats(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room;
@@ -1210,7 +1199,8 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	const char *gname = t->gdef->name;
 	int named = t->pr->name_in_table_line;
 	store_stats st;
-	int r = store_stats_get(db, t->net->name, gname, who, &st);
+	const present_bands *bands = t->pr->bands;
+	int r = store_stats_get(db, t->net->name, gname, bands->from, who, &st);
 	if (r < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
 		table_tell_txt(t, user, T_ERROR, T_ERR_STATS);
@@ -1236,11 +1226,12 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	table_sb_txt(&b, T_STATS_DEALS, n1, n2, NULL);
 	int any = 0;
 	for (int i = 0; i < STORE_BANDS; i++)
-		if (st.bids[i] && store_band_name(gname, i)) {
+		if (st.bids[i] && bands->names[i]) {
 			sb_add(&b, any ? ", " : " ");
 			snprintf(n1, sizeof n1, "%d", st.bids_made[i]);
 			snprintf(n2, sizeof n2, "%d", st.bids[i]);
-			table_sb_txt(&b, T_STATS_BAND, band_words(store_band_name(gname, i)), n1, n2);
+			const char *band = bands->lines[i] ? text_line(table_reader_now(), bands->lines[i]) : bands->names[i];
+			table_sb_txt(&b, T_STATS_BAND, band, n1, n2);
 			any = 1;
 		}
 	if (!any)
