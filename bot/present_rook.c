@@ -112,10 +112,18 @@ static int rook_hand_at(uint64_t hand, int trump, int pos)
 	return pos >= 1 && pos <= n ? order[pos - 1] : -1;
 }
 
+/* A colour (enum rook_colour) in the reader's words ("?" out of range);
+ * the engine's rook_colour_name stays English, for records and the CLI. */
+static const char *colour_words(const text_lang *lang, int colour)
+{
+	static const int ids[] = { T_ROOK_RED, T_ROOK_GREEN, T_ROOK_YELLOW, T_ROOK_BLACK };
+	return colour >= 0 && colour < (int)(sizeof ids / sizeof ids[0]) ? text_line(lang, ids[colour]) : "?";
+}
+
 static void card_text(strbuf *b, int c, int style) { rook_card_text(b, c, style); }
 static void colour_text(strbuf *b, int x, int style)
 {
-	rook_colour_word(b, x, text_rook_colour(table_reader_now(), x), style);
+	rook_colour_word(b, x, colour_words(table_reader_now(), x), style);
 }
 
 static int parse_card(const table *t, int s, const char *w)
