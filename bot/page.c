@@ -16,9 +16,11 @@
 
 #include "game.h"
 #include "page.h"
+#include "present.h"
 #include "record.h"
 #include "replay.h"
 #include "strbuf.h"
+#include "text_lang.h"
 #include "web_assets.h"
 
 #define PAGE_FORMAT "cardbot-page/1"
@@ -41,24 +43,13 @@ static int is_304(const game_def *def)
 	return def == &game_def_304 || def == &game_def_304six;
 }
 
-/* A card's code in words for a step's line: "J♠", "10♥", "Red 14", "the Rook". */
+/* A card's code in words for a step's line: "J♠", "10♥", or as the game
+ * writes its cards (present.page_card: "Red 14", "the Rook"). */
 static void card_words(const game_def *def, const char *code, char *out, size_t len)
 {
-	if (def == &game_def_rook) {
-		static const struct { char letter; const char *name; } colours[] = {
-			{ 'R', "Red" }, { 'G', "Green" }, { 'Y', "Yellow" }, { 'B', "Black" },
-		};
-		size_t n = strlen(code);
-		if (!strcmp(code, "ROOK") || n < 2) {
-			snprintf(out, len, "the Rook");
-			return;
-		}
-		for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
-			if (code[n - 1] == colours[i].letter) {
-				snprintf(out, len, "%s %.*s", colours[i].name, (int)(n - 1), code);
-				return;
-			}
-		snprintf(out, len, "%s", code);
+	const present *pr = present_find(def);
+	if (pr && pr->page_card) {
+		pr->page_card(code, out, len);
 		return;
 	}
 	const char *suit = "";
@@ -235,7 +226,8 @@ static void add_state(page_walk *w, const game *g, json_object *o)
 	 * the bid once the bidding is over (Rook: the bidder). */
 	json_object *trumper = jget(views[0], "trumper");
 	const char *phase = jstr(views[0], "phase");
-	if (!trumper && rec->game == &game_def_rook && phase && strcmp(phase, "bid") && strcmp(phase, "deal"))
+	const present *pr = present_find(rec->game);
+	if (!trumper && pr && pr->page_bidder_plays && phase && strcmp(phase, "bid") && strcmp(phase, "deal"))
 		trumper = jget(views[0], "bidder");
 	json_object_object_add(o, "bidder", jcopy(jget(views[0], "bidder")));
 	json_object_object_add(o, "trumper", jcopy(trumper));
@@ -345,9 +337,12 @@ static void action_words(const record *rec, const game_action *a, int down, char
 			snprintf(buf, len, "%s plays a card face down", who);
 		else
 			snprintf(buf, len, "%s plays %s", who, c);
-	} else if (!strcmp(act, "trump") && def == &game_def_rook) {
-		static const char *const colours[] = { "red", "green", "yellow", "black" };
-		snprintf(buf, len, "%s names %s trumps", who, a->value < 4 ? colours[a->value] : "?");
+	} else if (!strcmp(act, "trump") && present_find(def) && present_find(def)->page_trumps) {
+		const char *const *trumps = present_find(def)->page_trumps;
+		int n = 0;
+		while (trumps[n])
+			n++;
+		snprintf(buf, len, "%s names %s trumps", who, a->value < n ? trumps[a->value] : "?");
 	} else if (!strcmp(act, "trump")) {
 		snprintf(buf, len, "%s lays the trump card face down", who);
 	} else if (!strcmp(act, "discard")) {
@@ -454,7 +449,8 @@ static void end_words(const record *rec, json_object *end, char *buf, size_t len
 		return;  /* cut short: the line as far as it went */
 	if (p0 + p1 == 0)
 		snprintf(buf + o, len - o, ".");
-	else if (rec->game == &game_def_trump304 && bidder >= 0 && bidder < rec->nseats)
+	else if (present_find(rec->game) && present_find(rec->game)->page_points_by_bidder && bidder >= 0
+		 && bidder < rec->nseats)
 		/* Trump304 counts the trumper's side first. */
 		snprintf(buf + o, len - o, "; card points: %s's side %d, the others %d.", rec->players[bidder], p0, p1);
 	else if (rec->nseats == 4)
@@ -687,9 +683,8 @@ char *page_html(const record *rec, size_t *lenp)
 		return NULL;
 	/* The page's title: the game and the players, escaped. */
 	char title[64 + GAME_MAX_SEATS * (RECORD_MAX_NAME + 4)];
-	size_t o = (size_t)snprintf(title, sizeof title, "%s: ",
-				    rec->game == &game_def_304 ? "304" : rec->game == &game_def_304six ? "304 for six"
-				    : rec->game == &game_def_rook ? "Rook" : "Trump304");
+	const present *pr = present_find(rec->game);
+	size_t o = (size_t)snprintf(title, sizeof title, "%s: ", pr ? text_line(NULL, pr->t_name) : rec->game->name);
 	for (int s = 0; s < rec->nseats && o < sizeof title; s++)
 		o += (size_t)snprintf(title + o, sizeof title - o, "%s%s", s ? ", " : "", rec->players[s]);
 	strbuf b;

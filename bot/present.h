@@ -55,6 +55,14 @@ typedef struct present {
 	const game_def *def;
 	/* The game's commands, ended by one with a NULL name. */
 	const present_verb *verbs;
+	/* The match page's words for it (bot/page.c, in English): a card code
+	 * in words (NULL: a suit card, "J♠"); the trump a `trump` action names
+	 * by its value (NULL: a card laid face down); the bidder plays the bid
+	 * once the bidding is over (its views name no trumper); the deal's
+	 * card points are the trumper's side's, then the others'. */
+	void (*page_card)(const char *code, char *out, size_t len);
+	const char *const *page_trumps;
+	int page_bidder_plays, page_points_by_bidder;
 	/* !stats's bands of bids. */
 	const present_bands *bands;
 	/* What `cardbot replay` and the match page show of it (replay.h); NULL:

@@ -331,6 +331,30 @@ static void refusal_replay(char *buf, size_t len, const game *g, const game_resu
 
 static const replay_game replay = { &game_def_rook, "hand_end", "score", view_replay, end_replay, refusal_replay };
 
+/* The match page's words (present.page_card, page_trumps): "Red 14", "the Rook". */
+static void page_card(const char *code, char *out, size_t len)
+{
+	static const struct {
+		char letter;
+		const char *name;
+	} colours[] = {
+		{ 'R', "Red" }, { 'G', "Green" }, { 'Y', "Yellow" }, { 'B', "Black" },
+	};
+	size_t n = strlen(code);
+	if (!strcmp(code, "ROOK") || n < 2) {
+		snprintf(out, len, "the Rook");
+		return;
+	}
+	for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
+		if (code[n - 1] == colours[i].letter) {
+			snprintf(out, len, "%s %.*s", colours[i].name, (int)(n - 1), code);
+			return;
+		}
+	snprintf(out, len, "%s", code);
+}
+
+static const char *const page_trumps[] = { "red", "green", "yellow", "black", NULL };
+
 static const present_verb verbs[] = {
 	{ "bid", "b", 1, 1, T_HELP_BID },
 	{ "discard", NULL, 1, 1, T_HELP_DISCARD },
@@ -351,6 +375,9 @@ const present present_rook = {
 	.verbs = verbs,
 	.replay = &replay,
 	.bands = &bands,
+	.page_card = page_card,
+	.page_trumps = page_trumps,
+	.page_bidder_plays = 1,
 	.words = &words,
 	.stats_matches = 1,
 	.cutter_step = -1, /* 004: "the player to his right cuts" */

@@ -288,6 +288,7 @@ const present present_trump304 = {
 	.verbs = verbs,
 	.replay = &replay,
 	.bands = &bands,
+	.page_points_by_bidder = 1,
 	.words = &words,
 	.cutter_step = 1, /* 002, 2.2: the player to the dealer's left, who is dealt to first */
 	.t_warn = T_G_WARN,
