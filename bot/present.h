@@ -41,6 +41,14 @@ typedef struct present_verb {
 	int help;                  /* line id of its help (`help WORD`) */
 } present_verb;
 
+/* The verbs several games share, written once (their help lines are the
+ * host's, bot/text.h). */
+#define PRESENT_VERB_BID { "bid", "b", 1, 1, T_HELP_BID }
+#define PRESENT_VERB_PASS { "pass", NULL, 0, 0, T_HELP_PASS }
+#define PRESENT_VERB_PLAY { "play", "p", 1, 1, T_HELP_PLAY }
+#define PRESENT_VERB_TRUMP { "trump", NULL, 1, 1, T_HELP_TRUMP }
+#define PRESENT_VERB_END { NULL, NULL, 0, 0, 0 }
+
 /* !stats's bands of bids as trumper (store_stats_get): band i holds the
  * bids from from[i] up to from[i + 1] (from[0] is 0; INT_MAX: no band);
  * its name ("200-249"; NULL past the last), and a line id for it in the

@@ -1118,17 +1118,17 @@ static void rules(table *t, char *buf, size_t len)
 }
 
 static const present_verb verbs[] = {
-	{ "bid", "b", 1, 1, T_HELP_BID },
+	PRESENT_VERB_BID,
 	{ "caps", NULL, 1, 8, T_HELP_CAPS },
 	{ "finish", NULL, 0, 0, T_HELP_FINISH },
 	{ "open", NULL, 0, 0, T_HELP_OPEN },
 	{ "partner", "ask", 0, 0, T_HELP_PARTNER },
-	{ "pass", NULL, 0, 0, T_HELP_PASS },
-	{ "play", "p", 1, 1, T_HELP_PLAY },
+	PRESENT_VERB_PASS,
+	PRESENT_VERB_PLAY,
 	{ "redeal", "reject", 0, 0, T_HELP_REDEAL },
 	{ "spoilt", NULL, 0, 0, T_HELP_SPOILT },
-	{ "trump", NULL, 1, 1, T_HELP_TRUMP },
-	{ NULL, NULL, 0, 0, 0 },
+	PRESENT_VERB_TRUMP,
+	PRESENT_VERB_END,
 };
 
 static const present_bands bands = {

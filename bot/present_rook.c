@@ -356,19 +356,15 @@ static void page_card(const char *code, char *out, size_t len)
 static const char *const page_trumps[] = { "red", "green", "yellow", "black", NULL };
 
 static const present_verb verbs[] = {
-	{ "bid", "b", 1, 1, T_HELP_BID },
+	PRESENT_VERB_BID,
 	{ "discard", NULL, 1, 1, T_HELP_DISCARD },
-	{ "pass", NULL, 0, 0, T_HELP_PASS },
-	{ "play", "p", 1, 1, T_HELP_PLAY },
-	{ "trump", NULL, 1, 1, T_HELP_TRUMP },
-	{ NULL, NULL, 0, 0, 0 },
+	PRESENT_VERB_PASS,
+	PRESENT_VERB_PLAY,
+	PRESENT_VERB_TRUMP,
+	PRESENT_VERB_END,
 };
 
-static const present_bands bands = {
-	{ 0, 120, 150, INT_MAX },
-	{ "70-119", "120-149", "150-200", NULL },
-	{ 0 },
-};
+static const present_bands bands = { { 0, 120, 150, INT_MAX }, { "70-119", "120-149", "150-200", NULL }, { 0 } };
 
 const present present_rook = {
 	.def = &game_def_rook,

@@ -231,15 +231,13 @@ static json_object *view_replay(const game *g, int who)
 	json_object *bids = json_object_new_array();
 	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
 		json_object_array_add(bids, replay_j_bid(v.bidlog[i].seat, v.bidlog[i].value));
-	char suit[2] = { suit_letter(v.trump_suit), '\0' };
 	json_object *o = replay_j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
 	json_object_object_add(o, "trumper", replay_j_seat(v.trumper));
 	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
 	json_object_object_add(o, "bidder", replay_j_seat(v.bidder));
 	json_object_object_add(o, "bids", bids);
 	json_object_object_add(o, "trump_card", replay_j_card(def, v.trump_card));
-	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
-						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_suit", replay_j_suit(v.trump_suit));
 	json_object_object_add(o, "trump_aside", replay_j_bool(v.trump_aside));
 	json_object_object_add(o, "revealed", replay_j_bool(v.revealed));
 	json_object_object_add(o, "revealed_by", replay_j_seat(v.revealed_by));
@@ -267,21 +265,17 @@ static void refusal_replay(char *buf, size_t len, const game *g, const game_resu
 static const replay_game replay = { &game_def_trump304, "deal_end", "tokens", view_replay, end_replay, refusal_replay };
 
 static const present_verb verbs[] = {
-	{ "bid", "b", 1, 1, T_HELP_BID },
+	PRESENT_VERB_BID,
 	{ "exchange", NULL, 2, 2, T_HELP_EXCHANGE },
 	{ "keep", NULL, 0, 0, T_HELP_KEEP },
-	{ "pass", NULL, 0, 0, T_HELP_PASS },
-	{ "play", "p", 1, 1, T_HELP_PLAY },
+	PRESENT_VERB_PASS,
+	PRESENT_VERB_PLAY,
 	{ "reveal", NULL, 0, 0, T_HELP_REVEAL },
-	{ "trump", NULL, 1, 1, T_HELP_TRUMP },
-	{ NULL, NULL, 0, 0, 0 },
+	PRESENT_VERB_TRUMP,
+	PRESENT_VERB_END,
 };
 
-static const present_bands bands = {
-	{ 0, 200, 250, 304 },
-	{ "150-199", "200-249", "250-300", "304" },
-	{ 0 },
-};
+static const present_bands bands = { { 0, 200, 250, 304 }, { "150-199", "200-249", "250-300", "304" }, { 0 } };
 
 const present present_trump304 = {
 	.def = &game_def_trump304,

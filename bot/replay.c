@@ -96,6 +96,12 @@ json_object *replay_j_cards(const game_def *def, game_cards s)
 	return arr;
 }
 
+json_object *replay_j_suit(int suit)
+{
+	char letter[2] = { suit_letter(suit), '\0' };
+	return suit >= 0 && suit < SUIT_COUNT ? json_object_new_string(letter) : NULL;
+}
+
 /* The names of the actions in acts (bit per action number). */
 static json_object *j_acts(const game_def *def, uint32_t acts)
 {

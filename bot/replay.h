@@ -79,6 +79,8 @@ struct json_object *replay_j_pair(int a, int b);
 struct json_object *replay_j_list(const int32_t *v, int n);
 struct json_object *replay_j_card(const game_def *def, int c);
 struct json_object *replay_j_cards(const game_def *def, game_cards s);
+/* A suit (enum suit) by its letter ("S"), null for none. */
+struct json_object *replay_j_suit(int suit);
 /* A view's first keys, the same in every game. */
 struct json_object *replay_j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer, int turn,
 				       game_cards hand);
