@@ -63,6 +63,13 @@ typedef struct present {
 	const game_def *def;
 	/* The game's commands, ended by one with a NULL name. */
 	const present_verb *verbs;
+	/* Its record's actions (bot/record.c, docs/RECORD.md): `trump` names a
+	 * colour (Rook's "colour": "R"), read by this (-1: none such); NULL:
+	 * `trump` names a card. */
+	int (*record_colour)(const char *word);
+	/* A card code to give as an example where a record's card is wrong
+	 * (NULL: "JS"). */
+	const char *record_card;
 	/* The match page's words for it (bot/page.c, in English): a card code
 	 * in words (NULL: a suit card, "J♠"); the trump a `trump` action names
 	 * by its value (NULL: a card laid face down); the bidder plays the bid
