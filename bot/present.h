@@ -169,5 +169,10 @@ extern const present present_304, present_304six, present_trump304, present_rook
 const present *present_at(int i);
 /* The presentation of a game, or NULL when the table cannot host it. */
 const present *present_find(const game_def *def);
+/* The game of this record name that a table can host, or NULL. */
+const game_def *present_game(const char *name);
+/* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,
+ * for a line that lists them (cut to len). */
+void present_names(char *out, size_t len);
 
 #endif

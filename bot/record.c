@@ -673,18 +673,6 @@ static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 	return parse_deals(top, rec, "a seat number", err);
 }
 
-/* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a record may name. */
-static void game_names(char *out, size_t len)
-{
-	strbuf b;
-	sb_init(&b, out, len);
-	int n = 0;
-	while (present_at(n))
-		n++;
-	for (int i = 0; i < n; i++)
-		sb_printf(&b, "%s\"%s\"", i == 0 ? "" : i == n - 1 ? " or " : ", ", present_at(i)->def->name);
-}
-
 static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR_MAX])
 {
 	json_object *v;
@@ -710,11 +698,9 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 	if (!str_is(v, "304")) {
 		/* Any game a table can host (bot/present.c's list). */
 		const char *gname = json_object_get_string(v);
-		const game_def *def = strlen(gname) == (size_t)json_object_get_string_len(v) ? game_find(gname) : NULL;
-		if (def && !present_find(def))
-			def = NULL;
+		const game_def *def = strlen(gname) == (size_t)json_object_get_string_len(v) ? present_game(gname) : NULL;
 		char names[128];
-		game_names(names, sizeof names);
+		present_names(names, sizeof names);
 		if (!any || !def)
 			return fail(err, any ? "game: %s is not a game cardbot knows; expected %s" : "game: %s is not "
 				    "supported yet; only \"304\" records can be replayed",

@@ -48,7 +48,7 @@ static void settings_from(const config *cfg, const config_table *ct, table_setti
 	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? GAME_AI_STRONG : GAME_AI_NORMAL;
 	out->computer_think_ms = ct->computer_think_ms;
 	out->hints = ct->hints;
-	snprintf(out->game, sizeof out->game, "%s", config_game_name(ct->game));
+	snprintf(out->game, sizeof out->game, "%s", ct->game);
 }
 
 static void settings_for(void *ctx, adapter *net, const char *room, table_settings *out)
