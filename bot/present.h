@@ -5,8 +5,13 @@
  * to its players sits behind this table of functions: the words for its
  * events and refusals, a hand, the state of play, its own commands, what a
  * computer player or a hint chooses, and how an action is written in a
- * record. A new game is one engine module (engine/game.h's list), one
+ * record; its own commands (present.verbs, which the table's command
+ * table takes), what replay, the match page, records and statistics show
+ * of it. A new game is one engine module (engine/game.h's list), one
  * presentation file and one line in present_find's list (bot/present.c).
+ * Trump304 and Rook are named in no other host file; 304 still is (its
+ * options in the table's settings and the configuration, its record codec
+ * and its replay view), until those move here too.
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to

@@ -121,9 +121,9 @@ static const char *colour_words(const text_lang *lang, int colour)
 }
 
 static void card_text(strbuf *b, int c, int style) { rook_card_text(b, c, style); }
-static void colour_text(strbuf *b, int x, int style)
+static void colour_text(const table *t, strbuf *b, int x, int style)
 {
-	rook_colour_word(b, x, colour_words(table_reader_now(), x), style);
+	rook_colour_word(b, x, colour_words(table_reader_now(t), x), style);
 }
 
 static int parse_card(const table *t, int s, const char *w)
@@ -243,10 +243,10 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 		strbuf cb;
 		sb_init(&cb, cs, sizeof cs);
 		rook_hand_text(&cb, l->cards & held(t, s), -1, table_style_of(t, s), 0);
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_DISCARD, cs, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_DISCARD, cs, NULL, NULL));
 	}
 	if (named_can(t, l, "trump"))
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_COLOUR, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_COLOUR, NULL, NULL, NULL));
 }
 
 static const present_named_game words = {
@@ -274,7 +274,7 @@ static void last(table *t, const char *user, int s)
 static void rules(table *t, char *buf, size_t len)
 {
 	static const char *const paces[] = { "live", "casual", "correspondence" };
-	table_txt(buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
+	table_txt(t, buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
 }
 
 /* ---- `cardbot replay` and the match page (replay.h) ---- */

@@ -11,7 +11,7 @@
 #include "replay.h"
 
 static void card_text(strbuf *b, int c, int style) { render_card(b, (card)c, style); }
-static void suit_text(strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(), x)); }
+static void suit_text(const table *t, strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(t), x)); }
 
 static int parse_card(const table *t, int s, const char *w)
 {
@@ -70,7 +70,7 @@ static void payments_text(const table *t, char *buf, size_t len)
 		table_side_names(t, o.change[s] > 0 ? ts : s, from, sizeof from);
 		table_side_names(t, o.change[s] > 0 ? s : ts, to, sizeof to);
 		snprintf(n, sizeof n, "%ld", labs((long)o.change[s]));
-		sb_printf(&b, "%s%s", k++ ? ", " : "", table_txt(line, sizeof line, T_G_PAID, n, from, to));
+		sb_printf(&b, "%s%s", k++ ? ", " : "", table_txt(t, line, sizeof line, T_G_PAID, n, from, to));
 	}
 }
 
@@ -131,10 +131,10 @@ static void state(const table *t, int s, named_state *x)
 		x->phase = NAMED_PLAYING;
 		x->trick_no = v.trick_no;
 		x->bidder = v.trumper;
-		x->led = v.trick.n ? text_suit(table_reader_now(), card_suit(v.trick.card[0])) : NULL;
+		x->led = v.trick.n ? text_suit(table_reader_now(t), card_suit(v.trick.card[0])) : NULL;
 		if (v.revealed || (s == v.trumper && v.trump_suit >= 0)) {
 			x->t_trumps = v.revealed ? T_STATE_TRUMPS : T_STATE_MY_TRUMP;
-			snprintf(x->trumps, sizeof x->trumps, "%s", text_suit(table_reader_now(), v.trump_suit));
+			snprintf(x->trumps, sizeof x->trumps, "%s", text_suit(table_reader_now(t), v.trump_suit));
 		} else {
 			x->t_trumps = T_STATE_TRUMP_HIDDEN;
 		}
@@ -154,7 +154,7 @@ static uint64_t held(const table *t, int s)
 
 static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
 {
-	table_sb_hand(b, (cardset)set, table_style_of(t, s), numbered);
+	table_sb_hand(t, b, (cardset)set, table_style_of(t, s), numbered);
 }
 
 /* The trumper's card laid aside, the cards put down in the exchange, what
@@ -169,17 +169,17 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 	if (s == v.trumper && v.trump_aside && v.trump_card != CARD_NONE) {
 		sb_init(&cb, cs, sizeof cs);
 		render_card(&cb, v.trump_card, style);
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_TRUMP_CARD, cs, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_TRUMP_CARD, cs, NULL, NULL));
 	}
 	if (v.putdown && s == v.trumper && v.phase == T304_PHASE_PLAY && v.trick_no == 0 && v.trick.n == 0) {
 		sb_init(&cb, cs, sizeof cs);
-		table_sb_hand(&cb, v.putdown, style, 0);
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_PUT_DOWN, cs, NULL, NULL));
+		table_sb_hand(t, &cb, v.putdown, style, 0);
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_PUT_DOWN, cs, NULL, NULL));
 	}
 	if (named_can(t, l, "trump"))
-		sb_add(b, table_txt(part, sizeof part, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL));
 	if (named_can(t, l, "exchange") || named_can(t, l, "keep"))
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_EXCHANGE, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_EXCHANGE, NULL, NULL, NULL));
 }
 
 static const present_named_game words = {
@@ -201,7 +201,7 @@ static void rules(table *t, char *buf, size_t len)
 	snprintf(n, sizeof n, "%d", t->nseats);
 	snprintf(secs, sizeof secs, "%d", t->set.live_turn_seconds);
 	const char *args[4] = { table_room_shown(t), n, paces[t->set.pace % 3], secs };
-	text_fmt_in(table_reader_now(), buf, len, T_G_RULES_T304, 4, args);
+	text_fmt_in(table_reader_now(t), buf, len, T_G_RULES_T304, 4, args);
 }
 
 /* ---- `cardbot replay` and the match page (replay.h) ---- */

@@ -286,7 +286,7 @@ static void seat_computer(table *t, int s)
 	/* The names are one message, separated by spaces: four, or six for a
 	 * table of six. */
 	char names[128];
-	table_txt(names, sizeof names, t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL, NULL);
+	table_txt(t, names, sizeof names, t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL, NULL);
 	const char *p = names;
 	for (int i = 0; i < s && strchr(p, ' '); i++)
 		p = strchr(p, ' ') + 1;
@@ -974,25 +974,25 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
 	if (!in_room)
-		table_reader(table_lang_of(t, user)); /* table_command entered the room's */
+		table_reader(t, table_lang_of(t, user)); /* table_command entered the room's */
 	strbuf b;
 	sb_init(&b, line, sizeof line);
 	sb_printf(&b, "%s: ", table_room_shown(t));
 	if (t->pr->name_in_table_line) {
 		char g[64];
-		sb_printf(&b, "%s, ", table_game_shown(table_reader_now(), g, sizeof g, t->gdef->name));
+		sb_printf(&b, "%s, ", table_game_shown(table_reader_now(t), g, sizeof g, t->gdef->name));
 	}
 	for (int s = 0; s < t->nseats; s++) {
 		sb_printf(&b, "%s%d %s", s ? ", " : "", s + 1, table_seat_name(t, s));
 		if (t->seats[s].computer)
-			table_sb_txt(&b, T_SEAT_LIST_COMPUTER, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_SEAT_LIST_COMPUTER, NULL, NULL, NULL);
 		if (t->seats[s].away)
-			table_sb_txt(&b, T_SEAT_LIST_AWAY, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_SEAT_LIST_AWAY, NULL, NULL, NULL);
 	}
 	if (t->state == TABLE_PLAYING && t->g)
 		t->pr->table_line(t, user, &b);
 	else
-		table_sb_txt(&b, T_TABLE_IDLE, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_TABLE_IDLE, NULL, NULL, NULL);
 	table_answer(t, user, in_room, line);
 }
 
@@ -1003,7 +1003,7 @@ static void cmd_last(table *t, const char *user, const char *name, int in_room, 
 		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		return;
 	}
-	table_reader(table_lang_of(t, user)); /* a private line */
+	table_reader(t, table_lang_of(t, user)); /* a private line */
 	t->pr->last(t, user, table_seat_of(t, user));
 }
 
@@ -1016,7 +1016,7 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 		return;
 	}
 	if (!in_room)
-		table_reader(table_lang_of(t, user));
+		table_reader(t, table_lang_of(t, user));
 	t->pr->score(t, line, sizeof line);
 	table_answer(t, user, in_room, line);
 }
@@ -1027,11 +1027,11 @@ static void cmd_rules(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)in_room;
 	char line[TABLE_LINE * 3]; /* the summary in Tamil is near 2000 bytes, and the room name */
-	table_reader(table_lang_of(t, user)); /* a private line */
+	table_reader(t, table_lang_of(t, user)); /* a private line */
 	if (argc > 1 && !strcasecmp(argv[1], "more"))
 		t->pr->rules(t, line, sizeof line);
 	else
-		table_txt(line, sizeof line, t->pr->t_about, table_room_shown(t), NULL, NULL);
+		table_txt(t, line, sizeof line, t->pr->t_about, table_room_shown(t), NULL, NULL);
 	table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
@@ -1219,32 +1219,32 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	if (t->pr->stats_matches) {
 		snprintf(n1, sizeof n1, "%d", st.matches);
 		snprintf(n2, sizeof n2, "%d", st.matches_won);
-		table_sb_txt(&b, T_STATS_MATCHES, n1, n2, NULL);
+		table_sb_txt(t, &b, T_STATS_MATCHES, n1, n2, NULL);
 	}
 	snprintf(n1, sizeof n1, "%d", st.deals);
 	snprintf(n2, sizeof n2, "%d", st.deals_won);
-	table_sb_txt(&b, T_STATS_DEALS, n1, n2, NULL);
+	table_sb_txt(t, &b, T_STATS_DEALS, n1, n2, NULL);
 	int any = 0;
 	for (int i = 0; i < STORE_BANDS; i++)
 		if (st.bids[i] && bands->names[i]) {
 			sb_add(&b, any ? ", " : " ");
 			snprintf(n1, sizeof n1, "%d", st.bids_made[i]);
 			snprintf(n2, sizeof n2, "%d", st.bids[i]);
-			const char *band = bands->lines[i] ? text_line(table_reader_now(), bands->lines[i]) : bands->names[i];
-			table_sb_txt(&b, T_STATS_BAND, band, n1, n2);
+			const char *band = bands->lines[i] ? text_line(table_reader_now(t), bands->lines[i]) : bands->names[i];
+			table_sb_txt(t, &b, T_STATS_BAND, band, n1, n2);
 			any = 1;
 		}
 	if (!any)
-		table_sb_txt(&b, T_STATS_NO_BIDS, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_STATS_NO_BIDS, NULL, NULL, NULL);
 	if (t->pr->stats_caps) {
 		snprintf(n1, sizeof n1, "%d", st.caps_calls);
 		snprintf(n2, sizeof n2, "%d", st.caps_correct);
-		table_sb_txt(&b, T_STATS_CAPS, n1, n2, NULL);
+		table_sb_txt(t, &b, T_STATS_CAPS, n1, n2, NULL);
 	}
 	if (st.trumper_deals) {
 		snprintf(n1, sizeof n1, "%d", st.trumper_deals);
 		snprintf(n2, sizeof n2, "%.0f", st.trumper_points);
-		table_sb_txt(&b, T_STATS_TRUMPER, n1, n2, NULL);
+		table_sb_txt(t, &b, T_STATS_TRUMPER, n1, n2, NULL);
 	}
 	const char *who_shown = st.name[0] ? st.name : shown;
 	char g[64];
@@ -1283,15 +1283,15 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 		char k[24], w[24];
 		snprintf(k, sizeof k, "%d", i + 1);
 		sb_add(&b, i ? "; " : "");
-		table_sb_txt(&b, T_TOP_ROW, k, rows[i].name, NULL);
+		table_sb_txt(t, &b, T_TOP_ROW, k, rows[i].name, NULL);
 		if (t->pr->stats_matches) {
 			snprintf(w, sizeof w, "%d", rows[i].matches_won);
 			snprintf(k, sizeof k, "%d", rows[i].matches);
-			table_sb_txt(&b, T_TOP_MATCHES, w, k, NULL);
+			table_sb_txt(t, &b, T_TOP_MATCHES, w, k, NULL);
 		}
 		snprintf(w, sizeof w, "%d", rows[i].deals_won);
 		snprintf(k, sizeof k, "%d", rows[i].deals);
-		table_sb_txt(&b, T_TOP_DEALS, w, k, NULL);
+		table_sb_txt(t, &b, T_TOP_DEALS, w, k, NULL);
 	}
 	char g[64];
 	if (named)
@@ -1307,7 +1307,7 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 	if (!need_db(t, user))
 		return;
 	store_match_info m[5];
-	table_reader(table_lang_of(t, user)); /* told privately */
+	table_reader(t, table_lang_of(t, user)); /* told privately */
 	int n = store_history(table_db(t), t->net->name, t->room, m, 5);
 	if (n < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
@@ -1333,8 +1333,8 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		snprintf(num, sizeof num, "%lld", (long long)m[i].id);
 		sb_add(&b, i ? "; " : "");
 		char g[64];
-		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day,
-			     table_game_shown(table_reader_now(), g, sizeof g, m[i].game));
+		table_sb_txt(t, &b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day,
+			     table_game_shown(table_reader_now(t), g, sizeof g, m[i].game));
 		if (np == 4 || np == 6) {
 			/* Teams: the winners, or the first team of a stopped match. */
 			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;

@@ -164,6 +164,8 @@ typedef struct table {
 	int state;
 	table_settings set;
 	const game_def *gdef;      /* the game this table plays (304, Trump304, Rook) */
+	const struct text_lang *reader; /* whom the pieces it composes now are for (NULL: the room):
+	                                 * the room's from table_enter, a person's around their lines */
 	const struct present *pr;  /* how it looks to its players (bot/present.h) */
 	game *g;                   /* the match (NULL before the first; kept after it ends) */
 	uint64_t nacts;            /* actions accepted at this table: a computer's late answer

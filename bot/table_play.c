@@ -56,9 +56,9 @@ void table_send_hand(table *t, int s)
 {
 	if (s < 0 || s >= t->nseats || !table_private_ok(t, s) || !table_in_deal(t))
 		return;
-	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
+	const text_lang *was = table_reader(t, table_lang_of(t, t->seats[s].user));
 	t->pr->hand(t, s);
-	table_reader(was);
+	table_reader(t, was);
 }
 
 void table_seen(table *t, int s)
@@ -269,7 +269,7 @@ static void deal_next(void *ctx)
 		cut_deck(deck, t->gdef->deck_size, cut);
 	if (shuffled < 0 || fair_salt(t->salt) < 0 || commit_deck(t->gdef, deck, t->salt, t->commitment) < 0) {
 		char why[TABLE_LINE];
-		table_say(t, T_ERROR, table_txt(why, sizeof why, T_ERR_RANDOM, NULL, NULL, NULL), NULL, NULL);
+		table_say(t, T_ERROR, table_txt(t, why, sizeof why, T_ERR_RANDOM, NULL, NULL, NULL), NULL, NULL);
 		t->state = TABLE_OPEN;
 		table_flush(t);
 		return;
@@ -422,9 +422,9 @@ int table_act(table *t, const game_action *a, const char *user)
 		game_free(before);
 		if (user) {
 			char buf[TABLE_LINE];
-			const text_lang *was = table_reader(table_lang_of(t, user));
+			const text_lang *was = table_reader(t, table_lang_of(t, user));
 			t->pr->refusal(t, &res, a->seat, buf, sizeof buf);
-			table_reader(was);
+			table_reader(t, was);
 			table_tell(t, user, T_REFUSED, table_room_shown(t), buf, NULL);
 			/* Brief: the room saw the command and hears of no move, so
 			 * it is told that this one did not count. */
@@ -782,9 +782,9 @@ void table_hint(table *t, int s, const game_action *a)
 	char what[128];
 	if (!table_private_ok(t, s))
 		return;
-	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
+	const text_lang *was = table_reader(t, table_lang_of(t, t->seats[s].user));
 	t->pr->hint_text(t, s, a, what, sizeof what);
-	table_reader(was);
+	table_reader(t, was);
 	table_tell(t, t->seats[s].user, T_HINT, table_room_shown(t), what, NULL);
 }
 

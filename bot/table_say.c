@@ -22,20 +22,16 @@
 #include "table_int.h"
 #include "table_store.h"
 
-/* Whom the pieces being composed are for (NULL: English). One table is
- * rendered at a time, on the loop's thread. */
-static const text_lang *reader;
-
-const text_lang *table_reader(const text_lang *lang)
+const text_lang *table_reader(table *t, const text_lang *lang)
 {
-	const text_lang *was = reader;
-	reader = lang;
+	const text_lang *was = t->reader;
+	t->reader = lang;
 	return was;
 }
 
-const text_lang *table_reader_now(void)
+const text_lang *table_reader_now(const table *t)
 {
-	return reader ? reader : &text_lang_en;
+	return t->reader ? t->reader : table_lang(t);
 }
 
 const text_lang *table_lang(const table *t)
@@ -50,9 +46,9 @@ const text_lang *table_lang_of(const table *t, const char *user)
 	return l ? l : table_lang(t);
 }
 
-void table_enter(const table *t)
+void table_enter(table *t)
 {
-	table_reader(table_lang(t));
+	table_reader(t, table_lang(t));
 }
 
 const char *table_seat_name(const table *t, int s)
@@ -60,11 +56,11 @@ const char *table_seat_name(const table *t, int s)
 	/* Per language, written once: the words never change. */
 	static char nobody[TEXT_LANGS][64], empty[TEXT_LANGS][64];
 	int k = 0;
-	while (k < TEXT_LANGS - 1 && text_langs[k] != table_reader_now())
+	while (k < TEXT_LANGS - 1 && text_langs[k] != table_reader_now(t))
 		k++;
 	if (!nobody[k][0]) {
-		table_txt(nobody[k], sizeof nobody[k], T_NOBODY, NULL, NULL, NULL);
-		table_txt(empty[k], sizeof empty[k], T_EMPTY_SEAT, NULL, NULL, NULL);
+		table_txt(t, nobody[k], sizeof nobody[k], T_NOBODY, NULL, NULL, NULL);
+		table_txt(t, empty[k], sizeof empty[k], T_EMPTY_SEAT, NULL, NULL, NULL);
 	}
 	if (s < 0 || s >= TABLE_SEATS)
 		return nobody[k];
@@ -114,17 +110,17 @@ void table_say_to(table *t, const char *user, int id, const char *a1, const char
 	table_say(t, id, a1, a2, a3);
 }
 
-const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
+const char *table_txt(const table *t, char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
 {
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
-	text_fmt_in(table_reader_now(), buf, len, id, 3, args);
+	text_fmt_in(table_reader_now(t), buf, len, id, 3, args);
 	return buf;
 }
 
-void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3)
+void table_sb_txt(const table *t, strbuf *b, int id, const char *a1, const char *a2, const char *a3)
 {
 	char buf[TABLE_LINE];
-	sb_add(b, table_txt(buf, sizeof buf, id, a1, a2, a3));
+	sb_add(b, table_txt(t, buf, sizeof buf, id, a1, a2, a3));
 }
 
 void table_persist(table *t)
@@ -221,7 +217,7 @@ void table_tell(table *t, const char *user, int id, const char *a1, const char *
 	table_say_private(t, user, buf, ADAPTER_NOTICE);
 }
 
-const char *table_phase_word(const char *name)
+const char *table_phase_word(const table *t, const char *name)
 {
 	static const struct { const char *name; int id; } words[] = {
 		{ "deal", T_PHASE_DEAL },
@@ -240,16 +236,16 @@ const char *table_phase_word(const char *name)
 	};
 	for (size_t i = 0; name && i < sizeof words / sizeof words[0]; i++)
 		if (!strcmp(name, words[i].name))
-			return text_line(table_reader_now(), words[i].id);
+			return text_line(table_reader_now(t), words[i].id);
 	return name ? name : "";
 }
 
-void table_sb_hand(strbuf *b, cardset hand, int style, int numbered)
+void table_sb_hand(const table *t, strbuf *b, cardset hand, int style, int numbered)
 {
 	if (hand)
 		render_hand(b, hand, style, numbered);
 	else
-		table_sb_txt(b, T_NONE, NULL, NULL, NULL);
+		table_sb_txt(t, b, T_NONE, NULL, NULL, NULL);
 }
 
 void table_tell_txt(table *t, const char *user, int id, int inner)
