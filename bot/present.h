@@ -115,6 +115,9 @@ typedef struct present {
 	/* Trump304: the timer makes a random legal move for an absent player
 	 * (said with t_timed_out); 0: a computer player stands in for them. */
 	int timeout_random, t_timed_out;
+	/* The game's own pace: a table that takes the game plays live with
+	 * this many seconds a turn (Trump304: 30); 0: the table's pace. */
+	int live_turn_seconds;
 
 	/* The match begins: who plays with whom, and the game's terms. */
 	void (*match_start)(struct table *t);

@@ -292,6 +292,7 @@ const present present_trump304 = {
 	.t_brief = T_BRIEF_T304,
 	.t_name = T_GAME_T304,
 	.timeout_random = 1,
+	.live_turn_seconds = 30,
 	.t_timed_out = T_G_TIMED_OUT,
 	PRESENT_NAMED_FUNCS,
 	.rules = rules,

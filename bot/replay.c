@@ -580,7 +580,8 @@ int replay_walk(const record *rec, replay_hook hook, void *ctx)
 	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
 		names[s] = rec->players[s];
 	int err;
-	game *g = game_new(def, rec->nseats, rec->dealer, def == &game_def_304 || def == &game_def_304six ? &rec->rules : NULL, &err);
+	const present *pr = present_find(def);
+	game *g = game_new(def, rec->nseats, rec->dealer, pr && pr->uses_rules ? &rec->rules : NULL, &err);
 	if (!g)
 		return -1;
 	int ev_end = game_ev_parse(def, rg->end_event);

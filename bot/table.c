@@ -177,8 +177,8 @@ table *table_new(const table_host *h, adapter *net, const char *room, const tabl
 	snprintf(t->room, sizeof t->room, "%s", room);
 	t->set = *set;
 	t->state = TABLE_OPEN;
-	t->gdef = &game_def_304;
-	t->pr = &present_304;
+	t->pr = present_at(0); /* the first game of the list, until the table says which */
+	t->gdef = t->pr->def;
 	t->nseats = t->gdef->max_seats;
 	t->seen_seat = -1;
 	t->nudged_seat = -1;
@@ -1560,10 +1560,10 @@ int table_set_game(table *t, const char *gname, int nseats)
 	t->nseats = nseats;
 	game_free(t->g);
 	t->g = NULL;
-	if (d == &game_def_trump304) {
-		/* The game's own pace: 30 seconds a turn, then a random legal card. */
+	if (pr->live_turn_seconds) {
+		/* The game's own pace (Trump304: 30 seconds a turn, then a random legal card). */
 		t->set.pace = PACE_LIVE;
-		t->set.live_turn_seconds = 30;
+		t->set.live_turn_seconds = pr->live_turn_seconds;
 	}
 	return 0;
 }
