@@ -1363,6 +1363,20 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 #define RECORD_LINES_MAX 300 /* lines of record sent privately (adapters/sendq.h SENDQ_WHOLE_MAX): ~10 deals;
 			      * a longer record needs public_dir */
 
+/* Writes data (len bytes) as match-ID.EXT in the public directory, and
+ * where people find it (under public_url, else the file's path) into
+ * shown. 0, or -1 with err saying why. */
+static int publish(const table *t, long long id, const char *ext, const char *data, size_t len, char *shown,
+		   size_t shown_len, char *err, size_t errlen)
+{
+	char fname[64];
+	snprintf(fname, sizeof fname, "match-%lld.%s", id, ext);
+	if (page_publish(t->host->public_dir, fname, data, len, err, errlen) != 0)
+		return -1;
+	snprintf(shown, shown_len, "%s/%s", t->host->public_url[0] ? t->host->public_url : t->host->public_dir, fname);
+	return 0;
+}
+
 static void cmd_record(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
@@ -1429,24 +1443,11 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		}
 	}
 	if (t->host->public_dir[0]) {
-		char path[4200], shown[4200], ppath[4200], pshown[4200];
-		snprintf(path, sizeof path, "%s/match-%lld.json", t->host->public_dir, (long long)id);
-		snprintf(ppath, sizeof ppath, "%s/match-%lld.html", t->host->public_dir, (long long)id);
-		char fname[64], pname[64], err[512];
-		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
-		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
-		int ok = page_publish(t->host->public_dir, fname, rec, strlen(rec), err, sizeof err) == 0;
-		if (ok) {
-			int page_ok = html && page_publish(t->host->public_dir, pname, html, html_len, err, sizeof err) == 0;
+		char shown[4200], pshown[4200], err[512];
+		if (publish(t, (long long)id, "json", rec, strlen(rec), shown, sizeof shown, err, sizeof err) == 0) {
+			int page_ok = html && publish(t, (long long)id, "html", html, html_len, pshown, sizeof pshown, err, sizeof err) == 0;
 			if (html && !page_ok)
 				log_msg(LOG_ERROR, NULL, "%s", err);
-			if (t->host->public_url[0]) {
-				snprintf(shown, sizeof shown, "%s/match-%lld.json", t->host->public_url, (long long)id);
-				snprintf(pshown, sizeof pshown, "%s/match-%lld.html", t->host->public_url, (long long)id);
-			} else {
-				snprintf(shown, sizeof shown, "%s", path);
-				snprintf(pshown, sizeof pshown, "%s", ppath);
-			}
 			if (page_ok)
 				table_tell(t, user, T_RECORD_PAGE, n, shown, pshown);
 			else
