@@ -270,61 +270,29 @@ static int st_save(mx_crypto *c, const char *key, json_object *o)
 
 /* ---- libolm objects: made, pickled, unpickled, freed ---- */
 
-static OlmSession *sess_new(void)
-{
-	void *m = malloc(olm_session_size());
-	return m ? olm_session(m) : NULL;
-}
-
-static void sess_free(OlmSession *s)
-{
-	if (s) {
-		olm_clear_session(s);
-		free(s);
+/* prefix_new: a new object of libolm's type in memory of its own (NULL
+ * when out of memory); prefix_free: wiped and freed (NULL is fine). */
+#define OLM_OBJECT(prefix, type, size, init, clear) \
+	static type *prefix##_new(void) \
+	{ \
+		void *m = malloc(size()); \
+		return m ? init(m) : NULL; \
+	} \
+	static void prefix##_free(type *s) \
+	{ \
+		if (s) { \
+			clear(s); \
+			free(s); \
+		} \
 	}
-}
 
-static OlmOutboundGroupSession *out_new(void)
-{
-	void *m = malloc(olm_outbound_group_session_size());
-	return m ? olm_outbound_group_session(m) : NULL;
-}
-
-static void out_free(OlmOutboundGroupSession *s)
-{
-	if (s) {
-		olm_clear_outbound_group_session(s);
-		free(s);
-	}
-}
-
-static OlmInboundGroupSession *in_new(void)
-{
-	void *m = malloc(olm_inbound_group_session_size());
-	return m ? olm_inbound_group_session(m) : NULL;
-}
-
-static void in_free(OlmInboundGroupSession *s)
-{
-	if (s) {
-		olm_clear_inbound_group_session(s);
-		free(s);
-	}
-}
-
-static OlmPkDecryption *pk_new(void)
-{
-	void *m = malloc(olm_pk_decryption_size());
-	return m ? olm_pk_decryption(m) : NULL;
-}
-
-static void pk_free(OlmPkDecryption *d)
-{
-	if (d) {
-		olm_clear_pk_decryption(d);
-		free(d);
-	}
-}
+OLM_OBJECT(sess, OlmSession, olm_session_size, olm_session, olm_clear_session)
+OLM_OBJECT(out, OlmOutboundGroupSession, olm_outbound_group_session_size, olm_outbound_group_session,
+	   olm_clear_outbound_group_session)
+OLM_OBJECT(in, OlmInboundGroupSession, olm_inbound_group_session_size, olm_inbound_group_session,
+	   olm_clear_inbound_group_session)
+OLM_OBJECT(pk, OlmPkDecryption, olm_pk_decryption_size, olm_pk_decryption, olm_clear_pk_decryption)
+#undef OLM_OBJECT
 
 /* A pickled object as a new string (caller frees), or NULL: one function a
  * kind of object, as libolm's pickle functions differ only in its type. */
