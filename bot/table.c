@@ -1433,10 +1433,8 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
 		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
 		if (t->net->ops->send_file(t->net, user, fname, "application/json", rec, strlen(rec)) == 0) {
-			if (html && t->net->ops->send_file(t->net, user, pname, "text/html", html, html_len) == 0)
-				table_tell(t, user, T_RECORD_PAGE, n, fname, pname);
-			else
-				table_tell(t, user, T_RECORD_FILE, n, fname, NULL);
+			int page_ok = html && t->net->ops->send_file(t->net, user, pname, "text/html", html, html_len) == 0;
+			table_tell(t, user, page_ok ? T_RECORD_PAGE : T_RECORD_FILE, n, fname, page_ok ? pname : NULL);
 			free(html);
 			free(rec);
 			return;
@@ -1445,13 +1443,12 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	if (t->host->public_dir[0]) {
 		char shown[4200], pshown[4200], err[512];
 		if (publish(t, (long long)id, "json", rec, strlen(rec), shown, sizeof shown, err, sizeof err) == 0) {
-			int page_ok = html && publish(t, (long long)id, "html", html, html_len, pshown, sizeof pshown, err, sizeof err) == 0;
+			int page_ok = html
+				      && publish(t, (long long)id, "html", html, html_len, pshown, sizeof pshown, err,
+						 sizeof err) == 0;
 			if (html && !page_ok)
 				log_msg(LOG_ERROR, NULL, "%s", err);
-			if (page_ok)
-				table_tell(t, user, T_RECORD_PAGE, n, shown, pshown);
-			else
-				table_tell(t, user, T_RECORD_FILE, n, shown, NULL);
+			table_tell(t, user, page_ok ? T_RECORD_PAGE : T_RECORD_FILE, n, shown, page_ok ? pshown : NULL);
 			free(html);
 			free(rec);
 			return;
