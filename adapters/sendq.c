@@ -237,6 +237,20 @@ static int line_own(const sendq *q, const sq_flow *f, const sq_line *l)
 	return !f->room && l->asker && !q->cmp(q->cmp_ctx, l->asker, f->name);
 }
 
+/* l has left f (sent or detached): f's counts without it. */
+static void line_gone(sendq *q, sq_flow *f, const sq_line *l)
+{
+	f->len--;
+	if (line_own(q, f, l)) {
+		if (l->whole)
+			f->whole--;
+		else
+			f->caused--;
+		if (!f->caused && !f->whole)
+			f->told = 0;
+	}
+}
+
 /* Takes l (after prev, or the head when prev is NULL) out of f, unsent,
  * and keeps it (the caller puts it elsewhere or frees it). */
 static void line_detach(sendq *q, sq_flow *f, sq_line *prev, sq_line *l)
@@ -247,15 +261,7 @@ static void line_detach(sendq *q, sq_flow *f, sq_line *prev, sq_line *l)
 		f->head = l->next;
 	if (f->tail == l)
 		f->tail = prev;
-	f->len--;
-	if (line_own(q, f, l)) {
-		if (l->whole)
-			f->whole--;
-		else
-			f->caused--;
-		if (!f->caused && !f->whole)
-			f->told = 0;
-	}
+	line_gone(q, f, l);
 	l->next = NULL;
 	q->len--;
 }
@@ -416,15 +422,7 @@ void sendq_pop(sendq *q, int64_t now)
 	f->head = l->next;
 	if (!f->head)
 		f->tail = NULL;
-	f->len--;
-	if (line_own(q, f, l)) {
-		if (l->whole)
-			f->whole--;
-		else
-			f->caused--;
-		if (!f->caused && !f->whole)
-			f->told = 0;
-	}
+	line_gone(q, f, l);
 	q->len--;
 	f->served = ++q->sent;
 	q->streak = f->room ? q->streak + 1 : 0;

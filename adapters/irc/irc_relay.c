@@ -38,43 +38,9 @@
 #include "irc_relay_internal.h"
 #include "utf8.h"
 
-static int rbuf_add(rbuf *b, const char *data, size_t len)
-{
-	if (b->len + len > RELAY_BUF_MAX)
-		return -1;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + len)
-			cap *= 2;
-		char *d = realloc(b->data, cap);
-		if (!d)
-			return -1;
-		b->data = d;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, data, len);
-	b->len += len;
-	return 0;
-}
-
-static void rbuf_drop(rbuf *b, size_t n)
-{
-	memmove(b->data, b->data + n, b->len - n);
-	b->len -= n;
-}
-
-/* Frees a buffer, wiping it first: it may have held the SASL secret. */
-static void rbuf_free(rbuf *b)
-{
-	if (b->data)
-		OPENSSL_cleanse(b->data, b->cap);
-	free(b->data);
-	memset(b, 0, sizeof *b);
-}
-
 void relay_send_server(irc_relay *r, const char *line)
 {
-	if (rbuf_add(&r->to_server, line, strlen(line)) || rbuf_add(&r->to_server, "\r\n", 2))
+	if (sb_add(&r->to_server, line) || sb_addn(&r->to_server, "\r\n", 2))
 		relay_close(r, "the send buffer to the server overflowed");
 }
 
@@ -113,8 +79,8 @@ static void relay_shut(irc_relay *r)
 	loop_cancel(r->ev, r->t_cap);
 	loop_cancel(r->ev, r->t_ping);
 	r->t_connect = r->t_cap = r->t_ping = 0;
-	rbuf_free(&r->to_server);
-	rbuf_free(&r->to_client);
+	sb_release(&r->to_server);
+	sb_release(&r->to_client);
 	ERR_clear_error();
 }
 
@@ -170,6 +136,8 @@ irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_
 	r->events = *events;
 	r->srv_fd = r->listen_fd = r->local_fd = -1;
 	r->state = R_IDLE;
+	sb_init_grow(&r->to_server, RELAY_BUF_MAX + 1);
+	sb_init_grow(&r->to_client, RELAY_BUF_MAX + 1);
 	ircline_isupport_default(&r->isupport);
 	return r;
 }
@@ -327,7 +295,7 @@ static int to_client(irc_relay *r, const ircline_msg *m)
 		return -1;
 	}
 	memcpy(out + n, "\r\n", 2);
-	if (rbuf_add(&r->to_client, out, (size_t)n + 2))
+	if (sb_addn(&r->to_client, out, (size_t)n + 2))
 		relay_close(r, "libircclient is not reading; the relay buffer overflowed");
 	return 0;
 }
@@ -529,7 +497,7 @@ static void srv_write(irc_relay *r)
 		ssize_t k;
 		if (r->ssl) {
 			ERR_clear_error();
-			k = SSL_write(r->ssl, r->to_server.data, (int)r->to_server.len);
+			k = SSL_write(r->ssl, r->to_server.s, (int)r->to_server.len);
 			if (k <= 0) {
 				int e = SSL_get_error(r->ssl, (int)k);
 				if (e == SSL_ERROR_WANT_WRITE)
@@ -541,11 +509,11 @@ static void srv_write(irc_relay *r)
 				relay_close(r, "TLS write to the server failed");
 				return;
 			}
-		} else if ((k = sock_io(r, r->srv_fd, r->to_server.data, r->to_server.len, 1,
+		} else if ((k = sock_io(r, r->srv_fd, r->to_server.s, r->to_server.len, 1,
 					"write to the server failed")) < 0) {
 			return;
 		}
-		rbuf_drop(&r->to_server, (size_t)k);
+		sb_drop(&r->to_server, (size_t)k);
 	}
 }
 
@@ -614,7 +582,7 @@ static void local_read(irc_relay *r)
 			relay_close(r, "the client closed the local link");
 			return;
 		}
-		if (rbuf_add(&r->to_server, buf, (size_t)n)) {
+		if (sb_addn(&r->to_server, buf, (size_t)n)) {
 			relay_close(r, "the server is not reading; the relay buffer overflowed");
 			return;
 		}
@@ -624,11 +592,11 @@ static void local_read(irc_relay *r)
 static void local_write(irc_relay *r)
 {
 	while (r->to_client.len) {
-		ssize_t n = sock_io(r, r->local_fd, r->to_client.data, r->to_client.len, 1,
+		ssize_t n = sock_io(r, r->local_fd, r->to_client.s, r->to_client.len, 1,
 				    "the local link failed");
 		if (n < 0)
 			return;
-		rbuf_drop(&r->to_client, (size_t)n);
+		sb_drop(&r->to_client, (size_t)n);
 	}
 }
 

@@ -14,6 +14,7 @@
 #include "irc_relay.h"
 #include "ircline.h"
 #include "loop.h"
+#include "strbuf.h"
 
 #define RELAY_BUF_MAX (1024 * 1024)     /* bytes queued either way before the link is deemed stuck */
 #define RELAY_READ_CHUNK 4096
@@ -32,10 +33,6 @@ enum relay_state { R_IDLE, R_CONNECTING, R_TLS, R_RELAYING, R_CLOSED };
 enum cap_state { CAP_LS, CAP_REQ, CAP_DONE };
 enum sasl_state { SASL_NONE, SASL_REQ, SASL_START, SASL_SENT, SASL_OVER };
 
-typedef struct rbuf {
-	char *data;
-	size_t len, cap;
-} rbuf;
 
 struct irc_relay {
 	loop *ev;
@@ -51,7 +48,7 @@ struct irc_relay {
 	SSL *ssl;
 	int hs_want_write;             /* the handshake waits for writability */
 	int read_wants_write, write_wants_read;
-	rbuf to_server, to_client;
+	strbuf to_server, to_client;   /* growable, up to RELAY_BUF_MAX bytes; wiped when released */
 	char line[RELAY_TAGS_MAX + 1 + RELAY_LINE_MAX + 1];
 	size_t line_len;
 	size_t tags_len;               /* the tag section's bytes with its space; 0 before the space or without tags */

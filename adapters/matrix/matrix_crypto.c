@@ -42,6 +42,7 @@
 #include <olm/pk.h>
 #include "matrix_crypto.h"
 #include "matrix_crypto_int.h"
+#include "strbuf.h"
 
 #define MXC_ID_MAX 255           /* a user, device, room or event id, in bytes */
 #define MXC_KEY_B64 43           /* a curve25519 or ed25519 key, unpadded base64 */
@@ -273,61 +274,29 @@ static int st_save(mx_crypto *c, const char *key, json_object *o)
 
 /* ---- libolm objects: made, pickled, unpickled, freed ---- */
 
-static OlmSession *sess_new(void)
-{
-	void *m = malloc(olm_session_size());
-	return m ? olm_session(m) : NULL;
-}
-
-static void sess_free(OlmSession *s)
-{
-	if (s) {
-		olm_clear_session(s);
-		free(s);
+/* prefix_new: a new object of libolm's type in memory of its own (NULL
+ * when out of memory); prefix_free: wiped and freed (NULL is fine). */
+#define OLM_OBJECT(prefix, type, size, init, clear) \
+	static type *prefix##_new(void) \
+	{ \
+		void *m = malloc(size()); \
+		return m ? init(m) : NULL; \
+	} \
+	static void prefix##_free(type *s) \
+	{ \
+		if (s) { \
+			clear(s); \
+			free(s); \
+		} \
 	}
-}
 
-static OlmOutboundGroupSession *out_new(void)
-{
-	void *m = malloc(olm_outbound_group_session_size());
-	return m ? olm_outbound_group_session(m) : NULL;
-}
-
-static void out_free(OlmOutboundGroupSession *s)
-{
-	if (s) {
-		olm_clear_outbound_group_session(s);
-		free(s);
-	}
-}
-
-static OlmInboundGroupSession *in_new(void)
-{
-	void *m = malloc(olm_inbound_group_session_size());
-	return m ? olm_inbound_group_session(m) : NULL;
-}
-
-static void in_free(OlmInboundGroupSession *s)
-{
-	if (s) {
-		olm_clear_inbound_group_session(s);
-		free(s);
-	}
-}
-
-static OlmPkDecryption *pk_new(void)
-{
-	void *m = malloc(olm_pk_decryption_size());
-	return m ? olm_pk_decryption(m) : NULL;
-}
-
-static void pk_free(OlmPkDecryption *d)
-{
-	if (d) {
-		olm_clear_pk_decryption(d);
-		free(d);
-	}
-}
+OLM_OBJECT(sess, OlmSession, olm_session_size, olm_session, olm_clear_session)
+OLM_OBJECT(out, OlmOutboundGroupSession, olm_outbound_group_session_size, olm_outbound_group_session,
+	   olm_clear_outbound_group_session)
+OLM_OBJECT(in, OlmInboundGroupSession, olm_inbound_group_session_size, olm_inbound_group_session,
+	   olm_clear_inbound_group_session)
+OLM_OBJECT(pk, OlmPkDecryption, olm_pk_decryption_size, olm_pk_decryption, olm_clear_pk_decryption)
+#undef OLM_OBJECT
 
 /* A pickled object as a new string (caller frees), or NULL: one function a
  * kind of object, as libolm's pickle functions differ only in its type. */
@@ -413,42 +382,19 @@ int mxc_unseal(mx_crypto *c, const char *sealed, uint8_t secret[MXC_SECRET_LEN])
 
 /* ---- canonical JSON ---- */
 
-typedef struct cbuf {
-	char *s;
-	size_t len, cap;
-	int bad;
-} cbuf;
+/* Canonical JSON grows to this at most: a Matrix event is at most 64 KiB,
+ * and a key upload or a device list is far smaller than this bound. */
+#define MXC_CANONICAL_MAX ((size_t)16 << 20)
 
-static void cb_add(cbuf *b, const char *s, size_t n)
+static void cb_str(strbuf *b, const char *s, size_t n)
 {
-	if (b->bad)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *ns = realloc(b->s, cap);
-		if (!ns) {
-			b->bad = 1;
-			return;
-		}
-		b->s = ns;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-static void cb_str(cbuf *b, const char *s, size_t n)
-{
-	cb_add(b, "\"", 1);
+	sb_addn(b, "\"", 1);
 	size_t run = 0;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char ch = (unsigned char)s[i];
 		if (ch >= 0x20 && ch != '"' && ch != '\\')
 			continue;
-		cb_add(b, s + run, i - run);
+		sb_addn(b, s + run, i - run);
 		run = i + 1;
 		char esc[8];
 		const char *named = ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : ch == '\b' ? "\\b" : ch == '\f' ? "\\f"
@@ -457,10 +403,10 @@ static void cb_str(cbuf *b, const char *s, size_t n)
 			snprintf(esc, sizeof esc, "\\u%04x", ch);
 			named = esc;
 		}
-		cb_add(b, named, strlen(named));
+		sb_addn(b, named, strlen(named));
 	}
-	cb_add(b, s + run, n - run);
-	cb_add(b, "\"", 1);
+	sb_addn(b, s + run, n - run);
+	sb_addn(b, "\"", 1);
 }
 
 static int key_cmp(const void *a, const void *b)
@@ -468,14 +414,14 @@ static int key_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void cb_value(cbuf *b, json_object *o, int depth);
+static void cb_value(strbuf *b, json_object *o, int depth);
 
-static void cb_object(cbuf *b, json_object *o, int depth)
+static void cb_object(strbuf *b, json_object *o, int depth)
 {
 	size_t n = (size_t)json_object_object_length(o), i = 0;
 	const char **keys = malloc((n ? n : 1) * sizeof *keys);
 	if (!keys) {
-		b->bad = 1;
+		b->cut = 1;
 		return;
 	}
 	json_object_object_foreach(o, k, v) {
@@ -483,73 +429,70 @@ static void cb_object(cbuf *b, json_object *o, int depth)
 		keys[i++] = k;
 	}
 	qsort(keys, n, sizeof *keys, key_cmp);
-	cb_add(b, "{", 1);
-	for (i = 0; i < n && !b->bad; i++) {
+	sb_addn(b, "{", 1);
+	for (i = 0; i < n && !b->cut; i++) {
 		if (i)
-			cb_add(b, ",", 1);
+			sb_addn(b, ",", 1);
 		cb_str(b, keys[i], strlen(keys[i]));
-		cb_add(b, ":", 1);
+		sb_addn(b, ":", 1);
 		cb_value(b, json_object_object_get(o, keys[i]), depth + 1);
 	}
-	cb_add(b, "}", 1);
+	sb_addn(b, "}", 1);
 	free(keys);
 }
 
-static void cb_value(cbuf *b, json_object *o, int depth)
+static void cb_value(strbuf *b, json_object *o, int depth)
 {
 	char num[32];
 	if (depth > MXC_DEPTH_MAX) {
-		b->bad = 1;
+		b->cut = 1;
 		return;
 	}
 	switch (json_object_get_type(o)) {
 	case json_type_null:
-		cb_add(b, "null", 4);
+		sb_addn(b, "null", 4);
 		break;
 	case json_type_boolean:
-		cb_add(b, json_object_get_boolean(o) ? "true" : "false", json_object_get_boolean(o) ? 4 : 5);
+		sb_addn(b, json_object_get_boolean(o) ? "true" : "false", json_object_get_boolean(o) ? 4 : 5);
 		break;
 	case json_type_int: {
 		/* Canonical JSON allows the integers a double holds exactly. */
 		const int64_t lim = 9007199254740991LL;
 		int64_t v = json_object_get_int64(o);
 		if (v > lim || v < -lim || (v == INT64_MAX && json_object_get_uint64(o) > (uint64_t)INT64_MAX)) {
-			b->bad = 1;
+			b->cut = 1;
 			return;
 		}
 		snprintf(num, sizeof num, "%" PRId64, v);
-		cb_add(b, num, strlen(num));
+		sb_addn(b, num, strlen(num));
 		break;
 	}
 	case json_type_string:
 		cb_str(b, json_object_get_string(o), (size_t)json_object_get_string_len(o));
 		break;
 	case json_type_array:
-		cb_add(b, "[", 1);
-		for (size_t i = 0; i < json_object_array_length(o) && !b->bad; i++) {
+		sb_addn(b, "[", 1);
+		for (size_t i = 0; i < json_object_array_length(o) && !b->cut; i++) {
 			if (i)
-				cb_add(b, ",", 1);
+				sb_addn(b, ",", 1);
 			cb_value(b, json_object_array_get_idx(o, i), depth + 1);
 		}
-		cb_add(b, "]", 1);
+		sb_addn(b, "]", 1);
 		break;
 	case json_type_object:
 		cb_object(b, o, depth);
 		break;
 	default:                 /* a double */
-		b->bad = 1;
+		b->cut = 1;
 	}
 }
 
 char *mx_canonical_json(json_object *o)
 {
-	cbuf b = { 0 };
+	strbuf b;
+	sb_init_grow(&b, MXC_CANONICAL_MAX);
 	cb_value(&b, o, 0);
-	if (b.bad) {
-		free(b.s);
-		return NULL;
-	}
-	return b.s;
+	return sb_take(&b);
 }
 
 /* The canonical JSON of an object without its "signatures" and "unsigned" (what a signature covers). */

@@ -6,20 +6,20 @@
 
 /* ---- HTML rendering of mIRC-coded text ---- */
 
-static void ob_add(outbuf *b, const char *s, size_t n)
+/* Appends s[0..n) whole or not at all, and nothing more once something
+ * did not fit: an entity or a tag is never cut in two. */
+static void ob_add(strbuf *b, const char *s, size_t n)
 {
-	if (b->full || b->len + n + 1 > b->cap) {
-		b->full = 1;
+	if (b->cut || b->len + n + 1 > b->cap) {
+		b->cut = 1;
 		return;
 	}
-	memcpy(b->s + b->len, s, n);
-	b->len += n;
-	b->s[b->len] = '\0';
+	sb_addn(b, s, n);
 }
 
-void mx_ob_str(outbuf *b, const char *s) { ob_add(b, s, strlen(s)); }
+void mx_ob_str(strbuf *b, const char *s) { ob_add(b, s, strlen(s)); }
 
-void mx_html_escape(outbuf *b, const char *s, size_t n)
+void mx_html_escape(strbuf *b, const char *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		switch (s[i]) {
@@ -45,7 +45,7 @@ struct fmt_state {
 	int open;   /* tags currently written */
 };
 
-static void fmt_close(outbuf *h, struct fmt_state *st)
+static void fmt_close(strbuf *h, struct fmt_state *st)
 {
 	if (!st->open)
 		return;
@@ -60,7 +60,7 @@ static void fmt_close(outbuf *h, struct fmt_state *st)
 	st->open = 0;
 }
 
-static void fmt_open(outbuf *h, struct fmt_state *st)
+static void fmt_open(strbuf *h, struct fmt_state *st)
 {
 	if (st->open)
 		return;
@@ -80,7 +80,7 @@ static void fmt_open(outbuf *h, struct fmt_state *st)
 }
 
 /* Renders n bytes of text; html gets room for its closing tags kept back. */
-void mx_render_into(const char *text, size_t n, outbuf *body, outbuf *html)
+void mx_render_into(const char *text, size_t n, strbuf *body, strbuf *html)
 {
 	struct fmt_state st = { -1, 0, 0, 0, 0 };
 	size_t hcap = html->cap;
@@ -142,17 +142,15 @@ void mx_render_into(const char *text, size_t n, outbuf *body, outbuf *html)
 		i += cl;
 	}
 	html->cap = hcap;
-	html->full = 0;
+	html->cut = 0;
 	fmt_close(html, &st);
 }
 
 void matrix_render(const char *text, char *body, size_t body_len, char *html, size_t html_len)
 {
-	outbuf b = { body, 0, body_len, 0 }, h = { html, 0, html_len, 0 };
-	if (body_len)
-		body[0] = '\0';
-	if (html_len)
-		html[0] = '\0';
+	strbuf b, h;
+	sb_init(&b, body, body_len);
+	sb_init(&h, html, html_len);
 	if (!body_len || !html_len)
 		return;
 	mx_render_into(text, strlen(text), &b, &h);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <curl/curl.h>
 #include <json-c/json.h>
+#include "strbuf.h"
 #include "loop.h"
 #include "log.h"
 #include "matrix.h"
@@ -216,11 +217,6 @@ struct matrix {
 	uint64_t verify_timer;         /* reads the operator's answers */
 };
 
-typedef struct outbuf {
-	char *s;
-	size_t len, cap;
-	int full;
-} outbuf;
 
 #define LOG(m, lvl, ...) mx_log(m, lvl, __VA_ARGS__)
 
@@ -250,9 +246,9 @@ void mx_after_filter(matrix *m);
 void mx_after_direct(matrix *m);
 
 /* ---- matrix_html.c ---- */
-void mx_ob_str(outbuf *b, const char *s);
-void mx_html_escape(outbuf *b, const char *s, size_t n);
-void mx_render_into(const char *text, size_t n, outbuf *body, outbuf *html);
+void mx_ob_str(strbuf *b, const char *s);
+void mx_html_escape(strbuf *b, const char *s, size_t n);
+void mx_render_into(const char *text, size_t n, strbuf *body, strbuf *html);
 
 /* ---- matrix_rooms.c ---- */
 mx_room *mx_room_find(matrix *m, const char *id);

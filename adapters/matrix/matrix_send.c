@@ -214,8 +214,9 @@ static int build_batch(matrix *m, mx_room *r)
 	}
 	size_t pos;
 	const mx_member *who = find_address(m, r, mention, text, &pos);
-	outbuf b = { body, 0, blen, 0 }, h = { html, 0, hlen, 0 };
-	body[0] = html[0] = '\0';
+	strbuf b, h;
+	sb_init(&b, body, blen);
+	sb_init(&h, html, hlen);
 	json_object *o = json_object_new_object();
 	if (who && pos == (size_t)-1) {
 		/* Alerted though not addressed by name in the text. */

@@ -29,10 +29,7 @@ typedef struct player {
 	adapter *con;
 	int stopping;
 	const game_def *def;
-	int seeded;
 	rng decks;                  /* --seed: the decks, one after another */
-	card deck304[CARD_COUNT];
-	uint8_t gdeck[64];
 	char user[32];              /* the person's name at the table */
 } player;
 
@@ -56,23 +53,19 @@ static void on_stop_signal(void *ctx, int sig)
 }
 
 /* With --seed, every deal takes the next deck of a generator seeded with
- * it, through the hook the unit tests use (bot.h): armed again each time a
- * deal has used it. */
-static void arm_deck(player *p)
+ * it, through the tables' deck source (table_host.deck); 304's pack is
+ * shuffled by rng_shuffle_deck, so a seed deals what it always dealt. */
+static int seeded_deck(void *ctx, const game_def *def, uint8_t *deck)
 {
-	if (!p->seeded)
-		return;
-	if (!strcmp(p->def->name, "304")) {
-		if (p->b->test_deck)
-			return;
-		rng_shuffle_deck(&p->decks, p->deck304);
-		p->b->test_deck = p->deck304;
+	player *p = ctx;
+	if (def == &game_def_304) {
+		card d[CARD_COUNT];
+		rng_shuffle_deck(&p->decks, d);
+		memcpy(deck, d, CARD_COUNT);
 	} else {
-		if (p->b->test_gdeck)
-			return;
-		game_shuffle(p->def, &p->decks, p->gdeck);
-		p->b->test_gdeck = p->gdeck;
+		game_shuffle(def, &p->decks, deck);
 	}
+	return 1;
 }
 
 /* A directory of our own for the database: --data's, kept, or a fresh one, removed at the end. */
@@ -216,7 +209,6 @@ int play_main(int argc, char **argv)
 				p.def->max_seats, players);
 		return 64;
 	}
-	p.seeded = seeded;
 	snprintf(p.user, sizeof p.user, "%s", good_name(name) ? name : PLAY_NAME);
 	rng_seed(&p.decks, (uint64_t)seed);
 	log_set_level(verbose ? LOG_INFO : LOG_WARN);
@@ -242,8 +234,8 @@ int play_main(int argc, char **argv)
 	snprintf(defaults.game, sizeof defaults.game, "%s", p.def->name);
 	defaults.computer_delay_ms = (int)delay;
 	defaults.deal_pause_ms = PLAY_DEAL_PAUSE_MS;
-	/* With --seed the decks are fixed, and a 304 deck is taken as it is
-	 * after the cut: a cut offered would change nothing. */
+	/* With --seed the decks are fixed, and no cut is offered: a seed
+	 * deals the same deals whatever is typed. */
 	defaults.cut_offer_ms = seeded ? 0 : PLAY_CUT_OFFER_MS;
 	p.ev = loop_new();
 	p.b = p.ev ? bot_new(p.ev, &defaults, "!") : NULL;
@@ -254,6 +246,10 @@ int play_main(int argc, char **argv)
 		goto out;
 	}
 	p.b->db = db;
+	if (seeded) {
+		p.b->thost.deck = seeded_deck;
+		p.b->thost.deck_ctx = &p;
+	}
 	/* One person typing: no need to slow them down. */
 	p.b->cmd_burst = 1000;
 	p.b->cmd_per_second = 1000;
@@ -281,7 +277,6 @@ int play_main(int argc, char **argv)
 			fflush(stdout);
 		}
 	} else {
-		arm_deck(&p);
 		bot_open_full(p.b, p.con, PLAY_ROOM, p.user, p.def->name, (int)players);
 	}
 	if (seeded && p.b->ntables > 0)
@@ -290,7 +285,6 @@ int play_main(int argc, char **argv)
 	loop_on_signal(p.ev, SIGINT, on_stop_signal, &p);
 	while (!p.stopping && !console_finished(p.con)) {
 		loop_once(p.ev, PLAY_TICK_MS);
-		arm_deck(&p);
 	}
 	console_flush(p.con, 1000);
 out:

@@ -3,9 +3,8 @@
 #include <string.h>
 #include "render.h"
 #include "g304six.h"
-#include "rook.h"
 
-#define IRC_COLOUR "\x03"
+#define IRC_COLOUR RENDER_IRC_COLOUR
 #define IRC_RED "04"
 
 static const char *const suit_symbols[SUIT_COUNT] = { "\xe2\x99\xa0", "\xe2\x99\xa5", "\xe2\x99\xa6", "\xe2\x99\xa3" };
@@ -55,9 +54,7 @@ static int hand_order(cardset hand, card out[CARD_COUNT])
 	return n;
 }
 
-/* What goes before the i-th card of a shown hand (from 0): a space after
- * the first, then "N:" when the hand is numbered for "!p N". */
-static void hand_gap(strbuf *b, int i, int numbered)
+void render_hand_gap(strbuf *b, int i, int numbered)
 {
 	if (i)
 		sb_add(b, " ");
@@ -69,7 +66,7 @@ static void hand_gap(strbuf *b, int i, int numbered)
 static void hand_text(strbuf *b, const card *order, int n, int style, int numbered, void (*one)(strbuf *, card, int))
 {
 	for (int i = 0; i < n; i++) {
-		hand_gap(b, i, numbered);
+		render_hand_gap(b, i, numbered);
 		one(b, order[i], style);
 	}
 	if (!n)
@@ -170,95 +167,4 @@ card render_parse_card6(const char *text)
 {
 	char buf[8];
 	return typed_code(text, buf) ? g6_parse(buf) : CARD_NONE;
-}
-
-/* ---- Rook ---- */
-
-static const char *const rook_irc[4] = { "04", "03", "07", "14" };
-
-void render_rook_card(strbuf *b, int c, int style)
-{
-	if (c < 0 || c >= ROOK_CARDS) {
-		sb_add(b, "??");
-		return;
-	}
-	char code[5];
-	rook_code((rcard)c, code);
-	if (style == RENDER_ASCII) {
-		sb_add(b, code);
-	} else if (c == ROOK_BIRD) {
-		sb_add(b, "\x02ROOK\x02");
-	} else {
-		sb_add(b, IRC_COLOUR);
-		sb_add(b, rook_irc[rook_colour((rcard)c)]);
-		sb_add(b, code);
-		sb_add(b, IRC_COLOUR);
-	}
-}
-
-void render_rook_colour(strbuf *b, int colour, int style)
-{
-	render_rook_colour_word(b, colour, rook_colour_name(colour), style);
-}
-
-void render_rook_colour_word(strbuf *b, int colour, const char *name, int style)
-{
-	if (colour < 0 || colour > 3) {
-		sb_add(b, "?");
-		return;
-	}
-	if (style != RENDER_ASCII) {
-		sb_add(b, IRC_COLOUR);
-		sb_add(b, rook_irc[colour]);
-	}
-	char word[64]; /* a colour's name in any language */
-	snprintf(word, sizeof word, "%s", name);
-	if (word[0] >= 'a' && word[0] <= 'z')
-		word[0] = (char)(word[0] - 'a' + 'A');
-	sb_add(b, word);
-	if (style != RENDER_ASCII)
-		sb_add(b, IRC_COLOUR);
-}
-
-static int rook_order(uint64_t hand, int trump, int out[ROOK_CARDS])
-{
-	int n = 0;
-	int colours[4] = { 0, 1, 2, 3 };
-	if (trump >= 0 && trump < 4) {
-		colours[0] = trump;
-		for (int i = 0, k = 1; i < 4; i++)
-			if (i != trump)
-				colours[k++] = i;
-	}
-	for (int i = 0; i < 4; i++) {
-		int col = colours[i];
-		/* strongest first: 1, then 14 down to 2 */
-		if (hand >> (col * 14) & 1)
-			out[n++] = col * 14;
-		for (int num = 14; num >= 2; num--)
-			if (hand >> (col * 14 + num - 1) & 1)
-				out[n++] = col * 14 + num - 1;
-		if (i == 0 && trump >= 0 && (hand >> ROOK_BIRD & 1))
-			out[n++] = ROOK_BIRD;
-	}
-	if (trump < 0 && (hand >> ROOK_BIRD & 1))
-		out[n++] = ROOK_BIRD;
-	return n;
-}
-
-void render_rook_hand(strbuf *b, uint64_t hand, int trump, int style, int numbered)
-{
-	int order[ROOK_CARDS];
-	int n = rook_order(hand, trump, order);
-	for (int i = 0; i < n; i++) {
-		hand_gap(b, i, numbered);
-		render_rook_card(b, order[i], style);
-	}
-}
-
-int render_rook_hand_at(uint64_t hand, int trump, int pos)
-{
-	int order[ROOK_CARDS];
-	int n = rook_order(hand, trump, order);
-	return pos >= 1 && pos <= n ? order[pos - 1] : -1;
 }

@@ -32,20 +32,11 @@ void render_hand6(strbuf *b, uint64_t hand, int style, int numbered);
 card render_hand6_at(uint64_t hand, int pos);
 card render_parse_card6(const char *text);
 
-/* ---- Rook (57 cards: engine/rook/rook.h numbering, 56 is the bird) ----
- * A card is its number and colour letter ("14R", "5B") in the colour's mIRC
- * colour (Red 04, Green 03, Yellow 07, Black 14: readable on light and dark
- * backgrounds), or plain with RENDER_ASCII; the bird is "ROOK" (bold). */
-void render_rook_card(strbuf *b, int c, int style);
-/* A colour in words ("Red"), coloured unless RENDER_ASCII. */
-void render_rook_colour(strbuf *b, int colour, int style);
-/* The same with the colour's name given (in the reader's language). */
-void render_rook_colour_word(strbuf *b, int colour, const char *name, int style);
-/* The cards of a 57-card set by colour (R G Y B, the trump colour first
- * when trump >= 0) and strength, highest first; the bird last (with the
- * trumps when trump >= 0). numbered: "1:" positions as for !play. */
-void render_rook_hand(strbuf *b, uint64_t hand, int trump, int style, int numbered);
-/* The card at 1-based position pos of render_rook_hand's order, or -1. */
-int render_rook_hand_at(uint64_t hand, int trump, int pos);
+/* For a game's own cards (its presentation, bot/present_*.c): the mIRC
+ * colour code that starts and ends a coloured run; what goes before the
+ * i-th card of a shown hand (from 0): a space after the first, then "N:"
+ * when the hand is numbered for "!p N". */
+#define RENDER_IRC_COLOUR "\x03"
+void render_hand_gap(strbuf *b, int i, int numbered);
 
 #endif

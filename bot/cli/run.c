@@ -9,7 +9,6 @@
 #include "bot.h"
 #include "config.h"
 #include "console.h"
-#include "g304_ai.h"
 #include "irc.h"
 #include "log.h"
 #include "loop.h"
@@ -46,10 +45,10 @@ static void settings_from(const config *cfg, const config_table *ct, table_setti
 	out->cut_offer_ms = ct->cut_offer_seconds * 1000;
 	out->computer_delay_ms = ct->computer_delay_ms;
 	out->computer_easy = ct->computer_level == CONFIG_LEVEL_EASY;
-	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? G304_AI_STRONG : G304_AI_NORMAL;
+	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? GAME_AI_STRONG : GAME_AI_NORMAL;
 	out->computer_think_ms = ct->computer_think_ms;
 	out->hints = ct->hints;
-	snprintf(out->game, sizeof out->game, "%s", config_game_name(ct->game));
+	snprintf(out->game, sizeof out->game, "%s", ct->game);
 }
 
 static void settings_for(void *ctx, adapter *net, const char *room, table_settings *out)

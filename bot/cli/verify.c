@@ -10,6 +10,7 @@
 #include "fair.h"
 #include "game.h"
 #include "page.h"
+#include "present.h"
 #include "record.h"
 #include "store.h"
 #include "verify.h"
@@ -82,7 +83,8 @@ int verify_main(int argc, char **argv)
 	/* Every game by one path: the record's decks and actions in the
 	 * game-neutral form, the rules for 304 (the others have none). */
 	int gerr = 0;
-	game *g = game_new(r->game, r->nseats, r->dealer, r->game == &game_def_304 || r->game == &game_def_304six ? &r->rules : NULL, &gerr);
+	const present *pr = present_find(r->game);
+	game *g = game_new(r->game, r->nseats, r->dealer, pr && pr->uses_rules ? &r->rules : NULL, &gerr);
 	if (!g) {
 		fprintf(stderr, "cardbot verify: %s: the game cannot be set up (%d)\n", argv[1], gerr);
 		json_object_put(top);

@@ -11,6 +11,7 @@
 
 #include "casemap.h"
 #include "config.h"
+#include "present.h"
 #include "schema.h"
 
 /* Words of the enums, in step with config.h through the same X-macros. */
@@ -20,8 +21,6 @@
 static const char *const pace_words[] = { CONFIG_PACES(WORD) NULL };
 static const char *const log_words[] = { CONFIG_LOG_LEVELS(WORD) NULL };
 static const char *const level_words[] = { CONFIG_LEVELS(WORD) NULL };
-static const char *const game_words[] = { CONFIG_GAMES(WORD3) NULL };
-static const int game_built[] = { CONFIG_GAMES(BUILT3) 0 };
 static const char *const network_words[] = { CONFIG_NETWORK_TYPES(WORD3) NULL };
 static const int network_built[] = { CONFIG_NETWORK_TYPES(BUILT3) 0 };
 /* The 304 options, in the order of the engine's enums. */
@@ -46,7 +45,6 @@ static const char *word_of(const char *const *words, int count, int i)
 const char *config_pace_name(int pace) { return word_of(pace_words, CONFIG_PACE_COUNT, pace); }
 const char *config_log_level_name(int level) { return word_of(log_words, CONFIG_LOG_COUNT, level); }
 const char *config_level_name(int level) { return word_of(level_words, CONFIG_LEVEL_COUNT, level); }
-const char *config_game_name(int game) { return word_of(game_words, CONFIG_GAME_COUNT, game); }
 const char *config_network_type_name(int type)
 {
 	return word_of(network_words, CONFIG_NETWORK_COUNT, type);
@@ -201,15 +199,11 @@ static int check_network_name(struct schema_loader *L, const config_setting_t *s
 
 static int check_game(struct schema_loader *L, const config_setting_t *s, const char *path, const char *v)
 {
-	for (int i = 0; i < CONFIG_GAME_COUNT; i++)
-		if (!strcmp(v, game_words[i])) {
-			if (game_built[i])
-				return 0;
-			schema_error(L, s, path, "the game \"%s\" is not built yet: use \"304\"", v);
-			return -1;
-		}
-	char q[SCHEMA_SHOWN_MAX * 4 + 8];
-	schema_error(L, s, path, "%s is not a game: use \"304\", \"304six\", \"trump304\" or \"rook\"", schema_shown(q, v));
+	if (present_game(v) && strlen(v) < sizeof ((config_table *)0)->game)
+		return 0;
+	char q[SCHEMA_SHOWN_MAX * 4 + 8], names[128];
+	present_names(names, sizeof names);
+	schema_error(L, s, path, "%s is not a game: use %s", schema_shown(q, v), names);
 	return -1;
 }
 
@@ -221,9 +215,7 @@ static void load_game(struct schema_loader *L, const config_setting_t *s, const 
 	const char *v = schema_get_text(L, s, path, CONFIG_STRING_MAX, 0);
 	if (!v || check_game(L, s, path, v))
 		return;
-	for (int i = 0; i < CONFIG_GAME_COUNT; i++)
-		if (!strcmp(v, game_words[i]))
-			t->game = i;
+	snprintf(t->game, sizeof t->game, "%s", v);
 }
 
 /* Everyone-matching masks: nick, user and host all wildcards. */
@@ -912,7 +904,7 @@ static void config_defaults(config *c)
 	c->bot.allow_invites = 1;
 	c->bot.commands_burst = 5;
 	c->bot.commands_per_minute = 60;
-	c->tables.game = CONFIG_GAME_G304;
+	snprintf(c->tables.game, sizeof c->tables.game, "304");
 	c->tables.pace = CONFIG_PACE_CASUAL;
 	c->tables.live_turn_seconds = 60;
 	c->tables.correspondence_reminder_hours = 12;

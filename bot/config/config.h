@@ -39,7 +39,6 @@
 	X(NORMAL, "normal")              /* the search player, small budget (docs/AI.md) */ \
 	X(STRONG, "strong")              /* the search player, full budget */
 /* enum constant, the word, built yet (0: recognised but refused). */
-#define CONFIG_GAMES(X) X(G304, "304", 1) X(G304SIX, "304six", 1) X(TRUMP304, "trump304", 1) X(ROOK, "rook", 1)
 #define CONFIG_NETWORK_TYPES(X) X(IRC, "irc", 1) X(MATRIX, "matrix", 1) X(CONSOLE, "console", 1)
 #define CONFIG_OPERATOR_KINDS(X) \
 	X(MASK, "mask")                  /* IRC nick!user@host with * and ? */ \
@@ -55,7 +54,6 @@ enum config_log_level { CONFIG_LOG_LEVELS(CONFIG_ENUM) CONFIG_LOG_COUNT };
 enum config_level { CONFIG_LEVELS(CONFIG_ENUM) CONFIG_LEVEL_COUNT };
 #undef CONFIG_ENUM
 #define CONFIG_ENUM3(id, word, built) CONFIG_GAME_##id,
-enum config_game { CONFIG_GAMES(CONFIG_ENUM3) CONFIG_GAME_COUNT };
 #undef CONFIG_ENUM3
 #define CONFIG_ENUM3(id, word, built) CONFIG_NETWORK_##id,
 enum config_network_type { CONFIG_NETWORK_TYPES(CONFIG_ENUM3) CONFIG_NETWORK_COUNT };
@@ -68,7 +66,6 @@ enum config_operator_kind { CONFIG_OPERATOR_KINDS(CONFIG_ENUM) CONFIG_OPERATOR_C
 const char *config_pace_name(int pace);
 const char *config_log_level_name(int level);
 const char *config_level_name(int level);
-const char *config_game_name(int game);
 const char *config_network_type_name(int type);
 /* The same for the 304 options of a g304_rules (bidding, scoring, caps). */
 const char *config_bidding_name(int bidding);
@@ -78,7 +75,8 @@ const char *config_caps_name(int caps);
 /* What a new table starts with: the [tables] group, or a channel's copy of
  * it with that channel's overrides applied. */
 typedef struct config_table {
-	int game;                      /* enum config_game: what "!new" opens (bot/cli/run.c -> table_settings.game) */
+	char game[16];                 /* what "!new" opens: a game a table can host, by its record name
+	                                * (bot/games/present.c's list; bot/cli/run.c -> table_settings.game) */
 	int pace;                      /* enum config_pace */
 	int live_turn_seconds;         /* live pace: time for a turn before a computer moves for the player */
 	int correspondence_reminder_hours; /* correspondence pace: remind the player to move this often */

@@ -37,7 +37,7 @@ static void table_text(char *buf, size_t len, const config_table *t)
 {
 	char rules[160];
 	rules_text(rules, sizeof rules, &t->rules);
-	snprintf(buf, len, "%s, %s; %s", config_game_name(t->game), config_pace_name(t->pace), rules);
+	snprintf(buf, len, "%s, %s; %s", t->game, config_pace_name(t->pace), rules);
 }
 
 static void print_summary(FILE *f, const char *name, const config *c)

@@ -5,8 +5,13 @@
  * to its players sits behind this table of functions: the words for its
  * events and refusals, a hand, the state of play, its own commands, what a
  * computer player or a hint chooses, and how an action is written in a
- * record. A new game is one engine module (engine/core/game.h's list), one
+ * record; its own commands (present.verbs, which the table's command
+ * table takes), what replay, the match page, records and statistics show
+ * of it. A new game is one engine module (engine/core/game.h's list), one
  * presentation file and one line in present_find's list (bot/games/present.c).
+ * Trump304 and Rook are named in no other host file; 304 still is (its
+ * options in the table's settings and the configuration, its record codec
+ * and its replay view), until those move here too.
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to
@@ -31,8 +36,58 @@ enum present_why {
 	PRESENT_HINT,      /* `hint`: what the best player would do, told privately */
 };
 
+/* A command of the game's own (bid, play, ...). The table's command table
+ * takes these beside its own (bot/table/table.c): each is for a seated player
+ * while a match is on, is checked for its word count there, and reaches
+ * present.command. A word several games share is written alike in each. */
+typedef struct present_verb {
+	const char *name, *alias;  /* alias: NULL for none */
+	int min_args, max_args;    /* words after the command */
+	int help;                  /* line id of its help (`help WORD`) */
+} present_verb;
+
+/* The verbs several games share, written once (their help lines are the
+ * host's, bot/text/text.h). */
+#define PRESENT_VERB_BID { "bid", "b", 1, 1, T_HELP_BID }
+#define PRESENT_VERB_PASS { "pass", NULL, 0, 0, T_HELP_PASS }
+#define PRESENT_VERB_PLAY { "play", "p", 1, 1, T_HELP_PLAY }
+#define PRESENT_VERB_TRUMP { "trump", NULL, 1, 1, T_HELP_TRUMP }
+#define PRESENT_VERB_END { NULL, NULL, 0, 0, 0 }
+
+/* !stats's bands of bids as trumper (store_stats_get): band i holds the
+ * bids from from[i] up to from[i + 1] (from[0] is 0; INT_MAX: no band);
+ * its name ("200-249"; NULL past the last), and a line id for it in the
+ * reader's words (0: the name as it is). */
+typedef struct present_bands {
+	int from[STORE_BANDS];
+	const char *names[STORE_BANDS];
+	int lines[STORE_BANDS];
+} present_bands;
+
 typedef struct present {
 	const game_def *def;
+	/* The game's commands, ended by one with a NULL name. */
+	const present_verb *verbs;
+	/* Its record's actions (bot/store/record.c, docs/RECORD.md): `trump` names a
+	 * colour (Rook's "colour": "R"), read by this (-1: none such); NULL:
+	 * `trump` names a card. */
+	int (*record_colour)(const char *word);
+	/* A card code to give as an example where a record's card is wrong
+	 * (NULL: "JS"). */
+	const char *record_card;
+	/* The match page's words for it (bot/store/page.c, in English): a card code
+	 * in words (NULL: a suit card, "J♠"); the trump a `trump` action names
+	 * by its value (NULL: a card laid face down); the bidder plays the bid
+	 * once the bidding is over (its views name no trumper); the deal's
+	 * card points are the trumper's side's, then the others'. */
+	void (*page_card)(const char *code, char *out, size_t len);
+	const char *const *page_trumps;
+	int page_bidder_plays, page_points_by_bidder;
+	/* !stats's bands of bids. */
+	const present_bands *bands;
+	/* What `cardbot replay` and the match page show of it (replay.h); NULL:
+	 * replay.c's own (304, until it moves here). */
+	const struct replay_game *replay;
 	/* The game's own data for shared code (present_named.h's words), or NULL. */
 	const void *words;
 	/* The game uses the table's 304 options (table_settings.rules): passed
@@ -60,6 +115,9 @@ typedef struct present {
 	/* Trump304: the timer makes a random legal move for an absent player
 	 * (said with t_timed_out); 0: a computer player stands in for them. */
 	int timeout_random, t_timed_out;
+	/* The game's own pace: a table that takes the game plays live with
+	 * this many seconds a turn (Trump304: 30); 0: the table's pace. */
+	int live_turn_seconds;
 
 	/* The match begins: who plays with whom, and the game's terms. */
 	void (*match_start)(struct table *t);
@@ -119,5 +177,10 @@ extern const present present_304, present_304six, present_trump304, present_rook
 const present *present_at(int i);
 /* The presentation of a game, or NULL when the table cannot host it. */
 const present *present_find(const game_def *def);
+/* The game of this record name that a table can host, or NULL. */
+const game_def *present_game(const char *name);
+/* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,
+ * for a line that lists them (cut to len). */
+void present_names(char *out, size_t len);
 
 #endif

@@ -187,7 +187,7 @@ static void fcard(const table *t, strbuf *b, card c, int style)
 static void fhand(const table *t, strbuf *b, uint64_t set, int style, int numbered)
 {
 	if (!set)
-		table_sb_txt(b, T_NONE, NULL, NULL, NULL);
+		table_sb_txt(t, b, T_NONE, NULL, NULL, NULL);
 	else if (SIX(t))
 		render_hand6(b, set, style, numbered);
 	else
@@ -254,37 +254,37 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 	switch (v.phase) {
 	case G304_PHASE_BID4:
 		snprintf(n, sizeof n, "%d", v.bid);
-		table_sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, table_bid_name(t, v.bidder), NULL);
+		table_sb_txt(t, &b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, table_bid_name(t, v.bidder), NULL);
 		break;
 	case G304_PHASE_TRUMP4:
 	case G304_PHASE_TRUMP8:
-		table_sb_txt(&b, T_STATE_TRUMP, table_seat_name(t, v.trumper), NULL, NULL);
+		table_sb_txt(t, &b, T_STATE_TRUMP, table_seat_name(t, v.trumper), NULL, NULL);
 		break;
 	case G304_PHASE_BID8:
 		snprintf(n, sizeof n, "%d", v.bid);
-		table_sb_txt(&b, SIX(t) ? T_STATE_BID6 : T_STATE_BID8, n, NULL, NULL);
+		table_sb_txt(t, &b, SIX(t) ? T_STATE_BID6 : T_STATE_BID8, n, NULL, NULL);
 		break;
 	case G304_PHASE_PLAY: {
 		const ftrick *tr = &v.tricks[v.ntricks - 1];
 		snprintf(n, sizeof n, "%d", v.ntricks);
-		table_sb_txt(&b, T_STATE_TRICK, n, NULL, NULL);
+		table_sb_txt(t, &b, T_STATE_TRICK, n, NULL, NULL);
 		if (tr->n)
-			table_sb_txt(&b, T_STATE_LED, text_suit(table_reader_now(), fsuit(t, tr->card[0])), NULL, NULL);
+			table_sb_txt(t, &b, T_STATE_LED, text_suit(table_reader_now(t), fsuit(t, tr->card[0])), NULL, NULL);
 		if (v.trump_open)
-			table_sb_txt(&b, T_STATE_TRUMPS, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
+			table_sb_txt(t, &b, T_STATE_TRUMPS, text_suit(table_reader_now(t), v.trump_suit), NULL, NULL);
 		else if (s == v.trumper)
-			table_sb_txt(&b, T_STATE_MY_TRUMP, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
+			table_sb_txt(t, &b, T_STATE_MY_TRUMP, text_suit(table_reader_now(t), v.trump_suit), NULL, NULL);
 		else
-			table_sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
 		bid_text(v.bid, m, sizeof m);
-		table_sb_txt(&b, T_STATE_CONTRACT, m, table_bid_name(t, v.trumper), NULL);
+		table_sb_txt(t, &b, T_STATE_CONTRACT, m, table_bid_name(t, v.trumper), NULL);
 		break;
 	}
 	default:
-		table_sb_txt(&b, T_STATE_BETWEEN, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_STATE_BETWEEN, NULL, NULL, NULL);
 	}
 	if (v.turn == s)
-		table_sb_txt(&b, T_STATE_YOUR_TURN, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_STATE_YOUR_TURN, NULL, NULL, NULL);
 }
 
 /* The private hand line: table, state, hand with positions, legal cards. */
@@ -302,7 +302,7 @@ static void hand(table *t, int s)
 	strbuf cb;
 	sb_init(&cb, cards, sizeof cards);
 	fhand(t, &cb, v.hand, table_style_of(t, s), 1);
-	table_sb_txt(&b, T_HAND, st, cards, NULL);
+	table_sb_txt(t, &b, T_HAND, st, cards, NULL);
 	int play = (l.acts & (1u << G304_ACT_PLAY)) != 0;
 	int table_card = s == v.trumper && v.trump_down && v.trump_card != CARD_NONE;
 	/* Nothing else to play: said plainly, not as "(none) or the trump card"
@@ -312,22 +312,22 @@ static void hand(table *t, int s)
 	if (only_table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		fcard(t, &cb, v.trump_card, table_style_of(t, s));
-		table_sb_txt(&b, T_HAND_ONLY_TRUMP_CARD, cards, NULL, NULL);
+		table_sb_txt(t, &b, T_HAND_ONLY_TRUMP_CARD, cards, NULL, NULL);
 	} else if (table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		fcard(t, &cb, v.trump_card, table_style_of(t, s));
-		table_sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
+		table_sb_txt(t, &b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
 	}
 	if (play && t->set.hints && !only_table_card) {
 		sb_init(&cb, cards, sizeof cards);
 		fhand(t, &cb, l.cards & v.hand, table_style_of(t, s), 0);
-		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
+		table_sb_txt(t, &b, T_HAND_MAY_PLAY, cards, NULL, NULL);
 		if (s == v.trumper && v.trump_down && (l.cards & fbit(v.trump_card)))
-			table_sb_txt(&b, T_HAND_OR_TRUMP_CARD, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_HAND_OR_TRUMP_CARD, NULL, NULL, NULL);
 	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
-		table_sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
 	}
-	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+	table_say_story(t, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
 /* The turn line: "ann: your turn to bid: 170 or more, or pass." */
@@ -344,13 +344,13 @@ static int turn(table *t, int s)
 		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min) {
 			char n[16];
 			snprintf(n, sizeof n, "%d", l.bid_min);
-			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
+			table_txt(t, what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
 				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n,
 				  NULL, NULL);
 		} else if (l.pcc_ok) {
-			table_txt(what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
+			table_txt(t, what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
 		} else {
-			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_PASS_OR_PARTNER : T_BID_PASS_ONLY,
+			table_txt(t, what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_PASS_OR_PARTNER : T_BID_PASS_ONLY,
 				  NULL, NULL, NULL);
 		}
 		table_say_to(t, t->seats[s].user, T_TURN_BID, t->seats[s].name, what, NULL);
@@ -421,7 +421,7 @@ static void deal_end_words(table *t)
 				: g304_caps_outcome_name(e->caps);
 			table_say(t, T_CAPS_RESULT, vw,
 				  e->caps_seat < f.nseats ? table_seat_name(t, e->caps_seat)
-							  : table_txt(c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
+							  : table_txt(t, c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
 				  NULL);
 		}
 		break;
@@ -458,11 +458,11 @@ static void inspection(table *t, int trick)
 			any = 1;
 		}
 	snprintf(n, sizeof n, "%d", trick + 1);
-	const text_lang *was = table_reader(table_lang_of(t, t->seats[tr].user)); /* the trumper's line */
+	const text_lang *was = table_reader(t, table_lang_of(t, t->seats[tr].user)); /* the trumper's line */
 	if (any)
-		bot_say_story(t->bot, t->net, t->room, t->seats[tr].user,
-			      table_txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards), ADAPTER_NOTICE);
-	table_reader(was);
+		table_say_story(t, t->seats[tr].user,
+			      table_txt(t, line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards), ADAPTER_NOTICE);
+	table_reader(t, was);
 }
 
 /* Brief: "trick 3: ann J♥, bob face down, ...; cat wins it", each card as
@@ -477,7 +477,7 @@ static void trick_all(table *t, int trick, const char *winner)
 	char cards[TABLE_LINE], down[64], n[16];
 	strbuf b;
 	sb_init(&b, cards, sizeof cards);
-	table_txt(down, sizeof down, T_WORD_FACE_DOWN, NULL, NULL, NULL);
+	table_txt(t, down, sizeof down, T_WORD_FACE_DOWN, NULL, NULL, NULL);
 	for (int k = 0; k < x->n; k++) {
 		sb_printf(&b, "%s %s ", k ? "," : "", table_seat_name(t, x->seat[k]));
 		if ((x->down >> k & 1) && !(x->shown >> k & 1))
@@ -557,11 +557,11 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_PLAY_STARTS:
 			table_say(t, T_PLAY_STARTS, who,
-				  table_txt(c1, sizeof c1, g->trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
+				  table_txt(t, c1, sizeof c1, g->trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
 			break;
 		case G304_EV_OPENED:
 			room_card(t, e->card, c1, sizeof c1);
-			table_say(t, T_OPENED, who, text_suit(table_reader_now(), fsuit(t, e->card)), c1);
+			table_say(t, T_OPENED, who, text_suit(table_reader_now(t), fsuit(t, e->card)), c1);
 			opened = 1;
 			break;
 		case G304_EV_PLAYED:
@@ -579,7 +579,7 @@ static void events(table *t, const game_result *res)
 		case G304_EV_REVEALED: {
 			room_card(t, e->card, c1, sizeof c1);
 			if (!opened) /* an opening said it: the trump once, in one line */
-				table_say(t, T_REVEALED, text_suit(table_reader_now(), fsuit(t, e->card)), c1, NULL);
+				table_say(t, T_REVEALED, text_suit(table_reader_now(t), fsuit(t, e->card)), c1, NULL);
 			/* Cards turned up by the reveal, shown to all: in the trick
 			 * the reveal ended, the one just finished, unless the reveal
 			 * came from opening before any card. */
@@ -629,7 +629,7 @@ static void events(table *t, const game_result *res)
 					sb_add(&b, " ");
 				fcard(t, &b, g->caps_order[k], RENDER_COLOUR);
 			}
-			table_say(t, T_CAPS_CALLED, who, order, t->bot->prefix);
+			table_say(t, T_CAPS_CALLED, who, order, t->host->prefix);
 			break;
 		}
 		case G304_EV_CAPS_BROKEN:
@@ -667,7 +667,7 @@ static void refusal(table *t, const game_result *res, int who, char *buf, size_t
 		fcard(t, &b, (card)res->a, table_style_of(t, who));
 	else
 		sb_add(&b, "??");
-	text_refusal_game_in(table_reader_now(), t->gdef, buf, len, res, names, ct);
+	text_refusal_game_in(table_reader_now(t), t->gdef, buf, len, res, names, ct);
 }
 
 /* A deal ended: each seat's share of it, for the statistics. */
@@ -898,7 +898,7 @@ static void cmd_bid(table *t, const char *user, int s, int in_room, char **argv)
 	int v = parse_bid(argv[1]);
 	if (v < 0) {
 		char u[128];
-		table_tell(t, user, T_USAGE, table_txt(u, sizeof u, T_USAGE_BID_304, NULL, NULL, NULL), NULL, NULL);
+		table_tell(t, user, T_USAGE, table_txt(t, u, sizeof u, T_USAGE_BID_304, NULL, NULL, NULL), NULL, NULL);
 		table_refused_in_room(t, user, in_room);
 		return;
 	}
@@ -969,7 +969,7 @@ static void cmd_finish(table *t, const char *user, int s)
 	fam f;
 	fam_of(t, &f);
 	if (f.phase != G304_PHASE_PLAY || f.caps_seat == G304_NO_SEAT) {
-		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->bot->prefix, NULL);
+		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
 	if (t->seats[s].finish_deal != f.deal_no + 1) {
@@ -1020,10 +1020,10 @@ static void table_line(table *t, const char *user, strbuf *b)
 	int me = table_seat_of(t, user);
 	fview_of(t, me >= 0 ? me : 0, &v);
 	snprintf(n, sizeof n, "%d : %d", f.tokens[0], f.tokens[1]);
-	table_sb_txt(b, T_TABLE_TOKENS, n, NULL, NULL);
+	table_sb_txt(t, b, T_TABLE_TOKENS, n, NULL, NULL);
 	if (f.turn != G304_NO_SEAT)
-		table_sb_txt(b, T_TABLE_WAITING, table_seat_name(t, f.turn),
-			     table_phase_word(t->gdef->phase_name(f.phase)), NULL);
+		table_sb_txt(t, b, T_TABLE_WAITING, table_seat_name(t, f.turn),
+			     table_phase_word(t, t->gdef->phase_name(f.phase)), NULL);
 	if (v.phase == G304_PHASE_PLAY) {
 		const ftrick *tr = &v.tricks[v.ntricks - 1];
 		strbuf cb;
@@ -1031,25 +1031,25 @@ static void table_line(table *t, const char *user, strbuf *b)
 		for (int k = 0; k < tr->n; k++) {
 			sb_printf(&cb, " %s ", table_seat_name(t, tr->seat[k]));
 			if (tr->down >> k & 1)
-				table_sb_txt(&cb, T_FACE_DOWN, NULL, NULL, NULL);
+				table_sb_txt(t, &cb, T_FACE_DOWN, NULL, NULL, NULL);
 			else
 				fcard(t, &cb, tr->card[k], RENDER_COLOUR);
 		}
 		snprintf(n, sizeof n, "%d", v.ntricks);
-		table_sb_txt(b, T_TABLE_TRICK, n, x, NULL);
+		table_sb_txt(t, b, T_TABLE_TRICK, n, x, NULL);
 		if (v.trump_open)
-			table_sb_txt(b, T_TABLE_TRUMPS, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
+			table_sb_txt(t, b, T_TABLE_TRUMPS, text_suit(table_reader_now(t), v.trump_suit), NULL, NULL);
 		snprintf(n, sizeof n, "%d : %d", v.tricks_won[0], v.tricks_won[1]);
-		table_sb_txt(b, T_TABLE_TRICKS, n, NULL, NULL);
+		table_sb_txt(t, b, T_TABLE_TRICKS, n, NULL, NULL);
 	}
 	if (v.bid) {
 		bid_text(v.bid, y, sizeof y);
-		table_sb_txt(b, T_TABLE_HIGH_BID, y, table_bid_name(t, v.bidder), NULL);
+		table_sb_txt(t, b, T_TABLE_HIGH_BID, y, table_bid_name(t, v.bidder), NULL);
 	}
 	if (t->move_by) {
 		int64_t left = (t->move_by - loop_now()) / 1000;
 		snprintf(n, sizeof n, "%lld", (long long)(left > 0 ? left : 0));
-		table_sb_txt(b, T_TABLE_TIME_LEFT, n, NULL, NULL);
+		table_sb_txt(t, b, T_TABLE_TIME_LEFT, n, NULL, NULL);
 	}
 }
 
@@ -1074,14 +1074,14 @@ static void last(table *t, const char *user, int s)
 		sb_printf(&b, " %s ", table_seat_name(t, tr->seat[k]));
 		int hidden_to_all = (tr->down >> k & 1) && !(tr->shown >> k & 1);
 		if (hidden_to_all && tr->seat[k] != s)
-			table_sb_txt(&b, T_FACE_DOWN, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_FACE_DOWN, NULL, NULL, NULL);
 		else
 			fcard(t, &b, tr->card[k], table_style_of(t, s));
 	}
 	snprintf(n, sizeof n, "%d", f.trick_no);
 	const char *args[4] = { table_room_shown(t), n, cards, table_seat_name(t, tr->winner) };
-	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
-	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+	text_fmt_in(table_reader_now(t), line, sizeof line, T_LAST_TRICK, 4, args);
+	table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 static void score(table *t, char *buf, size_t len)
@@ -1103,7 +1103,7 @@ static void score(table *t, char *buf, size_t len)
 	}
 	snprintf(tok, sizeof tok, "%d : %d", tk[0], tk[1]);
 	const char *args[3] = { a, b2, tok };
-	text_fmt_in(table_reader_now(), buf, len, T_TOKENS, 3, args);
+	text_fmt_in(table_reader_now(t), buf, len, T_TOKENS, 3, args);
 }
 
 static void rules(table *t, char *buf, size_t len)
@@ -1114,10 +1114,32 @@ static void rules(table *t, char *buf, size_t len)
 	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
 		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
 		paces[t->set.pace % 3] };
-	text_fmt_in(table_reader_now(), buf, len, SIX(t) ? T_RULES6 : T_RULES, 7, args);
+	text_fmt_in(table_reader_now(t), buf, len, SIX(t) ? T_RULES6 : T_RULES, 7, args);
 }
 
+static const present_verb verbs[] = {
+	PRESENT_VERB_BID,
+	{ "caps", NULL, 1, 8, T_HELP_CAPS },
+	{ "finish", NULL, 0, 0, T_HELP_FINISH },
+	{ "open", NULL, 0, 0, T_HELP_OPEN },
+	{ "partner", "ask", 0, 0, T_HELP_PARTNER },
+	PRESENT_VERB_PASS,
+	PRESENT_VERB_PLAY,
+	{ "redeal", "reject", 0, 0, T_HELP_REDEAL },
+	{ "spoilt", NULL, 0, 0, T_HELP_SPOILT },
+	PRESENT_VERB_TRUMP,
+	PRESENT_VERB_END,
+};
+
+static const present_bands bands = {
+	{ 0, 200, 250, 1000 },
+	{ "under 200", "200-249", "250 and over", "pcc" },
+	{ T_BAND_UNDER_200, 0, T_BAND_250_OVER, 0 },
+};
+
 #define PRESENT_304_FAMILY                                     \
+	.verbs = verbs,                                        \
+	.bands = &bands,                                       \
 	.stats_matches = 1,                                    \
 	.stats_caps = 1,                                       \
 	.uses_rules = 1,                                       \

@@ -29,11 +29,11 @@ int named_turn(table *t, int s)
 		snprintf(n, sizeof n, "%d", l.bid_min);
 		int pass = named_can(t, &l, "pass");
 		if (named_can(t, &l, "bid") && l.bid_max <= l.bid_min)
-			table_txt(what, sizeof what, pass ? T_BID_EXACT_OR_PASS : T_BID_EXACT_MUST, n, NULL, NULL);
+			table_txt(t, what, sizeof what, pass ? T_BID_EXACT_OR_PASS : T_BID_EXACT_MUST, n, NULL, NULL);
 		else if (named_can(t, &l, "bid"))
-			table_txt(what, sizeof what, pass ? T_BID_RANGE : T_BID_MORE, n, NULL, NULL);
+			table_txt(t, what, sizeof what, pass ? T_BID_RANGE : T_BID_MORE, n, NULL, NULL);
 		else
-			table_txt(what, sizeof what, T_BID_PASS_ONLY, NULL, NULL, NULL);
+			table_txt(t, what, sizeof what, T_BID_PASS_ONLY, NULL, NULL, NULL);
 		table_say_to(t, u, T_TURN_BID, who, what, NULL);
 	} else if (named_can(t, &l, "trump")) {
 		table_say_to(t, u, g->t_turn_trump, who, NULL, NULL);
@@ -57,17 +57,17 @@ void named_refusal(table *t, const game_result *res, int who, char *buf, size_t 
 	strbuf b;
 	sb_init(&b, x, sizeof x);
 	if (!strcmp(name, "not_your_turn")) {
-		table_txt(buf, len, T_G_REF_TURN, table_seat_name(t, res->a), NULL, NULL);
+		table_txt(t, buf, len, T_G_REF_TURN, table_seat_name(t, res->a), NULL, NULL);
 	} else if (!strcmp(name, "follow_suit")) {
-		g->suit(&b, res->a, table_style_of(t, who));
-		table_txt(buf, len, T_G_REF_FOLLOW, x, NULL, NULL);
+		g->suit(t, &b, res->a, table_style_of(t, who));
+		table_txt(t, buf, len, T_G_REF_FOLLOW, x, NULL, NULL);
 	} else if (!strcmp(name, "not_in_hand")) {
-		table_txt(buf, len, T_G_REF_HAND, NULL, NULL, NULL);
+		table_txt(t, buf, len, T_G_REF_HAND, NULL, NULL, NULL);
 	} else if (!strcmp(name, "discard_counter")) {
-		table_txt(buf, len, T_G_REF_COUNTER, NULL, NULL, NULL);
+		table_txt(t, buf, len, T_G_REF_COUNTER, NULL, NULL, NULL);
 	} else if (!strcmp(name, "must_cut")) {
-		g->suit(&b, res->a, table_style_of(t, who));
-		table_txt(buf, len, T_G_REF_MUST_CUT, x, NULL, NULL);
+		g->suit(t, &b, res->a, table_style_of(t, who));
+		table_txt(t, buf, len, T_G_REF_MUST_CUT, x, NULL, NULL);
 	} else if (!strncmp(name, "bid_", 4) || !strncmp(name, "dealer_", 7) || !strcmp(name, "last_must_bid")) {
 		game_legal l;
 		game_legal_of(t->g, who, &l);
@@ -75,16 +75,16 @@ void named_refusal(table *t, const game_result *res, int who, char *buf, size_t 
 		snprintf(lo, sizeof lo, "%d", l.bid_min);
 		snprintf(hi, sizeof hi, "%d", l.bid_max);
 		if (named_can(t, &l, "bid") && named_can(t, &l, "pass"))
-			table_txt(x, sizeof x, T_G_REF_BID_RANGE, lo, hi, NULL);
+			table_txt(t, x, sizeof x, T_G_REF_BID_RANGE, lo, hi, NULL);
 		else if (named_can(t, &l, "bid"))
-			table_txt(x, sizeof x, l.bid_max > l.bid_min ? T_G_REF_BID_MUST_MORE : T_G_REF_BID_MUST, lo, NULL, NULL);
+			table_txt(t, x, sizeof x, l.bid_max > l.bid_min ? T_G_REF_BID_MUST_MORE : T_G_REF_BID_MUST, lo, NULL, NULL);
 		else
-			table_txt(x, sizeof x, T_G_REF_PASS_ONLY, NULL, NULL, NULL);
-		table_txt(buf, len, T_G_REF_BID, x, NULL, NULL);
+			table_txt(t, x, sizeof x, T_G_REF_PASS_ONLY, NULL, NULL, NULL);
+		table_txt(t, buf, len, T_G_REF_BID, x, NULL, NULL);
 	} else {
 		for (size_t i = 0; name[i] && i + 1 < sizeof x; i++)
 			x[i] = name[i] == '_' ? ' ' : name[i], x[i + 1] = 0;
-		table_txt(buf, len, T_G_REF_OTHER, x, NULL, NULL);
+		table_txt(t, buf, len, T_G_REF_OTHER, x, NULL, NULL);
 	}
 }
 
@@ -171,7 +171,7 @@ void named_events(table *t, const game_result *res)
 		} else if (!strcmp(ev, "revealed")) {
 			sb_init(&b, c, sizeof c);
 			g->card(&b, e->card, RENDER_COLOUR);
-			const char *suit = e->card < CARD_COUNT ? text_suit(table_reader_now(), card_suit(e->card)) : "?";
+			const char *suit = e->card < CARD_COUNT ? text_suit(table_reader_now(t), card_suit(e->card)) : "?";
 			if (e->flags & 1)
 				table_say(t, T_G_REVEAL_ASKED, who, suit, c);
 			else if (e->flags & 2)
@@ -195,7 +195,7 @@ void named_events(table *t, const game_result *res)
 			table_say(t, T_G_DISCARDED, who, NULL, NULL);
 		} else if (!strcmp(ev, "trump")) {
 			sb_init(&b, c, sizeof c);
-			g->suit(&b, e->value, RENDER_COLOUR);
+			g->suit(t, &b, e->value, RENDER_COLOUR);
 			table_say(t, T_G_TRUMP_COLOUR, who, c, NULL);
 		} else if (!strcmp(ev, "deal_end") || !strcmp(ev, "hand_end")) {
 			/* The deal's result in a line of its own, after its last trick. */
@@ -238,7 +238,7 @@ int named_command(table *t, const char *user, int s, int in_room, int argc, char
 		long v = strtol(argv[1], &end, 10);
 		if (*end || end == argv[1] || v < 0 || v > 999) {
 			char u[128];
-			table_tell(t, user, T_USAGE, table_txt(u, sizeof u, g->t_bid_usage, NULL, NULL, NULL), NULL, NULL);
+			table_tell(t, user, T_USAGE, table_txt(t, u, sizeof u, g->t_bid_usage, NULL, NULL, NULL), NULL, NULL);
 			table_refused_in_room(t, user, in_room);
 			return 1;
 		}
@@ -261,7 +261,7 @@ int named_command(table *t, const char *user, int s, int in_room, int argc, char
 		int need = !strcmp(w, "exchange") ? 2 : 1;
 		if (argc - 1 != need) {
 			char u[128];
-			table_tell(t, user, T_USAGE, table_txt(u, sizeof u, need == 2 ? T_USAGE_EXCHANGE : T_USAGE_DISCARD, NULL,
+			table_tell(t, user, T_USAGE, table_txt(t, u, sizeof u, need == 2 ? T_USAGE_EXCHANGE : T_USAGE_DISCARD, NULL,
 							       NULL, NULL), NULL, NULL);
 			return 1;
 		}
@@ -308,8 +308,8 @@ void named_last(table *t, const char *user, int s)
 	}
 	snprintf(num, sizeof num, "%d", x.trick_no);
 	const char *args[4] = { table_room_shown(t), num, cl, table_seat_name(t, x.winner) };
-	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
-	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+	text_fmt_in(table_reader_now(t), line, sizeof line, T_LAST_TRICK, 4, args);
+	table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 void named_scores(const table *t, char *buf, size_t len)
@@ -335,7 +335,7 @@ void named_table_line(table *t, const char *user, strbuf *b)
 	game_status st;
 	game_status_of(t->g, &st);
 	if (turn >= 0)
-		sb_add(b, table_txt(y, sizeof y, T_TABLE_WAITING, table_seat_name(t, turn), table_phase_word(t->gdef->phase_name(st.phase)),
+		sb_add(b, table_txt(t, y, sizeof y, T_TABLE_WAITING, table_seat_name(t, turn), table_phase_word(t, t->gdef->phase_name(st.phase)),
 				    NULL));
 	int me = table_seat_of(t, user);
 	/* Only what all may see: the trick, a named or revealed trump, the bid. */
@@ -349,22 +349,22 @@ void named_table_line(table *t, const char *user, strbuf *b)
 			g->card(&cb, tr.cards[k], RENDER_COLOUR);
 		}
 		snprintf(n, sizeof n, "%d", tr.trick_no + 1);
-		sb_add(b, table_txt(y, sizeof y, T_TABLE_TRICK, n, x, NULL));
+		sb_add(b, table_txt(t, y, sizeof y, T_TABLE_TRICK, n, x, NULL));
 	}
 	if (tr.trump >= 0) {
 		strbuf cb;
 		sb_init(&cb, x, sizeof x);
-		g->suit(&cb, tr.trump, RENDER_COLOUR);
-		sb_add(b, table_txt(y, sizeof y, T_TABLE_TRUMPS, x, NULL, NULL));
+		g->suit(t, &cb, tr.trump, RENDER_COLOUR);
+		sb_add(b, table_txt(t, y, sizeof y, T_TABLE_TRUMPS, x, NULL, NULL));
 	}
 	if (tr.bid) {
 		snprintf(n, sizeof n, "%d", tr.bid);
-		sb_add(b, table_txt(y, sizeof y, T_TABLE_HIGH_BID, n, table_seat_name(t, tr.bidder), NULL));
+		sb_add(b, table_txt(t, y, sizeof y, T_TABLE_HIGH_BID, n, table_seat_name(t, tr.bidder), NULL));
 	}
 	if (t->move_by) {
 		int64_t left = (t->move_by - loop_now()) / 1000;
 		snprintf(n, sizeof n, "%lld", (long long)(left > 0 ? left : 0));
-		sb_add(b, table_txt(y, sizeof y, T_TABLE_TIME_LEFT, n, NULL, NULL));
+		sb_add(b, table_txt(t, y, sizeof y, T_TABLE_TIME_LEFT, n, NULL, NULL));
 	}
 }
 
@@ -408,34 +408,34 @@ static void state_text(table *t, strbuf *b, const named_state *x)
 	sb_printf(b, "%s: ", table_room_shown(t));
 	switch (x->phase) {
 	case NAMED_BIDDING:
-		sb_add(b, table_txt(n, sizeof n, T_G_STATE_BID, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, n, sizeof n, T_G_STATE_BID, NULL, NULL, NULL));
 		if (x->bid) {
 			snprintf(n, sizeof n, "%d", x->bid);
-			sb_add(b, table_txt(line, sizeof line, T_G_STATE_HIGH, n, table_bid_name(t, x->bidder), NULL));
+			sb_add(b, table_txt(t, line, sizeof line, T_G_STATE_HIGH, n, table_bid_name(t, x->bidder), NULL));
 		}
 		break;
 	case NAMED_WAITING:
-		sb_add(b, table_txt(line, sizeof line, x->t_waiting, table_seat_name(t, x->waiting), NULL, NULL));
+		sb_add(b, table_txt(t, line, sizeof line, x->t_waiting, table_seat_name(t, x->waiting), NULL, NULL));
 		break;
 	case NAMED_PLAYING:
 		snprintf(n, sizeof n, "%d", x->trick_no + 1);
-		sb_add(b, table_txt(line, sizeof line, T_STATE_TRICK, n, NULL, NULL));
+		sb_add(b, table_txt(t, line, sizeof line, T_STATE_TRICK, n, NULL, NULL));
 		if (x->led)
-			sb_add(b, table_txt(line, sizeof line, T_STATE_LED, x->led, NULL, NULL));
+			sb_add(b, table_txt(t, line, sizeof line, T_STATE_LED, x->led, NULL, NULL));
 		if (x->t_trumps)
-			sb_add(b, table_txt(line, sizeof line, x->t_trumps, x->trumps, NULL, NULL));
+			sb_add(b, table_txt(t, line, sizeof line, x->t_trumps, x->trumps, NULL, NULL));
 		snprintf(n, sizeof n, "%d", x->bid);
-		sb_add(b, table_txt(line, sizeof line, T_STATE_CONTRACT, n, table_bid_name(t, x->bidder), NULL));
+		sb_add(b, table_txt(t, line, sizeof line, T_STATE_CONTRACT, n, table_bid_name(t, x->bidder), NULL));
 		if (x->pile) {
 			snprintf(n, sizeof n, "%d", x->pile);
-			sb_add(b, table_txt(line, sizeof line, T_G_STATE_PILE, n, NULL, NULL));
+			sb_add(b, table_txt(t, line, sizeof line, T_G_STATE_PILE, n, NULL, NULL));
 		}
 		break;
 	default:
-		sb_add(b, table_txt(n, sizeof n, T_STATE_BETWEEN, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, n, sizeof n, T_STATE_BETWEEN, NULL, NULL, NULL));
 	}
 	if (x->your_turn)
-		sb_add(b, table_txt(n, sizeof n, T_STATE_YOUR_TURN, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, n, sizeof n, T_STATE_YOUR_TURN, NULL, NULL, NULL));
 }
 
 /* The private hand line: where the game is, the hand with positions, what may be done. */
@@ -455,15 +455,15 @@ void named_hand(table *t, int s)
 	sb_init(&cb, cards, sizeof cards);
 	g->cards(t, s, &cb, held, 1);
 	sb_init(&b, line, sizeof line);
-	sb_add(&b, table_txt(part, sizeof part, T_HAND, st, cards, NULL));
+	sb_add(&b, table_txt(t, part, sizeof part, T_HAND, st, cards, NULL));
 	if (g->hand_extras)
 		g->hand_extras(t, s, &l, &b);
 	if (named_can(t, &l, "play") && t->set.hints) {
 		sb_init(&cb, cards, sizeof cards);
 		g->cards(t, s, &cb, l.cards & held, 0);
-		sb_add(&b, table_txt(part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
+		sb_add(&b, table_txt(t, part, sizeof part, T_HAND_MAY_PLAY, cards, NULL, NULL));
 	}
-	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+	table_say_story(t, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
 }
 
 void named_match_start(table *t)
@@ -515,12 +515,12 @@ void named_score(table *t, char *buf, size_t len)
 		g->payments(t, paid, sizeof paid);
 		if (paid[0]) {
 			size_t n = strlen(x);
-			table_txt(more, sizeof more, T_G_LAST_DEAL, paid, NULL, NULL);
+			table_txt(t, more, sizeof more, T_G_LAST_DEAL, paid, NULL, NULL);
 			snprintf(x + n, sizeof x - n, "%s", more);
 		}
 	}
 	char gw[64];
-	table_txt(buf, len, T_G_SCORE_LINE, table_game_shown(table_reader_now(), gw, sizeof gw, t->gdef->name), x, NULL);
+	table_txt(t, buf, len, T_G_SCORE_LINE, table_game_shown(table_reader_now(t), gw, sizeof gw, t->gdef->name), x, NULL);
 }
 
 void named_rules_json(const table *t, char *out, size_t len)

@@ -35,9 +35,9 @@ typedef struct named_state {
 } named_state;
 
 typedef struct present_named_game {
-	/* One card, a suit (or colour), in style (RENDER_*). */
+	/* One card, a suit (or colour: in the words of t's reader), in style (RENDER_*). */
 	void (*card)(strbuf *b, int c, int style);
-	void (*suit)(strbuf *b, int x, int style);
+	void (*suit)(const table *t, strbuf *b, int x, int style);
 	/* A card as a player names it, by its code or its position in seat
 	 * s's hand as shown; -1 when it is neither. */
 	int (*parse_card)(const table *t, int s, const char *w);

@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "t304.h"
+#include <json-c/json.h>
 #include "present_named.h"
+#include "replay.h"
 
 static void card_text(strbuf *b, int c, int style) { render_card(b, (card)c, style); }
-static void suit_text(strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(), x)); }
+static void suit_text(const table *t, strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(t), x)); }
 
 static int parse_card(const table *t, int s, const char *w)
 {
@@ -68,7 +70,7 @@ static void payments_text(const table *t, char *buf, size_t len)
 		table_side_names(t, o.change[s] > 0 ? ts : s, from, sizeof from);
 		table_side_names(t, o.change[s] > 0 ? s : ts, to, sizeof to);
 		snprintf(n, sizeof n, "%ld", labs((long)o.change[s]));
-		sb_printf(&b, "%s%s", k++ ? ", " : "", table_txt(line, sizeof line, T_G_PAID, n, from, to));
+		sb_printf(&b, "%s%s", k++ ? ", " : "", table_txt(t, line, sizeof line, T_G_PAID, n, from, to));
 	}
 }
 
@@ -129,10 +131,10 @@ static void state(const table *t, int s, named_state *x)
 		x->phase = NAMED_PLAYING;
 		x->trick_no = v.trick_no;
 		x->bidder = v.trumper;
-		x->led = v.trick.n ? text_suit(table_reader_now(), card_suit(v.trick.card[0])) : NULL;
+		x->led = v.trick.n ? text_suit(table_reader_now(t), card_suit(v.trick.card[0])) : NULL;
 		if (v.revealed || (s == v.trumper && v.trump_suit >= 0)) {
 			x->t_trumps = v.revealed ? T_STATE_TRUMPS : T_STATE_MY_TRUMP;
-			snprintf(x->trumps, sizeof x->trumps, "%s", text_suit(table_reader_now(), v.trump_suit));
+			snprintf(x->trumps, sizeof x->trumps, "%s", text_suit(table_reader_now(t), v.trump_suit));
 		} else {
 			x->t_trumps = T_STATE_TRUMP_HIDDEN;
 		}
@@ -152,7 +154,7 @@ static uint64_t held(const table *t, int s)
 
 static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
 {
-	table_sb_hand(b, (cardset)set, table_style_of(t, s), numbered);
+	table_sb_hand(t, b, (cardset)set, table_style_of(t, s), numbered);
 }
 
 /* The trumper's card laid aside, the cards put down in the exchange, what
@@ -167,17 +169,17 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 	if (s == v.trumper && v.trump_aside && v.trump_card != CARD_NONE) {
 		sb_init(&cb, cs, sizeof cs);
 		render_card(&cb, v.trump_card, style);
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_TRUMP_CARD, cs, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_TRUMP_CARD, cs, NULL, NULL));
 	}
 	if (v.putdown && s == v.trumper && v.phase == T304_PHASE_PLAY && v.trick_no == 0 && v.trick.n == 0) {
 		sb_init(&cb, cs, sizeof cs);
-		table_sb_hand(&cb, v.putdown, style, 0);
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_PUT_DOWN, cs, NULL, NULL));
+		table_sb_hand(t, &cb, v.putdown, style, 0);
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_PUT_DOWN, cs, NULL, NULL));
 	}
 	if (named_can(t, l, "trump"))
-		sb_add(b, table_txt(part, sizeof part, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL));
 	if (named_can(t, l, "exchange") || named_can(t, l, "keep"))
-		sb_add(b, table_txt(part, sizeof part, T_G_HAND_EXCHANGE, NULL, NULL, NULL));
+		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_EXCHANGE, NULL, NULL, NULL));
 }
 
 static const present_named_game words = {
@@ -199,11 +201,88 @@ static void rules(table *t, char *buf, size_t len)
 	snprintf(n, sizeof n, "%d", t->nseats);
 	snprintf(secs, sizeof secs, "%d", t->set.live_turn_seconds);
 	const char *args[4] = { table_room_shown(t), n, paces[t->set.pace % 3], secs };
-	text_fmt_in(table_reader_now(), buf, len, T_G_RULES_T304, 4, args);
+	text_fmt_in(table_reader_now(t), buf, len, T_G_RULES_T304, 4, args);
 }
+
+/* ---- `cardbot replay` and the match page (replay.h) ---- */
+
+static json_object *end_replay(const game *g)
+{
+	const t304_deal_end *e = &((const t304 *)g->state)->last;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
+	json_object_object_add(o, "trumper", replay_j_seat(e->trumper));
+	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
+	json_object_object_add(o, "points", replay_j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "made", e->made < 0 ? NULL : replay_j_bool(e->made));
+	json_object *change = json_object_new_array();
+	for (int i = 0; i < e->nsides && i < T304_MAX_SEATS; i++)
+		json_object_array_add(change, json_object_new_int(e->change[i]));
+	json_object_object_add(o, "change", change);
+	json_object_object_add(o, "tokens", replay_j_list(e->tokens, e->nsides));
+	return o;
+}
+
+static json_object *view_replay(const game *g, int who)
+{
+	const game_def *def = g->def;
+	t304_view v;
+	t304_view_of(g->state, who, &v);
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
+		json_object_array_add(bids, replay_j_bid(v.bidlog[i].seat, v.bidlog[i].value));
+	json_object *o = replay_j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", replay_j_seat(v.trumper));
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", replay_j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "trump_card", replay_j_card(def, v.trump_card));
+	json_object_object_add(o, "trump_suit", replay_j_suit(v.trump_suit));
+	json_object_object_add(o, "trump_aside", replay_j_bool(v.trump_aside));
+	json_object_object_add(o, "revealed", replay_j_bool(v.revealed));
+	json_object_object_add(o, "revealed_by", replay_j_seat(v.revealed_by));
+	json_object_object_add(o, "must_cut", replay_j_seat(v.must_cut));
+	json_object_object_add(o, "centre", json_object_new_int(v.centre));
+	json_object_object_add(o, "exchanged", replay_j_bool(v.exchanged));
+	json_object_object_add(o, "put_down", replay_j_cards(def, v.putdown));
+	json_object_object_add(o, "pile", json_object_new_int(v.npile));
+	const t304_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", replay_j_trick(def, t->leader, t->n, t->seat, t->card, t->winner, t->cut));
+	json_object_object_add(o, "last_trick", replay_j_trick(def, l->leader, l->n, l->seat, l->card, l->winner, l->cut));
+	json_object_object_add(o, "tokens", replay_j_list(v.tokens, v.nsides));
+	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? end_replay(g) : NULL);
+	json_object_object_add(o, "legal", replay_j_legal(g, who, v.hand));
+	return o;
+}
+
+static void refusal_replay(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	replay_refusal_words(buf, len, g->def, res, names, suit_name(res->a & 3),
+		      "bids go in tens from 150 to 300, or 304");
+}
+
+static const replay_game replay = { &game_def_trump304, "deal_end", "tokens", view_replay, end_replay, refusal_replay };
+
+static const present_verb verbs[] = {
+	PRESENT_VERB_BID,
+	{ "exchange", NULL, 2, 2, T_HELP_EXCHANGE },
+	{ "keep", NULL, 0, 0, T_HELP_KEEP },
+	PRESENT_VERB_PASS,
+	PRESENT_VERB_PLAY,
+	{ "reveal", NULL, 0, 0, T_HELP_REVEAL },
+	PRESENT_VERB_TRUMP,
+	PRESENT_VERB_END,
+};
+
+static const present_bands bands = { { 0, 200, 250, 304 }, { "150-199", "200-249", "250-300", "304" }, { 0 } };
 
 const present present_trump304 = {
 	.def = &game_def_trump304,
+	.verbs = verbs,
+	.replay = &replay,
+	.bands = &bands,
+	.page_points_by_bidder = 1,
 	.words = &words,
 	.cutter_step = 1, /* 002, 2.2: the player to the dealer's left, who is dealt to first */
 	.t_warn = T_G_WARN,
@@ -213,6 +292,7 @@ const present present_trump304 = {
 	.t_brief = T_BRIEF_T304,
 	.t_name = T_GAME_T304,
 	.timeout_random = 1,
+	.live_turn_seconds = 30,
 	.t_timed_out = T_G_TIMED_OUT,
 	PRESENT_NAMED_FUNCS,
 	.rules = rules,

@@ -15,6 +15,103 @@
 #define CMD_ARGS_MAX 12      /* words in one command: caps names at most 8 cards */
 #define CMD_WORD_MAX 64      /* a longer word is cut */
 
+/* ---- the tables' host (table.h's table_host) ---- */
+
+static void th_settings_for(void *ctx, adapter *net, const char *room, table_settings *out)
+{
+	bot *b = ctx;
+	*out = b->defaults;
+	if (b->settings_for)
+		b->settings_for(b->settings_ctx, net, room, out);
+}
+
+static store *th_db(void *ctx) { return ((bot *)ctx)->db; }
+
+static struct ai_worker *th_ai(void *ctx, int make)
+{
+	bot *b = ctx;
+	if (!b->ai && make)
+		b->ai = ai_worker_new(b->ev);
+	return b->ai;
+}
+
+static void th_say_room(void *ctx, adapter *net, const char *room, const char *text, int flags)
+{
+	bot_say_room(ctx, net, room, text, flags);
+}
+
+static void th_say_private(void *ctx, adapter *net, const char *user, const char *text, int flags)
+{
+	bot_say_private(ctx, net, user, text, flags);
+}
+
+static void th_say_story(void *ctx, adapter *net, const char *room, const char *user, const char *text, int flags)
+{
+	bot_say_story(ctx, net, room, user, text, flags);
+}
+
+static void th_send(void *ctx, adapter *net, const char *room, const char *user, const char *story,
+		    const char *const *parts, int nparts, const char *mention, int flags)
+{
+	bot_send(ctx, net, room, user, story, parts, nparts, mention, flags);
+}
+
+static void th_answering(void *ctx, const char *key, int how) { bot_answering_as(ctx, key, how); }
+
+static const text_lang *th_lang_of(void *ctx, const adapter *net, const char *user)
+{
+	return bot_lang_of(ctx, net, user);
+}
+
+static const text_lang *th_lang_private(void *ctx, const adapter *net, const char *user)
+{
+	return bot_lang_private(ctx, net, user);
+}
+
+static int th_private_of(void *ctx, const adapter *net, const char *user) { return bot_private_of(ctx, net, user); }
+static int th_private_told(void *ctx, const adapter *net, const char *user) { return bot_private_told(ctx, net, user); }
+
+static void th_lang_command(void *ctx, adapter *net, const char *user, const text_lang *room, int argc, char **argv)
+{
+	bot_lang_command(ctx, net, user, room, argc, argv);
+}
+
+static void th_private_command(void *ctx, adapter *net, const char *user, const text_lang *room, int argc,
+			       char **argv)
+{
+	bot_private_command(ctx, net, user, room, argc, argv);
+}
+
+static int th_is_operator(void *ctx, adapter *net, const char *user) { return bot_is_operator(ctx, net, user); }
+static void th_close(void *ctx, table *t) { bot_close_table(ctx, t); }
+
+static void table_host_init(bot *b)
+{
+	b->thost = (table_host){
+		.ctx = b,
+		.ev = b->ev,
+		.prefix = b->prefix,
+		.public_dir = b->public_dir,
+		.public_url = b->public_url,
+		.settings_for = th_settings_for,
+		.db = th_db,
+		.ai = th_ai,
+		.say_room = th_say_room,
+		.say_private = th_say_private,
+		.say_story = th_say_story,
+		.send = th_send,
+		.answering = th_answering,
+		.lang_of = th_lang_of,
+		.lang_private = th_lang_private,
+		.private_of = th_private_of,
+		.private_told = th_private_told,
+		.lang_command = th_lang_command,
+		.private_command = th_private_command,
+		.is_operator = th_is_operator,
+		.close = th_close,
+	};
+}
+
 bot *bot_new(loop *ev, const table_settings *defaults, const char *prefix)
 {
 	bot *b = calloc(1, sizeof *b);
@@ -26,6 +123,7 @@ bot *bot_new(loop *ev, const table_settings *defaults, const char *prefix)
 	text_prefix_set(b->prefix);
 	b->cmd_burst = BOT_CMD_BURST;
 	b->cmd_per_second = BOT_CMD_PER_SECOND;
+	table_host_init(b);
 	return b;
 }
 
@@ -463,7 +561,7 @@ static int open_table(bot *b, adapter *net, const char *room, const char *user, 
 		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_TOO_MANY_TABLES), NULL);
 		return -1;
 	}
-	t = table_new(b, net, room, &set);
+	t = table_new(&b->thost, net, room, &set);
 	if (!t) {
 		say_private_id(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_MEMORY), NULL);
 		return -1;
@@ -566,7 +664,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		table *t = find_table(b, net, room);
 		if (!t) {
 			/* A newcomer's first words: each of ours is answered. */
-			table_no_table(b, net, room, user, name, 1, argc, argv);
+			table_no_table(&b->thost, net, room, user, name, 1, argc, argv);
 			return;
 		}
 		table_command(t, user, name, 1, argc, argv);
@@ -594,7 +692,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		if (argv[0][0] && !strncmp(argv[0], b->prefix, plen))
 			argv[0] += plen;
 		if (!t) {
-			table_no_table(b, net, room_typed, user, name, 0, argc, argv);
+			table_no_table(&b->thost, net, room_typed, user, name, 0, argc, argv);
 			return;
 		}
 	} else {
@@ -630,12 +728,12 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 			}
 			t = find_table(b, net, home);
 			if (!t) {
-				table_no_table(b, net, home, user, name, 0, argc, argv);
+				table_no_table(&b->thost, net, home, user, name, 0, argc, argv);
 				return;
 			}
 		}
 		if (!t) {
-			table_no_table(b, net, NULL, user, name, 0, argc, argv);
+			table_no_table(&b->thost, net, NULL, user, name, 0, argc, argv);
 			return;
 		}
 	}
@@ -777,7 +875,7 @@ static void restore_one(void *ctx, const char *netname, const char *room, const 
 	table_settings set = b->defaults;
 	if (b->settings_for)
 		b->settings_for(b->settings_ctx, net, room, &set);
-	table *t = table_new(b, net, room, &set);
+	table *t = table_new(&b->thost, net, room, &set);
 	if (!t) {
 		rc->failed++;
 		return;

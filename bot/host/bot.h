@@ -16,7 +16,7 @@
 #define BOT_CMD_PER_SECOND 1.0   /* ...then this many a second; more are ignored. Arrivals,
 				  * departures, nick changes and CTCP requests have an allowance
 				  * of the same size of their own */
-#define BOT_TAG_KEY_MAX 256      /* an answer's key: the command, its words and the room */
+#define BOT_TAG_KEY_MAX TABLE_KEY_MAX /* an answer's key: the command, its words and the room */
 
 typedef struct user_bucket {
 	char user[ADAPTER_ID_MAX];
@@ -55,14 +55,9 @@ typedef struct bot {
 	struct ai_worker *ai;      /* computer players' thinking thread (made on first use) */
 	char public_dir[4096];     /* where !record writes files for the web ("" none) */
 	char public_url[1024];      /* the address public_dir is served at ("" none) */
-	/* Unit tests only (never set by the program): the next 304 deal at any
-	 * table uses this deck, after the cut, instead of a shuffled one; the
-	 * pointer is cleared when it is used. */
-	const card *test_deck;
-	/* Unit tests only: the next Trump304 or Rook deal at any table takes
-	 * this deck (the game's deck_size cards) as its shuffle, before the
-	 * cut; cleared when used. */
-	const uint8_t *test_gdeck;
+	/* What the tables reach of the bot (table.h): the bot's own functions,
+	 * and a deck source that tests and `cardbot play --seed` may set. */
+	table_host thost;
 	/* Whose doing the lines said now are (adapter_tag), while an event
 	 * from a network is handled; tag_net NULL between events. */
 	adapter *tag_net;
@@ -109,9 +104,9 @@ int bot_open_full(bot *b, adapter *net, const char *room, const char *user, cons
 
 /* How an answer (bot_answering_as) is meant: */
 enum bot_answer_how {
-	BOT_ANSWER_REPEATS = 0,  /* a waiting line with the key says it: the new one may be dropped */
-	BOT_ANSWER_REPLACES = 1, /* it makes a waiting line with the key stale (where someone sits now) */
-	BOT_ANSWER_WHOLE = 2,    /* asked for in full (a record): never cut at the limit on a person's answers */
+	BOT_ANSWER_REPEATS = TABLE_ANSWER_REPEATS,   /* a waiting line with the key says it: the new one may be dropped */
+	BOT_ANSWER_REPLACES = TABLE_ANSWER_REPLACES, /* it makes a waiting line with the key stale (where someone sits now) */
+	BOT_ANSWER_WHOLE = TABLE_ANSWER_WHOLE,       /* asked for in full (a record): never cut at the limit on a person's answers */
 };
 /* bot_answering, saying how the answer is meant (enum bot_answer_how). */
 void bot_answering_as(bot *b, const char *key, int how);

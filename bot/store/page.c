@@ -16,8 +16,11 @@
 
 #include "game.h"
 #include "page.h"
+#include "present.h"
 #include "record.h"
 #include "replay.h"
+#include "strbuf.h"
+#include "text_lang.h"
 #include "web_assets.h"
 
 #define PAGE_FORMAT "cardbot-page/1"
@@ -40,24 +43,13 @@ static int is_304(const game_def *def)
 	return def == &game_def_304 || def == &game_def_304six;
 }
 
-/* A card's code in words for a step's line: "J♠", "10♥", "Red 14", "the Rook". */
+/* A card's code in words for a step's line: "J♠", "10♥", or as the game
+ * writes its cards (present.page_card: "Red 14", "the Rook"). */
 static void card_words(const game_def *def, const char *code, char *out, size_t len)
 {
-	if (def == &game_def_rook) {
-		static const struct { char letter; const char *name; } colours[] = {
-			{ 'R', "Red" }, { 'G', "Green" }, { 'Y', "Yellow" }, { 'B', "Black" },
-		};
-		size_t n = strlen(code);
-		if (!strcmp(code, "ROOK") || n < 2) {
-			snprintf(out, len, "the Rook");
-			return;
-		}
-		for (size_t i = 0; i < sizeof colours / sizeof colours[0]; i++)
-			if (code[n - 1] == colours[i].letter) {
-				snprintf(out, len, "%s %.*s", colours[i].name, (int)(n - 1), code);
-				return;
-			}
-		snprintf(out, len, "%s", code);
+	const present *pr = present_find(def);
+	if (pr && pr->page_card) {
+		pr->page_card(code, out, len);
 		return;
 	}
 	const char *suit = "";
@@ -234,7 +226,8 @@ static void add_state(page_walk *w, const game *g, json_object *o)
 	 * the bid once the bidding is over (Rook: the bidder). */
 	json_object *trumper = jget(views[0], "trumper");
 	const char *phase = jstr(views[0], "phase");
-	if (!trumper && rec->game == &game_def_rook && phase && strcmp(phase, "bid") && strcmp(phase, "deal"))
+	const present *pr = present_find(rec->game);
+	if (!trumper && pr && pr->page_bidder_plays && phase && strcmp(phase, "bid") && strcmp(phase, "deal"))
 		trumper = jget(views[0], "bidder");
 	json_object_object_add(o, "bidder", jcopy(jget(views[0], "bidder")));
 	json_object_object_add(o, "trumper", jcopy(trumper));
@@ -344,9 +337,12 @@ static void action_words(const record *rec, const game_action *a, int down, char
 			snprintf(buf, len, "%s plays a card face down", who);
 		else
 			snprintf(buf, len, "%s plays %s", who, c);
-	} else if (!strcmp(act, "trump") && def == &game_def_rook) {
-		static const char *const colours[] = { "red", "green", "yellow", "black" };
-		snprintf(buf, len, "%s names %s trumps", who, a->value < 4 ? colours[a->value] : "?");
+	} else if (!strcmp(act, "trump") && present_find(def) && present_find(def)->page_trumps) {
+		const char *const *trumps = present_find(def)->page_trumps;
+		int n = 0;
+		while (trumps[n])
+			n++;
+		snprintf(buf, len, "%s names %s trumps", who, a->value < n ? trumps[a->value] : "?");
 	} else if (!strcmp(act, "trump")) {
 		snprintf(buf, len, "%s lays the trump card face down", who);
 	} else if (!strcmp(act, "discard")) {
@@ -453,7 +449,8 @@ static void end_words(const record *rec, json_object *end, char *buf, size_t len
 		return;  /* cut short: the line as far as it went */
 	if (p0 + p1 == 0)
 		snprintf(buf + o, len - o, ".");
-	else if (rec->game == &game_def_trump304 && bidder >= 0 && bidder < rec->nseats)
+	else if (present_find(rec->game) && present_find(rec->game)->page_points_by_bidder && bidder >= 0
+		 && bidder < rec->nseats)
 		/* Trump304 counts the trumper's side first. */
 		snprintf(buf + o, len - o, "; card points: %s's side %d, the others %d.", rec->players[bidder], p0, p1);
 	else if (rec->nseats == 4)
@@ -594,36 +591,21 @@ static int page_hook(void *ctx, const game *g, const replay_step *st)
 	}
 }
 
-/* Appends n bytes of s to b (len, cap), growing it; b stays NUL-terminated. */
-static int append_raw(char **b, size_t *len, size_t *cap, const char *s, size_t n)
-{
-	if (*len + n + 1 > *cap) {
-		size_t nc = *cap ? *cap * 2 : 4096;
-		while (nc < *len + n + 1)
-			nc *= 2;
-		char *nb = realloc(*b, nc);
-		if (!nb)
-			return -1;
-		*b = nb;
-		*cap = nc;
-	}
-	memcpy(*b + *len, s, n);
-	*len += n;
-	(*b)[*len] = 0;
-	return 0;
-}
+/* A page grows to this at most: far beyond any match's (a record is read
+ * up to RECORD_MAX_BYTES, 16 MiB, and its page is a few times its size). */
+#define PAGE_MAX ((size_t)1 << 30)
 
-/* Appends s to b (len, cap), writing '<', '>' and '&' as JSON escapes. */
-static int append_escaped(char **b, size_t *len, size_t *cap, const char *s)
+/* Appends s to b, writing '<', '>' and '&' as JSON escapes. */
+static int append_escaped(strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		char esc[8];
 		int rc;
 		if (*s == '<' || *s == '>' || *s == '&') {
 			snprintf(esc, sizeof esc, "\\u%04x", (unsigned char)*s);
-			rc = append_raw(b, len, cap, esc, 6);
+			rc = sb_addn(b, esc, 6);
 		} else {
-			rc = append_raw(b, len, cap, s, 1);
+			rc = sb_addn(b, s, 1);
 		}
 		if (rc)
 			return -1;
@@ -666,18 +648,18 @@ char *page_story(const record *rec)
 	json_object_object_add(top, "steps", w.steps);
 	const char *s = json_object_to_json_string_ext(top, JSON_C_TO_STRING_PLAIN |
 						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	char *out = NULL;
-	size_t len = 0, cap = 0;
-	if (s && append_escaped(&out, &len, &cap, s) != 0) {
-		free(out);
-		out = NULL;
-	}
+	strbuf out;
+	sb_init_grow(&out, PAGE_MAX);
+	if (!s)
+		out.cut = 1;
+	else
+		append_escaped(&out, s);
 	json_object_put(top);
-	return out;
+	return sb_take(&out);
 }
 
 /* Appends text with HTML's five special characters escaped. */
-static int append_html(char **b, size_t *len, size_t *cap, const char *s)
+static int append_html(strbuf *b, const char *s)
 {
 	for (; *s; s++) {
 		const char *p = NULL;
@@ -688,7 +670,7 @@ static int append_html(char **b, size_t *len, size_t *cap, const char *s)
 		case '"': p = "&quot;"; break;
 		case '\'': p = "&#39;"; break;
 		}
-		if (p ? append_raw(b, len, cap, p, strlen(p)) : append_raw(b, len, cap, s, 1))
+		if (p ? sb_add(b, p) : sb_addn(b, s, 1))
 			return -1;
 	}
 	return 0;
@@ -701,23 +683,22 @@ char *page_html(const record *rec, size_t *lenp)
 		return NULL;
 	/* The page's title: the game and the players, escaped. */
 	char title[64 + GAME_MAX_SEATS * (RECORD_MAX_NAME + 4)];
-	size_t o = (size_t)snprintf(title, sizeof title, "%s: ",
-				    rec->game == &game_def_304 ? "304" : rec->game == &game_def_304six ? "304 for six"
-				    : rec->game == &game_def_rook ? "Rook" : "Trump304");
+	const present *pr = present_find(rec->game);
+	size_t o = (size_t)snprintf(title, sizeof title, "%s: ", pr ? text_line(NULL, pr->t_name) : rec->game->name);
 	for (int s = 0; s < rec->nseats && o < sizeof title; s++)
 		o += (size_t)snprintf(title + o, sizeof title - o, "%s%s", s ? ", " : "", rec->players[s]);
-	char *b = NULL;
-	size_t len = 0, cap = 0;
+	strbuf b;
+	sb_init_grow(&b, PAGE_MAX);
 	int rc = 0;
 	/* The template's markers, each replaced by what follows it here. */
 	const char *t = web_page_html;
 	while (rc == 0 && *t) {
 		const char *m = strstr(t, "<!--@");
 		if (!m) {
-			rc = append_raw(&b, &len, &cap, t, strlen(t));
+			rc = sb_add(&b, t);
 			break;
 		}
-		rc = append_raw(&b, &len, &cap, t, (size_t)(m - t));
+		rc = sb_addn(&b, t, (size_t)(m - t));
 		const char *e = strstr(m, "@-->");
 		if (!e) {
 			rc = -1;
@@ -726,23 +707,24 @@ char *page_html(const record *rec, size_t *lenp)
 		size_t n = (size_t)(m + 5 < e ? e - (m + 5) : 0);
 		if (rc == 0) {
 			if (n == 5 && !strncmp(m + 5, "TITLE", 5))
-				rc = append_html(&b, &len, &cap, title);
+				rc = append_html(&b, title);
 			else if (n == 5 && !strncmp(m + 5, "STYLE", 5))
-				rc = append_raw(&b, &len, &cap, web_page_css, strlen(web_page_css));
+				rc = sb_add(&b, web_page_css);
 			else if (n == 6 && !strncmp(m + 5, "SCRIPT", 6))
-				rc = append_raw(&b, &len, &cap, web_page_js, strlen(web_page_js));
+				rc = sb_add(&b, web_page_js);
 			else if (n == 5 && !strncmp(m + 5, "STORY", 5))
-				rc = append_raw(&b, &len, &cap, story, strlen(story));
+				rc = sb_add(&b, story);
 		}
 		t = e + 4;
 	}
 	free(story);
-	if (rc != 0 || !b) {
-		free(b);
-		return NULL;
-	}
-	*lenp = len;
-	return b;
+	if (rc != 0)
+		b.cut = 1;
+	size_t len = b.len;
+	char *page = sb_take(&b);
+	if (page)
+		*lenp = len;
+	return page;
 }
 
 int page_record_in_play(const char *text, size_t len)

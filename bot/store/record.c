@@ -10,7 +10,7 @@
 #include <json-c/json.h>
 
 #include "record.h"
-#include "rook.h"
+#include "present.h"
 #include "utf8.h"
 
 /* Longest piece of a bad string quoted back in an error message. */
@@ -150,8 +150,10 @@ static int get_gcard(json_object *o, const char *path, const game_def *def, uint
 		     char err[RECORD_ERR_MAX])
 {
 	char q[QUOTE_MAX * 4 + 8];
-	if (expect(o, json_type_string, path, def == &game_def_rook ? "a card code such as \"14R\""
-			 : "a card code such as \"JS\"", err))
+	const present *pr = present_find(def);
+	char what[64];
+	snprintf(what, sizeof what, "a card code such as \"%s\"", pr && pr->record_card ? pr->record_card : "JS");
+	if (expect(o, json_type_string, path, what, err))
 		return -1;
 	const char *s = json_object_get_string(o);
 	size_t n = (size_t)json_object_get_string_len(o);
@@ -509,7 +511,8 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 	if (type < 0)
 		return -1;
 	a->type = (uint8_t)type;
-	int is_rook = def == &game_def_rook;
+	const present *pr = present_find(def);
+	int (*colour)(const char *) = pr ? pr->record_colour : NULL;
 	if (def == &game_def_304six && (!strcmp(name, "bid") || !strcmp(name, "caps"))) {
 		/* 304's forms: a bid may be "pcc"; caps lists its order. */
 		g304_action x;
@@ -535,7 +538,7 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 		if (b < 0 || b > 999)
 			return fail(err, "%s: %lld is not a bid", fpath, (long long)b);
 		a->value = (uint16_t)b;
-	} else if (!strcmp(name, "play") || !strcmp(name, "discard") || (!is_rook && !strcmp(name, "trump"))) {
+	} else if (!strcmp(name, "play") || !strcmp(name, "discard") || (!colour && !strcmp(name, "trump"))) {
 		if (!(v = member(o, "card", path, err)))
 			return -1;
 		path_fmt(fpath, "%s.card", path);
@@ -557,7 +560,7 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 				return -1;
 		}
 		a->ncards = 2;
-	} else if (is_rook && !strcmp(name, "trump")) {
+	} else if (colour && !strcmp(name, "trump")) {
 		if (!(v = member(o, "colour", path, err)))
 			return -1;
 		path_fmt(fpath, "%s.colour", path);
@@ -565,7 +568,7 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 			return -1;
 		const char *s = json_object_get_string(v);
 		size_t n = (size_t)json_object_get_string_len(v);
-		int c = strlen(s) == n ? rook_colour_parse(s) : -1;
+		int c = strlen(s) == n ? colour(s) : -1;
 		if (c < 0)
 			return fail(err, "%s: unknown colour %s; expected R, G, Y or B", fpath, quote(q, s, n));
 		a->value = (uint16_t)c;
@@ -693,14 +696,15 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 	rec->game = &game_def_304;
 	rec->nseats = G304_SEATS;
 	if (!str_is(v, "304")) {
-		const game_def *def = str_is(v, "trump304") ? &game_def_trump304
-				      : str_is(v, "rook") ? &game_def_rook
-				      : str_is(v, "304six") ? &game_def_304six : NULL;
+		/* Any game a table can host (bot/present.c's list). */
+		const char *gname = json_object_get_string(v);
+		const game_def *def = strlen(gname) == (size_t)json_object_get_string_len(v) ? present_game(gname) : NULL;
+		char names[128];
+		present_names(names, sizeof names);
 		if (!any || !def)
-			return fail(err, any ? "game: %s is not a game cardbot knows; expected \"304\", "
-				    "\"304six\", \"trump304\" or \"rook\"" : "game: %s is not supported yet; only "
-				    "\"304\" records can be replayed",
-				    quote(q, json_object_get_string(v), (size_t)json_object_get_string_len(v)));
+			return fail(err, any ? "game: %s is not a game cardbot knows; expected %s" : "game: %s is not "
+				    "supported yet; only \"304\" records can be replayed",
+				    quote(q, json_object_get_string(v), (size_t)json_object_get_string_len(v)), names);
 		rec->game = def;
 		return parse_other(top, rec, err);
 	}

@@ -11,8 +11,7 @@
 #include "g304six.h"
 #include "game.h"
 #include "record.h"
-#include "rook.h"
-#include "t304.h"
+#include "present.h"
 #include "replay.h"
 #include "text.h"
 #include "text_lang.h"
@@ -44,17 +43,26 @@ static const char replay_help[] =
 	"cannot be read; 2 the record is malformed (one line on standard error names\n"
 	"the field, and nothing is printed); 64 wrong arguments.\n";
 
-/* ---- JSON pieces every game uses. json-c treats a NULL member as JSON
- * null, which these helpers rely on. ---- */
+/* ---- JSON pieces every game uses (replay.h). json-c treats a NULL member
+ * as JSON null, which these helpers rely on. Inside this file they go by
+ * their short names. ---- */
 
-static json_object *j_seat(int seat)
+#define j_seat replay_j_seat
+#define j_bool replay_j_bool
+#define j_pair replay_j_pair
+#define j_list replay_j_list
+#define j_card replay_j_card
+#define j_cards replay_j_cards
+#define j_view_head replay_j_view_head
+
+json_object *replay_j_seat(int seat)
 {
 	return seat >= 0 && seat < GAME_MAX_SEATS ? json_object_new_int(seat) : NULL;
 }
 
-static json_object *j_bool(int b) { return json_object_new_boolean(b ? 1 : 0); }
+json_object *replay_j_bool(int b) { return json_object_new_boolean(b ? 1 : 0); }
 
-static json_object *j_pair(int a, int b)
+json_object *replay_j_pair(int a, int b)
 {
 	json_object *arr = json_object_new_array_ext(2);
 	json_object_array_add(arr, json_object_new_int(a));
@@ -62,7 +70,7 @@ static json_object *j_pair(int a, int b)
 	return arr;
 }
 
-static json_object *j_list(const int32_t *v, int n)
+json_object *replay_j_list(const int32_t *v, int n)
 {
 	json_object *arr = json_object_new_array_ext(n);
 	for (int i = 0; i < n; i++)
@@ -71,7 +79,7 @@ static json_object *j_list(const int32_t *v, int n)
 }
 
 /* A card code, or null where the card is not known. */
-static json_object *j_card(const game_def *def, int c)
+json_object *replay_j_card(const game_def *def, int c)
 {
 	char code[8];
 	if (c < 0 || c >= def->deck_size)
@@ -80,12 +88,18 @@ static json_object *j_card(const game_def *def, int c)
 	return json_object_new_string(code);
 }
 
-static json_object *j_cards(const game_def *def, game_cards s)
+json_object *replay_j_cards(const game_def *def, game_cards s)
 {
 	json_object *arr = json_object_new_array();
 	for (; s; s &= s - 1)
 		json_object_array_add(arr, j_card(def, __builtin_ctzll(s)));
 	return arr;
+}
+
+json_object *replay_j_suit(int suit)
+{
+	char letter[2] = { suit_letter(suit), '\0' };
+	return suit >= 0 && suit < SUIT_COUNT ? json_object_new_string(letter) : NULL;
 }
 
 /* The names of the actions in acts (bit per action number). */
@@ -109,8 +123,8 @@ static json_object *j_known(const game_def *def, int seat, game_cards cards, gam
 }
 
 /* A view's first keys, the same in every game. */
-static json_object *j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer,
-				int turn, game_cards hand)
+json_object *replay_j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer, int turn,
+				game_cards hand)
 {
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "seat", j_seat(seat));
@@ -377,7 +391,7 @@ static void refusal_six(char *buf, size_t len, const game *g, const game_result 
 
 /* A refusal in words, for the player who acted: suit is what the game calls
  * suit (or colour) a, steps how its bids go. */
-static void words_refusal(char *buf, size_t len, const game_def *def, const game_result *res,
+void replay_refusal_words(char *buf, size_t len, const game_def *def, const game_result *res,
 			  const char *const names[GAME_MAX_SEATS], const char *suit, const char *steps)
 {
 	const char *code = def->err_name(res->err);
@@ -450,7 +464,7 @@ static void words_refusal(char *buf, size_t len, const game_def *def, const game
 
 /* A trick of Trump304 (cut: which cards cut) or Rook (cut -1: none); null
  * before its lead. */
-static json_object *j_gtrick(const game_def *def, int leader, int n, const uint8_t *seat,
+json_object *replay_j_trick(const game_def *def, int leader, int n, const uint8_t *seat,
 			     const uint8_t *cards, int winner, int cut)
 {
 	if (n == 0)
@@ -471,7 +485,7 @@ static json_object *j_gtrick(const game_def *def, int leader, int n, const uint8
 	return o;
 }
 
-static json_object *j_gbid(int seat, int value)
+json_object *replay_j_bid(int seat, int value)
 {
 	json_object *b = json_object_new_object();
 	json_object_object_add(b, "seat", j_seat(seat));
@@ -480,7 +494,7 @@ static json_object *j_gbid(int seat, int value)
 	return b;
 }
 
-static json_object *j_glegal(const game *g, int seat, game_cards known)
+json_object *replay_j_legal(const game *g, int seat, game_cards known)
 {
 	game_legal l;
 	game_legal_of(g, seat, &l);
@@ -492,135 +506,12 @@ static json_object *j_glegal(const game *g, int seat, game_cards known)
 	return o;
 }
 
-static json_object *end_t304(const game *g)
-{
-	const t304_deal_end *e = &((const t304 *)g->state)->last;
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
-	json_object_object_add(o, "trumper", j_seat(e->trumper));
-	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
-	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
-	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
-	json_object *change = json_object_new_array();
-	for (int i = 0; i < e->nsides && i < T304_MAX_SEATS; i++)
-		json_object_array_add(change, json_object_new_int(e->change[i]));
-	json_object_object_add(o, "change", change);
-	json_object_object_add(o, "tokens", j_list(e->tokens, e->nsides));
-	return o;
-}
-
-static json_object *view_t304(const game *g, int seat)
-{
-	const game_def *def = g->def;
-	t304_view v;
-	t304_view_of(g->state, seat, &v);
-	json_object *bids = json_object_new_array();
-	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
-		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
-	char suit[2] = { suit_letter(v.trump_suit), '\0' };
-	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
-	json_object_object_add(o, "trumper", j_seat(v.trumper));
-	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
-	json_object_object_add(o, "bidder", j_seat(v.bidder));
-	json_object_object_add(o, "bids", bids);
-	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
-	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
-						? json_object_new_string(suit) : NULL);
-	json_object_object_add(o, "trump_aside", j_bool(v.trump_aside));
-	json_object_object_add(o, "revealed", j_bool(v.revealed));
-	json_object_object_add(o, "revealed_by", j_seat(v.revealed_by));
-	json_object_object_add(o, "must_cut", j_seat(v.must_cut));
-	json_object_object_add(o, "centre", json_object_new_int(v.centre));
-	json_object_object_add(o, "exchanged", j_bool(v.exchanged));
-	json_object_object_add(o, "put_down", j_cards(def, v.putdown));
-	json_object_object_add(o, "pile", json_object_new_int(v.npile));
-	const t304_trick *t = &v.trick, *l = &v.last_trick;
-	json_object_object_add(o, "trick", j_gtrick(def, t->leader, t->n, t->seat, t->card, t->winner, t->cut));
-	json_object_object_add(o, "last_trick", j_gtrick(def, l->leader, l->n, l->seat, l->card, l->winner, l->cut));
-	json_object_object_add(o, "tokens", j_list(v.tokens, v.nsides));
-	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? end_t304(g) : NULL);
-	json_object_object_add(o, "legal", j_glegal(g, seat, v.hand));
-	return o;
-}
-
-static void refusal_t304(char *buf, size_t len, const game *g, const game_result *res,
-			 const char *const names[GAME_MAX_SEATS])
-{
-	words_refusal(buf, len, g->def, res, names, suit_name(res->a & 3),
-		      "bids go in tens from 150 to 300, or 304");
-}
-
-static json_object *end_rook(const game *g)
-{
-	const rook_hand_end *e = &((const rook *)g->state)->last;
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "outcome", json_object_new_string("scored"));
-	json_object_object_add(o, "bidder", j_seat(e->bidder));
-	json_object_object_add(o, "bid", json_object_new_int(e->bid));
-	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
-	json_object_object_add(o, "tricks", j_pair(e->tricks[0], e->tricks[1]));
-	json_object_object_add(o, "cards", json_object_new_int(e->cards_team));
-	json_object_object_add(o, "made", j_bool(e->made));
-	json_object_object_add(o, "change", j_pair(e->delta[0], e->delta[1]));
-	json_object_object_add(o, "score", j_list(e->score, 2));
-	return o;
-}
-
-static json_object *view_rook(const game *g, int seat)
-{
-	const game_def *def = g->def;
-	rook_view v;
-	rook_view_of(g->state, seat, &v);
-	json_object *bids = json_object_new_array();
-	for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++)
-		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
-	char trump[2] = { rook_colour_letter(v.trump), '\0' };
-	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
-	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
-	json_object_object_add(o, "bidder", j_seat(v.bidder));
-	json_object_object_add(o, "bids", bids);
-	json_object_object_add(o, "nest", j_bool(v.nest));
-	json_object_object_add(o, "discard", j_card(def, v.discard));
-	json_object_object_add(o, "trump", v.trump >= 0 ? json_object_new_string(trump) : NULL);
-	const rook_trick *t = &v.trick, *l = &v.last_trick;
-	json_object_object_add(o, "trick", j_gtrick(def, t->leader, t->n, t->seat, t->card, t->winner, -1));
-	json_object_object_add(o, "last_trick", j_gtrick(def, l->leader, l->n, l->seat, l->card, l->winner, -1));
-	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
-	json_object_object_add(o, "score", j_list(v.score, 2));
-	json_object_object_add(o, "winner", v.winner >= 0 ? json_object_new_int(v.winner) : NULL);
-	json_object_object_add(o, "last", v.last.scored ? end_rook(g) : NULL);
-	json_object_object_add(o, "legal", j_glegal(g, seat, v.hand));
-	return o;
-}
-
-static void refusal_rook(char *buf, size_t len, const game *g, const game_result *res,
-			 const char *const names[GAME_MAX_SEATS])
-{
-	words_refusal(buf, len, g->def, res, names, rook_colour_name(res->a),
-		      "bids go in fives from 70 to 200");
-}
-
 /* ---- One driver over engine/core/game.h for every game ---- */
 
-/* What replay prints differently for each game; the rest is the same. */
-typedef struct replay_game {
-	const game_def *def;
-	const char *end_event;    /* the event after which a deal's end is printed */
-	const char *score;        /* the match line's name for game_status.score */
-	/* New JSON objects, the caller's: what seat may know and do now; how the
-	 * last deal ended. */
-	json_object *(*view)(const game *g, int seat);
-	json_object *(*end)(const game *g);
-	/* The refusal res in words into buf; names[s]: seat s's player (NULL past the seats). */
-	void (*refusal)(char *buf, size_t len, const game *g, const game_result *res,
-			const char *const names[GAME_MAX_SEATS]);
-} replay_game;
-
+/* 304 and 304 for six, until their presentation carries its own (present.replay). */
 static const replay_game replay_games[] = {
 	{ &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 },
 	{ &game_def_304six, "deal_end", "tokens", view_six, end_six, refusal_six },
-	{ &game_def_trump304, "deal_end", "tokens", view_t304, end_t304, refusal_t304 },
-	{ &game_def_rook, "hand_end", "score", view_rook, end_rook, refusal_rook },
 };
 
 /* Writes o as one compact line and releases it. */
@@ -658,6 +549,9 @@ static int emit_refused(FILE *out, size_t deal, long action, const char *text, c
 
 static const replay_game *replay_game_of(const game_def *def)
 {
+	const present *pr = present_find(def);
+	if (pr && pr->replay)
+		return pr->replay;
 	for (size_t i = 0; i < sizeof replay_games / sizeof replay_games[0]; i++)
 		if (replay_games[i].def == def)
 			return &replay_games[i];
@@ -686,7 +580,8 @@ int replay_walk(const record *rec, replay_hook hook, void *ctx)
 	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
 		names[s] = rec->players[s];
 	int err;
-	game *g = game_new(def, rec->nseats, rec->dealer, def == &game_def_304 || def == &game_def_304six ? &rec->rules : NULL, &err);
+	const present *pr = present_find(def);
+	game *g = game_new(def, rec->nseats, rec->dealer, pr && pr->uses_rules ? &rec->rules : NULL, &err);
 	if (!g)
 		return -1;
 	int ev_end = game_ev_parse(def, rg->end_event);

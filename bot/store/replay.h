@@ -54,4 +54,49 @@ struct json_object;
 struct json_object *replay_view(const game *g, int seat);
 struct json_object *replay_end(const game *g);
 
+/* ---- What a game gives replay (its presentation's present.replay) ---- */
+
+/* What replay prints differently for each game; the rest is the same. */
+typedef struct replay_game {
+	const game_def *def;
+	const char *end_event;    /* the event after which a deal's end is printed */
+	const char *score;        /* the match line's name for game_status.score */
+	/* New JSON objects, the caller's: what seat may know and do now; how the
+	 * last deal ended. */
+	struct json_object *(*view)(const game *g, int seat);
+	struct json_object *(*end)(const game *g);
+	/* The refusal res in words into buf; names[s]: seat s's player (NULL past the seats). */
+	void (*refusal)(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS]);
+} replay_game;
+
+/* JSON pieces for a game's view, new objects the caller owns; NULL (JSON
+ * null) for a seat, card or trick that is none. A seat; a boolean; [a, b];
+ * the n numbers of v; a card's code in def's pack; the codes of a set. */
+struct json_object *replay_j_seat(int seat);
+struct json_object *replay_j_bool(int b);
+struct json_object *replay_j_pair(int a, int b);
+struct json_object *replay_j_list(const int32_t *v, int n);
+struct json_object *replay_j_card(const game_def *def, int c);
+struct json_object *replay_j_cards(const game_def *def, game_cards s);
+/* A suit (enum suit) by its letter ("S"), null for none. */
+struct json_object *replay_j_suit(int suit);
+/* A view's first keys, the same in every game. */
+struct json_object *replay_j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer, int turn,
+				       game_cards hand);
+/* A trick of n cards (cut: a bit per card that cut, -1: the game has no
+ * cut); null before its lead. */
+struct json_object *replay_j_trick(const game_def *def, int leader, int n, const uint8_t *seat, const uint8_t *cards,
+				   int winner, int cut);
+/* {"seat", "value"}: a bid, or "pass" for value 0. */
+struct json_object *replay_j_bid(int seat, int value);
+/* What seat may do now: actions, the bid range and the cards it may act
+ * with (only those in known, so a view never leaks a card). */
+struct json_object *replay_j_legal(const game *g, int seat, game_cards known);
+/* A refusal in English words from the game's refusal code (the codes
+ * Trump304 and Rook share): suit is what the game calls suit (or colour)
+ * a, steps how its bids go. */
+void replay_refusal_words(char *buf, size_t len, const game_def *def, const game_result *res,
+			  const char *const names[GAME_MAX_SEATS], const char *suit, const char *steps);
+
 #endif

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sqlite3.h>
 #include "store.h"
+#include "strbuf.h"
 
 #define STORE_APP_ID 0x43423034 /* "CB04": marks the file as cardbot's */
 
@@ -21,32 +22,6 @@ struct store {
 	int found_version;
 	struct stat wal, shm; /* this connection's -wal and -shm, to know them from others' */
 };
-
-/* Bids by band, for each game's range of bids: a band is the bids from
- * its lower end up to the next band's (docs: README's statistics). A game
- * not listed counts as 304. */
-static const struct bands {
-	const char *game;
-	int from[STORE_BANDS];
-	const char *names[STORE_BANDS];
-} bands[] = {
-	{ "304", { 0, 200, 250, 1000 }, { "under 200", "200-249", "250 and over", "pcc" } },
-	{ "trump304", { 0, 200, 250, 304 }, { "150-199", "200-249", "250-300", "304" } },
-	{ "rook", { 0, 120, 150, INT_MAX }, { "70-119", "120-149", "150-200", NULL } },
-};
-
-static const struct bands *bands_of(const char *game)
-{
-	for (size_t i = 0; game && i < sizeof bands / sizeof bands[0]; i++)
-		if (!strcmp(bands[i].game, game))
-			return &bands[i];
-	return &bands[0];
-}
-
-const char *store_band_name(const char *game, int band)
-{
-	return band >= 0 && band < STORE_BANDS ? bands_of(game)->names[band] : NULL;
-}
 
 /* ---- schema ---- */
 
@@ -845,57 +820,33 @@ int store_table_stop(store *s, const char *net, const char *room, int64_t id, in
 
 /* ---- building a record ---- */
 
-typedef struct sbuf {
-	char *p;
-	size_t len, cap;
-	int oom;
-} sbuf;
-
-static void sb_add(sbuf *b, const char *t, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, t, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-static void sb_s(sbuf *b, const char *t) { sb_add(b, t, strlen(t)); }
+/* A record being built grows to this at most: far beyond any match (a
+ * record is read back up to RECORD_MAX_BYTES, 16 MiB). */
+#define STORE_RECORD_MAX ((size_t)1 << 30)
 
 /* A JSON string literal of t (UTF-8 passes through; controls escaped). */
-static void sb_json(sbuf *b, const char *t)
+static void sb_json(strbuf *b, const char *t)
 {
-	sb_s(b, "\"");
+	sb_add(b, "\"");
 	for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
 		char e[8];
 		if (*p == '"' || *p == '\\') {
 			e[0] = '\\', e[1] = (char)*p, e[2] = 0;
-			sb_s(b, e);
+			sb_add(b, e);
 		} else if (*p < 0x20) {
 			snprintf(e, sizeof e, "\\u%04x", *p);
-			sb_s(b, e);
+			sb_add(b, e);
 		} else {
-			sb_add(b, (const char *)p, 1);
+			sb_addn(b, (const char *)p, 1);
 		}
 	}
-	sb_s(b, "\"");
+	sb_add(b, "\"");
 }
 
 char *store_match_record(store *s, int64_t id, int with_secrets, int only_ended)
 {
-	sbuf b = { 0 };
+	strbuf b;
+	sb_init_grow(&b, STORE_RECORD_MAX);
 	sqlite3_stmt *st = prep(s, "SELECT game, rules, dealer, network, room, started, ended FROM matches WHERE id=?1", "I", id);
 	if (!st)
 		return NULL;
@@ -905,34 +856,34 @@ char *store_match_record(store *s, int64_t id, int with_secrets, int only_ended)
 		return NULL;
 	}
 	char num[64];
-	sb_s(&b, "{\"format\": \"cardbot-record/1\", \"game\": ");
+	sb_add(&b, "{\"format\": \"cardbot-record/1\", \"game\": ");
 	sb_json(&b, (const char *)sqlite3_column_text(st, 0));
-	sb_s(&b, ", \"rules\": ");
-	sb_s(&b, (const char *)sqlite3_column_text(st, 1));
+	sb_add(&b, ", \"rules\": ");
+	sb_add(&b, (const char *)sqlite3_column_text(st, 1));
 	snprintf(num, sizeof num, ", \"dealer\": %d, \"match\": %lld, \"network\": ", sqlite3_column_int(st, 2), (long long)id);
-	sb_s(&b, num);
+	sb_add(&b, num);
 	sb_json(&b, (const char *)sqlite3_column_text(st, 3));
-	sb_s(&b, ", \"room\": ");
+	sb_add(&b, ", \"room\": ");
 	sb_json(&b, (const char *)sqlite3_column_text(st, 4));
 	snprintf(num, sizeof num, ", \"started\": %lld", (long long)sqlite3_column_int64(st, 5));
-	sb_s(&b, num);
+	sb_add(&b, num);
 	if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
 		snprintf(num, sizeof num, ", \"ended\": %lld", (long long)sqlite3_column_int64(st, 6));
-		sb_s(&b, num);
+		sb_add(&b, num);
 	}
 	sqlite3_finalize(st);
 
-	sb_s(&b, ", \"players\": [");
+	sb_add(&b, ", \"players\": [");
 	st = prep(s, "SELECT name FROM match_players WHERE match_id=?1 ORDER BY seat", "I", id);
 	if (!st)
 		goto bad;
 	for (int i = 0; sqlite3_step(st) == SQLITE_ROW; i++) {
 		if (i)
-			sb_s(&b, ", ");
+			sb_add(&b, ", ");
 		sb_json(&b, (const char *)sqlite3_column_text(st, 0));
 	}
 	sqlite3_finalize(st);
-	sb_s(&b, "], \"deals\": [");
+	sb_add(&b, "], \"deals\": [");
 
 	st = prep(s, "SELECT idx, deck, salt, commitment, ended FROM deals WHERE match_id=?1 ORDER BY idx", "I", id);
 	if (!st)
@@ -943,41 +894,40 @@ char *store_match_record(store *s, int64_t id, int with_secrets, int only_ended)
 		if (only_ended && !sqlite3_column_int(st, 4))
 			continue;
 		if (nd++)
-			sb_s(&b, ",");
-		sb_s(&b, "\n  {\"deck\": ");
-		sb_s(&b, (const char *)sqlite3_column_text(st, 1));
+			sb_add(&b, ",");
+		sb_add(&b, "\n  {\"deck\": ");
+		sb_add(&b, (const char *)sqlite3_column_text(st, 1));
 		if (with_secrets) {
-			sb_s(&b, ", \"salt\": ");
+			sb_add(&b, ", \"salt\": ");
 			sb_json(&b, (const char *)sqlite3_column_text(st, 2));
 		}
-		sb_s(&b, ", \"commitment\": ");
+		sb_add(&b, ", \"commitment\": ");
 		sb_json(&b, (const char *)sqlite3_column_text(st, 3));
-		sb_s(&b, ", \"actions\": [");
+		sb_add(&b, ", \"actions\": [");
 		sqlite3_stmt *a = prep(s, "SELECT action FROM actions WHERE match_id=?1 AND deal_idx=?2 ORDER BY seq", "Ii", id, idx);
 		if (!a) {
 			sqlite3_finalize(st);
 			goto bad;
 		}
 		for (int i = 0; sqlite3_step(a) == SQLITE_ROW; i++) {
-			sb_s(&b, i ? ",\n    " : "\n    ");
-			sb_s(&b, (const char *)sqlite3_column_text(a, 0));
+			sb_add(&b, i ? ",\n    " : "\n    ");
+			sb_add(&b, (const char *)sqlite3_column_text(a, 0));
 		}
 		sqlite3_finalize(a);
-		sb_s(&b, "]}");
+		sb_add(&b, "]}");
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		fail(s, "reading the deals");
 		goto bad;
 	}
-	sb_s(&b, "]}\n");
-	if (b.oom) {
+	sb_add(&b, "]}\n");
+	char *text = sb_take(&b);
+	if (!text)
 		snprintf(s->err, sizeof s->err, "%s: out of memory building a record", s->path);
-		goto bad;
-	}
-	return b.p;
+	return text;
 bad:
-	free(b.p);
+	sb_release(&b);
 	return NULL;
 }
 
@@ -1043,7 +993,8 @@ int store_history(store *s, const char *net, const char *room, store_match_info 
 
 /* ---- statistics ---- */
 
-int store_stats_get(store *s, const char *net, const char *game, const char *user, store_stats *out)
+int store_stats_get(store *s, const char *net, const char *game, const int from[STORE_BANDS], const char *user,
+		    store_stats *out)
 {
 	memset(out, 0, sizeof *out);
 	/* A deal counts for the game of its match (deal_results.match_id is matches.id). */
@@ -1072,12 +1023,11 @@ int store_stats_get(store *s, const char *net, const char *game, const char *use
 	sqlite3_finalize(st);
 	if (!out->deals)
 		return 0;
-	const struct bands *b = bands_of(game);
 	st = prep(s, "SELECT CASE WHEN d.bid >= ?6 THEN 3 WHEN d.bid >= ?5 THEN 2 WHEN d.bid >= ?4 THEN 1 ELSE 0 END AS band,"
 		     " count(*), ifnull(sum(d.made), 0) FROM deal_results d JOIN matches m ON m.id = d.match_id"
 		     " WHERE d.network=?1 AND d.user=?2 COLLATE NOCASE AND d.computer=0 AND d.trumper=1 AND d.made >= 0"
 		     " AND m.game=?3 GROUP BY band",
-		  "tttiii", net, user, game, b->from[1], b->from[2], b->from[3]);
+		  "tttiii", net, user, game, from[1], from[2], from[3]);
 	if (!st)
 		return -1;
 	while (sqlite3_step(st) == SQLITE_ROW) {

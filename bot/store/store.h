@@ -172,18 +172,17 @@ typedef struct store_stats {
 	char name[256];                  /* the name last seen */
 	int deals, deals_won;            /* redeals are not deals */
 	int matches, matches_won;        /* matches that ended with a winner (never Trump304's) */
-	int bids[STORE_BANDS], bids_made[STORE_BANDS]; /* as trumper, by the game's bands (store_band_name) */
+	int bids[STORE_BANDS], bids_made[STORE_BANDS]; /* as trumper, by the game's bands (store_stats_get) */
 	int caps_calls, caps_correct;
 	int trumper_deals;
 	double trumper_points;           /* average card points of the side as trumper */
 } store_stats;
-/* Band i of a game's bids (store_stats.bids[i]), NULL past its last:
- * 304: under 200, 200-249, 250 and over, pcc; Trump304: 150-199,
- * 200-249, 250-300, 304; Rook: 70-119, 120-149, 150-200. */
-const char *store_band_name(const char *game, int band);
 /* user's figures in game's deals and matches: 1 found, 0 no deals of that
- * game yet, -1 error. */
-int store_stats_get(store *s, const char *net, const char *game, const char *user, store_stats *out);
+ * game yet, -1 error. Bids are counted by the game's bands (its
+ * presentation's): band i holds the bids from from[i] up to from[i + 1]
+ * (from[0] is 0; INT_MAX: no such band). */
+int store_stats_get(store *s, const char *net, const char *game, const int from[STORE_BANDS], const char *user,
+		    store_stats *out);
 /* Looks a user up by the name shown (the most recent one); 1 found. */
 int store_user_by_name(store *s, const char *net, const char *name, char *user, size_t len);
 typedef struct store_top {

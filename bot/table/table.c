@@ -13,7 +13,6 @@
 #include <strings.h>
 #include <sys/random.h>
 #include <time.h>
-#include "g304_ai.h"
 #include "log.h"
 #include "nearest.h"
 #include "loop.h"
@@ -168,18 +167,18 @@ static void viewers_restored(table *t)
 /* The seat to move in whichever game the table plays, or -1. */
 /* ---- seating ---- */
 
-table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set)
+table *table_new(const table_host *h, adapter *net, const char *room, const table_settings *set)
 {
 	table *t = calloc(1, sizeof *t);
 	if (!t)
 		return NULL;
-	t->bot = b;
+	t->host = h;
 	t->net = net;
 	snprintf(t->room, sizeof t->room, "%s", room);
 	t->set = *set;
 	t->state = TABLE_OPEN;
-	t->gdef = &game_def_304;
-	t->pr = &present_304;
+	t->pr = present_at(0); /* the first game of the list, until the table says which */
+	t->gdef = t->pr->def;
 	t->nseats = t->gdef->max_seats;
 	t->seen_seat = -1;
 	t->nudged_seat = -1;
@@ -196,16 +195,16 @@ void table_free(table *t)
 	if (!t)
 		return;
 	if (t->timer)
-		loop_cancel(t->bot->ev, t->timer);
+		loop_cancel(t->host->ev, t->timer);
 	if (t->computer_timer)
-		loop_cancel(t->bot->ev, t->computer_timer);
+		loop_cancel(t->host->ev, t->computer_timer);
 	if (t->deal_timer)
-		loop_cancel(t->bot->ev, t->deal_timer);
+		loop_cancel(t->host->ev, t->deal_timer);
 	if (t->nudge_timer)
-		loop_cancel(t->bot->ev, t->nudge_timer);
+		loop_cancel(t->host->ev, t->nudge_timer);
 	if (t->pr->forget)
 		t->pr->forget(t);
-	ai_worker_cancel_ctx(t->bot->ai, t); /* a search still thinking for this table */
+	ai_worker_cancel_ctx(t->host->ai(t->host->ctx, 0), t); /* a search still thinking for this table */
 	game_free(t->g);
 	free(t);
 }
@@ -278,7 +277,7 @@ static void seat_human(table *t, int s, const char *user, const char *name)
 	if (t->net->ops->open_private)
 		t->net->ops->open_private(t->net, user);
 	store_user u;
-	if (t->bot->db && store_user_get(t->bot->db, t->net->name, user, &u) == 1)
+	if (table_db(t) && store_user_get(table_db(t), t->net->name, user, &u) == 1)
 		t->seats[s].ascii = u.ascii;
 }
 
@@ -287,7 +286,7 @@ static void seat_computer(table *t, int s)
 	/* The names are one message, separated by spaces: four, or six for a
 	 * table of six. */
 	char names[128];
-	table_txt(names, sizeof names, t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL, NULL);
+	table_txt(t, names, sizeof names, t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL, NULL);
 	const char *p = names;
 	for (int i = 0; i < s && strchr(p, ' '); i++)
 		p = strchr(p, ' ') + 1;
@@ -413,19 +412,19 @@ static void recall_one(void *ctx, const char *option, const char *value)
 
 void table_recall_settings(table *t)
 {
-	if (!t->bot->db || t->state != TABLE_OPEN)
+	if (!table_db(t) || t->state != TABLE_OPEN)
 		return;
 	table_enter(t);
 	struct recall rc = { t, "" };
 	size_t keep = t->outlen;
 	int keep_n = t->nout;
-	if (store_channel_each(t->bot->db, t->net->name, t->room, recall_one, &rc) < 0)
-		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+	if (store_channel_each(table_db(t), t->net->name, t->room, recall_one, &rc) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 	/* One line for all of them rather than one per option. */
 	t->outlen = keep;
 	t->nout = keep_n;
 	if (rc.list[0])
-		table_say(t, T_SETTINGS_RECALLED, rc.list, t->bot->prefix, NULL);
+		table_say(t, T_SETTINGS_RECALLED, rc.list, t->host->prefix, NULL);
 }
 
 int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_t errlen)
@@ -447,7 +446,7 @@ int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_
 	if (t->state == TABLE_PLAYING) {
 		if (!match_id) {
 			snprintf(err, errlen, "the table was playing, but no match is stored");
-		} else if (tstore_rebuild(t, t->bot->db, match_id, err, errlen) == 0) {
+		} else if (tstore_rebuild(t, table_db(t), match_id, err, errlen) == 0) {
 			game_status gs;
 			if (t->g)
 				game_status_of(t->g, &gs);
@@ -550,11 +549,11 @@ static void tell_grace(table *t, const char *user, int s)
  * far from the channel, and a newcomer would see "your turn" and no hand. */
 static void say_hands_where(table *t, const char *user, const char *name)
 {
-	if (!t->net->ops->private_kind || bot_private_told(t->bot, t->net, user))
+	if (!t->net->ops->private_kind || t->host->private_told(t->host->ctx, t->net, user))
 		return;
-	int kind = t->net->ops->private_kind(t->net, bot_private_of(t->bot, t->net, user));
+	int kind = t->net->ops->private_kind(t->net, t->host->private_of(t->host->ctx, t->net, user));
 	const char *self = t->net->ops->self ? t->net->ops->self(t->net) : "";
-	table_say(t, kind == ADAPTER_AS_NOTICE ? T_HANDS_AS_NOTICE : T_HANDS_AS_MSG, name, self, t->bot->prefix);
+	table_say(t, kind == ADAPTER_AS_NOTICE ? T_HANDS_AS_NOTICE : T_HANDS_AS_MSG, name, self, t->host->prefix);
 }
 
 static void cmd_sit(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -864,10 +863,10 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 	} else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "correspondence")) {
 		t->set.pace = PACE_CORRESPONDENCE;
 		shown = "correspondence";
-	} else if (!strcasecmp(opt, "level") && g304_ai_level_parse(val) >= 0) {
+	} else if (!strcasecmp(opt, "level") && game_ai_level_parse(val) >= 0) {
 		/* easy is the random player here; normal and strong search. */
-		t->set.computer_easy = g304_ai_level_parse(val) == G304_AI_EASY;
-		t->set.computer_level = g304_ai_level_parse(val);
+		t->set.computer_easy = game_ai_level_parse(val) == GAME_AI_EASY;
+		t->set.computer_level = game_ai_level_parse(val);
 		shown = val; /* exactly one of the level names */
 	} else if (!strcasecmp(opt, "lang") && text_lang_find(val)) {
 		snprintf(t->set.lang, sizeof t->set.lang, "%s", text_lang_find(val)->code);
@@ -906,8 +905,8 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 	else
 		table_say(t, T_SET_DONE, opt, val, NULL);
 	/* The channel's next tables start with this choice too. */
-	if (t->bot->db && *user && store_channel_set(t->bot->db, t->net->name, t->room, opt, val) < 0)
-		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+	if (table_db(t) && *user && store_channel_set(table_db(t), t->net->name, t->room, opt, val) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 	table_flush(t);
 }
 
@@ -975,25 +974,25 @@ static void cmd_table(table *t, const char *user, const char *name, int in_room,
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
 	if (!in_room)
-		table_reader(table_lang_of(t, user)); /* table_command entered the room's */
+		table_reader(t, table_lang_of(t, user)); /* table_command entered the room's */
 	strbuf b;
 	sb_init(&b, line, sizeof line);
 	sb_printf(&b, "%s: ", table_room_shown(t));
 	if (t->pr->name_in_table_line) {
 		char g[64];
-		sb_printf(&b, "%s, ", table_game_shown(table_reader_now(), g, sizeof g, t->gdef->name));
+		sb_printf(&b, "%s, ", table_game_shown(table_reader_now(t), g, sizeof g, t->gdef->name));
 	}
 	for (int s = 0; s < t->nseats; s++) {
 		sb_printf(&b, "%s%d %s", s ? ", " : "", s + 1, table_seat_name(t, s));
 		if (t->seats[s].computer)
-			table_sb_txt(&b, T_SEAT_LIST_COMPUTER, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_SEAT_LIST_COMPUTER, NULL, NULL, NULL);
 		if (t->seats[s].away)
-			table_sb_txt(&b, T_SEAT_LIST_AWAY, NULL, NULL, NULL);
+			table_sb_txt(t, &b, T_SEAT_LIST_AWAY, NULL, NULL, NULL);
 	}
 	if (t->state == TABLE_PLAYING && t->g)
 		t->pr->table_line(t, user, &b);
 	else
-		table_sb_txt(&b, T_TABLE_IDLE, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_TABLE_IDLE, NULL, NULL, NULL);
 	table_answer(t, user, in_room, line);
 }
 
@@ -1004,7 +1003,7 @@ static void cmd_last(table *t, const char *user, const char *name, int in_room, 
 		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		return;
 	}
-	table_reader(table_lang_of(t, user)); /* a private line */
+	table_reader(t, table_lang_of(t, user)); /* a private line */
 	t->pr->last(t, user, table_seat_of(t, user));
 }
 
@@ -1013,11 +1012,11 @@ static void cmd_score(table *t, const char *user, const char *name, int in_room,
 	(void)name, (void)argc, (void)argv;
 	char line[TABLE_LINE];
 	if (!t->g) { /* no tokens of empty seats before the first match */
-		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
+		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
 	if (!in_room)
-		table_reader(table_lang_of(t, user));
+		table_reader(t, table_lang_of(t, user));
 	t->pr->score(t, line, sizeof line);
 	table_answer(t, user, in_room, line);
 }
@@ -1028,19 +1027,19 @@ static void cmd_rules(table *t, const char *user, const char *name, int in_room,
 {
 	(void)name, (void)in_room;
 	char line[TABLE_LINE * 3]; /* the summary in Tamil is near 2000 bytes, and the room name */
-	table_reader(table_lang_of(t, user)); /* a private line */
+	table_reader(t, table_lang_of(t, user)); /* a private line */
 	if (argc > 1 && !strcasecmp(argv[1], "more"))
 		t->pr->rules(t, line, sizeof line);
 	else
-		table_txt(line, sizeof line, t->pr->t_about, table_room_shown(t), NULL, NULL);
-	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+		table_txt(t, line, sizeof line, t->pr->t_about, table_room_shown(t), NULL, NULL);
+	table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 static void cmd_stop(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)in_room, (void)argc, (void)argv;
 	int s = table_seat_of(t, user);
-	int op = bot_is_operator(t->bot, t->net, user);
+	int op = t->host->is_operator(t->host->ctx, t->net, user);
 	if (s < 0 && !op) {
 		table_tell(t, user, T_NOT_SEATED, table_room_shown(t), NULL, NULL);
 		return;
@@ -1062,13 +1061,13 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 		 * take would bring the table back at the next start. */
 		if (table_play_stopped(t) < 0) {
 			table_save_failed(t, NULL);
-			table_tell(t, user, T_STOP_NOT_SAVED, table_room_shown(t), t->bot->prefix, NULL);
+			table_tell(t, user, T_STOP_NOT_SAVED, table_room_shown(t), t->host->prefix, NULL);
 			table_flush(t);
 			return;
 		}
 		table_say(t, T_STOPPED, name, NULL, NULL);
 		table_flush(t);
-		bot_close_table(t->bot, t);
+		t->host->close(t->host->ctx, t);
 		return;
 	}
 	char n[16], m[16];
@@ -1080,10 +1079,10 @@ static void cmd_stop(table *t, const char *user, const char *name, int in_room, 
 
 /* Remembers that user does (on) or no longer does want to hear of tables
  * and games in the room, for its next tables too (store_notify_*). */
-static void notify_keep(bot *b, adapter *net, const char *room, const char *user, int on)
+static void notify_keep(const table_host *h, adapter *net, const char *room, const char *user, int on)
 {
-	if (b->db && store_notify_set(b->db, net->name, room, user, on) < 0)
-		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+	if (h->db(h->ctx) && store_notify_set(h->db(h->ctx), net->name, room, user, on) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(h->db(h->ctx)));
 }
 
 static void cmd_notify(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1093,7 +1092,7 @@ static void cmd_notify(table *t, const char *user, const char *name, int in_room
 		if (table_same_user(t, t->notify[i], user)) {
 			memmove(t->notify[i], t->notify[i + 1], (size_t)(t->nnotify - i - 1) * sizeof t->notify[0]);
 			t->nnotify--;
-			notify_keep(t->bot, t->net, t->room, user, 0);
+			notify_keep(t->host, t->net, t->room, user, 0);
 			table_tell(t, user, T_NOTIFY_OFF, table_room_shown(t), NULL, NULL);
 			return;
 		}
@@ -1102,7 +1101,7 @@ static void cmd_notify(table *t, const char *user, const char *name, int in_room
 		return;
 	}
 	snprintf(t->notify[t->nnotify++], sizeof t->notify[0], "%s", user);
-	notify_keep(t->bot, t->net, t->room, user, 1);
+	notify_keep(t->host, t->net, t->room, user, 1);
 	table_tell(t, user, T_NOTIFY_ON, table_room_shown(t), NULL, NULL);
 }
 
@@ -1127,26 +1126,26 @@ static void notify_one(void *ctx, const char *user)
 
 void table_notify_opened(table *t, const char *opener)
 {
-	if (!t->bot->db)
+	if (!table_db(t))
 		return;
 	struct notify_opened no = { t, opener };
-	if (store_notify_each(t->bot->db, t->net->name, t->room, notify_one, &no) < 0)
-		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+	if (store_notify_each(table_db(t), t->net->name, t->room, notify_one, &no) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 }
 
 /* Keeps a person's !ascii choice in the database. */
-static void ascii_keep(bot *b, adapter *net, const char *user, int on)
+static void ascii_keep(const table_host *h, adapter *net, const char *user, int on)
 {
-	if (!b->db)
+	if (!h->db(h->ctx))
 		return;
 	store_user u = { .ascii = on, .language = "en", .notices = 1 };
 	store_user old;
-	if (store_user_get(b->db, net->name, user, &old) == 1) {
+	if (store_user_get(h->db(h->ctx), net->name, user, &old) == 1) {
 		u = old;
 		u.ascii = on;
 	}
-	if (store_user_set(b->db, net->name, user, &u) < 0)
-		log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+	if (store_user_set(h->db(h->ctx), net->name, user, &u) < 0)
+		log_msg(LOG_ERROR, NULL, "%s", store_error(h->db(h->ctx)));
 }
 
 static void cmd_ascii(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1159,7 +1158,7 @@ static void cmd_ascii(table *t, const char *user, const char *name, int in_room,
 		return;
 	}
 	t->seats[s].ascii = on;
-	ascii_keep(t->bot, t->net, user, on);
+	ascii_keep(t->host, t->net, user, on);
 	table_tell(t, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL, NULL);
 	table_send_hand(t, s);
 }
@@ -1168,21 +1167,10 @@ static void cmd_ascii(table *t, const char *user, const char *name, int in_room,
 
 static int need_db(table *t, const char *user)
 {
-	if (t->bot->db)
+	if (table_db(t))
 		return 1;
 	table_tell(t, user, T_NO_STORAGE, NULL, NULL, NULL);
 	return 0;
-}
-
-/* A bid band as the store names it ("200-249"), in the reader's words
- * where it has words. */
-static const char *band_words(const char *band)
-{
-	if (!strcmp(band, "under 200"))
-		return text_line(table_reader_now(), T_BAND_UNDER_200);
-	if (!strcmp(band, "250 and over"))
-		return text_line(table_reader_now(), T_BAND_250_OVER);
-	return band;
 }
 
 static void cmd_stats(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1190,7 +1178,7 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	(void)in_room;
 	if (!need_db(t, user))
 		return;
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	char who[ADAPTER_ID_MAX];
 	const char *shown = name;
 	snprintf(who, sizeof who, "%s", user);
@@ -1211,7 +1199,8 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	const char *gname = t->gdef->name;
 	int named = t->pr->name_in_table_line;
 	store_stats st;
-	int r = store_stats_get(db, t->net->name, gname, who, &st);
+	const present_bands *bands = t->pr->bands;
+	int r = store_stats_get(db, t->net->name, gname, bands->from, who, &st);
 	if (r < 0) {
 		log_msg(LOG_ERROR, NULL, "%s", store_error(db));
 		table_tell_txt(t, user, T_ERROR, T_ERR_STATS);
@@ -1230,31 +1219,32 @@ static void cmd_stats(table *t, const char *user, const char *name, int in_room,
 	if (t->pr->stats_matches) {
 		snprintf(n1, sizeof n1, "%d", st.matches);
 		snprintf(n2, sizeof n2, "%d", st.matches_won);
-		table_sb_txt(&b, T_STATS_MATCHES, n1, n2, NULL);
+		table_sb_txt(t, &b, T_STATS_MATCHES, n1, n2, NULL);
 	}
 	snprintf(n1, sizeof n1, "%d", st.deals);
 	snprintf(n2, sizeof n2, "%d", st.deals_won);
-	table_sb_txt(&b, T_STATS_DEALS, n1, n2, NULL);
+	table_sb_txt(t, &b, T_STATS_DEALS, n1, n2, NULL);
 	int any = 0;
 	for (int i = 0; i < STORE_BANDS; i++)
-		if (st.bids[i] && store_band_name(gname, i)) {
+		if (st.bids[i] && bands->names[i]) {
 			sb_add(&b, any ? ", " : " ");
 			snprintf(n1, sizeof n1, "%d", st.bids_made[i]);
 			snprintf(n2, sizeof n2, "%d", st.bids[i]);
-			table_sb_txt(&b, T_STATS_BAND, band_words(store_band_name(gname, i)), n1, n2);
+			const char *band = bands->lines[i] ? text_line(table_reader_now(t), bands->lines[i]) : bands->names[i];
+			table_sb_txt(t, &b, T_STATS_BAND, band, n1, n2);
 			any = 1;
 		}
 	if (!any)
-		table_sb_txt(&b, T_STATS_NO_BIDS, NULL, NULL, NULL);
+		table_sb_txt(t, &b, T_STATS_NO_BIDS, NULL, NULL, NULL);
 	if (t->pr->stats_caps) {
 		snprintf(n1, sizeof n1, "%d", st.caps_calls);
 		snprintf(n2, sizeof n2, "%d", st.caps_correct);
-		table_sb_txt(&b, T_STATS_CAPS, n1, n2, NULL);
+		table_sb_txt(t, &b, T_STATS_CAPS, n1, n2, NULL);
 	}
 	if (st.trumper_deals) {
 		snprintf(n1, sizeof n1, "%d", st.trumper_deals);
 		snprintf(n2, sizeof n2, "%.0f", st.trumper_points);
-		table_sb_txt(&b, T_STATS_TRUMPER, n1, n2, NULL);
+		table_sb_txt(t, &b, T_STATS_TRUMPER, n1, n2, NULL);
 	}
 	const char *who_shown = st.name[0] ? st.name : shown;
 	char g[64];
@@ -1273,9 +1263,9 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 	const char *gname = t->gdef->name;
 	int named = t->pr->name_in_table_line;
 	store_top_row rows[10];
-	int n = store_top(t->bot->db, t->net->name, t->room, gname, rows, 10);
+	int n = store_top(table_db(t), t->net->name, t->room, gname, rows, 10);
 	if (n < 0) {
-		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 		table_tell_txt(t, user, T_ERROR, T_ERR_TOP);
 		return;
 	}
@@ -1293,15 +1283,15 @@ static void cmd_top(table *t, const char *user, const char *name, int in_room, i
 		char k[24], w[24];
 		snprintf(k, sizeof k, "%d", i + 1);
 		sb_add(&b, i ? "; " : "");
-		table_sb_txt(&b, T_TOP_ROW, k, rows[i].name, NULL);
+		table_sb_txt(t, &b, T_TOP_ROW, k, rows[i].name, NULL);
 		if (t->pr->stats_matches) {
 			snprintf(w, sizeof w, "%d", rows[i].matches_won);
 			snprintf(k, sizeof k, "%d", rows[i].matches);
-			table_sb_txt(&b, T_TOP_MATCHES, w, k, NULL);
+			table_sb_txt(t, &b, T_TOP_MATCHES, w, k, NULL);
 		}
 		snprintf(w, sizeof w, "%d", rows[i].deals_won);
 		snprintf(k, sizeof k, "%d", rows[i].deals);
-		table_sb_txt(&b, T_TOP_DEALS, w, k, NULL);
+		table_sb_txt(t, &b, T_TOP_DEALS, w, k, NULL);
 	}
 	char g[64];
 	if (named)
@@ -1317,10 +1307,10 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 	if (!need_db(t, user))
 		return;
 	store_match_info m[5];
-	table_reader(table_lang_of(t, user)); /* told privately */
-	int n = store_history(t->bot->db, t->net->name, t->room, m, 5);
+	table_reader(t, table_lang_of(t, user)); /* told privately */
+	int n = store_history(table_db(t), t->net->name, t->room, m, 5);
 	if (n < 0) {
-		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 		table_tell_txt(t, user, T_ERROR, T_ERR_HISTORY);
 		return;
 	}
@@ -1343,8 +1333,8 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 		snprintf(num, sizeof num, "%lld", (long long)m[i].id);
 		sb_add(&b, i ? "; " : "");
 		char g[64];
-		table_sb_txt(&b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day,
-			     table_game_shown(table_reader_now(), g, sizeof g, m[i].game));
+		table_sb_txt(t, &b, m[i].winner >= 0 ? T_HISTORY_WON : T_HISTORY_STOPPED, num, day,
+			     table_game_shown(table_reader_now(t), g, sizeof g, m[i].game));
 		if (np == 4 || np == 6) {
 			/* Teams: the winners, or the first team of a stopped match. */
 			int w = m[i].winner < 0 ? 0 : m[i].winner & 1;
@@ -1373,12 +1363,26 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 #define RECORD_LINES_MAX 300 /* lines of record sent privately (adapters/sendq.h SENDQ_WHOLE_MAX): ~10 deals;
 			      * a longer record needs public_dir */
 
+/* Writes data (len bytes) as match-ID.EXT in the public directory, and
+ * where people find it (under public_url, else the file's path) into
+ * shown. 0, or -1 with err saying why. */
+static int publish(const table *t, long long id, const char *ext, const char *data, size_t len, char *shown,
+		   size_t shown_len, char *err, size_t errlen)
+{
+	char fname[64];
+	snprintf(fname, sizeof fname, "match-%lld.%s", id, ext);
+	if (page_publish(t->host->public_dir, fname, data, len, err, errlen) != 0)
+		return -1;
+	snprintf(shown, shown_len, "%s/%s", t->host->public_url[0] ? t->host->public_url : t->host->public_dir, fname);
+	return 0;
+}
+
 static void cmd_record(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
 	if (!need_db(t, user))
 		return;
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	store_match_info m;
 	int64_t id = 0;
 	if (argc > 1) {
@@ -1402,7 +1406,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	    || !adapter_same_room(t->net, m.room, t->room)) {
 		char n[32];
 		snprintf(n, sizeof n, "%lld", (long long)id);
-		table_tell(t, user, T_RECORD_NONE, n, t->bot->prefix, NULL);
+		table_tell(t, user, T_RECORD_NONE, n, t->host->prefix, NULL);
 		return;
 	}
 	char *rec = store_match_record(db, id, 1, 1);
@@ -1416,7 +1420,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	/* The match page beside the record (bot/store/page.c); without it, the record alone. */
 	size_t html_len = 0;
 	char *html = NULL;
-	if (t->net->ops->send_file || t->bot->public_dir[0]) {
+	if (t->net->ops->send_file || t->host->public_dir[0]) {
 		char err[RECORD_ERR_MAX];
 		record *r = record_parse_game(rec, strlen(rec), err);
 		html = r ? page_html(r, &html_len) : NULL;
@@ -1429,38 +1433,22 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
 		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
 		if (t->net->ops->send_file(t->net, user, fname, "application/json", rec, strlen(rec)) == 0) {
-			if (html && t->net->ops->send_file(t->net, user, pname, "text/html", html, html_len) == 0)
-				table_tell(t, user, T_RECORD_PAGE, n, fname, pname);
-			else
-				table_tell(t, user, T_RECORD_FILE, n, fname, NULL);
+			int page_ok = html && t->net->ops->send_file(t->net, user, pname, "text/html", html, html_len) == 0;
+			table_tell(t, user, page_ok ? T_RECORD_PAGE : T_RECORD_FILE, n, fname, page_ok ? pname : NULL);
 			free(html);
 			free(rec);
 			return;
 		}
 	}
-	if (t->bot->public_dir[0]) {
-		char path[4200], shown[4200], ppath[4200], pshown[4200];
-		snprintf(path, sizeof path, "%s/match-%lld.json", t->bot->public_dir, (long long)id);
-		snprintf(ppath, sizeof ppath, "%s/match-%lld.html", t->bot->public_dir, (long long)id);
-		char fname[64], pname[64], err[512];
-		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
-		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
-		int ok = page_publish(t->bot->public_dir, fname, rec, strlen(rec), err, sizeof err) == 0;
-		if (ok) {
-			int page_ok = html && page_publish(t->bot->public_dir, pname, html, html_len, err, sizeof err) == 0;
+	if (t->host->public_dir[0]) {
+		char shown[4200], pshown[4200], err[512];
+		if (publish(t, (long long)id, "json", rec, strlen(rec), shown, sizeof shown, err, sizeof err) == 0) {
+			int page_ok = html
+				      && publish(t, (long long)id, "html", html, html_len, pshown, sizeof pshown, err,
+						 sizeof err) == 0;
 			if (html && !page_ok)
 				log_msg(LOG_ERROR, NULL, "%s", err);
-			if (t->bot->public_url[0]) {
-				snprintf(shown, sizeof shown, "%s/match-%lld.json", t->bot->public_url, (long long)id);
-				snprintf(pshown, sizeof pshown, "%s/match-%lld.html", t->bot->public_url, (long long)id);
-			} else {
-				snprintf(shown, sizeof shown, "%s", path);
-				snprintf(pshown, sizeof pshown, "%s", ppath);
-			}
-			if (page_ok)
-				table_tell(t, user, T_RECORD_PAGE, n, shown, pshown);
-			else
-				table_tell(t, user, T_RECORD_FILE, n, shown, NULL);
+			table_tell(t, user, page_ok ? T_RECORD_PAGE : T_RECORD_FILE, n, shown, page_ok ? pshown : NULL);
 			free(html);
 			free(rec);
 			return;
@@ -1501,11 +1489,11 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		table_tell(t, user, T_RECORD_TOO_LONG, table_room_shown(t), n, cnt);
 		return;
 	}
-	char key[BOT_TAG_KEY_MAX];
+	char key[TABLE_KEY_MAX];
 	strbuf kb;
 	sb_init(&kb, key, sizeof key);
 	sb_printf(&kb, "%s record %s", t->room, n);
-	bot_answering_as(t->bot, key, BOT_ANSWER_WHOLE);
+	t->host->answering(t->host->ctx, key, TABLE_ANSWER_WHOLE);
 	char cnt[24];
 	snprintf(cnt, sizeof cnt, "%zu", count);
 	table_tell(t, user, T_RECORD_LINE, n, cnt, NULL);
@@ -1514,7 +1502,7 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 		size_t k = utf8_prefix(rec + off, len - off, piece);
 		memcpy(line, rec + off, k);
 		line[k] = 0;
-		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+		table_say_private(t, user, line, ADAPTER_NOTICE);
 		off += k;
 	}
 	free(rec);
@@ -1526,14 +1514,14 @@ static void cmd_help(table *t, const char *user, const char *name, int in_room, 
 static void cmd_lang(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	bot_lang_command(t->bot, t->net, user, table_lang(t), argc, argv);
+	t->host->lang_command(t->host->ctx, t->net, user, table_lang(t), argc, argv);
 }
 
 /* How private lines reach a person (bot/host/bot_lang.c answers, as away from tables). */
 static void cmd_private(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	bot_private_command(t->bot, t->net, user, table_lang(t), argc, argv);
+	t->host->private_command(t->host->ctx, t->net, user, table_lang(t), argc, argv);
 }
 
 const char *table_game_word(const char *word, int nseats)
@@ -1570,10 +1558,10 @@ int table_set_game(table *t, const char *gname, int nseats)
 	t->nseats = nseats;
 	game_free(t->g);
 	t->g = NULL;
-	if (d == &game_def_trump304) {
-		/* The game's own pace: 30 seconds a turn, then a random legal card. */
+	if (pr->live_turn_seconds) {
+		/* The game's own pace (Trump304: 30 seconds a turn, then a random legal card). */
 		t->set.pace = PACE_LIVE;
-		t->set.live_turn_seconds = 30;
+		t->set.live_turn_seconds = pr->live_turn_seconds;
 	}
 	return 0;
 }
@@ -1596,7 +1584,7 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	if (r < 0) {
-		table_tell(t, user, T_G_NEW_USAGE, table_room_shown(t), t->bot->prefix, NULL);
+		table_tell(t, user, T_G_NEW_USAGE, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
 	char c[16];
@@ -1608,121 +1596,156 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	table_flush(t);
 }
 
-/* The command table: validated in one place (table_command) before any handler runs. */
-static const command commands[] = {
+/* The host's own commands. With each game's (present.verbs, read by
+ * cmd_game) they make the command table (command_list), validated in one
+ * place (table_command) before any handler runs. */
+static const command host_commands[] = {
 	{ "ascii", NULL, cmd_ascii, 0, 1, CMD_SEATED, T_HELP_ASCII },
-	{ "bid", "b", cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_BID },
 	{ "bot", "addbot", cmd_bot, 0, 1, 0, T_HELP_BOT },
-	{ "caps", NULL, cmd_game, 1, 8, CMD_SEATED | CMD_PLAYING, T_HELP_CAPS },
 	{ "claim", NULL, cmd_claim, 1, 1, 0, T_HELP_CLAIM },
 	{ "cut", NULL, cmd_cut, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_CUT },
-	{ "discard", NULL, cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_DISCARD },
-	{ "exchange", NULL, cmd_game, 2, 2, CMD_SEATED | CMD_PLAYING, T_HELP_EXCHANGE },
-	{ "finish", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_FINISH },
 	{ "hand", "h", cmd_hand, 0, 0, CMD_SEATED | CMD_QUERY, T_HELP_HAND },
 	{ "help", NULL, cmd_help, 0, 1, CMD_QUERY, T_HELP_HELP },
 	{ "hint", NULL, cmd_hint, 0, 0, CMD_SEATED | CMD_PLAYING | CMD_QUERY, T_HELP_HINT },
 	{ "history", NULL, cmd_history, 0, 0, CMD_QUERY | CMD_PAST, T_HELP_HISTORY },
-	{ "keep", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_KEEP },
 	{ "lang", NULL, cmd_lang, 0, 1, 0, T_HELP_LANG },
 	{ "last", NULL, cmd_last, 0, 0, CMD_QUERY, T_HELP_LAST },
 	{ "leave", "stand", cmd_leave, 0, 0, CMD_SEATED, T_HELP_LEAVE },
 	{ "new", NULL, cmd_new, 1, 2, CMD_OPEN, T_HELP_NEW },
 	{ "notify", NULL, cmd_notify, 0, 0, 0, T_HELP_NOTIFY },
-	{ "open", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_OPEN },
-	{ "partner", "ask", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PARTNER },
-	{ "pass", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_PASS },
-	{ "play", "p", cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_PLAY },
 	{ "private", NULL, cmd_private, 0, 1, 0, T_HELP_PRIVATE },
 	{ "record", NULL, cmd_record, 0, 1, CMD_PAST, T_HELP_RECORD },
-	{ "redeal", "reject", cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REDEAL },
-	{ "reveal", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_REVEAL },
 	{ "rules", NULL, cmd_rules, 0, 1, CMD_QUERY, T_HELP_RULES },
 	{ "score", NULL, cmd_score, 0, 0, CMD_QUERY, T_HELP_SCORE },
 	{ "set", NULL, cmd_set, 2, 2, CMD_OPEN, T_HELP_SET },
 	{ "sit", "join", cmd_sit, 0, 1, 0, T_HELP_SIT },
-	{ "spoilt", NULL, cmd_game, 0, 0, CMD_SEATED | CMD_PLAYING, T_HELP_SPOILT },
 	{ "start", "deal", cmd_start, 0, 0, CMD_OPEN, T_HELP_START },
 	{ "stats", NULL, cmd_stats, 0, 1, CMD_QUERY | CMD_PAST, T_HELP_STATS },
 	{ "stop", NULL, cmd_stop, 0, 0, 0, T_HELP_STOP },
 	{ "table", "t", cmd_table, 0, 0, CMD_QUERY, T_HELP_TABLE },
 	{ "top", NULL, cmd_top, 0, 0, CMD_QUERY | CMD_PAST, T_HELP_TOP },
-	{ "trump", NULL, cmd_game, 1, 1, CMD_SEATED | CMD_PLAYING, T_HELP_TRUMP },
 	{ "unbot", NULL, cmd_unbot, 1, 1, CMD_OPEN, T_HELP_UNBOT },
 };
-#define NCOMMANDS (sizeof commands / sizeof commands[0])
+#define NHOST_COMMANDS (sizeof host_commands / sizeof host_commands[0])
+/* The host's commands and every game's verbs: room for all of them (a
+ * game's verb past it would be missing from `help`; bot_table checks it is
+ * not). */
+#define COMMANDS_MAX 64
 
-static const command *find_command(const char *word)
+static int command_cmp(const void *a, const void *b)
 {
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcasecmp(word, commands[i].name) || (commands[i].alias && !strcasecmp(word, commands[i].alias)))
-			return &commands[i];
-	return NULL;
+	return strcmp(((const command *)a)->name, ((const command *)b)->name);
+}
+
+/* The command table, sorted by name: the host's commands, and each game's
+ * verb once, as pr (the table's game, or NULL) has it, else as the first
+ * game of present_at's list that has it (a verb of another game answers
+ * that this game has none). Returns the count. */
+static size_t command_list(const present *pr, command out[COMMANDS_MAX])
+{
+	size_t n = 0;
+	for (size_t i = 0; i < NHOST_COMMANDS; i++)
+		out[n++] = host_commands[i];
+	for (int g = -1; g < 0 || present_at(g); g++) {
+		const present *p = g < 0 ? pr : present_at(g);
+		for (const present_verb *v = p ? p->verbs : NULL; v && v->name && n < COMMANDS_MAX; v++) {
+			size_t k = 0;
+			while (k < n && strcmp(out[k].name, v->name))
+				k++;
+			if (k == n)
+				out[n++] = (command){ v->name, v->alias, cmd_game, v->min_args, v->max_args,
+						      CMD_SEATED | CMD_PLAYING, v->help };
+		}
+	}
+	qsort(out, n, sizeof *out, command_cmp);
+	return n;
+}
+
+/* The command for word (its name or alias) at a table of pr's game (NULL:
+ * none): 1 with *out set, else 0. */
+static int find_command(const present *pr, const char *word, command *out)
+{
+	command all[COMMANDS_MAX];
+	size_t n = command_list(pr, all);
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(word, all[i].name) || (all[i].alias && !strcasecmp(word, all[i].alias))) {
+			*out = all[i];
+			return 1;
+		}
+	return 0;
 }
 
 /* "I do not know" word, with the command nearest to it when there is one. */
 static void unknown_command(const text_lang *l, char *buf, size_t len, const char *word, const char *prefix)
 {
-	const char *words[2 * NCOMMANDS];
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		words[2 * i] = commands[i].name;
-		words[2 * i + 1] = commands[i].alias;
+	command all[COMMANDS_MAX];
+	size_t n = command_list(NULL, all);
+	const char *words[2 * COMMANDS_MAX];
+	for (size_t i = 0; i < n; i++) {
+		words[2 * i] = all[i].name;
+		words[2 * i + 1] = all[i].alias;
 	}
-	const char *near = nearest_word(word, words, 2 * NCOMMANDS);
+	const char *near = nearest_word(word, words, 2 * n);
 	const char *args[3] = { word, prefix, near };
 	text_fmt_in(l, buf, len, near ? T_UNKNOWN_COMMAND_NEAR : T_UNKNOWN_COMMAND, 3, args);
 }
 
-void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv)
+void table_help(const table_host *h, adapter *net, const char *user, int argc, char **argv)
 {
 	char buf[TABLE_LINE];
-	const text_lang *l = bot_lang_private(owner, net, user);
+	const text_lang *l = h->lang_private(h->ctx, net, user);
 	if (argc > 1) {
-		const command *c = find_command(argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1]);
+		command cmd;
+		const command *c = find_command(NULL, argv[1][0] == h->prefix[0] ? argv[1] + 1 : argv[1], &cmd)
+					   ? &cmd
+					   : NULL;
 		if (!c) {
-			unknown_command(l, buf, sizeof buf, argv[1][0] == owner->prefix[0] ? argv[1] + 1 : argv[1],
-					owner->prefix);
+			unknown_command(l, buf, sizeof buf, argv[1][0] == h->prefix[0] ? argv[1] + 1 : argv[1],
+					h->prefix);
 		} else {
-			const char *args[3] = { owner->prefix, "", "" };
+			const char *args[3] = { h->prefix, "", "" };
 			text_fmt_in(l, buf, sizeof buf, c->help, 3, args);
 		}
-		bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
+		h->say_private(h->ctx, net, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	strbuf b;
 	sb_init(&b, buf, sizeof buf);
-	const char *args[3] = { owner->prefix, "", "" };
+	const char *args[3] = { h->prefix, "", "" };
 	text_fmt_in(l, buf, sizeof buf, T_HELP_INTRO, 3, args);
 	b.len = strlen(buf);
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		sb_printf(&b, "%s%s%s", i ? " " : "", owner->prefix, commands[i].name);
-	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
+	command all[COMMANDS_MAX];
+	size_t n = command_list(NULL, all);
+	for (size_t i = 0; i < n; i++)
+		sb_printf(&b, "%s%s%s", i ? " " : "", h->prefix, all[i].name);
+	h->say_private(h->ctx, net, user, buf, ADAPTER_NOTICE);
 	text_fmt_in(l, buf, sizeof buf, T_HELP_SAME_WORDS, 3, args);
-	bot_say_private(owner, net, user, buf, ADAPTER_NOTICE);
+	h->say_private(h->ctx, net, user, buf, ADAPTER_NOTICE);
 }
 
 static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	(void)name, (void)in_room;
-	table_help(t->bot, t->net, user, argc, argv);
+	table_help(t->host, t->net, user, argc, argv);
 }
 
 void table_command(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
 {
 	table_enter(t);
 	table_viewers_sync(t);
-	const command *c = find_command(argv[0]);
+	command cmd;
+	const command *c = find_command(t->pr, argv[0], &cmd) ? &cmd : NULL;
 	if (!c) {
 		char buf[TABLE_LINE];
-		unknown_command(table_lang_of(t, user), buf, sizeof buf, argv[0], t->bot->prefix);
-		bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+		unknown_command(table_lang_of(t, user), buf, sizeof buf, argv[0], t->host->prefix);
+		table_say_private(t, user, buf, ADAPTER_NOTICE);
 		return;
 	}
 	char usage[64];
-	snprintf(usage, sizeof usage, "%s%s", t->bot->prefix, c->name);
+	snprintf(usage, sizeof usage, "%s%s", t->host->prefix, c->name);
 	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
 		char buf[TABLE_LINE];
-		const char *args[3] = { t->bot->prefix, "", "" };
+		const char *args[3] = { t->host->prefix, "", "" };
 		text_fmt_in(table_lang_of(t, user), buf, sizeof buf, c->help, 3, args);
 		table_tell(t, user, T_USAGE, buf, NULL, NULL);
 		return;
@@ -1732,7 +1755,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		return;
 	}
 	if ((c->flags & CMD_PLAYING) && t->state != TABLE_PLAYING) {
-		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
+		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
 	/* The room's language may change during a match: it touches no rule;
@@ -1745,9 +1768,9 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	}
 	if ((c->flags & CMD_OPEN) && t->state != TABLE_OPEN && !any_time) {
 		if (c->fn == cmd_start)
-			table_tell(t, user, T_ALREADY_PLAYING, table_room_shown(t), t->bot->prefix, NULL);
+			table_tell(t, user, T_ALREADY_PLAYING, table_room_shown(t), t->host->prefix, NULL);
 		else
-			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), t->bot->prefix, NULL);
+			table_tell(t, user, T_ONLY_BETWEEN, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
 	/* A table answers private commands only from the people in its room
@@ -1767,13 +1790,13 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	argv[0] = (char *)c->name; /* the canonical word, for handlers that read it */
 	if (c->flags & CMD_QUERY) {
 		/* The same question at the same table says the same thing. */
-		char key[BOT_TAG_KEY_MAX];
+		char key[TABLE_KEY_MAX];
 		strbuf kb;
 		sb_init(&kb, key, sizeof key);
 		sb_printf(&kb, "%s", t->room);
 		for (int i = 0; i < argc; i++)
 			sb_printf(&kb, " %s", argv[i]);
-		bot_answering(t->bot, key);
+		t->host->answering(t->host->ctx, key, TABLE_ANSWER_REPEATS);
 	} else if (!(c->flags & CMD_PLAYING) && c->fn != cmd_start && c->fn != cmd_stop) {
 		/* Only moves, and a match's start and end, are the room's story;
 		 * the rest answers its speaker, counted against them and behind
@@ -1781,7 +1804,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		 * spectator's !sit/!leave every second held the moves up by 40 s).
 		 * A newer line about the same thing makes the waiting one stale:
 		 * where someone sits now, the game chosen now, a setting now. */
-		char key[BOT_TAG_KEY_MAX];
+		char key[TABLE_KEY_MAX];
 		strbuf kb;
 		sb_init(&kb, key, sizeof key);
 		int stale = 1;
@@ -1793,7 +1816,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 			sb_printf(&kb, "%s set %s", t->room, argv[1]);
 		else
 			stale = 0;
-		bot_answering_as(t->bot, stale ? key : NULL, stale ? BOT_ANSWER_REPLACES : BOT_ANSWER_REPEATS);
+		t->host->answering(t->host->ctx, stale ? key : NULL, stale ? TABLE_ANSWER_REPLACES : TABLE_ANSWER_REPEATS);
 	}
 	t->cmd_in_room = in_room;
 	c->fn(t, user, name, in_room, argc, argv);
@@ -1804,23 +1827,22 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 /* ---- where no table is open ---- */
 
 /* A private line from the host with no table in question, in the person's language. */
-static void tell_person(struct bot *b, adapter *net, const char *user, int id, const char *a1, const char *a2)
+static void tell_person(const table_host *h, adapter *net, const char *user, int id, const char *a1, const char *a2)
 {
 	char buf[TABLE_LINE];
-	const char *args[3] = { a1 ? a1 : b->prefix, a2 ? a2 : "", "" };
-	text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, id, 3, args);
-	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
+	const char *args[3] = { a1 ? a1 : h->prefix, a2 ? a2 : "", "" };
+	text_fmt_in(h->lang_private(h->ctx, net, user), buf, sizeof buf, id, 3, args);
+	h->say_private(h->ctx, net, user, buf, ADAPTER_NOTICE);
 }
 
 /* A table for one question about a room where none is open: the room's
  * settings and language, never saved (closing: table_persist skips it),
  * nothing of its opening announced. The caller frees it. */
-static table *probe_new(struct bot *b, adapter *net, const char *room)
+static table *probe_new(const table_host *h, adapter *net, const char *room)
 {
-	table_settings set = b->defaults;
-	if (b->settings_for)
-		b->settings_for(b->settings_ctx, net, room, &set);
-	table *t = table_new(b, net, room, &set);
+	table_settings set;
+	h->settings_for(h->ctx, net, room, &set);
+	table *t = table_new(h, net, room, &set);
 	if (!t)
 		return NULL;
 	t->closing = 1;
@@ -1849,80 +1871,81 @@ static void notify_no_table(table *t, const char *user)
 	if (!need_db(t, user))
 		return;
 	struct notify_find f = { t, user, 0 };
-	if (store_notify_each(t->bot->db, t->net->name, t->room, notify_found, &f) < 0) {
-		log_msg(LOG_ERROR, NULL, "%s", store_error(t->bot->db));
+	if (store_notify_each(table_db(t), t->net->name, t->room, notify_found, &f) < 0) {
+		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 		return;
 	}
-	notify_keep(t->bot, t->net, t->room, user, !f.found);
+	notify_keep(t->host, t->net, t->room, user, !f.found);
 	table_tell(t, user, f.found ? T_NOTIFY_OPEN_OFF : T_NOTIFY_OPEN_ON, table_room_shown(t), NULL, NULL);
 }
 
 /* !rules where no table is open: what each game is, one line each. */
-static void rules_no_table(struct bot *b, adapter *net, const char *user)
+static void rules_no_table(const table_host *h, adapter *net, const char *user)
 {
 	char buf[TABLE_LINE];
 	strbuf sb;
 	sb_init(&sb, buf, sizeof buf);
-	const text_lang *l = bot_lang_private(b, net, user);
-	const char *args[3] = { b->prefix, "", "" };
+	const text_lang *l = h->lang_private(h->ctx, net, user);
+	const char *args[3] = { h->prefix, "", "" };
 	char part[TABLE_LINE];
 	text_fmt_in(l, part, sizeof part, T_GAMES_INTRO, 3, args);
 	sb_add(&sb, part);
-	bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
+	h->say_private(h->ctx, net, user, buf, ADAPTER_NOTICE);
 	for (int i = 0; present_at(i); i++) {
 		text_fmt_in(l, part, sizeof part, present_at(i)->t_brief, 3, args);
-		bot_say_private(b, net, user, part, ADAPTER_NOTICE);
+		h->say_private(h->ctx, net, user, part, ADAPTER_NOTICE);
 	}
 }
 
-void table_no_table(struct bot *b, adapter *net, const char *room, const char *user, const char *name, int in_room,
+void table_no_table(const table_host *h, adapter *net, const char *room, const char *user, const char *name, int in_room,
 		    int argc, char **argv)
 {
-	const command *c = find_command(argv[0]);
+	command cmd;
+	const command *c = find_command(NULL, argv[0], &cmd) ? &cmd : NULL;
 	int none = room ? T_NO_TABLE : T_NO_TABLE_FOR_YOU;
 	if (!c) {
 		/* In a room, another bot's command is none of our business. */
 		if (!in_room)
-			tell_person(b, net, user, none, NULL, NULL);
+			tell_person(h, net, user, none, NULL, NULL);
 		return;
 	}
 	if (c->fn == cmd_help) {
-		table_help(b, net, user, argc, argv);
-		tell_person(b, net, user, none, NULL, NULL);
+		table_help(h, net, user, argc, argv);
+		tell_person(h, net, user, none, NULL, NULL);
 		return;
 	}
 	if (c->fn == cmd_rules) {
-		rules_no_table(b, net, user);
+		rules_no_table(h, net, user);
 		return;
 	}
 	if (c->fn == cmd_ascii) {
 		store_user u = { .ascii = 0 };
-		if (b->db && store_user_get(b->db, net->name, user, &u) < 0)
-			log_msg(LOG_ERROR, NULL, "%s", store_error(b->db));
+		if (h->db(h->ctx) && store_user_get(h->db(h->ctx), net->name, user, &u) < 0)
+			log_msg(LOG_ERROR, NULL, "%s", store_error(h->db(h->ctx)));
 		int on = argc > 1 ? on_off(argv[1]) : !u.ascii;
 		if (on < 0 || argc > 2) {
 			char inner[TABLE_LINE];
 			const char *args[1] = { "" };
-			text_fmt_in(bot_lang_private(b, net, user), inner, sizeof inner, T_USAGE_ASCII, 1, args);
-			tell_person(b, net, user, T_USAGE, inner, NULL);
+			text_fmt_in(h->lang_private(h->ctx, net, user), inner, sizeof inner, T_USAGE_ASCII, 1, args);
+			tell_person(h, net, user, T_USAGE, inner, NULL);
 			return;
 		}
-		ascii_keep(b, net, user, on);
-		tell_person(b, net, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL);
+		ascii_keep(h, net, user, on);
+		tell_person(h, net, user, on ? T_ASCII_ON : T_ASCII_OFF, NULL, NULL);
 		return;
 	}
 	if (!(c->flags & CMD_PAST) && c->fn != cmd_notify) {
-		tell_person(b, net, user, none, NULL, NULL);
+		tell_person(h, net, user, none, NULL, NULL);
 		return;
 	}
 	/* The room's past, or hearing of its next table: a room is needed. */
 	if (!room) {
-		tell_person(b, net, user, T_NAME_ROOM, c->name, NULL);
+		tell_person(h, net, user, T_NAME_ROOM, c->name, NULL);
 		return;
 	}
-	table *t = probe_new(b, net, room);
+	table *t = probe_new(h, net, room);
 	if (!t) {
-		tell_person(b, net, user, T_ERROR, text_line(bot_lang_private(b, net, user), T_ERR_MEMORY), NULL);
+		tell_person(h, net, user, T_ERROR, text_line(h->lang_private(h->ctx, net, user), T_ERR_MEMORY), NULL);
 		return;
 	}
 	if (c->fn == cmd_notify) {

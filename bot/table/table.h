@@ -6,7 +6,9 @@
 #include "adapter.h"
 #include "g304.h"
 #include "game.h"
+#include "loop.h"
 #include "rng.h"
+#include "store.h"
 
 #define TABLE_NAME_MAX 64        /* display names are cut to this */
 #define TABLE_OUT_MAX 4096       /* announcements gathered before they are sent */
@@ -50,7 +52,7 @@ typedef struct table_settings {
 	int computer_delay_ms;     /* a computer player's move is told this long after it became due
 	                            * (its decision is made meanwhile) */
 	int computer_easy;         /* computer players play randomly (level "easy") */
-	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
+	int computer_level;        /* enum game_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
 	int brief;                 /* the network limits the bot's messages (Matrix rate limits):
@@ -92,15 +94,78 @@ typedef struct seat_viewer {
 	                             * it now may be someone else, so it is a hint too */
 } seat_viewer;
 
-struct bot;
+struct table;
+struct ai_worker;
+struct text_lang;
+
+/* Answers' keys (table_host.answering): the command, its words and the room. */
+#define TABLE_KEY_MAX 256
+/* How an answer is meant (table_host.answering): */
+enum table_answer_how {
+	TABLE_ANSWER_REPEATS = 0,  /* a waiting line with the key says it: the new one may be dropped */
+	TABLE_ANSWER_REPLACES = 1, /* it makes a waiting line with the key stale (where someone sits now) */
+	TABLE_ANSWER_WHOLE = 2,    /* asked for in full (a record): never cut at the limit on a person's answers */
+};
+
+/* What a table needs of its host, and all it reaches of it, as an adapter
+ * reaches the bot through adapter_host: bot/host/bot.c fills one for all its
+ * tables (bot_table_host), which it outlives. ctx is passed back to each
+ * function. */
+typedef struct table_host {
+	void *ctx;
+	loop *ev;                        /* the event loop (timers) */
+	const char *prefix;              /* the command prefix ("!"): the host's string, read when used */
+	const char *public_dir, *public_url; /* where !record writes pages for the web, and its address ("" none) */
+	/* A new table's settings in room: the host's defaults with the channel's. */
+	void (*settings_for)(void *ctx, adapter *net, const char *room, table_settings *out);
+	/* The database now; NULL: nothing is kept. */
+	store *(*db)(void *ctx);
+	/* The computer players' worker thread (make: made on first use); NULL
+	 * when there is none (not made yet, or it cannot be). */
+	struct ai_worker *(*ai)(void *ctx, int make);
+	/* Lines out: to a room; privately; privately as part of room's story
+	 * (a hand dealt as the game moves on); a message of parts alerting
+	 * mention (bot.h's bot_say_room, bot_say_private, bot_say_story, bot_send). */
+	void (*say_room)(void *ctx, adapter *net, const char *room, const char *text, int flags);
+	void (*say_private)(void *ctx, adapter *net, const char *user, const char *text, int flags);
+	void (*say_story)(void *ctx, adapter *net, const char *room, const char *user, const char *text, int flags);
+	void (*send)(void *ctx, adapter *net, const char *room, const char *user, const char *story,
+		     const char *const *parts, int nparts, const char *mention, int flags);
+	/* The lines said from now until the end of the event answer its
+	 * person's question, with this key (NULL: none), meant as how (enum
+	 * table_answer_how). */
+	void (*answering)(void *ctx, const char *key, int how);
+	/* A person's language (NULL: none chosen); in private, theirs or the bot's. */
+	const struct text_lang *(*lang_of)(void *ctx, const adapter *net, const char *user);
+	const struct text_lang *(*lang_private)(void *ctx, const adapter *net, const char *user);
+	/* How private lines reach a person (enum adapter_private_as); whether
+	 * a room was told so already (and it is told now). */
+	int (*private_of)(void *ctx, const adapter *net, const char *user);
+	int (*private_told)(void *ctx, const adapter *net, const char *user);
+	/* `lang` and `private`, answered by the host (room: the room's language). */
+	void (*lang_command)(void *ctx, adapter *net, const char *user, const struct text_lang *room, int argc,
+			     char **argv);
+	void (*private_command)(void *ctx, adapter *net, const char *user, const struct text_lang *room, int argc,
+				char **argv);
+	int (*is_operator)(void *ctx, adapter *net, const char *user);
+	/* Marks t to be freed at the next safe point. */
+	void (*close)(void *ctx, struct table *t);
+	/* The next deal's deck in def's pack, as its shuffle (before any
+	 * cut): 1 with deck filled, 0 when the table shuffles. Tests and
+	 * `cardbot play --seed` give one; NULL: the table always shuffles. */
+	int (*deck)(void *deck_ctx, const game_def *def, uint8_t *deck);
+	void *deck_ctx;
+} table_host;
 
 typedef struct table {
-	struct bot *bot;
+	const table_host *host;
 	adapter *net;
 	char room[ADAPTER_ID_MAX];
 	int state;
 	table_settings set;
 	const game_def *gdef;      /* the game this table plays (304, Trump304, Rook) */
+	const struct text_lang *reader; /* whom the pieces it composes now are for (NULL: the room):
+	                                 * the room's from table_enter, a person's around their lines */
 	const struct present *pr;  /* how it looks to its players (bot/games/present.h) */
 	game *g;                   /* the match (NULL before the first; kept after it ends) */
 	uint64_t nacts;            /* actions accepted at this table: a computer's late answer
@@ -157,7 +222,8 @@ typedef struct table {
 	                                          * ("" unknown: the seat's name now) */
 } table;
 
-table *table_new(struct bot *b, adapter *net, const char *room, const table_settings *set);
+/* A table in room of net for host h (borrowed; it outlives the table). */
+table *table_new(const table_host *h, adapter *net, const char *room, const table_settings *set);
 void table_free(table *t);
 
 /* A command from `user` (shown as `name`) at this table; in_room is 0 for a
@@ -189,7 +255,6 @@ const char *table_game_word(const char *word, int nseats);
 int table_set_game(table *t, const char *name, int nseats);
 /* The record name of the table's game ("304", "trump304", "rook"). */
 const char *table_game_name(const table *t);
-struct text_lang;
 /* The name people use for the game named gname ("304six": "304 for six"),
  * in language l, in buf; gname itself for a game the bot cannot host.
  * Returns buf. */
@@ -201,14 +266,14 @@ const struct text_lang *table_lang(const table *t);
 const char *table_room_shown(const table *t);
 /* `help [COMMAND]` answered privately to user, with no table needed (a
  * person at no table asks the bot privately). */
-void table_help(struct bot *owner, adapter *net, const char *user, int argc, char **argv);
+void table_help(const table_host *h, adapter *net, const char *user, int argc, char **argv);
 /* A command in room (NULL: said privately, naming no room) where no table
  * is open: the room's past (history, stats, top, record), hearing when a
  * table opens there (notify), the games (rules), a person's own choices
  * (ascii), help; anything else of the table's is told how to open one.
  * in_room: typed in the room. Every command of the table's gets an answer
  * (in the room a word that is none of them is another bot's: ignored). */
-void table_no_table(struct bot *b, adapter *net, const char *room, const char *user, const char *name, int in_room,
+void table_no_table(const table_host *h, adapter *net, const char *room, const char *user, const char *name, int in_room,
 		    int argc, char **argv);
 /* A table just opened: who asked to hear of one here is told privately,
  * and hears when its game starts (opener: who opened it, not told). */

@@ -7,7 +7,7 @@
 #define CARDBOT_TABLE_INT_H
 
 #include <stddef.h>
-#include "bot.h"
+#include "log.h"
 #include "present.h"
 #include "render.h"
 #include "table.h"
@@ -21,16 +21,28 @@
 
 enum table_timer_kind { TK_NONE, TK_WARN, TK_MOVE, TK_REMIND };
 
+/* ---- the host (table.h's table_host), as the table files call it ---- */
+static inline store *table_db(const table *t) { return t->host->db(t->host->ctx); }
+static inline void table_say_private(const table *t, const char *user, const char *text, int flags)
+{
+	t->host->say_private(t->host->ctx, t->net, user, text, flags);
+}
+static inline void table_say_story(const table *t, const char *user, const char *text, int flags)
+{
+	t->host->say_story(t->host->ctx, t->net, t->room, user, text, flags);
+}
+
 /* ---- what the table says (table_say.c) ---- */
 /* user's language: their !lang choice, else the room's (table_lang). */
 const text_lang *table_lang_of(const table *t, const char *user);
-/* Whom the pieces composed now (table_txt, seat names, suits) are for:
- * sets it (NULL: English) and returns what it was, to be set back. */
-const text_lang *table_reader(const text_lang *lang);
-/* The reader now (never NULL). */
-const text_lang *table_reader_now(void);
+/* Whom the pieces t composes now (table_txt, seat names, suits) are for
+ * (table.reader): sets it (NULL: the room) and returns what it was, to be
+ * set back. */
+const text_lang *table_reader(table *t, const text_lang *lang);
+/* t's reader now (never NULL). */
+const text_lang *table_reader_now(const table *t);
 /* An event reaches the table: what it composes is for the room. */
-void table_enter(const table *t);
+void table_enter(table *t);
 /* An announcement for the room, gathered until table_flush. */
 void table_say(table *t, int id, const char *a1, const char *a2, const char *a3);
 /* An announcement addressed to user (a turn, a warning, an offer): the
@@ -43,10 +55,10 @@ void table_out_clear(table *t);
 /* A private line to user now. */
 void table_tell(table *t, const char *user, int id, const char *a1, const char *a2, const char *a3);
 /* render_hand, with "(none)" for no cards in the reader's words. */
-void table_sb_hand(strbuf *b, cardset hand, int style, int numbered);
+void table_sb_hand(const table *t, strbuf *b, cardset hand, int style, int numbered);
 /* A game phase's stable name ("bid4", engine/core/names.h) in the reader's
  * words (static); a name it does not know as it is. */
-const char *table_phase_word(const char *name);
+const char *table_phase_word(const table *t, const char *name);
 /* A private line id (T_USAGE, T_ERROR) whose argument is line inner, both
  * in user's language. */
 void table_tell_txt(table *t, const char *user, int id, int inner);
@@ -54,9 +66,10 @@ void table_tell_txt(table *t, const char *user, int id, int inner);
  * their hand that holds no card; anything else gets the game's line id
  * (its examples of card names). */
 void table_bad_card(table *t, const char *user, const char *word, int id);
-/* Message id with up to three arguments, written into buf (returned). */
-const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
-void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3);
+/* Message id with up to three arguments in t's reader's words, written
+ * into buf (returned). */
+const char *table_txt(const table *t, char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3);
+void table_sb_txt(const table *t, strbuf *b, int id, const char *a1, const char *a2, const char *a3);
 /* Sends what was announced (and saves the seats and settings if changed). */
 void table_flush(table *t);
 /* Saves the table's seats and settings when they changed since the last save. */

@@ -56,9 +56,9 @@ void table_send_hand(table *t, int s)
 {
 	if (s < 0 || s >= t->nseats || !table_private_ok(t, s) || !table_in_deal(t))
 		return;
-	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
+	const text_lang *was = table_reader(t, table_lang_of(t, t->seats[s].user));
 	t->pr->hand(t, s);
-	table_reader(was);
+	table_reader(t, was);
 }
 
 void table_seen(table *t, int s)
@@ -87,7 +87,7 @@ static void nudge_fire(void *ctx)
 	table_send_out(t, ADAPTER_NOTICE | ADAPTER_HIGHLIGHT | ADAPTER_TIMELY);
 	t->nudged_seat = s;
 	if (++t->nudges < TURN_NUDGES_MAX)
-		t->nudge_timer = loop_timer(t->bot->ev, (long)t->set.turn_nudge_ms << t->nudges, nudge_fire, t);
+		t->nudge_timer = loop_timer(t->host->ev, (long)t->set.turn_nudge_ms << t->nudges, nudge_fire, t);
 }
 
 /* Whose turn, and what they may do, in the room with their name so that
@@ -96,7 +96,7 @@ static void prompt_turn(table *t)
 {
 	int s = table_turn(t);
 	if (t->nudge_timer) {
-		loop_cancel(t->bot->ev, t->nudge_timer);
+		loop_cancel(t->host->ev, t->nudge_timer);
 		t->nudge_timer = 0;
 	}
 	/* A mention of the last turn still waiting for the network's rate
@@ -113,7 +113,7 @@ static void prompt_turn(table *t)
 	if (t->set.brief && !t->outlen) {
 		t->nudges = 0;
 		if (t->set.turn_nudge_ms > 0)
-			t->nudge_timer = loop_timer(t->bot->ev, t->set.turn_nudge_ms, nudge_fire, t);
+			t->nudge_timer = loop_timer(t->host->ev, t->set.turn_nudge_ms, nudge_fire, t);
 		return;
 	}
 	if (t->pr->turn(t, s) && !t->set.brief) {
@@ -240,7 +240,7 @@ void table_cut(table *t, const char *user, const char *arg)
 		return;
 	}
 	t->cut_at = (int)n;
-	loop_cancel(t->bot->ev, t->deal_timer);
+	loop_cancel(t->host->ev, t->deal_timer);
 	t->deal_timer = 0;
 	deal_next(t);
 }
@@ -259,11 +259,7 @@ static void deal_next(void *ctx)
 	if (!st.needs_deal || st.over)
 		return;
 	uint8_t deck[GAME_MAX_DECK];
-	int shuffled = shuffle(t, deck);
-	if (shuffled == 0 && t->bot->test_gdeck) {
-		memcpy(deck, t->bot->test_gdeck, t->gdef->deck_size);
-		t->bot->test_gdeck = NULL;
-	}
+	int shuffled = t->host->deck && t->host->deck(t->host->deck_ctx, t->gdef, deck) ? 0 : shuffle(t, deck);
 	/* The courtesy cut: the deck committed to, stored and dealt is the
 	 * deck after it. */
 	int cut = t->cut_at, cutter = t->cut_seat;
@@ -271,25 +267,21 @@ static void deal_next(void *ctx)
 	t->cut_seat = -1;
 	if (shuffled == 0)
 		cut_deck(deck, t->gdef->deck_size, cut);
-	if (shuffled == 0 && t->bot->test_deck && t->gdef->deck_size == CARD_COUNT) {
-		memcpy(deck, t->bot->test_deck, CARD_COUNT);
-		t->bot->test_deck = NULL;
-	}
 	if (shuffled < 0 || fair_salt(t->salt) < 0 || commit_deck(t->gdef, deck, t->salt, t->commitment) < 0) {
 		char why[TABLE_LINE];
-		table_say(t, T_ERROR, table_txt(why, sizeof why, T_ERR_RANDOM, NULL, NULL, NULL), NULL, NULL);
+		table_say(t, T_ERROR, table_txt(t, why, sizeof why, T_ERR_RANDOM, NULL, NULL, NULL), NULL, NULL);
 		t->state = TABLE_OPEN;
 		table_flush(t);
 		return;
 	}
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	if (db && t->match_id) {
 		char dj[GAME_MAX_DECK * 8 + 8];
 		deck_json(t, deck, dj, sizeof dj);
 		if (store_deal_begin(db, t->match_id, t->deal_idx, dj, t->salt, t->commitment) < 0) {
 			table_save_failed(t, NULL);
 			table_flush(t);
-			t->deal_timer = loop_timer(t->bot->ev, TABLE_SAVE_RETRY_MS, deal_next, t);
+			t->deal_timer = loop_timer(t->host->ev, TABLE_SAVE_RETRY_MS, deal_next, t);
 			return;
 		}
 		table_save_works(t);
@@ -335,7 +327,7 @@ void table_play_start(table *t, const char *user)
 		table_tell_txt(t, user, T_ERROR, T_ERR_SETUP);
 		return;
 	}
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	if (db) {
 		char rules[TSTORE_RULES_MAX];
 		store_seat ss[TABLE_SEATS];
@@ -372,7 +364,7 @@ void table_play_start(table *t, const char *user)
 	if (t->cut_seat >= 0) {
 		/* The first deal waits the pause too, for the cut. */
 		table_flush(t);
-		t->deal_timer = loop_timer(t->bot->ev, table_deal_wait_ms(t), deal_next, t);
+		t->deal_timer = loop_timer(t->host->ev, table_deal_wait_ms(t), deal_next, t);
 		table_schedule(t);
 		return;
 	}
@@ -398,7 +390,7 @@ static void after_action(table *t, int by_person)
 		offer_cut(t);
 		table_flush(t);
 		if (!t->deal_timer)
-			t->deal_timer = loop_timer(t->bot->ev, table_deal_wait_ms(t), deal_next, t);
+			t->deal_timer = loop_timer(t->host->ev, table_deal_wait_ms(t), deal_next, t);
 		table_schedule(t);
 		return;
 	}
@@ -417,7 +409,7 @@ int table_act(table *t, const game_action *a, const char *user)
 {
 	game_status before_st;
 	game_status_of(t->g, &before_st);
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	game *before = NULL;
 	if (db && t->match_id && !(before = game_copy(t->g))) {
 		if (user)
@@ -430,9 +422,9 @@ int table_act(table *t, const game_action *a, const char *user)
 		game_free(before);
 		if (user) {
 			char buf[TABLE_LINE];
-			const text_lang *was = table_reader(table_lang_of(t, user));
+			const text_lang *was = table_reader(t, table_lang_of(t, user));
 			t->pr->refusal(t, &res, a->seat, buf, sizeof buf);
-			table_reader(was);
+			table_reader(t, was);
 			table_tell(t, user, T_REFUSED, table_room_shown(t), buf, NULL);
 			/* Brief: the room saw the command and hears of no move, so
 			 * it is told that this one did not count. */
@@ -529,8 +521,7 @@ static void think_done(void *ctx, uint64_t tag, int ok, const game_action *a)
 int table_think(table *t, int s, int why, game_action *out)
 {
 	if (t->gdef->ai_action) {
-		if (!t->bot->ai)
-			t->bot->ai = ai_worker_new(t->bot->ev);
+		struct ai_worker *ai = t->host->ai(t->host->ctx, 1);
 		/* A hint is what the best player would do; a computer player
 		 * plays at the table's level (easy never comes here). */
 		int level = why == PRESENT_HINT || t->set.computer_level == GAME_AI_STRONG ? GAME_AI_STRONG
@@ -539,7 +530,7 @@ int table_think(table *t, int s, int why, game_action *out)
 		game_ai_params_default(&p, level, rng_next(&t->dice));
 		long ms = t->set.computer_think_ms > 0 ? t->set.computer_think_ms : AI_BUDGET_MS_DEFAULT;
 		uint64_t tag = table_stamp(t) << 8 | (uint64_t)s << 4 | (uint64_t)why;
-		if (t->bot->ai && ai_worker_submit(t->bot->ai, t->g, s, &p, ms, tag, think_done, t))
+		if (ai && ai_worker_submit(ai, t->g, s, &p, ms, tag, think_done, t))
 			return 0;
 	}
 	return game_bot_action(t->g, s, &t->dice, out) ? 1 : -1;
@@ -585,11 +576,11 @@ static int computer_decide(table *t, int s, int why, game_action *a)
 static void pace_start(table *t, int s)
 {
 	int ms = t->set.computer_delay_ms;
-	t->pace_due = loop_time(t->bot->ev) + ms;
+	t->pace_due = loop_time(t->host->ev) + ms;
 	t->pace_stamp = table_stamp(t);
 	t->pace_seat = s;
 	t->pace_ready = t->pace_over = 0;
-	t->computer_timer = loop_timer(t->bot->ev, ms, computer_timer, t);
+	t->computer_timer = loop_timer(t->host->ev, ms, computer_timer, t);
 	game_action a;
 	if (computer_decide(t, s, PRESENT_MOVE, &a) <= 0)
 		return; /* on the worker (table_computer_done), or no move at all */
@@ -682,7 +673,7 @@ static void turn_timer(void *ctx)
 		table_flush(t);
 		t->warned = 1;
 		t->timer_kind = TK_MOVE;
-		t->timer = loop_timer(t->bot->ev, left > 0 ? left : 0, turn_timer, t);
+		t->timer = loop_timer(t->host->ev, left > 0 ? left : 0, turn_timer, t);
 		return;
 	}
 	case TK_MOVE:
@@ -709,7 +700,7 @@ static void turn_timer(void *ctx)
 void table_schedule(table *t)
 {
 	if (t->timer)
-		loop_cancel(t->bot->ev, t->timer);
+		loop_cancel(t->host->ev, t->timer);
 	t->timer = 0;
 	t->timer_kind = TK_NONE;
 	t->warned = 0;
@@ -721,7 +712,7 @@ void table_schedule(table *t)
 	if (paced && pacing(t, s) && (t->computer_timer || t->pace_over))
 		return;
 	if (t->computer_timer)
-		loop_cancel(t->bot->ev, t->computer_timer);
+		loop_cancel(t->host->ev, t->computer_timer);
 	t->computer_timer = 0;
 	pace_stop(t);
 	if (s < 0)
@@ -732,7 +723,7 @@ void table_schedule(table *t)
 	}
 	if (table_auto_seat(t, s)) {
 		/* After a failed save, try again in a while rather than at once. */
-		t->computer_timer = loop_timer(t->bot->ev, t->save_failed ? TABLE_SAVE_RETRY_MS : 0, computer_timer, t);
+		t->computer_timer = loop_timer(t->host->ev, t->save_failed ? TABLE_SAVE_RETRY_MS : 0, computer_timer, t);
 		return;
 	}
 	long ms;
@@ -750,7 +741,7 @@ void table_schedule(table *t)
 		t->timer_kind = TK_REMIND;
 		ms = (long)t->set.casual_remind_seconds * 1000;
 	}
-	t->timer = loop_timer(t->bot->ev, ms, turn_timer, t);
+	t->timer = loop_timer(t->host->ev, ms, turn_timer, t);
 }
 
 /* ---- after a restart, and the end ---- */
@@ -774,7 +765,7 @@ void table_play_resumed(table *t)
 		offer_cut(t);
 		table_flush(t);
 		if (!t->deal_timer)
-			t->deal_timer = loop_timer(t->bot->ev, table_deal_wait_ms(t), deal_next, t);
+			t->deal_timer = loop_timer(t->host->ev, table_deal_wait_ms(t), deal_next, t);
 		return;
 	}
 	prompt_turn(t);
@@ -791,15 +782,15 @@ void table_hint(table *t, int s, const game_action *a)
 	char what[128];
 	if (!table_private_ok(t, s))
 		return;
-	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
+	const text_lang *was = table_reader(t, table_lang_of(t, t->seats[s].user));
 	t->pr->hint_text(t, s, a, what, sizeof what);
-	table_reader(was);
+	table_reader(t, was);
 	table_tell(t, t->seats[s].user, T_HINT, table_room_shown(t), what, NULL);
 }
 
 int table_play_stopped(table *t)
 {
-	if (!t->bot->db)
+	if (!table_db(t))
 		return 0;
 	int64_t id = 0;
 	game_status st = { 0 };
@@ -807,5 +798,5 @@ int table_play_stopped(table *t)
 		game_status_of(t->g, &st);
 		id = t->match_id;
 	}
-	return store_table_stop(t->bot->db, t->net->name, t->room, id, st.score[0], st.score[1]);
+	return store_table_stop(table_db(t), t->net->name, t->room, id, st.score[0], st.score[1]);
 }

@@ -22,20 +22,16 @@
 #include "table_int.h"
 #include "table_store.h"
 
-/* Whom the pieces being composed are for (NULL: English). One table is
- * rendered at a time, on the loop's thread. */
-static const text_lang *reader;
-
-const text_lang *table_reader(const text_lang *lang)
+const text_lang *table_reader(table *t, const text_lang *lang)
 {
-	const text_lang *was = reader;
-	reader = lang;
+	const text_lang *was = t->reader;
+	t->reader = lang;
 	return was;
 }
 
-const text_lang *table_reader_now(void)
+const text_lang *table_reader_now(const table *t)
 {
-	return reader ? reader : &text_lang_en;
+	return t->reader ? t->reader : table_lang(t);
 }
 
 const text_lang *table_lang(const table *t)
@@ -46,13 +42,13 @@ const text_lang *table_lang(const table *t)
 
 const text_lang *table_lang_of(const table *t, const char *user)
 {
-	const text_lang *l = user && *user ? bot_lang_of(t->bot, t->net, user) : NULL;
+	const text_lang *l = user && *user ? t->host->lang_of(t->host->ctx, t->net, user) : NULL;
 	return l ? l : table_lang(t);
 }
 
-void table_enter(const table *t)
+void table_enter(table *t)
 {
-	table_reader(table_lang(t));
+	table_reader(t, table_lang(t));
 }
 
 const char *table_seat_name(const table *t, int s)
@@ -60,11 +56,11 @@ const char *table_seat_name(const table *t, int s)
 	/* Per language, written once: the words never change. */
 	static char nobody[TEXT_LANGS][64], empty[TEXT_LANGS][64];
 	int k = 0;
-	while (k < TEXT_LANGS - 1 && text_langs[k] != table_reader_now())
+	while (k < TEXT_LANGS - 1 && text_langs[k] != table_reader_now(t))
 		k++;
 	if (!nobody[k][0]) {
-		table_txt(nobody[k], sizeof nobody[k], T_NOBODY, NULL, NULL, NULL);
-		table_txt(empty[k], sizeof empty[k], T_EMPTY_SEAT, NULL, NULL, NULL);
+		table_txt(t, nobody[k], sizeof nobody[k], T_NOBODY, NULL, NULL, NULL);
+		table_txt(t, empty[k], sizeof empty[k], T_EMPTY_SEAT, NULL, NULL, NULL);
 	}
 	if (s < 0 || s >= TABLE_SEATS)
 		return nobody[k];
@@ -114,22 +110,22 @@ void table_say_to(table *t, const char *user, int id, const char *a1, const char
 	table_say(t, id, a1, a2, a3);
 }
 
-const char *table_txt(char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
+const char *table_txt(const table *t, char *buf, size_t len, int id, const char *a1, const char *a2, const char *a3)
 {
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
-	text_fmt_in(table_reader_now(), buf, len, id, 3, args);
+	text_fmt_in(table_reader_now(t), buf, len, id, 3, args);
 	return buf;
 }
 
-void table_sb_txt(strbuf *b, int id, const char *a1, const char *a2, const char *a3)
+void table_sb_txt(const table *t, strbuf *b, int id, const char *a1, const char *a2, const char *a3)
 {
 	char buf[TABLE_LINE];
-	sb_add(b, table_txt(buf, sizeof buf, id, a1, a2, a3));
+	sb_add(b, table_txt(t, buf, sizeof buf, id, a1, a2, a3));
 }
 
 void table_persist(table *t)
 {
-	store *db = t->bot->db;
+	store *db = table_db(t);
 	if (!db || t->closing)
 		return;
 	static char meta[TSTORE_META_MAX];
@@ -165,7 +161,7 @@ void table_persist(table *t)
  * works again), and the log has the reason. */
 void table_save_failed(table *t, const char *user)
 {
-	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(t->bot->db));
+	log_msg(LOG_ERROR, NULL, "table %s: %s", t->room, store_error(table_db(t)));
 	if (user)
 		table_tell(t, user, T_SAVE_FAILED, table_room_shown(t), NULL, NULL);
 	if (!t->save_failed) {
@@ -191,7 +187,7 @@ void table_send_out(table *t, int flags)
 	for (size_t off = 0; off < t->outlen && n < t->nout; off += strlen(t->out + off) + 1)
 		parts[n++] = t->out + off;
 	if (n)
-		bot_send(t->bot, t->net, t->room, NULL, NULL, parts, n, t->out_mention[0] ? t->out_mention : NULL, flags);
+		t->host->send(t->host->ctx, t->net, t->room, NULL, NULL, parts, n, t->out_mention[0] ? t->out_mention : NULL, flags);
 	table_out_clear(t);
 }
 
@@ -218,10 +214,10 @@ void table_tell(table *t, const char *user, int id, const char *a1, const char *
 	char buf[TABLE_LINE];
 	const char *args[3] = { a1 ? a1 : "", a2 ? a2 : "", a3 ? a3 : "" };
 	text_fmt_in(table_lang_of(t, user), buf, sizeof buf, id, 3, args);
-	bot_say_private(t->bot, t->net, user, buf, ADAPTER_NOTICE);
+	table_say_private(t, user, buf, ADAPTER_NOTICE);
 }
 
-const char *table_phase_word(const char *name)
+const char *table_phase_word(const table *t, const char *name)
 {
 	static const struct { const char *name; int id; } words[] = {
 		{ "deal", T_PHASE_DEAL },
@@ -240,16 +236,16 @@ const char *table_phase_word(const char *name)
 	};
 	for (size_t i = 0; name && i < sizeof words / sizeof words[0]; i++)
 		if (!strcmp(name, words[i].name))
-			return text_line(table_reader_now(), words[i].id);
+			return text_line(table_reader_now(t), words[i].id);
 	return name ? name : "";
 }
 
-void table_sb_hand(strbuf *b, cardset hand, int style, int numbered)
+void table_sb_hand(const table *t, strbuf *b, cardset hand, int style, int numbered)
 {
 	if (hand)
 		render_hand(b, hand, style, numbered);
 	else
-		table_sb_txt(b, T_NONE, NULL, NULL, NULL);
+		table_sb_txt(t, b, T_NONE, NULL, NULL, NULL);
 }
 
 void table_tell_txt(table *t, const char *user, int id, int inner)
@@ -280,9 +276,9 @@ void table_bad_card(table *t, const char *user, const char *word, int id)
 void table_answer(table *t, const char *user, int in_room, const char *line)
 {
 	if (in_room)
-		bot_say_room(t->bot, t->net, t->room, line, ADAPTER_NOTICE);
+		t->host->say_room(t->host->ctx, t->net, t->room, line, ADAPTER_NOTICE);
 	else
-		bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+		table_say_private(t, user, line, ADAPTER_NOTICE);
 }
 
 int table_style_of(const table *t, int s)

@@ -1,4 +1,5 @@
 /* table_store.c: a table's meta and match in the database's text forms (see table_store.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,38 @@
 static const char *const bidding_w[] = { "pagat", "single" };
 static const char *const scoring_w[] = { "standard", "bank" };
 static const char *const caps_w[] = { "strict", "lenient", "off" };
+
+/* A table's settings in its meta, each a number with its range: written
+ * and read from these two lists, in this order. */
+static const struct meta_int {
+	const char *key;
+	int lo, hi;
+	size_t off;              /* an int in table_settings */
+} meta_ints[] = {
+	{ "pace", 0, 2, offsetof(table_settings, pace) },
+	{ "live_turn_seconds", 1, 1 << 24, offsetof(table_settings, live_turn_seconds) },
+	{ "casual_remind_seconds", 0, 1 << 24, offsetof(table_settings, casual_remind_seconds) },
+	{ "corr_remind_seconds", 0, 1 << 26, offsetof(table_settings, corr_remind_seconds) },
+	{ "grace_seconds", 0, 1 << 24, offsetof(table_settings, grace_seconds) },
+	{ "deal_pause_ms", 0, 1 << 24, offsetof(table_settings, deal_pause_ms) },
+	{ "computer_delay_ms", 0, 1 << 24, offsetof(table_settings, computer_delay_ms) },
+	{ "computer_easy", 0, 1, offsetof(table_settings, computer_easy) },
+	{ "hints", 0, 1, offsetof(table_settings, hints) },
+	{ "computer_level", 0, 2, offsetof(table_settings, computer_level) },
+	{ "computer_think_ms", 0, 1 << 24, offsetof(table_settings, computer_think_ms) },
+};
+/* 304's options (uint8_t in g304_rules), before the numbers above. */
+static const struct meta_rule {
+	const char *key;
+	int hi;
+	size_t off;
+} meta_rules[] = {
+	{ "bidding", 1, offsetof(g304_rules, bidding) }, { "fives", 1, offsetof(g304_rules, fives) },
+	{ "scoring", 1, offsetof(g304_rules, scoring) }, { "caps", 2, offsetof(g304_rules, caps) },
+	{ "external_caps", 1, offsetof(g304_rules, external_caps) },
+};
+#define NMETA_INTS (sizeof meta_ints / sizeof meta_ints[0])
+#define NMETA_RULES (sizeof meta_rules / sizeof meta_rules[0])
 
 void tstore_rules_json(const g304_rules *r, char *out, size_t len)
 {
@@ -45,22 +78,12 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(o, "nseats", json_object_new_int(t->nseats));
 	json_object *set = json_object_new_object();
 	const table_settings *s = &t->set;
-	json_object_object_add(set, "bidding", json_object_new_int(s->rules.bidding));
-	json_object_object_add(set, "fives", json_object_new_int(s->rules.fives));
-	json_object_object_add(set, "scoring", json_object_new_int(s->rules.scoring));
-	json_object_object_add(set, "caps", json_object_new_int(s->rules.caps));
-	json_object_object_add(set, "external_caps", json_object_new_int(s->rules.external_caps));
-	json_object_object_add(set, "pace", json_object_new_int(s->pace));
-	json_object_object_add(set, "live_turn_seconds", json_object_new_int(s->live_turn_seconds));
-	json_object_object_add(set, "casual_remind_seconds", json_object_new_int(s->casual_remind_seconds));
-	json_object_object_add(set, "corr_remind_seconds", json_object_new_int(s->corr_remind_seconds));
-	json_object_object_add(set, "grace_seconds", json_object_new_int(s->grace_seconds));
-	json_object_object_add(set, "deal_pause_ms", json_object_new_int(s->deal_pause_ms));
-	json_object_object_add(set, "computer_delay_ms", json_object_new_int(s->computer_delay_ms));
-	json_object_object_add(set, "computer_easy", json_object_new_int(s->computer_easy));
-	json_object_object_add(set, "hints", json_object_new_int(s->hints));
-	json_object_object_add(set, "computer_level", json_object_new_int(s->computer_level));
-	json_object_object_add(set, "computer_think_ms", json_object_new_int(s->computer_think_ms));
+	for (size_t i = 0; i < NMETA_RULES; i++)
+		json_object_object_add(set, meta_rules[i].key,
+				       json_object_new_int(*((const uint8_t *)&s->rules + meta_rules[i].off)));
+	for (size_t i = 0; i < NMETA_INTS; i++)
+		json_object_object_add(set, meta_ints[i].key,
+				       json_object_new_int(*(const int *)((const char *)s + meta_ints[i].off)));
 	json_object_object_add(set, "lang", json_object_new_string(s->lang));
 	json_object_object_add(o, "settings", set);
 	/* Four seats (as every cardbot before six-player 304 wrote), or six. */
@@ -147,32 +170,16 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 	table_settings s = t->set;
 	json_object *set;
 	if (!bad && json_object_object_get_ex(o, "settings", &set) && json_object_is_type(set, json_type_object)) {
-		struct { const char *key; int lo, hi; int *p; } ints[] = {
-			{ "pace", 0, 2, &s.pace },
-			{ "live_turn_seconds", 1, 1 << 24, &s.live_turn_seconds },
-			{ "casual_remind_seconds", 0, 1 << 24, &s.casual_remind_seconds },
-			{ "corr_remind_seconds", 0, 1 << 26, &s.corr_remind_seconds },
-			{ "grace_seconds", 0, 1 << 24, &s.grace_seconds },
-			{ "deal_pause_ms", 0, 1 << 24, &s.deal_pause_ms },
-			{ "computer_delay_ms", 0, 1 << 24, &s.computer_delay_ms },
-			{ "computer_easy", 0, 1, &s.computer_easy },
-			{ "hints", 0, 1, &s.hints },
-			{ "computer_level", 0, 2, &s.computer_level },
-			{ "computer_think_ms", 0, 1 << 24, &s.computer_think_ms },
-		};
-		for (size_t i = 0; i < sizeof ints / sizeof ints[0] && !bad; i++)
-			if (get_int(set, ints[i].key, ints[i].lo, ints[i].hi, ints[i].p) < 0)
-				bad = ints[i].key;
-		struct { const char *key; int hi; uint8_t *p; } rules[] = {
-			{ "bidding", 1, &s.rules.bidding }, { "fives", 1, &s.rules.fives },
-			{ "scoring", 1, &s.rules.scoring }, { "caps", 2, &s.rules.caps },
-			{ "external_caps", 1, &s.rules.external_caps },
-		};
-		for (size_t i = 0; i < sizeof rules / sizeof rules[0] && !bad; i++) {
-			v = *rules[i].p;
-			if (get_int(set, rules[i].key, 0, rules[i].hi, &v) < 0)
-				bad = rules[i].key;
-			*rules[i].p = (uint8_t)v;
+		for (size_t i = 0; i < NMETA_INTS && !bad; i++)
+			if (get_int(set, meta_ints[i].key, meta_ints[i].lo, meta_ints[i].hi,
+				    (int *)((char *)&s + meta_ints[i].off)) < 0)
+				bad = meta_ints[i].key;
+		for (size_t i = 0; i < NMETA_RULES && !bad; i++) {
+			uint8_t *p = (uint8_t *)&s.rules + meta_rules[i].off;
+			v = *p;
+			if (get_int(set, meta_rules[i].key, 0, meta_rules[i].hi, &v) < 0)
+				bad = meta_rules[i].key;
+			*p = (uint8_t)v;
 		}
 		/* Absent (an older cardbot): the room's language stays as configured. */
 		char lang[sizeof s.lang];

@@ -13,7 +13,7 @@
  * names by seat (borrowed; a NULL entry reads as "seat N"). The only card a
  * message ever names is one the acting player named. Returns the length of
  * the whole message, like snprintf, so a result >= len means it was cut short. */
-size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const names[G304_SEATS]);
+size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const *names);
 
 /* As text_refusal, for a deal that a game refused: over, the match has
  * ended; else the previous deal has not. */

@@ -83,7 +83,7 @@
 	"a caps call must list each of your {n} cards once, in the order you will play them"
 #define REFUSAL_CAPS_NEXT "you called caps: your next card must be {card}, as your order says"
 
-const char *const text_en_refusals[G304_ERR_COUNT] = {
+static const char *const text_en_refusals[G304_ERR_COUNT] = {
 #define X(n, s) [G304_ERR_##n] = REFUSAL_##n,
 	G304_ERR_LIST(X)
 #undef X
@@ -98,7 +98,7 @@ const char *const text_en_refusals[G304_ERR_COUNT] = {
 #define PHASE_PLAY "during play"
 #define PHASE_OVER "now that the match is over"
 
-const char *const text_en_phases[G304_PHASE_COUNT] = {
+static const char *const text_en_phases[G304_PHASE_COUNT] = {
 #define X(n, s) [G304_PHASE_##n] = PHASE_##n,
 	G304_PHASE_LIST(X)
 #undef X
@@ -110,10 +110,11 @@ const char *const text_en_lines[T_COUNT] = {
 #undef X
 };
 
-const text_lang text_lang_en = { "en", "English", text_en_lines, text_en_refusals, text_en_phases };
+const text_lang text_lang_en = { "en", "English", text_en_lines, text_en_refusals, text_en_phases, G304_ERR_COUNT,
+				 G304_PHASE_COUNT };
 
 /* The English of callers with no reader (the CLI, replays, logs). */
-size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const names[G304_SEATS])
+size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const *names)
 {
 	return text_refusal_in(&text_lang_en, buf, len, res, names);
 }

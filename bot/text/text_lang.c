@@ -8,11 +8,6 @@
 #include "card.h"
 #include "text_lang.h"
 
-const text_lang text_lang_ta = { "ta", "\xe0\xae\xa4\xe0\xae\xae\xe0\xae\xbf\xe0\xae\xb4\xe0\xaf\x8d", text_ta_lines,
-				 text_ta_refusals, text_ta_phases };
-const text_lang text_lang_si = { "si", "\xe0\xb7\x83\xe0\xb7\x92\xe0\xb6\x82\xe0\xb7\x84\xe0\xb6\xbd", text_si_lines,
-				 text_si_refusals, text_si_phases };
-
 const text_lang *const text_langs[TEXT_LANGS] = { &text_lang_en, &text_lang_ta, &text_lang_si };
 
 const text_lang *text_lang_find(const char *code)
@@ -95,12 +90,6 @@ const char *text_suit(const text_lang *lang, int suit)
 	return text_line(lang, suit >= 0 && suit < SUIT_COUNT ? ids[suit] : T_SUIT_NONE);
 }
 
-const char *text_rook_colour(const text_lang *lang, int colour)
-{
-	static const int ids[] = { T_ROOK_RED, T_ROOK_GREEN, T_ROOK_YELLOW, T_ROOK_BLACK };
-	return colour >= 0 && colour < (int)(sizeof ids / sizeof ids[0]) ? text_line(lang, ids[colour]) : "?";
-}
-
 /* Writes the value of one refusal placeholder (name without braces) for
  * parameter a. */
 static void expand(const text_lang *lang, const game_def *def, struct out *o, const char *name, size_t nlen,
@@ -136,8 +125,9 @@ static void expand(const text_lang *lang, const game_def *def, struct out *o, co
 			strcpy(tmp, "??");
 		puts_(o, tmp);
 	} else if (nlen == 5 && !memcmp(name, "phase", 5)) {
-		puts_(o, a >= 0 && a < G304_PHASE_COUNT ? pick(lang ? lang->phases : NULL, text_en_phases, a)
-							: text_line(lang, T_PHASE_NOW));
+		puts_(o, a >= 0 && a < text_lang_en.nphases
+				 ? pick(lang && a < lang->nphases ? lang->phases : NULL, text_lang_en.phases, a)
+				 : text_line(lang, T_PHASE_NOW));
 	} else {
 		/* Not a placeholder: keep the text as written. */
 		put(o, name - 1, nlen + 2);
@@ -145,7 +135,7 @@ static void expand(const text_lang *lang, const game_def *def, struct out *o, co
 }
 
 size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
-		       const char *const names[G304_SEATS])
+		       const char *const *names)
 {
 	return text_refusal_game_in(lang, &game_def_304, buf, len, res, names, NULL);
 }
@@ -155,8 +145,8 @@ size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *bu
 {
 	struct out o = { buf, len, 0 };
 	const char *t = text_line(lang, T_NOT_ALLOWED);
-	if (res && res->err >= 0 && res->err < G304_ERR_COUNT)
-		t = pick(lang ? lang->refusals : NULL, text_en_refusals, res->err);
+	if (res && res->err >= 0 && res->err < text_lang_en.nrefusals)
+		t = pick(lang && res->err < lang->nrefusals ? lang->refusals : NULL, text_lang_en.refusals, res->err);
 	int a = res ? res->a : 0;
 	while (*t) {
 		const char *open = strchr(t, '{');

@@ -5,7 +5,6 @@
 #define CARDBOT_TEXT_LANG_H
 
 #include <stddef.h>
-#include "g304.h"
 #include "game.h"
 #include "text.h"
 
@@ -13,18 +12,17 @@ typedef struct text_lang {
 	const char *code;               /* "en", "ta", "si" */
 	const char *name;               /* in its own language: "English", "தமிழ்", "සිංහල" */
 	const char *const *lines;       /* [T_COUNT] */
-	const char *const *refusals;    /* [G304_ERR_COUNT] */
-	const char *const *phases;      /* [G304_PHASE_COUNT] */
+	/* The refusals and phases of the games that share engine/g304.h's
+	 * codes (304, 304 for six), by code; nrefusals and nphases entries
+	 * (English has every one; another language may stop short). */
+	const char *const *refusals;
+	const char *const *phases;
+	int nrefusals, nphases;
 } text_lang;
 
 /* The tables, one C file each (bot/text/text_en.c, bot/text/text_ta.c, bot/text/text_si.c).
  * An entry of ta or si may be NULL or "": the English is said instead. */
-extern const char *const text_en_lines[T_COUNT], *const text_en_refusals[G304_ERR_COUNT],
-	*const text_en_phases[G304_PHASE_COUNT];
-extern const char *const text_ta_lines[T_COUNT], *const text_ta_refusals[G304_ERR_COUNT],
-	*const text_ta_phases[G304_PHASE_COUNT];
-extern const char *const text_si_lines[T_COUNT], *const text_si_refusals[G304_ERR_COUNT],
-	*const text_si_phases[G304_PHASE_COUNT];
+extern const char *const text_en_lines[T_COUNT], *const text_ta_lines[T_COUNT], *const text_si_lines[T_COUNT];
 extern const text_lang text_lang_en, text_lang_ta, text_lang_si;
 
 #define TEXT_LANGS 3 /* en, ta, si */
@@ -48,7 +46,7 @@ void text_prefix_set(const char *prefix);
  * (NULL: English). */
 size_t text_fmt_in(const text_lang *lang, char *buf, size_t len, int id, int nargs, const char *const *args);
 size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
-		       const char *const names[G304_SEATS]);
+		       const char *const *names);
 /* As text_refusal_in, for a game that shares 304's refusals (304, 304six):
  * seats up to def->max_seats; {card} is card_text when given (the card as
  * its reader's hand shows it), else the card's code in def's pack. */
@@ -56,10 +54,9 @@ size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *bu
 			    const game_result *res, const char *const *names, const char *card_text);
 size_t text_deal_refused_in(const text_lang *lang, char *buf, size_t len, int over);
 
-/* A suit (enum suit) or a Rook colour (enum rook_colour) in words, in lang
- * (static; "no suit" / "?" out of range). The engine's own words
- * (suit_name, rook_colour_name) stay English, for records and the CLI. */
+/* A suit (enum suit) in words, in lang (static; "no suit" out of range).
+ * The engine's own words (suit_name) stay English, for records and the
+ * CLI. */
 const char *text_suit(const text_lang *lang, int suit);
-const char *text_rook_colour(const text_lang *lang, int colour);
 
 #endif

@@ -475,7 +475,7 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_HANDS_AS_NOTICE] = "{1}: ඔබේ කාඩ් {2} ගෙන් notice ලෙස එනවා, irssi සහ weechat ඒවා තත්ත්ව කවුළුවේ පෙන්වනවා (තමන්ගේම කවුළුවකට {3}private msg).",
 };
 
-const char *const text_si_refusals[G304_ERR_COUNT] = {
+static const char *const text_si_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_OK] = "එයට ඉඩ තියෙනවා",
 	[G304_ERR_BAD_SEAT] = "මේ මේසයේ එහෙම අසුනක් නැහැ",
 	[G304_ERR_BAD_ACTION] = "ඒක 304 හි කරන්න පුළුවන් දෙයක් නොවෙයි",
@@ -518,7 +518,7 @@ const char *const text_si_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_CAPS_NEXT] = "ඔබ caps කිව්වා: ඔබේ පිළිවෙල අනුව ඊළඟ කාඩ් එක {card} වෙන්න ඕනේ",
 };
 
-const char *const text_si_phases[G304_PHASE_COUNT] = {
+static const char *const text_si_phases[G304_PHASE_COUNT] = {
 	[G304_PHASE_DEAL] = "වට අතරේ",
 	[G304_PHASE_BID4] = "කාඩ් හතරේ ලංසු අතරේ",
 	[G304_PHASE_TRUMP4] = "තුරුම්පු කාඩ් එක තෝරද්දී",
@@ -527,3 +527,6 @@ const char *const text_si_phases[G304_PHASE_COUNT] = {
 	[G304_PHASE_PLAY] = "ක්‍රීඩාව අතරේ",
 	[G304_PHASE_OVER] = "තරගය ඉවර නිසා දැන්",
 };
+
+const text_lang text_lang_si = { "si", "\xe0\xb7\x83\xe0\xb7\x92\xe0\xb6\x82\xe0\xb7\x84\xe0\xb6\xbd",
+				 text_si_lines, text_si_refusals, text_si_phases, G304_ERR_COUNT, G304_PHASE_COUNT };

@@ -489,7 +489,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_HANDS_AS_NOTICE] = "{1}: உங்கள் சீட்டுகள் {2}-இடமிருந்து notice-களாக வரும், irssi, weechat அவற்றை நிலைச் சாளரத்தில் காட்டும் (தனக்கென ஒரு சாளரத்துக்கு {3}private msg).",
 };
 
-const char *const text_ta_refusals[G304_ERR_COUNT] = {
+static const char *const text_ta_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_OK] = "அது அனுமதிக்கப்பட்டது",
 	[G304_ERR_BAD_SEAT] = "இந்த மேசையில் அப்படி ஒரு இருக்கை இல்லை",
 	[G304_ERR_BAD_ACTION] = "304-இல் அதைச் செய்ய முடியாது",
@@ -533,7 +533,7 @@ const char *const text_ta_refusals[G304_ERR_COUNT] = {
 };
 
 /* What the table is doing in each phase; each begins "{phase} அதைச் செய்ய முடியாது". */
-const char *const text_ta_phases[G304_PHASE_COUNT] = {
+static const char *const text_ta_phases[G304_PHASE_COUNT] = {
 	[G304_PHASE_DEAL] = "சுற்றுகளுக்கு இடையில்",
 	[G304_PHASE_BID4] = "நான்கு சீட்டு ஏலத்தின்போது",
 	[G304_PHASE_TRUMP4] = "துருப்புச் சீட்டு தெரிவுசெய்யப்படும்போது",
@@ -542,3 +542,6 @@ const char *const text_ta_phases[G304_PHASE_COUNT] = {
 	[G304_PHASE_PLAY] = "ஆட்டத்தின்போது",
 	[G304_PHASE_OVER] = "போட்டி முடிந்த பின்",
 };
+
+const text_lang text_lang_ta = { "ta", "\xe0\xae\xa4\xe0\xae\xae\xe0\xae\xbf\xe0\xae\xb4\xe0\xaf\x8d",
+				 text_ta_lines, text_ta_refusals, text_ta_phases, G304_ERR_COUNT, G304_PHASE_COUNT };

@@ -15,6 +15,7 @@
 #include "fair.h"
 #include "loop.h"
 #include "present.h"
+#include "present_named.h"
 #include "render.h"
 #include "store.h"
 #include "table.h"
@@ -32,7 +33,7 @@ static uint64_t cards_in(const table *t, const char *line)
 		strbuf b;
 		sb_init(&b, buf, sizeof buf);
 		if (is_rook(t))
-			render_rook_card(&b, c, RENDER_COLOUR);
+			((const present_named_game *)t->pr->words)->card(&b, c, RENDER_COLOUR);
 		else if (is_six(t))
 			render_card6(&b, (card)c, RENDER_COLOUR);
 		else
@@ -168,7 +169,9 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 		int pos = 0;
 		if (k++ % 2) {
 			for (int p = 1; p <= 16 && !pos; p++) {
-				int c = is_rook(t) ? render_rook_hand_at(hand_of(t, me), ((const rook *)t->g->state)->trump, p)
+				char w[16];
+				snprintf(w, sizeof w, "%d", p);
+				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->parse_card(t, me, w)
 					: is_six(t) ? render_hand6_at(((const g6 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
@@ -495,14 +498,15 @@ static void cut_at_table(bot *b, loop *ev, store *db, const char *gname, int n, 
 	int at = size - 1;
 	for (int i = 0; i < size; i++)
 		want[i] = deck[(i + at) % size];
-	b->test_gdeck = deck;
+	static const uint8_t *next_deck;
+	testnet_deck(b, &next_deck, deck);
 	r0 = net.nroom;
 	snprintf(cmd, sizeof cmd, "!cut %d", at);
 	say(b, room, who, cmd);
 	game_status_of(t->g, &st);
 	char told[64];
 	snprintf(told, sizeof told, "%s cuts the deck at %d", who, at);
-	CHECK(!st.needs_deal && b->test_gdeck == NULL && room_has(r0, told), "%s: a cut deals at once and is told", gname);
+	CHECK(!st.needs_deal && next_deck == NULL && room_has(r0, told), "%s: a cut deals at once and is told", gname);
 	const uint8_t *dealt = rook_game ? ((const rook *)t->g->state)->deck : ((const t304 *)t->g->state)->deck;
 	CHECK(!memcmp(dealt, want, (size_t)size), "%s: the deck dealt is the deck after the cut", gname);
 	char codes[GAME_MAX_DECK][8], dj[GAME_MAX_DECK * 8 + 8], commitment[FAIR_COMMIT_HEX];

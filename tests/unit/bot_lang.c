@@ -115,16 +115,18 @@ static void test_tables(void)
 		for (int i = 0; i < T_COUNT; i++)
 			check_entry(l, "line", id_names[i], l->lines[i], text_en_lines[i],
 				    l == &text_lang_en || in(same_ok, sizeof same_ok / sizeof same_ok[0], i), &missing, &same);
-		for (int i = 0; i < G304_ERR_COUNT; i++) {
+		CHECK(l->nrefusals == G304_ERR_COUNT && l->nphases == G304_PHASE_COUNT,
+		      "%s has a word for each of 304's refusals and phases", l->code);
+		for (int i = 0; i < G304_ERR_COUNT && i < l->nrefusals; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "refusal %d", i);
-			check_entry(l, "refusal", name, l->refusals[i], text_en_refusals[i], l == &text_lang_en, &missing,
-				    &same);
+			check_entry(l, "refusal", name, l->refusals[i], text_lang_en.refusals[i], l == &text_lang_en,
+				    &missing, &same);
 		}
-		for (int i = 0; i < G304_PHASE_COUNT; i++) {
+		for (int i = 0; i < G304_PHASE_COUNT && i < l->nphases; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "phase %d", i);
-			check_entry(l, "phase", name, l->phases[i], text_en_phases[i], l == &text_lang_en, &missing,
+			check_entry(l, "phase", name, l->phases[i], text_lang_en.phases[i], l == &text_lang_en, &missing,
 				    &same);
 		}
 		if (missing || same)
@@ -139,7 +141,7 @@ static void test_tables(void)
 static void test_fallback(void)
 {
 	static const char *const none_lines[T_COUNT], *const none_ref[G304_ERR_COUNT], *const none_ph[G304_PHASE_COUNT];
-	const text_lang empty = { "xx", "xx", none_lines, none_ref, none_ph };
+	const text_lang empty = { "xx", "xx", none_lines, none_ref, none_ph, G304_ERR_COUNT, G304_PHASE_COUNT };
 	char a[1024], b[1024];
 	const char *args[3] = { "ann", "7", "#304" };
 	for (int i = 0; i < T_COUNT; i++) {
@@ -153,7 +155,7 @@ static void test_fallback(void)
 	CHECK(!strcmp(a, b) && strstr(a, "during play"), "a missing refusal and phase read as the English: %s", a);
 	text_deal_refused_in(&empty, a, sizeof a, 1);
 	CHECK(!strcmp(a, "the match is over: no more deals"), "a missing deal refusal reads as the English: %s", a);
-	CHECK(!strcmp(text_suit(&empty, 0), "spades") && !strcmp(text_rook_colour(&empty, 3), "black"),
+	CHECK(!strcmp(text_suit(&empty, 0), "spades") && !strcmp(text_line(&empty, T_ROOK_BLACK), "black"),
 	      "suit and colour words fall back too");
 	/* A cut never leaves half a Tamil letter. */
 	const char *t = text_line(&text_lang_ta, T_HELP_STATS);
@@ -508,10 +510,11 @@ static void test_adapters(void)
 			      id_names[longest[j]], pieces);
 			/* Matrix: the plain body keeps the text; the HTML is valid UTF-8. */
 			char body[8192], html[16384];
-			outbuf ob = { body, 0, sizeof body, 0 }, oh = { html, 0, sizeof html, 0 };
-			body[0] = html[0] = '\0';
+			strbuf ob, oh;
+			sb_init(&ob, body, sizeof body);
+			sb_init(&oh, html, sizeof html);
 			mx_render_into(line, n, &ob, &oh);
-			CHECK(!ob.full && !oh.full && utf8_valid(body, ob.len) && utf8_valid(html, oh.len),
+			CHECK(!ob.cut && !oh.cut && utf8_valid(body, ob.len) && utf8_valid(html, oh.len),
 			      "%s %s: the Matrix body and HTML are valid UTF-8", l->code, id_names[longest[j]]);
 			CHECK(!strcmp(body, line), "%s %s: the Matrix body is the text", l->code, id_names[longest[j]]);
 			size_t high_text = 0, high_html = 0;

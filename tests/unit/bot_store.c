@@ -13,6 +13,7 @@
 #include "g304_simple.h"
 #include "loop.h"
 #include "record.h"
+#include "present.h"
 #include "store.h"
 #include "table.h"
 #include "testnet.h"
@@ -178,7 +179,7 @@ int main(void)
 
 	/* The statistics from the database. */
 	store_stats st;
-	CHECK(store_stats_get(db, "fake", "304", "ann", &st) == 1, "ann has statistics");
+	CHECK(store_stats_get(db, "fake", "304", present_304.bands->from, "ann", &st) == 1, "ann has statistics");
 	CHECK(st.matches == 1 && st.matches_won == (winner == 0), "ann: 1 match, won %d (winner team %d)", st.matches_won,
 	      winner);
 	CHECK(st.deals > 0 && st.deals_won <= st.deals, "ann: %d deals, %d won", st.deals, st.deals_won);

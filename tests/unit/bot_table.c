@@ -9,6 +9,7 @@
 #include "fair.h"
 #include "g304_simple.h"
 #include "loop.h"
+#include "present.h"
 #include "render.h"
 #include "table.h"
 #include "table_store.h"
@@ -485,10 +486,11 @@ int main(void)
 			say(b, "#caps", who[i], "!sit");
 		table *ct = b->tables[b->ntables - 1];
 		ct->set.pace = PACE_CASUAL;
-		b->test_deck = deck;
+		static const uint8_t *next_deck;
+		testnet_deck(b, &next_deck, deck);
 		say(b, "#caps", "ann", "!start");
 		run_for(ev, 50);
-		CHECK(G304(ct)->phase == G304_PHASE_BID4 && b->test_deck == NULL, "caps table: the fixed deck is dealt");
+		CHECK(G304(ct)->phase == G304_PHASE_BID4 && next_deck == NULL, "caps table: the fixed deck is dealt");
 		/* Role k of the worked example (dealer 0) sits at seat dealer+k. */
 		const char *r[4];
 		for (int k = 0; k < 4; k++)
@@ -693,6 +695,26 @@ int main(void)
 		static char meta[TSTORE_META_MAX];
 		CHECK(tstore_meta(&big, meta, sizeof meta) == 0, "the largest meta fits in TSTORE_META_MAX (%zu bytes)",
 		      strlen(meta));
+	}
+
+	/* The command table is the host's commands and every game's verbs
+	 * (present.verbs): `help` names each verb of each game once. */
+	{
+		int p0 = net.npriv;
+		say(b, NULL, "helper", "help");
+		const char *list = NULL;
+		for (int i = p0; i < net.npriv; i++)
+			if (strstr(net.priv_lines[i], "!unbot"))
+				list = net.priv_lines[i];
+		int missing = 0;
+		for (int g = 0; present_at(g); g++)
+			for (const present_verb *v = present_at(g)->verbs; list && v && v->name; v++) {
+				char w[32];
+				snprintf(w, sizeof w, "!%s ", v->name);
+				const char *at = strstr(list, w);
+				missing += !at || strstr(at + 1, w);
+			}
+		CHECK(list && !missing, "help lists every game's verbs once (%d missing or twice)", missing);
 	}
 
 	/* The per-user rate limit: a burst, then the rest ignored, with one notice. */

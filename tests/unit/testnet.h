@@ -56,6 +56,28 @@ typedef struct testnet {
 static testnet net;
 
 /* The console's sink: one JSON output line, parsed and recorded. */
+/* A deck source for the tables (table_host.deck): the next deal at any
+ * table takes *(const uint8_t **)ctx (the game's deck_size cards) as its
+ * shuffle, before the cut, and the pointer is cleared; NULL: the table
+ * shuffles. Arm it with testnet_deck. */
+static inline int testnet_deck_once(void *ctx, const game_def *def, uint8_t *deck)
+{
+	const uint8_t **next = ctx;
+	if (!*next)
+		return 0;
+	memcpy(deck, *next, def->deck_size);
+	*next = NULL;
+	return 1;
+}
+
+/* Deals deck at b's next deal (testnet_deck_once); *next is NULL once dealt. */
+static inline void testnet_deck(bot *b, const uint8_t **next, const uint8_t *deck)
+{
+	*next = deck;
+	b->thost.deck = testnet_deck_once;
+	b->thost.deck_ctx = (void *)next;
+}
+
 static inline void testnet_sink(void *ctx, const char *line)
 {
 	(void)ctx;
