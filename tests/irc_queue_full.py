@@ -12,6 +12,7 @@ Checked:
     thousand lines ahead of it);
   - watch's private question, asked while the queue is full, loses its
     answer and watch is told, once;
+  - a CTCP VERSION and a PING from watch are answered all the same;
   - the bot is still running, with no sanitizer report.
 Ends with "irc_queue_full: N passed, M failed". Environment: CARDBOT, NGIRCD.
 """
@@ -97,6 +98,15 @@ def main():
         told = w.wait(lambda: any(m.src.lower() == BOTNICK and m.target.lower() == "watch"
                                   and PRIVATE_NOTE in m.text for m in w.lines[n:]), 120)
         check(told, "watch, whose answer was dropped, is told", bot.log_tail())
+        # A single CTCP VERSION and PING still get their answers (kept
+        # past the cap), while the queue is full.
+        n = len(w.lines)
+        w.raw("PRIVMSG %s :\x01VERSION\x01" % BOTNICK)
+        w.raw("PRIVMSG %s :\x01PING 42\x01" % BOTNICK)
+        for what, text in (("VERSION", "\x01VERSION "), ("PING", "\x01PING 42\x01")):
+            check(w.wait(lambda: any(m.src.lower() == BOTNICK and m.cmd == "NOTICE" and m.text.startswith(text)
+                                     for m in w.lines[n:]), 120) and "send queue full" in read(bot.log),
+                  "a CTCP %s is answered while the queue is full" % what, bot.log_tail())
         w.wait(lambda: False, max(0.0, 60 - (time.time() - full_at)))
         log = read(bot.log)
         lost = [ch for ch in CHANS if "lines to %s were dropped" % ch in log]
