@@ -32,7 +32,7 @@ trap 'rm -rf "$logdir"' EXIT
 # irc_lang 168, page_browser 153, irc_game 124, matrix_element 45-115,
 # irc_six 92).
 SLOW_FIRST="matrix_e2ee matrix_synapse_limits crash_recovery irc_lang page_browser irc_game matrix_element irc_six
-irc_flood irc_record matrix_synapse matrix_brief matrix_synapse_six rules_model replay_errors matrix_game matrix_rush
+irc_flood irc_queue_full irc_record matrix_synapse matrix_brief matrix_synapse_six rules_model replay_errors matrix_game matrix_rush
 irc_games matrix_basic test_g304_props test_g304_ai bot_games bot_table test_g304_simple"
 
 tally() {
