@@ -395,7 +395,10 @@ const char *sendq_peek(sendq *q, int64_t now)
 				best_room = (long)i;
 			continue;
 		}
-		double u = decayed(f->usage, f->usage_at, now);
+		/* What they asked for and still wait for counts as used: new
+		 * flooders, whose use is only beginning, already have a backlog
+		 * (ten of them went ahead of a player who had opened a table). */
+		double u = decayed(f->usage, f->usage_at, now) + (double)(f->caused + f->whole);
 		if (best_person < 0 || u < best_usage
 		    || (u == best_usage && f->served < q->flows[best_person].served)) {
 			best_person = (long)i;

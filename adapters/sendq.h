@@ -17,10 +17,11 @@
  *     how the last deal ended;
  *   - a person's flow: lines to that person privately, and the answers to
  *     their questions (wherever they go: a room answer waits here too). Of
- *     the people waiting, the one who has had least answered lately goes
- *     first (`usage`, which halves every SENDQ_HALF_LIFE_MS), ties to whoever
- *     was served longest ago: a quiet player's reply overtakes any number of
- *     lines for people who ask all the time.
+ *     the people waiting, the one who has used least lately goes first
+ *     (`usage`, which halves every SENDQ_HALF_LIFE_MS, plus their own lines
+ *     still waiting: a new flooder's backlog counts before their use has
+ *     grown), ties to whoever was served longest ago: a quiet player's
+ *     reply overtakes any number of lines for people who ask all the time.
  * Answers with a key (the same question, "!table" in #304) say the same as
  * a waiting line with that key to the same place, pushed under another
  * tag (batch): the new one is dropped, and charged to its asker as if

@@ -260,6 +260,23 @@ int main(void)
 	CHECK(sendq_len(q) == 0, "cleared");
 	sendq_free(q);
 
+	/* New flooders have used little so far, but what they wait for counts:
+	 * a player who has used ten lines (they opened the table) still goes
+	 * before three newcomers with eight answers each waiting. */
+	q = sendq_new(eq, NULL);
+	for (int i = 0; i < 10; i++) {
+		answer(q, "p", "p", 0, NULL, "setup", now);
+		next(q, now, buf, sizeof buf);
+	}
+	for (int i = 0; i < 8; i++) {
+		answer(q, "n1", "n1", 0, NULL, "noise", now);
+		answer(q, "n2", "n2", 0, NULL, "noise", now);
+		answer(q, "n3", "n3", 0, NULL, "noise", now);
+	}
+	answer(q, "p", "p", 0, NULL, "mine", now);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "mine"), "the player's answer before newcomers' backlog, got %s", buf);
+	sendq_free(q);
+
 	/* A full queue: whoever lost a line is told once a spell, first in
 	 * their flow; notes and reserved answers use the room past the cap. */
 	q = sendq_new(eq, NULL);
