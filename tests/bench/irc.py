@@ -735,6 +735,23 @@ def start_floods(clients, where, words, stop, sent):
     return threads
 
 
+def start_quiet(port, tmp, chan, channels):
+    """A bot in `channels` with the default pacing and limits, and the quiet
+    player in chan once the bot is there: (bot, quiet)."""
+    bot = irclib.Bot(tmp, port, nick="cardbot", channels=channels, pace_burst=None)
+    bot.start()
+    try:
+        q = Client(port, "quiet").connect()
+        q.join(chan)
+        if not q.wait(lambda: bot_in(q, chan, {"cardbot"}), 15):
+            q.quit("done")
+            raise RuntimeError("the bot did not join %s: %s" % (chan, bot.log_tail()))
+        return bot, q
+    except Exception:
+        bot.stop()
+        raise
+
+
 def end_floods(stop, threads, clients, bot):
     """Stops the floods, the clients and the bot."""
     stop.set()
@@ -776,18 +793,12 @@ def bench_fair_one(port, tmp, n, kind="table"):
     chan = "#fair"
     bots = {"cardbot"}
     where, word0, word1 = FAIR_WORDS[kind]
-    bot = irclib.Bot(tmp, port, nick="cardbot", channels=(chan, "#fair2"), pace_burst=None)  # default pacing, limits
-    bot.start()
-    q = None
+    bot, q = start_quiet(port, tmp, chan, (chan, "#fair2"))
     floods = []
     stop = threading.Event()
     threads = []
     sent = [0]
     try:
-        q = Client(port, "quiet").connect()
-        q.join(chan)
-        if not q.wait(lambda: bot_in(q, chan, bots), 15):
-            raise RuntimeError("the bot did not join %s: %s" % (chan, bot.log_tail()))
         k = len(q.lines)
         q.privmsg(chan, "!304")
         if not wait_reply(q, k, bots, 15, lambda m: "sits in seat 1" in strip_colours(m.text)):
@@ -811,7 +822,7 @@ def bench_fair_one(port, tmp, n, kind="table"):
                       and strip_colours(m.text).startswith(chan + ": ")) if floods else 0
         return times, lost, answers, sent[0]
     finally:
-        end_floods(stop, threads, floods + ([q] if q else []), bot)
+        end_floods(stop, threads, floods + [q], bot)
 
 
 def bench_fairness(port, tmp):
@@ -855,18 +866,12 @@ def bench_spectators_one(port, tmp, n, kind):
     chan = "#spec"
     bots = {"cardbot"}
     _, word0, word1 = FAIR_WORDS[kind]
-    bot = irclib.Bot(tmp, port, nick="cardbot", channels=(chan,), pace_burst=None)  # default pacing and limits
-    bot.start()
-    q = None
+    bot, q = start_quiet(port, tmp, chan, (chan,))
     specs = []
     stop = threading.Event()
     threads = []
     sent = [0]
     try:
-        q = Client(port, "quiet").connect()
-        q.join(chan)
-        if not q.wait(lambda: bot_in(q, chan, bots), 15):
-            raise RuntimeError("the bot did not join %s: %s" % (chan, bot.log_tail()))
         open_table(q, [], chan, 3, bots, timeout=15)
         for i in range(n):
             f = Client(port, "spec%d" % i).connect()
@@ -902,7 +907,7 @@ def bench_spectators_one(port, tmp, n, kind):
         dropped = sum(1 for line in log.splitlines() if "has more than" in line and "spec" in line)
         return moves, replies, lost, "send queue full" in log, dropped, sent[0]
     finally:
-        end_floods(stop, threads, specs + ([q] if q else []), bot)
+        end_floods(stop, threads, specs + [q], bot)
 
 
 def bench_spectators(port, tmp):
