@@ -98,6 +98,8 @@ enum adapter_words {
 	ADAPTER_W_UNREADABLE,     /* NAME: I could not read your encrypted message (no key) */
 	ADAPTER_W_DROPPED,        /* (privately; room NULL, name the user's identity) some of my lines to you were
 				   * dropped: too many were waiting */
+	ADAPTER_W_BUSY,           /* (in a room, or privately as W_DROPPED) some of my lines here (to you) were
+				   * dropped: I had more to say than the network lets me send */
 };
 
 /* How the lines the host sends came about, so an adapter can queue them

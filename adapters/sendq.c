@@ -37,6 +37,10 @@ struct sendq {
 	uint64_t sent;
 	int streak;        /* room lines sent in a row */
 	long picked;       /* the flow of the last peek: -1 control, -2 none */
+	/* Who was told this spell of a full queue (sendq_push_note). */
+	char *noted[SENDQ_NOTES_MAX];
+	int noted_room[SENDQ_NOTES_MAX];
+	size_t nnoted;
 };
 
 static int exact(const void *ctx, const char *a, const char *b)
@@ -79,10 +83,20 @@ static void flow_empty(sendq *q, sq_flow *f)
 	f->told = 0;
 }
 
+/* The queue has drained (or was cleared): a new spell of a full queue
+ * tells everyone again. */
+static void noted_forget(sendq *q)
+{
+	for (size_t i = 0; i < q->nnoted; i++)
+		free(q->noted[i]);
+	q->nnoted = 0;
+}
+
 void sendq_clear(sendq *q)
 {
 	if (!q)
 		return;
+	noted_forget(q);
 	flow_empty(q, &q->control);
 	for (size_t i = 0; i < q->nflows; i++)
 		flow_empty(q, &q->flows[i]);
@@ -214,7 +228,7 @@ static void append(sq_flow *f, sq_line *l)
 int sendq_push_control(sendq *q, const char *line, int front)
 {
 	if (!front && q->len >= SENDQ_LINES_MAX)
-		return SENDQ_DROPPED;
+		return SENDQ_FULL;
 	sq_line *l = line_new(NULL, NULL, NULL, line);
 	if (!l)
 		return SENDQ_NOMEM;
@@ -337,8 +351,8 @@ int sendq_push(sendq *q, const char *to, int room, const sendq_tag *tag, const c
 		charge(q, cause, now);
 	if (key && merge_key(q, to, key, tag->batch, tag->replaces) == SENDQ_MERGED)
 		return SENDQ_MERGED;
-	if (q->len >= SENDQ_LINES_MAX)
-		return SENDQ_DROPPED;
+	if (q->len >= (tag && tag->reserve ? SENDQ_LINES_MAX + SENDQ_NOTES_MAX : SENDQ_LINES_MAX))
+		return SENDQ_FULL;
 	/* Private lines wait in their reader's flow (those of a room's story
 	 * in the room's); a room's answers in the asker's; the rest of a
 	 * room's lines in the room's. */
@@ -387,7 +401,10 @@ const char *sendq_peek(sendq *q, int64_t now)
 				best_room = (long)i;
 			continue;
 		}
-		double u = decayed(f->usage, f->usage_at, now);
+		/* What they asked for and still wait for counts as used: new
+		 * flooders, whose use is only beginning, already have a backlog
+		 * (ten of them went ahead of a player who had opened a table). */
+		double u = decayed(f->usage, f->usage_at, now) + (double)(f->caused + f->whole);
 		if (best_person < 0 || u < best_usage
 		    || (u == best_usage && f->served < q->flows[best_person].served)) {
 			best_person = (long)i;
@@ -413,6 +430,8 @@ void sendq_pop(sendq *q, int64_t now)
 		q->len--;
 		line_free(l);
 		q->picked = -2;
+		if (q->nnoted && q->len <= SENDQ_LINES_MAX / 2)
+			noted_forget(q);
 		return;
 	}
 	if (q->picked < 0 || (size_t)q->picked >= q->nflows || !q->flows[q->picked].head)
@@ -428,6 +447,41 @@ void sendq_pop(sendq *q, int64_t now)
 	q->streak = f->room ? q->streak + 1 : 0;
 	q->picked = -2;
 	line_free(l);
+	if (q->nnoted && q->len <= SENDQ_LINES_MAX / 2)
+		noted_forget(q);
+}
+
+int sendq_push_note(sendq *q, const char *to, int room, const char *line, int64_t now)
+{
+	for (size_t i = 0; i < q->nnoted; i++)
+		if (q->noted_room[i] == room && !q->cmp(q->cmp_ctx, q->noted[i], to))
+			return SENDQ_MERGED;
+	if (q->nnoted >= SENDQ_NOTES_MAX || q->len >= SENDQ_LINES_MAX + SENDQ_NOTES_MAX)
+		return SENDQ_FULL;
+	long i = flow_get(q, to, room, now);
+	if (i < 0)
+		return SENDQ_FULL;
+	char *name = strdup(to);
+	sq_line *l = line_new(to, NULL, NULL, line);
+	if (!name || !l) {
+		free(name);
+		line_free(l);
+		return SENDQ_NOMEM;
+	}
+	/* First in its flow: the news that lines are missing is worth more
+	 * than the next of the lines waiting (people wonder what happened). */
+	sq_flow *f = &q->flows[i];
+	if (q->picked == i)
+		q->picked = -2;
+	l->next = f->head;
+	f->head = l;
+	if (!f->tail)
+		f->tail = l;
+	f->len++;
+	q->len++;
+	q->noted[q->nnoted] = name;
+	q->noted_room[q->nnoted++] = room;
+	return SENDQ_QUEUED;
 }
 
 int sendq_drop_note(sendq *q, const char *who, int64_t now)

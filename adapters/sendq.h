@@ -17,16 +17,21 @@
  *     how the last deal ended;
  *   - a person's flow: lines to that person privately, and the answers to
  *     their questions (wherever they go: a room answer waits here too). Of
- *     the people waiting, the one who has had least answered lately goes
- *     first (`usage`, which halves every SENDQ_HALF_LIFE_MS), ties to whoever
- *     was served longest ago: a quiet player's reply overtakes any number of
- *     lines for people who ask all the time.
+ *     the people waiting, the one who has used least lately goes first
+ *     (`usage`, which halves every SENDQ_HALF_LIFE_MS, plus their own lines
+ *     still waiting: a new flooder's backlog counts before their use has
+ *     grown), ties to whoever was served longest ago: a quiet player's
+ *     reply overtakes any number of lines for people who ask all the time.
  * Answers with a key (the same question, "!table" in #304) say the same as
  * a waiting line with that key to the same place, pushed under another
  * tag (batch): the new one is dropped, and charged to its asker as if
  * sent; the lines of one answer never merge with each other. A line that
  * `replaces` instead makes the waiting one stale: the old line goes, the
  * new one waits at the back (where someone sits now, not every move).
+ * When SENDQ_LINES_MAX lines wait, new ones are dropped (SENDQ_FULL), and
+ * each room and person that lost one gets one short note, ahead of their
+ * other lines, per spell of a full queue (sendq_push_note): nobody loses
+ * lines without a word.
  * A person may have at most SENDQ_CAUSED_MAX answers of their own causing
  * waiting; more are dropped, and sendq_push says so (SENDQ_DROPPED) so the
  * adapter can tell them. What a person asked for in full (a record:
@@ -40,6 +45,9 @@
 #include <stdint.h>
 
 #define SENDQ_LINES_MAX 1000     /* lines waiting in all; past this new ones are dropped (a host in a loop) */
+#define SENDQ_NOTES_MAX 32       /* kept beyond SENDQ_LINES_MAX for what a full queue owes people: one note to each
+                                  * room or person who lost a line there (sendq_push_note), and answers that
+                                  * must not be lost (sendq_tag.reserve: a CTCP VERSION or PING) */
 #define SENDQ_CAUSED_MAX 16      /* lines one person's requests may have waiting: a long !help is a few */
 #define SENDQ_WHOLE_MAX 300      /* lines of what one person asked for in full (a record of ~10 deals); a few
                                   * people's fit in SENDQ_LINES_MAX beside everyone else's */
@@ -61,12 +69,15 @@ typedef struct sendq_tag {
 	int replaces;        /* with key, to a room: a waiting line with the key to that room is stale; it is
 	                      * dropped (a private line is never made stale: it is pushed without its key) */
 	int whole;           /* asked for in full (a record): not cut at SENDQ_CAUSED_MAX (SENDQ_WHOLE_MAX) */
+	int reserve;         /* may use the SENDQ_NOTES_MAX lines past SENDQ_LINES_MAX: a short answer the host
+	                      * rate-limits and that must reach a person even when the queue is full */
 } sendq_tag;
 
 enum sendq_result {
 	SENDQ_QUEUED = 0,
 	SENDQ_MERGED = 1,    /* the same answer was waiting: dropped, charged to its asker */
-	SENDQ_DROPPED = 2,   /* over SENDQ_CAUSED_MAX (SENDQ_WHOLE_MAX) or SENDQ_LINES_MAX */
+	SENDQ_DROPPED = 2,   /* over SENDQ_CAUSED_MAX (SENDQ_WHOLE_MAX): the cause is told (sendq_drop_note) */
+	SENDQ_FULL = 3,      /* SENDQ_LINES_MAX lines were waiting: dropped; its reader is told (sendq_push_note) */
 	SENDQ_NOMEM = -1,
 };
 
@@ -97,6 +108,13 @@ size_t sendq_len(const sendq *q);
 /* 1 the first time `who` has had a line dropped since their waiting lines
  * last ran out (tell them once), else 0. */
 int sendq_drop_note(sendq *q, const char *who, int64_t now);
+/* After a line to `to` (a room, or a person's identity) was dropped with
+ * the queue full (SENDQ_FULL): queues `line`, which says so, at the front
+ * of `to`'s lines and past SENDQ_LINES_MAX, the first time in this spell
+ * of a full queue (until it has drained to half), while SENDQ_NOTES_MAX
+ * allow. SENDQ_QUEUED, SENDQ_MERGED (told already: nothing queued),
+ * SENDQ_FULL (no room for notes) or SENDQ_NOMEM. */
+int sendq_push_note(sendq *q, const char *to, int room, const char *line, int64_t now);
 /* How much `who` has used lately (lines, decayed), for tests and logs. */
 double sendq_usage(sendq *q, const char *who, int64_t now);
 

@@ -13,8 +13,11 @@ about how many lines were said at all.
              comes before the flooders' backlog would have ended (old: after
              all ten), and the ten "!table" answers are said once each while
              one waits (merged: at most six lines, old: ten);
-  ctcp       thirty CTCP VERSION requests at once: at most six answers, and
-             a quiet person's reply is not behind them;
+  ctcp       thirty CTCP VERSION requests at once, then thirty PINGs: at
+             most six answers each, no notice of dropped lines (a flood is
+             answered with nothing), a quiet person's reply is not behind
+             them, and the quiet person's single PING (its argument echoed)
+             and VERSION are answered;
   nick       a person spends their allowance, changes nick and goes on: the
              new nick has no fresh allowance (old: five more answers);
   presence   a seated player parts and rejoins twenty times during a match:
@@ -124,11 +127,27 @@ def part_ctcp(q, c, bot):
         before = [m for m in bot_lines(c, cs) if version(m) and m.t <= mine.t]
         check("ctcp: the quiet person's reply is not behind thirty CTCP answers (at most 5 before it)",
               len(before) <= 5, "%d before it" % len(before))
+    # A single CTCP PING and VERSION from the quiet person, while the
+    # flood's answers wait: answered, the ping's argument echoed.
+    c.raw("\r\n".join("PRIVMSG %s :\x01PING %d\x01" % (BOT, k) for k in range(30)))
+    qs = len(q.lines)
+    q.raw("PRIVMSG %s :\x01PING 1764403200 123456\x01" % BOT)
+    q.raw("PRIVMSG %s :\x01VERSION\x01" % BOT)
+    pong = first_after(q, qs, lambda m: m.cmd == "NOTICE" and m.text == "\x01PING 1764403200 123456\x01", 60)
+    check("ctcp: a quiet person's single CTCP PING is answered with its argument", pong is not None,
+          bot.log_tail(5))
+    ver = first_after(q, qs, lambda m: m.cmd == "NOTICE" and m.text.startswith("\x01VERSION "), 60)
+    check("ctcp: a quiet person's single CTCP VERSION is answered", ver is not None, bot.log_tail(5))
     settle(q, quiet=4)
     settle(c, quiet=4)
     total = [m for m in bot_lines(c, cs) if version(m)]
     check("ctcp: thirty VERSION requests get at most 6 answers (counted against the person)",
           len(total) <= 6, "%d answers" % len(total))
+    pongs = [m for m in bot_lines(c, cs) if m.target.lower() == c.nick.lower() and "PING" in m.text]
+    check("ctcp: thirty PINGs after them get at most 6 answers", len(pongs) <= 6, "%d answers" % len(pongs))
+    told = [m for m in bot_lines(c, cs) if "dropped" in strip_colours(m.text)]
+    check("ctcp: a CTCP flood is answered with nothing more (no notice of dropped lines)", not told,
+          " | ".join(m.text[:60] for m in told))
 
 
 def part_nick(q, f, bot):

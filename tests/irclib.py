@@ -65,16 +65,29 @@ def wait_port(port, timeout=10.0):
 class NgIRCd:
     """One ngircd on 127.0.0.1. throttle=False sets MaxPenaltyTime = 0, which
     turns off ngircd's flood penalties for every client; True keeps ngircd's
-    default (MaxPenaltyTime = -1: each command costs time)."""
+    default (MaxPenaltyTime = -1: each command costs time).
+
+    The port is free when free_port() looks, not when ngircd binds it: a
+    test beside this one may take it first. ngircd then exits ("Can't bind
+    socket"), while wait_port() connects to the other test's server and
+    the test would play on it, beside a stranger's bot and players. So
+    start() waits for ngircd's own "Now listening" line, and with a port
+    of its own choosing takes another one when the bind failed."""
+
+    START_TRIES = 5   # ports tried when the one chosen was taken meanwhile
 
     def __init__(self, tmp, throttle=False, port=None):
         self.tmp = tmp
         self.throttle = throttle
+        self.fixed_port = port is not None   # a restart on the port its bot knows: never moved
         self.port = port or free_port()
         self.proc = None
         self.conf = os.path.join(tmp, "ngircd.conf")
         self.log = os.path.join(tmp, "ngircd.log")
-        inc = os.path.join(tmp, "ngircd.d")
+        self.write_conf()
+
+    def write_conf(self):
+        inc = os.path.join(self.tmp, "ngircd.d")
         os.makedirs(inc, exist_ok=True)
         with open(self.conf, "w") as f:
             f.write(f"""[Global]
@@ -83,14 +96,14 @@ Info = cardbot test server
 Listen = 127.0.0.1
 Ports = {self.port}
 MotdPhrase = "test"
-PidFile = {tmp}/ngircd.pid
+PidFile = {self.tmp}/ngircd.pid
 [Limits]
 MaxConnectionsIP = 0
 MaxJoins = 0
 MaxNickLength = 30
 PingTimeout = 120
 PongTimeout = 60
-{"" if throttle else "MaxPenaltyTime = 0"}
+{"" if self.throttle else "MaxPenaltyTime = 0"}
 [Options]
 PAM = no
 Ident = no
@@ -98,14 +111,40 @@ DNS = no
 IncludeDir = {inc}
 """)
 
+    def _listening(self, since, timeout=10.0):
+        """True once this ngircd says it listens on self.port; False when it
+        exits first (the port was taken) or says nothing in time."""
+        want = ("Now listening on [127.0.0.1]:%d " % self.port).encode()
+        end = time.time() + timeout
+        while time.time() < end:
+            try:
+                with open(self.log, "rb") as f:
+                    f.seek(since)
+                    if want in f.read():
+                        return True
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                return False
+            time.sleep(0.05)
+        return False
+
     def start(self):
-        logf = open(self.log, "ab")
-        self.proc = subprocess.Popen([NGIRCD, "-n", "-f", self.conf], stdout=logf, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
-        _PROCS.append(self.proc)
-        logf.close()
-        if not wait_port(self.port):
-            raise RuntimeError("ngircd did not start; see " + self.log)
+        for _ in range(1 if self.fixed_port else self.START_TRIES):
+            since = os.path.getsize(self.log) if os.path.exists(self.log) else 0
+            logf = open(self.log, "ab")
+            self.proc = subprocess.Popen([NGIRCD, "-n", "-f", self.conf], stdout=logf, stderr=subprocess.STDOUT,
+                                         stdin=subprocess.DEVNULL)
+            _PROCS.append(self.proc)
+            logf.close()
+            if self._listening(since) and wait_port(self.port):
+                self.fixed_port = True   # the bot has it now: a restart stays there
+                return
+            if self.proc.poll() is None:
+                break   # alive but not listening: not a port race
+            self.port = free_port()
+            self.write_conf()
+        raise RuntimeError("ngircd did not start on a port of its own; see " + self.log)
 
     def stop(self):
         if self.proc and self.proc.poll() is None:

@@ -429,14 +429,42 @@ void irc_ev_action(irc_session_t *s, const char *event, const char *origin, cons
 	deliver(ctx_of(s), origin, params[0], text, 0);
 }
 
+/* A CTCP PING's argument, echoed back: short printable ASCII only (a
+ * client's timestamp); anything else is not a ping worth answering. */
+static int ctcp_ping_arg(const char *arg)
+{
+	size_t n = 0;
+	for (; arg[n]; n++)
+		if (n >= IRC_CTCP_ARG_MAX || arg[n] < 0x20 || arg[n] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* CTCP VERSION and PING are answered; a flood of them is answered with
+ * nothing: each request takes from the person's allowance (host.allow:
+ * beyond it, silence), one answer of a kind waits for a person at a time
+ * (the same key: another request merges into it), and one that cannot be
+ * queued is dropped without the "lines were dropped" notice, which would
+ * answer a flood with lines of our own (and a script pinging us reads no
+ * notices). A single request is always answered: its answer may use the
+ * room kept past a full queue (sendq_tag.reserve), and it waits in its
+ * asker's own flow, where someone who asks little goes first. */
 void irc_ev_ctcp_request(irc_session_t *s, const char *event, const char *origin, const char **params, unsigned count)
 {
 	(void)event;
 	irc *c = ctx_of(s);
 	c->tag_nick[0] = '\0';
-	if (!origin || count < 1 || strcmp(params[0], "VERSION"))
+	if (!origin || count < 1 || !params[0])
 		return;
-	char nick[IRC_FIELD_MAX], line[IRC_FIELD_MAX + 64], user[ADAPTER_ID_MAX];
+	const char *req = params[0], *arg = NULL;
+	if (!strcmp(req, "VERSION"))
+		arg = "";
+	else if (!strncmp(req, "PING", 4) && (!req[4] || req[4] == ' '))
+		arg = req[4] ? req + 5 : "";
+	if (!arg || (arg[0] && !ctcp_ping_arg(arg)))
+		return;
+	int ping = req[0] == 'P';
+	char nick[IRC_FIELD_MAX], line[IRC_FIELD_MAX + IRC_CTCP_ARG_MAX + 64], user[ADAPTER_ID_MAX];
 	ircline_nick(origin, nick, sizeof nick);
 	if (!ircline_is_word(nick) || !irc_nick_ok(nick) || irc_is_self(c, nick))
 		return;
@@ -445,9 +473,17 @@ void irc_ev_ctcp_request(irc_session_t *s, const char *event, const char *origin
 	irc_identity_of(c, nick, user, sizeof user);
 	if (c->base.host.allow && !c->base.host.allow(c->base.host.ctx, &c->base, user))
 		return;
-	snprintf(line, sizeof line, "NOTICE %s :\x01VERSION %s\x01", nick, IRC_VERSION_REPLY);
-	sendq_tag tag = { .cause = user, .key = "\x01VERSION", .answer = 1 };
-	irc_queued(c, sendq_push(c->q, user, 0, &tag, line, loop_now()));
+	if (ping)
+		snprintf(line, sizeof line, "NOTICE %s :\x01PING%s%s\x01", nick, arg[0] ? " " : "", arg);
+	else
+		snprintf(line, sizeof line, "NOTICE %s :\x01VERSION %s\x01", nick, IRC_VERSION_REPLY);
+	sendq_tag tag = { .cause = user, .key = ping ? "\x01PING" : "\x01VERSION", .answer = 1, .reserve = 1 };
+	int r = sendq_push(c->q, user, 0, &tag, line, loop_now());
+	if (r == SENDQ_DROPPED || r == SENDQ_FULL)
+		LOG(c, "debug", "a CTCP %s answer to %s was dropped (%s), unsaid", ping ? "PING" : "VERSION", nick,
+		    r == SENDQ_FULL ? "the send queue is full" : "their lines waiting are over the limit");
+	else
+		irc_queued(c, r);
 	irc_flush(c);
 }
 

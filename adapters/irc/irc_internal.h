@@ -37,6 +37,7 @@
 #define IRC_JOIN_LINE_MAX 400        /* several channels share one JOIN up to this length */
 #define IRC_WHY_MAX 256
 #define IRC_VERSION_REPLY "cardbot"
+#define IRC_CTCP_ARG_MAX 64          /* a CTCP PING argument echoed back (a client's timestamp is ~20) */
 #define IRC_ACCOUNT_PREFIX "account:"  /* identity of a logged-in person: "account:NAME" */
 #define IRC_ACCOUNT_MAX 64           /* account names this long or longer are not believed (services
 				      * allow far less: Atheme 31, Anope 31); such a person is treated

@@ -31,12 +31,34 @@ static void tell_dropped(irc *c, const char *who)
 		sendq_push(c->q, who, 0, NULL, line, loop_now());
 }
 
+/* A line to `to` (a room when in_room, else a person's identity; `target`
+ * the channel or nick) was dropped with the whole queue full: tells that
+ * room, or that person, once in this spell of a full queue, ahead of
+ * their other lines (sendq_push_note): nobody loses lines without a word. */
+static void tell_full(irc *c, const char *to, int in_room, const char *target)
+{
+	char text[ADAPTER_TEXT_MAX], line[IRCLINE_MAX];
+	if (!c->base.host.words || !c->base.host.words(c->base.host.ctx, &c->base, in_room ? to : NULL, ADAPTER_W_BUSY,
+						    in_room ? "" : to, text, sizeof text))
+		snprintf(text, sizeof text, "%s", in_room ? "Some of my lines here were dropped: I had more to say than "
+			 "the network lets me send." : "Some of my lines to you were dropped: I had more to say than the "
+			 "network lets me send. Ask again in a minute.");
+	size_t room = text_room(c, "NOTICE", target), skip;
+	if (!room)
+		return;
+	size_t k = ircline_split(text, strlen(text), room, &skip);
+	int w = snprintf(line, sizeof line, "NOTICE %s :%.*s", target, (int)k, text);
+	if (w > 0 && (size_t)w < sizeof line && sendq_push_note(c->q, to, in_room, line, loop_now()) == SENDQ_QUEUED)
+		LOG(c, "info", "lines to %s were dropped with the send queue full; %s told", target,
+		    in_room ? "the channel is" : "they are");
+}
+
 /* A queue result: says once that lines are being dropped. */
 void irc_queued(irc *c, int r)
 {
 	if (r == SENDQ_NOMEM)
 		LOG(c, "warn", "out of memory; a line was dropped");
-	else if (r == SENDQ_DROPPED && sendq_len(c->q) >= SENDQ_LINES_MAX) {
+	else if (r == SENDQ_FULL) {
 		if (!c->qwarned)
 			LOG(c, "warn", "send queue full (%d lines); dropping new lines", SENDQ_LINES_MAX);
 		c->qwarned = 1;
@@ -157,7 +179,10 @@ void irc_queue_text(irc *c, const char *cmd, const char *target, const char *to,
 				sendq_tag tag = { .cause = c->tag_cause, .key = c->tag_key[0] ? c->tag_key : NULL,
 						  .answer = c->tag_answer, .story = c->tag_story, .batch = c->tag_event,
 						  .replaces = c->tag_replaces, .whole = c->tag_whole };
-				irc_queued(c, sendq_push(c->q, to, in_room, c->tagged ? &tag : NULL, line, loop_now()));
+				int r = sendq_push(c->q, to, in_room, c->tagged ? &tag : NULL, line, loop_now());
+				irc_queued(c, r);
+				if (r == SENDQ_FULL)
+					tell_full(c, to, in_room, target);
 			}
 			s += k + skip;
 			len -= k + skip;

@@ -935,10 +935,12 @@ static int on_words(void *ctx, adapter *net, const char *room, int what, const c
 	static const int ids[] = {
 		[ADAPTER_W_ASK_JOIN] = T_NET_ASK_JOIN, [ADAPTER_W_SLOW] = T_NET_SLOW,
 		[ADAPTER_W_ENCRYPTED_OFF] = T_NET_ENCRYPTED_OFF, [ADAPTER_W_UNREADABLE] = T_NET_UNREADABLE,
-		[ADAPTER_W_DROPPED] = T_NET_DROPPED,
+		[ADAPTER_W_DROPPED] = T_NET_DROPPED, [ADAPTER_W_BUSY] = T_NET_BUSY_ROOM,
 	};
-	if (what < 0 || (size_t)what >= sizeof ids / sizeof ids[0] || (!room && what != ADAPTER_W_DROPPED))
+	if (what < 0 || (size_t)what >= sizeof ids / sizeof ids[0]
+	    || (!room && what != ADAPTER_W_DROPPED && what != ADAPTER_W_BUSY))
 		return 0;
+	int id = !room && what == ADAPTER_W_BUSY ? T_NET_BUSY_PRIVATE : ids[what];
 	const text_lang *lang;
 	table *t = room ? find_table(b, net, room) : NULL;
 	if (!room) {
@@ -953,8 +955,8 @@ static int on_words(void *ctx, adapter *net, const char *room, int what, const c
 		if (!lang)
 			lang = &text_lang_en;
 	}
-	const char *args[1] = { name ? name : "" };
-	text_fmt_in(lang, out, len, ids[what], 1, args);
+	const char *args[2] = { name ? name : "", b->prefix };
+	text_fmt_in(lang, out, len, id, 2, args);
 	return 1;
 }
 

@@ -416,6 +416,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	  "to play.") \
 	X(T_NET_DROPPED, "Some of my lines to you were dropped: more were waiting for you than I may keep. Ask " \
 			 "again once the rest has arrived.") \
+	X(T_NET_BUSY_ROOM, "Some of my lines here were dropped: I had more to say than the network lets me send. " \
+			   "{2}table shows where the game stands.") \
+	X(T_NET_BUSY_PRIVATE, "Some of my lines to you were dropped: I had more to say than the network lets me " \
+			      "send. Ask again in a minute.") \
 	X(T_NET_UNREADABLE, "{1}: I could not read your encrypted message: its key has not reached me. Please send it " \
 	  "again; if this keeps happening, check that your client shares keys with unverified devices.") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \

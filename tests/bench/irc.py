@@ -39,7 +39,17 @@ commands_per_minute 60000), then measures, one part after another:
            "/msg cardbot #fair table" every 4 s; the time from their send to
            the answer (p50 and worst), and how many answers the flooders got.
 
-Runs in about four minutes. Prints one summary line per figure,
+  spectators  issue 29's ten-spectator case: a 304 match of the quiet
+           player and three computer players, with BENCH_SPECTATORS
+           (default 10) spectators each sending "!set lang ta"/"en" (and
+           then "!sit 2"/"!leave": BENCH_SPEC_KINDS) in the channel every
+           1.02 s for BENCH_SPEC_SECONDS (default 120): the quiet player's
+           bids and plays from the send to the channel's line saying them,
+           and their private "table" every 5 s, send to answer (p50, p90,
+           worst), whether the send queue filled, and the spectators'
+           dropped lines.
+
+Runs in about nine minutes. Prints one summary line per figure,
 "irc.NAME VALUE  (how it was measured)", then "note:" lines.
 Environment: CARDBOT, NGIRCD, BENCH_IRC_PARTS (comma list of the parts
 above; all by default), BENCH_IRC_IDLE_SECONDS (default 60),
@@ -697,24 +707,98 @@ def bench_latency(port, tmp):
 # ---------------------------------------------------------------- fairness
 
 
+def start_floods(clients, where, words, stop, sent):
+    """Each client sends words[0], words[1], words[0], ... to `where` every
+    FAIR_PERIOD, the clients spread evenly over the period, until stop is
+    set; sent[0] counts what they sent. Returns the threads."""
+    def flood(f, phase):
+        next_at = time.time() + phase
+        turn = 0
+        while not stop.is_set():
+            now = time.time()
+            if now < next_at:
+                stop.wait(next_at - now)
+                continue
+            try:
+                f.privmsg(where, words[turn % 2])
+                turn += 1
+                with _lock:
+                    sent[0] += 1
+            except OSError:
+                return
+            next_at += FAIR_PERIOD
+    threads = []
+    for i, f in enumerate(clients):
+        th = threading.Thread(target=flood, args=(f, FAIR_PERIOD * i / len(clients)), daemon=True)
+        th.start()
+        threads.append(th)
+    return threads
+
+
+def start_quiet(port, tmp, chan, channels):
+    """A bot in `channels` with the default pacing and limits, and the quiet
+    player in chan once the bot is there: (bot, quiet)."""
+    bot = irclib.Bot(tmp, port, nick="cardbot", channels=channels, pace_burst=None)
+    bot.start()
+    try:
+        q = Client(port, "quiet").connect()
+        q.join(chan)
+        if not q.wait(lambda: bot_in(q, chan, {"cardbot"}), 15):
+            q.quit("done")
+            raise RuntimeError("the bot did not join %s: %s" % (chan, bot.log_tail()))
+        return bot, q
+    except Exception:
+        bot.stop()
+        raise
+
+
+def end_floods(stop, threads, clients, bot):
+    """Stops the floods, the clients and the bot."""
+    stop.set()
+    for th in threads:
+        th.join(2)
+    for c in clients:
+        try:
+            c.quit("done")
+        except Exception:
+            pass
+    bot.stop()
+
+
+def ask_table(q, chan, bots, seconds, every, answered):
+    """After FAIR_WARMUP, q asks "/msg cardbot CHAN table" every `every` s
+    until `seconds` have passed: (times from send to the first line
+    `answered` accepts, questions unanswered within FAIR_WAIT)."""
+    t0 = time.time()
+    times, lost = [], 0
+    time.sleep(FAIR_WARMUP)
+    while time.time() - t0 < seconds:
+        k = len(q.lines)
+        t = time.time()
+        q.privmsg("cardbot", chan + " table")
+        m = wait_reply(q, k, bots, FAIR_WAIT, answered)
+        if m is None:
+            lost += 1
+        else:
+            times.append(m.t - t)
+        rest = t + every - time.time()
+        if rest > 0:
+            time.sleep(rest)
+    return times, lost
+
+
 def bench_fair_one(port, tmp, n, kind="table"):
     """The quiet player's answer times (seconds) with n people flooding at the
     allowance; (times, unanswered, answers the flooders got, their commands)."""
     chan = "#fair"
     bots = {"cardbot"}
     where, word0, word1 = FAIR_WORDS[kind]
-    bot = irclib.Bot(tmp, port, nick="cardbot", channels=(chan, "#fair2"), pace_burst=None)  # default pacing, limits
-    bot.start()
-    q = None
+    bot, q = start_quiet(port, tmp, chan, (chan, "#fair2"))
     floods = []
     stop = threading.Event()
     threads = []
     sent = [0]
     try:
-        q = Client(port, "quiet").connect()
-        q.join(chan)
-        if not q.wait(lambda: bot_in(q, chan, bots), 15):
-            raise RuntimeError("the bot did not join %s: %s" % (chan, bot.log_tail()))
         k = len(q.lines)
         q.privmsg(chan, "!304")
         if not wait_reply(q, k, bots, 15, lambda m: "sits in seat 1" in strip_colours(m.text)):
@@ -731,55 +815,14 @@ def bench_fair_one(port, tmp, n, kind="table"):
             wait_reply(floods[0], k, bots, 15, lambda m: "sits in seat 1" in strip_colours(m.text))
         time.sleep(5)   # the pacing has its burst back
 
-        def flood(f, phase):
-            next_at = time.time() + phase
-            turn = 0
-            while not stop.is_set():
-                now = time.time()
-                if now < next_at:
-                    stop.wait(next_at - now)
-                    continue
-                try:
-                    f.privmsg(where, word1 if turn % 2 else word0)
-                    turn += 1
-                    with _lock:
-                        sent[0] += 1
-                except OSError:
-                    return
-                next_at += FAIR_PERIOD
-        for i, f in enumerate(floods):
-            th = threading.Thread(target=flood, args=(f, FAIR_PERIOD * i / n), daemon=True)
-            th.start()
-            threads.append(th)
-        t0 = time.time()
-        times, lost = [], 0
-        time.sleep(FAIR_WARMUP)
-        while time.time() - t0 < FAIR_SECONDS:
-            k = len(q.lines)
-            t = time.time()
-            q.privmsg("cardbot", chan + " table")
-            m = wait_reply(q, k, bots, FAIR_WAIT, lambda m: m.target.lower() == "quiet")
-            if m is None:
-                lost += 1
-            else:
-                times.append(m.t - t)
-            rest = t + FAIR_ASK_EVERY - time.time()
-            if rest > 0:
-                time.sleep(rest)
+        threads += start_floods(floods, where, (word0, word1), stop, sent)
+        times, lost = ask_table(q, chan, bots, FAIR_SECONDS, FAIR_ASK_EVERY, lambda m: m.target.lower() == "quiet")
         stop.set()
         answers = sum(1 for m in floods[0].lines if from_bot(m, bots) and m.target.lower() == chan
                       and strip_colours(m.text).startswith(chan + ": ")) if floods else 0
         return times, lost, answers, sent[0]
     finally:
-        stop.set()
-        for th in threads:
-            th.join(2)
-        for c in floods + ([q] if q else []):
-            try:
-                c.quit("done")
-            except Exception:
-                pass
-        bot.stop()
+        end_floods(stop, threads, floods + [q], bot)
 
 
 def bench_fairness(port, tmp):
@@ -803,6 +846,92 @@ def bench_fairness(port, tmp):
                "%.0f s; the flooders sent %d commands and the channel got %d \"!table\" answers" % (
                    n, FAIR_WORDS[kind][1], FAIR_WORDS[kind][2], FAIR_WORDS[kind][0], FAIR_PERIOD, FAIR_SECONDS,
                    FAIR_WARMUP, FAIR_ASK_EVERY, len(times) + lost, lost, FAIR_WAIT, sent, answers))
+
+
+# ---------------------------------------------------------------- spectators
+
+# Issue 29's "ten-spectator" case: a table in play and SPEC_COUNT spectators
+# each flooding inside the allowance (BENCH_SPEC_KINDS: "lang", !set lang
+# ta/en; "seat", !sit 2/!leave), for SPEC_SECONDS.
+SPEC_COUNT = int(os.environ.get("BENCH_SPECTATORS", "10"))
+SPEC_SECONDS = float(os.environ.get("BENCH_SPEC_SECONDS", "120"))
+SPEC_KINDS = [x.strip() for x in os.environ.get("BENCH_SPEC_KINDS", "lang,seat").split(",") if x.strip()]
+SPEC_ASK_EVERY = 5.0          # the quiet player's private question
+
+
+def bench_spectators_one(port, tmp, n, kind):
+    """The quiet player's move and reply times (seconds) at a table in play
+    with n spectators flooding: (moves, replies, unanswered, queue full?, lines
+    dropped for the spectators, spectator commands sent)."""
+    chan = "#spec"
+    bots = {"cardbot"}
+    _, word0, word1 = FAIR_WORDS[kind]
+    bot, q = start_quiet(port, tmp, chan, (chan,))
+    specs = []
+    stop = threading.Event()
+    threads = []
+    sent = [0]
+    try:
+        open_table(q, [], chan, 3, bots, timeout=15)
+        for i in range(n):
+            f = Client(port, "spec%d" % i).connect()
+            f.join(chan)
+            specs.append(f)
+        time.sleep(5)   # the pacing has its burst back
+        k = len(q.lines)
+        player = Player(q, chan, "cardbot", stop, think=0.0)
+        player.start()
+        q.privmsg(chan, "!start")
+        if not wait_reply(q, k, bots, 30, lambda m: "Deal 1" in strip_colours(m.text)):
+            raise RuntimeError("the match did not start: " + bot.log_tail())
+
+        threads += start_floods(specs, chan, (word0, word1), stop, sent)
+        t0 = time.time()
+        replies, lost = ask_table(q, chan, bots, SPEC_SECONDS, SPEC_ASK_EVERY, lambda m: m.target.lower() == "quiet"
+                                  and strip_colours(m.text).startswith(chan + ": "))
+        stop.set()
+        # Each bid or play of quiet's, from its send to the channel's line saying it.
+        moves = []
+        with q.cond:
+            chan_lines = [(m.t, strip_colours(m.text)) for m in q.lines if from_bot(m, bots)
+                          and m.target.lower() == chan]
+        for at, what in player.moves:
+            if what not in ("bid", "play") or at < t0:
+                continue
+            said = [t for t, text in chan_lines if t > at and any(
+                seg.startswith("quiet ") for seg in text.split(" \u00b7 "))]
+            if said:
+                moves.append(said[0] - at)
+        with open(bot.log, "rb") as f:
+            log = f.read().decode("utf-8", "replace")
+        dropped = sum(1 for line in log.splitlines() if "has more than" in line and "spec" in line)
+        return moves, replies, lost, "send queue full" in log, dropped, sent[0]
+    finally:
+        end_floods(stop, threads, specs + [q], bot)
+
+
+def bench_spectators(port, tmp):
+    for kind in SPEC_KINDS:
+        name = "irc.spectators%d.%s" % (SPEC_COUNT, kind)
+        sub = os.path.join(tmp, "spec-%s" % kind)
+        os.makedirs(sub, exist_ok=True)
+        try:
+            moves, replies, lost, full, dropped, sent = bench_spectators_one(port, sub, SPEC_COUNT, kind)
+        except Exception as e:
+            unmeasured(name, "%s: %s" % (type(e).__name__, str(e)[:300]))
+            continue
+
+        def three(v):
+            return "p50 %.0f p90 %.0f max %.0f" % (pct(v, 50) * 1000, pct(v, 90) * 1000, max(v) * 1000) if v \
+                else "none"
+        figure(name, "moves %s; replies %s" % (three(moves), three(replies)),
+               "a 304 match of quiet and three computer players (default pacing: burst 4, then 1 line/s; "
+               "default limits), %d spectators each sending %r/%r in the channel every %.2f s for %.0f s: "
+               "quiet's %d bids and plays, from the send to the channel's line saying it; quiet's private "
+               "\"table\" every %.0f s, send to answer (%d unanswered in %.0f s); the spectators sent %d "
+               "commands, %d of their lines were dropped over their cap; the send queue %s" % (
+                   SPEC_COUNT, FAIR_WORDS[kind][1], FAIR_WORDS[kind][2], FAIR_PERIOD, SPEC_SECONDS, len(moves),
+                   SPEC_ASK_EVERY, lost, FAIR_WAIT, sent, dropped, "filled" if full else "never filled"))
 
 
 # ---------------------------------------------------------------- 2. memory
@@ -971,7 +1100,8 @@ def main():
     if not os.access(irclib.NGIRCD, os.X_OK):
         print("irc bench: %s is missing (make deps installs it); nothing measured" % irclib.NGIRCD)
         return 0
-    parts = [x.strip() for x in os.environ.get("BENCH_IRC_PARTS", "idle,latency,deals,memory,fairness").split(",")
+    parts = [x.strip() for x in os.environ.get("BENCH_IRC_PARTS", "idle,latency,deals,memory,fairness,spectators")
+             .split(",")
              if x.strip()]
     if "idle" in parts:
         # alone, before the rest: another bot's load on the machine would blur its figures
@@ -985,7 +1115,9 @@ def main():
                                                        "irc.lines_per_deal.2humans_2computers"]),
                                ("memory", bench_memory, ["irc.rss_kb.channels%d" % table_steps()[-1]] +
                                 ["irc.rss_kb.tables%d" % n for n in table_steps()] + ["irc.rss_kb.per_table"]),
-                               ("fairness", bench_fairness, ["irc.quiet_reply_ms.flood%d" % n for n in FAIR_FLOODERS])):
+                               ("fairness", bench_fairness, ["irc.quiet_reply_ms.flood%d" % n for n in FAIR_FLOODERS]),
+                               ("spectators", bench_spectators, ["irc.spectators%d.%s" % (SPEC_COUNT, k)
+                                                                 for k in SPEC_KINDS])):
             if name not in parts:
                 continue
             sub = os.path.join(tmp, name)

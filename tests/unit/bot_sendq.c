@@ -253,11 +253,74 @@ int main(void)
 	CHECK(sent == 3 * SENDQ_FLOWS_MAX, "lines for many people sent: %d", sent);
 	int full = 0;
 	for (int i = 0; i < SENDQ_LINES_MAX + 10; i++)
-		full += sendq_push(q, "#r", 1, NULL, "y", now) == SENDQ_DROPPED;
+		full += sendq_push(q, "#r", 1, NULL, "y", now) == SENDQ_FULL;
 	CHECK(full == 10 && sendq_len(q) == SENDQ_LINES_MAX, "bounded: %d dropped, %zu wait", full, sendq_len(q));
 	CHECK(sendq_push_control(q, "PONG", 1) == SENDQ_QUEUED, "a priority control line still goes in");
 	sendq_clear(q);
 	CHECK(sendq_len(q) == 0, "cleared");
+	sendq_free(q);
+
+	/* New flooders have used little so far, but what they wait for counts:
+	 * a player who has used ten lines (they opened the table) still goes
+	 * before three newcomers with eight answers each waiting. */
+	q = sendq_new(eq, NULL);
+	for (int i = 0; i < 10; i++) {
+		answer(q, "p", "p", 0, NULL, "setup", now);
+		next(q, now, buf, sizeof buf);
+	}
+	for (int i = 0; i < 8; i++) {
+		answer(q, "n1", "n1", 0, NULL, "noise", now);
+		answer(q, "n2", "n2", 0, NULL, "noise", now);
+		answer(q, "n3", "n3", 0, NULL, "noise", now);
+	}
+	answer(q, "p", "p", 0, NULL, "mine", now);
+	CHECK(!strcmp(next(q, now, buf, sizeof buf), "mine"), "the player's answer before newcomers' backlog, got %s", buf);
+	sendq_free(q);
+
+	/* A full queue: whoever lost a line is told once a spell, first in
+	 * their flow; notes and reserved answers use the room past the cap. */
+	q = sendq_new(eq, NULL);
+	for (int i = 0; i < SENDQ_LINES_MAX; i++)
+		sendq_push(q, i % 2 ? "#a" : "#b", 1, NULL, "story", now);
+	CHECK(sendq_push(q, "#a", 1, NULL, "lost", now) == SENDQ_FULL, "full: a room's line is dropped");
+	answer(q, "quiet", "quiet", 0, NULL, "lost too", now);
+	CHECK(sendq_len(q) == SENDQ_LINES_MAX, "full: a private answer is dropped as well");
+	CHECK(sendq_push_note(q, "#a", 1, "note #a", now) == SENDQ_QUEUED, "the room is told");
+	CHECK(sendq_push_note(q, "#A", 1, "note #a", now) == SENDQ_MERGED, "once (names compared as the adapter does)");
+	CHECK(sendq_push_note(q, "quiet", 0, "note quiet", now) == SENDQ_QUEUED, "the person is told");
+	sendq_tag ctcp = { .cause = "v", .key = "\x01VERSION", .answer = 1, .reserve = 1 };
+	CHECK(sendq_push(q, "v", 0, &ctcp, "version", now) == SENDQ_QUEUED, "a reserved answer goes in past the cap");
+	CHECK(sendq_len(q) == SENDQ_LINES_MAX + 3, "three past the cap: %zu", sendq_len(q));
+	/* The notes go first: the people and the room hear at once. */
+	int seen_room = 0, seen_quiet = 0, seen_version = 0;
+	for (int i = 0; i < 6; i++) {
+		next(q, now, buf, sizeof buf);
+		seen_room |= !strcmp(buf, "note #a");
+		seen_quiet |= !strcmp(buf, "note quiet");
+		seen_version |= !strcmp(buf, "version");
+	}
+	CHECK(seen_room && seen_quiet && seen_version, "the notes and the answer are among the first six lines sent "
+	      "(room %d, person %d, version %d)", seen_room, seen_quiet, seen_version);
+	while (sendq_push(q, "#b", 1, NULL, "story", now) == SENDQ_QUEUED)
+		;
+	int notes = 2;
+	for (int i = 0; i < 2 * SENDQ_NOTES_MAX; i++) {
+		char who[16];
+		snprintf(who, sizeof who, "n%d", i);
+		notes += sendq_push_note(q, who, 0, "note", now) == SENDQ_QUEUED;
+	}
+	CHECK(notes == SENDQ_NOTES_MAX, "one note each to at most SENDQ_NOTES_MAX a spell: %d", notes);
+	for (int i = 0; i < SENDQ_NOTES_MAX; i++) {
+		char who[16];
+		snprintf(who, sizeof who, "v%d", i);
+		ctcp.cause = who;
+		sendq_push(q, who, 0, &ctcp, "version", now);
+	}
+	CHECK(sendq_len(q) == SENDQ_LINES_MAX + SENDQ_NOTES_MAX, "the reserve is bounded: %zu wait", sendq_len(q));
+	CHECK(sendq_push_note(q, "#a", 1, "note #a", now) == SENDQ_MERGED, "not told twice while still full");
+	while (sendq_len(q) > SENDQ_LINES_MAX / 2)
+		next(q, now, buf, sizeof buf);
+	CHECK(sendq_push_note(q, "#a", 1, "note #a", now) == SENDQ_QUEUED, "told again in the next spell");
 	sendq_free(q);
 	sendq_free(NULL);
 	return check_report("bot_sendq");
