@@ -56,7 +56,10 @@ void g304_ai_playout(g304_ai_pos *p, rng *r);
 
 /* ---- the exact endgame solver (g304_ai_solve.c) ---- */
 
+/* Transposition table sizes: a decision's many solves share one table;
+ * a single solve (g304_ai_solve) gets a small one, cheap to clear. */
 #define G304_AI_TT_BITS 15
+#define G304_AI_TT_BITS_ONE 12
 typedef struct g304_ai_tt_entry {
 	uint64_t k1, k2;
 	uint32_t k3;
@@ -65,12 +68,18 @@ typedef struct g304_ai_tt_entry {
 
 typedef struct g304_ai_solver {
 	g304_ai_tt_entry *tt;          /* may be NULL: no table */
+	uint32_t tt_mask;              /* entries in tt, less one */
 	unsigned long nodes;
 	int (*stop)(void *ctx); /* polled every few thousand positions (may be NULL) */
 	void *stop_ctx;
 	int aborted;           /* the budget ran out: the answer is worthless */
 } g304_ai_solver;
 
+/* A solver with a table of 2^bits entries (none if memory ran out:
+ * returns 0, and the solver still works, only slower); free with
+ * g304_ai_solver_free. */
+int g304_ai_solver_init(g304_ai_solver *sv, int bits);
+void g304_ai_solver_free(g304_ai_solver *sv);
 /* Points the trumper's team takes from p; alpha-beta, fail-soft. */
 int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int beta);
 

@@ -49,7 +49,8 @@ card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_
 	rng r;
 	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->ntricks << 8)
 		 ^ (uint64_t)v->tricks[v->ntricks ? v->ntricks - 1 : 0].n);
-	g304_ai_solver sv = { calloc((size_t)1 << G304_AI_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, 0 };
+	g304_ai_solver sv;
+	g304_ai_solver_init(&sv, G304_AI_TT_BITS);
 	for (int i = 0; i < nsamples; i++) {
 		if (done == 1) {
 			/* One whole sample is in: from now on the budget may cut
@@ -102,7 +103,7 @@ card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_
 	}
 	if (st)
 		st->nodes += sv.nodes;
-	free(sv.tt);
+	g304_ai_solver_free(&sv);
 	if (!done)
 		return CARD_NONE;
 	int best = 0;

@@ -1,9 +1,24 @@
 /* g304_ai_solve.c: the exact endgame solver: alpha-beta over the compact
  * position with a transposition table, for points or a null window.
+ *
+ * What makes it fast (issue 33), each exact:
+ * - the last trick is played out, not searched (every card is forced);
+ * - the points still in play bound the value, from the scores alone;
+ * - cards of one hand that no other live card separates are one card for
+ *   the rest of the deal: the 7 and the 8 of a suit (no points either) are
+ *   tried once, and the last player to a trick tries of each such run
+ *   only one card that takes the trick and one that leaves it where it is:
+ *   the dearest where that is its own side, else the cheapest (the same
+ *   seat leads on either way, and the other cards of the run would only
+ *   give this trick's winners fewer points and a later trick's more);
+ * - moves are ordered by what a player would do (win cheaply, feed a
+ *   partner who holds the trick, lead masters), so cuts come early.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "g304_ai_internal.h"
+
+static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
 
 static inline uint32_t key3(const g304_ai_pos *p)
 {
@@ -13,40 +28,203 @@ static inline uint32_t key3(const g304_ai_pos *p)
 		| (uint32_t)(p->trick_no == 0) << 18 | 1u << 19;
 }
 
-/* Orders the moves: high cards first (they decide tricks). */
-static int order_moves(cardset legal, card *out)
+/* Points still to be taken: every card not in a finished trick (a pcc
+ * partner's cards never are). */
+static inline int remaining(const g304_ai_pos *p)
 {
+	int r = 304 - p->pts[0] - p->pts[1];
+	if (p->pcc && p->sitting_out < G304_SEATS)
+		r -= cardset_points(p->hand[p->sitting_out]);
+	return r;
+}
+
+/* The last trick, where every card is forced: the winner takes the
+ * points of every card still in play. */
+static int last_trick(const g304_ai_pos *p)
+{
+	cardset all = 0, hands[G304_SEATS];
+	for (int s = 0; s < G304_SEATS; s++) {
+		hands[s] = p->pcc && s == p->sitting_out ? 0 : p->hand[s];
+		if (p->tdown && s == p->trumper)
+			hands[s] |= card_bit(p->tcard);
+		all |= hands[s];
+	}
+	for (int i = 0; i < p->n; i++)
+		all |= card_bit(p->card[i]);
+	card lead = p->n ? p->card[0] : (hands[p->turn] ? cardset_first(hands[p->turn]) : CARD_NONE);
+	if (lead == CARD_NONE)
+		return 0;
+	cardset t = all & suit_mask(p->tsuit);
+	card w = cardset_top(t ? t : all & suit_mask(card_suit(lead)));
+	int seat = -1;
+	for (int i = 0; i < p->n; i++)
+		if (p->card[i] == w)
+			seat = p->seat[i];
+	for (int s = 0; s < G304_SEATS && seat < 0; s++)
+		if (hands[s] & card_bit(w))
+			seat = s;
+	return (seat & 1) == (p->trumper & 1) ? cardset_points(all) : 0;
+}
+
+/* Does card c beat card b (the trick's best so far, led suit led)? */
+static inline int beats(card c, card b, int tsuit)
+{
+	int cs = card_suit(c), bs = card_suit(b);
+	if (cs == bs)
+		return c > b;
+	return cs == tsuit;
+}
+
+/* Cards above c in its suit. */
+static inline cardset above(card c)
+{
+	return suit_mask(card_suit(c)) & ~((card_bit(c) << 1) - 1);
+}
+
+/* The moves worth trying from p, best guesses first; returns how many. */
+static int gen_moves(const g304_ai_pos *p, card *out)
+{
+	cardset legal = g304_ai_pos_legal(p);
+	if (!(legal & (legal - 1))) {
+		if (!legal)
+			return 0;
+		out[0] = cardset_first(legal);
+		return 1;
+	}
+	int s = p->turn, team = s & 1;
+	int nseats = p->pcc ? 3 : 4;
+	cardset trumps = suit_mask(p->tsuit);
+	cardset own = p->hand[s] & legal; /* the trump card on the table left out */
+	cardset others = 0, opp = 0, rest = 0;
+	for (int t = 0; t < G304_SEATS; t++) {
+		if (t == s || (p->pcc && t == p->sitting_out))
+			continue;
+		cardset h = p->hand[t];
+		if (p->tdown && t == p->trumper)
+			h |= card_bit(p->tcard);
+		others |= h;
+		if ((t & 1) != team)
+			opp |= h;
+	}
+	/* The 7 and the 8 of a suit in one hand are the same card. */
+	legal &= ~((own & 0x01010101u) << 1 & own);
+	int last = p->n == nseats - 1;
+	card wb = CARD_NONE;
+	int wteam = 0;
+	if (p->n) {
+		int w = g304_ai_pos_best(p);
+		wb = p->card[w];
+		wteam = p->seat[w] & 1;
+		/* Seats still to play after s. */
+		int t = s;
+		for (int k = p->n + 1; k < nseats; k++) {
+			t = (t + 1) & 3;
+			if (p->pcc && t == p->sitting_out)
+				t = (t + 1) & 3;
+			rest |= p->hand[t];
+			if (p->tdown && t == p->trumper)
+				rest |= card_bit(p->tcard);
+		}
+	}
+	if (last) {
+		/* Of each run of own cards that no other live card separates,
+		 * the dearest that takes the trick for the side and the
+		 * cheapest that does not. */
+		cardset keep = legal & ~own;
+		for (int x = 0; x < SUIT_COUNT; x++) {
+			cardset m = own & legal & suit_mask(x);
+			while (m) {
+				/* The run starting at m's lowest card. */
+				card lo = cardset_first(m);
+				cardset sep = others & above(lo);
+				cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
+				m &= ~run;
+				/* [0]: the cards that leave the trick where it is,
+				 * [1]: those that take it. */
+				card pick[2] = { CARD_NONE, CARD_NONE };
+				int pick_k[2] = { 0, 0 };
+				for (cardset r = run; r; r &= r - 1) {
+					card c = cardset_first(r);
+					int takes = beats(c, wb, p->tsuit);
+					int ours = takes || wteam == team;
+					int k = rank_pts[card_rank(c)] * 8 + card_rank(c);
+					if (!ours)
+						k = -k;
+					if (pick[takes] == CARD_NONE || k > pick_k[takes]) {
+						pick[takes] = c;
+						pick_k[takes] = k;
+					}
+				}
+				for (int t = 0; t < 2; t++)
+					if (pick[t] != CARD_NONE)
+						keep |= card_bit(pick[t]);
+			}
+		}
+		legal = keep;
+	}
+	/* Scores: higher first. */
+	int score[G304_TRICKS + 1];
 	int n = 0;
-	for (int r = RANK_COUNT - 1; r >= 0; r--)
-		for (int x = 0; x < SUIT_COUNT; x++)
-			if (legal & card_bit(card_make(x, r)))
-				out[n++] = card_make(x, r);
+	int trick_pts = 0;
+	for (int i = 0; i < p->n; i++)
+		trick_pts += rank_pts[card_rank(p->card[i])];
+	cardset opp_trumps = opp & trumps;
+	for (cardset l = legal; l; l &= l - 1) {
+		card c = cardset_first(l);
+		int pts = rank_pts[card_rank(c)], x = card_suit(c);
+		int sc;
+		if (p->n == 0) {
+			int master = !(others & above(c));
+			if (x == p->tsuit)
+				sc = master && opp_trumps ? 200 + pts : 20 - pts;
+			else if (master)
+				sc = (opp_trumps ? 120 : 150) + pts;
+			else
+				sc = 60 - pts - 4 * cardset_count(own & suit_mask(x));
+		} else {
+			int wins = beats(c, wb, p->tsuit);
+			if (!wins && wteam == team) {
+				/* Partner holds the trick: feed it if nobody left can beat it. */
+				int safe = !(rest & above(wb)) && (card_suit(wb) == p->tsuit || !(rest & trumps));
+				sc = safe || last ? 150 + pts : 100 - pts;
+			} else if (wins) {
+				int safe = last || (!(rest & above(c)) && (x == p->tsuit || !(rest & trumps)));
+				if (wteam == team)
+					sc = safe ? 140 + pts : 40 - pts;
+				else
+					sc = safe ? 180 - pts - (x == p->tsuit) * 8 + (trick_pts >= 10) * 10
+						  : 120 + pts - (x == p->tsuit) * 8;
+			} else {
+				sc = 100 - pts - (x == p->tsuit) * 16;
+			}
+		}
+		int i = n++;
+		while (i > 0 && score[i - 1] < sc) {
+			score[i] = score[i - 1];
+			out[i] = out[i - 1];
+			i--;
+		}
+		score[i] = sc;
+		out[i] = c;
+	}
 	return n;
 }
 
 /* Points the trumper's team takes from here; alpha-beta, fail-soft. */
 int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int beta)
 {
-	if (p->trick_no >= G304_TRICKS || sv->aborted)
+	if (p->trick_no >= G304_TRICKS - 1)
+		return p->trick_no >= G304_TRICKS ? 0 : last_trick(p);
+	if (sv->aborted)
 		return 0;
 	if ((++sv->nodes & 4095) == 0 && sv->stop && sv->stop(sv->stop_ctx)) {
 		sv->aborted = 1;
 		return 0;
 	}
-	int tt = p->trumper & 1;
+	int tm = p->trumper & 1;
 	/* The trumper's side takes between nothing and every point still in
-	 * play (hands, the trump card on the table, the trick in progress;
-	 * not a pcc partner's unplayed cards): a window outside that range is
-	 * settled without a search. */
-	cardset live = 0;
-	for (int s = 0; s < G304_SEATS; s++)
-		if (!p->pcc || s != p->sitting_out)
-			live |= p->hand[s];
-	if (p->tdown)
-		live |= card_bit(p->tcard);
-	for (int i = 0; i < p->n; i++)
-		live |= card_bit(p->card[i]);
-	int rem = cardset_points(live);
+	 * play: a window outside that range is settled without a search. */
+	int rem = remaining(p);
 	if (rem <= alpha)
 		return rem;
 	if (beta <= 0)
@@ -59,7 +237,7 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 		k2 = (uint64_t)p->hand[2] | (uint64_t)p->hand[3] << 32;
 		k3 = key3(p);
 		uint64_t h = (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full) ^ ((uint64_t)k3 * 0x165667b19e3779f9ull);
-		e = &sv->tt[(h >> 20) & ((1u << G304_AI_TT_BITS) - 1)];
+		e = &sv->tt[(h >> 20) & sv->tt_mask];
 		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
 			if (e->lo >= beta)
 				return e->lo;
@@ -75,24 +253,13 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	}
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
-	cardset legal = g304_ai_pos_legal(p);
-	int nm = order_moves(legal, moves);
-	if (nm > 2) {
-		/* The policy's choice first: it is often best, and cuts early. */
-		card first = g304_ai_policy(p, NULL, 0);
-		for (int i = 1; i < nm; i++)
-			if (moves[i] == first) {
-				memmove(moves + 1, moves, sizeof moves[0] * (size_t)i);
-				moves[0] = first;
-				break;
-			}
-	}
-	int maxing = (p->turn & 1) == tt;
+	int nm = gen_moves(p, moves);
+	int maxing = (p->turn & 1) == tm;
 	int best = maxing ? -1 : 1000;
 	for (int i = 0; i < nm; i++) {
 		g304_ai_pos q = *p;
 		g304_ai_pos_play(&q, moves[i]);
-		int gain = q.pts[tt] - p->pts[tt];
+		int gain = q.pts[tm] - p->pts[tm];
 		int v = gain + g304_ai_solve_rec(sv, &q, alpha - gain, beta - gain);
 		if (maxing) {
 			if (v > best)
@@ -131,11 +298,27 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	return best;
 }
 
+int g304_ai_solver_init(g304_ai_solver *sv, int bits)
+{
+	memset(sv, 0, sizeof *sv);
+	sv->tt = calloc((size_t)1 << bits, sizeof *sv->tt);
+	sv->tt_mask = sv->tt ? (1u << bits) - 1 : 0;
+	return sv->tt != NULL;
+}
+
+void g304_ai_solver_free(g304_ai_solver *sv)
+{
+	free(sv->tt);
+	sv->tt = NULL;
+}
+
 int g304_ai_solve(const g304_ai_pos *p, unsigned long *nodes)
 {
-	g304_ai_solver sv = { calloc((size_t)1 << G304_AI_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, 0 };
-	int v = g304_ai_solve_rec(&sv, p, -1, 1000);
-	free(sv.tt);
+	g304_ai_solver sv;
+	g304_ai_solver_init(&sv, G304_AI_TT_BITS_ONE);
+	int v;
+	v = g304_ai_solve_rec(&sv, p, -1, 1000);
+	g304_ai_solver_free(&sv);
 	if (nodes)
 		*nodes += sv.nodes;
 	return v;
@@ -143,9 +326,10 @@ int g304_ai_solve(const g304_ai_pos *p, unsigned long *nodes)
 
 int g304_ai_solve_reaches(const g304_ai_pos *p, int need, unsigned long *nodes)
 {
-	g304_ai_solver sv = { calloc((size_t)1 << G304_AI_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, 0 };
+	g304_ai_solver sv;
+	g304_ai_solver_init(&sv, G304_AI_TT_BITS_ONE);
 	int v = g304_ai_solve_rec(&sv, p, need - 1, need);
-	free(sv.tt);
+	g304_ai_solver_free(&sv);
 	if (nodes)
 		*nodes += sv.nodes;
 	return v >= need;
