@@ -2,7 +2,9 @@
  * position with a transposition table, for points or a null window.
  *
  * What makes it fast (issue 33), each exact:
- * - the last trick is played out, not searched (every card is forced);
+ * - the last trick is played out, not searched (every card is forced),
+ *   and the two before it are searched on bit masks alone, without
+ *   ordering, table or copies of the position;
  * - the points still in play bound the value, from the scores alone;
  * - cards of one hand that no other live card separates are one card for
  *   the rest of the deal: the 7 and the 8 of a suit (no points either) are
@@ -79,6 +81,109 @@ static inline int beats(card c, card b, int tsuit)
 static inline cardset above(card c)
 {
 	return suit_mask(card_suit(c)) & ~((card_bit(c) << 1) - 1);
+}
+
+/* The last two tricks on bit masks alone: at most two cards a hand, so
+ * no ordering, no table, no copies of the position. */
+typedef struct endgame {
+	cardset h[G304_SEATS];     /* hands, the trump card on the table included */
+	uint8_t order[G304_SEATS]; /* the seats in the order they play this trick */
+	int nseats, tsuit, tm;
+	int trumper, led;
+	card tcard;                /* the trump card while it lies on the table, else CARD_NONE */
+} endgame;
+
+/* The trick is done: its points to its winner, then the forced last trick. */
+static int endgame_last(const endgame *e, int wseat, int trick_pts)
+{
+	int v = (wseat & 1) == e->tm ? trick_pts : 0;
+	cardset all = 0;
+	for (int k = 0; k < e->nseats; k++)
+		all |= e->h[e->order[k]];
+	if (!all)
+		return v;
+	card lead = cardset_first(e->h[wseat]);
+	cardset t = all & suit_mask(e->tsuit);
+	card w = cardset_top(t ? t : all & suit_mask(card_suit(lead)));
+	int ws = wseat;
+	for (int k = 0; k < e->nseats; k++)
+		if (e->h[e->order[k]] & card_bit(w))
+			ws = e->order[k];
+	return (ws & 1) == e->tm ? v + cardset_points(all) : v;
+}
+
+/* Card k of the trick; best is the card winning it so far (CARD_NONE at
+ * the lead), bseat its seat. */
+static int endgame_rec(endgame *e, int k, card best, int bseat, int trick_pts, int alpha, int beta)
+{
+	if (k == e->nseats)
+		return endgame_last(e, bseat, trick_pts);
+	int s = e->order[k];
+	cardset h = e->h[s];
+	cardset tbit = s == e->trumper && e->tcard != CARD_NONE ? card_bit(e->tcard) : 0;
+	cardset legal;
+	if (best == CARD_NONE)
+		legal = h & ~tbit ? h & ~tbit : h;
+	else
+		legal = g304_follow_cards(h & ~tbit, e->led, tbit ? e->tcard : CARD_NONE, e->tsuit);
+	int maxing = (s & 1) == e->tm;
+	int val = maxing ? -1 : 1000;
+	for (; legal; legal &= legal - 1) {
+		card c = cardset_first(legal);
+		e->h[s] = h & ~card_bit(c);
+		card nb = best;
+		int ns = bseat;
+		if (best == CARD_NONE || beats(c, best, e->tsuit)) {
+			nb = c;
+			ns = s;
+		}
+		if (best == CARD_NONE)
+			e->led = card_suit(c);
+		int v = endgame_rec(e, k + 1, nb, ns, trick_pts + rank_pts[card_rank(c)], alpha, beta);
+		if (maxing) {
+			if (v > val)
+				val = v;
+			if (val > alpha)
+				alpha = val;
+		} else {
+			if (v < val)
+				val = v;
+			if (val < beta)
+				beta = val;
+		}
+		if (alpha >= beta)
+			break;
+	}
+	e->h[s] = h;
+	return val == -1 || val == 1000 ? 0 : val;
+}
+
+/* Points the trumper's team takes from p, two tricks before the end. */
+static int endgame_solve(const g304_ai_pos *p, int alpha, int beta)
+{
+	endgame e;
+	e.nseats = p->pcc ? 3 : 4;
+	e.tsuit = p->tsuit;
+	e.tm = p->trumper & 1;
+	e.trumper = p->trumper;
+	e.tcard = p->tdown ? p->tcard : CARD_NONE;
+	for (int s = 0; s < G304_SEATS; s++)
+		e.h[s] = p->hand[s] | (s == p->trumper && p->tdown ? card_bit(p->tcard) : 0);
+	/* The seats in playing order from the trick's leader. */
+	int s = p->n ? p->seat[0] : p->turn;
+	for (int k = 0; k < e.nseats; k++) {
+		e.order[k] = (uint8_t)s;
+		s = (s + 1) & 3;
+		if (p->pcc && s == p->sitting_out)
+			s = (s + 1) & 3;
+	}
+	if (!p->n)
+		return endgame_rec(&e, 0, CARD_NONE, 0, 0, alpha, beta);
+	int w = g304_ai_pos_best(p), pts = 0;
+	for (int i = 0; i < p->n; i++)
+		pts += rank_pts[card_rank(p->card[i])];
+	e.led = card_suit(p->card[0]);
+	return endgame_rec(&e, p->n, p->card[w], p->seat[w], pts, alpha, beta);
 }
 
 /* The moves worth trying from p, best guesses first; returns how many. */
@@ -217,6 +322,10 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 		return p->trick_no >= G304_TRICKS ? 0 : last_trick(p);
 	if (sv->aborted)
 		return 0;
+	if (p->trick_no == G304_TRICKS - 2) {
+		sv->nodes++;
+		return endgame_solve(p, alpha, beta);
+	}
 	if ((++sv->nodes & 4095) == 0 && sv->stop && sv->stop(sv->stop_ctx)) {
 		sv->aborted = 1;
 		return 0;
