@@ -22,6 +22,19 @@
 
 static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
 
+/* Points of the cards of one suit, by the suit's byte of a set. */
+#define SUIT_PTS(x) (((x) & 4 ? 2 : 0) + ((x) & 8 ? 3 : 0) + ((x) & 16 ? 10 : 0) \
+		     + ((x) & 32 ? 11 : 0) + ((x) & 64 ? 20 : 0) + ((x) & 128 ? 30 : 0))
+#define SUIT_PTS4(x) SUIT_PTS(x), SUIT_PTS((x) + 1), SUIT_PTS((x) + 2), SUIT_PTS((x) + 3)
+#define SUIT_PTS16(x) SUIT_PTS4(x), SUIT_PTS4((x) + 4), SUIT_PTS4((x) + 8), SUIT_PTS4((x) + 12)
+#define SUIT_PTS64(x) SUIT_PTS16(x), SUIT_PTS16((x) + 16), SUIT_PTS16((x) + 32), SUIT_PTS16((x) + 48)
+static const uint8_t suit_pts[256] = { SUIT_PTS64(0), SUIT_PTS64(64), SUIT_PTS64(128), SUIT_PTS64(192) };
+
+static inline int set_pts(cardset s)
+{
+	return suit_pts[s & 0xff] + suit_pts[s >> 8 & 0xff] + suit_pts[s >> 16 & 0xff] + suit_pts[s >> 24];
+}
+
 static inline uint32_t key3(const g304_ai_pos *p)
 {
 	return (uint32_t)p->turn | (uint32_t)p->open << 2 | (uint32_t)p->tdown << 3
@@ -36,7 +49,7 @@ static inline int remaining(const g304_ai_pos *p)
 {
 	int r = 304 - p->pts[0] - p->pts[1];
 	if (p->pcc && p->sitting_out < G304_SEATS)
-		r -= cardset_points(p->hand[p->sitting_out]);
+		r -= set_pts(p->hand[p->sitting_out]);
 	return r;
 }
 
@@ -65,7 +78,7 @@ static int last_trick(const g304_ai_pos *p)
 	for (int s = 0; s < G304_SEATS && seat < 0; s++)
 		if (hands[s] & card_bit(w))
 			seat = s;
-	return (seat & 1) == (p->trumper & 1) ? cardset_points(all) : 0;
+	return (seat & 1) == (p->trumper & 1) ? set_pts(all) : 0;
 }
 
 /* Does card c beat card b (the trick's best so far, led suit led)? */
@@ -109,7 +122,7 @@ static int endgame_last(const endgame *e, int wseat, int trick_pts)
 	for (int k = 0; k < e->nseats; k++)
 		if (e->h[e->order[k]] & card_bit(w))
 			ws = e->order[k];
-	return (ws & 1) == e->tm ? v + cardset_points(all) : v;
+	return (ws & 1) == e->tm ? v + set_pts(all) : v;
 }
 
 /* Card k of the trick; best is the card winning it so far (CARD_NONE at
