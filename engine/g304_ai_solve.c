@@ -3,16 +3,20 @@
  *
  * What makes it fast (issue 33), each exact:
  * - the last trick is played out, not searched (every card is forced),
- *   and the two before it are searched on bit masks alone, without
+ *   and the one before it is searched on bit masks alone, without
  *   ordering, table or copies of the position;
+ * - one solve uses a small table (it stores a hundred positions or so),
+ *   so clearing it costs little;
  * - the points still in play bound the value, from the scores alone;
  * - cards of one hand that no other live card separates are one card for
- *   the rest of the deal: the 7 and the 8 of a suit (no points either) are
- *   tried once, and the last player to a trick tries of each such run
- *   only one card that takes the trick and one that leaves it where it is:
- *   the dearest where that is its own side, else the cheapest (the same
- *   seat leads on either way, and the other cards of the run would only
- *   give this trick's winners fewer points and a later trick's more);
+ *   the rest of the deal: the 7 and the 8 of a suit (no points either)
+ *   are tried once; and of such a run, the cards that take the trick and
+ *   those that leave it where it is are each tried once when no seat
+ *   still to play could take the trick from the side that then holds it
+ *   (the same seat leads on whichever card it is, and the other cards of
+ *   the run would only give this trick's winners fewer points and a later
+ *   trick's more): the dearest where that side is the seat's own, else
+ *   the cheapest;
  * - moves are ordered by what a player would do (win cheaply, feed a
  *   partner who holds the trick, lead masters), so cuts come early.
  */
@@ -100,6 +104,8 @@ static inline cardset above(card c)
  * no ordering, no table, no copies of the position. */
 typedef struct endgame {
 	cardset h[G304_SEATS];     /* hands, the trump card on the table included */
+	cardset all;               /* every card in a hand */
+	uint8_t owner[CARD_COUNT]; /* the seat holding each card in a hand */
 	uint8_t order[G304_SEATS]; /* the seats in the order they play this trick */
 	int nseats, tsuit, tm;
 	int trumper, led;
@@ -107,30 +113,22 @@ typedef struct endgame {
 } endgame;
 
 /* The trick is done: its points to its winner, then the forced last trick. */
-static int endgame_last(const endgame *e, int wseat, int trick_pts)
+static inline int endgame_last(const endgame *e, int wseat, int trick_pts)
 {
 	int v = (wseat & 1) == e->tm ? trick_pts : 0;
-	cardset all = 0;
-	for (int k = 0; k < e->nseats; k++)
-		all |= e->h[e->order[k]];
+	cardset all = e->all;
 	if (!all)
 		return v;
 	card lead = cardset_first(e->h[wseat]);
 	cardset t = all & suit_mask(e->tsuit);
 	card w = cardset_top(t ? t : all & suit_mask(card_suit(lead)));
-	int ws = wseat;
-	for (int k = 0; k < e->nseats; k++)
-		if (e->h[e->order[k]] & card_bit(w))
-			ws = e->order[k];
-	return (ws & 1) == e->tm ? v + set_pts(all) : v;
+	return (e->owner[w] & 1) == e->tm ? v + set_pts(all) : v;
 }
 
 /* Card k of the trick; best is the card winning it so far (CARD_NONE at
  * the lead), bseat its seat. */
 static int endgame_rec(endgame *e, int k, card best, int bseat, int trick_pts, int alpha, int beta)
 {
-	if (k == e->nseats)
-		return endgame_last(e, bseat, trick_pts);
 	int s = e->order[k];
 	cardset h = e->h[s];
 	cardset tbit = s == e->trumper && e->tcard != CARD_NONE ? card_bit(e->tcard) : 0;
@@ -144,6 +142,7 @@ static int endgame_rec(endgame *e, int k, card best, int bseat, int trick_pts, i
 	for (; legal; legal &= legal - 1) {
 		card c = cardset_first(legal);
 		e->h[s] = h & ~card_bit(c);
+		e->all &= ~card_bit(c);
 		card nb = best;
 		int ns = bseat;
 		if (best == CARD_NONE || beats(c, best, e->tsuit)) {
@@ -152,7 +151,9 @@ static int endgame_rec(endgame *e, int k, card best, int bseat, int trick_pts, i
 		}
 		if (best == CARD_NONE)
 			e->led = card_suit(c);
-		int v = endgame_rec(e, k + 1, nb, ns, trick_pts + rank_pts[card_rank(c)], alpha, beta);
+		int v = k + 1 == e->nseats ? endgame_last(e, ns, trick_pts + rank_pts[card_rank(c)])
+			: endgame_rec(e, k + 1, nb, ns, trick_pts + rank_pts[card_rank(c)], alpha, beta);
+		e->all |= card_bit(c);
 		if (maxing) {
 			if (v > val)
 				val = v;
@@ -180,8 +181,14 @@ static int endgame_solve(const g304_ai_pos *p, int alpha, int beta)
 	e.tm = p->trumper & 1;
 	e.trumper = p->trumper;
 	e.tcard = p->tdown ? p->tcard : CARD_NONE;
-	for (int s = 0; s < G304_SEATS; s++)
-		e.h[s] = p->hand[s] | (s == p->trumper && p->tdown ? card_bit(p->tcard) : 0);
+	e.all = 0;
+	for (int s = 0; s < G304_SEATS; s++) {
+		e.h[s] = p->pcc && s == p->sitting_out ? 0
+			: p->hand[s] | (s == p->trumper && p->tdown ? card_bit(p->tcard) : 0);
+		e.all |= e.h[s];
+		for (cardset m = e.h[s]; m; m &= m - 1)
+			e.owner[cardset_first(m)] = (uint8_t)s;
+	}
 	/* The seats in playing order from the trick's leader. */
 	int s = p->n ? p->seat[0] : p->turn;
 	for (int k = 0; k < e.nseats; k++) {
@@ -233,53 +240,65 @@ static int gen_moves(const g304_ai_pos *p, card *out)
 		int w = g304_ai_pos_best(p);
 		wb = p->card[w];
 		wteam = p->seat[w] & 1;
-		/* Seats still to play after s. */
-		int t = s;
-		for (int k = p->n + 1; k < nseats; k++) {
+	}
+	/* The seats still to play to this trick after s, by side. */
+	cardset later[2] = { 0, 0 }; /* [0]: partners, [1]: opponents */
+	for (int k = p->n + 1, t = s; k < nseats; k++) {
+		t = (t + 1) & 3;
+		if (p->pcc && t == p->sitting_out)
 			t = (t + 1) & 3;
-			if (p->pcc && t == p->sitting_out)
-				t = (t + 1) & 3;
-			rest |= p->hand[t];
-			if (p->tdown && t == p->trumper)
-				rest |= card_bit(p->tcard);
-		}
+		cardset h = p->hand[t];
+		if (p->tdown && t == p->trumper)
+			h |= card_bit(p->tcard);
+		later[(t & 1) != team] |= h;
 	}
-	if (last) {
-		/* Of each run of own cards that no other live card separates,
-		 * the dearest that takes the trick for the side and the
-		 * cheapest that does not. */
-		cardset keep = legal & ~own;
-		for (int x = 0; x < SUIT_COUNT; x++) {
-			cardset m = own & legal & suit_mask(x);
-			while (m) {
-				/* The run starting at m's lowest card. */
-				card lo = cardset_first(m);
-				cardset sep = others & above(lo);
-				cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
-				m &= ~run;
-				/* [0]: the cards that leave the trick where it is,
-				 * [1]: those that take it. */
-				card pick[2] = { CARD_NONE, CARD_NONE };
-				int pick_k[2] = { 0, 0 };
-				for (cardset r = run; r; r &= r - 1) {
-					card c = cardset_first(r);
-					int takes = beats(c, wb, p->tsuit);
-					int ours = takes || wteam == team;
-					int k = rank_pts[card_rank(c)] * 8 + card_rank(c);
-					if (!ours)
-						k = -k;
-					if (pick[takes] == CARD_NONE || k > pick_k[takes]) {
-						pick[takes] = c;
-						pick_k[takes] = k;
-					}
-				}
-				for (int t = 0; t < 2; t++)
-					if (pick[t] != CARD_NONE)
-						keep |= card_bit(pick[t]);
+	rest = later[0] | later[1];
+	/* Of each run of own cards that no other live card separates, the
+	 * cards that take the trick and those that leave it where it is are
+	 * each one card, when the side that ends up with the trick is
+	 * certain: the dearest where it is the seat's own, else the
+	 * cheapest. */
+	cardset keep = legal & ~own;
+	for (int x = 0; x < SUIT_COUNT; x++) {
+		cardset m = own & legal & suit_mask(x);
+		while (m) {
+			card lo = cardset_first(m);
+			cardset sep = others & above(lo);
+			cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
+			m &= ~run;
+			if (!(run & (run - 1))) {
+				keep |= run;
+				continue;
 			}
+			/* [0]: the cards that leave the trick where it is,
+			 * [1]: those that take it. */
+			card pick[2] = { CARD_NONE, CARD_NONE };
+			int pick_k[2] = { 0, 0 };
+			for (cardset r = run; r; r &= r - 1) {
+				card c = cardset_first(r);
+				int takes = wb == CARD_NONE || beats(c, wb, p->tsuit);
+				card top = takes ? c : wb;
+				int ours = takes || wteam == team;
+				/* Who could still take it from that side. */
+				cardset foes = later[ours];
+				if ((foes & above(top)) || (card_suit(top) != p->tsuit && (foes & trumps))) {
+					keep |= card_bit(c);
+					continue;
+				}
+				int k = rank_pts[card_rank(c)] * 8 + card_rank(c);
+				if (!ours)
+					k = -k;
+				if (pick[takes] == CARD_NONE || k > pick_k[takes]) {
+					pick[takes] = c;
+					pick_k[takes] = k;
+				}
+			}
+			for (int t = 0; t < 2; t++)
+				if (pick[t] != CARD_NONE)
+					keep |= card_bit(pick[t]);
 		}
-		legal = keep;
 	}
+	legal = keep;
 	/* Scores: higher first. */
 	int score[G304_TRICKS + 1];
 	int n = 0;
@@ -380,7 +399,7 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	int best = maxing ? -1 : 1000;
 	for (int i = 0; i < nm; i++) {
 		g304_ai_pos q = *p;
-		g304_ai_pos_play(&q, moves[i]);
+		g304_ai_pos_step(&q, moves[i]);
 		int gain = q.pts[tm] - p->pts[tm];
 		int v = gain + g304_ai_solve_rec(sv, &q, alpha - gain, beta - gain);
 		if (maxing) {
