@@ -16,6 +16,11 @@ The steps, each a command that can be run alone from the repository root:
                speed, strength in a duplicate match
   ai_GAME      cardbot bench ai --game: strong against the rule-based
                player in Trump304 (ai_trump304_2, _3, _4) and Rook (ai_rook)
+  ai_strong0   cardbot bench ai --b strong0: 304's strong player against
+               itself as it was before the faster solver (issue 33), both
+               at the bot's budget
+  ai_10x       cardbot bench ai: 304's strong player with ten times the
+               time and samples against itself at the bot's budget
   irc          tests/bench/irc.py on ngircd: idle CPU and wake-ups,
                command latency, memory with 1, 100 and 1,000 tables,
                a quiet player's reply time while 1, 2 and 20 people
@@ -28,7 +33,7 @@ A tool that is missing (the binary, ngircd, strace) is named at the top
 of the report and its figures are marked "n/a" with the reason; nothing
 is left out silently. Exits 0 when every step ran, 1 otherwise.
 
-Environment (defaults keep the whole run to about six minutes):
+Environment (defaults keep the whole run to about nine minutes):
   CARDBOT             the binary (bin/cardbot)
   BENCH_ONLY          comma list of steps to run (all)
   BENCH_SECONDS       seconds for each timed engine figure (1)
@@ -126,6 +131,18 @@ def parse_ai(out):
                          "time per decision of the %s player over its %s decisions (bids, trump choices and cards) "
                          "in the match above, %s decisions a second" % (name, t.group(1), t.group(2))))
     return figs, []
+
+
+def parse_ai_strength(label):
+    """cardbot bench ai between two strong players: the margin alone, under
+    its own name (the solver and playout lines belong to the ai step)."""
+    def parse(out):
+        figs = []
+        for name, value, how in parse_ai(out)[0]:
+            if name.startswith("ai.strength."):
+                figs.append(("ai.strength.%s" % label, value, how))
+        return figs, []
+    return parse
 
 
 def parse_ai_game(key):
@@ -243,6 +260,14 @@ def steps():
         for key, game, n in (("trump304_2", "trump304", "2"), ("trump304_3", "trump304", "3"),
                              ("trump304_4", "trump304", "4"), ("rook", "rook", "4"))
     ] + [
+        Step("ai_strong0", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong0", "--deals", AI_DEALS,
+                            "--ms", AI_MS, "--seconds", SECONDS],
+             ["ai.strength.strong_vs_strong0"], parse_ai_strength("strong_vs_strong0"), needs=("cardbot",)),
+        Step("ai_10x", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong", "--deals", AI_DEALS,
+                        "--ms", "%g" % (10 * float(AI_MS)), "--samples", "2000", "--ms-b", AI_MS, "--samples-b", "200",
+                        "--seconds", SECONDS],
+             ["ai.strength.strong10x_vs_strong"], parse_ai_strength("strong10x_vs_strong"), needs=("cardbot",)),
+    ] + [
         Step("irc", ["python3", "tests/bench/irc.py"], irc_expect, lambda out: parse_named(out, "irc."),
              irc_env, needs=("cardbot", "ngircd")),
         Step("irc_game", ["python3", "tests/irc_game.py"],
@@ -321,7 +346,7 @@ def main():
     only = {x.strip() for x in env("BENCH_ONLY", "").split(",") if x.strip()}
     have = tools()
     rows, details, notes, problems, logs = [], [], [], [], []
-    print("bench: running %s (each step alone; about six minutes)" % ", ".join(
+    print("bench: running %s (each step alone; about nine minutes)" % ", ".join(
         s.name for s in steps() if not only or s.name in only))
     sys.stdout.flush()
     for st in steps():
