@@ -260,6 +260,16 @@ static card ref_search_play(const g304_view *v, const g304_legal *l, const g304_
 	return moves[best];
 }
 
+int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
+{
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, NULL, 0 };
+	int v = ref_solve_rec(&sv, p, -1, 1000);
+	free(sv.tt);
+	if (nodes)
+		*nodes += sv.nodes;
+	return v;
+}
+
 int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_params *prm, g304_ai_stats *st,
 		     g304_action *a)
 {

@@ -7,6 +7,9 @@
 #include "g304.h"
 #include "g304_ai.h"
 
+/* g304_ai_solve as it was (the reference for the solver's figure). */
+int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes);
+
 /* g304_ai_action with the solver of session 9 in the card search; every
  * other decision is the player's own. */
 int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_params *p, g304_ai_stats *st,

@@ -110,11 +110,17 @@ def parse_ai(out):
     if m:
         figs.append(("ai.playouts_per_second", m.group(1), "full-deal playouts a second" + m.group(2).split("[")[0].rstrip()))
     m = re.search(r"^ai solver, 5 tricks left: (\d+) positions, mean ([\d.]+) ms, median ([\d.]+) ms, "
-                  r"p99 ([\d.]+) ms, max ([\d.]+) ms, (\d+) nodes each$", out, re.M)
+                  r"p99 ([\d.]+) ms, max ([\d.]+) ms, (\d+) nodes each(.*)$", out, re.M)
     if m:
         figs.append(("ai.solver_ms", "mean %s median %s p99 %s" % m.group(2, 3, 4),
-                     "the exact solver from five tricks before the end, %s positions; max %s ms, %s nodes each" %
-                     m.group(1, 5, 6)))
+                     "the exact solver from five tricks before the end, %s positions; max %s ms, %s nodes each%s" %
+                     m.group(1, 5, 6, 7)))
+    m = re.search(r"^ai solver: ([\d.]+) times faster on average than before issue 33, p99 ([\d.]+) times; "
+                  r"(\d+) of (\d+) values differ$", out, re.M)
+    if m:
+        figs.append(("ai.solver_speedup", "mean %sx p99 %sx" % m.group(1, 2),
+                     "the solver against the one of before issue 33 (bot/bench_ref.c) on the same positions, one "
+                     "after the other in CPU time; %s of %s values differ (must be 0)" % m.group(3, 4)))
     m = re.search(r"^duplicate match, (\S+) \(A\) vs (\S+) \(B\): (\d+) deals x 2 in ([\d.]+) s$", out, re.M)
     names = m.group(1, 2) if m else ("A", "B")
     s = re.search(r"A's tokens per 100 deals: ([-+\d.]+), 95% interval \[([-+\d.]+), ([-+\d.]+)\](.*)$", out, re.M)
@@ -250,7 +256,8 @@ def steps():
         Step("store", [CARDBOT, "bench", "store"], ["store.commit_us"],
              lambda out: parse_named(out, "store."), needs=("cardbot",)),
         Step("ai", [CARDBOT, "bench", "ai", "--deals", AI_DEALS, "--ms", AI_MS, "--seconds", SECONDS],
-             ["ai.playouts_per_second", "ai.solver_ms", "ai.strength.strong_vs_simple", "ai.decision_ms.strong",
+             ["ai.playouts_per_second", "ai.solver_ms", "ai.solver_speedup", "ai.strength.strong_vs_simple",
+              "ai.decision_ms.strong",
               "ai.decision_ms.simple"], parse_ai, needs=("cardbot",)),
     ] + [
         Step("ai_%s" % key, [CARDBOT, "bench", "ai", "--game", game, "--players", n, "--deals", AI_DEALS,
