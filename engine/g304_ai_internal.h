@@ -121,6 +121,7 @@ typedef struct g304_ai_tt_entry {
 typedef struct g304_ai_solver {
 	g304_ai_tt_entry *tt;          /* may be NULL: no table */
 	uint32_t tt_mask;              /* entries in tt, less one */
+	card killer[G304_TRICKS][G304_SEATS]; /* the last card that cut, by trick and seat */
 	unsigned long nodes;
 	int (*stop)(void *ctx); /* polled every few thousand positions (may be NULL) */
 	void *stop_ctx;

@@ -18,12 +18,15 @@
  *   trick's more): the dearest where that side is the seat's own, else
  *   the cheapest;
  * - moves are ordered by what a player would do (win cheaply, feed a
- *   partner who holds the trick, lead masters), so cuts come early.
+ *   partner who holds the trick, lead masters), after the card that last
+ *   cut for the same seat in the same trick, so cuts come early.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "g304_ai_internal.h"
 
+/* The card that last cut for the same seat in the same trick is tried first. */
+#define KILLER_BONUS 1000
 static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
 
 /* Points of the cards of one suit, by the suit's byte of a set. */
@@ -207,7 +210,7 @@ static int endgame_solve(const g304_ai_pos *p, int alpha, int beta)
 }
 
 /* The moves worth trying from p, best guesses first; returns how many. */
-static int gen_moves(const g304_ai_pos *p, card *out)
+static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 {
 	cardset legal = g304_ai_pos_legal(p);
 	if (!(legal & (legal - 1))) {
@@ -335,6 +338,8 @@ static int gen_moves(const g304_ai_pos *p, card *out)
 				sc = 100 - pts - (x == p->tsuit) * 16;
 			}
 		}
+		if (c == killer)
+			sc += KILLER_BONUS;
 		int i = n++;
 		while (i > 0 && score[i - 1] < sc) {
 			score[i] = score[i - 1];
@@ -394,7 +399,8 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	}
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
-	int nm = gen_moves(p, moves);
+	card *killer = &sv->killer[p->trick_no & 7][p->turn & 3];
+	int nm = gen_moves(p, *killer, moves);
 	int maxing = (p->turn & 1) == tm;
 	int best = maxing ? -1 : 1000;
 	for (int i = 0; i < nm; i++) {
@@ -413,8 +419,10 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 			if (best < beta)
 				beta = best;
 		}
-		if (alpha >= beta)
+		if (alpha >= beta) {
+			*killer = moves[i];
 			break;
+		}
 	}
 	if (nm == 0)
 		best = 0;
@@ -442,6 +450,7 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 int g304_ai_solver_init(g304_ai_solver *sv, int bits)
 {
 	memset(sv, 0, sizeof *sv);
+	memset(sv->killer, CARD_NONE, sizeof sv->killer);
 	sv->tt = calloc((size_t)1 << bits, sizeof *sv->tt);
 	sv->tt_mask = sv->tt ? (1u << bits) - 1 : 0;
 	return sv->tt != NULL;
