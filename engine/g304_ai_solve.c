@@ -18,8 +18,9 @@
  *   trick's more): the dearest where that side is the seat's own, else
  *   the cheapest;
  * - moves are ordered by what a player would do (win cheaply, feed a
- *   partner who holds the trick, lead masters), after the card that last
- *   cut for the same seat in the same trick, so cuts come early.
+ *   partner who holds the trick, lead masters), and when solving for the
+ *   points after the card that last cut for the same seat in the same
+ *   trick, so cuts come early.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -400,7 +401,9 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
 	card *killer = &sv->killer[p->trick_no & 7][p->turn & 3];
-	int nm = gen_moves(p, *killer, moves);
+	/* The killer helps a wide window (the points) and costs a null one
+	 * (the search's question) more than it saves. */
+	int nm = gen_moves(p, beta - alpha > 1 ? *killer : CARD_NONE, moves);
 	int maxing = (p->turn & 1) == tm;
 	int best = maxing ? -1 : 1000;
 	for (int i = 0; i < nm; i++) {
