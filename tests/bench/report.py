@@ -271,7 +271,7 @@ def steps():
                             "--ms", AI_MS, "--seconds", SECONDS],
              ["ai.strength.strong_vs_strong0"], parse_ai_strength("strong_vs_strong0"), needs=("cardbot",)),
         Step("ai_10x", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong", "--deals", AI_DEALS,
-                        "--ms", "%g" % (10 * float(AI_MS)), "--samples", "2000", "--ms-b", AI_MS, "--samples-b", "200",
+                        "--ms", "%g" % (10 * float(AI_MS)), "--samples", "10000", "--ms-b", AI_MS, "--samples-b", "0",
                         "--seconds", SECONDS],
              ["ai.strength.strong10x_vs_strong"], parse_ai_strength("strong10x_vs_strong"), needs=("cardbot",)),
     ] + [
