@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "bench.h"
+#include "bench_ref.h"
 #include "g304.h"
 #include "g304_caps.h"
 #include "g304_random.h"
@@ -25,6 +26,14 @@ static double now_seconds(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU time of this thread, in seconds. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -230,9 +239,9 @@ static void caps_mirror(const g304 *g, const int8_t since[2], caps_counts *k)
 			}
 			if (found == 1) {
 				g304_caps_stats js = { 0, 0 };
-				double t0 = now_seconds();
+				double t0 = cpu_seconds();
 				g304_caps_check(&v, order, n, &js);
-				double t = now_seconds() - t0;
+				double t = cpu_seconds() - t0;
 				k->certain++;
 				k->judge_hits += js.nodes >= G304_CAPS_JUDGE_BUDGET;
 				if (t > k->judge_worst)
@@ -268,11 +277,13 @@ static void bench_caps(int deals)
 			int8_t since[2] = { g.caps_since[0], g.caps_since[1] };
 			int settled = g.caps_settled;
 			off.rules.caps = G304_CAPS_OFF;
-			double t0 = now_seconds();
+			/* CPU time: on a shared machine the clock also counts
+			 * the other jobs' turns. */
+			double t0 = cpu_seconds();
 			g304_apply(&off, &a, NULL);
-			double t1 = now_seconds();
+			double t1 = cpu_seconds();
 			g304_apply(&g, &a, NULL);
-			double t2 = now_seconds();
+			double t2 = cpu_seconds();
 			if (g.caps_settled != settled) {
 				/* A verdict needed the deferred settlement: timed apart. */
 				settle_n++;
@@ -302,7 +313,7 @@ static void bench_caps(int deals)
 	for (long i = 0; i < n; i++)
 		sum += cost[i];
 	printf("caps.check_us_per_card median %.2f  p90 %.2f  p99 %.1f  worst %.0f  mean %.1f  "
-	       "(%ld cards of %d random deals, strict caps, budget %lu positions a card)\n",
+	       "(%ld cards of %d random deals, strict caps, budget %lu positions a card; CPU time)\n",
 	       cost[n / 2] * 1e6, cost[n * 9 / 10] * 1e6, cost[n * 99 / 100] * 1e6, cost[n - 1] * 1e6,
 	       sum / (double)n * 1e6, n, deals, G304_CAPS_TRACK_BUDGET);
 	printf("caps.track_undecided %ld  (of %ld questions after a card, the per-card budget of %lu positions left "
@@ -355,6 +366,8 @@ static double timings_sorted(timings *tm)
 
 typedef struct ai_side {
 	int simple;                 /* the rule-based player */
+	int ref;                    /* strong0: the card search before issue 33 (bench_ref.c) */
+	double ms;                  /* time budget per decision, 0: none */
 	g304_ai_params params;
 	timings times;              /* seconds per decision */
 	g304_ai_stats stats;
@@ -362,8 +375,7 @@ typedef struct ai_side {
 
 typedef struct ai_bench {
 	ai_side side[2];
-	double ms;                  /* time budget per decision, 0: none */
-	double deadline;
+	double deadline;            /* of the decision being made, 0: none */
 } ai_bench;
 
 /* Square root by Newton's method (no libm for one figure). */
@@ -378,7 +390,7 @@ static double root(double v)
 static int ai_stop(void *ctx)
 {
 	const ai_bench *b = ctx;
-	return b->ms > 0 && now_seconds() >= b->deadline;
+	return b->deadline > 0 && now_seconds() >= b->deadline;
 }
 
 static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_legal *l, g304_action *a)
@@ -395,8 +407,8 @@ static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_
 			^ ((uint64_t)v->ntricks << 8) ^ (uint64_t)v->seat;
 		p.stop = ai_stop;
 		p.stop_ctx = b;
-		b->deadline = t0 + b->ms / 1000.0;
-		ok = g304_ai_action(v, l, &p, &sd->stats, a);
+		b->deadline = sd->ms > 0 ? t0 + sd->ms / 1000.0 : 0;
+		ok = sd->ref ? bench_ref_action(v, l, &p, &sd->stats, a) : g304_ai_action(v, l, &p, &sd->stats, a);
 	}
 	timings_add(&sd->times, now_seconds() - t0);
 	return ok;
@@ -408,6 +420,10 @@ static int ai_player(const char *name, ai_side *sd, uint64_t seed)
 	if (strcmp(name, "simple") == 0) {
 		sd->simple = 1;
 		return 0;
+	}
+	if (strcmp(name, "strong0") == 0) {
+		sd->ref = 1;
+		name = "strong";
 	}
 	int level = g304_ai_level_parse(name);
 	if (level < 0)
@@ -437,6 +453,19 @@ static int ai_play_position(rng *r, int trick, g304_ai_pos *p)
 	return 0;
 }
 
+/* Sorts the n solve times and prints them as `what`; returns their mean. */
+static double solve_figures(const char *what, double *t, int n, unsigned long nodes)
+{
+	qsort(t, (size_t)n, sizeof t[0], cmp_double);
+	double sum = 0;
+	for (int i = 0; i < n; i++)
+		sum += t[i];
+	printf("%s, 5 tricks left: %d positions, mean %.3f ms, median %.3f ms, p99 %.3f ms, max %.3f ms, %lu nodes each"
+	       " (CPU time)\n", what, n, 1e3 * sum / n, 1e3 * t[n / 2], 1e3 * t[n * 99 / 100], 1e3 * t[n - 1],
+	       nodes / (unsigned long)n);
+	return sum / n;
+}
+
 static void ai_speed(double seconds)
 {
 	rng r;
@@ -455,25 +484,35 @@ static void ai_speed(double seconds)
 	} while ((t = now_seconds() - t0) < seconds);
 	printf("ai playouts: %.0f full-deal playouts/s (8 tricks each, the search's policy) [%ld]\n",
 	       playouts / t, sink % 10);
-	/* The exact solver from five tricks before the end. */
+	/* The exact solver from five tricks before the end, and the solver of
+	 * before issue 33 on the same positions, each over all of them in
+	 * turn (as the player solves one after another); in CPU time, which
+	 * other jobs on the machine disturb less than the clock. */
 	enum { SOLVES = 400 };
-	double times[SOLVES];
-	unsigned long nodes = 0;
-	for (int i = 0; i < SOLVES; i++) {
-		g304_ai_pos p;
-		while (!ai_play_position(&r, 3, &p))
-			;
-		double s0 = now_seconds();
-		sink += g304_ai_solve(&p, &nodes);
-		times[i] = now_seconds() - s0;
-	}
-	qsort(times, SOLVES, sizeof times[0], cmp_double);
-	double sum = 0;
+	static g304_ai_pos solve_pos[SOLVES];
+	double times[SOLVES], ref_times[SOLVES];
+	int value[SOLVES];
+	unsigned long nodes = 0, ref_nodes = 0;
+	int differ = 0;
 	for (int i = 0; i < SOLVES; i++)
-		sum += times[i];
-	printf("ai solver, 5 tricks left: %d positions, mean %.3f ms, median %.3f ms, p99 %.3f ms, max %.3f ms, %lu nodes each\n",
-	       SOLVES, 1e3 * sum / SOLVES, 1e3 * times[SOLVES / 2], 1e3 * times[SOLVES * 99 / 100],
-	       1e3 * times[SOLVES - 1], nodes / SOLVES);
+		while (!ai_play_position(&r, 3, &solve_pos[i]))
+			;
+	for (int i = 0; i < SOLVES; i++) {
+		double s0 = cpu_seconds();
+		value[i] = g304_ai_solve(&solve_pos[i], &nodes);
+		times[i] = cpu_seconds() - s0;
+		sink += value[i];
+	}
+	for (int i = 0; i < SOLVES; i++) {
+		double s0 = cpu_seconds();
+		int w = bench_ref_solve(&solve_pos[i], &ref_nodes);
+		ref_times[i] = cpu_seconds() - s0;
+		differ += w != value[i];
+	}
+	double mean = solve_figures("ai solver", times, SOLVES, nodes);
+	double ref_mean = solve_figures("ai solver before issue 33", ref_times, SOLVES, ref_nodes);
+	printf("ai solver: %.1f times faster on average than before issue 33, p99 %.1f times; %d of %d values differ\n",
+	       ref_mean / mean, ref_times[SOLVES * 99 / 100] / times[SOLVES * 99 / 100], differ, SOLVES);
 }
 
 static void ai_times(const char *name, ai_side *sd)
@@ -621,20 +660,23 @@ static int bench_ai(int argc, char **argv)
 {
 	const char *name[2] = { "strong", "simple" };
 	const char *gname = "304";
-	int deals = 40, samples = 0, players = 0;
-	double ms = 300, seconds = 1.0;
+	int deals = 40, samples = 0, players = 0, samples_b = -1;
+	double ms = 300, seconds = 1.0, ms_b = -1;
 	uint64_t seed = 1;
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 		char *end = NULL;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			printf("usage: cardbot bench ai [--game G] [--players N] [--a P] [--b P] [--deals N] [--samples N] [--ms M]\n"
-			       "                        [--seed S] [--seconds S]\n"
+			       "                        [--samples-b N] [--ms-b M] [--seed S] [--seconds S]\n"
 			       "  G is 304 (default), 304six, trump304 or rook; N its players (trump304: 2, 3 or 4)\n"
-			       "  P is strong, normal, easy or simple (the rule-based player); defaults: strong vs simple\n"
+			       "  P is strong, normal, easy or simple (the rule-based player); defaults: strong vs simple;\n"
+			       "    in 304 also strong0, the strong player with the card search and solver of before\n"
+			       "    issue 33\n"
 			       "  --deals N    duplicate deals, each played twice with the sides swapped (default 40)\n"
 			       "  --samples N  sampled deals per card decision of a search player (default: its level's)\n"
 			       "  --ms M       time budget per decision in ms (default 300; 0: samples only)\n"
+			       "  --samples-b N, --ms-b M  the same for B alone (304; default: as A)\n"
 			       "  --seconds S  time for the playout-speed figure (default 1)\n");
 			return 0;
 		}
@@ -657,6 +699,10 @@ static int bench_ai(int argc, char **argv)
 			samples = (int)strtol(val, &end, 10);
 		else if (strcmp(arg, "--ms") == 0)
 			ms = strtod(val, &end);
+		else if (strcmp(arg, "--samples-b") == 0)
+			samples_b = (int)strtol(val, &end, 10);
+		else if (strcmp(arg, "--ms-b") == 0)
+			ms_b = strtod(val, &end);
 		else if (strcmp(arg, "--seed") == 0)
 			seed = strtoull(val, &end, 10);
 		else if (strcmp(arg, "--seconds") == 0)
@@ -670,7 +716,8 @@ static int bench_ai(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (deals < 1 || deals > 1000000 || samples < 0 || ms < 0 || seconds <= 0 || seconds > 3600) {
+	if (deals < 1 || deals > 1000000 || samples < 0 || ms < 0 || seconds <= 0 || seconds > 3600
+	    || (samples_b < 0 && samples_b != -1) || (ms_b < 0 && ms_b != -1)) {
 		fprintf(stderr, "bench ai: a value is out of range (see --help)\n");
 		return 64;
 	}
@@ -686,20 +733,28 @@ static int bench_ai(int argc, char **argv)
 			def->max_seats, players);
 		return 64;
 	}
+	if (def != &game_def_304 && (samples_b >= 0 || ms_b >= 0)) {
+		fprintf(stderr, "bench ai: --samples-b and --ms-b are for 304 alone\n");
+		return 64;
+	}
 	if (def != &game_def_304)
 		return bench_ai_game(def, players, name, deals, samples, ms, seed);
+	if (samples_b < 0)
+		samples_b = samples;
+	if (ms_b < 0)
+		ms_b = ms;
 	ai_bench b;
 	memset(&b, 0, sizeof b);
-	b.ms = ms;
 	for (int k = 0; k < 2; k++) {
 		if (ai_player(name[k], &b.side[k], seed * 2 + (uint64_t)k) < 0) {
-			fprintf(stderr, "bench ai: unknown player '%s' (strong, normal, easy, simple)\n", name[k]);
+			fprintf(stderr, "bench ai: unknown player '%s' (strong, strong0, normal, easy, simple)\n", name[k]);
 			return 64;
 		}
-		b.side[k].params.samples = (unsigned)samples;
+		b.side[k].params.samples = (unsigned)(k ? samples_b : samples);
+		b.side[k].ms = k ? ms_b : ms;
 	}
-	printf("# cardbot bench ai --a %s --b %s --deals %d --samples %d --ms %.0f --seed %llu: one core\n",
-	       name[0], name[1], deals, samples, ms, (unsigned long long)seed);
+	printf("# cardbot bench ai --a %s --b %s --deals %d --samples %d --ms %.0f --samples-b %d --ms-b %.0f --seed %llu:"
+	       " one core\n", name[0], name[1], deals, samples, ms, samples_b, ms_b, (unsigned long long)seed);
 	ai_speed(seconds);
 	g304_rules rules;
 	g304_rules_default(&rules);
@@ -713,6 +768,18 @@ static int bench_ai(int argc, char **argv)
 		g304_dup_deal out;
 		g304_dup_play(&rules, seed, d, ai_bench_decide, &b, &out);
 		x[d] = out.tokens;
+		if ((d + 1) % 10 == 0 && d + 1 < deals) {
+			/* A long match says how it stands, on stderr. */
+			double m = 0, q = 0;
+			for (int i = 0; i <= d; i++)
+				m += x[i];
+			m /= d + 1;
+			for (int i = 0; i <= d; i++)
+				q += (x[i] - m) * (x[i] - m);
+			double h = 1.96 * root(q / d / (d + 1));
+			fprintf(stderr, "  after %d deals: %+.1f [%+.1f, %+.1f] tokens per 100 deals\n", d + 1, 100 * m,
+				100 * (m - h), 100 * (m + h));
+		}
 		points += out.points;
 		refused += out.refused;
 		for (int h = 0; h < 2; h++) {

@@ -46,6 +46,58 @@ static inline int g304_ai_pos_best(const g304_ai_pos *p)
 	return best;
 }
 
+/* The trump card face up for good: back in the trumper's hand if it still
+ * lay on the table. */
+static inline void g304_ai_pos_reveal(g304_ai_pos *p)
+{
+	if (p->tdown) {
+		p->hand[p->trumper] |= card_bit(p->tcard);
+		p->tdown = 0;
+	}
+	p->open = 1;
+}
+
+/* g304_ai_pos_play, inline for the solver's inner loop. */
+static inline void g304_ai_pos_step(g304_ai_pos *p, card c)
+{
+	int s = p->turn;
+	if (s == p->trumper && p->tdown && c == p->tcard)
+		p->tdown = 0;
+	else
+		p->hand[s] &= ~card_bit(c);
+	if (p->n == 0 && s == p->trumper && card_suit(c) == p->tsuit && !p->open
+	    && p->trick_no == 0 && s == p->barred)
+		g304_ai_pos_reveal(p); /* nothing but trumps: the game goes open */
+	p->seat[p->n] = (uint8_t)s;
+	p->card[p->n] = c;
+	p->n++;
+	if (p->n < (p->pcc ? 3 : 4)) {
+		s = (s + 1) & 3;
+		if (s == p->sitting_out)
+			s = (s + 1) & 3;
+		p->turn = (uint8_t)s;
+		return;
+	}
+	int w = g304_ai_pos_best(p);
+	int led = card_suit(p->card[0]);
+	int points = 0, down_trump = 0;
+	for (int i = 0; i < p->n; i++) {
+		points += g304_ai_pts(p->card[i]);
+		if (i && card_suit(p->card[i]) != led && card_suit(p->card[i]) == p->tsuit)
+			down_trump = 1;
+	}
+	int team = p->seat[w] & 1;
+	p->pts[team] = (int16_t)(p->pts[team] + points);
+	p->tricks[team]++;
+	if (!p->open && down_trump)
+		g304_ai_pos_reveal(p);
+	if (p->trick_no == 0 && !p->open && p->bid >= G304_BID8_MIN)
+		g304_ai_pos_reveal(p);
+	p->trick_no++;
+	p->n = 0;
+	p->turn = p->seat[w];
+}
+
 /* ---- the playout policy (g304_ai_playout.c) ---- */
 
 /* A sensible move with every hand in sight, now and then a random one (r
@@ -56,7 +108,10 @@ void g304_ai_playout(g304_ai_pos *p, rng *r);
 
 /* ---- the exact endgame solver (g304_ai_solve.c) ---- */
 
+/* Transposition table sizes: a decision's many solves share one table;
+ * a single solve (g304_ai_solve) gets a small one, cheap to clear. */
 #define G304_AI_TT_BITS 15
+#define G304_AI_TT_BITS_ONE 9
 typedef struct g304_ai_tt_entry {
 	uint64_t k1, k2;
 	uint32_t k3;
@@ -65,12 +120,19 @@ typedef struct g304_ai_tt_entry {
 
 typedef struct g304_ai_solver {
 	g304_ai_tt_entry *tt;          /* may be NULL: no table */
+	uint32_t tt_mask;              /* entries in tt, less one */
+	card killer[G304_TRICKS][G304_SEATS]; /* the last card that cut, by trick and seat */
 	unsigned long nodes;
 	int (*stop)(void *ctx); /* polled every few thousand positions (may be NULL) */
 	void *stop_ctx;
 	int aborted;           /* the budget ran out: the answer is worthless */
 } g304_ai_solver;
 
+/* A solver with a table of 2^bits entries (none if memory ran out:
+ * returns 0, and the solver still works, only slower); free with
+ * g304_ai_solver_free. */
+int g304_ai_solver_init(g304_ai_solver *sv, int bits);
+void g304_ai_solver_free(g304_ai_solver *sv);
 /* Points the trumper's team takes from p; alpha-beta, fail-soft. */
 int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int beta);
 

@@ -4,14 +4,6 @@
 #include <string.h>
 #include "g304_ai_internal.h"
 
-static inline int pos_next(const g304_ai_pos *p, int s)
-{
-	s = (s + 1) & 3;
-	if (s == p->sitting_out)
-		s = (s + 1) & 3;
-	return s;
-}
-
 cardset g304_ai_pos_legal(const g304_ai_pos *p)
 {
 	int s = p->turn;
@@ -31,50 +23,9 @@ cardset g304_ai_pos_legal(const g304_ai_pos *p)
 	return g304_follow_cards(hand, card_suit(p->card[0]), cut_card, p->tsuit);
 }
 
-static inline void pos_reveal(g304_ai_pos *p)
-{
-	if (p->tdown) {
-		p->hand[p->trumper] |= card_bit(p->tcard);
-		p->tdown = 0;
-	}
-	p->open = 1;
-}
-
 void g304_ai_pos_play(g304_ai_pos *p, card c)
 {
-	int s = p->turn;
-	if (s == p->trumper && p->tdown && c == p->tcard)
-		p->tdown = 0;
-	else
-		p->hand[s] &= ~card_bit(c);
-	if (p->n == 0 && s == p->trumper && card_suit(c) == p->tsuit && !p->open
-	    && p->trick_no == 0 && s == p->barred)
-		pos_reveal(p); /* nothing but trumps: the game goes open */
-	p->seat[p->n] = (uint8_t)s;
-	p->card[p->n] = c;
-	p->n++;
-	if (p->n < (p->pcc ? 3 : 4)) {
-		p->turn = (uint8_t)pos_next(p, s);
-		return;
-	}
-	int w = g304_ai_pos_best(p);
-	int led = card_suit(p->card[0]);
-	int points = 0, down_trump = 0;
-	for (int i = 0; i < p->n; i++) {
-		points += g304_ai_pts(p->card[i]);
-		if (i && card_suit(p->card[i]) != led && card_suit(p->card[i]) == p->tsuit)
-			down_trump = 1;
-	}
-	int team = p->seat[w] & 1;
-	p->pts[team] = (int16_t)(p->pts[team] + points);
-	p->tricks[team]++;
-	if (!p->open && down_trump)
-		pos_reveal(p);
-	if (p->trick_no == 0 && !p->open && p->bid >= G304_BID8_MIN)
-		pos_reveal(p);
-	p->trick_no++;
-	p->n = 0;
-	p->turn = p->seat[w];
+	g304_ai_pos_step(p, c);
 }
 
 int g304_ai_pos_of(const g304 *g, g304_ai_pos *p)

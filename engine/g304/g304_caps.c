@@ -50,7 +50,9 @@ typedef struct ctx {
 	int fixed;                 /* the claimer plays order[k] while k < fixed, and
 	                            * past it any card it likes (the relaxed search) */
 	g304_caps_stats *stats;
-	memo_entry *memo;          /* NULL until needed; freed by the caller */
+	memo_entry *memo;          /* NULL until needed; freed by the caller (memo_free) */
+	uint64_t *memo_set;        /* which entries of memo were written (memo is not
+	                            * cleared: 6 MB, where this is 32 kB) */
 	int memo_failed;           /* allocation failed: search on without */
 	unsigned long limit;       /* stop looking after this many nodes (0: never) */
 	unsigned long budget;      /* the finder's whole budget (0: none) */
@@ -85,13 +87,22 @@ static int refute(const ctx *c, const cs *s);
 
 static inline int suit_bit(int suit) { return 1 << suit; }
 
-/* Can the unseen cards still be placed? Hall's condition over suit sets. */
+/* Cards in each set of a suit's eight bits. */
+#define POP2(x) ((x) & 1) + ((x) >> 1 & 1)
+#define POP8(x) (POP2(x) + POP2((x) >> 2) + POP2((x) >> 4) + POP2((x) >> 6))
+#define POP8X4(x) POP8(x), POP8((x) + 1), POP8((x) + 2), POP8((x) + 3)
+#define POP8X16(x) POP8X4(x), POP8X4((x) + 4), POP8X4((x) + 8), POP8X4((x) + 12)
+#define POP8X64(x) POP8X16(x), POP8X16((x) + 16), POP8X16((x) + 32), POP8X16((x) + 48)
+static const uint8_t pop8[256] = { POP8X64(0), POP8X64(64), POP8X64(128), POP8X64(192) };
+
+/* Can the unseen cards still be placed? Hall's condition over suit sets.
+ * (The hottest function of the search: written for speed.) */
 static int feasible(const ctx *c, const cs *s)
 {
 	c->stats->checks++;
 	int u[SUIT_COUNT], total_u = 0, capm[16] = { 0 }, total_cap = 0;
 	for (int i = 0; i < SUIT_COUNT; i++) {
-		u[i] = cardset_count(s->unk & suit_mask(i));
+		u[i] = pop8[s->unk >> (8 * i) & 0xff];
 		total_u += u[i];
 	}
 	for (int x = 0; x < G304_SEATS; x++)
@@ -114,20 +125,24 @@ static int feasible(const ctx *c, const cs *s)
 		}
 	if (total_u != total_cap)
 		return 0;
-	/* within[t]: room in groups that take only suits of t. A set of suits
-	 * S can use every group except those within the other suits. */
+	/* within[t]: room in groups that take only suits of t (sums over
+	 * subsets, one suit at a time). A set of suits S can use every group
+	 * except those within the other suits. */
 	int within[16];
 	memcpy(within, capm, sizeof within);
-	for (int bit = 1; bit < 16; bit <<= 1)
-		for (int t = 0; t < 16; t++)
-			if (t & bit)
-				within[t] += within[t ^ bit];
+	for (int t = 1; t < 16; t += 2)
+		within[t] += within[t - 1];
+	for (int t = 2; t < 16; t = (t + 1) | 2)
+		within[t] += within[t - 2];
+	for (int t = 4; t < 16; t = (t + 1) | 4)
+		within[t] += within[t - 4];
+	for (int t = 8; t < 16; t++)
+		within[t] += within[t - 8];
+	int need[16];
+	need[0] = 0;
 	for (int set = 1; set < 16; set++) {
-		int need = 0;
-		for (int i = 0; i < SUIT_COUNT; i++)
-			if (set & suit_bit(i))
-				need += u[i];
-		if (need > total_cap - within[ALL_SUITS & ~set])
+		need[set] = need[set & (set - 1)] + u[__builtin_ctz((unsigned)set)];
+		if (need[set] > total_cap - within[ALL_SUITS & ~set])
 			return 0;
 	}
 	return 1;
@@ -146,23 +161,27 @@ static cardset unk_reps(const cs *s)
 	for (int i = 0; i < s->n; i++)
 		if (s->card[i] != CARD_NONE)
 			other |= card_bit(s->card[i]);
-	cardset reps = 0;
+	other &= ~s->unk;
+	/* Over the live cards alone, from the top of each suit: an unseen card
+	 * is a run's top when the live card above it is not unseen, and its
+	 * bottom when the one below is not. */
+	cardset reps = 0, live = s->unk | other;
 	for (int suit = 0; suit < SUIT_COUNT; suit++) {
-		card last = CARD_NONE;
-		for (int r = RANK_COUNT - 1; r >= 0; r--) {
-			card x = card_make(suit, r);
-			if (s->unk & card_bit(x)) {
-				if (last == CARD_NONE)
-					reps |= card_bit(x);
-				last = x;
-			} else if (other & card_bit(x)) {
-				if (last != CARD_NONE)
-					reps |= card_bit(last);
-				last = CARD_NONE;
-			}
+		int above_unk = 0;
+		card prev = CARD_NONE;
+		for (cardset m = live & suit_mask(suit); m;) {
+			card x = cardset_top(m);
+			m &= ~card_bit(x);
+			int is_unk = (s->unk >> x & 1) != 0;
+			if (is_unk && !above_unk)
+				reps |= card_bit(x);
+			if (!is_unk && above_unk)
+				reps |= card_bit(prev);
+			above_unk = is_unk;
+			prev = x;
 		}
-		if (last != CARD_NONE)
-			reps |= card_bit(last);
+		if (above_unk)
+			reps |= card_bit(prev);
 	}
 	return reps;
 }
@@ -560,32 +579,29 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 	uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
 	uint64_t pat[2] = { 0, 0 };
 	uint8_t place[CARD_COUNT];
+	/* Each live card's label (1 unseen, 2 in hand, 3 the claimer's trump
+	 * card, 4 + seat known in that seat's hand) as three bit masks, the
+	 * sets taken in that order of precedence. */
+	cardset ptc = s->ptc != CARD_NONE ? card_bit(s->ptc) : 0;
+	cardset sets[7] = { s->unk, s->hand, ptc, s->known[0], s->known[1], s->known[2], s->known[3] };
+	cardset live = 0, lab[3] = { 0, 0, 0 };
+	for (int l = 0; l < 7; l++) {
+		cardset m = sets[l] & ~live;
+		live |= m;
+		for (int bit = 0; bit < 3; bit++)
+			if ((l + 1) >> bit & 1)
+				lab[bit] |= m;
+	}
 	for (int suit = 0; suit < SUIT_COUNT; suit++) {
 		uint64_t p = 0;
 		int i = 0;
-		for (int r = RANK_COUNT - 1; r >= 0; r--) {
-			card x = card_make(suit, r);
-			cardset bit = card_bit(x);
-			unsigned lab;
-			if (s->unk & bit)
-				lab = 1;
-			else if (s->hand & bit)
-				lab = 2;
-			else if (s->ptc == x)
-				lab = 3;
-			else if (s->known[0] & bit)
-				lab = 4;
-			else if (s->known[1] & bit)
-				lab = 5;
-			else if (s->known[2] & bit)
-				lab = 6;
-			else if (s->known[3] & bit)
-				lab = 7;
-			else
-				continue;
+		for (cardset m = live & suit_mask(suit); m; i++) {
+			card x = cardset_top(m);
+			m &= ~card_bit(x);
+			unsigned l = (unsigned)(lab[0] >> x & 1) | (unsigned)(lab[1] >> x & 1) << 1
+				| (unsigned)(lab[2] >> x & 1) << 2;
 			place[x] = (uint8_t)(suit << 3 | i);
-			p |= (uint64_t)lab << (3 * i);
-			i++;
+			p |= (uint64_t)l << (3 * i);
 		}
 		pat[suit >> 1] |= p << (32 * (suit & 1));
 	}
@@ -614,6 +630,14 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 	*h2 = b;
 }
 
+static void memo_free(ctx *c)
+{
+	free(c->memo);
+	free(c->memo_set);
+	c->memo = NULL;
+	c->memo_set = NULL;
+}
+
 static int refute(const ctx *c, const cs *s)
 {
 	c->stats->nodes++;
@@ -631,12 +655,21 @@ static int refute(const ctx *c, const cs *s)
 	if (s->n == 0) {
 		ctx *mc = (ctx *)c; /* the memo is the one mutable part of the context */
 		if (!mc->memo && !mc->memo_failed && c->stats->nodes > CAPS_MEMO_AFTER) {
-			mc->memo = calloc((size_t)1 << CAPS_MEMO_BITS, sizeof *mc->memo);
+			mc->memo = malloc(((size_t)1 << CAPS_MEMO_BITS) * sizeof *mc->memo);
+			mc->memo_set = calloc((size_t)1 << (CAPS_MEMO_BITS - 6), sizeof *mc->memo_set);
+			if (!mc->memo || !mc->memo_set)
+				memo_free(mc);
 			mc->memo_failed = !mc->memo;
 		}
 		if (mc->memo) {
 			memo_key(c, s, &h1, &h2);
-			e = &mc->memo[h1 & (((uint64_t)1 << CAPS_MEMO_BITS) - 1)];
+			size_t i = (size_t)(h1 & (((uint64_t)1 << CAPS_MEMO_BITS) - 1));
+			e = &mc->memo[i];
+			uint64_t *w = &mc->memo_set[i >> 6], bit = (uint64_t)1 << (i & 63);
+			if (!(*w & bit)) {
+				*w |= bit;
+				memset(e, 0, sizeof *e);
+			}
 			if (e->used && e->h1 == h1 && e->h2 == h2) {
 				if (e->refuted)
 					mc->ref_depth = s->k + e->depth;
@@ -910,6 +943,7 @@ static void ctx_init(ctx *c, const g304_view *v, const card *order, int n, g304_
 	c->horizon = n;
 	c->stats = stats;
 	c->memo = NULL;
+	c->memo_set = NULL;
 	c->memo_failed = 0;
 	c->limit = 0;
 	c->start = 0;
@@ -939,7 +973,7 @@ int g304_caps_check(const g304_view *v, const card *order, int n, g304_caps_stat
 	ctx_init(&c, v, order, n, stats ? stats : &dummy);
 	c.budget = c.stats->nodes + G304_CAPS_JUDGE_BUDGET;
 	int certain = !refute_all(&c);
-	free(c.memo);
+	memo_free(&c);
 	/* No refutation found within the budget: the call has the benefit of
 	 * the doubt (a trick lost later still makes it a failed call). */
 	return certain || c.out_of_budget;
@@ -1047,7 +1081,7 @@ int g304_caps_find(const g304_view *v, unsigned long budget, card *order, int *n
 	int m = cardset_count(cards);
 	int back;
 	int found = find_rec(&c, buf, 0, m, cards, others, &back);
-	free(c.memo);
+	memo_free(&c);
 	if (c.out_of_budget)
 		return -1;
 	if (!found)

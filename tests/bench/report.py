@@ -16,6 +16,11 @@ The steps, each a command that can be run alone from the repository root:
                speed, strength in a duplicate match
   ai_GAME      cardbot bench ai --game: strong against the rule-based
                player in Trump304 (ai_trump304_2, _3, _4) and Rook (ai_rook)
+  ai_strong0   cardbot bench ai --b strong0: 304's strong player against
+               itself as it was before the faster solver (issue 33), both
+               at the bot's budget
+  ai_10x       cardbot bench ai: 304's strong player with ten times the
+               time and samples against itself at the bot's budget
   irc          tests/bench/irc.py on ngircd: idle CPU and wake-ups,
                command latency, memory with 1, 100 and 1,000 tables,
                a quiet player's reply time while 1, 2 and 20 people
@@ -28,7 +33,7 @@ A tool that is missing (the binary, ngircd, strace) is named at the top
 of the report and its figures are marked "n/a" with the reason; nothing
 is left out silently. Exits 0 when every step ran, 1 otherwise.
 
-Environment (defaults keep the whole run to about six minutes):
+Environment (defaults keep the whole run to about nine minutes):
   CARDBOT             the binary (bin/cardbot)
   BENCH_ONLY          comma list of steps to run (all)
   BENCH_SECONDS       seconds for each timed engine figure (1)
@@ -105,11 +110,17 @@ def parse_ai(out):
     if m:
         figs.append(("ai.playouts_per_second", m.group(1), "full-deal playouts a second" + m.group(2).split("[")[0].rstrip()))
     m = re.search(r"^ai solver, 5 tricks left: (\d+) positions, mean ([\d.]+) ms, median ([\d.]+) ms, "
-                  r"p99 ([\d.]+) ms, max ([\d.]+) ms, (\d+) nodes each$", out, re.M)
+                  r"p99 ([\d.]+) ms, max ([\d.]+) ms, (\d+) nodes each(.*)$", out, re.M)
     if m:
         figs.append(("ai.solver_ms", "mean %s median %s p99 %s" % m.group(2, 3, 4),
-                     "the exact solver from five tricks before the end, %s positions; max %s ms, %s nodes each" %
-                     m.group(1, 5, 6)))
+                     "the exact solver from five tricks before the end, %s positions; max %s ms, %s nodes each%s" %
+                     m.group(1, 5, 6, 7)))
+    m = re.search(r"^ai solver: ([\d.]+) times faster on average than before issue 33, p99 ([\d.]+) times; "
+                  r"(\d+) of (\d+) values differ$", out, re.M)
+    if m:
+        figs.append(("ai.solver_speedup", "mean %sx p99 %sx" % m.group(1, 2),
+                     "the solver against the one of before issue 33 (bot/bench_ref.c) on the same positions, one "
+                     "after the other in CPU time; %s of %s values differ (must be 0)" % m.group(3, 4)))
     m = re.search(r"^duplicate match, (\S+) \(A\) vs (\S+) \(B\): (\d+) deals x 2 in ([\d.]+) s$", out, re.M)
     names = m.group(1, 2) if m else ("A", "B")
     s = re.search(r"A's tokens per 100 deals: ([-+\d.]+), 95% interval \[([-+\d.]+), ([-+\d.]+)\](.*)$", out, re.M)
@@ -126,6 +137,18 @@ def parse_ai(out):
                          "time per decision of the %s player over its %s decisions (bids, trump choices and cards) "
                          "in the match above, %s decisions a second" % (name, t.group(1), t.group(2))))
     return figs, []
+
+
+def parse_ai_strength(label):
+    """cardbot bench ai between two strong players: the margin alone, under
+    its own name (the solver and playout lines belong to the ai step)."""
+    def parse(out):
+        figs = []
+        for name, value, how in parse_ai(out)[0]:
+            if name.startswith("ai.strength."):
+                figs.append(("ai.strength.%s" % label, value, how))
+        return figs, []
+    return parse
 
 
 def parse_ai_game(key):
@@ -233,7 +256,8 @@ def steps():
         Step("store", [CARDBOT, "bench", "store"], ["store.commit_us"],
              lambda out: parse_named(out, "store."), needs=("cardbot",)),
         Step("ai", [CARDBOT, "bench", "ai", "--deals", AI_DEALS, "--ms", AI_MS, "--seconds", SECONDS],
-             ["ai.playouts_per_second", "ai.solver_ms", "ai.strength.strong_vs_simple", "ai.decision_ms.strong",
+             ["ai.playouts_per_second", "ai.solver_ms", "ai.solver_speedup", "ai.strength.strong_vs_simple",
+              "ai.decision_ms.strong",
               "ai.decision_ms.simple"], parse_ai, needs=("cardbot",)),
     ] + [
         Step("ai_%s" % key, [CARDBOT, "bench", "ai", "--game", game, "--players", n, "--deals", AI_DEALS,
@@ -242,6 +266,14 @@ def steps():
              needs=("cardbot",))
         for key, game, n in (("trump304_2", "trump304", "2"), ("trump304_3", "trump304", "3"),
                              ("trump304_4", "trump304", "4"), ("rook", "rook", "4"))
+    ] + [
+        Step("ai_strong0", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong0", "--deals", AI_DEALS,
+                            "--ms", AI_MS, "--seconds", SECONDS],
+             ["ai.strength.strong_vs_strong0"], parse_ai_strength("strong_vs_strong0"), needs=("cardbot",)),
+        Step("ai_10x", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong", "--deals", AI_DEALS,
+                        "--ms", "%g" % (10 * float(AI_MS)), "--samples", "10000", "--ms-b", AI_MS, "--samples-b", "0",
+                        "--seconds", SECONDS],
+             ["ai.strength.strong10x_vs_strong"], parse_ai_strength("strong10x_vs_strong"), needs=("cardbot",)),
     ] + [
         Step("irc", ["python3", "tests/bench/irc.py"], irc_expect, lambda out: parse_named(out, "irc."),
              irc_env, needs=("cardbot", "ngircd")),
@@ -321,7 +353,7 @@ def main():
     only = {x.strip() for x in env("BENCH_ONLY", "").split(",") if x.strip()}
     have = tools()
     rows, details, notes, problems, logs = [], [], [], [], []
-    print("bench: running %s (each step alone; about six minutes)" % ", ".join(
+    print("bench: running %s (each step alone; about nine minutes)" % ", ".join(
         s.name for s in steps() if not only or s.name in only))
     sys.stdout.flush()
     for st in steps():
