@@ -138,7 +138,7 @@ typedef struct table {
 	int64_t match_id;          /* the match in the database (0: none) */
 	int deal_idx;              /* deals of this match stored so far (redeals included) */
 	int seq;                   /* actions of the current deal stored so far */
-	char salt[33];             /* the current deal's salt, told when the deal ends */
+	char salt[33];             /* the current deal's salt (in the record only, never said) */
 	char commitment[65];       /* the current deal's commitment, told when it starts */
 	unsigned long meta_hash;   /* of the meta last saved, to save only changes */
 	int save_failed;           /* the last save failed (said once, not every line) */

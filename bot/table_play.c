@@ -478,13 +478,9 @@ int table_act(table *t, const game_action *a, const char *user)
 	t->stop_votes = 0;
 	t->pr->events(t, &res);
 	t->seen_seat = -1;
-	if (deal_over) {
-		/* The salt opens the commitment told at the start of the deal
-		 * (what it is for was said with the match's first commitment). */
-		char n[16];
-		snprintf(n, sizeof n, "%d", st.deal_no);
-		table_say(t, T_SALT, n, t->salt, NULL);
-	}
+	/* A deal's salt is not said at its end: it opens the commitment only
+	 * beside the deck, and both are in the match record (T_COMMITMENT_HOW
+	 * says so once a match). */
 	after_action(t, user != NULL);
 	return 0;
 }

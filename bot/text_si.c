@@ -134,7 +134,6 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_RESUMED] = "මම ආපහු ආවා: ක්‍රීඩාව නැවතුණු තැන සිට දිගටම යනවා.",
 	[T_RESUMED_DEAL] = "මම ආපහු ආවා: ක්‍රීඩාව නැවතුණු තැන සිට දිගටම යනවා (වටය {1}, කට්ටුවේ commitment {2}).",
 	[T_COMMITMENT] = "කට්ටුවේ commitment {1}",
-	[T_SALT] = "වටය {1} salt {2}",
 	[T_SAVE_FAILED] = "[{1}] මට ඒක සුරකින්න බැරි වුණා, ඒ නිසා ගත්තේ නැහැ; ඔපරේටර්ට කිව්වා. ටිකකින් ආයෙ උත්සාහ කරන්න.",
 	[T_SAVE_FAILED_ROOM] = "මට දැන් ක්‍රීඩාව සුරකින්න බැහැ (මගේ ගබඩාවේ ප්‍රශ්නයක්), ඒ නිසා පියවර ගන්නේ නැහැ. ඒක හරි ගියාම ක්‍රීඩාව දිගටම යනවා.",
 	[T_STATS] = "{1}: {2}",
@@ -434,7 +433,7 @@ const char *const text_si_lines[T_COUNT] = {
 	/* ids from branch lines (not yet in the language layer's text.h): the lead merges them */
 	[T_PCC_SITS_OUT] = "{1} මේ වටයේ ගහන්නේ නැහැ: {2} තනියම ගහනවා, හැම අතක්ම ගන්නම ඕනේ",
 	[T_PCC_LOST] = "{1} ට අතක් නැති වුණා, ඒ නිසා pcc අසාර්ථකයි: වටයේ ඉතිරි කාඩ් හැමෝම වෙනුවෙන් මම එකපාරටම ගහනවා",
-	[T_COMMITMENT_HOW] = "හැම වටයකම කට්ටුව බෙදන්න කලින් ස්ථිර කරනවා: එහි commitment එක වටයත් එක්ක, salt එක වටය ඉවර වුණාම එනවා; තරග වාර්තාව සමඟ cardbot verify දෙකම තහවුරු කරයි",
+	[T_COMMITMENT_HOW] = "හැම වටයකම කට්ටුව බෙදන්න කලින් ස්ථිර කරනවා: එහි commitment එක වටයත් එක්ක එනවා, salt එක තරග වාර්තාවේ තියෙනවා (තරගය ඉවර වුණාම {prefix}record); cardbot verify දෙකම තහවුරු කරයි",
 	[T_HAND_ONLY_TRUMP_CARD] = " | ඔබට ගහන්න පුළුවන් එකම කාඩ් එක මේසයේ තුරුම්පු කාඩ් එක, {1}: play trump",
 	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "අපේ පෞද්ගලික කාමරයේ: ",

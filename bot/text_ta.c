@@ -137,7 +137,6 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_RESUMED] = "நான் திரும்பி வந்துவிட்டேன்: ஆட்டம் விட்ட இடத்திலிருந்து தொடர்கிறது.",
 	[T_RESUMED_DEAL] = "நான் திரும்பி வந்துவிட்டேன்: ஆட்டம் விட்ட இடத்திலிருந்து தொடர்கிறது (சுற்று {1}, சீட்டுக்கட்டு உறுதிக்குறி {2}).",
 	[T_COMMITMENT] = "சீட்டுக்கட்டு உறுதிக்குறி (commitment) {1}",
-	[T_SALT] = "சுற்று {1} salt {2}",
 	[T_SAVE_FAILED] = "[{1}] அதைச் சேமிக்க முடியவில்லை, எனவே ஏற்கப்படவில்லை; நிர்வாகிக்கு அறிவிக்கப்பட்டது. சற்றுப் பின் மீண்டும் முயலுங்கள்.",
 	[T_SAVE_FAILED_ROOM] = "இப்போது ஆட்டத்தைச் சேமிக்க முடியவில்லை (என் சேமிப்பகத்தில் பிரச்சினை), எனவே நகர்வுகள் ஏற்கப்படவில்லை. சரியானதும் ஆட்டம் தொடரும்.",
 	[T_STATS] = "{1}: {2}",
@@ -442,11 +441,11 @@ const char *const text_ta_lines[T_COUNT] = {
 	 * merges them into TEXT_LIST order: T_PCC_SITS_OUT and T_PCC_LOST after
 	 * T_BID8_WON, T_COMMITMENT_HOW after T_COMMITMENT, T_HAND_ONLY_TRUMP_CARD
 	 * after T_HAND_OR_TRUMP_CARD). Wording changes from branch lines to ids that
-	 * exist already are made in place above: T_OPENED, T_SALT, T_STOP_VOTE
+	 * exist already are made in place above: T_OPENED, T_STOP_VOTE
 	 * ({3} is new there), T_HELP_BID, T_G_REVEAL_SELF, T_G_REVEAL_LAST. */
 	[T_PCC_SITS_OUT] = "{1} இந்தச் சுற்றில் ஆடமாட்டார்: {2} தனியாக ஆடி எல்லாக் கைகளையும் எடுக்க வேண்டும்",
 	[T_PCC_LOST] = "{1} ஒரு கையை இழந்தார், எனவே pcc தோல்வி: சுற்றின் மீதியை எல்லோருக்குமாக நானே உடனே ஆடி முடிக்கிறேன்",
-	[T_COMMITMENT_HOW] = "ஒவ்வொரு சுற்றின் சீட்டுக்கட்டும் போடுமுன் நிர்ணயிக்கப்படும்: அதன் உறுதிக்குறி சுற்றுடனும் salt சுற்று முடிவிலும் வரும்; போட்டிப் பதிவுடன் cardbot verify இரண்டையும் சரிபார்க்கும்",
+	[T_COMMITMENT_HOW] = "ஒவ்வொரு சுற்றின் சீட்டுக்கட்டும் போடுமுன் நிர்ணயிக்கப்படும்: அதன் உறுதிக்குறி சுற்றுடன் வரும், salt போட்டிப் பதிவில் இருக்கும் (போட்டி முடிந்ததும் {prefix}record); cardbot verify இரண்டையும் சரிபார்க்கும்",
 	[T_HAND_ONLY_TRUMP_CARD] = " | நீங்கள் போடக்கூடியது மேசையிலுள்ள துருப்புச் சீட்டு {1} மட்டுமே: play trump",
 	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "நமது தனி அறையில்: ",

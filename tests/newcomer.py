@@ -31,7 +31,8 @@ waits for the bot's answer to a command, never for a fixed time.
   hint_style  `hint` writes its card in the person's style (Q♣, or QC
             after `ascii on`).
   first_deal  the first deal's line is as short as any other: what a deck
-            commitment is for comes once, with the match's terms.
+            commitment is for comes once, with the match's terms; no
+            deal ends with its salt (the record holds it).
 
 Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
 bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
@@ -328,6 +329,9 @@ def first_deal():
         text = deal["text"] if deal else ""
         check(re.search(r"deck commitment [0-9a-f]{64}", text) and "verify" not in text and len(text) < 240,
               "first deal: its line has the commitment and no explanation (%d characters)" % len(text), text)
+        end = autoplay(b, lambda o: o.get("to") == "#x" and "tokens: " in o["text"], limit=100)
+        check(end is not None and not re.search(r"salt [0-9a-f]{32}", end),
+              "first deal: it ends without its salt", end)
         b.stop()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
