@@ -533,14 +533,24 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_DEALT_REST:
 			table_say(t, SIX(t) ? T_DEALT_REST6 : T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
-			/* The room hears of the last cards before anyone reads them. */
+			/* The room hears of the last cards before anyone reads them.
+			 * Every seat has its turn in this bidding round, and its turn
+			 * prompt sends its hand: sent now as well, the same hand would
+			 * come twice in a row; so it waits for that turn (or for play,
+			 * if a pcc ends the round first). A brief room's prompts send
+			 * no hand: there it goes now. */
 			table_flush(t);
-			for (int s = 0; s < g->nseats; s++)
-				if (s != g->turn || t->set.brief)
+			for (int s = 0; s < g->nseats; s++) {
+				if (t->set.brief)
 					table_send_hand(t, s);
+				else if (s != g->turn)
+					t->hand_due |= (uint8_t)(1u << s);
+			}
 			break;
 		case G304_EV_TRUMP_BACK:
 			table_say(t, T_TRUMP_BACK, who, NULL, NULL);
+			/* The old trump card is back in its owner's hand: told with play. */
+			t->hand_due |= (uint8_t)(1u << e->seat);
 			break;
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
@@ -558,6 +568,14 @@ static void events(table *t, const game_result *res)
 		case G304_EV_PLAY_STARTS:
 			table_say(t, T_PLAY_STARTS, who,
 				  table_txt(c1, sizeof c1, g->trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
+			/* Hands that waited for a turn the bidding never gave (the
+			 * leader's comes with its prompt). */
+			if (t->hand_due) {
+				table_flush(t);
+				for (int s = 0; s < g->nseats; s++)
+					if ((t->hand_due >> s & 1) && s != g->turn)
+						table_send_hand(t, s);
+			}
 			break;
 		case G304_EV_OPENED:
 			room_card(t, e->card, c1, sizeof c1);

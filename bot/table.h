@@ -153,6 +153,8 @@ typedef struct table {
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];
 	int nviewers;
+	uint8_t hand_due;          /* seats whose changed hand is told at their turn (once, not
+	                            * also when it changed), or when the bidding it came in ends */
 	char bid_by[TABLE_SEATS][TABLE_NAME_MAX]; /* who held each seat when it last bid in this deal
 	                                          * ("" unknown: the seat's name now) */
 } table;

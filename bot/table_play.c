@@ -54,7 +54,10 @@ int table_auto_seat(const table *t, int s)
 
 void table_send_hand(table *t, int s)
 {
-	if (s < 0 || s >= t->nseats || !table_private_ok(t, s) || !table_in_deal(t))
+	if (s < 0 || s >= t->nseats)
+		return;
+	t->hand_due &= (uint8_t)~(1u << s);
+	if (!table_private_ok(t, s) || !table_in_deal(t))
 		return;
 	const text_lang *was = table_reader(table_lang_of(t, t->seats[s].user));
 	t->pr->hand(t, s);
@@ -297,6 +300,7 @@ static void deal_next(void *ctx)
 	t->deal_idx++;
 	t->seq = 0;
 	t->nacts++;
+	t->hand_due = 0;
 	memset(t->bid_by, 0, sizeof t->bid_by);
 	int e = game_deal(t->g, deck);
 	memset(deck, 0, sizeof deck);

@@ -33,6 +33,8 @@ waits for the bot's answer to a command, never for a fixed time.
   first_deal  the first deal's line is as short as any other: what a deck
             commitment is for comes once, with the match's terms; no
             deal ends with its salt (the record holds it).
+  eight_once  at 304's eight-card bidding a player's hand comes once, not
+            when the last cards are dealt and again at their turn.
 
 Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
 bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
@@ -337,6 +339,41 @@ def first_deal():
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def eight_once():
+    """At 304's eight-card bidding a player's hand (eight cards) comes once:
+    with their turn, not also when the last four cards are dealt."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    seen = {"eight": 0, "dup": [], "last": None}
+    try:
+        b = Bot(tmp)
+        seated(b)
+
+        def until(o):
+            t = o["text"]
+            if o.get("user") == "ann" and "] hand: " in t:
+                state, cards = t.split("] hand: ", 1)
+                cards = cards.split(" | ")[0]
+                if "eight-card bidding" in state:
+                    seen["eight"] += 1
+                    if cards == seen["last"]:
+                        seen["dup"].append(t)
+                seen["last"] = cards
+            if o.get("to") == "#x" and "the match is over" in t:
+                b.say("!start")
+            return seen["eight"] >= 3
+
+        def choose(t):
+            # ann passes every bid (her hands come from the bot, not from
+            # a hint), so another seat picks the trump card
+            return "pass" if ("to bid" in t or "bidding" in t) else None
+        autoplay(b, until, choose, limit=300)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    check(seen["eight"] >= 3, "eight_once: ann's eight-card hand came in three deals (%d)" % seen["eight"])
+    check(not seen["dup"], "eight_once: no eight-card hand came twice in a row", seen["dup"][:2])
+
+
 def names():
     """The games are named as people name them, never by their internal ids."""
     tmp = tempfile.mkdtemp(prefix="newcomer.")
@@ -471,7 +508,7 @@ def main():
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("eight_once", eight_once), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
         if only and name not in only:
             continue
         try:
