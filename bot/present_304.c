@@ -780,6 +780,14 @@ static int pcc_lost(const table *t)
 	return f.phase == G304_PHASE_PLAY && pcc_broken(&f);
 }
 
+/* The cards seat s holds, its trump card on the table counted. */
+static int cards_held(const table *t, int s)
+{
+	fview v;
+	fview_of(t, s, &v);
+	return __builtin_popcountll(v.hand) + (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE);
+}
+
 /* A caps caller's stated order, or a player who asked the bot to finish
  * the deal after a caps call. */
 static int auto_seat(const table *t, int s)
@@ -1129,10 +1137,10 @@ static void rules(table *t, char *buf, size_t len)
 	const g304_rules *r = &t->set.rules;
 	static const char *const paces[] = { "live", "casual", "correspondence" };
 	static const char *const caps[] = { "strict", "lenient", "off" };
-	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
+	const char *args[8] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
 		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
-		paces[t->set.pace % 3] };
-	text_fmt_in(table_reader_now(), buf, len, SIX(t) ? T_RULES6 : T_RULES, 7, args);
+		paces[t->set.pace % 3], t->set.lastcard ? "on" : "off" };
+	text_fmt_in(table_reader_now(), buf, len, SIX(t) ? T_RULES6 : T_RULES, 8, args);
 }
 
 #define PRESENT_304_FAMILY                                     \
@@ -1153,6 +1161,7 @@ static void rules(table *t, char *buf, size_t len)
 	.last = last,                                          \
 	.command = command,                                    \
 	.auto_seat = auto_seat,                                \
+	.cards_held = cards_held,                              \
 	.play_out = pcc_lost,                                  \
 	.choose = choose,                                      \
 	.hint_text = hint_text,                                \

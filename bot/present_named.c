@@ -439,6 +439,12 @@ static void state_text(table *t, strbuf *b, const named_state *x)
 }
 
 /* The private hand line: where the game is, the hand with positions, what may be done. */
+int named_cards_held(const table *t, int s)
+{
+	const present_named_game *g = t->pr->words;
+	return __builtin_popcountll(g->held(t, s));
+}
+
 void named_hand(table *t, int s)
 {
 	const present_named_game *g = t->pr->words;

@@ -53,6 +53,8 @@ typedef struct table_settings {
 	int computer_level;        /* enum g304_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
+	int lastcard;              /* a person's last card is played for them (`set lastcard on`):
+	                            * it is the only card they may play, and everyone knows it */
 	int brief;                 /* the network limits the bot's messages (Matrix rate limits):
 	                            * a move the room saw typed is not repeated, the turn is named
 	                            * only in a line that goes out anyway, a trick is told in one

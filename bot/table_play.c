@@ -45,11 +45,26 @@ uint64_t table_stamp(const table *t)
 	return t->nacts << 16 ^ (uint64_t)t->deal_idx;
 }
 
+/* `set lastcard on`: seat s is to play its last card, which is then the
+ * only card it may play; played for it, as a computer's move is, it tells
+ * nobody anything. (A card forced earlier, the only card of the suit led,
+ * is not: played at once, it would tell the table there was no choice.) */
+static int last_card(const table *t, int s)
+{
+	if (!t->set.lastcard || !t->g || !table_in_deal(t) || t->pr->cards_held(t, s) != 1)
+		return 0;
+	game_legal l;
+	game_legal_of(t->g, s, &l);
+	int play = t->gdef->act_parse("play");
+	/* (Calls open at any moment, 304's spoilt, stay open until then.) */
+	return play >= 0 && (l.acts >> play & 1) && l.cards && !(l.cards & (l.cards - 1));
+}
+
 int table_auto_seat(const table *t, int s)
 {
 	if (s < 0 || s >= t->nseats)
 		return 0;
-	return t->seats[s].computer || (t->pr->auto_seat && t->pr->auto_seat(t, s));
+	return t->seats[s].computer || (t->pr->auto_seat && t->pr->auto_seat(t, s)) || last_card(t, s);
 }
 
 void table_send_hand(table *t, int s)

@@ -59,6 +59,7 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(set, "computer_delay_ms", json_object_new_int(s->computer_delay_ms));
 	json_object_object_add(set, "computer_easy", json_object_new_int(s->computer_easy));
 	json_object_object_add(set, "hints", json_object_new_int(s->hints));
+	json_object_object_add(set, "lastcard", json_object_new_int(s->lastcard));
 	json_object_object_add(set, "computer_level", json_object_new_int(s->computer_level));
 	json_object_object_add(set, "computer_think_ms", json_object_new_int(s->computer_think_ms));
 	json_object_object_add(set, "lang", json_object_new_string(s->lang));
@@ -157,6 +158,7 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 			{ "computer_delay_ms", 0, 1 << 24, &s.computer_delay_ms },
 			{ "computer_easy", 0, 1, &s.computer_easy },
 			{ "hints", 0, 1, &s.hints },
+			{ "lastcard", 0, 1, &s.lastcard },
 			{ "computer_level", 0, 2, &s.computer_level },
 			{ "computer_think_ms", 0, 1 << 24, &s.computer_think_ms },
 		};

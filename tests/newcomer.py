@@ -17,6 +17,9 @@ waits for the bot's answer to a command, never for a fixed time.
   partner   a partner's answer to `partner` reads "answers for their
             partner: pass", not a pass of their own (which would read
             like a double pass when their turn comes).
+  lastcard  `set lastcard on` (allowed during a match, off by default, in
+            `rules more`): a player's last card is played for them, in
+            304, Trump304 and Rook; no turn prompt for it.
   names     games named as people name them: "A Trump304 table", "now
             plays 304 for six", "a match of Trump304 begins", !history's
             "Trump304, stopped", !table's "Rook"; `cardbot export DB` has
@@ -374,6 +377,40 @@ def eight_once():
     check(not seen["dup"], "eight_once: no eight-card hand came twice in a row", seen["dup"][:2])
 
 
+def lastcard():
+    """`set lastcard on`: a player's last card is played for them."""
+    for game, last_trick in (("", "trick 8"), ("!new trump304", "trick 8"), ("!new rook", "trick 14")):
+        tmp = tempfile.mkdtemp(prefix="newcomer.")
+        try:
+            b = Bot(tmp)
+            b.ask("!304", lambda t: "sits in seat 1" in t)
+            if game:
+                b.ask(game, lambda t: "now plays" in t)
+            got = b.ask("!rules more", lambda t: t.startswith("#x: "))
+            check(got is not None and "lastcard off" in got, "lastcard: off by default, in rules more (%s)" % (game or "304"), got)
+            b.ask("!set level easy", lambda t: "level is now" in t)
+            b.ask("!bot all", lambda t: "taken" in t)
+            b.ask("!start", lambda t: "begins" in t)
+            got = b.ask("!set lastcard on", lambda t: "lastcard" in t)
+            check(got is not None and "lastcard is now on" in got, "lastcard: set on during a match (%s)" % (game or "304"), got)
+            b.say("hint", room=None)  # ann's turn may have been asked before the answer: the hint plays it
+            last_prompts = []
+
+            def until(o):
+                t = o["text"]
+                if o.get("user") == "ann" and "your turn" in t and (
+                        re.search(r"\] hand: 1:\S+( \||$)", t) or "only card to play is the trump card" in t):
+                    last_prompts.append(t)
+                return o.get("to") == "#x" and re.search(r"· (tokens|score): ", t)
+            end = autoplay(b, until, limit=200)
+            check(end is not None, "lastcard: a deal is played to its end (%s)" % (game or "304"), end)
+            check(not last_prompts, "lastcard: ann is never asked to play her last card (%s)" % (game or "304"),
+                  last_prompts[:1])
+            b.stop()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
 def names():
     """The games are named as people name them, never by their internal ids."""
     tmp = tempfile.mkdtemp(prefix="newcomer.")
@@ -508,7 +545,7 @@ def main():
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("eight_once", eight_once), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("eight_once", eight_once), ("lastcard", lastcard), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
         if only and name not in only:
             continue
         try:
