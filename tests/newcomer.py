@@ -519,24 +519,35 @@ def page_words():
 
 def hint_style():
     """`hint` writes the card as the person reads cards: suit symbols, or
-    letters after `ascii on`; the hint as written is taken as a command."""
-    tmp = tempfile.mkdtemp(prefix="newcomer.")
-    try:
-        b = Bot(tmp)
-        seated(b)
-        is_play = lambda o: o.get("user") == "ann" and re.search(r"The computer would: play (?!trump)", o["text"])
-        got = autoplay(b, is_play, limit=300)
-        check(got is not None and re.search(r"would: play (10|[2-9JQKA])[♠♥♦♣]$", got),
-              "hint: with symbols, the card has its suit symbol", got)
-        if got:
-            b.say(got.split("would: ", 1)[1], room=None)
-        b.ask("!ascii on", lambda t: "letters" in t)
-        got = autoplay(b, is_play, limit=300)
-        check(got is not None and re.search(r"would: play (10|[2-9TJQKA])[SHDC]$", got),
-              "hint: after ascii on, the card in letters", got)
-        b.stop()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    letters after `ascii on`, in 304 and Trump304 alike (Rook's cards read
+    14R either way); the hint as written is taken as a command."""
+    for game, sym, asc in (("", r"(10|[2-9JQKA])[♠♥♦♣]", r"(10|[2-9TJQKA])[SHDC]"),
+                           ("!new trump304", r"(10|[2-9JQKA])[♠♥♦♣]", r"(10|[2-9TJQKA])[SHDC]"),
+                           ("!new rook", r"(1[0-4]|[1-9])[RGYB]|ROOK", r"(1[0-4]|[1-9])[RGYB]|ROOK")):
+        name = game.split()[-1] if game else "304"
+        tmp = tempfile.mkdtemp(prefix="newcomer.")
+        try:
+            b = Bot(tmp)
+            seated(b, game)
+            is_play = lambda o: o.get("user") == "ann" and re.search(r"The computer would: play (?!trump)", o["text"])
+            got = autoplay(b, is_play, limit=300)
+            check(got is not None and re.search(r"would: play (%s)$" % sym, got),
+                  "hint: %s: with symbols, the card as the hand shows it" % name, got)
+            if got:
+                b.say(got.split("would: ", 1)[1], room=None)
+            b.ask("!ascii on", lambda t: "letters" in t)
+            got = autoplay(b, is_play, limit=300)
+            check(got is not None and re.search(r"would: play (%s)$" % asc, got),
+                  "hint: %s: after ascii on, the card in letters" % name, got)
+            if got:
+                k = len(b.lines)
+                b.say(got.split("would: ", 1)[1], room=None)
+                b.wait(lambda o: o.get("to") == "#x" and "Ann " in o["text"], timeout=30)
+                refused = [o["text"] for o in b.lines[k:] if o.get("user") == "ann" and "cannot read" in o["text"]]
+                check(not refused, "hint: %s: the hint as written is a command the bot reads" % name, refused[:1])
+            b.stop()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main():
