@@ -136,8 +136,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HISTORY_NONE, "No finished matches here yet.") \
 	X(T_RECORD_FILE, "The record of match {1}: {2}") \
 	X(T_RECORD_PAGE, "The record of match {1}: {2} and its page, to replay it in a browser: {3}") \
-	X(T_RECORD_TOO_LONG, "[{1}] the record of match {2} would take {3} private lines, too many to send here; " \
-			     "whoever runs me can set public_dir to give it as a file.") \
+	X(T_RECORD_TOO_LONG, "[{1}] the record of match {2} would take {3} private lines, too many to send here: " \
+			     "whoever runs me can give it to you (cardbot export DB {2}), or set public_dir, and then every " \
+			     "record comes as a link, with its page to replay the match in a browser.") \
 	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
 	X(T_RECORD_NONE, "There is no finished match {1} here. {2}history lists them.") \
 	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \
