@@ -331,16 +331,25 @@ def a11y_checks(browser, url, name):
     check(page.errors == [], "%s: no console error on a phone: %s" % (name, page.errors))
 
 
+def rendered_page(browser, tmp, rec_name):
+    """The record rec_name rendered (`cardbot render`) and opened in a new
+    page, or None (a failed check) when it does not render."""
+    out = os.path.join(tmp, rec_name + ".html")
+    ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
+    if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
+        return None
+    page = browser.new_page()
+    page.navigate("file://" + out)
+    return page
+
+
 def plot_apart(browser, tmp):
     """Sides with equal scores are drawn side by side: no two lines of the
     plot share a segment (nor a point), so none hides another."""
     rec_name = "t304_tokens_three_players"
-    out = os.path.join(tmp, rec_name + "-plot.html")
-    ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
-    if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
+    page = rendered_page(browser, tmp, rec_name)
+    if not page:
         return
-    page = browser.new_page()
-    page.navigate("file://" + out)
     label = page.eval("document.querySelector('#plot svg').getAttribute('aria-label')")
     scores = [tuple(int(v) for v in m.split(" to ")) for m in re.findall(r"after deal \d+: ([-\d]+(?: to [-\d]+)+)", label or "")]
     check(any(len(set(s)) < len(s) for s in scores[1:]),
@@ -406,12 +415,9 @@ def main():
         # A passed-out deal has no tricks: its end shows no empty "The deal's
         # tricks" heading (a played deal's end shows it).
         for rec_name, want_hidden in (("audit_bid_ask_pass_passout", True), ("audit_bid_ask_first", False)):
-            out = os.path.join(tmp, rec_name + ".html")
-            ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
-            if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
+            page = rendered_page(browser, tmp, rec_name)
+            if not page:
                 continue
-            page = browser.new_page()
-            page.navigate("file://" + out)
             page.key("Home")
             s = page.eval(SNAPSHOT)
             while s["kind"] != "end":
