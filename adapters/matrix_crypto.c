@@ -23,6 +23,10 @@
  *     first known one is MXC_BAD (the bot asks no one for old keys).
  *   - rotation settings only lower the defaults (MXC_ROTATE_*); a clock that
  *     went back before the session's start also rotates it.
+ *   - key requests: a user's first index in a session is the session's
+ *     index at the first share body that names them, whether or not one
+ *     of their devices could be given the key then; a session made before
+ *     such records were kept has none, and is refused to everyone.
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
@@ -785,20 +789,26 @@ void mx_crypto_fingerprint(const mx_crypto *c, char *out, size_t len)
 
 /* ---- publishing keys ---- */
 
-static json_object *device_keys(mx_crypto *c)
+json_object *mxc_device_keys_of(const char *user, const char *dev, const char *curve, const char *ed)
 {
 	char kid[MXC_ID_MAX + 16];
 	json_object *o = json_object_new_object(), *algos = json_object_new_array(), *keys = json_object_new_object();
-	json_object_object_add(o, "user_id", json_object_new_string(c->user));
-	json_object_object_add(o, "device_id", json_object_new_string(c->device));
+	json_object_object_add(o, "user_id", json_object_new_string(user));
+	json_object_object_add(o, "device_id", json_object_new_string(dev));
 	json_object_array_add(algos, json_object_new_string(MXC_OLM_ALGO));
 	json_object_array_add(algos, json_object_new_string(MXC_MEGOLM_ALGO));
 	json_object_object_add(o, "algorithms", algos);
-	snprintf(kid, sizeof kid, "curve25519:%s", c->device);
-	json_object_object_add(keys, kid, json_object_new_string(c->curve));
-	snprintf(kid, sizeof kid, "ed25519:%s", c->device);
-	json_object_object_add(keys, kid, json_object_new_string(c->ed));
+	snprintf(kid, sizeof kid, "curve25519:%.*s", MXC_ID_MAX, dev);
+	json_object_object_add(keys, kid, json_object_new_string(curve));
+	snprintf(kid, sizeof kid, "ed25519:%.*s", MXC_ID_MAX, dev);
+	json_object_object_add(keys, kid, json_object_new_string(ed));
 	json_object_object_add(o, "keys", keys);
+	return o;
+}
+
+static json_object *device_keys(mx_crypto *c)
+{
+	json_object *o = mxc_device_keys_of(c->user, c->device, c->curve, c->ed);
 	if (add_signature(c, o) < 0) {
 		json_object_put(o);
 		return NULL;
@@ -1482,13 +1492,17 @@ static OlmOutboundGroupSession *load_out(mx_crypto *c, const char *key, json_obj
 	return s;
 }
 
-static OlmOutboundGroupSession *new_out(mx_crypto *c, const char *key, int64_t now_ms, json_object **rec)
+static int own_new(mx_crypto *c, const char *room, OlmOutboundGroupSession *s);
+
+/* A new outbound session for room (under key), with its record (*rec) and its own copy kept first. */
+static OlmOutboundGroupSession *new_out(mx_crypto *c, const char *room, const char *key, int64_t now_ms,
+				       json_object **rec)
 {
 	OlmOutboundGroupSession *s = out_new();
 	size_t rlen = s ? olm_init_outbound_group_session_random_length(s) : 0;
 	uint8_t *r = s ? random_buf(rlen) : NULL;
 	*rec = NULL;
-	if (r && olm_init_outbound_group_session(s, r, rlen) != olm_error()) {
+	if (r && olm_init_outbound_group_session(s, r, rlen) != olm_error() && own_new(c, room, s) == 0) {
 		*rec = json_object_new_object();
 		json_object_object_add(*rec, "created", json_object_new_int64(now_ms));
 		json_object_object_add(*rec, "shared", json_object_new_object());
@@ -1536,16 +1550,17 @@ typedef struct share_ctx {
 	int given, missing, failed;
 } share_ctx;
 
-static char *room_key_payload(mx_crypto *c, share_ctx *x, const char *user, const char *ed)
+/* The content of an m.room.encrypted to-device event that carries an event of
+ * this type and content to user's device (curve, ed) over the bot's current
+ * Olm session with it, or NULL: the one place an Olm event is made (room keys
+ * and forwarded room keys). The plaintext is wiped; a secret inside content is
+ * the caller's to wipe. */
+static json_object *olm_event_for(mx_crypto *c, const char *user, const char *curve, const char *ed,
+				  const char *type, json_object *content)
 {
-	json_object *o = json_object_new_object(), *ct = json_object_new_object(), *k = json_object_new_object();
-	json_object *rk = json_object_new_object(), *skey = json_object_new_string(x->skey);
-	json_object_object_add(ct, "algorithm", json_object_new_string(MXC_MEGOLM_ALGO));
-	json_object_object_add(ct, "room_id", json_object_new_string(x->room));
-	json_object_object_add(ct, "session_id", json_object_new_string(x->sid));
-	json_object_object_add(ct, "session_key", json_object_get(skey));
-	json_object_object_add(o, "type", json_object_new_string("m.room_key"));
-	json_object_object_add(o, "content", ct);
+	json_object *o = json_object_new_object(), *k = json_object_new_object(), *rk = json_object_new_object();
+	json_object_object_add(o, "type", json_object_new_string(type));
+	json_object_object_add(o, "content", json_object_get(content));
 	json_object_object_add(o, "sender", json_object_new_string(c->user));
 	json_object_object_add(o, "sender_device", json_object_new_string(c->device));
 	json_object_object_add(k, "ed25519", json_object_new_string(c->ed));
@@ -1553,10 +1568,29 @@ static char *room_key_payload(mx_crypto *c, share_ctx *x, const char *user, cons
 	json_object_object_add(o, "recipient", json_object_new_string(user));
 	json_object_object_add(rk, "ed25519", json_object_new_string(ed));
 	json_object_object_add(o, "recipient_keys", rk);
-	char *text = json_text(o);
-	wipe_json_str(skey);
-	json_object_put(skey);
+	char *plain = json_text(o);
 	json_object_put(o);
+	json_object *ct = plain ? olm_encrypt_for(c, curve, plain) : NULL;
+	free_str_wiped(plain);
+	if (!ct)
+		return NULL;
+	json_object *out = json_object_new_object(), *cipher = json_object_new_object();
+	json_object_object_add(out, "algorithm", json_object_new_string(MXC_OLM_ALGO));
+	json_object_object_add(out, "sender_key", json_object_new_string(c->curve));
+	json_object_object_add(cipher, curve, ct);
+	json_object_object_add(out, "ciphertext", cipher);
+	return out;
+}
+
+/* A sendToDevice body with one message, content, for user's device dev (content is taken). */
+static char *to_device_body(const char *user, const char *dev, json_object *content)
+{
+	json_object *body = json_object_new_object(), *msgs = json_object_new_object(), *u = json_object_new_object();
+	json_object_object_add(u, dev, content);
+	json_object_object_add(msgs, user, u);
+	json_object_object_add(body, "messages", msgs);
+	char *text = json_text(body);
+	json_object_put(body);
 	return text;
 }
 
@@ -1569,18 +1603,19 @@ static void share_one(mx_crypto *c, const char *user, const char *dev, const cha
 		x->missing++;
 		return;
 	}
-	char *plain = room_key_payload(c, x, user, ed);
-	json_object *ct = plain ? olm_encrypt_for(c, curve, plain) : NULL;
-	free_str_wiped(plain);
-	if (!ct) {
+	json_object *rk = json_object_new_object(), *skey = json_object_new_string(x->skey), *u;
+	json_object_object_add(rk, "algorithm", json_object_new_string(MXC_MEGOLM_ALGO));
+	json_object_object_add(rk, "room_id", json_object_new_string(x->room));
+	json_object_object_add(rk, "session_id", json_object_new_string(x->sid));
+	json_object_object_add(rk, "session_key", json_object_get(skey));
+	json_object *content = olm_event_for(c, user, curve, ed, "m.room_key", rk);
+	wipe_json_str(skey);
+	json_object_put(skey);
+	json_object_put(rk);
+	if (!content) {
 		x->failed = 1;
 		return;
 	}
-	json_object *content = json_object_new_object(), *cipher = json_object_new_object(), *u;
-	json_object_object_add(content, "algorithm", json_object_new_string(MXC_OLM_ALGO));
-	json_object_object_add(content, "sender_key", json_object_new_string(c->curve));
-	json_object_object_add(cipher, curve, ct);
-	json_object_object_add(content, "ciphertext", cipher);
 	if (!json_object_object_get_ex(x->msgs, user, &u)) {
 		u = json_object_new_object();
 		json_object_object_add(x->msgs, user, u);
@@ -1605,6 +1640,65 @@ static char *out_session_key(OlmOutboundGroupSession *s)
 	return k;
 }
 
+/* ---- the bot's own Megolm sessions, kept for key requests ----
+ *
+ * "e2ee.own.<room>|<session id>" holds {"pickle" (an inbound session from
+ * the session's first index), "users": {user: index}}: each user the
+ * session was given to, or would have been given to (one of the room's
+ * people whose devices had no Olm session yet), with the message index the
+ * session was at when they were first named: the first message they may
+ * read, and so the first index a forwarded key of it may start at
+ * (docs/SECURITY.md, "Key requests on Matrix"). Kept when the room's
+ * session is replaced, so an earlier message can be answered for. */
+
+static int own_key(char *key, const char *room, const char *sid)
+{
+	if (!room || !*room || strlen(room) > MXC_ID_MAX || !sid || !*sid || strlen(sid) > MXC_SID_MAX)
+		return -1;
+	return key_of(key, "e2ee.own.", room, sid, NULL);
+}
+
+/* Keeps a copy of a new outbound session of room (no one entitled yet): 0, or -1. */
+static int own_new(mx_crypto *c, const char *room, OlmOutboundGroupSession *s)
+{
+	char key[MXC_KEY_MAX], *sid = out_id(s), *skey = out_session_key(s), *pk = NULL;
+	OlmInboundGroupSession *in = in_new();
+	int rc = -1;
+	if (sid && skey && in && own_key(key, room, sid) == 0
+	    && olm_init_inbound_group_session(in, (uint8_t *)skey, strlen(skey)) != olm_error()
+	    && (pk = pickle_in(c, in))) {
+		json_object *rec = json_object_new_object();
+		json_object_object_add(rec, "pickle", json_object_new_string(pk));
+		json_object_object_add(rec, "users", json_object_new_object());
+		rc = st_save(c, key, rec);
+		json_object_put(rec);
+	}
+	free_str_wiped(pk);
+	free_str_wiped(skey);
+	free(sid);
+	in_free(in);
+	return rc;
+}
+
+/* users[] are entitled to the session from its next message on, each from
+ * the first time they are named (a later call never moves it). */
+static void own_entitle(mx_crypto *c, const char *room, OlmOutboundGroupSession *s, const char *sid,
+			const char *const *users, int nusers)
+{
+	char key[MXC_KEY_MAX];
+	json_object *rec = own_key(key, room, sid) == 0 ? st_load(c, key) : NULL, *who = get_obj(rec, "users");
+	int added = 0;
+	for (int i = 0; who && users && i < nusers; i++)
+		if (users[i] && strlen(users[i]) <= MXC_ID_MAX && !json_object_object_get_ex(who, users[i], NULL)) {
+			uint32_t index = olm_outbound_group_session_message_index(s);
+			json_object_object_add(who, users[i], json_object_new_int64(index));
+			added++;
+		}
+	if (added && st_save(c, key, rec) < 0)
+		mxc_log(c, "warn", "e2ee: who may ask for a session of %.100s again is not kept", room);
+	json_object_put(rec);
+}
+
 static char *share_devices(mx_crypto *c, const char *key, OlmOutboundGroupSession *s, json_object *rec,
 			   share_ctx *x, const char *const *users, int nusers)
 {
@@ -1619,6 +1713,8 @@ static char *share_devices(mx_crypto *c, const char *key, OlmOutboundGroupSessio
 	x->shared = shared;
 	x->last = json_object_new_object();
 	x->msgs = json_object_new_object();
+	if (sid)
+		own_entitle(c, x->room, s, sid, users, nusers);
 	for (int i = 0; sid && skey && users && i < nusers; i++)
 		if (users[i] && strlen(users[i]) <= MXC_ID_MAX)
 			each_device(c, users[i], share_one, x);
@@ -1653,7 +1749,7 @@ char *mx_crypto_share_body(mx_crypto *c, const char *room, const char *const *us
 		json_object_put(rec);
 		s = NULL;
 	}
-	if (!s && !(s = new_out(c, key, now_ms, &rec)))
+	if (!s && !(s = new_out(c, room, key, now_ms, &rec)))
 		return NULL;
 	share_ctx x = { .room = room };
 	char *text = share_devices(c, key, s, rec, &x, users, nusers);
@@ -2082,6 +2178,115 @@ int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t
 		added = add_room_key(c, p, sender, sk, room_out, room_len);
 	json_object_put(p);
 	return added;
+}
+
+/* ---- key requests: m.room_key_request in, m.forwarded_room_key out ---- */
+
+/* Copies a checked string member into out (of size len): 0, or -1 when absent or too long. */
+static int copy_str(json_object *o, const char *key, char *out, size_t len)
+{
+	const char *v = get_str(o, key, len - 1);
+	if (!v)
+		return -1;
+	snprintf(out, len, "%s", v);
+	return 0;
+}
+
+int mx_crypto_key_request(mx_crypto *c, json_object *event, mxc_key_request *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *type = get_str(event, "type", 64);
+	json_object *content = get_obj(event, "content"), *body = get_obj(content, "body");
+	const char *action = get_str(content, "action", 64);
+	if (!type || strcmp(type, "m.room_key_request") || !action || copy_str(event, "sender", out->user, sizeof out->user)
+	    || copy_str(content, "requesting_device_id", out->device, sizeof out->device)
+	    || copy_str(content, "request_id", out->request_id, sizeof out->request_id) || !key_part_ok(out->user)
+	    || !key_part_ok(out->device)) {
+		mxc_log(c, "debug", "e2ee: a malformed key request is ignored");
+		return -1;
+	}
+	if (!strcmp(action, "request_cancellation")) {
+		out->cancel = 1;
+		return 0;
+	}
+	const char *algo = get_str(body, "algorithm", 64), *sk = get_str(body, "sender_key", 64);
+	if (strcmp(action, "request") || !algo || strcmp(algo, MXC_MEGOLM_ALGO)
+	    || copy_str(body, "room_id", out->room, sizeof out->room)
+	    || copy_str(body, "session_id", out->session, sizeof out->session) || !key_part_ok(out->room)
+	    || !key_part_ok(out->session)) {
+		mxc_log(c, "debug", "e2ee: a key request of %.100s is ignored (not a Megolm request)", out->user);
+		return -1;
+	}
+	/* sender_key is deprecated (spec v1.3), but where given it must be ours. */
+	if (sk && strcmp(sk, c->curve)) {
+		mxc_log(c, "debug", "e2ee: a key request of %.100s is for another device's session", out->user);
+		return -1;
+	}
+	return 0;
+}
+
+/* The session exported from the first index user may read (caller wipes and frees), or NULL. */
+static char *own_export(mx_crypto *c, const char *room, const char *sid, const char *user)
+{
+	char key[MXC_KEY_MAX];
+	json_object *rec = own_key(key, room, sid) == 0 ? st_load(c, key) : NULL, *idx;
+	const char *pk = get_str(rec, "pickle", MXC_VALUE_MAX);
+	char *out = NULL;
+	if (pk && json_object_object_get_ex(get_obj(rec, "users"), user, &idx) && json_object_is_type(idx, json_type_int)
+	    && json_object_get_int64(idx) >= 0 && json_object_get_int64(idx) <= UINT32_MAX) {
+		OlmInboundGroupSession *s = unpickle_in(c, pk);
+		size_t len = s ? olm_export_inbound_group_session_length(s) : 0;
+		out = s ? malloc(len + 1) : NULL;
+		if (out && olm_export_inbound_group_session(s, (uint8_t *)out, len, (uint32_t)json_object_get_int64(idx))
+		    == olm_error()) {
+			free_wiped(out, len + 1);
+			out = NULL;
+		} else if (out)
+			out[len] = '\0';
+		in_free(s);
+	}
+	json_object_put(rec);
+	return out;
+}
+
+int mx_crypto_forward_body(mx_crypto *c, const char *user, const char *dev, const char *room, const char *sid,
+			   char **body)
+{
+	*body = NULL;
+	json_object *drec, *e = find_device(c, user, dev, &drec);
+	const char *state = get_str(e, "state", 16), *curve = get_str(e, "curve", MXC_KEY_B64);
+	const char *ed = get_str(e, "ed", MXC_KEY_B64);
+	int rc = MXC_FWD_REFUSED;
+	char *skey = NULL;
+	if (!state || strcmp(state, "ok") || !curve || !ed)
+		mxc_log(c, "debug", "e2ee: a key request from %.64s of %.100s is refused (not a trusted device)", dev,
+			user);
+	else if (!(skey = own_export(c, room, sid, user)))
+		mxc_log(c, "debug", "e2ee: a key request of %.100s is refused (not a session of %.100s given to them)",
+			user, room);
+	else if (!has_session(c, curve))
+		rc = MXC_FWD_CLAIM;
+	else {
+		json_object *fk = json_object_new_object(), *sk = json_object_new_string(skey);
+		json_object_object_add(fk, "algorithm", json_object_new_string(MXC_MEGOLM_ALGO));
+		json_object_object_add(fk, "room_id", json_object_new_string(room));
+		json_object_object_add(fk, "sender_key", json_object_new_string(c->curve));
+		json_object_object_add(fk, "session_id", json_object_new_string(sid));
+		json_object_object_add(fk, "session_key", json_object_get(sk));
+		json_object_object_add(fk, "sender_claimed_ed25519_key", json_object_new_string(c->ed));
+		json_object_object_add(fk, "forwarding_curve25519_key_chain", json_object_new_array());
+		json_object *content = olm_event_for(c, user, curve, ed, "m.forwarded_room_key", fk);
+		wipe_json_str(sk);
+		json_object_put(sk);
+		json_object_put(fk);
+		if (content && (*body = to_device_body(user, dev, content)))
+			rc = MXC_FWD_OK;
+		else
+			rc = MXC_FWD_FAILED;
+	}
+	free_str_wiped(skey);
+	json_object_put(drec);
+	return rc;
 }
 
 /* ---- lent to matrix_xsign.c and matrix_sas.c (matrix_crypto_int.h) ---- */

@@ -20,6 +20,7 @@
  *   "e2ee.olm.<curve25519 key>"         the Olm sessions with that device, newest first
  *   "e2ee.in.<room>|<sender key>|<session id>"  an inbound Megolm session
  *   "e2ee.out.<room>"                   the room's outbound Megolm session and whom it was shared with
+ *   "e2ee.own.<room>|<session id>"      a copy of each outbound Megolm session the bot made, and who may ask for it from which index
  *   "e2ee.dev.<user id>"                that user's devices and their keys as first seen
  */
 #ifndef CARDBOT_MATRIX_CRYPTO_H
@@ -172,6 +173,43 @@ int mx_crypto_decrypt(mx_crypto *c, const char *room, json_object *event, json_o
  * read and ignored. Returns 1 when a room key was added, 0 otherwise (never
  * fails on bad input: it is logged at debug). */
 int mx_crypto_to_device(mx_crypto *c, json_object *event, char *room_out, size_t room_len);
+
+/* ---- key requests (m.room_key_request, answered by m.forwarded_room_key) ---- */
+
+/* A key request read from a to-device event (MXC_ID_MAX and MXC_SID_MAX
+ * are 255 and 128: the sizes below hold them). */
+typedef struct mxc_key_request {
+	int cancel;              /* a request_cancellation: room and session are "" */
+	char user[256];          /* the event's sender */
+	char device[256];        /* requesting_device_id */
+	char request_id[256];
+	char room[256];
+	char session[129];
+} mxc_key_request;
+
+/* Reads a to-device m.room_key_request (it comes unencrypted) into out: 0,
+ * or -1 when it is malformed, not for a Megolm session, or names another
+ * device's session (sender_key not the bot's): logged at debug. Whether the
+ * sender may have the key is not decided here (mx_crypto_forward_body and
+ * the adapter's membership check). */
+int mx_crypto_key_request(mx_crypto *c, json_object *event, mxc_key_request *out);
+
+/* What became of mx_crypto_forward_body. */
+enum mxc_forward {
+	MXC_FWD_OK = 0,          /* *body is the sendToDevice body (caller frees) */
+	MXC_FWD_CLAIM,           /* no Olm session with the device yet: claim a one-time key, then call again */
+	MXC_FWD_REFUSED,         /* not a trusted device of user, or not a session of the bot's in room that
+	                          * user was given (or would have been): logged at debug, nothing to send */
+	MXC_FWD_FAILED,          /* an Olm or store failure */
+};
+/* The body of a PUT /sendToDevice/m.room.encrypted that gives user's device
+ * dev the bot's Megolm session sid of room as an m.forwarded_room_key,
+ * Olm-encrypted for that device only, exported at the message index the
+ * session was at when user was first given it (or was first among the
+ * people it went to): never an earlier message. The caller checks first
+ * that user is in room now. */
+int mx_crypto_forward_body(mx_crypto *c, const char *user, const char *dev, const char *room, const char *sid,
+			   char **body);
 
 /* ---- helpers ---- */
 

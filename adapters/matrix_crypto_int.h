@@ -34,6 +34,9 @@ int mxc_unseal(mx_crypto *c, const char *sealed, uint8_t secret[MXC_SECRET_LEN])
 /* The device's keys as /keys/upload publishes them, signed by the device
  * (caller puts), or NULL. */
 json_object *mxc_device_keys(mx_crypto *c);
+/* A device's keys as /keys/upload publishes them, not signed yet (caller
+ * puts): the one place their shape is written (the tests sign their own). */
+json_object *mxc_device_keys_of(const char *user, const char *dev, const char *curve, const char *ed);
 /* Signs o (no signatures yet) with the device's ed25519 key: 0, or -1. */
 int mxc_device_sign(mx_crypto *c, json_object *o);
 /* The canonical JSON of o without "signatures" and "unsigned": what a

@@ -17,6 +17,13 @@
  *   MX_PENDING_KEEP_MS) and is read when the key arrives; after
  *   MX_UNREADABLE_MS its sender is told, once, that the bot could not
  *   read it.
+ * - A key request (m.room_key_request) from a device of someone in the room
+ *   now waits in m->keyreqs (MX_KEYREQS_MAX, MX_KEYREQS_USER a user) until
+ *   nothing else is out; its device is read and claimed for if need be,
+ *   and matrix_crypto.c decides whether the key goes and from which index
+ *   (docs/SECURITY.md, "Key requests on Matrix"). Waiting requests are not
+ *   kept over a restart, nor is an answer sent again whose send failed:
+ *   the client asks again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +43,13 @@ struct mx_pending {
 	int64_t at;
 	int told;
 	json_object *event;            /* owned */
+};
+
+/* A key request waiting for its answer (its device read, a one-time key claimed). */
+struct mx_keyreq {
+	mxc_key_request q;
+	int claimed;                   /* a one-time key was claimed for its device: no second try */
+	int queried;                   /* its user's devices were read again for it: no second try */
 };
 
 #define MX_E2EE_TICK_MS 2000
@@ -139,6 +153,9 @@ void mx_e2ee_free(matrix *m)
 	m->e2ee_timer = 0;
 	free(m->known);
 	m->known = NULL;
+	free(m->keyreqs);
+	m->keyreqs = NULL;
+	m->nkeyreqs = 0;
 	m->nknown = m->capknown = 0;
 	mx_verify_free(m);
 	mx_crypto_free(m->crypto);
@@ -243,13 +260,14 @@ int mx_e2ee_query_user(matrix *m, const char *user)
 	return start_query(m, &user, 1);
 }
 
-static void start_to_device(matrix *m, mx_room *r, char *body)
+/* PUT /sendToDevice/m.room.encrypted with body (taken): r's room key, or
+ * (r NULL) a forwarded key. 0, or -1 when it could not start. */
+static int send_to_device(matrix *m, const mx_room *r, char *body)
 {
 	char txn[64], path[256];
 	snprintf(txn, sizeof txn, "cbk%llx.%lu", m->txn_base, ++m->todev_serial);
 	snprintf(path, sizeof path, "/_matrix/client/v3/sendToDevice/m.room.encrypted/%s", txn);
-	if (key_request(m, REQ_TO_DEVICE, "PUT", path, body, r) < 0)
-		mx_crypto_share_failed(m->crypto, r->id);
+	return key_request(m, REQ_TO_DEVICE, "PUT", path, body, r);
 }
 
 int mx_e2ee_ready(matrix *m, mx_room *r)
@@ -282,7 +300,8 @@ int mx_e2ee_ready(matrix *m, mx_room *r)
 		LOG(m, "debug", "e2ee: %s: %d device%s without a session (no one-time key)", r->id, missing,
 		    missing == 1 ? "" : "s");
 	if (share) {
-		start_to_device(m, r, share);
+		if (send_to_device(m, r, share) < 0)
+			mx_crypto_share_failed(m->crypto, r->id);
 		return 0;
 	}
 	return 1;
@@ -299,6 +318,113 @@ int mx_e2ee_encrypt_batch(matrix *m, mx_room *r)
 	r->batch = enc;
 	r->batch_enc = 1;
 	return 0;
+}
+
+/* ---- key requests: a member's other device asks for a room key ---- */
+
+/* Whether user is in room now (joined), an encrypted room the bot is in. */
+static int keyreq_member(matrix *m, const char *user, const char *room)
+{
+	mx_room *r = mx_room_find(m, room);
+	return r && r->joined && !r->gone && r->encrypted && mx_member_find(r, user) != NULL;
+}
+
+/* Whether dev is among user's trusted devices as last read. */
+static int device_listed(matrix *m, const char *user, const char *dev)
+{
+	char ids[MXC_DEVICES_MAX][256];
+	int n = mx_crypto_devices(m->crypto, user, ids, MXC_DEVICES_MAX);
+	for (int i = 0; i < n && i < MXC_DEVICES_MAX; i++)
+		if (!strcmp(ids[i], dev))
+			return 1;
+	return 0;
+}
+
+static void keyreq_pop(matrix *m, int i)
+{
+	memmove(&m->keyreqs[i], &m->keyreqs[i + 1], (size_t)(m->nkeyreqs - i - 1) * sizeof *m->keyreqs);
+	m->nkeyreqs--;
+}
+
+/* One m.room_key_request (or its cancellation) from /sync's to-device events. */
+static void keyreq_in(matrix *m, json_object *e)
+{
+	mxc_key_request q;
+	if (mx_crypto_key_request(m->crypto, e, &q) < 0)
+		return;
+	int mine = 0;
+	for (int i = 0; i < m->nkeyreqs; i++) {
+		const mxc_key_request *w = &m->keyreqs[i].q;
+		int same_dev = !strcmp(w->user, q.user) && !strcmp(w->device, q.device);
+		if (same_dev && (q.cancel ? !strcmp(w->request_id, q.request_id)
+				 : !strcmp(w->room, q.room) && !strcmp(w->session, q.session))) {
+			keyreq_pop(m, i--); /* cancelled, or asked again (the newer request id is kept) */
+			continue;
+		}
+		mine += !strcmp(w->user, q.user);
+	}
+	if (q.cancel) {
+		LOG(m, "debug", "e2ee: %s's device %s cancels its key request", q.user, q.device);
+		return;
+	}
+	if (!strcmp(q.user, m->set.user_id)) {
+		LOG(m, "debug", "e2ee: a key request of the bot's own user is refused (it has one device)");
+		return;
+	}
+	if (mine >= MX_KEYREQS_USER || m->nkeyreqs >= MX_KEYREQS_MAX) {
+		LOG(m, "debug", "e2ee: a key request of %s is dropped (too many waiting)", q.user);
+		return;
+	}
+	if (!m->keyreqs && !(m->keyreqs = calloc(MX_KEYREQS_MAX, sizeof *m->keyreqs)))
+		return;
+	LOG(m, "debug", "e2ee: %s's device %s asks for a key of %s", q.user, q.device, q.room);
+	m->keyreqs[m->nkeyreqs].q = q;
+	m->keyreqs[m->nkeyreqs].claimed = 0;
+	m->keyreqs[m->nkeyreqs++].queried = 0;
+	mx_kick(m, 0);
+}
+
+void mx_e2ee_answer(matrix *m)
+{
+	while (m->crypto && !m->key_req && !m->stopping && m->nkeyreqs > 0) {
+		struct mx_keyreq *k = &m->keyreqs[0];
+		const char *user = k->q.user;
+		/* Membership is read here, not when the request came: the
+		 * sync that brought it may also bring its sender's join. */
+		if (!keyreq_member(m, user, k->q.room)) {
+			LOG(m, "debug", "e2ee: a key request of %s for %s is refused (not in that encrypted room)", user,
+			    k->q.room);
+			keyreq_pop(m, 0);
+			continue;
+		}
+		if (!k->queried && !device_listed(m, user, k->q.device)) {
+			struct mx_known *kn = known_find(m, user);
+			k->queried = 1;
+			if (kn)
+				kn->stale = 1; /* a device newer than the list read: read it again, once */
+		}
+		if (start_query(m, &user, 1))
+			return; /* its reply kicks the dispatcher */
+		char *body = NULL;
+		int rc = mx_crypto_forward_body(m->crypto, user, k->q.device, k->q.room, k->q.session, &body);
+		if (rc == MXC_FWD_CLAIM && !k->claimed) {
+			k->claimed = 1;
+			char *claim = mx_crypto_claim_body(m->crypto, &user, 1, loop_now());
+			if (claim) {
+				if (key_request(m, REQ_KEYS_CLAIM, "POST", "/_matrix/client/v3/keys/claim", claim, NULL) < 0)
+					mx_crypto_claim_failed(m->crypto);
+				return;
+			}
+		}
+		if (rc == MXC_FWD_OK) {
+			LOG(m, "info", "e2ee: %s: the room key %s goes to %s's device %s, which asked for it", k->q.room,
+			    k->q.session, user, k->q.device);
+			send_to_device(m, NULL, body);
+		} else if (rc == MXC_FWD_CLAIM)
+			LOG(m, "debug", "e2ee: a key request of %s's device %s is dropped (no one-time key)", user,
+			    k->q.device);
+		keyreq_pop(m, 0);
+	}
 }
 
 /* ---- replies ---- */
@@ -559,8 +685,10 @@ static void devices_changed(matrix *m, json_object *changed)
 			continue;
 		k->stale = 1;
 		for (mx_room *r = m->rooms; r; r = r->next)
-			if (r->encrypted && r->id[0] && (mx_member_find(r, u) || !strcmp(r->dm_user, u)))
+			if (r->encrypted && r->id[0] && (mx_member_find(r, u) || !strcmp(r->dm_user, u))) {
+				LOG(m, "debug", "e2ee: %s's devices changed: the key of %s is renewed", u, r->id);
 				mx_crypto_room_rotate(m->crypto, r->id);
+			}
 	}
 }
 
@@ -577,6 +705,10 @@ void mx_e2ee_sync(matrix *m, json_object *body)
 		const char *type = mx_jstr(e, "type");
 		if (type && !strncmp(type, "m.key.verification.", 19)) {
 			mx_verify_to_device(m, e);
+			continue;
+		}
+		if (type && !strcmp(type, "m.room_key_request")) {
+			keyreq_in(m, e);
 			continue;
 		}
 		char room[ADAPTER_ID_MAX];

@@ -50,6 +50,8 @@
 #define MX_PENDING_KEEP_MS 600000    /* ...and it is kept this long for a late key */
 #define MX_PENDING_MAX 200           /* encrypted messages waiting for their keys, all rooms together */
 #define MX_KNOWN_MAX 5000            /* users whose devices the bot follows */
+#define MX_KEYREQS_MAX 64            /* key requests waiting for an answer, all users together: more are dropped */
+#define MX_KEYREQS_USER 8            /* ...and from one user, so that one cannot crowd out the others */
 
 typedef struct matrix matrix;
 
@@ -198,6 +200,8 @@ struct matrix {
 	int npending;
 	uint64_t e2ee_timer;           /* looks at the waiting messages */
 	unsigned long todev_serial;
+	struct mx_keyreq *keyreqs;     /* key requests waiting, oldest first (MX_KEYREQS_MAX of them once used) */
+	int nkeyreqs;
 	/* Cross-signing and verification (matrix_verify.c). */
 	int xsign_out;                 /* a cross-signing upload is out */
 	int xsign_authed;              /* the password was given once this run */
@@ -326,6 +330,8 @@ void mx_e2ee_event(matrix *m, mx_room *r, json_object *e);
 void mx_e2ee_done(matrix *m, mx_req *q, long status, json_object *body, const char *err);
 void mx_e2ee_fire_timers(matrix *m);
 int mx_e2ee_query_user(matrix *m, const char *user);
+/* Answers the waiting key requests, one request out at a time (called by the dispatcher). */
+void mx_e2ee_answer(matrix *m);
 
 /* ---- matrix_verify.c ---- */
 void mx_verify_publish(matrix *m);

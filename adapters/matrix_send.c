@@ -462,6 +462,7 @@ void mx_dispatch(matrix *m)
 {
 	if (m->fatal || !m->token[0])
 		return;
+	mx_e2ee_answer(m);
 	int64_t now = loop_now();
 	for (mx_room *r = m->rooms; r; r = r->next)
 		if (r->head && !r->sending)
