@@ -220,7 +220,7 @@ def human():
                 m = re.search(r"The computer would: (.*)", line)
                 if m:
                     p.send(m.group(1) + "\n")
-            elif "salt" in line and re.search(r"took \d+", line):
+            elif "tokens: " in line and re.search(r"took \d+", line):
                 ended = line
                 break
         check(ended is not None, "human: the deal is played to its end", p.lines[-3:])

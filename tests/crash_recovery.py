@@ -18,7 +18,7 @@ stopped cleanly and every match is exported with `cardbot export`. Then:
   announced as played is in the record, in the same order, by the same
   player): nothing acknowledged was lost; no card was announced twice in a
   deal and no commitment twice: nothing was applied twice;
-- each salt announced at a deal's end is the salt in the record;
+- no salt is said in a room (it is in the record only);
 - after a restart the person at table B is sent no hand until they show
   the seat key they were told when they sat (`claim KEY`: after a restart
   the bot cannot tell who holds a nick); every tenth restart they claim,
@@ -46,7 +46,7 @@ C = r"(?:10|[789JQKA])[\u2660\u2665\u2666\u2663]"
 PLAYED_RE = re.compile(r"^(?P<name>\S+) (?P<card>%s)$" % C)
 DOWN_RE = re.compile(r"^(?P<name>\S+) (?:plays face down|cuts with the trump card \(face down\))$")
 COMMIT_RE = re.compile(r"deck commitment (?P<c>[0-9a-f]{64})")
-SALT_RE = re.compile(r"^deal (?P<n>\d+) salt (?P<s>[0-9a-f]{32})(?::|$)")
+SALT_RE = re.compile(r"\bsalt [0-9a-f]{32}\b")
 HAND_RE = re.compile(r"^\[(?P<room>[#&!]\S*): (?P<state>[^\]]*)\] hand: ")
 
 passed = failed = 0
@@ -211,9 +211,9 @@ def run():
             by_commit[d["commitment"]] = (mid, i, room, rec)
 
     # the transcript, room by room, cut into deals by the commitments
-    lost = dup = 0
+    lost = dup = salts_said = 0
     for room in (A, B):
-        deals = []   # [commitment, [(kind, name, card)], salt]
+        deals = []   # [commitment, [(kind, name, card)]]
         seen_commit = set()
         for m in obs.lines:
             if m.src.lower() != "cardbot" or m.cmd not in ("NOTICE", "PRIVMSG") or m.target.lower() != room:
@@ -226,11 +226,10 @@ def run():
                                 room, c.group("c")[:12])):
                             dup += 1
                         seen_commit.add(c.group("c"))
-                    deals.append([c.group("c"), [], None])
+                    deals.append([c.group("c"), []])
                     continue
-                x = SALT_RE.match(s)
-                if x and deals:
-                    deals[-1][2] = x.group("s")
+                if SALT_RE.search(s):
+                    salts_said += 1
                     continue
                 x = PLAYED_RE.match(s)
                 if x and deals:
@@ -242,22 +241,19 @@ def run():
         # segments of one deal (a resume repeats its commitment) join up
         merged = {}
         order = []
-        for cm, plays, salt in deals:
+        for cm, plays in deals:
             if cm not in merged:
-                merged[cm] = [[], None]
+                merged[cm] = []
                 order.append(cm)
-            merged[cm][0].extend(plays)
-            merged[cm][1] = salt or merged[cm][1]
+            merged[cm].extend(plays)
         for cm in order:
-            plays, salt = merged[cm]
+            plays = merged[cm]
             if not check(cm in by_commit, "%s: announced commitment %s is in no record" % (room, cm[:12])):
                 lost += len(plays)
                 continue
             mid, di, rroom, rec = by_commit[cm]
             check(rroom == room, "%s: commitment %s belongs to a record of %s" % (room, cm[:12], rroom))
             d = rec["deals"][di]
-            if salt is not None:
-                check(d.get("salt") == salt, "%s: the salt told for match %d deal %d is the record's" % (room, mid, di))
             names = rec["players"]
             recplays = [(names[a["seat"]], a["card"]) for a in d["actions"] if a["do"] == "play"]
             ups = [p for p in plays if p[0] == "up"]
@@ -309,6 +305,7 @@ def run():
           "transcript: lost %d, duplicated %d; %d resumes at table B" % (
               kills, restarts, len(records), finished, ndeals, nactions, lost, dup, len(resumed_b)))
     check(lost == 0 and dup == 0, "nothing lost, nothing duplicated")
+    check(salts_said == 0, "no salt was said in a room (%d times): it is in the record only" % salts_said)
     irclib.rmtree(tmp) if failed == 0 else print("crash_recovery: kept %s" % tmp)
     return True
 

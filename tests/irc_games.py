@@ -16,7 +16,7 @@ Checks over everything each client received:
       Rook's discard never appear in the channel before they are public;
   (b) no private line to a client names a card that was at that moment in
       the other client's hand;
-  (c) the deal is whole (the end line and the salt), moves taken from the
+  (c) the deal is whole (the end line and the score), moves taken from the
       bot's own lists are never refused, and no line is broken UTF-8.
 Prints figures (channel and private lines per deal) and ends with
 "irc_games: N passed, M failed". Environment: CARDBOT, NGIRCD,
@@ -382,16 +382,16 @@ def main():
         time.sleep(0.5)
         ann.say("!start")
         cat.say("!start")
-        ok_t = play_deal([ann, bob], "deal 1 salt", 120)
-        ok_r = play_deal([cat, dan], "deal 1 salt", 120)
-        check(ok_t, "a whole Trump304 deal is played (ends with its salt)")
-        check(ok_r, "a whole Rook hand is played (ends with its salt)")
+        ok_t = play_deal([ann, bob], "· tokens: ", 120)
+        ok_r = play_deal([cat, dan], "· score: ", 120)
+        check(ok_t, "a whole Trump304 deal is played (ends with the tokens)")
+        check(ok_r, "a whole Rook hand is played (ends with the score)")
         for ok, name, ps in ((ok_t, "Trump304 deal 1", [ann, bob]), (ok_r, "Rook hand 1", [cat, dan])):
             if not ok:
                 tell_stall(name, ps, bot)
         time.sleep(0.5)
         for p in (ann, cat):
-            ends = [m.t for m in chan_lines(p) if "deal 1 salt" in strip_colours(m.text)]
+            ends = [m.t for m in chan_lines(p) if re.search(r"· (tokens|score): ", strip_colours(m.text))]
             if ends:
                 CUTOFF[p.chan] = ends[0]
         t_chan = [strip_colours(m.text) for m in chan_lines(ann)]

@@ -109,7 +109,13 @@ def main():
         ann.privmsg(CHAN, "!start")
         # Three deals (a whole match is tens of deals), then ann takes a
         # computer's seat and stops the match: a stopped match has its record too.
-        third = said(ann, n, r"deal 3 salt ", MATCH_TIMEOUT, private=False)
+        # (a deal ends with the tokens; its salt is in the record only)
+        third = n
+        for _ in range(3):
+            third = said(ann, third, r"· tokens: ", MATCH_TIMEOUT, private=False)
+            if third is None:
+                break
+            third += 1
         check(third is not None, "three deals were played within %.0f s" % MATCH_TIMEOUT, bot.log_tail())
         if third is None:
             return
@@ -119,7 +125,7 @@ def main():
         ann.privmsg(CHAN, "!stop")
         if said(ann, third, r"ann stops the table", 30, private=False) is None:
             raise RuntimeError("ann could not stop the match: " + bot.log_tail())
-        deals = sum(1 for m in ann.lines[n:] if m.src.lower() == BOTNICK and " salt " in m.text)
+        deals = sum(1 for m in ann.lines[n:] if m.src.lower() == BOTNICK and "· tokens: " in m.text)
         k = len(ann.lines)
         ann.privmsg(CHAN, "!304")   # a table again, to ask it for the record
         if said(ann, k, r"ann sits in seat 1", 60) is None:

@@ -161,7 +161,7 @@ def start_with_computers(p, chan, computers, new="!304"):
 def same_deal(p, chan, start):
     """No new deal since start (a computer may throw in its hand: new cards,
     and then taking another seat is allowed)."""
-    return not p.find(start, r"deck commitment|throws in the hand|salt", chan)
+    return not p.find(start, r"deck commitment|throws in the hand|· tokens: ", chan)
 
 
 def sc_seen(port):

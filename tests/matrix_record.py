@@ -122,7 +122,7 @@ def main():
         if not over:
             return
         match_s = time.time() - t0
-        deals = sum(1 for x in bodies(hs.bot_messages(botid, room, n0)) if " salt " in x)
+        deals = sum(1 for x in bodies(hs.bot_messages(botid, room, n0)) if "· tokens: " in x)
 
         # Faults on the way: the first upload gets a 500, the next a 429;
         # the first send of the m.file event gets a 500.

@@ -17,6 +17,9 @@ waits for the bot's answer to a command, never for a fixed time.
   partner   a partner's answer to `partner` reads "answers for their
             partner: pass", not a pass of their own (which would read
             like a double pass when their turn comes).
+  lastcard  `set lastcard on` (allowed during a match, off by default, in
+            `rules more`): a player's last card is played for them, in
+            304, Trump304 and Rook; no turn prompt for it.
   names     games named as people name them: "A Trump304 table", "now
             plays 304 for six", "a match of Trump304 begins", !history's
             "Trump304, stopped", !table's "Rook"; `cardbot export DB` has
@@ -31,7 +34,10 @@ waits for the bot's answer to a command, never for a fixed time.
   hint_style  `hint` writes its card in the person's style (Q♣, or QC
             after `ascii on`).
   first_deal  the first deal's line is as short as any other: what a deck
-            commitment is for comes once, with the match's terms.
+            commitment is for comes once, with the match's terms; no
+            deal ends with its salt (the record holds it).
+  eight_once  at 304's eight-card bidding a player's hand comes once, not
+            when the last cards are dealt and again at their turn.
 
 Ends with "newcomer: N passed, M failed". Environment: CARDBOT (default
 bin/cardbot), NEWCOMER_VERBOSE=1 prints every line.
@@ -328,9 +334,81 @@ def first_deal():
         text = deal["text"] if deal else ""
         check(re.search(r"deck commitment [0-9a-f]{64}", text) and "verify" not in text and len(text) < 240,
               "first deal: its line has the commitment and no explanation (%d characters)" % len(text), text)
+        end = autoplay(b, lambda o: o.get("to") == "#x" and "tokens: " in o["text"], limit=100)
+        check(end is not None and not re.search(r"salt [0-9a-f]{32}", end),
+              "first deal: it ends without its salt", end)
         b.stop()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def eight_once():
+    """At 304's eight-card bidding a player's hand (eight cards) comes once:
+    with their turn, not also when the last four cards are dealt."""
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    seen = {"eight": 0, "dup": [], "last": None}
+    try:
+        b = Bot(tmp)
+        seated(b)
+
+        def until(o):
+            t = o["text"]
+            if o.get("user") == "ann" and "] hand: " in t:
+                state, cards = t.split("] hand: ", 1)
+                cards = cards.split(" | ")[0]
+                if "eight-card bidding" in state:
+                    seen["eight"] += 1
+                    if cards == seen["last"]:
+                        seen["dup"].append(t)
+                seen["last"] = cards
+            if o.get("to") == "#x" and "the match is over" in t:
+                b.say("!start")
+            return seen["eight"] >= 3
+
+        def choose(t):
+            # ann passes every bid (her hands come from the bot, not from
+            # a hint), so another seat picks the trump card
+            return "pass" if ("to bid" in t or "bidding" in t) else None
+        autoplay(b, until, choose, limit=300)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    check(seen["eight"] >= 3, "eight_once: ann's eight-card hand came in three deals (%d)" % seen["eight"])
+    check(not seen["dup"], "eight_once: no eight-card hand came twice in a row", seen["dup"][:2])
+
+
+def lastcard():
+    """`set lastcard on`: a player's last card is played for them."""
+    for game, last_trick in (("", "trick 8"), ("!new trump304", "trick 8"), ("!new rook", "trick 14")):
+        tmp = tempfile.mkdtemp(prefix="newcomer.")
+        try:
+            b = Bot(tmp)
+            b.ask("!304", lambda t: "sits in seat 1" in t)
+            if game:
+                b.ask(game, lambda t: "now plays" in t)
+            got = b.ask("!rules more", lambda t: t.startswith("#x: "))
+            check(got is not None and "lastcard off" in got, "lastcard: off by default, in rules more (%s)" % (game or "304"), got)
+            b.ask("!set level easy", lambda t: "level is now" in t)
+            b.ask("!bot all", lambda t: "taken" in t)
+            b.ask("!start", lambda t: "begins" in t)
+            got = b.ask("!set lastcard on", lambda t: "lastcard" in t)
+            check(got is not None and "lastcard is now on" in got, "lastcard: set on during a match (%s)" % (game or "304"), got)
+            b.say("hint", room=None)  # ann's turn may have been asked before the answer: the hint plays it
+            last_prompts = []
+
+            def until(o):
+                t = o["text"]
+                if o.get("user") == "ann" and "your turn" in t and (
+                        re.search(r"\] hand: 1:\S+( \||$)", t) or "only card to play is the trump card" in t):
+                    last_prompts.append(t)
+                return o.get("to") == "#x" and re.search(r"· (tokens|score): ", t)
+            end = autoplay(b, until, limit=200)
+            check(end is not None, "lastcard: a deal is played to its end (%s)" % (game or "304"), end)
+            check(not last_prompts, "lastcard: ann is never asked to play her last card (%s)" % (game or "304"),
+                  last_prompts[:1])
+            b.stop()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def names():
@@ -441,24 +519,35 @@ def page_words():
 
 def hint_style():
     """`hint` writes the card as the person reads cards: suit symbols, or
-    letters after `ascii on`; the hint as written is taken as a command."""
-    tmp = tempfile.mkdtemp(prefix="newcomer.")
-    try:
-        b = Bot(tmp)
-        seated(b)
-        is_play = lambda o: o.get("user") == "ann" and re.search(r"The computer would: play (?!trump)", o["text"])
-        got = autoplay(b, is_play, limit=300)
-        check(got is not None and re.search(r"would: play (10|[2-9JQKA])[♠♥♦♣]$", got),
-              "hint: with symbols, the card has its suit symbol", got)
-        if got:
-            b.say(got.split("would: ", 1)[1], room=None)
-        b.ask("!ascii on", lambda t: "letters" in t)
-        got = autoplay(b, is_play, limit=300)
-        check(got is not None and re.search(r"would: play (10|[2-9TJQKA])[SHDC]$", got),
-              "hint: after ascii on, the card in letters", got)
-        b.stop()
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+    letters after `ascii on`, in 304 and Trump304 alike (Rook's cards read
+    14R either way); the hint as written is taken as a command."""
+    for game, sym, asc in (("", r"(10|[2-9JQKA])[♠♥♦♣]", r"(10|[2-9TJQKA])[SHDC]"),
+                           ("!new trump304", r"(10|[2-9JQKA])[♠♥♦♣]", r"(10|[2-9TJQKA])[SHDC]"),
+                           ("!new rook", r"(1[0-4]|[1-9])[RGYB]|ROOK", r"(1[0-4]|[1-9])[RGYB]|ROOK")):
+        name = game.split()[-1] if game else "304"
+        tmp = tempfile.mkdtemp(prefix="newcomer.")
+        try:
+            b = Bot(tmp)
+            seated(b, game)
+            is_play = lambda o: o.get("user") == "ann" and re.search(r"The computer would: play (?!trump)", o["text"])
+            got = autoplay(b, is_play, limit=300)
+            check(got is not None and re.search(r"would: play (%s)$" % sym, got),
+                  "hint: %s: with symbols, the card as the hand shows it" % name, got)
+            if got:
+                b.say(got.split("would: ", 1)[1], room=None)
+            b.ask("!ascii on", lambda t: "letters" in t)
+            got = autoplay(b, is_play, limit=300)
+            check(got is not None and re.search(r"would: play (%s)$" % asc, got),
+                  "hint: %s: after ascii on, the card in letters" % name, got)
+            if got:
+                k = len(b.lines)
+                b.say(got.split("would: ", 1)[1], room=None)
+                b.wait(lambda o: o.get("to") == "#x" and "Ann " in o["text"], timeout=30)
+                refused = [o["text"] for o in b.lines[k:] if o.get("user") == "ann" and "cannot read" in o["text"]]
+                check(not refused, "hint: %s: the hint as written is a command the bot reads" % name, refused[:1])
+            b.stop()
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main():
@@ -467,7 +556,7 @@ def main():
         print("newcomer: 0 passed, 1 failed")
         return 1
     only = sys.argv[1:]
-    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
+    for name, fn in (("rules", rules), ("errors", errors), ("partner", partner), ("first_deal", first_deal), ("eight_once", eight_once), ("lastcard", lastcard), ("names", names), ("wording", wording), ("bot_all", bot_all), ("deps", deps), ("page_words", page_words), ("hint_style", hint_style)):
         if only and name not in only:
             continue
         try:

@@ -6,7 +6,11 @@
   documenting it fails here;
 - every command `cardbot help` lists, and every option each
   `cardbot COMMAND --help` shows, is in cardbot(1);
-- the checker itself is shown to catch a page with a key removed;
+- cardbot(1)'s CHAT COMMANDS are the in-chat help, word for word: every
+  command `!help` lists has an entry saying what `!help COMMAND` says
+  (asked of the real binary, `cardbot play`), and no other;
+- the checker itself is shown to catch a page with a key removed, and one
+  whose chat commands lag behind the help;
 - the README's Layout names every folder that holds a tracked file (below
   tests/'s data folders), and no folder that does not exist.
 """
@@ -143,8 +147,65 @@ def layout_page():
         "## Layout\n    engine/\n      g304/\n"), "the Layout check catches a folder left out")
 
 
+def chat_help():
+    """What the bot says to `help` and to `help COMMAND`, for each command:
+    {"!bot": "!bot [SEAT|all]: seat a computer player ..."}."""
+    first = subprocess.run([CARDBOT, "play", "--delay", "60000", "--name", "ann"], input="help\n", capture_output=True,
+                           text=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
+    m = re.search(r"^\(private\) \d+ commands .*?: (.*)$", first.stdout, re.M)
+    cmds = m.group(1).split() if m else []
+    asked = "".join("help %s\n" % c.lstrip("!") for c in cmds)
+    r = subprocess.run([CARDBOT, "play", "--delay", "60000", "--name", "ann"], input=asked, capture_output=True,
+                       text=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
+    helps = {}
+    for line in r.stdout.splitlines():
+        h = re.match(r"^\(private\) (!\w+)\b(.*)$", line)
+        if h and h.group(1) in cmds and h.group(1) not in helps and ":" in h.group(2):
+            helps[h.group(1)] = h.group(1) + h.group(2)
+    return cmds, helps
+
+
+def chat_entries(page_text):
+    """The CHAT COMMANDS section's entries as one line each, "usage: text",
+    with the roff taken out; a private command written for IRC ("/msg
+    cardbot play CARD") as the terminal writes it ("play CARD")."""
+    sec = page_text.split(".SH CHAT COMMANDS", 1)[-1].split("\n.SH ", 1)[0]
+    entries = {}
+    for part in sec.split("\n.TP\n")[1:]:
+        lines = part.strip().splitlines()
+        m = re.match(r'^\.B "(.*)"$', lines[0])
+        if not m:
+            continue
+        text = " ".join(lines[1:]).replace("\\-", "-").replace("\\&", "").replace("/msg cardbot ", "")
+        entries[re.match(r"!\w+", m.group(1)).group(0)] = "%s: %s" % (m.group(1), re.sub(r"\s+", " ", text).strip())
+    return entries
+
+
+def chat_mismatches(page_text, cmds, helps):
+    entries = chat_entries(page_text)
+    bad = [c for c in cmds if entries.get(c) != helps.get(c)]
+    return bad + sorted(c for c in entries if c not in cmds)
+
+
+def chat_page():
+    text = open(PAGES[0], encoding="utf-8").read()
+    cmds, helps = chat_help()
+    T.check(len(cmds) >= 30 and len(helps) == len(cmds) and "!rules" in helps and "!bot" in helps,
+            "the bot's help lists its commands and explains each (%d of %d)" % (len(helps), len(cmds)), cmds)
+    bad = chat_mismatches(text, cmds, helps)
+    for c in bad:
+        T.check(False, "cardbot(1)'s entry for %s is what !help says" % c,
+                "page: %r; help: %r" % (chat_entries(text).get(c), helps.get(c)))
+    T.check(not bad, "cardbot(1)'s CHAT COMMANDS say what the in-chat help says, every command (%d)" % len(cmds))
+    T.check("!rules [more]" in text and "!bot [SEAT|all]" in text, "cardbot(1) has !rules more and !bot all")
+    # The checker can fail: a page from before !rules more and !bot all.
+    old = text.replace('.B "!rules [more]"', '.B "!rules"').replace("[SEAT|all]", "[SEAT]")
+    T.check({"!rules", "!bot"} <= set(chat_mismatches(old, cmds, helps)), "a page without them is caught")
+
+
 man_warnings()
 config_page()
 layout_page()
 command_page()
+chat_page()
 T.finish()

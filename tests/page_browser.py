@@ -11,6 +11,8 @@ replay's JSON lines and never from the page's own data. Also: no console
 error or exception; the trick and deal keys; every control reachable by Tab
 and operable by keyboard; every card and the plot with a text alternative;
 buttons of at least 44 px on a phone; a hostile player name shown as text;
+no line of the score plot runs over another (Trump304's two opponents of
+three are paid alike: their lines were one on the other);
 and the checker itself must catch a page whose story had two cards swapped.
 
 chromium missing is a failure, not a skip (deploy/deps.sh installs it).
@@ -329,6 +331,37 @@ def a11y_checks(browser, url, name):
     check(page.errors == [], "%s: no console error on a phone: %s" % (name, page.errors))
 
 
+def rendered_page(browser, tmp, rec_name):
+    """The record rec_name rendered (`cardbot render`) and opened in a new
+    page, or None (a failed check) when it does not render."""
+    out = os.path.join(tmp, rec_name + ".html")
+    ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
+    if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
+        return None
+    page = browser.new_page()
+    page.navigate("file://" + out)
+    return page
+
+
+def plot_apart(browser, tmp):
+    """Sides with equal scores are drawn side by side: no two lines of the
+    plot share a segment (nor a point), so none hides another."""
+    rec_name = "t304_tokens_three_players"
+    page = rendered_page(browser, tmp, rec_name)
+    if not page:
+        return
+    label = page.eval("document.querySelector('#plot svg').getAttribute('aria-label')")
+    scores = [tuple(int(v) for v in m.split(" to ")) for m in re.findall(r"after deal \d+: ([-\d]+(?: to [-\d]+)+)", label or "")]
+    check(any(len(set(s)) < len(s) for s in scores[1:]),
+          "%s: two sides have the same score after a deal (the case the check is for): %s" % (rec_name, scores))
+    lines = page.eval("[...document.querySelectorAll('#plot svg polyline')].map(l => l.getAttribute('points'))")
+    pts = [[tuple(float(v) for v in p.split(",")) for p in ln.split()] for ln in lines or []]
+    shared = [(a, b, i) for a in range(len(pts)) for b in range(a + 1, len(pts)) for i in range(len(pts[a]))
+              if pts[a][i] == pts[b][i]]
+    check(len(pts) == 3 and not shared, "%s: no two lines of the plot meet at a point (%s)" % (rec_name, shared[:3]))
+    check(page.errors == [], "%s: no console error or exception: %s" % (rec_name, page.errors))
+
+
 def main():
     start = time.time()
     if not check(cdplib.find_chromium() is not None, "chromium is installed (deploy/deps.sh installs it)"):
@@ -377,16 +410,14 @@ def main():
             check(page.errors == [], "%s: no console error or exception: %s" % (rec_name, page.errors))
             if rec_name == "closed_cut_success":
                 a11y_checks(browser, "file://" + out, rec_name)
+        plot_apart(browser, tmp)
 
         # A passed-out deal has no tricks: its end shows no empty "The deal's
         # tricks" heading (a played deal's end shows it).
         for rec_name, want_hidden in (("audit_bid_ask_pass_passout", True), ("audit_bid_ask_first", False)):
-            out = os.path.join(tmp, rec_name + ".html")
-            ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
-            if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
+            page = rendered_page(browser, tmp, rec_name)
+            if not page:
                 continue
-            page = browser.new_page()
-            page.navigate("file://" + out)
             page.key("Home")
             s = page.eval(SNAPSHOT)
             while s["kind"] != "end":

@@ -285,7 +285,7 @@ def test_saving_works_at_deal():
         w.privmsg("#304", cmd)
         time.sleep(0.6)  # within the default limit of 5 commands, then one a second
     # the end of a deal: the next is stored only after the pause
-    ended = w.wait(lambda: any(re.match(r"deal \d+ salt", x) or " salt " in x for x in bot_lines(w, "#304")), 90)
+    ended = w.wait(lambda: any("· tokens: " in x for x in bot_lines(w, "#304")), 90)
     check(ended, "computer players finish a deal")
     resource.prlimit(bot.proc.pid, resource.RLIMIT_FSIZE, FULL)
     k = len(w.lines)

@@ -219,10 +219,24 @@
 		add("text", { x: L, y: H - 6, "font-size": 18 }, "deal 0");
 		add("text", { x: W - R, y: H - 6, "font-size": 18, "text-anchor": "end" }, "deal " + pts[pts.length - 1].deal);
 		var colours = ["#1f5fbf", "#c0161d", "#0b7a2a", "#8a5a00"];
+		/* Sides with the same score at a deal (Trump304's two opponents of
+		 * three, who are paid alike; everyone at 0) are drawn side by side,
+		 * a line's width apart, so no line runs over another and hides it;
+		 * each point keeps a dot, and the text alternative the exact values. */
+		var GAP = 5;
+		function dodge(i, k) {
+			var v = pts[i].score[k], same = 0, before = 0;
+			for (var j = 0; j < ns; j++) {
+				if (pts[i].score[j] !== v) continue;
+				same++;
+				if (j < k) before++;
+			}
+			return (before - (same - 1) / 2) * GAP;
+		}
 		for (var k = 0; k < ns; k++) {
-			/* Each line thinner than the one before, so one that runs over another leaves it in sight. */
-			add("polyline", { fill: "none", stroke: colours[k], "stroke-width": 8 - 2 * k, "stroke-linejoin": "round",
-				points: pts.map(function (p, i) { return x(i) + "," + y(p.score[k]); }).join(" ") });
+			add("polyline", { fill: "none", stroke: colours[k], "stroke-width": 4, "stroke-linejoin": "round",
+				points: pts.map(function (p, i) { return x(i) + "," + (y(p.score[k]) + dodge(i, k)); }).join(" ") });
+			pts.forEach(function (p, i) { add("circle", { cx: x(i), cy: y(p.score[k]) + dodge(i, k), r: 3, fill: colours[k] }); });
 		}
 		/* Where this step is: after how many deals. */
 		var done = 0;

@@ -90,6 +90,29 @@ card render_hand_at(cardset hand, int pos)
 	return order_at(order, hand_order(hand, order), pos);
 }
 
+size_t render_plain(char *s)
+{
+	char *w = s;
+	for (const char *p = s; *p;) {
+		if (*p == 0x03) { /* colour: up to two digits, then ",NN" for a background */
+			p++;
+			for (int k = 0; k < 2 && *p >= '0' && *p <= '9'; k++)
+				p++;
+			if (p[0] == ',' && p[1] >= '0' && p[1] <= '9') {
+				p++;
+				for (int k = 0; k < 2 && *p >= '0' && *p <= '9'; k++)
+					p++;
+			}
+		} else if (*p == 0x02 || *p == 0x0f || *p == 0x16 || *p == 0x1d || *p == 0x1f) {
+			p++;
+		} else {
+			*w++ = *p++;
+		}
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 /* A card as typed, cleaned into a code ("JS", "10H"): colour codes, spaces
  * and suit symbols taken out or into letters. 0 if too long. */
 static int typed_code(const char *text, char buf[8])

@@ -20,6 +20,11 @@ void render_hand(strbuf *b, cardset hand, int style, int numbered);
 /* The card at 1-based position pos of render_hand's order, or CARD_NONE. */
 card render_hand_at(cardset hand, int pos);
 
+/* Takes mIRC formatting (colours, bold, reset) out of s, in place: a card
+ * as rendered becomes one a player can type back ("Q\u2665", "14R").
+ * Returns the new length. */
+size_t render_plain(char *s);
+
 /* Parses a card as a player may type it: "js", "J♠", "10h", "th", "TH",
  * "j s", "J of spades" is not accepted. Returns CARD_NONE if unreadable. */
 card render_parse_card(const char *text);

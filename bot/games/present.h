@@ -147,6 +147,8 @@ typedef struct present {
 	/* A seat whose moves the bot makes though a person holds it (304: a
 	 * caps caller's stated order, and who asked it to `finish`). NULL: none. */
 	int (*auto_seat)(const struct table *t, int s);
+	/* The cards seat s holds now (304: its trump card on the table too). */
+	int (*cards_held)(const struct table *t, int s);
 	/* The rest of the deal is played out by the table at once, with any
 	 * legal cards, for every seat (304: a pcc lost at a trick; the record
 	 * still holds every card). NULL: never. */

@@ -533,14 +533,24 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_DEALT_REST:
 			table_say(t, SIX(t) ? T_DEALT_REST6 : T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
-			/* The room hears of the last cards before anyone reads them. */
+			/* The room hears of the last cards before anyone reads them.
+			 * Every seat has its turn in this bidding round, and its turn
+			 * prompt sends its hand: sent now as well, the same hand would
+			 * come twice in a row; so it waits for that turn (or for play,
+			 * if a pcc ends the round first). A brief room's prompts send
+			 * no hand: there it goes now. */
 			table_flush(t);
-			for (int s = 0; s < g->nseats; s++)
-				if (s != g->turn || t->set.brief)
+			for (int s = 0; s < g->nseats; s++) {
+				if (t->set.brief)
 					table_send_hand(t, s);
+				else if (s != g->turn)
+					t->hand_due |= (uint8_t)(1u << s);
+			}
 			break;
 		case G304_EV_TRUMP_BACK:
 			table_say(t, T_TRUMP_BACK, who, NULL, NULL);
+			/* The old trump card is back in its owner's hand: told with play. */
+			t->hand_due |= (uint8_t)(1u << e->seat);
 			break;
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
@@ -558,6 +568,14 @@ static void events(table *t, const game_result *res)
 		case G304_EV_PLAY_STARTS:
 			table_say(t, T_PLAY_STARTS, who,
 				  table_txt(t, c1, sizeof c1, g->trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
+			/* Hands that waited for a turn the bidding never gave (the
+			 * leader's comes with its prompt). */
+			if (t->hand_due) {
+				table_flush(t);
+				for (int s = 0; s < g->nseats; s++)
+					if ((t->hand_due >> s & 1) && s != g->turn)
+						table_send_hand(t, s);
+			}
 			break;
 		case G304_EV_OPENED:
 			room_card(t, e->card, c1, sizeof c1);
@@ -760,6 +778,14 @@ static int pcc_lost(const table *t)
 	fam f;
 	fam_of(t, &f);
 	return f.phase == G304_PHASE_PLAY && pcc_broken(&f);
+}
+
+/* The cards seat s holds, its trump card on the table counted. */
+static int cards_held(const table *t, int s)
+{
+	fview v;
+	fview_of(t, s, &v);
+	return __builtin_popcountll(v.hand) + (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE);
 }
 
 /* A caps caller's stated order, or a player who asked the bot to finish
@@ -1111,10 +1137,10 @@ static void rules(table *t, char *buf, size_t len)
 	const g304_rules *r = &t->set.rules;
 	static const char *const paces[] = { "live", "casual", "correspondence" };
 	static const char *const caps[] = { "strict", "lenient", "off" };
-	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
+	const char *args[8] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
 		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
-		paces[t->set.pace % 3] };
-	text_fmt_in(table_reader_now(t), buf, len, SIX(t) ? T_RULES6 : T_RULES, 7, args);
+		paces[t->set.pace % 3], t->set.lastcard ? "on" : "off" };
+	text_fmt_in(table_reader_now(t), buf, len, SIX(t) ? T_RULES6 : T_RULES, 8, args);
 }
 
 static const present_verb verbs[] = {
@@ -1157,6 +1183,7 @@ static const present_bands bands = {
 	.last = last,                                          \
 	.command = command,                                    \
 	.auto_seat = auto_seat,                                \
+	.cards_held = cards_held,                              \
 	.play_out = pcc_lost,                                  \
 	.choose = choose,                                      \
 	.hint_text = hint_text,                                \

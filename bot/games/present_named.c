@@ -115,23 +115,32 @@ void named_action_json(const table *t, const game_action *a, char *out, size_t l
 }
 
 /* The hint, as the command the player would type. */
+/* Card c as seat s reads it in its hand, and may type it back: "J\u2660"
+ * and "14R", or "JS" after `ascii on` (without the colours of IRC). */
+static const char *typed_card(const table *t, int s, int c, char *out, size_t len)
+{
+	const present_named_game *g = t->pr->words;
+	strbuf b;
+	sb_init(&b, out, len);
+	g->card(&b, c, table_style_of(t, s));
+	render_plain(out);
+	return out;
+}
+
 void named_hint_text(table *t, int s, const game_action *a, char *buf, size_t len)
 {
-	(void)s;
 	const present_named_game *g = t->pr->words;
-	char code[8], c2[8];
+	char code[32], c2[32];
 	const char *name = t->gdef->act_name(a->type);
 	if (!strcmp(name, "bid")) {
 		snprintf(buf, len, "bid %d", a->value);
 	} else if (!strcmp(name, "trump") && g->colour_parse) {
 		snprintf(buf, len, "trump %s", g->colour_name(a->value));
 	} else if (!strcmp(name, "exchange")) {
-		t->gdef->card_code(a->cards[0], code);
-		t->gdef->card_code(a->cards[1], c2);
-		snprintf(buf, len, "exchange %s %s", code, c2);
+		snprintf(buf, len, "exchange %s %s", typed_card(t, s, a->cards[0], code, sizeof code),
+			 typed_card(t, s, a->cards[1], c2, sizeof c2));
 	} else if (!strcmp(name, "trump") || !strcmp(name, "play") || !strcmp(name, "discard")) {
-		t->gdef->card_code(a->cards[0], code);
-		snprintf(buf, len, "%s %s", name, code);
+		snprintf(buf, len, "%s %s", name, typed_card(t, s, a->cards[0], code, sizeof code));
 	} else {
 		snprintf(buf, len, "%s", name);
 	}
@@ -439,6 +448,12 @@ static void state_text(table *t, strbuf *b, const named_state *x)
 }
 
 /* The private hand line: where the game is, the hand with positions, what may be done. */
+int named_cards_held(const table *t, int s)
+{
+	const present_named_game *g = t->pr->words;
+	return __builtin_popcountll(g->held(t, s));
+}
+
 void named_hand(table *t, int s)
 {
 	const present_named_game *g = t->pr->words;

@@ -274,7 +274,7 @@ static void last(table *t, const char *user, int s)
 static void rules(table *t, char *buf, size_t len)
 {
 	static const char *const paces[] = { "live", "casual", "correspondence" };
-	table_txt(t, buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], NULL);
+	table_txt(t, buf, len, T_G_RULES_ROOK, table_room_shown(t), paces[t->set.pace % 3], t->set.lastcard ? "on" : "off");
 }
 
 /* ---- `cardbot replay` and the match page (replay.h) ---- */

@@ -200,8 +200,8 @@ static void rules(table *t, char *buf, size_t len)
 	char n[16], secs[16];
 	snprintf(n, sizeof n, "%d", t->nseats);
 	snprintf(secs, sizeof secs, "%d", t->set.live_turn_seconds);
-	const char *args[4] = { table_room_shown(t), n, paces[t->set.pace % 3], secs };
-	text_fmt_in(table_reader_now(t), buf, len, T_G_RULES_T304, 4, args);
+	const char *args[5] = { table_room_shown(t), n, paces[t->set.pace % 3], secs, t->set.lastcard ? "on" : "off" };
+	text_fmt_in(table_reader_now(t), buf, len, T_G_RULES_T304, 5, args);
 }
 
 /* ---- `cardbot replay` and the match page (replay.h) ---- */

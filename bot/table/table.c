@@ -812,7 +812,7 @@ static const struct set_option {
 } set_options[] = {
 	{ "bidding", "pagat|single" }, { "fives", "on|off" }, { "scoring", "standard|bank" },
 	{ "caps", "strict|lenient|off" }, { "external_caps", "on|off" }, { "pace", "live|casual|correspondence" },
-	{ "level", "easy|normal|strong" }, { "think", "10-10000" }, { "lang", "en|si|ta" },
+	{ "level", "easy|normal|strong" }, { "think", "10-10000" }, { "lastcard", "on|off" }, { "lang", "en|si|ta" },
 };
 #define SET_OPTIONS (sizeof set_options / sizeof set_options[0])
 
@@ -871,6 +871,9 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 	} else if (!strcasecmp(opt, "lang") && text_lang_find(val)) {
 		snprintf(t->set.lang, sizeof t->set.lang, "%s", text_lang_find(val)->code);
 		shown = t->set.lang;
+	} else if (!strcasecmp(opt, "lastcard") && (b = on_off(val)) >= 0) {
+		t->set.lastcard = b;
+		shown = offon[b];
 	} else if (!strcasecmp(opt, "think") && parse_number(val, 10, 10000, &n) == 0) {
 		t->set.computer_think_ms = (int)n;
 		snprintf(num, sizeof num, "%ld", n);
@@ -908,6 +911,8 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 	if (table_db(t) && *user && store_channel_set(table_db(t), t->net->name, t->room, opt, val) < 0)
 		log_msg(LOG_ERROR, NULL, "%s", store_error(table_db(t)));
 	table_flush(t);
+	if (!strcmp(opt, "lastcard") && t->state == TABLE_PLAYING && t->set.lastcard)
+		table_schedule(t); /* the turn awaited now may be a last card */
 }
 
 static void cmd_start(table *t, const char *user, const char *name, int in_room, int argc, char **argv)
@@ -1758,10 +1763,11 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 		table_tell(t, user, T_NOT_PLAYING, table_room_shown(t), t->host->prefix, NULL);
 		return;
 	}
-	/* The room's language may change during a match: it touches no rule;
-	 * but only its players change it then (a spectator's `!set lang`
-	 * every second was a flood of room lines: issue 29). */
-	int any_time = c->fn == cmd_set && argc > 1 && !strcasecmp(argv[1], "lang");
+	/* The room's language and lastcard may change during a match: they
+	 * touch no rule; but only its players change them then (a
+	 * spectator's `!set lang` every second was a flood of room lines:
+	 * issue 29). */
+	int any_time = c->fn == cmd_set && argc > 1 && (!strcasecmp(argv[1], "lang") || !strcasecmp(argv[1], "lastcard"));
 	if (any_time && t->state != TABLE_OPEN && table_seat_of(t, user) < 0) {
 		table_tell(t, user, T_SET_PLAYERS_ONLY, table_room_shown(t), NULL, NULL);
 		return;

@@ -55,6 +55,8 @@ typedef struct table_settings {
 	int computer_level;        /* enum game_ai_level: strong, else normal (when not easy) */
 	int computer_think_ms;     /* a search player's budget per decision (0: 300 ms) */
 	int hints;                 /* private prompts list the legal cards */
+	int lastcard;              /* a person's last card is played for them (`set lastcard on`):
+	                            * it is the only card they may play, and everyone knows it */
 	int brief;                 /* the network limits the bot's messages (Matrix rate limits):
 	                            * a move the room saw typed is not repeated, the turn is named
 	                            * only in a line that goes out anyway, a trick is told in one
@@ -203,7 +205,7 @@ typedef struct table {
 	int64_t match_id;          /* the match in the database (0: none) */
 	int deal_idx;              /* deals of this match stored so far (redeals included) */
 	int seq;                   /* actions of the current deal stored so far */
-	char salt[33];             /* the current deal's salt, told when the deal ends */
+	char salt[33];             /* the current deal's salt (in the record only, never said) */
 	char commitment[65];       /* the current deal's commitment, told when it starts */
 	unsigned long meta_hash;   /* of the meta last saved, to save only changes */
 	int save_failed;           /* the last save failed (said once, not every line) */
@@ -218,6 +220,8 @@ typedef struct table {
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];
 	int nviewers;
+	uint8_t hand_due;          /* seats whose changed hand is told at their turn (once, not
+	                            * also when it changed), or when the bidding it came in ends */
 	char bid_by[TABLE_SEATS][TABLE_NAME_MAX]; /* who held each seat when it last bid in this deal
 	                                          * ("" unknown: the seat's name now) */
 } table;

@@ -45,16 +45,34 @@ uint64_t table_stamp(const table *t)
 	return t->nacts << 16 ^ (uint64_t)t->deal_idx;
 }
 
+/* `set lastcard on`: seat s is to play its last card, which is then the
+ * only card it may play; played for it, as a computer's move is, it tells
+ * nobody anything. (A card forced earlier, the only card of the suit led,
+ * is not: played at once, it would tell the table there was no choice.) */
+static int last_card(const table *t, int s)
+{
+	if (!t->set.lastcard || !t->g || !table_in_deal(t) || t->pr->cards_held(t, s) != 1)
+		return 0;
+	game_legal l;
+	game_legal_of(t->g, s, &l);
+	int play = t->gdef->act_parse("play");
+	/* (Calls open at any moment, 304's spoilt, stay open until then.) */
+	return play >= 0 && (l.acts >> play & 1) && l.cards && !(l.cards & (l.cards - 1));
+}
+
 int table_auto_seat(const table *t, int s)
 {
 	if (s < 0 || s >= t->nseats)
 		return 0;
-	return t->seats[s].computer || (t->pr->auto_seat && t->pr->auto_seat(t, s));
+	return t->seats[s].computer || (t->pr->auto_seat && t->pr->auto_seat(t, s)) || last_card(t, s);
 }
 
 void table_send_hand(table *t, int s)
 {
-	if (s < 0 || s >= t->nseats || !table_private_ok(t, s) || !table_in_deal(t))
+	if (s < 0 || s >= t->nseats)
+		return;
+	t->hand_due &= (uint8_t)~(1u << s);
+	if (!table_private_ok(t, s) || !table_in_deal(t))
 		return;
 	const text_lang *was = table_reader(t, table_lang_of(t, t->seats[s].user));
 	t->pr->hand(t, s);
@@ -289,6 +307,7 @@ static void deal_next(void *ctx)
 	t->deal_idx++;
 	t->seq = 0;
 	t->nacts++;
+	t->hand_due = 0;
 	memset(t->bid_by, 0, sizeof t->bid_by);
 	int e = game_deal(t->g, deck);
 	memset(deck, 0, sizeof deck);
@@ -470,13 +489,9 @@ int table_act(table *t, const game_action *a, const char *user)
 	t->stop_votes = 0;
 	t->pr->events(t, &res);
 	t->seen_seat = -1;
-	if (deal_over) {
-		/* The salt opens the commitment told at the start of the deal
-		 * (what it is for was said with the match's first commitment). */
-		char n[16];
-		snprintf(n, sizeof n, "%d", st.deal_no);
-		table_say(t, T_SALT, n, t->salt, NULL);
-	}
+	/* A deal's salt is not said at its end: it opens the commitment only
+	 * beside the deck, and both are in the match record (T_COMMITMENT_HOW
+	 * says so once a match). */
 	after_action(t, user != NULL);
 	return 0;
 }

@@ -29,6 +29,7 @@ static const struct meta_int {
 	{ "computer_delay_ms", 0, 1 << 24, offsetof(table_settings, computer_delay_ms) },
 	{ "computer_easy", 0, 1, offsetof(table_settings, computer_easy) },
 	{ "hints", 0, 1, offsetof(table_settings, hints) },
+	{ "lastcard", 0, 1, offsetof(table_settings, lastcard) },
 	{ "computer_level", 0, 2, offsetof(table_settings, computer_level) },
 	{ "computer_think_ms", 0, 1 << 24, offsetof(table_settings, computer_think_ms) },
 };

@@ -108,8 +108,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_RESUMED, "I am back: the game resumes where it was.") \
 	X(T_RESUMED_DEAL, "I am back: the game resumes where it was (deal {1}, deck commitment {2}).") \
 	X(T_COMMITMENT, "deck commitment {1}") \
-	X(T_COMMITMENT_HOW, "each deal's deck is fixed before it is dealt: its commitment comes with the deal and its salt when it ends, and with the match record cardbot verify checks the two") \
-	X(T_SALT, "deal {1} salt {2}") \
+	X(T_COMMITMENT_HOW, "each deal's deck is fixed before it is dealt: its commitment comes with the deal, its salt in the match record ({prefix}record once the match is over), and cardbot verify checks the two") \
 	X(T_SAVE_FAILED, "[{1}] I could not save that, so it was not taken; the operator has been told. Try again shortly.") \
 	X(T_SAVE_FAILED_ROOM, "I cannot save the game right now (a problem with my storage), so moves are not being taken. The game will go on when it is fixed.") \
 	X(T_STATS, "{1}: {2}") \
@@ -137,8 +136,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HISTORY_NONE, "No finished matches here yet.") \
 	X(T_RECORD_FILE, "The record of match {1}: {2}") \
 	X(T_RECORD_PAGE, "The record of match {1}: {2} and its page, to replay it in a browser: {3}") \
-	X(T_RECORD_TOO_LONG, "[{1}] the record of match {2} would take {3} private lines, too many to send here; " \
-			     "whoever runs me can set public_dir to give it as a file.") \
+	X(T_RECORD_TOO_LONG, "[{1}] the record of match {2} would take {3} private lines, too many to send here: " \
+			     "whoever runs me can give it to you (cardbot export DB {2}), or set public_dir, and then every " \
+			     "record comes as a link, with its page to replay the match in a browser.") \
 	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
 	X(T_RECORD_NONE, "There is no finished match {1} here. {2}history lists them.") \
 	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \
@@ -186,7 +186,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BOT_ADDED, "{1} (a computer player) sits in seat {2}") \
 	X(T_NO_FREE_SEAT, "[{1}] there is no free seat for a computer player.") \
 	X(T_BOT_REMOVED, "{1} leaves the table") \
-	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lang en|si|ta") \
+	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lastcard on|off, lang en|si|ta") \
 	X(T_SET_DONE, "{1} is now {2}") \
 	X(T_SET_BAD_VALUE, "{1} cannot be \"{2}\": the choices are {3}") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
@@ -245,7 +245,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules [more]: the game in a few sentences; {1}rules more: this table's options; where no table is open, what each game is") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
-	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lang (the room's language) at any time (remembered for this channel; a wrong value gets that option's choices, an unknown option the list of them all)") \
+	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lastcard on (a player's last card is played for them) or off, and lang (the room's language) at any time (remembered for this channel; a wrong value gets that option's choices, an unknown option the list of them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4, or 1-6 at a table of six), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
 	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once every seat is taken") \
@@ -302,8 +302,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TABLE_IDLE, " | no match in progress; {prefix}start when every seat is taken") \
 	X(T_FACE_DOWN, "(face down)") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
-	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
-	X(T_RULES6, "{1}: 304 for six | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_RULES6, "{1}: 304 for six | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
 	X(T_ABOUT_304, "{1}: 304 is played by four, partners sitting opposite, with 32 cards (7 to ace). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2, and J and 9 rank highest. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Four more cards each, a second bidding from 250, then eight tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_304SIX, "{1}: 304 for six is played by two teams of three, sitting alternately, with 36 cards (6 to ace; the sixes are worth nothing). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Two more cards each, a second bidding from 250, then six tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_T304, "{1}: Trump304 is 304 for two, three or four players (two: a draw pile; three: the trumper may swap two cards with the centre; four: partners opposite). The points are in the cards: J 30, 9 20, A 11, 10 10, K 3, Q 2. Bid 150 to 300 in tens, or 304, for the points you will take in tricks; if all pass, the dealer must bid 150. The trumper lays a trump card face down; one who cannot follow suit may ask to have the trump shown, and only a shown trump cuts. After each deal the losers pay the winners tokens; play goes on until {prefix}stop. At the live pace a turn left too long gets a random legal card. {prefix}rules more: this table's options.") \
@@ -375,8 +375,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
 	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
 	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | change with {prefix}set pace or {prefix}new before {prefix}start") \
-	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
 	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \

@@ -227,18 +227,21 @@ static int end_lines, end_max, end_over, salt_told, verify_said, prompt_pcc, pro
 static int opened, opened_ok, last_trump_seen, last_trump_plain;
 static int pcc_bid, pcc_sits_out, pcc_lost_said, pcc_played_out, pcc_leaks;
 
-/* Looks at every room line since `from`: deal-end lines (with a salt)
- * and their lengths, the verify sentence, ann's turn prompts. */
+/* Looks at every room line since `from`: deal-end lines (with the
+ * tokens) and their lengths, salts said (none: they are in the record),
+ * the verify sentence, ann's turn prompts. */
 static void look_at_room(int from, table *t)
 {
 	for (int i = from; i < net.nroom; i++) {
 		const char *l = net.room_lines[i];
 		if (strcmp(net.room_to[i], t->room))
 			continue;
-		if (strstr(l, " salt ")) {
+		const char *sa = strstr(l, " salt ");
+		if (sa && strspn(sa + 6, "0123456789abcdef") == 32)
+			salt_told++;
+		if (strstr(l, "tokens: ")) {
 			size_t n = strlen(l);
 			end_lines++;
-			salt_told++;
 			if ((int)n > end_max)
 				end_max = (int)n;
 			if (n >= 300 && end_over++ < 2)
@@ -508,6 +511,8 @@ int main(void)
 	      "a last card that is the trump card is said plainly (%d of %d)", last_trump_plain, last_trump_seen);
 	CHECK(end_lines >= 2 && end_over == 0, "every deal-end room line is under 300 bytes (%d lines, longest %d)",
 	      end_lines, end_max);
+	CHECK(salt_told == 0, "no deal's salt is said in the room (%d times in %d deals): the record holds them", salt_told,
+	      end_lines);
 	CHECK(verify_said >= 1 && verify_said * 2 <= end_lines, "the verify sentence is said once a match, not every deal (%d in %d deals)",
 	      verify_said, end_lines);
 

@@ -90,6 +90,13 @@ static const char *last_room_with(const char *needle)
 	return NULL;
 }
 
+/* A network whose private lines carry 64 bytes of record (adapter_ops.line_max). */
+static size_t paced_line_max(const adapter *a, const char *user)
+{
+	(void)a, (void)user;
+	return 64;
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/cardbot-store-XXXXXX", path[256], err[STORE_ERR_MAX];
@@ -249,6 +256,23 @@ int main(void)
 		record_free(r);
 	}
 	free(text);
+
+	/* On a network that paces its lines (IRC), a record of more than
+	 * RECORD_LINES_MAX lines is refused, saying how to get it: from
+	 * whoever runs the bot, or as a link once public_dir is set. (Lines
+	 * of 64 bytes: any whole match takes more than 300 of them.) */
+	adapter_ops paced = *net.a->ops;
+	const adapter_ops *was = net.a->ops;
+	paced.line_max = paced_line_max;
+	net.a->ops = &paced;
+	from = net.npriv;
+	say(b, "#304", "ann", "!record");
+	net.a->ops = was;
+	const char *refusal = net.npriv == from + 1 ? net.priv_lines[from] : "";
+	CHECK(strstr(refusal, "[#304] the record of match 1 would take ") && strstr(refusal, "too many to send here")
+	      && strstr(refusal, "cardbot export DB 1") && strstr(refusal, "public_dir") && strstr(refusal, "a link"),
+	      "a record too long for the network is refused in one line that says how to get it: %s (%d lines)", refusal,
+	      net.npriv - from);
 
 	/* Nothing but finished matches: a record number of a match not over
 	 * (or of another room) is refused. */
