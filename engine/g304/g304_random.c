@@ -1,19 +1,109 @@
-/* g304_random.c: uniformly random legal play, mildly shaped bidding. */
+/* g304_random.c: the random player of 304 at every table size: uniformly
+ * random legal play, mildly shaped bidding. One choice (choose) serves every
+ * size; each size only says what its seat may do and how often it bids. */
 #include <string.h>
 #include "g304_random.h"
+#include "g304six.h"
 
 static int chance(rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
 
+/* How often the random player bids and makes its odd calls, by table size:
+ * with more seats each one bids less, so deals still get played out. */
+typedef struct leanings {
+	uint8_t bid_first, bid_second; /* percent of turns with a bid, each round */
+	uint16_t caps_in, spoilt_in;   /* a random caps or spoilt call: 1 in this many */
+	uint8_t caps_always;           /* caps calls also without allow_odd (the four-player timer) */
+} leanings;
+
+static const leanings four_leanings = { 40, 8, 300, 400, 1 };
+static const leanings six_leanings = { 30, 6, 200, 300, 0 };
+
+/* What the seat to move may do, in a size-free shape. */
+typedef struct turn_in {
+	int seat, seats, phase;
+	uint16_t acts, bid_min;
+	uint8_t pcc_ok;
+	uint64_t cards;      /* TRUMP: the candidates; PLAY: the legal cards */
+	uint64_t caps_cards; /* the cards a caps order lists */
+	const g304_rules *rules;
+} turn_in;
+
 /* A random legal numeric bid from bid_min, a few steps up at most. */
-static int random_bid(const g304 *g, rng *r, int lo)
+static int random_bid(const g304_rules *rules, rng *r, int lo)
 {
 	int v = lo + 10 * (int)rng_below(r, 3);
 	if (v > G304_MAX_BID)
 		v = lo;
-	while (!g304_bid_step_ok(&g->rules, v))
+	while (!g304_bid_step_ok(rules, v))
 		v++;
 	return v;
 }
+
+/* The choice, written as a four-player action (its caps order has room for
+ * every size's hand). */
+static int choose(const turn_in *t, const leanings *w, rng *r, int allow_odd, g304_action *out)
+{
+	memset(out, 0, sizeof *out);
+	out->seat = (uint8_t)t->seat;
+	if ((w->caps_always || allow_odd) && (t->acts & 1u << G304_ACT_CAPS) && rng_below(r, w->caps_in) == 0) {
+		/* A caps call with the cards in a random order: usually wrong. */
+		uint64_t cards = t->caps_cards;
+		out->type = G304_ACT_CAPS;
+		while (cards && out->norder < G304_TRICKS) {
+			card c = rng_pick(r, cards);
+			cards &= ~((uint64_t)1 << c);
+			out->order[out->norder++] = c;
+		}
+		return 1;
+	}
+	if (allow_odd && (t->acts & 1u << G304_ACT_SPOILT) && rng_below(r, w->spoilt_in) == 0) {
+		out->seat = (uint8_t)rng_below(r, (uint32_t)t->seats);
+		out->type = G304_ACT_SPOILT;
+		return 1;
+	}
+	switch (t->phase) {
+	case G304_PHASE_BID4:
+		if ((t->acts & 1u << G304_ACT_REDEAL) && chance(r, 50)) {
+			out->type = G304_ACT_REDEAL;
+		} else if ((t->acts & 1u << G304_ACT_BID) && chance(r, w->bid_first)) {
+			out->type = G304_ACT_BID;
+			out->value = (uint16_t)random_bid(t->rules, r, t->bid_min);
+		} else if ((t->acts & 1u << G304_ACT_PARTNER) && chance(r, 10)) {
+			out->type = G304_ACT_PARTNER;
+		} else {
+			out->type = G304_ACT_PASS;
+		}
+		return 1;
+	case G304_PHASE_BID8:
+		if ((t->acts & 1u << G304_ACT_BID) && chance(r, w->bid_second)) {
+			out->type = G304_ACT_BID;
+			if (t->pcc_ok && (!t->bid_min || chance(r, 15)))
+				out->value = G304_BID_PCC;
+			else
+				out->value = (uint16_t)random_bid(t->rules, r, t->bid_min);
+		} else {
+			out->type = G304_ACT_PASS;
+		}
+		return 1;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		out->type = G304_ACT_TRUMP;
+		out->card = rng_pick(r, t->cards);
+		return 1;
+	case G304_PHASE_PLAY:
+		if ((t->acts & 1u << G304_ACT_OPEN) && chance(r, 10)) {
+			out->type = G304_ACT_OPEN;
+			return 1;
+		}
+		out->type = G304_ACT_PLAY;
+		out->card = rng_pick(r, t->cards);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- four players ---- */
 
 int g304_random_action(const g304 *g, rng *r, int allow_spoilt, g304_action *out)
 {
@@ -22,64 +112,33 @@ int g304_random_action(const g304 *g, rng *r, int allow_spoilt, g304_action *out
 		return 0;
 	g304_legal l;
 	g304_legal_of(g, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->seat = (uint8_t)seat;
-	if ((l.acts & 1u << G304_ACT_CAPS) && rng_below(r, 300) == 0) {
-		/* A caps call with the cards in a random order: usually wrong. */
-		cardset cards = g->hand[seat];
-		if (seat == g->trumper && g->trump_down)
-			cards |= card_bit(g->trump_card);
-		out->type = G304_ACT_CAPS;
-		while (cards) {
-			card c = rng_pick(r, cards);
-			cards &= ~card_bit(c);
-			out->order[out->norder++] = c;
-		}
-		return 1;
-	}
-	if ((l.acts & 1u << G304_ACT_SPOILT) && allow_spoilt && rng_below(r, 400) == 0) {
-		out->seat = (uint8_t)rng_below(r, G304_SEATS);
-		out->type = G304_ACT_SPOILT;
-		return 1;
-	}
-	switch (g->phase) {
-	case G304_PHASE_BID4:
-		if ((l.acts & 1u << G304_ACT_REDEAL) && chance(r, 50)) {
-			out->type = G304_ACT_REDEAL;
-		} else if ((l.acts & 1u << G304_ACT_BID) && chance(r, 40)) {
-			out->type = G304_ACT_BID;
-			out->value = (uint16_t)random_bid(g, r, l.bid_min);
-		} else if ((l.acts & 1u << G304_ACT_PARTNER) && chance(r, 10)) {
-			out->type = G304_ACT_PARTNER;
-		} else {
-			out->type = G304_ACT_PASS;
-		}
-		return 1;
-	case G304_PHASE_BID8:
-		if ((l.acts & 1u << G304_ACT_BID) && chance(r, 8)) {
-			out->type = G304_ACT_BID;
-			if (l.pcc_ok && (!l.bid_min || chance(r, 15)))
-				out->value = G304_BID_PCC;
-			else
-				out->value = (uint16_t)random_bid(g, r, l.bid_min);
-		} else {
-			out->type = G304_ACT_PASS;
-		}
-		return 1;
-	case G304_PHASE_TRUMP4:
-	case G304_PHASE_TRUMP8:
-		out->type = G304_ACT_TRUMP;
-		out->card = rng_pick(r, l.cards);
-		return 1;
-	case G304_PHASE_PLAY:
-		if ((l.acts & 1u << G304_ACT_OPEN) && chance(r, 10)) {
-			out->type = G304_ACT_OPEN;
-			return 1;
-		}
-		out->type = G304_ACT_PLAY;
-		out->card = rng_pick(r, l.cards);
-		return 1;
-	default:
+	turn_in t = { seat, G304_SEATS, g->phase, l.acts, l.bid_min, l.pcc_ok, l.cards, g->hand[seat], &g->rules };
+	if (seat == g->trumper && g->trump_down)
+		t.caps_cards |= card_bit(g->trump_card);
+	return choose(&t, &four_leanings, r, allow_spoilt, out);
+}
+
+/* ---- six players ---- */
+
+int g6_random_any(const g6 *g, rng *r, int allow_odd, g6_action *out)
+{
+	int seat = g->turn;
+	if (seat == G304_NO_SEAT)
 		return 0;
-	}
+	g6_legal l;
+	g6_legal_of(g, seat, &l);
+	turn_in t = { seat, G6_SEATS, g->phase, l.acts, l.bid_min, l.pcc_ok, l.cards, g->hand[seat], &g->rules };
+	if (seat == g->trumper && g->trump_down)
+		t.caps_cards |= g6_bit(g->trump_card);
+	g304_action a;
+	if (!choose(&t, &six_leanings, r, allow_odd, &a))
+		return 0;
+	*out = (g6_action){ .type = a.type, .seat = a.seat, .value = a.value, .card = a.card, .norder = a.norder };
+	memcpy(out->order, a.order, sizeof out->order);
+	return 1;
+}
+
+int g6_random_action(const g6 *g, int seat, rng *r, g6_action *out)
+{
+	return seat == g->turn && g6_random_any(g, r, 0, out) && out->seat == seat;
 }
