@@ -14,50 +14,71 @@
 #include "g304_caps.h"
 #include "g304six.h"
 
+/* ---- building a view by hand ---- */
+
+/* The fields both sizes' views have, set alike (a macro: the two views are
+ * two types while six-player 304 has an engine of its own). */
+#define VIEW_HEAD(v, seat_, dealer_, trumper_, card_, down_, public_, suit_) do { \
+	memset((v), 0, sizeof *(v)); \
+	(v)->seat = (uint8_t)(seat_); \
+	(v)->phase = G304_PHASE_PLAY; \
+	(v)->dealer = (uint8_t)(dealer_); \
+	(v)->winner = -1; \
+	(v)->trumper = (v)->bidder = (uint8_t)(trumper_); \
+	(v)->bid = 160; \
+	(v)->trump_card = (card_); \
+	(v)->trump_suit = (int8_t)(suit_); \
+	(v)->trump_down = (uint8_t)(down_); \
+	(v)->trump_open = (uint8_t)(public_); \
+	(v)->asker = G304_NO_SEAT; \
+	(v)->caps_seat = G304_NO_SEAT; \
+} while (0)
+
+/* Cards as "9D AD", in a size's numbering. */
+static uint64_t hand_of(const char *hand, card (*parse)(const char *))
+{
+	uint64_t s = 0;
+	for (const char *p = hand; *p; p += p[2] ? 3 : 2) {
+		char code[3] = { p[0], p[1], 0 };
+		s |= (uint64_t)1 << parse(code);
+	}
+	return s;
+}
+
+/* One trick from its cards in playing order ("-" face down, NULL not yet
+ * played): its seats, cards and face-down bits; returns how many. */
+static int trick_of(const char *const *codes, int leader, int nseats, card (*parse)(const char *), uint8_t *seat,
+		    card *cards, uint8_t *down)
+{
+	int n = 0;
+	for (; n < nseats && codes[n]; n++) {
+		seat[n] = (uint8_t)((leader + n) % nseats);
+		cards[n] = codes[n][0] == '-' ? CARD_NONE : parse(codes[n]);
+		if (codes[n][0] == '-')
+			*down |= (uint8_t)(1u << n);
+	}
+	return n;
+}
+
 /* ---- six players ---- */
 
 typedef struct six_trick {
 	int leader;
-	const char *cards[G6_SEATS]; /* in playing order; "-" face down, NULL not yet */
+	const char *cards[G6_SEATS];
 } six_trick;
 
 static void six_view(g6_view *v, int seat, int dealer, int trumper, const char *trump_card, int trump_down,
 		     int trump_public, const char *hand, const six_trick *tricks, int ntricks)
 {
-	memset(v, 0, sizeof *v);
-	v->seat = (uint8_t)seat;
-	v->phase = G304_PHASE_PLAY;
-	v->dealer = (uint8_t)dealer;
-	v->winner = -1;
-	v->trumper = v->bidder = (uint8_t)trumper;
-	v->bid = 160;
-	v->trump_card = trump_card ? g6_parse(trump_card) : CARD_NONE;
-	v->trump_suit = SUIT_SPADES;
-	v->trump_down = (uint8_t)trump_down;
-	v->trump_open = (uint8_t)trump_public;
-	v->sitting_out = 0;
-	v->asker = G304_NO_SEAT;
-	v->caps_seat = G304_NO_SEAT;
-	v->last.outcome = G304_OUTCOME_NONE;
-	for (const char *p = hand; *p; p += p[2] ? 3 : 2) { /* "9D AD" */
-		char code[3] = { p[0], p[1], 0 };
-		v->hand |= g6_bit(g6_parse(code));
-	}
+	VIEW_HEAD(v, seat, dealer, trumper, trump_card ? g6_parse(trump_card) : CARD_NONE, trump_down, trump_public,
+		  SUIT_SPADES);
+	v->hand = hand_of(hand, g6_parse);
 	v->ntricks = (uint8_t)ntricks;
 	for (int i = 0; i < ntricks; i++) {
 		g6_trick *t = &v->tricks[i];
 		t->leader = (uint8_t)tricks[i].leader;
 		t->winner = G304_NO_SEAT;
-		for (int k = 0; k < G6_SEATS && tricks[i].cards[k]; k++) {
-			t->seat[k] = (uint8_t)((tricks[i].leader + k) % G6_SEATS);
-			if (tricks[i].cards[k][0] == '-') {
-				t->card[k] = CARD_NONE;
-				t->down |= (uint8_t)(1u << k);
-			} else {
-				t->card[k] = g6_parse(tricks[i].cards[k]);
-			}
-			t->n++;
-		}
+		t->n = (uint8_t)trick_of(tricks[i].cards, t->leader, G6_SEATS, g6_parse, t->seat, t->card, &t->down);
 		v->turn = (uint8_t)((t->leader + t->n) % G6_SEATS);
 	}
 }
@@ -147,39 +168,16 @@ static void four_view(g304_view *v, int seat, int dealer, int trumper, const cha
 		      int trump_public, int trump_suit, const char *hand, const four_trick *tricks, int ntricks,
 		      const int *winners)
 {
-	memset(v, 0, sizeof *v);
-	v->seat = (uint8_t)seat;
-	v->phase = G304_PHASE_PLAY;
-	v->dealer = (uint8_t)dealer;
-	v->winner = -1;
-	v->trumper = v->bidder = (uint8_t)trumper;
-	v->bid = 160;
-	v->trump_card = trump_card ? card_parse(trump_card) : CARD_NONE;
-	v->trump_suit = (int8_t)trump_suit;
-	v->trump_down = (uint8_t)trump_down;
-	v->trump_open = (uint8_t)trump_public;
+	VIEW_HEAD(v, seat, dealer, trumper, trump_card ? card_parse(trump_card) : CARD_NONE, trump_down,
+		  trump_public, trump_suit);
 	v->sitting_out = G304_NO_SEAT;
-	v->asker = G304_NO_SEAT;
-	v->caps_seat = G304_NO_SEAT;
-	for (const char *p = hand; *p; p += p[2] ? 3 : 2) { /* "9D AD" */
-		char code[3] = { p[0], p[1], 0 };
-		v->hand |= card_bit(card_parse(code));
-	}
+	v->hand = (cardset)hand_of(hand, card_parse);
 	v->ntricks = (uint8_t)ntricks;
 	for (int i = 0; i < ntricks; i++) {
 		g304_trick *t = &v->tricks[i];
 		t->leader = (uint8_t)tricks[i].leader;
 		t->winner = G304_NO_SEAT;
-		for (int k = 0; k < G304_SEATS && tricks[i].cards[k]; k++) {
-			t->seat[k] = (uint8_t)((tricks[i].leader + k) % G304_SEATS);
-			if (tricks[i].cards[k][0] == '-') {
-				t->card[k] = CARD_NONE;
-				t->down |= (uint8_t)(1u << k);
-			} else {
-				t->card[k] = card_parse(tricks[i].cards[k]);
-			}
-			t->n++;
-		}
+		t->n = (uint8_t)trick_of(tricks[i].cards, t->leader, G304_SEATS, card_parse, t->seat, t->card, &t->down);
 		v->turn = (uint8_t)((t->leader + t->n) % G304_SEATS);
 		if (t->n == G304_SEATS) {
 			t->winner = (uint8_t)winners[i];
