@@ -404,10 +404,9 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 	if (x->known_left)
 		sep |= g6_bit(x->known);
 	int led = t->n ? g6_suit(t->card[0]) : -1;
-	/* The trumper may play the known card (it tries it first: a trump). */
-	if (turn == x->v->trumper && x->known_left
-	    && adversary_plays(x, t, turn, x->known, k, hand, unseen, trick_no, exh))
-		return 1;
+	/* The trumper may play the known card: an opponent tries it first (a
+	 * trump), a partner last (it helps the claim). */
+	int known_now = turn == x->v->trumper && x->known_left;
 	int suits[SUIT_COUNT], ns = 0;
 	if (x->ts >= 0)
 		suits[ns++] = x->ts;
@@ -419,6 +418,8 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 	/* A partner helps the claim most with its high cards: it tries the
 	 * other suits first, and the bottom of a run before its top. */
 	int partner = g6_team(turn) == x->team;
+	if (known_now && !partner && adversary_plays(x, t, turn, x->known, k, hand, unseen, trick_no, exh))
+		return 1;
 	for (int j = 0; j < ns; j++) {
 		int su = suits[partner ? ns - 1 - j : j];
 		if (!(x->allow[turn] >> su & 1))
@@ -443,6 +444,8 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 			in &= ~run;
 		}
 	}
+	if (known_now && partner && adversary_plays(x, t, turn, x->known, k, hand, unseen, trick_no, exh))
+		return 1;
 	return 0; /* every reply fails to refute (a seat with no card left cannot be here) */
 }
 
