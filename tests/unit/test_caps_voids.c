@@ -115,7 +115,7 @@ static void six_void_in_play(void)
 	card found[G6_TRICKS];
 	int n = 0;
 	CHECK(g6_caps_find(&v, G6_CAPS_JUDGE_BUDGET, found, &n) == 1 && n == 2,
-	      "six: caps_find does not find the claim with the void in play");
+	      "six: caps_find (the late-caps tracking's question) does not find the claim with the void in play");
 	/* dev (3) followed the one spade lead: its face-down card may be a trump. */
 	static const six_trick tr2[] = {
 		{ 4, { "9S", "-", "AS", "-", "8S", "QS" } },
@@ -152,6 +152,10 @@ static void six_known_trump_card(void)
 	v.turn = 1;
 	card order[1] = { g6_parse("AD") };
 	CHECK(g6_caps_check(&v, order, 1), "six: the shown trump card back in the trumper's hand taken for anyone's");
+	card found[G6_TRICKS];
+	int n = 0;
+	CHECK(g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, found, &n) == 1 && n == 1,
+	      "six: caps_find (the late-caps tracking's question) misses the claim the known card makes certain");
 	/* Not shown (the trump card unknown to ben): AH may be anywhere. */
 	v.trump_card = CARD_NONE;
 	CHECK(!g6_caps_check(&v, order, 1), "six: a claim an unknown trump may beat is called certain");
@@ -207,6 +211,10 @@ static void four_void_in_play(void)
 	card order[2] = { card_parse("AD"), card_parse("JS") };
 	CHECK(g304_caps_check(&v, order, 2, NULL) == 1,
 	      "four: a face-down card from a seat void in trumps taken for a trump");
+	card found[G304_TRICKS];
+	int n = 0;
+	CHECK(g304_caps_find(&v, 0, found, &n, NULL) == 1 && n == 2,
+	      "four: caps_find (the late-caps tracking's question) does not find the claim with the void in play");
 	/* dev (3) follows spades: its face-down card may be TS. */
 	static const four_trick tr2[] = {
 		{ 2, { "9S", "KS", "AS", "-" } },
@@ -244,6 +252,10 @@ static void four_known_trump_card(void)
 	card order[1] = { card_parse("AD") };
 	CHECK(g304_caps_check(&v, order, 1, NULL) == 1,
 	      "four: the shown trump card back in the trumper's hand taken for anyone's");
+	card found[G304_TRICKS];
+	int n = 0;
+	CHECK(g304_caps_find(&v, 0, found, &n, NULL) == 1 && n == 1,
+	      "four: caps_find (the late-caps tracking's question) misses the claim the known card makes certain");
 	v.trump_card = CARD_NONE;
 	CHECK(g304_caps_check(&v, order, 1, NULL) == 0, "four: a claim an unknown trump may beat is called certain");
 }
