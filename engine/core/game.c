@@ -148,39 +148,45 @@ static int game_g304_timer(const g304 *g, int seat, rng *r, g304_action *x)
 
 GAME_ADAPTERS(g304, game_g304_timer)
 
-static void game_g304_legal(const void *st, int seat, game_legal *out)
+/* ---- 304 at every table size: what its sizes share in the common shapes ---- */
+
+/* Legal moves: pcc shows as bid_max, and as bid_min when it is the only bid. */
+static void legal_304(uint16_t acts, uint16_t bid_min, int pcc_ok, game_cards cards, game_legal *out)
 {
-	g304_legal l;
-	g304_legal_of(st, seat, &l);
 	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min ? l.bid_min : (l.pcc_ok ? G304_BID_PCC : 0);
-	out->bid_max = l.pcc_ok ? G304_BID_PCC : l.bid_min ? G304_MAX_BID : 0;
-	out->cards = l.cards;
+	out->acts = acts;
+	out->bid_min = bid_min ? bid_min : (pcc_ok ? G304_BID_PCC : 0);
+	out->bid_max = pcc_ok ? G304_BID_PCC : bid_min ? G304_MAX_BID : 0;
+	out->cards = cards;
 }
 
-static void game_g304_status(const void *st, game_status *out)
+/* legal_304's inverse, for the search players. */
+static void legal_304_back(const game_legal *gl, uint16_t *acts, uint16_t *bid_min, uint8_t *pcc_ok)
 {
-	const g304 *g = st;
+	*acts = (uint16_t)gl->acts;
+	*pcc_ok = gl->bid_max == G304_BID_PCC;
+	*bid_min = gl->bid_min >= G304_BID_PCC ? 0 : (uint16_t)gl->bid_min;
+}
+
+static void status_304(int phase, int turn, int dealer, int nseats, int winner, int deal_no, const int8_t tokens[2],
+		       game_status *out)
+{
 	memset(out, 0, sizeof *out);
-	out->phase = g->phase;
-	out->turn = g->turn;
-	out->dealer = g->dealer;
-	out->nseats = G304_SEATS;
-	out->needs_deal = g->phase == G304_PHASE_DEAL;
-	out->over = g->phase == G304_PHASE_OVER;
-	out->winner = g->winner;
+	out->phase = phase;
+	out->turn = turn;
+	out->dealer = dealer;
+	out->nseats = nseats;
+	out->needs_deal = phase == G304_PHASE_DEAL;
+	out->over = phase == G304_PHASE_OVER;
+	out->winner = winner;
 	out->nsides = 2;
-	out->deal_no = g->deal_no;
-	out->score[0] = g->tokens[0];
-	out->score[1] = g->tokens[1];
+	out->deal_no = deal_no;
+	out->score[0] = tokens[0];
+	out->score[1] = tokens[1];
 }
 
-static void game_g304_outcome(const void *st, game_outcome *o)
+static void outcome_304(const g304_deal_end *e, int bank, game_outcome *o)
 {
-	const g304 *g = st;
-	const g304_deal_end *e = &g->last;
-	int bank = g->rules.scoring == G304_SCORING_BANK;
 	memset(o, 0, sizeof *o);
 	o->ended = e->outcome != G304_OUTCOME_NONE;
 	o->outcome = g304_outcome_name(e->outcome);
@@ -196,6 +202,25 @@ static void game_g304_outcome(const void *st, game_outcome *o)
 	}
 }
 
+static void game_g304_legal(const void *st, int seat, game_legal *out)
+{
+	g304_legal l;
+	g304_legal_of(st, seat, &l);
+	legal_304(l.acts, l.bid_min, l.pcc_ok, l.cards, out);
+}
+
+static void game_g304_status(const void *st, game_status *out)
+{
+	const g304 *g = st;
+	status_304(g->phase, g->turn, g->dealer, G304_SEATS, g->winner, g->deal_no, g->tokens, out);
+}
+
+static void game_g304_outcome(const void *st, game_outcome *o)
+{
+	const g304 *g = st;
+	outcome_304(&g->last, g->rules.scoring == G304_SCORING_BANK, o);
+}
+
 /* The search player, from the common legal moves (game_g304_legal's
  * inverse: pcc shows as bid_max, and as bid_min when it is the only bid). */
 static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
@@ -203,10 +228,8 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 {
 	g304_legal l;
 	memset(&l, 0, sizeof l);
-	l.acts = (uint16_t)gl->acts;
-	l.pcc_ok = gl->bid_max == G304_BID_PCC;
-	l.bid_min = gl->bid_min >= G304_BID_PCC ? 0 : gl->bid_min;
-	l.cards = gl->cards;
+	legal_304_back(gl, &l.acts, &l.bid_min, &l.pcc_ok);
+	l.cards = (cardset)gl->cards;
 	g304_ai_params q;
 	g304_ai_params_default(&q, p->level, p->seed);
 	q.samples = p->samples;
@@ -276,48 +299,19 @@ static void game_g6_legal(const void *st, int seat, game_legal *out)
 {
 	g6_legal l;
 	g6_legal_of(st, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min ? l.bid_min : (l.pcc_ok ? G304_BID_PCC : 0);
-	out->bid_max = l.pcc_ok ? G304_BID_PCC : l.bid_min ? G304_MAX_BID : 0;
-	out->cards = l.cards;
+	legal_304(l.acts, l.bid_min, l.pcc_ok, l.cards, out);
 }
 
 static void game_g6_status(const void *st, game_status *out)
 {
 	const g6 *g = st;
-	memset(out, 0, sizeof *out);
-	out->phase = g->phase;
-	out->turn = g->turn;
-	out->dealer = g->dealer;
-	out->nseats = G6_SEATS;
-	out->needs_deal = g->phase == G304_PHASE_DEAL;
-	out->over = g->phase == G304_PHASE_OVER;
-	out->winner = g->winner;
-	out->nsides = 2;
-	out->deal_no = g->deal_no;
-	out->score[0] = g->tokens[0];
-	out->score[1] = g->tokens[1];
+	status_304(g->phase, g->turn, g->dealer, G6_SEATS, g->winner, g->deal_no, g->tokens, out);
 }
 
 static void game_g6_outcome(const void *st, game_outcome *o)
 {
 	const g6 *g = st;
-	const g304_deal_end *e = &g->last;
-	int bank = g->rules.scoring == G304_SCORING_BANK;
-	memset(o, 0, sizeof *o);
-	o->ended = e->outcome != G304_OUTCOME_NONE;
-	o->outcome = g304_outcome_name(e->outcome);
-	o->bidder = e->trumper;
-	o->bid = e->bid;
-	o->made = e->made;
-	o->points[0] = e->points[0];
-	o->points[1] = e->points[1];
-	o->nsides = 2;
-	for (int t = 0; t < 2; t++) {
-		o->change[t] = (bank ? 0 : e->paid[!t]) - e->paid[t];
-		o->score[t] = e->tokens[t];
-	}
+	outcome_304(&g->last, g->rules.scoring == G304_SCORING_BANK, o);
 }
 
 static int game_g6_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
@@ -325,9 +319,7 @@ static int game_g6_ai(const void *view, const game_legal *gl, const game_ai_para
 {
 	g6_legal l;
 	memset(&l, 0, sizeof l);
-	l.acts = (uint16_t)gl->acts;
-	l.pcc_ok = gl->bid_max == G304_BID_PCC;
-	l.bid_min = gl->bid_min == G304_BID_PCC ? 0 : gl->bid_min;
+	legal_304_back(gl, &l.acts, &l.bid_min, &l.pcc_ok);
 	l.cards = gl->cards;
 	g6_action x;
 	if (!g6_ai_action(view, &l, p, st, &x))

@@ -725,6 +725,10 @@ static int build(const ctx *c, int trump, cs *s)
 				mask &= (uint8_t)~suit_bit(trump); /* inspected, or the trumper's throw */
 			if (x == c->trumper && (t->tcard >> k & 1))
 				mask = (uint8_t)suit_bit(trump); /* the trump card, cutting */
+			else
+				mask &= (uint8_t)~s->voids[x]; /* nor of a suit its player showed void in */
+			if (!mask)
+				return 0; /* no card fits: not this trump hypothesis */
 			if (i < cur)
 				s->sink[mask]++;
 			else

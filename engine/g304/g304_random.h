@@ -1,6 +1,8 @@
 /* g304_random.h: a player that picks uniformly among legal actions, with
  * fixed leanings in the bidding so deals get played out. For property tests,
- * benchmarks and as the weakest computer player. */
+ * benchmarks and as the weakest computer player. One player for every table
+ * size: six-player 304's entry points (g6_random_any, g6_random_action) are
+ * declared in g304six.h and defined beside this one. */
 #ifndef CARDBOT_G304_RANDOM_H
 #define CARDBOT_G304_RANDOM_H
 

@@ -1,23 +1,70 @@
-/* g304_simple.c: a plain rule-based 304 player that sees only its seat's view.
+/* g304_simple.c: a plain rule-based 304 player that sees only its seat's
+ * view, one for every table size (issue 31).
  *
  * Bids on card points, keeps its high trumps and lays a low one, wins a
  * trick as cheaply as it can and otherwise plays its least valuable card,
  * cuts with the trump card only when the trick is worth it, and calls caps
- * when the Caps judge says its cards are certain to win the rest.
+ * when the Caps judge says its cards are certain to win the rest. It reads
+ * a size-free summary of the view (struct seen) over the size's pack
+ * (g304_pack.h); each size gives its view, its judge and its leanings.
  */
 #include <string.h>
 #include "g304_simple.h"
 #include "g304_caps.h"
+#include "g304_pack.h"
+#include "g304six.h"
 
 #define SIMPLE_CAPS_BUDGET 20000ul  /* positions: a few milliseconds at most */
 
-/* How good four (or eight) cards are for naming trumps in their best suit. */
-static int hand_strength(cardset hand, int *best_suit)
+/* How boldly a size bids: the points a side may reach for a hand strength
+ * in each round, and the strength a second-round bid needs. */
+typedef struct leanings {
+	int reach_first, reach_second, strength_second;
+} leanings;
+
+/* Cautious with four cards (half the hand unseen), bolder with eight. */
+static const leanings four_leanings = { 120, 100, 150 };
+/* Two partners help: a little bolder than with four players, but a
+ * six-card hand is a smaller share of the pack than eight of 32. */
+static const leanings six_leanings = { 125, 110, 140 };
+
+/* What the player reads of a view, whatever the size. */
+typedef struct seen {
+	const g304_pack *p;
+	const leanings *lean;
+	int seat, phase, trumper, trump_suit, trump_down;
+	card trump_card;
+	uint64_t hand;
+	uint64_t played;        /* every face-up card in the tricks */
+	int n;                  /* cards in the trick in play */
+	const uint8_t *tseat;   /* its seats and cards */
+	const card *tcard;
+	uint16_t acts, bid_min;
+	uint64_t cards;         /* TRUMP: the candidates; PLAY: the legal cards */
+} seen;
+
+/* Reads one trick of the view, the tricks in order: its face-up cards are
+ * played, and the last one read is the trick in play. */
+static void seen_trick(seen *s, int n, const uint8_t *seats, const card *cards)
 {
-	int best = -1, best_score = -1;
+	for (int k = 0; k < n; k++)
+		if (cards[k] != CARD_NONE)
+			s->played |= (uint64_t)1 << cards[k];
+	s->n = n;
+	s->tseat = seats;
+	s->tcard = cards;
+}
+
+static int count(uint64_t s) { return __builtin_popcountll(s); }
+static card lowest(uint64_t s) { return (card)__builtin_ctzll(s); }
+
+/* How good the cards are for naming trumps in their best suit. */
+static int hand_strength(const g304_pack *p, uint64_t hand, int *best_suit)
+{
+	int best = 0, best_score = -1;
 	for (int s = 0; s < SUIT_COUNT; s++) {
-		cardset in = hand & suit_mask(s);
-		int score = cardset_points(in) + 12 * cardset_count(in);
+		uint64_t in = hand & g304_pack_suit(p, s);
+		int score = g304_pack_set_points(p, in) + 12 * count(in);
 		if (score > best_score) {
 			best_score = score;
 			best = s;
@@ -25,179 +72,205 @@ static int hand_strength(cardset hand, int *best_suit)
 	}
 	if (best_suit)
 		*best_suit = best;
-	return cardset_points(hand) + 8 * cardset_count(hand & suit_mask(best));
+	return g304_pack_set_points(p, hand) + 8 * count(hand & g304_pack_suit(p, best));
 }
 
 /* The least valuable card of a set: fewest points, then lowest rank. */
-static card cheapest(cardset s)
+static card cheapest(const g304_pack *p, uint64_t s)
 {
 	card best = CARD_NONE;
 	for (; s; s &= s - 1) {
-		card c = cardset_first(s);
-		if (best == CARD_NONE || card_points(c) < card_points(best)
-		    || (card_points(c) == card_points(best) && card_rank(c) < card_rank(best)))
+		card c = lowest(s);
+		if (best == CARD_NONE || g304_pack_points(p, c) < g304_pack_points(p, best)
+		    || (g304_pack_points(p, c) == g304_pack_points(p, best)
+			&& g304_pack_rank(p, c) < g304_pack_rank(p, best)))
 			best = c;
 	}
 	return best;
 }
 
 /* The lowest card of the set that beats `top` in its suit, or CARD_NONE. */
-static card cheapest_above(cardset s, card top)
+static card cheapest_above(const g304_pack *p, uint64_t s, card top)
 {
-	cardset above = s & suit_mask(card_suit(top)) & ~((card_bit(top) << 1) - 1);
-	return above ? cardset_first(above) : CARD_NONE;
+	uint64_t above = s & g304_pack_suit(p, g304_pack_suit_of(p, top)) & ~((g304_pack_bit(top) << 1) - 1);
+	return above ? lowest(above) : CARD_NONE;
 }
 
-static int choose_bid(const g304_view *v, const g304_legal *l, g304_action *a, int eight)
+static int choose_bid(const seen *v, int second)
 {
-	if (!(l->acts & 1u << G304_ACT_BID) || !l->bid_min) {
-		a->type = G304_ACT_PASS;
-		return 1;
-	}
-	int strength = hand_strength(v->hand, NULL);
-	/* Rough points the side can take for a given strength; cautious with
-	 * four cards (half the hand unseen), bolder with eight. */
-	int reach = eight ? 100 + strength : 120 + strength;
-	if (l->bid_min <= reach && (eight ? l->bid_min >= G304_BID8_MIN && strength >= 150 : 1)) {
-		a->type = G304_ACT_BID;
-		a->value = l->bid_min;
-	} else {
-		a->type = G304_ACT_PASS;
-	}
-	return 1;
-}
-
-static card choose_trump(cardset from)
-{
-	int suit;
-	hand_strength(from, &suit);
-	/* Lay the lowest card of the best suit: the high trumps stay in hand. */
-	return cardset_first(from & suit_mask(suit));
+	if (!(v->acts & 1u << G304_ACT_BID) || !v->bid_min)
+		return 0;
+	int strength = hand_strength(v->p, v->hand, NULL);
+	int reach = (second ? v->lean->reach_second : v->lean->reach_first) + strength;
+	return v->bid_min <= reach
+	       && (second ? v->bid_min >= G304_BID8_MIN && strength >= v->lean->strength_second : 1);
 }
 
 /* The card winning the trick so far, as this seat can see it. */
-static card visible_winner(const g304_view *v, const g304_trick *t, int *seat)
+static card visible_winner(const seen *v, int *seat)
 {
-	int led = card_suit(t->card[0]);
-	card best = t->card[0];
-	*seat = t->seat[0];
-	for (int i = 1; i < t->n; i++) {
-		card c = t->card[i];
+	const g304_pack *p = v->p;
+	int led = g304_pack_suit_of(p, v->tcard[0]);
+	card best = v->tcard[0];
+	*seat = v->tseat[0];
+	for (int i = 1; i < v->n; i++) {
+		card c = v->tcard[i];
 		if (c == CARD_NONE)
 			continue;
-		int trump = v->trump_suit >= 0 && card_suit(c) == v->trump_suit;
-		int best_trump = v->trump_suit >= 0 && card_suit(best) == v->trump_suit;
-		if ((trump && (!best_trump || card_rank(c) > card_rank(best)))
-		    || (!trump && !best_trump && card_suit(c) == led && card_rank(c) > card_rank(best))) {
+		int trump = v->trump_suit >= 0 && g304_pack_suit_of(p, c) == v->trump_suit;
+		int best_trump = v->trump_suit >= 0 && g304_pack_suit_of(p, best) == v->trump_suit;
+		/* Two trumps, or two cards of the suit led: one suit, so the
+		 * higher card is the higher rank. */
+		if ((trump && (!best_trump || c > best)) || (!trump && !best_trump && g304_pack_suit_of(p, c) == led && c > best)) {
 			best = c;
-			*seat = t->seat[i];
+			*seat = v->tseat[i];
 		}
 	}
 	return best;
 }
 
-static card choose_play(const g304_view *v, const g304_legal *l)
+static card choose_play(const seen *v)
 {
-	cardset legal = l->cards;
-	if (cardset_count(legal) == 1)
-		return cardset_first(legal);
-	const g304_trick *t = &v->tricks[v->ntricks - 1];
+	const g304_pack *p = v->p;
+	uint64_t legal = v->cards;
+	if (count(legal) == 1)
+		return lowest(legal);
 	int me = v->seat;
-	if (t->n == 0) {
+	if (v->n == 0) {
 		/* Lead a card nobody can beat in its suit if there is one, else
 		 * the cheapest card of the longest suit. */
-		for (cardset s = legal; s; s &= s - 1) {
-			card c = cardset_first(s);
+		for (uint64_t s = legal; s; s &= s - 1) {
+			card c = lowest(s);
 			int top = 1;
-			for (int r = card_rank(c) + 1; r < RANK_COUNT; r++) {
-				card higher = card_make(card_suit(c), r);
-				int played = 0;
-				for (int i = 0; i < v->ntricks; i++)
-					for (int k = 0; k < v->tricks[i].n; k++)
-						played |= v->tricks[i].card[k] == higher;
-				if (!played && !(v->hand & card_bit(higher)))
+			for (int r = g304_pack_rank(p, c) + 1; r < p->ranks && top; r++) {
+				card higher = g304_pack_card(p, g304_pack_suit_of(p, c), r);
+				if (!(v->played & g304_pack_bit(higher)) && !(v->hand & g304_pack_bit(higher)))
 					top = 0;
 			}
-			if (top && (v->trump_suit < 0 || card_suit(c) != v->trump_suit || me == v->trumper))
+			if (top && (v->trump_suit < 0 || g304_pack_suit_of(p, c) != v->trump_suit || me == v->trumper))
 				return c;
 		}
 		int longest = 0, len = -1;
 		for (int s = 0; s < SUIT_COUNT; s++)
-			if (cardset_count(legal & suit_mask(s)) > len) {
-				len = cardset_count(legal & suit_mask(s));
+			if (count(legal & g304_pack_suit(p, s)) > len) {
+				len = count(legal & g304_pack_suit(p, s));
 				longest = s;
 			}
-		return cheapest(legal & suit_mask(longest));
+		return cheapest(p, legal & g304_pack_suit(p, longest));
 	}
 	int wseat;
-	card win = visible_winner(v, t, &wseat);
-	int partner_wins = g304_team(wseat) == g304_team(me);
-	int led = card_suit(t->card[0]);
-	cardset follow = legal & suit_mask(led);
+	card win = visible_winner(v, &wseat);
+	int partner_wins = (wseat & 1) == (me & 1); /* teams sit alternately at every size */
+	int led = g304_pack_suit_of(p, v->tcard[0]);
+	uint64_t follow = legal & g304_pack_suit(p, led);
 	int points = 0;
-	for (int i = 0; i < t->n; i++)
-		if (t->card[i] != CARD_NONE)
-			points += card_points(t->card[i]);
+	for (int i = 0; i < v->n; i++)
+		if (v->tcard[i] != CARD_NONE)
+			points += g304_pack_points(p, v->tcard[i]);
 	if (follow) {
 		if (partner_wins)
-			return cheapest(follow);
-		int trumped = v->trump_suit >= 0 && card_suit(win) == v->trump_suit && led != v->trump_suit;
-		card over = trumped ? CARD_NONE : cheapest_above(follow, win);
-		return over != CARD_NONE ? over : cheapest(follow);
+			return cheapest(p, follow);
+		int trumped = v->trump_suit >= 0 && g304_pack_suit_of(p, win) == v->trump_suit && led != v->trump_suit;
+		card over = trumped ? CARD_NONE : cheapest_above(p, follow, win);
+		return over != CARD_NONE ? over : cheapest(p, follow);
 	}
 	/* Cannot follow. */
-	if (me == v->trumper && v->trump_down && (legal & card_bit(v->trump_card))) {
-		cardset rest = legal & ~card_bit(v->trump_card);
+	if (me == v->trumper && v->trump_down && (legal & g304_pack_bit(v->trump_card))) {
+		uint64_t rest = legal & ~g304_pack_bit(v->trump_card);
 		if (!rest || (!partner_wins && points >= 10))
 			return v->trump_card;
-		return cheapest(rest);
+		return cheapest(p, rest);
 	}
 	if (v->trump_suit >= 0 && !partner_wins) {
-		cardset trumps = legal & suit_mask(v->trump_suit);
+		uint64_t trumps = legal & g304_pack_suit(p, v->trump_suit);
 		if (trumps && points >= 10)
-			return cardset_first(trumps);
+			return lowest(trumps);
 	}
 	if (v->trump_suit >= 0) {
-		cardset other = legal & ~suit_mask(v->trump_suit);
+		uint64_t other = legal & ~g304_pack_suit(p, v->trump_suit);
 		if (other)
-			return cheapest(other);
+			return cheapest(p, other);
 	}
-	return cheapest(legal);
+	return cheapest(p, legal);
 }
+
+/* The choice for every size, but caps (each size asks its judge first):
+ * 1 with *type and the value or card set, 0 when there is nothing to do. */
+static int choose(const seen *v, uint8_t *type, uint16_t *value, card *c)
+{
+	switch (v->phase) {
+	case G304_PHASE_BID4:
+	case G304_PHASE_BID8:
+		if (v->phase == G304_PHASE_BID4 && (v->acts & 1u << G304_ACT_REDEAL)) {
+			*type = G304_ACT_REDEAL;
+			return 1;
+		}
+		if (!(v->acts & 1u << G304_ACT_PASS))
+			return 0;
+		*type = G304_ACT_PASS;
+		if (choose_bid(v, v->phase == G304_PHASE_BID8)) {
+			*type = G304_ACT_BID;
+			*value = v->bid_min;
+		}
+		return 1;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8: {
+		if (!(v->acts & 1u << G304_ACT_TRUMP))
+			return 0;
+		/* Lay the lowest card of the best suit: the high trumps stay in hand. */
+		int suit;
+		hand_strength(v->p, v->cards, &suit);
+		*type = G304_ACT_TRUMP;
+		*c = lowest(v->cards & g304_pack_suit(v->p, suit));
+		return 1;
+	}
+	case G304_PHASE_PLAY:
+		if (!(v->acts & 1u << G304_ACT_PLAY))
+			return 0;
+		*type = G304_ACT_PLAY;
+		*c = choose_play(v);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- four players ---- */
 
 int g304_simple_action(const g304_view *v, const g304_legal *l, g304_action *a)
 {
 	memset(a, 0, sizeof *a);
 	a->seat = v->seat;
-	switch (v->phase) {
-	case G304_PHASE_BID4:
-		if (l->acts & 1u << G304_ACT_REDEAL) {
-			a->type = G304_ACT_REDEAL;
+	if (v->phase == G304_PHASE_PLAY && (l->acts & 1u << G304_ACT_PLAY)
+	    && g304_caps_try(v, l, SIMPLE_CAPS_BUDGET, a))
+		return 1;
+	seen s = { &g304_pack_32, &four_leanings, v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,
+		   v->trump_card, v->hand, 0, 0, NULL, NULL, l->acts, l->bid_min, l->cards };
+	for (int i = 0; i < v->ntricks; i++)
+		seen_trick(&s, v->tricks[i].n, v->tricks[i].seat, v->tricks[i].card);
+	return choose(&s, &a->type, &a->value, &a->card);
+}
+
+/* ---- six players ---- */
+
+int g6_simple_action(const g6_view *v, const g6_legal *l, g6_action *a)
+{
+	memset(a, 0, sizeof *a);
+	a->seat = v->seat;
+	if (v->phase == G304_PHASE_PLAY && (l->acts & 1u << G304_ACT_PLAY) && (l->acts & 1u << G304_ACT_CAPS)
+	    && v->caps_seat == G304_NO_SEAT) {
+		card order[G6_TRICKS];
+		int n;
+		if (g6_caps_find(v, G6_CAPS_TRACK_BUDGET, order, &n)) {
+			a->type = G304_ACT_CAPS;
+			a->norder = (uint8_t)n;
+			memcpy(a->order, order, (size_t)n);
 			return 1;
 		}
-		if (!(l->acts & 1u << G304_ACT_PASS))
-			return 0;
-		return choose_bid(v, l, a, 0);
-	case G304_PHASE_BID8:
-		if (!(l->acts & 1u << G304_ACT_PASS))
-			return 0;
-		return choose_bid(v, l, a, 1);
-	case G304_PHASE_TRUMP4:
-	case G304_PHASE_TRUMP8:
-		if (!(l->acts & 1u << G304_ACT_TRUMP))
-			return 0;
-		a->type = G304_ACT_TRUMP;
-		a->card = choose_trump(l->cards);
-		return 1;
-	case G304_PHASE_PLAY:
-		if (!(l->acts & 1u << G304_ACT_PLAY))
-			return 0;
-		if (g304_caps_try(v, l, SIMPLE_CAPS_BUDGET, a))
-			return 1;
-		a->type = G304_ACT_PLAY;
-		a->card = choose_play(v, l);
-		return 1;
-	default:
-		return 0;
 	}
+	seen s = { &g304_pack_36, &six_leanings, v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,
+		   v->trump_card, v->hand, 0, 0, NULL, NULL, l->acts, l->bid_min, l->cards };
+	for (int i = 0; i < v->ntricks; i++)
+		seen_trick(&s, v->tricks[i].n, v->tricks[i].seat, v->tricks[i].card);
+	return choose(&s, &a->type, &a->value, &a->card);
 }

@@ -2,26 +2,17 @@
  * the trump card, closed and open play, caps, scoring (docs/GAMES.md). */
 #include <string.h>
 #include "g304six.h"
+#include "g304_pack.h"
 #include "names.h"
 
 /* ---- the 36-card pack ---- */
 
 static const char six_rank_chars[G6_RANKS] = { '6', '7', '8', 'Q', 'K', 'T', 'A', '9', 'J' };
 
-int g6_points(card c)
-{
-	if (c >= G6_CARDS || g6_rank(c) == 0)
-		return 0;
-	return card_points(card_make(0, g6_rank(c) - 1));
-}
+/* The points are the pack's (g304_pack_36), one table with the players'. */
+int g6_points(card c) { return c < G6_CARDS ? g304_pack_points(&g304_pack_36, c) : 0; }
 
-int g6_set_points(g6_set s)
-{
-	int total = 0;
-	for (; s; s &= s - 1)
-		total += g6_points(g6_first(s));
-	return total;
-}
+int g6_set_points(g6_set s) { return g304_pack_set_points(&g304_pack_36, s); }
 
 void g6_code(card c, char out[8])
 {

@@ -168,7 +168,8 @@ int g6_caps_check(const g6_view *v, const card *order, int n);
 int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n);
 
 /* The timer's move (a random legal action for the seat to move, never
- * spoilt; allow_caps: now and then a random caps call) and the simple
+ * spoilt; allow_odd: now and then a random caps or spoilt call), from
+ * g304_random.c's one random player for every size; and the simple
  * rule-based player, which decides from the seat's view alone. */
 int g6_random_action(const g6 *g, int seat, rng *r, g6_action *out);
 int g6_random_any(const g6 *g, rng *r, int allow_odd, g6_action *out);

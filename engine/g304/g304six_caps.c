@@ -248,6 +248,10 @@ typedef struct xs {
 	/* The trick in play as seen, and its hidden cards' holders. */
 	const g6_trick *cur;
 	int hidden_holder[G6_SEATS];
+	/* The trump card once shown and back in the trumper's hand: everyone
+	 * knows where it is until it is played (CARD_NONE otherwise). */
+	card known;
+	int known_left;               /* it is still in the trumper's hand */
 } xs;
 
 static int hall_ok(const xs *x, g6_set unseen)
@@ -330,9 +334,17 @@ static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g6_set hand, 
 			   int exh)
 {
 	uint8_t allow = x->allow[s];
-	if (t->n > 0 && g6_suit(c) != g6_suit(t->card[0]))
+	int from_known = c == x->known && x->known_left;
+	if (t->n > 0 && g6_suit(c) != g6_suit(t->card[0])) {
+		/* Not following: a trumper still holding the known card holds its suit. */
+		if (s == x->v->trumper && x->known_left && g6_suit(x->known) == g6_suit(t->card[0]))
+			return 0;
 		x->allow[s] &= (uint8_t)~(1u << g6_suit(t->card[0]));
-	x->cap[s]--;
+	}
+	if (from_known)
+		x->known_left = 0;
+	else
+		x->cap[s]--;
 	int r = 0;
 	if (hall_ok(x, unseen & ~g6_bit(c))) {
 		xtrick t2 = *t;
@@ -341,7 +353,10 @@ static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g6_set hand, 
 		t2.n++;
 		r = refute(x, &t2, g6_seat_after(s), k, hand, unseen & ~g6_bit(c), trick_no, exh);
 	}
-	x->cap[s]++;
+	if (from_known)
+		x->known_left = 1;
+	else
+		x->cap[s]++;
 	x->allow[s] = allow;
 	return r;
 }
@@ -386,7 +401,12 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 	g6_set sep = hand;
 	for (int i = 0; i < t->n; i++)
 		sep |= g6_bit(t->card[i]);
+	if (x->known_left)
+		sep |= g6_bit(x->known);
 	int led = t->n ? g6_suit(t->card[0]) : -1;
+	/* The trumper may play the known card: an opponent tries it first (a
+	 * trump), a partner last (it helps the claim). */
+	int known_now = turn == x->v->trumper && x->known_left;
 	int suits[SUIT_COUNT], ns = 0;
 	if (x->ts >= 0)
 		suits[ns++] = x->ts;
@@ -398,6 +418,8 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 	/* A partner helps the claim most with its high cards: it tries the
 	 * other suits first, and the bottom of a run before its top. */
 	int partner = g6_team(turn) == x->team;
+	if (known_now && !partner && adversary_plays(x, t, turn, x->known, k, hand, unseen, trick_no, exh))
+		return 1;
 	for (int j = 0; j < ns; j++) {
 		int su = suits[partner ? ns - 1 - j : j];
 		if (!(x->allow[turn] >> su & 1))
@@ -422,6 +444,8 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 			in &= ~run;
 		}
 	}
+	if (known_now && partner && adversary_plays(x, t, turn, x->known, k, hand, unseen, trick_no, exh))
+		return 1;
 	return 0; /* every reply fails to refute (a seat with no card left cannot be here) */
 }
 
@@ -490,15 +514,16 @@ static int place(xs *x, xtrick t, int i, int nh, g6_set hand, g6_set unseen, int
 		int turn = cur->n ? g6_seat_after(cur->seat[cur->n - 1]) : cur->leader;
 		return refute(x, &t, turn, 0, hand, unseen, x->v->ntricks - 1, exh);
 	}
-	int led = g6_suit(cur->card[0]);
 	g6_set sep = hand;
 	for (int k = 0; k < cur->n; k++)
 		if (cur->card[k] != CARD_NONE)
 			sep |= g6_bit(cur->card[k]);
+	if (x->known_left)
+		sep |= g6_bit(x->known);
 	place_ctx p = { x, t, i, nh, hand, unseen, exh };
 	for (int su = 0; su < SUIT_COUNT; su++) {
-		if (su == led)
-			continue;
+		if (!(x->allow[x->hidden_holder[nh]] >> su & 1))
+			continue; /* the suit led, or one its player has shown void in */
 		int r = each_run_end(unseen & g6_suit_mask(su), sep, su, place_try, &p);
 		if (r)
 			return r;
@@ -557,13 +582,22 @@ static int exact_check(const g6_view *v, const card *order, int n, unsigned long
 			 * led; in a finished trick not a trump either (the
 			 * inspection turns every trump up). */
 			x.cap[x.nh] = 1;
-			x.allow[x.nh] = (uint8_t)(0xf & ~(1u << led));
+			/* Nor of a suit its player has shown void in before. */
+			x.allow[x.nh] = (uint8_t)(x.allow[s] & ~(1u << led));
 			if (tr != x.cur)
 				x.allow[x.nh] &= (uint8_t)~(1u << x.ts);
 			else
 				x.hidden_holder[nhidden++] = x.nh;
 			x.nh++;
 		}
+	}
+	x.known = CARD_NONE;
+	if (x.me != v->trumper && v->trumper < G6_SEATS && v->trump_card != CARD_NONE && !v->trump_down
+	    && !(seen & g6_bit(v->trump_card))) {
+		x.known = v->trump_card;
+		x.known_left = 1;
+		seen |= g6_bit(x.known);
+		x.cap[v->trumper]--;
 	}
 	g6_set unseen = ALL36 & ~seen;
 	int room = 0;

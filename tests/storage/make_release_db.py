@@ -9,7 +9,8 @@ A real ngircd; network "test", channel "#304"; a person ("watcher") opens a
 table and seats four computer players, who play until at least MIN_CARDS
 cards of the first deal are out; the bot is then stopped (SIGTERM), and the
 file is checkpointed (no -wal beside it) and vacuumed.
-Environment: CARDBOT, the binary (default bin/cardbot).
+Environment: CARDBOT, the binary (default bin/cardbot); SEATS=6 seats six
+computer players at a six-player 304 table (`!new 304 6`) instead.
 """
 import os
 import signal
@@ -43,7 +44,9 @@ networks = ( {{ name = "test"; type = "irc"; server = "127.0.0.1"; port = {ircd.
     w.join("#304")
     w.wait(lambda: any(m.cmd == "JOIN" and m.src.lower() == "cardbot" for m in list(w.lines)), 20)
     time.sleep(0.3)
-    for cmd in ["!304", "!leave", "!bot", "!bot", "!bot", "!bot", "!start"]:
+    seats = int(os.environ.get("SEATS", "4"))
+    table = ["!304"] + (["!new 304 %d" % seats] if seats != 4 else [])
+    for cmd in table + ["!leave"] + ["!bot"] * seats + ["!start"]:
         w.privmsg("#304", cmd)
         time.sleep(0.2)
     db = os.path.join(tmp, "data", "cardbot.db")

@@ -5,6 +5,8 @@
 #include "g304.h"
 #include "g304_random.h"
 #include "g304_simple.h"
+#include "g304_pack.h"
+#include "g304six.h"
 
 #define MATCHES 40 /* SIMPLE_MATCHES overrides it (fewer under qemu: tests/cross.sh) */
 
@@ -47,8 +49,25 @@ static int play(uint64_t seed, int simple_team, long *decisions)
 	return g.winner;
 }
 
+/* The players read cards through the size's pack (g304_pack.h): it must
+ * number and value them as each size's rules do. */
+static void packs(void)
+{
+	for (card c = 0; c < CARD_COUNT; c++) {
+		CHECK(g304_pack_points(&g304_pack_32, c) == card_points(c), "pack 32: points of %d", c);
+		CHECK(g304_pack_suit_of(&g304_pack_32, c) == card_suit(c) && g304_pack_rank(&g304_pack_32, c) == card_rank(c),
+		      "pack 32: suit and rank of %d", c);
+	}
+	for (card c = 0; c < G6_CARDS; c++)
+		CHECK(g304_pack_suit_of(&g304_pack_36, c) == g6_suit(c) && g304_pack_rank(&g304_pack_36, c) == g6_rank(c)
+		      && (g304_pack_suit(&g304_pack_36, g6_suit(c)) & g6_bit(c)), "pack 36: suit and rank of %d", c);
+	CHECK(g304_pack_set_points(&g304_pack_32, 0xffffffffu) == 304, "pack 32 totals 304");
+	CHECK(g304_pack_set_points(&g304_pack_36, ((uint64_t)1 << G6_CARDS) - 1) == 304, "pack 36 totals 304");
+}
+
 int main(void)
 {
+	packs();
 	long decisions = 0;
 	int wins = 0, games = 0;
 	int matches = getenv("SIMPLE_MATCHES") ? atoi(getenv("SIMPLE_MATCHES")) : MATCHES;

@@ -1,0 +1,33 @@
+/* g304_pack.h: the pack of a 304 table size as data (issue 31): how many
+ * ranks each suit holds, weakest first, and their points. A card is
+ * suit * ranks + rank and a set of cards a 64-bit mask, so one piece of code
+ * reads four-player 304's 32 cards (card.h's numbering) and six-player 304's
+ * 36 (g304six.h's) alike. Tables are constant; no state. */
+#ifndef CARDBOT_G304_PACK_H
+#define CARDBOT_G304_PACK_H
+
+#include <stdint.h>
+#include "card.h"
+
+#define G304_PACK_RANKS_MAX 11 /* 6 7 8 Q K 10 A 9 J, and the 3 and 2 of 504 and 904 */
+
+typedef struct g304_pack {
+	uint8_t ranks;                       /* in each suit */
+	uint8_t points[G304_PACK_RANKS_MAX]; /* of each rank, weakest first */
+} g304_pack;
+
+extern const g304_pack g304_pack_32; /* four players: 7 8 Q K 10 A 9 J */
+extern const g304_pack g304_pack_36; /* six players: the 32 and a six below each seven */
+
+static inline int g304_pack_suit_of(const g304_pack *p, card c) { return c / p->ranks; }
+static inline int g304_pack_rank(const g304_pack *p, card c) { return c % p->ranks; }
+static inline card g304_pack_card(const g304_pack *p, int suit, int rank) { return (card)(suit * p->ranks + rank); }
+static inline uint64_t g304_pack_bit(card c) { return (uint64_t)1 << c; }
+static inline uint64_t g304_pack_suit(const g304_pack *p, int suit)
+{
+	return (((uint64_t)1 << p->ranks) - 1) << (suit * p->ranks);
+}
+static inline int g304_pack_points(const g304_pack *p, card c) { return p->points[c % p->ranks]; }
+int g304_pack_set_points(const g304_pack *p, uint64_t s);
+
+#endif
