@@ -108,7 +108,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_RESUMED, "I am back: the game resumes where it was.") \
 	X(T_RESUMED_DEAL, "I am back: the game resumes where it was (deal {1}, deck commitment {2}).") \
 	X(T_COMMITMENT, "deck commitment {1}") \
-	X(T_COMMITMENT_HOW, "each deal's deck is fixed before it is dealt: its commitment comes with the deal, its salt in the match record ({prefix}record once the match is over), and cardbot verify checks the two") \
+	X(T_COMMITMENT_HOW, "each deal's deck is fixed before it is dealt: its commitment comes with the deal, its salt in the match record ({prefix}record once the match has ended), and cardbot verify checks the two") \
 	X(T_SAVE_FAILED, "[{1}] I could not save that, so it was not taken; the operator has been told. Try again shortly.") \
 	X(T_SAVE_FAILED_ROOM, "I cannot save the game right now (a problem with my storage), so moves are not being taken. The game will go on when it is fixed.") \
 	X(T_STATS, "{1}: {2}") \
