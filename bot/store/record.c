@@ -576,8 +576,8 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 	return 0;
 }
 
-/* deals[d]: a 304 record's deal is read into deck and actions (the
- * engine's own forms), another game's into gdeck and gactions. */
+/* deals[d]: its deck and actions into gdeck and gactions, every game's
+ * form (engine/game.h), so that a host replays any game by one path. */
 static int parse_deal(json_object *o, size_t d, const record *rec, record_deal *deal,
 		      char err[RECORD_ERR_MAX])
 {
@@ -591,25 +591,25 @@ static int parse_deal(json_object *o, size_t d, const record *rec, record_deal *
 	if (!(x = member(o, "deck", path, err)))
 		return -1;
 	path_fmt(dpath, "%s.deck", path);
-	if (parse_deck(x, dpath, rec->game, is_304 ? "a list of 32 card codes" : "a list of card codes",
-		       is_304 ? deal->deck : deal->gdeck, err))
+	if (parse_deck(x, dpath, rec->game, is_304 ? "a list of 32 card codes" : "a list of card codes", deal->gdeck,
+		       err))
 		return -1;
 	size_t n;
-	if (!(x = get_list(o, "actions", path, RECORD_MAX_ACTIONS,
-			   is_304 ? sizeof *deal->actions : sizeof *deal->gactions, &items, &n, dpath, err)))
+	if (!(x = get_list(o, "actions", path, RECORD_MAX_ACTIONS, sizeof *deal->gactions, &items, &n, dpath, err)))
 		return -1;
-	if (is_304)
-		deal->actions = items;
-	else
-		deal->gactions = items;
+	deal->gactions = items;
 	deal->nactions = n;
 	for (size_t i = 0; i < n; i++) {
 		char ipath[PATH_MAX_LEN];
 		json_object *a = json_object_array_get_idx(x, i);
 		path_fmt(ipath, "%s[%zu]", dpath, i);
-		if (is_304 ? parse_action(a, ipath, &deal->actions[i], err)
-			   : parse_gaction(a, ipath, rec, &deal->gactions[i], err))
+		/* 304's actions are read in its engine's form (their checks),
+		 * then kept in every game's. */
+		g304_action g;
+		if (is_304 ? parse_action(a, ipath, &g, err) : parse_gaction(a, ipath, rec, &deal->gactions[i], err))
 			return -1;
+		if (is_304)
+			game_action_from_g304(&g, &deal->gactions[i]);
 	}
 	return 0;
 }
@@ -717,16 +717,6 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 		return -1;
 	if (parse_deals(top, rec, "a seat number (0-3)", err))
 		return -1;
-	/* The same deals in every game's form (engine/core/game.h), so that a host
-	 * replays any game by one path. */
-	for (size_t d = 0; d < rec->ndeals; d++) {
-		record_deal *x = &rec->deals[d];
-		memcpy(x->gdeck, x->deck, CARD_COUNT);
-		if (x->nactions && !(x->gactions = calloc(x->nactions, sizeof *x->gactions)))
-			return fail(err, "deals: out of memory");
-		for (size_t i = 0; i < x->nactions; i++)
-			game_action_from_g304(&x->actions[i], &x->gactions[i]);
-	}
 	/* Other top-level keys are left for later versions of the format. */
 	return 0;
 }
@@ -843,7 +833,6 @@ void record_free(record *r)
 	for (int i = 0; i < GAME_MAX_SEATS; i++)
 		free(r->players[i]);
 	for (size_t d = 0; d < r->ndeals; d++) {
-		free(r->deals[d].actions);
 		free(r->deals[d].gactions);
 	}
 	free(r->deals);

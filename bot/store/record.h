@@ -24,13 +24,13 @@
 /* Room for a one-line error message naming the field. */
 #define RECORD_ERR_MAX 256
 
+/* A deal in every game's form (engine/game.h): the deck in the game's own
+ * pack (record.game->deck_size cards, top first, distinct) and nactions
+ * actions of the game_def (seats, types and cards checked; 304's also by
+ * its engine's forms). */
 typedef struct record_deal {
-	card deck[CARD_COUNT];   /* top first, 32 distinct cards */
-	size_t nactions;
-	g304_action *actions;    /* owned; seats 0..3, types and cards checked */
-	/* Games other than 304 (record.game): the deck in the game's own pack
-	 * (game->deck_size cards) and nactions actions of the game_def. */
 	uint8_t gdeck[GAME_MAX_DECK];
+	size_t nactions;
 	game_action *gactions;   /* owned */
 } record_deal;
 
@@ -51,8 +51,7 @@ record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX]);
 
 /* As record_parse, for a record of any game (304, 304six, trump304, rook):
  * a record whose game is not 304 has nseats players (players[nseats..]
- * NULL), rules only for 304six (304's options), and its decks and actions
- * in gdeck and gactions (actions NULL). */
+ * NULL) and rules only for 304six (304's options). */
 record *record_parse_game(const char *text, size_t len, char err[RECORD_ERR_MAX]);
 
 enum record_read_status {

@@ -238,21 +238,25 @@ int main(void)
 			char salt[FAIR_SALT_HEX], commit[FAIR_COMMIT_HEX], got[FAIR_COMMIT_HEX];
 			snprintf(salt, sizeof salt, "%.32s", c + 9);
 			snprintf(commit, sizeof commit, "%.64s", m + 15);
-			ok = fair_commit(r->deals[d].deck, salt, got) == 0 && !strcmp(got, commit);
+			ok = fair_commit(r->deals[d].gdeck, salt, got) == 0 && !strcmp(got, commit);
 			p = m + 15;
 		}
 		CHECK(ok && r->ndeals > 0, "every deal's deck and salt give its commitment (%zu deals)", r->ndeals);
-		g304 g;
-		g304_init(&g, &r->rules, r->dealer);
-		int refused = 0;
-		for (size_t d = 0; d < r->ndeals; d++) {
-			refused += g304_deal(&g, r->deals[d].deck) != 0;
-			for (size_t i = 0; i < r->deals[d].nactions; i++)
-				refused += g304_apply(&g, &r->deals[d].actions[i], NULL) != 0;
+		/* The record's generic actions, through engine/game.h. */
+		int gerr = 0, refused = 0;
+		game *gm = game_new(r->game, r->nseats, r->dealer, &r->rules, &gerr);
+		for (size_t d = 0; gm && d < r->ndeals; d++) {
+			refused += game_deal(gm, r->deals[d].gdeck) != 0;
+			for (size_t i = 0; i < r->deals[d].nactions; i++) {
+				game_result res;
+				refused += game_apply(gm, &r->deals[d].gactions[i], &res) != 0;
+			}
 		}
-		CHECK(!refused && g.phase == G304_PHASE_OVER && g.winner == winner
-		      && g.tokens[0] == G304(t)->tokens[0] && g.tokens[1] == G304(t)->tokens[1],
+		const g304 *g = gm ? gm->state : NULL;
+		CHECK(g && !refused && g->phase == G304_PHASE_OVER && g->winner == winner
+		      && g->tokens[0] == G304(t)->tokens[0] && g->tokens[1] == G304(t)->tokens[1],
 		      "the record replays to the same result (%d refused)", refused);
+		game_free(gm);
 		record_free(r);
 	}
 	free(text);
