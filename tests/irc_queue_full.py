@@ -3,7 +3,7 @@
 
 A real ngircd and the real bot at its default pacing (a burst of 4, then a
 line a second). watch opens a 304 table of four computer players in each
-of four channels, with no pause between moves or deals: the matches say
+of eight channels, with no pause between moves or deals: the matches say
 far more than a line a second, and the send queue reaches its 1,000 lines.
 Checked:
   - the bot's log says the queue is full (the premise);
@@ -28,7 +28,7 @@ import irclib  # noqa: E402
 from irclib import Bot, Client, NgIRCd, strip_colours  # noqa: E402
 
 BOTNICK = "cardbot"
-CHANS = ("#q1", "#q2", "#q3", "#q4")
+CHANS = tuple("#q%d" % i for i in range(1, 9))   # eight: enough lines under the sanitizers too
 ROOM_NOTE = "Some of my lines here were dropped"
 PRIVATE_NOTE = "Some of my lines to you were dropped: I had more to say"
 
