@@ -49,14 +49,19 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null || echo -ljson-c -lconfig -lssl -lcrypto -lcurl -lsqlite3 -lolm) -lircclient
 
 CFLAGS  += $(CPPFLAGS) $(CSTD) $(WARN) $(OPT) -MMD -MP
-ENGINE_CFLAGS = $(CFLAGS) -Iengine
-BOT_CFLAGS    = $(CFLAGS) -Iengine -Ibot -Iadapters -Ilib $(PKG_CFLAGS)
-ADAPTER_CFLAGS = $(CFLAGS) -Iadapters -Ilib $(PKG_CFLAGS)
+ENGINE_DIRS   = $(patsubst %/,%,$(sort $(dir $(wildcard engine/*/*.[ch]))))
+ENGINE_CFLAGS = $(CFLAGS) $(ENGINE_DIRS:%=-I%)
+# Each layer's folders are its include path: the engine sees only itself,
+# adapters see lib/ and themselves, the bot sees everything.
+BOT_DIRS      = bot $(patsubst %/,%,$(sort $(dir $(wildcard bot/*/*.[ch]))))
+ADAPTER_DIRS  = adapters $(patsubst %/,%,$(sort $(dir $(wildcard adapters/*/*.[ch]))))
+BOT_CFLAGS    = $(CFLAGS) $(ENGINE_DIRS:%=-I%) $(BOT_DIRS:%=-I%) $(ADAPTER_DIRS:%=-I%) -Ilib $(PKG_CFLAGS)
+ADAPTER_CFLAGS = $(CFLAGS) $(ADAPTER_DIRS:%=-I%) -Ilib $(PKG_CFLAGS)
 LIB_CFLAGS    = $(CFLAGS) -Ilib
 
-ENGINE_SRC = $(wildcard engine/*.c)
-BOT_SRC    = $(wildcard bot/*.c)
-ADAPTER_SRC = $(wildcard adapters/*.c)
+ENGINE_SRC = $(wildcard engine/*/*.c)
+BOT_SRC    = $(wildcard bot/*.c bot/*/*.c)
+ADAPTER_SRC = $(wildcard adapters/*.c adapters/*/*.c)
 LIB_SRC    = $(wildcard lib/*.c)
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 LIB_OBJ    = $(LIB_SRC:%.c=$(BUILD)/%.o)

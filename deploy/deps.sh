@@ -13,7 +13,7 @@ set -u
 # What building and `make run` need.
 RUN_PACKAGES="build-essential pkg-config libjson-c-dev libconfig-dev
 libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev libolm-dev ngircd"
-# libolm-dev: end-to-end encryption in Matrix rooms (adapters/matrix_crypto.c);
+# libolm-dev: end-to-end encryption in Matrix rooms (adapters/matrix/matrix_crypto.c);
 # ngircd: the local IRC server `make run` starts when none listens.
 
 # What the tests add.

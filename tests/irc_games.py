@@ -99,6 +99,7 @@ class Player:
         self.cuts = 0             # cuts made when offered
         self.asked_last = False   # !last asked once in play
         self.sent_at = {}
+        self.pending = None       # the latest prompt not yet answered
 
     def code(self, card):
         if self.game == "trump304":
@@ -106,12 +107,14 @@ class Player:
         return card.lower()
 
     def step(self):
-        """Reads new lines; answers a prompt addressed to this client."""
+        """Reads new lines; answers the latest prompt addressed to this
+        client once what it needs has come: a move waits for the hand line
+        that lists the cards it may play (or discard), which may arrive after
+        the prompt (a busy machine sends it late)."""
         lines = self.c.from_bot(BOTNICK, self.seen)
         if not lines:
             return
         self.seen = self.c.lines.index(lines[-1]) + 1
-        prompt = None
         for m in lines:
             text = strip_colours(m.text)
             if m.target.lower() == self.nick.lower():
@@ -123,9 +126,9 @@ class Player:
             elif m.target.lower() == self.chan:
                 for seg in text.split(SEP):
                     if seg.startswith(self.nick + ": "):
-                        prompt = seg
-        if prompt:
-            self.answer(prompt)
+                        self.pending = seg
+        if self.pending and self.answer(self.pending):
+            self.pending = None
 
     def say(self, text, private=False):
         if private:
@@ -134,8 +137,7 @@ class Player:
             self.c.privmsg(self.chan, text)
 
     def answer(self, prompt):
-        time.sleep(0.05)  # the hand line follows the prompt
-        self.step_hand_only()
+        """Answers prompt; False when the hand line it needs has not come yet."""
         if "you may cut the deck" in prompt:
             self.cuts += 1
             self.say("!cut 7")
@@ -154,38 +156,34 @@ class Player:
                 n = re.search(r"\((\d+)", prompt)
                 self.say("!bid %s" % (n.group(1) if n else "150"))
         elif "lay your trump card" in prompt:
-            self.laid = self.hand[-1] if self.hand else None
-            self.say("trump %d" % max(1, len(self.hand)), private=True)
+            if not self.hand:
+                return False
+            self.laid = self.hand[-1]
+            self.say("trump %d" % len(self.hand), private=True)
         elif "exchange two cards" in prompt:
             self.say("exchange 1 2", private=True)
         elif "discard one card" in prompt:
-            if self.discard_ok:
-                self.discarded = self.discard_ok[-1]
-                self.say("discard %s" % self.code(self.discarded), private=True)
+            if not self.discard_ok:
+                return False
+            self.discarded = self.discard_ok[-1]
+            self.discard_ok = []
+            self.say("discard %s" % self.code(self.discarded), private=True)
         elif "name the trump colour" in prompt:
             self.say("!trump black")
         elif "your turn to play" in prompt:
+            if "!reveal" in prompt and not self.revealed_once:
+                self.revealed_once = True
+                self.say("!reveal")
+                return True
+            if not self.may:
+                return False
             if not self.asked_last and (self.game == "rook" or len(self.hand) <= 8):
                 # Trump304 keeps !last; Rook refuses it during a hand (004)
                 self.asked_last = True
                 self.say("!last")
-            if "!reveal" in prompt and not self.revealed_once:
-                self.revealed_once = True
-                self.say("!reveal")
-            elif self.may:
-                self.say("!play %s" % self.code(self.may[0]))
-
-    def step_hand_only(self):
-        lines = self.c.from_bot(BOTNICK, self.seen)
-        for m in lines:
-            if m.target.lower() == self.nick.lower():
-                hp = hand_parts(m.text)
-                if hp and hp[0] == self.chan:
-                    self.hand = cards(self.game, hp[1])
-                    self.may = cards(self.game, hp[2]) if hp[2] else []
-                    self.discard_ok = cards(self.game, hp[4]) if hp[4] else []
-        if lines:
-            self.seen = self.c.lines.index(lines[-1]) + 1
+            self.say("!play %s" % self.code(self.may[0]))
+            self.may = []
+        return True
 
 
 CUTOFF = {}  # channel: the time its first deal ended (later deals are not checked)
@@ -320,6 +318,24 @@ def play_deal(players, end_marker, timeout):
     return False
 
 
+def tell_stall(name, players, bot):
+    """What the players of a stalled deal last heard, and the bot's log: a
+    failure says where the deal stood."""
+    print("%s stalled; the last lines its players received:" % name)
+    seen = []
+    for p in players:
+        for m in p.c.from_bot(BOTNICK)[-12:]:
+            if m.target.lower() == p.nick.lower() or p.nick == players[0].nick:
+                seen.append((m.t, "%s <- %s: %s" % (p.nick, m.target, strip_colours(m.text))))
+    for _, line in sorted(seen)[-20:]:
+        print("  " + line)
+    for p in players:
+        print("  %s: %s, pending prompt %r, sent last %r, server errors %s" % (
+            p.nick, "disconnected" if p.c.closed_by_server else "connected", p.pending,
+            p.c.sent[-3:], p.c.errors[-2:]))
+    print(bot.log_tail(20))
+
+
 def main():
     if not os.access(irclib.CARDBOT, os.X_OK) or not os.access(irclib.NGIRCD, os.X_OK):
         print("irc_games: cardbot or ngircd is missing")
@@ -370,6 +386,9 @@ def main():
         ok_r = play_deal([cat, dan], "deal 1 salt", 120)
         check(ok_t, "a whole Trump304 deal is played (ends with its salt)")
         check(ok_r, "a whole Rook hand is played (ends with its salt)")
+        for ok, name, ps in ((ok_t, "Trump304 deal 1", [ann, bob]), (ok_r, "Rook hand 1", [cat, dan])):
+            if not ok:
+                tell_stall(name, ps, bot)
         time.sleep(0.5)
         for p in (ann, cat):
             ends = [m.t for m in chan_lines(p) if "deal 1 salt" in strip_colours(m.text)]
@@ -445,6 +464,8 @@ def main():
         hands = sum(1 for x in r_all for sg in x.split(" \u00b7 ") if re.search(r"team bid \d+ and took \d+: (made|set)", sg))
         check(full, "a complete game of Rook is played to its end on the IRC server (%d hands, %.0f s)" % (
             hands, time.time() - t_full))
+        if not full and ok_r:
+            tell_stall("the Rook game", [cat, dan], bot)
         for p in (cat, dan):
             refused = [strip_colours(m.text) for m in priv_lines(p) if re.match(r"^\[#\S+\] ", m.text)
                        and NO_REVIEW not in m.text

@@ -1,7 +1,7 @@
 """langlib.py: shared pieces of the language end-to-end tests (irc_lang.py,
 matrix_lang.py).
 
-- The bot's own tables (bot/text.h for English, bot/text_ta.c, bot/text_si.c)
+- The bot's own tables (bot/text/text.h for English, bot/text/text_ta.c, bot/text/text_si.c)
   read as data, so a scripted player can find its hand, its turn and what it
   may play in the words of the language it reads. The tables are used only
   to read the bot's lines; what language a line is in is judged by its
@@ -52,11 +52,11 @@ def _unc(s):
 def load_tables():
     """{'en': {id: text}, 'ta': {...}, 'si': {...}} for the T_ ids."""
     out = {"en": {}, "ta": {}, "si": {}}
-    with open(os.path.join(ROOT, "bot", "text.h"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "bot", "text", "text.h"), encoding="utf-8") as f:
         for m in re.finditer(r'X\((T_\w+), "((?:[^"\\]|\\.)*)"\)', f.read()):
             out["en"][m.group(1)] = _unc(m.group(2))
     for lang in ("ta", "si"):
-        with open(os.path.join(ROOT, "bot", "text_%s.c" % lang), encoding="utf-8") as f:
+        with open(os.path.join(ROOT, "bot", "text", "text_%s.c" % lang), encoding="utf-8") as f:
             for m in re.finditer(r'^\s*\[(T_\w+)\] = "((?:[^"\\]|\\.)*)",\s*$', f.read(), re.M):
                 out[lang][m.group(1)] = _unc(m.group(2))
     return out

@@ -1,15 +1,18 @@
 """ops_docs.py: the man pages: clean under `man --warnings`, and complete.
 
 - docs/cardbot.1 and docs/cardbot.cfg.5 render without a single warning;
-- every key in bot/config.c's tables is documented in cardbot.cfg(5) as a
+- every key in bot/config/config.c's tables is documented in cardbot.cfg(5) as a
   bold term (and KEY_file, KEY_env for secrets), so adding a key without
   documenting it fails here;
 - every command `cardbot help` lists, and every option each
   `cardbot COMMAND --help` shows, is in cardbot(1);
-- the checker itself is shown to catch a page with a key removed.
+- the checker itself is shown to catch a page with a key removed;
+- the README's Layout names every folder that holds a tracked file (below
+  tests/'s data folders), and no folder that does not exist.
 """
 import os
 import re
+import subprocess
 import tempfile
 
 from ops_lib import CARDBOT, ROOT, Checker, config_keys, have, run
@@ -89,7 +92,59 @@ def command_page():
         T.check(o in terms, "cardbot(1) documents the global option %s" % o)
 
 
+# Folders whose own subfolders are data, not parts of the tree to map.
+DATA_DIRS = ("tests/records/", "tests/fuzz/corpus/", "tests/storage/", "tests/matrix/")
+
+
+def layout_dirs(readme):
+    """The folders README.md's Layout names: its indented map, where a
+    deeper indent is a folder of the one above it."""
+    sec = readme.split("## Layout\n", 1)[1].split("\n## ", 1)[0]
+    stack, dirs = [], set()
+    for line in sec.splitlines():
+        m = re.match(r"^( {4,})(\S+)/(?:\s|$)", line)
+        if not m:
+            continue
+        depth = (len(m.group(1)) - 4) // 2
+        stack = stack[:depth] + [m.group(2)]
+        dirs.add("/".join(stack))
+    return dirs
+
+
+def tracked_dirs():
+    out = subprocess.run(["git", "-C", ROOT, "ls-files"], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    dirs = set()
+    for f in out.stdout.split():
+        d = os.path.dirname(f)
+        while d and any((d + "/").startswith(x) and d + "/" != x for x in DATA_DIRS):
+            d = os.path.dirname(d)
+        while d:  # a folder and the folders it is in
+            dirs.add(d)
+            d = os.path.dirname(d)
+    return dirs
+
+
+def layout_page():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        named = layout_dirs(f.read())
+    T.check(len(named) >= 10, "README.md's Layout is a map of folders", sorted(named))
+    have_dirs = tracked_dirs()
+    if have_dirs is None:  # not a git checkout (a copy of the tree): the named folders exist
+        have_dirs = {d for d in named if os.path.isdir(os.path.join(ROOT, d))}
+        named = named | have_dirs
+    missing = sorted(have_dirs - named)
+    extra = sorted(named - have_dirs)
+    T.check(not missing, "README.md's Layout names every folder with files", missing)
+    T.check(not extra, "README.md's Layout names no folder that has none", extra)
+    # The checker catches a map with a folder left out.
+    T.check("engine/core" in named and "engine/core" not in layout_dirs(
+        "## Layout\n    engine/\n      g304/\n"), "the Layout check catches a folder left out")
+
+
 man_warnings()
 config_page()
+layout_page()
 command_page()
 T.finish()

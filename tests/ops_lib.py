@@ -55,7 +55,7 @@ def have(tool):
     return False
 
 
-def config_keys(path=os.path.join(ROOT, "bot", "config.c")):
+def config_keys(path=os.path.join(ROOT, "bot", "config", "config.c")):
     """Every key of config.c's field tables, and which of them are secrets
     (a secret KEY is also accepted as KEY_file and KEY_env). Keys come from
     `.key = "name"` entries and from macros that build them with `#k`."""

@@ -96,8 +96,8 @@ def config_permissions():
     T.check(SECRET not in out + err, "`run` logs no secret", err)
 
 
-SOURCES = sorted(glob.glob(os.path.join(ROOT, "bot", "*.c")) + glob.glob(os.path.join(ROOT, "adapters", "*.c"))
-                 + glob.glob(os.path.join(ROOT, "engine", "*.c")) + glob.glob(os.path.join(ROOT, "lib", "*.c")))
+SOURCES = sorted(glob.glob(os.path.join(ROOT, "bot", "**", "*.c"), recursive=True) + glob.glob(os.path.join(ROOT, "adapters", "**", "*.c"), recursive=True)
+                 + glob.glob(os.path.join(ROOT, "engine", "**", "*.c"), recursive=True) + glob.glob(os.path.join(ROOT, "lib", "**", "*.c"), recursive=True))
 
 
 def strip_comments(text):

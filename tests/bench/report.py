@@ -87,7 +87,7 @@ def table_counts():
 
 # ---------------------------------------------------------------- parsing
 
-# "name value  (how it was measured)", as bot/bench.c and tests/bench/irc.py print
+# "name value  (how it was measured)", as bot/cli/bench.c and tests/bench/irc.py print
 FIG_RE = re.compile(r"^(?P<name>[a-z0-9_]+\.[a-z0-9_.]+) (?P<value>.*?)  \((?P<how>.*)\)$")
 
 

@@ -1,4 +1,4 @@
-/* fuzz_command.c: the bot's command handling (bot/bot.c, bot/table.c) over the test network.
+/* fuzz_command.c: the bot's command handling (bot/host/bot.c, bot/table/table.c) over the test network.
  *
  * The input is a script, one event a line. The first byte of a line picks
  * the event and who causes it; the rest is the text:
@@ -280,7 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	table_settings_default(&set);
 	set.deal_pause_ms = 0;
 	set.computer_delay_ms = 0;
-	/* Judging caps (engine/g304_caps.c, tested on its own) costs most of
+	/* Judging caps (engine/g304/g304_caps.c, tested on its own) costs most of
 	 * the time of a deal: it is off unless the input starts with 'C' or a
 	 * script turns it on with !set caps. */
 	if (size == 0 || data[0] != 'C')

@@ -1,4 +1,4 @@
-/* fuzz_config.c: the configuration loader (bot/config.c, bot/schema.c), from text in memory.
+/* fuzz_config.c: the configuration loader (bot/config/config.c, bot/config/schema.c), from text in memory.
  *
  * The input is a would-be cardbot.cfg, given to config_load_string as
  * `cardbot check-config` gives a file. A load that succeeds must hold what

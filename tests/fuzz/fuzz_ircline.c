@@ -1,4 +1,4 @@
-/* fuzz_ircline.c: adapters/ircline.c, the first code to see what an IRC server sends.
+/* fuzz_ircline.c: adapters/irc/ircline.c, the first code to see what an IRC server sends.
  *
  * The input is one raw line. It is parsed, and a parse is formatted and
  * parsed again (same command and parameters); cleaned to UTF-8 (the result

@@ -1,4 +1,4 @@
-/* fuzz_matrix_crypto.c: the parsers of adapters/matrix_crypto.c, end-to-end encryption's side that reads what
+/* fuzz_matrix_crypto.c: the parsers of adapters/matrix/matrix_crypto.c, end-to-end encryption's side that reads what
  * other devices and the homeserver send: /keys/upload, /keys/query and /keys/claim replies, to-device events
  * and encrypted room events.
  *
@@ -8,6 +8,8 @@
  *   Ujson   a /keys/upload reply        Qjson   a /keys/query reply
  *   Cjson   a /keys/claim reply         Djson   a to-device event
  *   Ejson   an m.room.encrypted room event in !room:example.org
+ *   Fjson   a to-device m.room_key_request, answered if the crypto may
+ *           (a session id "*" stands for the room's last one made by S)
  *   S       a share of the room's key to @ann:example.org and
  *           @bob:example.org (claim body, share body, then an encryption)
  *   R       the room's key is renewed   K       the store refuses writes from now on
@@ -36,6 +38,7 @@
 #define LINES_MAX 64
 
 static int verbose;
+static char last_sid[129];      /* the session of S's last encryption */
 
 typedef struct kv {
 	char *key[SLOTS], *val[SLOTS];
@@ -103,6 +106,15 @@ static void kv_log(void *ctx, const char *level, const char *text)
 	(void)ctx;
 	if (verbose)
 		fprintf(stderr, "[%s] %s\n", level, text);
+}
+
+/* Notes the session id of an encryption's content (not freed). */
+static void note_sid(const char *body)
+{
+	json_object *o = body ? json_tokener_parse(body) : NULL, *sid;
+	if (o && json_object_object_get_ex(o, "session_id", &sid))
+		snprintf(last_sid, sizeof last_sid, "%s", json_object_get_string(sid));
+	json_object_put(o);
 }
 
 static void body_ok(char *body)
@@ -176,7 +188,21 @@ static void step(mx_crypto *c, kv *s, char kind, const char *text, size_t n)
 		body_ok(mx_crypto_claim_body(c, users, 2, 0));
 		body_ok(mx_crypto_share_body(c, ROOM, users, 2, 1000, &missing));
 		FUZZ_ASSERT(missing >= 0);
-		body_ok(mx_crypto_encrypt(c, ROOM, "m.room.message", "{\"msgtype\":\"m.text\",\"body\":\"hi\"}", 1000));
+		char *enc = mx_crypto_encrypt(c, ROOM, "m.room.message", "{\"msgtype\":\"m.text\",\"body\":\"hi\"}", 1000);
+		note_sid(enc);
+		body_ok(enc);
+		break;
+	}
+	case 'F': {
+		mxc_key_request q;
+		if (mx_crypto_key_request(c, o, &q) < 0 || q.cancel)
+			break;
+		FUZZ_ASSERT(utf8_ok(q.user) && utf8_ok(q.device) && utf8_ok(q.room) && utf8_ok(q.session));
+		char *body = NULL;
+		int r = mx_crypto_forward_body(c, q.user, q.device, q.room, strcmp(q.session, "*") ? q.session : last_sid,
+					       &body);
+		FUZZ_ASSERT(r >= MXC_FWD_OK && r <= MXC_FWD_FAILED && (r == MXC_FWD_OK) == (body != NULL));
+		body_ok(body);
 		break;
 	}
 	case 'R':
@@ -203,6 +229,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!s)
 		abort();
 	char ed[128] = "";
+	last_sid[0] = '\0';
 	mx_crypto *c = load(s, ed, sizeof ed);
 	FUZZ_ASSERT(c != NULL);
 	int lines = 0;

@@ -1,4 +1,4 @@
-/* fuzz_matrix_render.c: adapters/matrix_html.c's matrix_render, which
+/* fuzz_matrix_render.c: adapters/matrix/matrix_html.c's matrix_render, which
  * turns the bot's text (mIRC colour and style codes) into a Matrix plain
  * body and an HTML formatted_body.
  *

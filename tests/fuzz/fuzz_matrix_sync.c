@@ -3,10 +3,10 @@
  * the filter, m.direct, joins, leaves, sends, createRoom and uploads, and
  * with encryption on (option e) the key endpoints' replies (/keys/upload,
  * /keys/query, /keys/claim, /sendToDevice, the cross-signing uploads and
- * verification sends: adapters/matrix_verify.c) and the to-device events
+ * verification sends: adapters/matrix/matrix_verify.c) and the to-device events
  * (verification requests among them), device
- * lists and one-time key counts of /sync (adapters/matrix_e2ee.c and the
- * parsers of adapters/matrix_crypto.c).
+ * lists and one-time key counts of /sync (adapters/matrix/matrix_e2ee.c and the
+ * parsers of adapters/matrix/matrix_crypto.c).
  *
  * An input is a script, one line per reply (so a JSON body must be written
  * on one line; any bytes but the line break are fine):

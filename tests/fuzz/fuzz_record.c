@@ -1,4 +1,4 @@
-/* fuzz_record.c: bot/record.c (the game-record loader) and the replay behind it.
+/* fuzz_record.c: bot/store/record.c (the game-record loader) and the replay behind it.
  *
  * The input is a would-be record (docs/RECORD.md). A record that loads is
  * replayed through the engine, as `cardbot replay` does, its output thrown

@@ -1,6 +1,6 @@
 /* security_check.c: the rules of docs/SECURITY.md that a test network can check.
  *
- * Drives the bot (bot/bot.c, bot/table.c) over the test network
+ * Drives the bot (bot/host/bot.c, bot/table/table.c) over the test network
  * (tests/unit/testnet.h: the console adapter in the same process, two
  * networks of it), and through the adapter_host callbacks for what no
  * network hands over (text past the adapter's limit, display names with

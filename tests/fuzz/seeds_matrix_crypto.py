@@ -95,6 +95,22 @@ def main():
                           line("C", {"one_time_keys": {"@ann:example.org": {"ANNDEV": {"x": {"key": 1}}}}}),
                           line("E", {"content": {"algorithm": "m.megolm.v1.aes-sha2", "ciphertext": "AAAA"}}),
                           line("D", {"content": {"ciphertext": {"x": {"type": 9, "body": ""}}}}), "Snot json"])
+    def ask(user, dev, sid="*", action="request", sender_key=None):
+        body = {"algorithm": "m.megolm.v1.aes-sha2", "room_id": ROOM, "session_id": sid}
+        if sender_key:
+            body["sender_key"] = sender_key
+        content = {"action": action, "requesting_device_id": dev, "request_id": "r1"}
+        if action == "request":
+            content["body"] = body
+        return line("F", {"type": "m.room_key_request", "sender": user, "content": content})
+    write("key_request", ["# a member's device gets the room's last session (\"*\"); others are refused",
+                          line("U", upload), line("Q", query), line("C", claim), "S",
+                          ask("@ann:example.org", "ANNDEV"), ask("@eve:example.org", "EVEDEV"),
+                          ask("@ann:example.org", "NODEV"), ask("@bob:example.org", "ANNDEV"),
+                          ask("@ann:example.org", "ANNDEV", action="request_cancellation"),
+                          ask("@ann:example.org", "ANNDEV", sid="AAAA"), "R", "S", ask("@bob:example.org", "BOBDEV"),
+                          "r", ask("@bob:example.org", "BOBDEV"),
+                          ask("@ann:example.org", "ANNDEV", sender_key=ann.identity_keys["curve25519"])])
     sync_seeds(ann_keys, claim, room_event, to_device)
 
 

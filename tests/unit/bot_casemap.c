@@ -1,4 +1,4 @@
-/* bot_casemap.c: IRC names folded by each CASEMAPPING (lib/casemap.c); the 005 tokens read (adapters/ircline.c). */
+/* bot_casemap.c: IRC names folded by each CASEMAPPING (lib/casemap.c); the 005 tokens read (adapters/irc/ircline.c). */
 #include <string.h>
 #include "casemap.h"
 #include "check.h"

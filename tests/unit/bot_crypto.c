@@ -1,5 +1,6 @@
-/* bot_crypto.c: end-to-end encryption (adapters/matrix_crypto.c) between two in-process devices, with
- * in-memory stores: keys, trust on first use, Olm and Megolm, rotation, persistence, replay, bad input; and
+/* bot_crypto.c: end-to-end encryption (adapters/matrix/matrix_crypto.c) between two in-process devices, with
+ * in-memory stores: keys, trust on first use, Olm and Megolm, rotation, persistence, replay, bad input, key
+ * requests (answered to a device made with libolm alone); and
  * a cross-check against python3-olm (tests/unit/olm_peer.py) when Debian's /usr/bin/python3 has it. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <olm/olm.h>
 #include "check.h"
 #include "matrix_crypto.h"
+#include "matrix_crypto_int.h"
 
 #define ALICE "@alice:example.org"
 #define BOB "@bob:example.org"
@@ -1145,6 +1147,321 @@ static void test_python(world *w)
 	rmdir(dir);
 }
 
+/* ---- key requests (issue 28): the bot forwards its own Megolm sessions ---- */
+
+/* A device made with libolm alone, to read what the bot forwards (the bot's
+ * crypto takes no forwarded keys itself). */
+typedef struct rawdev {
+	OlmAccount *acct;
+	OlmSession *sess;        /* the inbound Olm session from the bot, once made */
+	const char *user, *dev;
+	char curve[64], ed[64];
+} rawdev;
+
+static void raw_new(rawdev *d, const char *user, const char *dev)
+{
+	memset(d, 0, sizeof *d);
+	d->user = user;
+	d->dev = dev;
+	d->acct = olm_account(malloc(olm_account_size()));
+	size_t rl = olm_create_account_random_length(d->acct);
+	uint8_t *r = malloc(rl);
+	for (size_t i = 0; i < rl; i++)
+		r[i] = (uint8_t)rand();
+	olm_create_account(d->acct, r, rl);
+	free(r);
+	char ids[256];
+	size_t n = olm_account_identity_keys(d->acct, ids, sizeof ids - 1);
+	ids[n] = '\0';
+	json_object *o = parse(ids);
+	snprintf(d->curve, sizeof d->curve, "%s", str_at(o, "curve25519", NULL, NULL));
+	snprintf(d->ed, sizeof d->ed, "%s", str_at(o, "ed25519", NULL, NULL));
+	json_object_put(o);
+}
+
+static void raw_free(rawdev *d)
+{
+	olm_clear_account(d->acct);
+	free(d->acct);
+	if (d->sess) {
+		olm_clear_session(d->sess);
+		free(d->sess);
+	}
+}
+
+/* Signs o as the device does (canonical JSON without signatures). */
+static void raw_sign(rawdev *d, json_object *o)
+{
+	char *text = mx_canonical_json(o), sig[128], kid[64];
+	size_t n = olm_account_sign(d->acct, text, strlen(text), sig, sizeof sig - 1);
+	sig[n] = '\0';
+	free(text);
+	json_object *u = json_object_new_object(), *all = json_object_new_object();
+	snprintf(kid, sizeof kid, "ed25519:%s", d->dev);
+	json_object_object_add(u, kid, json_object_new_string(sig));
+	json_object_object_add(all, d->user, u);
+	json_object_object_add(o, "signatures", all);
+}
+
+/* The device's signed keys as a /keys/query lists them. */
+static json_object *raw_keys(rawdev *d)
+{
+	json_object *o = mxc_device_keys_of(d->user, d->dev, d->curve, d->ed);
+	raw_sign(d, o);
+	return o;
+}
+
+/* A /keys/claim reply with one new signed one-time key of the device. */
+static json_object *raw_claim(rawdev *d)
+{
+	size_t rl = olm_account_generate_one_time_keys_random_length(d->acct, 1);
+	uint8_t r[128] = { 0 };
+	for (size_t i = 0; i < rl && i < sizeof r; i++)
+		r[i] = (uint8_t)rand();
+	olm_account_generate_one_time_keys(d->acct, 1, r, rl);
+	char buf[512];
+	size_t n = olm_account_one_time_keys(d->acct, buf, sizeof buf - 1);
+	buf[n] = '\0';
+	olm_account_mark_keys_as_published(d->acct);
+	json_object *o = parse(buf), *keys = path(o, "curve25519", NULL, NULL), *otks = json_object_new_object();
+	json_object_object_foreach(keys, id, v) {
+		char kid[64];
+		json_object *k = json_object_new_object();
+		json_object_object_add(k, "key", json_object_get(v));
+		raw_sign(d, k);
+		snprintf(kid, sizeof kid, "signed_curve25519:%s", id);
+		json_object_object_add(otks, kid, k);
+	}
+	json_object_put(o);
+	json_object *reply = claim_reply(d->user, d->dev, otks);
+	json_object_put(otks);
+	return reply;
+}
+
+/* The Olm payload a sendToDevice body carries to this device, decrypted, or NULL. */
+static json_object *raw_read(rawdev *d, const char *body, const char *from_curve)
+{
+	json_object *b = parse(body), *ct = path(b, "messages", d->user, d->dev), *t;
+	const char *text = ct ? str_at(ct, "ciphertext", d->curve, "body") : NULL;
+	t = ct ? path(path(ct, "ciphertext", d->curve, NULL), "type", NULL, NULL) : NULL;
+	json_object *out = NULL;
+	if (text && t) {
+		size_t type = (size_t)json_object_get_int(t), len = strlen(text);
+		char *copy = strdup(text);
+		if (type == 0 && !d->sess) {
+			d->sess = olm_session(malloc(olm_session_size()));
+			olm_create_inbound_session_from(d->sess, d->acct, from_curve, strlen(from_curve), copy, len);
+			memcpy(copy, text, len);
+		}
+		size_t max = olm_decrypt_max_plaintext_length(d->sess, type, copy, len);
+		memcpy(copy, text, len);
+		char *plain = max != olm_error() ? malloc(max + 1) : NULL;
+		size_t n = plain ? olm_decrypt(d->sess, type, copy, len, plain, max) : olm_error();
+		if (n != olm_error()) {
+			plain[n] = '\0';
+			out = parse(plain);
+		}
+		free(plain);
+		free(copy);
+	}
+	json_object_put(b);
+	return out;
+}
+
+/* Decrypts a Megolm content (from mx_crypto_encrypt) with an exported session key: the index, or -1. */
+static long megolm_read(const char *session_key, const char *content)
+{
+	OlmInboundGroupSession *s = olm_inbound_group_session(malloc(olm_inbound_group_session_size()));
+	json_object *c = parse(content);
+	const char *ct = str_at(c, "ciphertext", NULL, NULL);
+	long rc = -1;
+	if (ct && olm_import_inbound_group_session(s, (const uint8_t *)session_key, strlen(session_key))
+		      != olm_error()) {
+		char *copy = strdup(ct);
+		size_t max = olm_group_decrypt_max_plaintext_length(s, (uint8_t *)copy, strlen(ct));
+		strcpy(copy, ct);
+		uint8_t *plain = max != olm_error() ? malloc(max + 1) : NULL;
+		uint32_t idx = 0;
+		if (plain && olm_group_decrypt(s, (uint8_t *)copy, strlen(ct), plain, max, &idx) != olm_error())
+			rc = idx;
+		free(plain);
+		free(copy);
+	}
+	olm_clear_inbound_group_session(s);
+	free(s);
+	json_object_put(c);
+	return rc;
+}
+
+static json_object *key_request_event(const char *sender, const char *dev, const char *action, const char *room,
+				      const char *sid, const char *sender_key)
+{
+	json_object *e = json_object_new_object(), *c = json_object_new_object(), *b = json_object_new_object();
+	json_object_object_add(e, "type", json_object_new_string("m.room_key_request"));
+	json_object_object_add(e, "sender", json_object_new_string(sender));
+	json_object_object_add(c, "action", json_object_new_string(action));
+	json_object_object_add(c, "requesting_device_id", json_object_new_string(dev));
+	json_object_object_add(c, "request_id", json_object_new_string("req1"));
+	json_object_object_add(b, "algorithm", json_object_new_string(MXC_MEGOLM_ALGO));
+	json_object_object_add(b, "room_id", json_object_new_string(room));
+	json_object_object_add(b, "session_id", json_object_new_string(sid));
+	if (sender_key)
+		json_object_object_add(b, "sender_key", json_object_new_string(sender_key));
+	if (strcmp(action, "request_cancellation"))
+		json_object_object_add(c, "body", b);
+	else
+		json_object_put(b);
+	json_object_object_add(e, "content", c);
+	return e;
+}
+
+/* What the bot forwards to d for (room, sid), claiming for d first when asked to: the session key, or "". */
+static void forward_to(mx_crypto *bot, rawdev *d, const char *room, const char *sid, char *key, size_t len)
+{
+	char *body = NULL;
+	key[0] = '\0';
+	int rc = mx_crypto_forward_body(bot, d->user, d->dev, room, sid, &body);
+	if (rc == MXC_FWD_CLAIM) {
+		const char *users[] = { d->user };
+		char *cb = mx_crypto_claim_body(bot, users, 1, 0);
+		json_object *cr = raw_claim(d);
+		CHECK(cb && mx_crypto_claim_done(bot, cr) == 1, "a session with %s %s from a claim", d->user, d->dev);
+		json_object_put(cr);
+		free(cb);
+		rc = mx_crypto_forward_body(bot, d->user, d->dev, room, sid, &body);
+	}
+	CHECK(rc == MXC_FWD_OK && body, "a forwarded key for %s %s (%d)", d->user, d->dev, rc);
+	json_object *p = body ? raw_read(d, body, mx_crypto_curve25519(bot)) : NULL;
+	const char *sk = str_at(p, "content", "session_key", NULL);
+	json_object *chain = path(p, "content", "forwarding_curve25519_key_chain", NULL);
+	CHECK(p && !strcmp(str_at(p, "type", NULL, NULL), "m.forwarded_room_key")
+	      && !strcmp(str_at(p, "content", "room_id", NULL), room)
+	      && !strcmp(str_at(p, "content", "session_id", NULL), sid)
+	      && !strcmp(str_at(p, "content", "algorithm", NULL), MXC_MEGOLM_ALGO)
+	      && !strcmp(str_at(p, "content", "sender_key", NULL), mx_crypto_curve25519(bot))
+	      && !strcmp(str_at(p, "content", "sender_claimed_ed25519_key", NULL), mx_crypto_ed25519(bot))
+	      && chain && json_object_array_length(chain) == 0 && !strcmp(str_at(p, "recipient", NULL, NULL), d->user)
+	      && !strcmp(str_at(p, "recipient_keys", "ed25519", NULL), d->ed) && sk,
+	      "%s %s reads an m.forwarded_room_key of the session, for it alone", d->user, d->dev);
+	json_object *b = parse(body);
+	CHECK(b && json_object_object_length(path(b, "messages", NULL, NULL)) == 1
+	      && json_object_object_length(path(b, "messages", d->user, NULL)) == 1, "to the requesting device only");
+	json_object_put(b);
+	snprintf(key, len, "%s", sk ? sk : "");
+	json_object_put(p);
+	free(body);
+}
+
+static int forward_refused(mx_crypto *bot, const char *user, const char *dev, const char *room, const char *sid)
+{
+	char *body = NULL;
+	int rc = mx_crypto_forward_body(bot, user, dev, room, sid, &body);
+	free(body);
+	return rc == MXC_FWD_REFUSED && !body;
+}
+
+/* The bot's sessions in a room: bob there from the start, carol from the
+ * third message; both ask from a second device, after a rotation and a
+ * restart. Each gets the session from the index it was first given (or
+ * would have been, had its device had an Olm session), nobody else gets
+ * anything. */
+static void test_key_requests(void)
+{
+	const char *room = "!keys:example.org", *BOT = "@bot:example.org";
+	mem sm = { 0 };
+	mx_crypto *bot = open_dev(BOT, "BOTDEV", "the bot's pickle key, long", &sm);
+	rawdev bob1, bob2, carol2, bob9;
+	raw_new(&bob1, BOB, "BOB1");
+	raw_new(&bob2, BOB, "BOB2");
+	raw_new(&carol2, CAROL, "CAROL2");
+	raw_new(&bob9, BOB, "BOB1");           /* BOB1 again under other keys */
+	json_object *q = query_reply(BOB, "BOB1", raw_keys(&bob1)), *k2 = raw_keys(&bob2);
+	json_object_object_add(path(q, "device_keys", BOB, NULL), "BOB2", k2);
+	json_object_put(path(q, "device_keys", BOB, "BOB1")); /* query_reply took a reference of its own */
+	CHECK(mx_crypto_query_done(bot, q) == 1 && mx_crypto_devices(bot, BOB, NULL, 0) == 2, "the bot knows bob's two devices");
+	json_object_put(q);
+	q = query_reply(CAROL, "CAROL2", raw_keys(&carol2));
+	json_object_put(path(q, "device_keys", CAROL, "CAROL2"));
+	mx_crypto_query_done(bot, q);
+	json_object_put(q);
+
+	const char *just_bob[] = { BOB }, *both[] = { BOB, CAROL };
+	int missing = -1;
+	char *body = mx_crypto_share_body(bot, room, just_bob, 1, 0, &missing);
+	CHECK(!body && missing == 2, "no Olm session with bob's devices: no share, bob still counted (%d)", missing);
+	free(body);
+	char *m[4], s1[128], s2[128];
+	m[0] = mx_crypto_encrypt(bot, room, "m.room.message", "{\"body\":\"zero\"}", 0);
+	m[1] = mx_crypto_encrypt(bot, room, "m.room.message", "{\"body\":\"one\"}", 0);
+	body = mx_crypto_share_body(bot, room, both, 2, 0, &missing);
+	free(body);
+	m[2] = mx_crypto_encrypt(bot, room, "m.room.message", "{\"body\":\"two\"}", 0);
+	json_object *c2 = parse(m[2]);
+	snprintf(s1, sizeof s1, "%s", str_at(c2, "session_id", NULL, NULL) ? str_at(c2, "session_id", NULL, NULL) : "");
+	json_object_put(c2);
+	mx_crypto_room_rotate(bot, room);
+	body = mx_crypto_share_body(bot, room, both, 2, 0, &missing);
+	free(body);
+	m[3] = mx_crypto_encrypt(bot, room, "m.room.message", "{\"body\":\"three\"}", 0);
+	session_of(bot, room, 0, s2, sizeof s2);
+	CHECK(m[0] && m[1] && m[2] && m[3] && *s1 && *s2 && strcmp(s1, s2), "four messages over two sessions");
+
+	/* A restart: what the answers need is in the store. */
+	mx_crypto_free(bot);
+	bot = open_dev(BOT, "BOTDEV", "the bot's pickle key, long", &sm);
+
+	mxc_key_request kr;
+	json_object *e = key_request_event(BOB, "BOB2", "request", room, s1, mx_crypto_curve25519(bot));
+	CHECK(mx_crypto_key_request(bot, e, &kr) == 0 && !kr.cancel && !strcmp(kr.user, BOB) && !strcmp(kr.device, "BOB2")
+	      && !strcmp(kr.room, room) && !strcmp(kr.session, s1) && !strcmp(kr.request_id, "req1"),
+	      "a key request is read");
+	json_object_put(e);
+	e = key_request_event(BOB, "BOB2", "request_cancellation", room, s1, NULL);
+	CHECK(mx_crypto_key_request(bot, e, &kr) == 0 && kr.cancel && !strcmp(kr.request_id, "req1"),
+	      "a cancellation is read");
+	json_object_put(e);
+	e = key_request_event(BOB, "BOB2", "request", room, s1, bob1.curve);
+	CHECK(mx_crypto_key_request(bot, e, &kr) < 0, "a request for another device's session is refused");
+	json_object_put(e);
+	e = key_request_event(BOB, "BOB2", "fetch", room, s1, NULL);
+	CHECK(mx_crypto_key_request(bot, e, &kr) < 0, "an unknown action is refused");
+	json_object_object_del(path(e, "content", NULL, NULL), "request_id");
+	json_object_object_add(path(e, "content", NULL, NULL), "action", json_object_new_string("request"));
+	CHECK(mx_crypto_key_request(bot, e, &kr) < 0, "a request without a request id is refused");
+	json_object_put(e);
+
+	char key[1024];
+	forward_to(bot, &bob2, room, s1, key, sizeof key);
+	CHECK(*key && megolm_read(key, m[0]) == 0 && megolm_read(key, m[1]) == 1 && megolm_read(key, m[2]) == 2,
+	      "bob's second device reads the session from its first message");
+	CHECK(*key && megolm_read(key, m[3]) == -1, "...and not another session");
+	forward_to(bot, &carol2, room, s1, key, sizeof key);
+	CHECK(*key && megolm_read(key, m[2]) == 2, "carol's device reads what was said once she was there");
+	CHECK(*key && megolm_read(key, m[0]) == -1 && megolm_read(key, m[1]) == -1, "...and nothing said before");
+	forward_to(bot, &bob2, room, s2, key, sizeof key);
+	CHECK(*key && megolm_read(key, m[3]) == 0, "bob's second device reads the session after the rotation");
+
+	CHECK(forward_refused(bot, DAVE, "DAVEDEV", room, s1), "someone never given the session: refused");
+	CHECK(forward_refused(bot, BOB, "BOB2", "!other:example.org", s1), "the session under another room: refused");
+	CHECK(forward_refused(bot, BOB, "NODEV", room, s1), "an unknown device of bob: refused");
+	CHECK(forward_refused(bot, CAROL, "BOB2", room, s1), "bob's device asked for as carol's: refused");
+	CHECK(forward_refused(bot, BOB, "BOB2", room, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"),
+	      "a session that is not the bot's: refused");
+	q = query_reply(BOB, "BOB1", raw_keys(&bob9));
+	json_object_put(path(q, "device_keys", BOB, "BOB1"));
+	mx_crypto_query_done(bot, q);
+	json_object_put(q);
+	CHECK(forward_refused(bot, BOB, "BOB1", room, s1), "a device that came back under other keys: refused");
+	for (int i = 0; i < 4; i++)
+		free(m[i]);
+	raw_free(&bob1);
+	raw_free(&bob2);
+	raw_free(&carol2);
+	raw_free(&bob9);
+	mx_crypto_free(bot);
+	mem_free(&sm);
+}
+
 int main(void)
 {
 	world w = { .now = 1700000000000LL };
@@ -1161,6 +1478,7 @@ int main(void)
 	test_many_devices(&w);
 	test_mutations(&w);
 	test_python(&w);
+	test_key_requests();
 	mx_crypto_free(w.a);
 	mx_crypto_free(w.b);
 	json_object_put(w.a_up);

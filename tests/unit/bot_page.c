@@ -1,4 +1,4 @@
-/* bot_page.c: the match page's C side (bot/page.c): every game renders; hostile player names
+/* bot_page.c: the match page's C side (bot/store/page.c): every game renders; hostile player names
  * are escaped in the HTML and in the embedded story; a match still in play has no page, from
  * `cardbot render` or from `cardbot export --html`. */
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* bot_xsign.c: the bot's cross-signing keys (adapters/matrix_xsign.c) and SAS verification
- * (adapters/matrix_sas.c) with in-memory stores: keys made, signed as the spec asks, kept pickled and
+/* bot_xsign.c: the bot's cross-signing keys (adapters/matrix/matrix_xsign.c) and SAS verification
+ * (adapters/matrix/matrix_sas.c) with in-memory stores: keys made, signed as the spec asks, kept pickled and
  * reopened, refused under another pickle key; a whole SAS exchange against a starter built here on
  * libolm, with a MAC check, a mismatch, a bad MAC and stray events. */
 #define _DEFAULT_SOURCE

@@ -1,7 +1,7 @@
 /* test_no_peeking.c: a computer player decides the same when only cards it
  * may not know are different, in every game (issue 17, part 5).
  *
- * Through engine/game.h, for 304, six-player 304, Trump304 with 2, 3 and 4
+ * Through engine/core/game.h, for 304, six-player 304, Trump304 with 2, 3 and 4
  * players and Rook: deals are played by the games' computer players
  * (game_bot_action, the player tables seat) with a random move now and
  * then; at many decision points, two cards of one suit that nobody has

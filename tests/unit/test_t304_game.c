@@ -1,4 +1,4 @@
-/* test_t304_game.c: the common game interface (engine/game.h) over 304,
+/* test_t304_game.c: the common game interface (engine/core/game.h) over 304,
  * Trump304 (2, 3, 4 players) and Rook.
  *
  * Matches are driven only through game_*: the seat in game_status is the

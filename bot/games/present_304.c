@@ -1,0 +1,1165 @@
+/* present_304.c: 304 at a table, for four and for six (seeds 000 and 001,
+ * RULES.md, docs/GAMES.md): bidding in two rounds with partners, the trump
+ * card laid face down, face-down plays and the trumper's private look at
+ * them, spoilt trumps, caps and `finish`, open games, tokens, and computer
+ * players (for four, players that search: engine/g304/g304_ai.c on the worker
+ * thread, bot/table/ai_worker.c; for six, the rule-based player).
+ *
+ * The one file of bot/ that plays 304 through the typed engine APIs
+ * (engine/g304/g304.h, engine/g304/g304six.h): the table hands it the match as a game
+ * (engine/core/game.h) whose state is a g304 or a g6. Both share 304's phases,
+ * actions, events and outcomes; what differs (seats, tricks, the pack) is
+ * read through one shape below (fam, fview, flegal), so each rule's words
+ * are written once for both games.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "ai_worker.h"
+#include "g304_ai.h"
+#include "g304_simple.h"
+#include "g304six.h"
+#include "log.h"
+#include "loop.h"
+#include "record.h"
+#include "table_int.h"
+#include "table_store.h"
+
+/* ---- four and six players through one shape ---- */
+
+static int SIX(const table *t) { return t->gdef == &game_def_304six; }
+static const g304 *G(const table *t) { return t->g->state; }
+static const g6 *G6(const table *t) { return t->g->state; }
+
+/* A trick: seat and card of each play (CARD_NONE where hidden from a view). */
+typedef struct ftrick {
+	uint8_t leader, n, winner;
+	uint8_t seat[G6_SEATS];
+	card card[G6_SEATS];
+	uint8_t down, shown;
+} ftrick;
+
+/* The match as the table reads it (true cards: what is said from it is
+ * only what all may see, or goes to the seat entitled to it). */
+typedef struct fam {
+	int nseats, ntricks;            /* 4 and 8, or 6 and 6 */
+	uint8_t phase, dealer, turn, trumper, trick_no, pcc, trump_down, trump_open;
+	uint8_t caps_seat, caps_k, caps_norder;
+	int8_t winner;
+	uint16_t deal_no;
+	int tokens[2];
+	card trump_card;
+	card caps_order[G304_TRICKS];
+	uint64_t hand[G6_SEATS];
+	ftrick tricks[G304_TRICKS];
+	g304_deal_end last;
+} fam;
+
+/* What one seat may know (g304_view_of / g6_view_of). */
+typedef struct fview {
+	uint8_t phase, turn, trumper, bidder, trump_down, trump_open, ntricks;
+	int8_t trump_suit;
+	uint16_t bid;
+	card trump_card;
+	uint64_t hand;
+	uint8_t tricks_won[2];
+	ftrick tricks[G304_TRICKS];
+} fview;
+
+typedef struct flegal {
+	uint16_t acts, bid_min;
+	uint8_t pcc_ok;
+	uint64_t cards;
+} flegal;
+
+#define TRICK_COPY(dst, src, nseats)                                   \
+	do {                                                           \
+		(dst)->leader = (src)->leader;                         \
+		(dst)->n = (src)->n;                                   \
+		(dst)->winner = (src)->winner;                         \
+		(dst)->down = (src)->down;                             \
+		(dst)->shown = (src)->shown;                           \
+		for (int k_ = 0; k_ < (nseats); k_++) {                \
+			(dst)->seat[k_] = (src)->seat[k_];             \
+			(dst)->card[k_] = (src)->card[k_];             \
+		}                                                      \
+	} while (0)
+
+#define FAM_COPY(f, g, nseats_, ntricks_)                                                  \
+	do {                                                                               \
+		memset((f), 0, sizeof *(f));                                               \
+		(f)->nseats = (nseats_);                                                   \
+		(f)->ntricks = (ntricks_);                                                 \
+		(f)->phase = (g)->phase;                                                   \
+		(f)->dealer = (g)->dealer;                                                 \
+		(f)->turn = (g)->turn;                                                     \
+		(f)->trumper = (g)->trumper;                                               \
+		(f)->trick_no = (g)->trick_no;                                             \
+		(f)->pcc = (g)->pcc;                                                       \
+		(f)->trump_down = (g)->trump_down;                                         \
+		(f)->trump_open = (g)->trump_open;                                         \
+		(f)->caps_seat = (g)->caps_seat;                                           \
+		(f)->caps_k = (g)->caps_k;                                                 \
+		(f)->caps_norder = (g)->caps_norder;                                       \
+		(f)->winner = (g)->winner;                                                 \
+		(f)->deal_no = (g)->deal_no;                                               \
+		(f)->tokens[0] = (g)->tokens[0];                                           \
+		(f)->tokens[1] = (g)->tokens[1];                                           \
+		(f)->trump_card = (g)->trump_card;                                         \
+		for (int i_ = 0; i_ < (ntricks_); i_++) {                                  \
+			(f)->caps_order[i_] = (g)->caps_order[i_];                         \
+			TRICK_COPY(&(f)->tricks[i_], &(g)->tricks[i_], nseats_);           \
+		}                                                                          \
+		for (int s_ = 0; s_ < (nseats_); s_++)                                     \
+			(f)->hand[s_] = (g)->hand[s_];                                     \
+		(f)->last = (g)->last;                                                     \
+	} while (0)
+
+#define VIEW_COPY(v, x, nseats_)                                                    \
+	do {                                                                        \
+		memset((v), 0, sizeof *(v));                                        \
+		(v)->phase = (x)->phase;                                            \
+		(v)->turn = (x)->turn;                                              \
+		(v)->trumper = (x)->trumper;                                        \
+		(v)->bidder = (x)->bidder;                                          \
+		(v)->trump_down = (x)->trump_down;                                  \
+		(v)->trump_open = (x)->trump_open;                                  \
+		(v)->ntricks = (x)->ntricks;                                        \
+		(v)->trump_suit = (x)->trump_suit;                                  \
+		(v)->bid = (x)->bid;                                                \
+		(v)->trump_card = (x)->trump_card;                                  \
+		(v)->hand = (x)->hand;                                              \
+		(v)->tricks_won[0] = (x)->tricks_won[0];                            \
+		(v)->tricks_won[1] = (x)->tricks_won[1];                            \
+		for (int i_ = 0; i_ < (x)->ntricks; i_++)                           \
+			TRICK_COPY(&(v)->tricks[i_], &(x)->tricks[i_], nseats_);    \
+	} while (0)
+
+static void fam_of(const table *t, fam *f)
+{
+	if (SIX(t))
+		FAM_COPY(f, G6(t), G6_SEATS, G6_TRICKS);
+	else
+		FAM_COPY(f, G(t), G304_SEATS, G304_TRICKS);
+}
+
+static void fview_of(const table *t, int s, fview *v)
+{
+	if (SIX(t)) {
+		g6_view x;
+		g6_view_of(G6(t), s, &x);
+		VIEW_COPY(v, &x, G6_SEATS);
+	} else {
+		g304_view x;
+		g304_view_of(G(t), s, &x);
+		VIEW_COPY(v, &x, G304_SEATS);
+	}
+}
+
+static void flegal_of(const table *t, int s, flegal *l)
+{
+	if (SIX(t)) {
+		g6_legal x;
+		g6_legal_of(G6(t), s, &x);
+		*l = (flegal){ x.acts, x.bid_min, x.pcc_ok, x.cards };
+	} else {
+		g304_legal x;
+		g304_legal_of(G(t), s, &x);
+		*l = (flegal){ x.acts, x.bid_min, x.pcc_ok, x.cards };
+	}
+}
+
+static int nseats_of(const table *t) { return SIX(t) ? G6_SEATS : G304_SEATS; }
+static int ntricks_of(const table *t) { return SIX(t) ? G6_TRICKS : G304_TRICKS; }
+static int fsuit(const table *t, card c) { return SIX(t) ? g6_suit(c) : card_suit(c); }
+static uint64_t fbit(card c) { return (uint64_t)1 << c; }
+
+static void fcard(const table *t, strbuf *b, card c, int style)
+{
+	if (SIX(t))
+		render_card6(b, c, style);
+	else
+		render_card(b, c, style);
+}
+
+/* A hand as table_sb_hand shows it, in the game's pack. */
+static void fhand(const table *t, strbuf *b, uint64_t set, int style, int numbered)
+{
+	if (!set)
+		table_sb_txt(b, T_NONE, NULL, NULL, NULL);
+	else if (SIX(t))
+		render_hand6(b, set, style, numbered);
+	else
+		render_hand(b, (cardset)set, style, numbered);
+}
+
+static card fparse(const table *t, const char *word)
+{
+	return SIX(t) ? render_parse_card6(word) : render_parse_card(word);
+}
+
+/* The partner a seat asks in the four-card bidding. */
+static int asked_partner(const table *t, int s)
+{
+	return SIX(t) ? g6_ask_partner(s) : g304_partner(s);
+}
+
+static void room_card(const table *t, card c, char *buf, size_t len)
+{
+	strbuf b;
+	sb_init(&b, buf, len);
+	fcard(t, &b, c, RENDER_COLOUR);
+}
+
+static void bid_text(int bid, char *buf, size_t len)
+{
+	if (bid >= G304_BID_PCC)
+		snprintf(buf, len, "pcc");
+	else
+		snprintf(buf, len, "%d", bid);
+}
+
+/* "ann & cat", or with six "ann, cat & eve": a team's seats, or with
+ * but >= 0 the team of seat `but` without it (who sits out of a pcc). */
+static void team_names_but(const table *t, int team, int but, char *buf, size_t len)
+{
+	const char *names[G6_SEATS];
+	int n = 0;
+	for (int s = team; s < nseats_of(t); s += 2)
+		if (s != but)
+			names[n++] = table_seat_name(t, s);
+	strbuf b;
+	sb_init(&b, buf, len);
+	for (int i = 0; i < n; i++)
+		sb_printf(&b, "%s%s", i == 0 ? "" : i == n - 1 ? " & " : ", ", names[i]);
+}
+
+static void team_names(const table *t, int team, char *buf, size_t len)
+{
+	team_names_but(t, team, -1, buf, len);
+}
+
+/* ---- what a seat is told privately ---- */
+
+/* "trick 3, spades led, trump hidden" for a seat. */
+static void state_line(const table *t, int s, char *buf, size_t len)
+{
+	fview v;
+	fview_of(t, s, &v);
+	strbuf b;
+	sb_init(&b, buf, len);
+	sb_printf(&b, "%s: ", table_room_shown(t));
+	char n[32], m[32];
+	switch (v.phase) {
+	case G304_PHASE_BID4:
+		snprintf(n, sizeof n, "%d", v.bid);
+		table_sb_txt(&b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, table_bid_name(t, v.bidder), NULL);
+		break;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		table_sb_txt(&b, T_STATE_TRUMP, table_seat_name(t, v.trumper), NULL, NULL);
+		break;
+	case G304_PHASE_BID8:
+		snprintf(n, sizeof n, "%d", v.bid);
+		table_sb_txt(&b, SIX(t) ? T_STATE_BID6 : T_STATE_BID8, n, NULL, NULL);
+		break;
+	case G304_PHASE_PLAY: {
+		const ftrick *tr = &v.tricks[v.ntricks - 1];
+		snprintf(n, sizeof n, "%d", v.ntricks);
+		table_sb_txt(&b, T_STATE_TRICK, n, NULL, NULL);
+		if (tr->n)
+			table_sb_txt(&b, T_STATE_LED, text_suit(table_reader_now(), fsuit(t, tr->card[0])), NULL, NULL);
+		if (v.trump_open)
+			table_sb_txt(&b, T_STATE_TRUMPS, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
+		else if (s == v.trumper)
+			table_sb_txt(&b, T_STATE_MY_TRUMP, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
+		else
+			table_sb_txt(&b, T_STATE_TRUMP_HIDDEN, NULL, NULL, NULL);
+		bid_text(v.bid, m, sizeof m);
+		table_sb_txt(&b, T_STATE_CONTRACT, m, table_bid_name(t, v.trumper), NULL);
+		break;
+	}
+	default:
+		table_sb_txt(&b, T_STATE_BETWEEN, NULL, NULL, NULL);
+	}
+	if (v.turn == s)
+		table_sb_txt(&b, T_STATE_YOUR_TURN, NULL, NULL, NULL);
+}
+
+/* The private hand line: table, state, hand with positions, legal cards. */
+static void hand(table *t, int s)
+{
+	fview v;
+	flegal l;
+	fview_of(t, s, &v);
+	flegal_of(t, s, &l);
+	char line[TABLE_LINE], st[256];
+	strbuf b;
+	sb_init(&b, line, sizeof line);
+	state_line(t, s, st, sizeof st);
+	char cards[TABLE_LINE];
+	strbuf cb;
+	sb_init(&cb, cards, sizeof cards);
+	fhand(t, &cb, v.hand, table_style_of(t, s), 1);
+	table_sb_txt(&b, T_HAND, st, cards, NULL);
+	int play = (l.acts & (1u << G304_ACT_PLAY)) != 0;
+	int table_card = s == v.trumper && v.trump_down && v.trump_card != CARD_NONE;
+	/* Nothing else to play: said plainly, not as "(none) or the trump card"
+	 * (with hints off, only when no other card is left at all). */
+	int only_table_card = play && table_card && !(l.cards & v.hand) && (l.cards & fbit(v.trump_card))
+			      && (t->set.hints || !v.hand);
+	if (only_table_card) {
+		sb_init(&cb, cards, sizeof cards);
+		fcard(t, &cb, v.trump_card, table_style_of(t, s));
+		table_sb_txt(&b, T_HAND_ONLY_TRUMP_CARD, cards, NULL, NULL);
+	} else if (table_card) {
+		sb_init(&cb, cards, sizeof cards);
+		fcard(t, &cb, v.trump_card, table_style_of(t, s));
+		table_sb_txt(&b, T_HAND_TRUMP_CARD, cards, NULL, NULL);
+	}
+	if (play && t->set.hints && !only_table_card) {
+		sb_init(&cb, cards, sizeof cards);
+		fhand(t, &cb, l.cards & v.hand, table_style_of(t, s), 0);
+		table_sb_txt(&b, T_HAND_MAY_PLAY, cards, NULL, NULL);
+		if (s == v.trumper && v.trump_down && (l.cards & fbit(v.trump_card)))
+			table_sb_txt(&b, T_HAND_OR_TRUMP_CARD, NULL, NULL, NULL);
+	} else if (l.acts & (1u << G304_ACT_TRUMP)) {
+		table_sb_txt(&b, T_HAND_CHOOSE_TRUMP, NULL, NULL, NULL);
+	}
+	bot_say_story(t->bot, t->net, t->room, t->seats[s].user, line, ADAPTER_NOTICE | ADAPTER_REPLACES);
+}
+
+/* The turn line: "ann: your turn to bid: 170 or more, or pass." */
+static int turn(table *t, int s)
+{
+	flegal l;
+	flegal_of(t, s, &l);
+	fam f;
+	fam_of(t, &f);
+	char what[128];
+	switch (f.phase) {
+	case G304_PHASE_BID4:
+	case G304_PHASE_BID8:
+		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min) {
+			char n[16];
+			snprintf(n, sizeof n, "%d", l.bid_min);
+			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
+				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n,
+				  NULL, NULL);
+		} else if (l.pcc_ok) {
+			table_txt(what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
+		} else {
+			table_txt(what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_PASS_OR_PARTNER : T_BID_PASS_ONLY,
+				  NULL, NULL, NULL);
+		}
+		table_say_to(t, t->seats[s].user, T_TURN_BID, t->seats[s].name, what, NULL);
+		return 1;
+	case G304_PHASE_TRUMP4:
+	case G304_PHASE_TRUMP8:
+		table_say_to(t, t->seats[s].user, T_TURN_TRUMP, t->seats[s].name, NULL, NULL);
+		return 1;
+	case G304_PHASE_PLAY:
+		table_say_to(t, t->seats[s].user, T_TURN_PLAY, t->seats[s].name, NULL, NULL);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* ---- events into words ---- */
+
+static void match_start(table *t)
+{
+	char a[TEAM_TEXT], b[TEAM_TEXT];
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b, sizeof b);
+	table_say(t, SIX(t) ? T_MATCH_STARTS6 : T_MATCH_STARTS, a, b, NULL);
+}
+
+static void dealt(table *t)
+{
+	fam f;
+	fam_of(t, &f);
+	char n[16];
+	snprintf(n, sizeof n, "%d", f.deal_no);
+	table_say(t, T_DEAL, n, table_seat_name(t, f.dealer), table_seat_name(t, (f.dealer + 1) % f.nseats));
+}
+
+static void deal_end_words(table *t)
+{
+	fam f;
+	fam_of(t, &f);
+	const g304_deal_end *e = &f.last;
+	char a[TEAM_TEXT], b[TEAM_TEXT], c[64];
+	switch (e->outcome) {
+	case G304_OUTCOME_REDEAL:
+		return; /* the REJECTED event said it */
+	case G304_OUTCOME_PASSED_OUT:
+		table_say(t, T_PASSED_OUT, table_seat_name(t, f.dealer), NULL, NULL);
+		break;
+	case G304_OUTCOME_SPOILT:
+		if (e->spoilt_right)
+			table_say(t, T_SPOILT_RIGHT, table_seat_name(t, e->spoilt_seat), NULL, NULL);
+		else
+			table_say(t, T_SPOILT_WRONG, table_seat_name(t, e->spoilt_seat), NULL, NULL);
+		break;
+	case G304_OUTCOME_SCORED: {
+		int tt = g304_team(e->trumper);
+		bid_text(e->bid, c, sizeof c);
+		snprintf(a, sizeof a, "%d", e->points[tt]);
+		table_say(t, e->made ? T_MADE : T_FAILED, table_seat_name(t, e->trumper), c, a);
+		if (e->caps != G304_CAPSO_NONE) {
+			/* The verdict in the room's words (the engine's name is for records). */
+			static const int verdict[] = { [G304_CAPSO_CORRECT] = T_CAPS_CORRECT,
+						       [G304_CAPSO_LATE] = T_CAPS_LATE,
+						       [G304_CAPSO_EARLY] = T_CAPS_EARLY,
+						       [G304_CAPSO_FAILED] = T_CAPS_FAILED };
+			char v[64];
+			const char *vw = e->caps < sizeof verdict / sizeof verdict[0] && verdict[e->caps]
+				? (text_fmt_in(table_lang(t), v, sizeof v, verdict[e->caps], 0, NULL), v)
+				: g304_caps_outcome_name(e->caps);
+			table_say(t, T_CAPS_RESULT, vw,
+				  e->caps_seat < f.nseats ? table_seat_name(t, e->caps_seat)
+							  : table_txt(c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
+				  NULL);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b, sizeof b);
+	char tok[64];
+	snprintf(tok, sizeof tok, "%d : %d", f.tokens[0], f.tokens[1]);
+	table_say(t, T_TOKENS, a, b, tok);
+}
+
+/* The trumper's private look at the face-down cards of a finished trick. */
+static void inspection(table *t, int trick)
+{
+	fam f;
+	fam_of(t, &f);
+	int tr = f.trumper;
+	if (tr == G304_NO_SEAT || !table_private_ok(t, tr) || trick < 0 || trick >= f.ntricks)
+		return;
+	fview v;
+	fview_of(t, tr, &v);
+	const ftrick *x = &v.tricks[trick];
+	char cards[TABLE_LINE], line[TABLE_LINE], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	int any = 0;
+	for (int k = 0; k < x->n; k++)
+		if ((x->down >> k & 1) && x->seat[k] != tr && x->card[k] != CARD_NONE) {
+			sb_printf(&b, " %s ", table_seat_name(t, x->seat[k]));
+			fcard(t, &b, x->card[k], table_style_of(t, tr));
+			any = 1;
+		}
+	snprintf(n, sizeof n, "%d", trick + 1);
+	const text_lang *was = table_reader(table_lang_of(t, t->seats[tr].user)); /* the trumper's line */
+	if (any)
+		bot_say_story(t->bot, t->net, t->room, t->seats[tr].user,
+			      table_txt(line, sizeof line, T_INSPECTION, table_room_shown(t), n, cards), ADAPTER_NOTICE);
+	table_reader(was);
+}
+
+/* Brief: "trick 3: ann J♥, bob face down, ...; cat wins it", each card as
+ * the room may see it. */
+static void trick_all(table *t, int trick, const char *winner)
+{
+	fam f;
+	fam_of(t, &f);
+	if (trick < 0 || trick >= f.ntricks)
+		return;
+	const ftrick *x = &f.tricks[trick];
+	char cards[TABLE_LINE], down[64], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	table_txt(down, sizeof down, T_WORD_FACE_DOWN, NULL, NULL, NULL);
+	for (int k = 0; k < x->n; k++) {
+		sb_printf(&b, "%s %s ", k ? "," : "", table_seat_name(t, x->seat[k]));
+		if ((x->down >> k & 1) && !(x->shown >> k & 1))
+			sb_add(&b, down);
+		else
+			fcard(t, &b, x->card[k], RENDER_COLOUR);
+	}
+	snprintf(n, sizeof n, "%d", trick + 1);
+	table_say(t, T_TRICK_ALL, winner, n, cards);
+}
+
+static int pcc_broken(const fam *f);
+static int pcc_lost(const table *t);
+
+static void events(table *t, const game_result *res)
+{
+	fam f;
+	fam_of(t, &f);
+	const fam *g = &f;
+	char c1[32], c2[32], n[32], team[TEAM_TEXT];
+	int opened = 0;
+	for (int i = 0; i < res->nevents; i++) {
+		const game_event *e = &res->events[i];
+		const char *who = table_seat_name(t, e->seat);
+		/* Brief: the move the room saw typed is not said again. */
+		if (i == 0 && t->seen_seat >= 0 && e->seat == t->seen_seat
+		    && (e->type == G304_EV_BID || e->type == G304_EV_PASS
+			|| (e->type == G304_EV_PLAYED && !(e->flags & 1))))
+			continue;
+		switch (e->type) {
+		case G304_EV_REJECTED:
+			snprintf(n, sizeof n, "%d", e->value);
+			table_say(t, T_REJECTED, who, n, NULL);
+			break;
+		case G304_EV_BID:
+			if (e->seat < g->nseats)
+				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
+			bid_text(e->value, n, sizeof n);
+			table_say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
+			break;
+		case G304_EV_PASS: /* an answer to a partner's ask is not a turn of one's own */
+			table_say(t, (e->flags & 1) ? T_PASS_FOR_PARTNER : T_PASS, who, NULL, NULL);
+			break;
+		case G304_EV_ASK:
+			table_say(t, T_ASK, who, table_seat_name(t, asked_partner(t, e->seat)), NULL);
+			break;
+		case G304_EV_BIDDING_WON:
+			snprintf(n, sizeof n, "%d", e->value);
+			table_say(t, T_BIDDING_WON, table_bid_name(t, e->seat), n, NULL);
+			break;
+		case G304_EV_TRUMP_SET:
+			table_say(t, T_TRUMP_SET, who, NULL, NULL);
+			break;
+		case G304_EV_DEALT_REST:
+			table_say(t, SIX(t) ? T_DEALT_REST6 : T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
+			/* The room hears of the last cards before anyone reads them. */
+			table_flush(t);
+			for (int s = 0; s < g->nseats; s++)
+				if (s != g->turn || t->set.brief)
+					table_send_hand(t, s);
+			break;
+		case G304_EV_TRUMP_BACK:
+			table_say(t, T_TRUMP_BACK, who, NULL, NULL);
+			break;
+		case G304_EV_BID8_WON:
+			bid_text(e->value, n, sizeof n);
+			table_say(t, SIX(t) ? T_BID6_WON : T_BID8_WON, table_bid_name(t, e->seat), n, NULL);
+			if (e->value >= G304_BID_PCC && e->seat < g->nseats) {
+				if (SIX(t)) {
+					team_names_but(t, g304_team(e->seat), e->seat, team, sizeof team);
+					table_say(t, T_PCC_SIT_OUT6, team, table_bid_name(t, e->seat), NULL);
+				} else {
+					table_say(t, T_PCC_SITS_OUT, table_seat_name(t, g304_partner(e->seat)),
+						  table_bid_name(t, e->seat), NULL);
+				}
+			}
+			break;
+		case G304_EV_PLAY_STARTS:
+			table_say(t, T_PLAY_STARTS, who,
+				  table_txt(c1, sizeof c1, g->trump_open ? T_WORD_OPEN : T_WORD_CLOSED, NULL, NULL, NULL), NULL);
+			break;
+		case G304_EV_OPENED:
+			room_card(t, e->card, c1, sizeof c1);
+			table_say(t, T_OPENED, who, text_suit(table_reader_now(), fsuit(t, e->card)), c1);
+			opened = 1;
+			break;
+		case G304_EV_PLAYED:
+			if (e->flags & 1) {
+				table_say(t, (e->flags & 2) ? T_PLAYED_TRUMP_CARD : T_PLAYED_DOWN, who, NULL, NULL);
+			} else {
+				room_card(t, e->card, c1, sizeof c1);
+				table_say(t, T_PLAYED, who, c1, NULL);
+			}
+			break;
+		case G304_EV_NO_TRUMP:
+			table_say(t, T_NO_TRUMP, NULL, NULL, NULL);
+			inspection(t, e->value);
+			break;
+		case G304_EV_REVEALED: {
+			room_card(t, e->card, c1, sizeof c1);
+			if (!opened) /* an opening said it: the trump once, in one line */
+				table_say(t, T_REVEALED, text_suit(table_reader_now(), fsuit(t, e->card)), c1, NULL);
+			/* Cards turned up by the reveal, shown to all: in the trick
+			 * the reveal ended, the one just finished, unless the reveal
+			 * came from opening before any card. */
+			int tn = g->trick_no;
+			if (tn > 0 && (tn == g->ntricks || g->tricks[tn].n == 0))
+				tn--;
+			if (tn >= 0 && tn < g->ntricks) {
+				const ftrick *x = &g->tricks[tn];
+				for (int k = 0; k < x->n; k++)
+					if ((x->shown >> k & 1) && x->seat[k] != g->trumper) {
+						room_card(t, x->card[k], c2, sizeof c2);
+						table_say(t, T_TURNED_UP, table_seat_name(t, x->seat[k]), c2, NULL);
+					}
+			}
+			if (e->flags & 1) {
+				if (!t->set.brief)
+					table_flush(t); /* what happened, then the hand it changed */
+				table_send_hand(t, g->trumper);
+			}
+			break;
+		}
+		case G304_EV_TRICK:
+			if (t->set.brief) {
+				trick_all(t, e->value, who);
+			} else {
+				snprintf(n, sizeof n, "%d", e->value + 1);
+				table_say(t, T_TRICK, who, n, NULL);
+			}
+			/* The pcc bidder's first lost trick, with tricks still to play. */
+			if (g->pcc && e->seat != g->trumper && e->value + 1 < g->ntricks && pcc_lost(t)) {
+				int earlier = 0;
+				for (int k = 0; k < e->value; k++)
+					earlier |= g->tricks[k].winner != g->trumper;
+				if (!earlier)
+					table_say(t, T_PCC_LOST, table_bid_name(t, g->trumper), NULL, NULL);
+			}
+			/* A lost pcc played out: a line a trick, not one for them all. */
+			if (g->pcc && pcc_broken(g) && !t->set.brief)
+				table_flush(t);
+			break;
+		case G304_EV_CAPS: {
+			char order[160];
+			strbuf b;
+			sb_init(&b, order, sizeof order);
+			for (int k = 0; k < g->caps_norder; k++) {
+				if (k)
+					sb_add(&b, " ");
+				fcard(t, &b, g->caps_order[k], RENDER_COLOUR);
+			}
+			table_say(t, T_CAPS_CALLED, who, order, t->bot->prefix);
+			break;
+		}
+		case G304_EV_CAPS_BROKEN:
+			table_say(t, T_CAPS_BROKEN, who, NULL, NULL);
+			break;
+		case G304_EV_DEAL_END:
+			/* The deal's result in a line of its own, after its last trick. */
+			if (!t->set.brief)
+				table_flush(t);
+			deal_end_words(t);
+			break;
+		case G304_EV_MATCH_END: {
+			char a[TEAM_TEXT];
+			team_names(t, e->seat, a, sizeof a);
+			table_say(t, T_MATCH_WON, a, NULL, NULL);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static void refusal(table *t, const game_result *res, int who, char *buf, size_t len)
+{
+	const char *names[G6_SEATS];
+	for (int s = 0; s < nseats_of(t); s++)
+		names[s] = table_seat_name(t, s);
+	/* A card the refusal names reads as the player's hand shows it (K♥,
+	 * or KH with ascii on), in this game's pack. */
+	char ct[32];
+	strbuf b;
+	sb_init(&b, ct, sizeof ct);
+	if (res && res->a >= 0 && res->a < t->gdef->deck_size)
+		fcard(t, &b, (card)res->a, table_style_of(t, who));
+	else
+		sb_add(&b, "??");
+	text_refusal_game_in(table_reader_now(), t->gdef, buf, len, res, names, ct);
+}
+
+/* A deal ended: each seat's share of it, for the statistics. */
+static void deal_results(const table *t, store_deal_end *end)
+{
+	fam f;
+	fam_of(t, &f);
+	const g304_deal_end *e = &f.last;
+	memset(end, 0, sizeof *end);
+	for (int s = 0; s < f.nseats; s++) {
+		int team = g304_team(s);
+		store_result *r = &end->seats[s];
+		table_result_seat(t, s, r);
+		r->team = team;
+		r->outcome = g304_outcome_name(e->outcome);
+		r->trumper = e->trumper == s;
+		r->bid = e->bid == G304_BID_PCC ? 1000 : e->bid;
+		r->made = e->made;
+		r->won = e->paid[team ^ 1] > e->paid[team];
+		r->points = e->points[team];
+		r->caps = g304_caps_outcome_name(e->caps);
+		r->caps_called = e->caps_seat == s;
+	}
+	end->match_over = f.phase == G304_PHASE_OVER;
+	end->winner = f.winner;
+	end->tokens[0] = f.tokens[0];
+	end->tokens[1] = f.tokens[1];
+}
+
+/* An action as the record writes it ("JS", "6H": the game's card codes). */
+static void action_json(const table *t, const game_action *a, char *out, size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "{\"seat\": %d, \"do\": \"%s\"", a->seat, g304_act_name(a->type));
+	char code[8];
+	switch (a->type) {
+	case G304_ACT_BID:
+		if (a->value == G304_BID_PCC)
+			n += (size_t)snprintf(out + n, len - n, ", \"value\": \"pcc\"");
+		else
+			n += (size_t)snprintf(out + n, len - n, ", \"value\": %d", a->value);
+		break;
+	case G304_ACT_TRUMP:
+	case G304_ACT_PLAY:
+		t->gdef->card_code(a->ncards ? a->cards[0] : CARD_NONE, code);
+		n += (size_t)snprintf(out + n, len - n, ", \"card\": \"%s\"", code);
+		break;
+	case G304_ACT_CAPS:
+		n += (size_t)snprintf(out + n, len - n, ", \"order\": [");
+		for (int i = 0; i < a->ncards && n < len; i++) {
+			t->gdef->card_code(a->cards[i], code);
+			n += (size_t)snprintf(out + n, len - n, "%s\"%s\"", i ? ", " : "", code);
+		}
+		if (n < len)
+			n += (size_t)snprintf(out + n, len - n, "]");
+		break;
+	default:
+		break;
+	}
+	if (n < len)
+		snprintf(out + n, len - n, "}");
+}
+
+static void rules_json(const table *t, char *out, size_t len)
+{
+	tstore_rules_json(&t->set.rules, out, len);
+}
+
+static void restored(table *t, const record *r)
+{
+	t->set.rules = r->rules;
+}
+
+/* ---- computer players (engine/g304/g304_ai.c for four, off the loop) ---- */
+
+/* A pcc is lost once its bidder loses a trick: from then on the table
+ * plays out the rest of the deal at once (the engine plays every trick,
+ * so the record stays whole). */
+static int pcc_broken(const fam *f)
+{
+	if (!f->pcc)
+		return 0;
+	for (int i = 0; i < f->ntricks && (i < f->trick_no || f->phase != G304_PHASE_PLAY); i++)
+		if (f->tricks[i].n && f->tricks[i].winner != G304_NO_SEAT && f->tricks[i].winner != f->trumper)
+			return 1;
+	return 0;
+}
+
+static int pcc_lost(const table *t)
+{
+	fam f;
+	fam_of(t, &f);
+	return f.phase == G304_PHASE_PLAY && pcc_broken(&f);
+}
+
+/* A caps caller's stated order, or a player who asked the bot to finish
+ * the deal after a caps call. */
+static int auto_seat(const table *t, int s)
+{
+	if (!t->g || s < 0 || s >= nseats_of(t))
+		return 0;
+	fam f;
+	fam_of(t, &f);
+	int caps_autoplay = f.caps_seat == s && f.caps_k < f.caps_norder;
+	return caps_autoplay || (f.phase == G304_PHASE_PLAY && pcc_broken(&f))
+	       || (t->seats[s].finish_deal == f.deal_no + 1 && f.caps_seat != G304_NO_SEAT && f.phase == G304_PHASE_PLAY);
+}
+
+static int choose(table *t, int s, int why, game_action *out)
+{
+	flegal fl;
+	flegal_of(t, s, &fl);
+	/* A hint is for what a player must decide: not for a call of spoilt
+	 * trumps or caps, which may be made at any time. */
+	if (why == PRESENT_HINT && !(fl.acts & ~(1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS)))
+		return -1;
+	return table_think(t, s, why, out);
+}
+
+/* The hint, as the command the player would type. */
+/* Card c as seat s would type it: its code ("QC", "TC") with letters, the
+ * rank as the hand shows it and the suit symbol ("Q\u2663", "10\u2663",
+ * which play reads too) with symbols. */
+static void typed_card(const table *t, int s, card c, char out[16])
+{
+	char code[8];
+	t->gdef->card_code(c, code);
+	size_t n = strlen(code);
+	if (table_style_of(t, s) == RENDER_ASCII || n < 2)
+		snprintf(out, 16, "%s", code);
+	else
+		snprintf(out, 16, "%.*s%s", code[0] == 'T' ? 2 : (int)(n - 1), code[0] == 'T' ? "10" : code,
+			 render_suit_symbol(fsuit(t, c), RENDER_COLOUR));
+}
+
+static void hint_text(table *t, int s, const game_action *a, char *what, size_t len)
+{
+	fam f;
+	fam_of(t, &f);
+	char code[16];
+	card c = a->ncards ? a->cards[0] : CARD_NONE;
+	switch (a->type) {
+	case G304_ACT_BID:
+		if (a->value >= G304_BID_PCC)
+			snprintf(what, len, "bid pcc");
+		else
+			snprintf(what, len, "bid %d", a->value);
+		break;
+	case G304_ACT_TRUMP:
+		typed_card(t, s, c, code);
+		snprintf(what, len, "trump %s", code);
+		break;
+	case G304_ACT_PLAY:
+		typed_card(t, s, c, code);
+		snprintf(what, len, "play %s", f.trump_down && s == f.trumper && c == f.trump_card ? "trump" : code);
+		break;
+	case G304_ACT_CAPS: {
+		size_t n = (size_t)snprintf(what, len, "caps");
+		for (int k = 0; k < a->ncards && k < f.ntricks && n + 4 < len; k++) {
+			typed_card(t, s, a->cards[k], code);
+			n += (size_t)snprintf(what + n, len - n, " %s", code);
+		}
+		break;
+	}
+	default:
+		snprintf(what, len, "%s", a->type == G304_ACT_PARTNER ? "ask" : g304_act_name(a->type));
+		break;
+	}
+}
+
+/* ---- commands ---- */
+
+/* Turns "60" into 160 and "pcc" into G304_BID_PCC; -1 if not a bid. */
+static int parse_bid(const char *s)
+{
+	if (!strcasecmp(s, "pcc"))
+		return G304_BID_PCC;
+	char *end;
+	long v = strtol(s, &end, 10);
+	if (*end || end == s || v < 0 || v > 999)
+		return -1;
+	if (v >= 60 && v <= 99)
+		v += 100;
+	return (int)v;
+}
+
+/* A card named by a player: a card ("js", "J♠", "10h") or a position in
+ * the hand as shown; "trump" means the trump card on the table. */
+static card parse_played(const table *t, int s, const char *word)
+{
+	fam f;
+	fam_of(t, &f);
+	if (!strcasecmp(word, "trump") && s == f.trumper && f.trump_down)
+		return f.trump_card;
+	char *end;
+	long pos = strtol(word, &end, 10);
+	/* "6" is a position, not the six: a six is named with its suit ("6s"). */
+	if (!*end && end != word && pos >= 1 && pos <= f.ntricks)
+		return SIX(t) ? render_hand6_at(f.hand[s], (int)pos) : render_hand_at((cardset)f.hand[s], (int)pos);
+	return fparse(t, word);
+}
+
+/* An action with no cards yet (as the engine's own conversions make them). */
+static void action_new(game_action *a, int type, int s)
+{
+	memset(a, 0, sizeof *a);
+	a->type = (uint8_t)type;
+	a->seat = (uint8_t)s;
+	memset(a->cards, GAME_NO_CARD, sizeof a->cards);
+}
+
+/* seen: the command, typed in the room, spelled out the move (a bid, a
+ * pass, a card by its name), so in a brief room it need not be repeated. */
+static void act(table *t, const char *user, int s, int type, int value, card c, int seen)
+{
+	table_seen(t, seen ? s : -1);
+	game_action a;
+	action_new(&a, type, s);
+	a.value = (uint16_t)value;
+	if (c != CARD_NONE) {
+		a.ncards = 1;
+		a.cards[0] = c;
+	}
+	table_act(t, &a, user);
+}
+
+static void cmd_bid(table *t, const char *user, int s, int in_room, char **argv)
+{
+	int v = parse_bid(argv[1]);
+	if (v < 0) {
+		char u[128];
+		table_tell(t, user, T_USAGE, table_txt(u, sizeof u, T_USAGE_BID_304, NULL, NULL, NULL), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	act(t, user, s, G304_ACT_BID, v, CARD_NONE, in_room);
+}
+
+static void cmd_trump(table *t, const char *user, int s, int in_room, char **argv)
+{
+	if (in_room) {
+		table_tell(t, user, T_TRUMP_PRIVATELY, table_room_shown(t), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	card c = parse_played(t, s, argv[1]);
+	if (c == CARD_NONE) {
+		table_bad_card(t, user, argv[1], T_BAD_CARD);
+		return;
+	}
+	act(t, user, s, G304_ACT_TRUMP, 0, c, 0);
+}
+
+static void cmd_play(table *t, const char *user, int s, int in_room, char **argv)
+{
+	fam f;
+	fam_of(t, &f);
+	card c = parse_played(t, s, argv[1]);
+	if (c == CARD_NONE) {
+		table_bad_card(t, user, argv[1], T_BAD_CARD);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	/* A card that would go face down must not be named in the room. */
+	const ftrick *tr = &f.tricks[f.trick_no < f.ntricks ? f.trick_no : f.ntricks - 1];
+	if (in_room && f.phase == G304_PHASE_PLAY && f.turn == s && tr->n > 0 && !f.trump_open
+	    && fsuit(t, c) != fsuit(t, tr->card[0])) {
+		table_tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	if (in_room && !strcasecmp(argv[1], "trump")) {
+		table_tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
+		table_refused_in_room(t, user, in_room);
+		return;
+	}
+	/* "!p 3" (a position) does not show the room which card it is. */
+	act(t, user, s, G304_ACT_PLAY, 0, c, in_room && fparse(t, argv[1]) != CARD_NONE);
+}
+
+static void cmd_caps(table *t, const char *user, int s, int argc, char **argv)
+{
+	game_action a;
+	action_new(&a, G304_ACT_CAPS, s);
+	for (int i = 1; i < argc && a.ncards < ntricks_of(t); i++) {
+		card c = parse_played(t, s, argv[i]);
+		if (c == CARD_NONE) {
+			table_bad_card(t, user, argv[i], T_BAD_CARD);
+			return;
+		}
+		a.cards[a.ncards++] = c;
+	}
+	table_act(t, &a, user);
+}
+
+/* After a caps call, a player lets the bot play their cards to the end of
+ * the deal (the caller's are played already, in the stated order). */
+static void cmd_finish(table *t, const char *user, int s)
+{
+	fam f;
+	fam_of(t, &f);
+	if (f.phase != G304_PHASE_PLAY || f.caps_seat == G304_NO_SEAT) {
+		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->bot->prefix, NULL);
+		return;
+	}
+	if (t->seats[s].finish_deal != f.deal_no + 1) {
+		t->seats[s].finish_deal = f.deal_no + 1;
+		table_say_to(t, t->seats[s].user, T_FINISH_OK, table_seat_name(t, s), NULL, NULL);
+		table_flush(t);
+	}
+	if (f.turn == s)
+		table_schedule(t);
+}
+
+static int command(table *t, const char *user, int s, int in_room, int argc, char **argv)
+{
+	const char *w = argv[0];
+	if (!strcmp(w, "bid"))
+		cmd_bid(t, user, s, in_room, argv);
+	else if (!strcmp(w, "trump"))
+		cmd_trump(t, user, s, in_room, argv);
+	else if (!strcmp(w, "play"))
+		cmd_play(t, user, s, in_room, argv);
+	else if (!strcmp(w, "caps"))
+		cmd_caps(t, user, s, argc, argv);
+	else if (!strcmp(w, "finish"))
+		cmd_finish(t, user, s);
+	else if (!strcmp(w, "pass"))
+		act(t, user, s, G304_ACT_PASS, 0, CARD_NONE, in_room);
+	else if (!strcmp(w, "partner"))
+		act(t, user, s, G304_ACT_PARTNER, 0, CARD_NONE, 0);
+	else if (!strcmp(w, "redeal"))
+		act(t, user, s, G304_ACT_REDEAL, 0, CARD_NONE, 0);
+	else if (!strcmp(w, "open"))
+		act(t, user, s, G304_ACT_OPEN, 0, CARD_NONE, 0);
+	else if (!strcmp(w, "spoilt"))
+		act(t, user, s, G304_ACT_SPOILT, 0, CARD_NONE, 0);
+	else
+		return 0;
+	return 1;
+}
+
+/* ---- looking at the table ---- */
+
+static void table_line(table *t, const char *user, strbuf *b)
+{
+	fam f;
+	fam_of(t, &f);
+	char x[TABLE_LINE], y[TABLE_LINE], n[64];
+	fview v;
+	int me = table_seat_of(t, user);
+	fview_of(t, me >= 0 ? me : 0, &v);
+	snprintf(n, sizeof n, "%d : %d", f.tokens[0], f.tokens[1]);
+	table_sb_txt(b, T_TABLE_TOKENS, n, NULL, NULL);
+	if (f.turn != G304_NO_SEAT)
+		table_sb_txt(b, T_TABLE_WAITING, table_seat_name(t, f.turn),
+			     table_phase_word(t->gdef->phase_name(f.phase)), NULL);
+	if (v.phase == G304_PHASE_PLAY) {
+		const ftrick *tr = &v.tricks[v.ntricks - 1];
+		strbuf cb;
+		sb_init(&cb, x, sizeof x);
+		for (int k = 0; k < tr->n; k++) {
+			sb_printf(&cb, " %s ", table_seat_name(t, tr->seat[k]));
+			if (tr->down >> k & 1)
+				table_sb_txt(&cb, T_FACE_DOWN, NULL, NULL, NULL);
+			else
+				fcard(t, &cb, tr->card[k], RENDER_COLOUR);
+		}
+		snprintf(n, sizeof n, "%d", v.ntricks);
+		table_sb_txt(b, T_TABLE_TRICK, n, x, NULL);
+		if (v.trump_open)
+			table_sb_txt(b, T_TABLE_TRUMPS, text_suit(table_reader_now(), v.trump_suit), NULL, NULL);
+		snprintf(n, sizeof n, "%d : %d", v.tricks_won[0], v.tricks_won[1]);
+		table_sb_txt(b, T_TABLE_TRICKS, n, NULL, NULL);
+	}
+	if (v.bid) {
+		bid_text(v.bid, y, sizeof y);
+		table_sb_txt(b, T_TABLE_HIGH_BID, y, table_bid_name(t, v.bidder), NULL);
+	}
+	if (t->move_by) {
+		int64_t left = (t->move_by - loop_now()) / 1000;
+		snprintf(n, sizeof n, "%lld", (long long)(left > 0 ? left : 0));
+		table_sb_txt(b, T_TABLE_TIME_LEFT, n, NULL, NULL);
+	}
+}
+
+static void last(table *t, const char *user, int s)
+{
+	fam f;
+	fam_of(t, &f);
+	if (f.phase != G304_PHASE_PLAY || f.trick_no == 0) {
+		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
+		return;
+	}
+	/* Built from a view of a seat that is not the trumper, so face-down
+	 * cards that stayed hidden show as face down. */
+	int viewer = s >= 0 ? s : (f.trumper + 1) % f.nseats;
+	fview v;
+	fview_of(t, viewer, &v);
+	const ftrick *tr = &v.tricks[f.trick_no - 1];
+	char cards[TABLE_LINE], line[TABLE_LINE], n[16];
+	strbuf b;
+	sb_init(&b, cards, sizeof cards);
+	for (int k = 0; k < tr->n; k++) {
+		sb_printf(&b, " %s ", table_seat_name(t, tr->seat[k]));
+		int hidden_to_all = (tr->down >> k & 1) && !(tr->shown >> k & 1);
+		if (hidden_to_all && tr->seat[k] != s)
+			table_sb_txt(&b, T_FACE_DOWN, NULL, NULL, NULL);
+		else
+			fcard(t, &b, tr->card[k], table_style_of(t, s));
+	}
+	snprintf(n, sizeof n, "%d", f.trick_no);
+	const char *args[4] = { table_room_shown(t), n, cards, table_seat_name(t, tr->winner) };
+	text_fmt_in(table_reader_now(), line, sizeof line, T_LAST_TRICK, 4, args);
+	bot_say_private(t->bot, t->net, user, line, ADAPTER_NOTICE);
+}
+
+static void score(table *t, char *buf, size_t len)
+{
+	char a[TEAM_TEXT], b2[TEAM_TEXT], tok[64];
+	team_names(t, 0, a, sizeof a);
+	team_names(t, 1, b2, sizeof b2);
+	int tk[2] = { 0, 0 };
+	if (t->g) {
+		fam f;
+		fam_of(t, &f);
+		tk[0] = f.tokens[0];
+		tk[1] = f.tokens[1];
+	} else {
+		g304 fresh; /* six players start with four players' tokens (docs/GAMES.md S14) */
+		g304_init(&fresh, &t->set.rules, 0);
+		tk[0] = fresh.tokens[0];
+		tk[1] = fresh.tokens[1];
+	}
+	snprintf(tok, sizeof tok, "%d : %d", tk[0], tk[1]);
+	const char *args[3] = { a, b2, tok };
+	text_fmt_in(table_reader_now(), buf, len, T_TOKENS, 3, args);
+}
+
+static void rules(table *t, char *buf, size_t len)
+{
+	const g304_rules *r = &t->set.rules;
+	static const char *const paces[] = { "live", "casual", "correspondence" };
+	static const char *const caps[] = { "strict", "lenient", "off" };
+	const char *args[7] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
+		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
+		paces[t->set.pace % 3] };
+	text_fmt_in(table_reader_now(), buf, len, SIX(t) ? T_RULES6 : T_RULES, 7, args);
+}
+
+#define PRESENT_304_FAMILY                                     \
+	.stats_matches = 1,                                    \
+	.stats_caps = 1,                                       \
+	.uses_rules = 1,                                       \
+	.cutter_step = -1, /* RULES.md: the seat before the dealer */ \
+	.t_warn = T_WARN,                                      \
+	.match_start = match_start,                            \
+	.dealt = dealt,                                        \
+	.events = events,                                      \
+	.refusal = refusal,                                    \
+	.hand = hand,                                          \
+	.turn = turn,                                          \
+	.table_line = table_line,                              \
+	.score = score,                                        \
+	.rules = rules,                                        \
+	.last = last,                                          \
+	.command = command,                                    \
+	.auto_seat = auto_seat,                                \
+	.play_out = pcc_lost,                                  \
+	.choose = choose,                                      \
+	.hint_text = hint_text,                                \
+	.action_json = action_json,                            \
+	.rules_json = rules_json,                              \
+	.deal_results = deal_results,                          \
+	.restored = restored
+
+const present present_304 = {
+	.def = &game_def_304,
+	.t_ready = T_READY,
+	.t_need_seats = T_NEED_FOUR,
+	.t_about = T_ABOUT_304,
+	.t_brief = T_BRIEF_304,
+	.t_name = T_GAME_304,
+	PRESENT_304_FAMILY,
+};
+
+const present present_304six = {
+	.def = &game_def_304six,
+	.t_ready = T_G_READY,
+	.t_need_seats = T_G_NEED_SEATS,
+	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304SIX,
+	.t_brief = T_BRIEF_304SIX,
+	.t_name = T_GAME_304SIX,
+	PRESENT_304_FAMILY,
+};

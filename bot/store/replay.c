@@ -1,0 +1,862 @@
+/* replay.c: `cardbot replay`: runs a checked game record through the engine, printing JSON lines. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sysexits.h>
+
+#include <json-c/json.h>
+
+#include "g304.h"
+#include "g304six.h"
+#include "game.h"
+#include "record.h"
+#include "rook.h"
+#include "t304.h"
+#include "replay.h"
+#include "text.h"
+#include "text_lang.h"
+
+/* Exit statuses of `cardbot replay` beyond the sysexits ones. */
+#define REPLAY_EXIT_OK 0
+#define REPLAY_EXIT_IO 1
+#define REPLAY_EXIT_MALFORMED 2
+
+/* Longest refusal message; text_refusal cuts longer ones (names are at most
+ * RECORD_MAX_NAME bytes, templates well under 200). */
+#define REPLAY_TEXT_MAX 512
+
+static const char replay_usage[] = "usage: cardbot replay [--view SEAT] FILE\n";
+static const char replay_help[] =
+	"usage: cardbot replay [--view SEAT] FILE\n"
+	"\n"
+	"Replays a game record (docs/RECORD.md) through the rules engine and prints\n"
+	"what happened, one JSON object a line: each action, accepted or refused with\n"
+	"the reason; how each deal ended; and, last, the state of the match.\n"
+	"\n"
+	"  FILE          the record; - reads standard input\n"
+	"  --view SEAT   after each accepted action, also print everything seat SEAT\n"
+	"                (0-3; 0-5 in six-player 304) may know at that moment, and\n"
+	"                what it may do\n"
+	"  -h, --help    show this help\n"
+	"\n"
+	"Exit status: 0 the record was replayed (refused actions included); 1 FILE\n"
+	"cannot be read; 2 the record is malformed (one line on standard error names\n"
+	"the field, and nothing is printed); 64 wrong arguments.\n";
+
+/* ---- JSON pieces every game uses. json-c treats a NULL member as JSON
+ * null, which these helpers rely on. ---- */
+
+static json_object *j_seat(int seat)
+{
+	return seat >= 0 && seat < GAME_MAX_SEATS ? json_object_new_int(seat) : NULL;
+}
+
+static json_object *j_bool(int b) { return json_object_new_boolean(b ? 1 : 0); }
+
+static json_object *j_pair(int a, int b)
+{
+	json_object *arr = json_object_new_array_ext(2);
+	json_object_array_add(arr, json_object_new_int(a));
+	json_object_array_add(arr, json_object_new_int(b));
+	return arr;
+}
+
+static json_object *j_list(const int32_t *v, int n)
+{
+	json_object *arr = json_object_new_array_ext(n);
+	for (int i = 0; i < n; i++)
+		json_object_array_add(arr, json_object_new_int(v[i]));
+	return arr;
+}
+
+/* A card code, or null where the card is not known. */
+static json_object *j_card(const game_def *def, int c)
+{
+	char code[8];
+	if (c < 0 || c >= def->deck_size)
+		return NULL;
+	def->card_code((uint8_t)c, code);
+	return json_object_new_string(code);
+}
+
+static json_object *j_cards(const game_def *def, game_cards s)
+{
+	json_object *arr = json_object_new_array();
+	for (; s; s &= s - 1)
+		json_object_array_add(arr, j_card(def, __builtin_ctzll(s)));
+	return arr;
+}
+
+/* The names of the actions in acts (bit per action number). */
+static json_object *j_acts(const game_def *def, uint32_t acts)
+{
+	json_object *arr = json_object_new_array();
+	for (int a = 0; a < def->act_count; a++)
+		if (acts >> a & 1)
+			json_object_array_add(arr, json_object_new_string(def->act_name(a)));
+	return arr;
+}
+
+/* The cards a seat may act with. Only cards the seat knows are listed,
+ * whatever the engine offers, so a view can never leak a card this way. */
+static json_object *j_known(const game_def *def, int seat, game_cards cards, game_cards known)
+{
+	if (cards & ~known)
+		fprintf(stderr, "replay: engine offered seat %d cards it does not hold; "
+			"left out of the view\n", seat);
+	return j_cards(def, cards & known);
+}
+
+/* A view's first keys, the same in every game. */
+static json_object *j_view_head(const game_def *def, int seat, int phase, int deal_no, int dealer,
+				int turn, game_cards hand)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "seat", j_seat(seat));
+	json_object_object_add(o, "phase", json_object_new_string(def->phase_name(phase)));
+	json_object_object_add(o, "deal_no", json_object_new_int(deal_no));
+	json_object_object_add(o, "dealer", j_seat(dealer));
+	json_object_object_add(o, "turn", j_seat(turn));
+	json_object_object_add(o, "hand", j_cards(def, hand));
+	return o;
+}
+
+/* ---- 304, through its typed API (the state of a game_def_304 game is a g304) ---- */
+
+/* A bid: a number, "pcc", or null for none (0). */
+static json_object *j_bid(int value)
+{
+	if (value == 0)
+		return NULL;
+	if (value == G304_BID_PCC)
+		return json_object_new_string("pcc");
+	return json_object_new_int(value);
+}
+
+/* A card code, or "down" for a face-down card this seat may not know. */
+static json_object *j_card_or_down_in(const game_def *def, card c)
+{
+	json_object *j = j_card(def, c);
+	return j ? j : json_object_new_string("down");
+}
+
+static json_object *j_card_or_down(card c) { return j_card_or_down_in(&game_def_304, c); }
+
+static json_object *j_deal_end(const g304_deal_end *e)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string(g304_outcome_name(e->outcome)));
+	json_object_object_add(o, "trumper", j_seat(e->trumper));
+	json_object_object_add(o, "bid", j_bid(e->bid));
+	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
+	json_object_object_add(o, "tokens", j_pair(e->tokens[0], e->tokens[1]));
+	json_object_object_add(o, "caps", json_object_new_string(g304_caps_outcome_name(e->caps)));
+	json_object_object_add(o, "caps_seat", j_seat(e->caps_seat));
+	json_object_object_add(o, "spoilt_seat", j_seat(e->spoilt_seat));
+	json_object_object_add(o, "spoilt_right",
+			       e->spoilt_seat < GAME_MAX_SEATS ? j_bool(e->spoilt_right) : NULL);
+	json_object_object_add(o, "paid", j_pair(e->paid[0], e->paid[1]));
+	return o;
+}
+
+static json_object *j_bidlog(const g304_bidlog *b)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "seat", j_seat(b->seat));
+	json_object_object_add(o, "value", b->value == 0 ? json_object_new_string("pass")
+							 : j_bid(b->value));
+	json_object_object_add(o, "asked_by", j_seat(b->asker));
+	json_object_object_add(o, "round", json_object_new_int(b->round));
+	return o;
+}
+
+static json_object *j_trick(const g304_trick *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_seat(t->leader));
+	json_object *cards = json_object_new_array();
+	for (int i = 0; i < t->n && i < G304_SEATS; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_seat(t->seat[i]));
+		json_object_object_add(c, "card", j_card_or_down(t->card[i]));
+		json_object_object_add(c, "down", j_bool(t->down >> i & 1));
+		json_object_object_add(c, "shown", j_bool(t->shown >> i & 1));
+		json_object_object_add(c, "from_table", j_bool(t->tcard >> i & 1));
+		json_object_array_add(cards, c);
+	}
+	json_object_object_add(o, "cards", cards);
+	json_object_object_add(o, "winner", j_seat(t->winner));
+	return o;
+}
+
+static json_object *j_legal(const g304 *g, const g304_view *v)
+{
+	g304_legal l;
+	g304_legal_of(g, v->seat, &l);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "actions", j_acts(&game_def_304, l.acts));
+	/* null when no numeric bid is possible (only pcc, or no bid at all). */
+	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID &&
+		      l.bid_min <= G304_MAX_BID;
+	json_object_object_add(o, "bid_min", numeric ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(o, "pcc", j_bool(l.pcc_ok));
+	cardset known = v->hand;
+	if (v->trump_card < CARD_COUNT)
+		known |= card_bit(v->trump_card);
+	json_object_object_add(o, "cards", j_known(&game_def_304, v->seat, l.cards, known));
+	return o;
+}
+
+static json_object *view_304(const game *gm, int seat)
+{
+	const g304 *g = gm->state;
+	g304_view v;
+	g304_view_of(g, seat, &v);
+	json_object *o = j_view_head(&game_def_304, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", j_seat(v.trumper));
+	json_object_object_add(o, "bid", j_bid(v.bid));
+	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
+	json_object_object_add(o, "trump_card", j_card(&game_def_304, v.trump_card));
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_down", j_bool(v.trump_down));
+	json_object_object_add(o, "trump_open", j_bool(v.trump_open));
+	json_object_object_add(o, "pcc", j_bool(v.pcc));
+	json_object_object_add(o, "sitting_out", j_seat(v.sitting_out));
+	json_object_object_add(o, "asker", j_seat(v.asker));
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < G304_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_bidlog(&v.bidlog[i]));
+	json_object_object_add(o, "bids", bids);
+	json_object *tricks = json_object_new_array();
+	for (int i = 0; i < v.ntricks && i < G304_TRICKS; i++)
+		json_object_array_add(tricks, j_trick(&v.tricks[i]));
+	json_object_object_add(o, "tricks", tricks);
+	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "exhausted", j_bool(v.exhausted));
+	json_object *caps = NULL;
+	if (v.caps_seat < G304_SEATS) {
+		caps = json_object_new_object();
+		json_object_object_add(caps, "seat", j_seat(v.caps_seat));
+		json_object *order = json_object_new_array();
+		for (int i = 0; i < v.caps_norder && i < G304_TRICKS; i++)
+			json_object_array_add(order, j_card_or_down(v.caps_order[i]));
+		json_object_object_add(caps, "order", order);
+		json_object_object_add(caps, "next", json_object_new_int(v.caps_k));
+	}
+	json_object_object_add(o, "caps", caps);
+	json_object_object_add(o, "tokens", j_pair(v.tokens[0], v.tokens[1]));
+	json_object_object_add(o, "bank", json_object_new_int(v.bank));
+	json_object_object_add(o, "winner", j_seat(v.winner));
+	json_object_object_add(o, "last", v.last.outcome == G304_OUTCOME_NONE
+					  ? NULL : j_deal_end(&v.last));
+	json_object_object_add(o, "legal", j_legal(g, &v));
+	return o;
+}
+
+static json_object *end_304(const game *g) { return j_deal_end(&((const g304 *)g->state)->last); }
+
+/* The words the bot says at a 304 table. */
+static void refusal_304(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS])
+{
+	(void)g;
+	text_refusal(buf, len, res, names);
+}
+
+/* ---- six-player 304 (the state of a game_def_304six game is a g6) ---- */
+
+static json_object *j_trick6(const g6_trick *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_seat(t->leader));
+	json_object *cards = json_object_new_array();
+	for (int i = 0; i < t->n && i < G6_SEATS; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_seat(t->seat[i]));
+		json_object_object_add(c, "card", j_card_or_down_in(&game_def_304six, t->card[i]));
+		json_object_object_add(c, "down", j_bool(t->down >> i & 1));
+		json_object_object_add(c, "shown", j_bool(t->shown >> i & 1));
+		json_object_object_add(c, "from_table", j_bool(t->tcard >> i & 1));
+		json_object_array_add(cards, c);
+	}
+	json_object_object_add(o, "cards", cards);
+	json_object_object_add(o, "winner", j_seat(t->winner));
+	return o;
+}
+
+/* The seats sitting out (pcc: both partners), as a list. */
+static json_object *j_seats_of(uint8_t mask)
+{
+	json_object *arr = json_object_new_array();
+	for (int s = 0; s < G6_SEATS; s++)
+		if (mask >> s & 1)
+			json_object_array_add(arr, json_object_new_int(s));
+	return arr;
+}
+
+static json_object *view_six(const game *gm, int seat)
+{
+	const game_def *def = &game_def_304six;
+	const g6 *g = gm->state;
+	g6_view v;
+	g6_view_of(g, seat, &v);
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", j_seat(v.trumper));
+	json_object_object_add(o, "bid", j_bid(v.bid));
+	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
+	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_down", j_bool(v.trump_down));
+	json_object_object_add(o, "trump_open", j_bool(v.trump_open));
+	json_object_object_add(o, "pcc", j_bool(v.pcc));
+	json_object_object_add(o, "sitting_out", j_seats_of(v.sitting_out));
+	json_object_object_add(o, "asker", j_seat(v.asker));
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < G6_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_bidlog(&v.bidlog[i]));
+	json_object_object_add(o, "bids", bids);
+	json_object *tricks = json_object_new_array();
+	for (int i = 0; i < v.ntricks && i < G6_TRICKS; i++)
+		json_object_array_add(tricks, j_trick6(&v.tricks[i]));
+	json_object_object_add(o, "tricks", tricks);
+	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "exhausted", j_bool(v.exhausted));
+	json_object *caps = NULL;
+	if (v.caps_seat < G6_SEATS) {
+		caps = json_object_new_object();
+		json_object_object_add(caps, "seat", j_seat(v.caps_seat));
+		json_object *order = json_object_new_array();
+		for (int i = 0; i < v.caps_norder && i < G6_TRICKS; i++)
+			json_object_array_add(order, j_card_or_down_in(def, v.caps_order[i]));
+		json_object_object_add(caps, "order", order);
+		json_object_object_add(caps, "next", json_object_new_int(v.caps_k));
+	}
+	json_object_object_add(o, "caps", caps);
+	json_object_object_add(o, "tokens", j_pair(v.tokens[0], v.tokens[1]));
+	json_object_object_add(o, "bank", json_object_new_int(v.bank));
+	json_object_object_add(o, "winner", j_seat(v.winner));
+	json_object_object_add(o, "last", v.last.outcome == G304_OUTCOME_NONE ? NULL : j_deal_end(&v.last));
+	g6_legal l;
+	g6_legal_of(g, seat, &l);
+	json_object *lo = json_object_new_object();
+	json_object_object_add(lo, "actions", j_acts(def, l.acts));
+	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID && l.bid_min <= G304_MAX_BID;
+	json_object_object_add(lo, "bid_min", numeric ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(lo, "pcc", j_bool(l.pcc_ok));
+	game_cards known = v.hand;
+	if (v.trump_card < G6_CARDS)
+		known |= g6_bit(v.trump_card);
+	json_object_object_add(lo, "cards", j_known(def, seat, l.cards, known));
+	json_object_object_add(o, "legal", lo);
+	return o;
+}
+
+static json_object *end_six(const game *g) { return j_deal_end(&((const g6 *)g->state)->last); }
+
+static void refusal_six(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS])
+{
+	/* 304's words, but the second round has six cards here. */
+	if (res->err == G304_ERR_PCC_FOUR)
+		snprintf(buf, len, "pcc may be bid only in the six-card bidding");
+	else if (res->err == G304_ERR_BID8_PARTNER)
+		snprintf(buf, len, "your partner holds the highest six-card bid: you must pass");
+	else if (res->err == G304_ERR_ASK_EIGHT)
+		snprintf(buf, len, "you cannot ask a partner in the six-card bidding");
+	else
+		text_refusal_game_in(NULL, g->def, buf, len, res, names, NULL);
+}
+
+/* ---- Trump304 and Rook ---- */
+
+/* A refusal in words, for the player who acted: suit is what the game calls
+ * suit (or colour) a, steps how its bids go. */
+static void words_refusal(char *buf, size_t len, const game_def *def, const game_result *res,
+			  const char *const names[GAME_MAX_SEATS], const char *suit, const char *steps)
+{
+	const char *code = def->err_name(res->err);
+	const char *who = res->a >= 0 && res->a < GAME_MAX_SEATS && names[res->a] ? names[res->a]
+										   : "nobody";
+	char code_a[8] = "?";
+	if (res->a >= 0 && res->a < def->deck_size)
+		def->card_code((uint8_t)res->a, code_a);
+	static const struct { const char *code, *text; } words[] = {
+		{ "bad_seat", "there is no such seat" },
+		{ "bad_action", "that is not an action of this game" },
+		{ "match_over", "the match is over" },
+		{ "no_deal", "no deal is in progress" },
+		{ "not_your_turn", "it is not your turn: %s is to act" },
+		{ "wrong_phase", "you cannot do that now" },
+		{ "bid_too_high", "the highest bid is %d" },
+		{ "bid_too_low", "the lowest bid allowed here is %d" },
+		{ "bid_not_higher", "a bid must be higher than %d" },
+		{ "bid_once", "you have spoken: only a bid of 200 or more, before any such bid, may be a second bid" },
+		{ "bid_over_partner", "you may not overbid your partner %s, except with 200 or more before any such bid" },
+		{ "dealer_must_bid", "everyone else passed: the dealer must bid %d" },
+		{ "dealer_forced", "everyone else passed: the dealer's bid is %d" },
+		{ "last_must_bid", "everyone else passed: you must bid, at least %d" },
+		{ "not_trumper", "only the trumper, %s, may do that" },
+		{ "not_bidder", "only the bidder, %s, may do that" },
+		{ "not_in_hand", "you do not hold %c" },
+		{ "exchange_cards", "an exchange puts down exactly two different cards from your hand" },
+		{ "follow_suit", "you must follow suit: you hold %S" },
+		{ "must_cut", "you asked for the trump to cut: play a trump (%S)" },
+		{ "reveal_lead", "the trump can be revealed only when a card has been led" },
+		{ "reveal_can_follow", "you can follow suit (%S): no reveal" },
+		{ "already_revealed", "the trump is already revealed" },
+		{ "trump_card_aside", "the trump card is set aside until the trump is revealed" },
+		{ "discard_counter", "%c is a counter: counters may not be discarded" },
+		{ "bad_colour", "the trump colour is red, green, yellow or black" },
+	};
+	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+		if (strcmp(code, words[i].code))
+			continue;
+		const char *t = words[i].text;
+		size_t o = 0;
+		for (; *t && o + 1 < len; t++) {
+			const char *ins = NULL;
+			char num[16];
+			if (t[0] == '%' && t[1]) {
+				switch (*++t) {
+				case 'd': snprintf(num, sizeof num, "%d", res->a); ins = num; break;
+				case 's': ins = who; break;
+				case 'c': ins = code_a; break;
+				case 'S': ins = suit; break;
+				default: ins = "?"; break;
+				}
+				size_t n = strlen(ins);
+				if (o + n >= len)
+					n = len - 1 - o;
+				memcpy(buf + o, ins, n);
+				o += n;
+			} else {
+				buf[o++] = *t;
+			}
+		}
+		buf[o] = '\0';
+		return;
+	}
+	if (!strcmp(code, "bid_not_multiple"))
+		snprintf(buf, len, "%d is not a bid: %s", res->a, steps);
+	else
+		snprintf(buf, len, "refused (%s)", code);
+}
+
+/* A trick of Trump304 (cut: which cards cut) or Rook (cut -1: none); null
+ * before its lead. */
+static json_object *j_gtrick(const game_def *def, int leader, int n, const uint8_t *seat,
+			     const uint8_t *cards, int winner, int cut)
+{
+	if (n == 0)
+		return NULL;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_seat(leader));
+	json_object *arr = json_object_new_array();
+	for (int i = 0; i < n && i < GAME_MAX_SEATS; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_seat(seat[i]));
+		json_object_object_add(c, "card", j_card(def, cards[i]));
+		if (cut >= 0)
+			json_object_object_add(c, "cut", j_bool(cut >> i & 1));
+		json_object_array_add(arr, c);
+	}
+	json_object_object_add(o, "cards", arr);
+	json_object_object_add(o, "winner", j_seat(winner));
+	return o;
+}
+
+static json_object *j_gbid(int seat, int value)
+{
+	json_object *b = json_object_new_object();
+	json_object_object_add(b, "seat", j_seat(seat));
+	json_object_object_add(b, "value", value ? json_object_new_int(value)
+					       : json_object_new_string("pass"));
+	return b;
+}
+
+static json_object *j_glegal(const game *g, int seat, game_cards known)
+{
+	game_legal l;
+	game_legal_of(g, seat, &l);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "actions", j_acts(g->def, l.acts));
+	json_object_object_add(o, "bid_min", l.bid_min ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(o, "bid_max", l.bid_max ? json_object_new_int(l.bid_max) : NULL);
+	json_object_object_add(o, "cards", j_known(g->def, seat, l.cards, known));
+	return o;
+}
+
+static json_object *end_t304(const game *g)
+{
+	const t304_deal_end *e = &((const t304 *)g->state)->last;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string(t304_outcome_name(e->outcome)));
+	json_object_object_add(o, "trumper", j_seat(e->trumper));
+	json_object_object_add(o, "bid", e->bid ? json_object_new_int(e->bid) : NULL);
+	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
+	json_object *change = json_object_new_array();
+	for (int i = 0; i < e->nsides && i < T304_MAX_SEATS; i++)
+		json_object_array_add(change, json_object_new_int(e->change[i]));
+	json_object_object_add(o, "change", change);
+	json_object_object_add(o, "tokens", j_list(e->tokens, e->nsides));
+	return o;
+}
+
+static json_object *view_t304(const game *g, int seat)
+{
+	const game_def *def = g->def;
+	t304_view v;
+	t304_view_of(g->state, seat, &v);
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < T304_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", j_seat(v.trumper));
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_aside", j_bool(v.trump_aside));
+	json_object_object_add(o, "revealed", j_bool(v.revealed));
+	json_object_object_add(o, "revealed_by", j_seat(v.revealed_by));
+	json_object_object_add(o, "must_cut", j_seat(v.must_cut));
+	json_object_object_add(o, "centre", json_object_new_int(v.centre));
+	json_object_object_add(o, "exchanged", j_bool(v.exchanged));
+	json_object_object_add(o, "put_down", j_cards(def, v.putdown));
+	json_object_object_add(o, "pile", json_object_new_int(v.npile));
+	const t304_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", j_gtrick(def, t->leader, t->n, t->seat, t->card, t->winner, t->cut));
+	json_object_object_add(o, "last_trick", j_gtrick(def, l->leader, l->n, l->seat, l->card, l->winner, l->cut));
+	json_object_object_add(o, "tokens", j_list(v.tokens, v.nsides));
+	json_object_object_add(o, "last", v.last.outcome != T304_OUTCOME_NONE ? end_t304(g) : NULL);
+	json_object_object_add(o, "legal", j_glegal(g, seat, v.hand));
+	return o;
+}
+
+static void refusal_t304(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	words_refusal(buf, len, g->def, res, names, suit_name(res->a & 3),
+		      "bids go in tens from 150 to 300, or 304");
+}
+
+static json_object *end_rook(const game *g)
+{
+	const rook_hand_end *e = &((const rook *)g->state)->last;
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string("scored"));
+	json_object_object_add(o, "bidder", j_seat(e->bidder));
+	json_object_object_add(o, "bid", json_object_new_int(e->bid));
+	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "tricks", j_pair(e->tricks[0], e->tricks[1]));
+	json_object_object_add(o, "cards", json_object_new_int(e->cards_team));
+	json_object_object_add(o, "made", j_bool(e->made));
+	json_object_object_add(o, "change", j_pair(e->delta[0], e->delta[1]));
+	json_object_object_add(o, "score", j_list(e->score, 2));
+	return o;
+}
+
+static json_object *view_rook(const game *g, int seat)
+{
+	const game_def *def = g->def;
+	rook_view v;
+	rook_view_of(g->state, seat, &v);
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < ROOK_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_gbid(v.bidlog[i].seat, v.bidlog[i].value));
+	char trump[2] = { rook_colour_letter(v.trump), '\0' };
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "bid", v.bid ? json_object_new_int(v.bid) : NULL);
+	json_object_object_add(o, "bidder", j_seat(v.bidder));
+	json_object_object_add(o, "bids", bids);
+	json_object_object_add(o, "nest", j_bool(v.nest));
+	json_object_object_add(o, "discard", j_card(def, v.discard));
+	json_object_object_add(o, "trump", v.trump >= 0 ? json_object_new_string(trump) : NULL);
+	const rook_trick *t = &v.trick, *l = &v.last_trick;
+	json_object_object_add(o, "trick", j_gtrick(def, t->leader, t->n, t->seat, t->card, t->winner, -1));
+	json_object_object_add(o, "last_trick", j_gtrick(def, l->leader, l->n, l->seat, l->card, l->winner, -1));
+	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "score", j_list(v.score, 2));
+	json_object_object_add(o, "winner", v.winner >= 0 ? json_object_new_int(v.winner) : NULL);
+	json_object_object_add(o, "last", v.last.scored ? end_rook(g) : NULL);
+	json_object_object_add(o, "legal", j_glegal(g, seat, v.hand));
+	return o;
+}
+
+static void refusal_rook(char *buf, size_t len, const game *g, const game_result *res,
+			 const char *const names[GAME_MAX_SEATS])
+{
+	words_refusal(buf, len, g->def, res, names, rook_colour_name(res->a),
+		      "bids go in fives from 70 to 200");
+}
+
+/* ---- One driver over engine/core/game.h for every game ---- */
+
+/* What replay prints differently for each game; the rest is the same. */
+typedef struct replay_game {
+	const game_def *def;
+	const char *end_event;    /* the event after which a deal's end is printed */
+	const char *score;        /* the match line's name for game_status.score */
+	/* New JSON objects, the caller's: what seat may know and do now; how the
+	 * last deal ended. */
+	json_object *(*view)(const game *g, int seat);
+	json_object *(*end)(const game *g);
+	/* The refusal res in words into buf; names[s]: seat s's player (NULL past the seats). */
+	void (*refusal)(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS]);
+} replay_game;
+
+static const replay_game replay_games[] = {
+	{ &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 },
+	{ &game_def_304six, "deal_end", "tokens", view_six, end_six, refusal_six },
+	{ &game_def_trump304, "deal_end", "tokens", view_t304, end_t304, refusal_t304 },
+	{ &game_def_rook, "hand_end", "score", view_rook, end_rook, refusal_rook },
+};
+
+/* Writes o as one compact line and releases it. */
+static int emit(FILE *out, json_object *o)
+{
+	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	int rc = s ? 0 : -1;
+	if (s) {
+		fputs(s, out);
+		fputc('\n', out);
+	}
+	json_object_put(o);
+	return rc;
+}
+
+/* {"deal": deal, "action": action (none when < 0)}, to add to. */
+static json_object *j_where(size_t deal, long action)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "deal", json_object_new_int64((int64_t)deal));
+	if (action >= 0)
+		json_object_object_add(o, "action", json_object_new_int64(action));
+	return o;
+}
+
+static int emit_refused(FILE *out, size_t deal, long action, const char *text, const char *code)
+{
+	json_object *o = j_where(deal, action);
+	json_object_object_add(o, "ok", j_bool(0));
+	json_object_object_add(o, "error", json_object_new_string(text));
+	json_object_object_add(o, "code", json_object_new_string(code));
+	return emit(out, o);
+}
+
+static const replay_game *replay_game_of(const game_def *def)
+{
+	for (size_t i = 0; i < sizeof replay_games / sizeof replay_games[0]; i++)
+		if (replay_games[i].def == def)
+			return &replay_games[i];
+	return NULL;
+}
+
+json_object *replay_view(const game *g, int seat)
+{
+	const replay_game *rg = replay_game_of(g->def);
+	return rg ? rg->view(g, seat) : NULL;
+}
+
+json_object *replay_end(const game *g)
+{
+	const replay_game *rg = replay_game_of(g->def);
+	return rg ? rg->end(g) : NULL;
+}
+
+int replay_walk(const record *rec, replay_hook hook, void *ctx)
+{
+	const game_def *def = rec->game;
+	const replay_game *rg = replay_game_of(def);
+	if (!rg)
+		return -1;
+	const char *names[GAME_MAX_SEATS] = { 0 };
+	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
+		names[s] = rec->players[s];
+	int err;
+	game *g = game_new(def, rec->nseats, rec->dealer, def == &game_def_304 || def == &game_def_304six ? &rec->rules : NULL, &err);
+	if (!g)
+		return -1;
+	int ev_end = game_ev_parse(def, rg->end_event);
+	char text[REPLAY_TEXT_MAX];
+	int rc = 0;
+	for (size_t d = 0; d < rec->ndeals && rc == 0; d++) {
+		const record_deal *deal = &rec->deals[d];
+		replay_step st = { .kind = REPLAY_DEAL, .deal = d, .action = -1 };
+		if ((err = game_deal(g, deal->gdeck)) != 0) {
+			game_status gs;
+			game_status_of(g, &gs);
+			text_deal_refused(text, sizeof text, gs.over);
+			st.kind = REPLAY_DEAL_REFUSED;
+			st.error = text;
+			st.code = def->err_name(err);
+			rc = hook(ctx, g, &st);
+			continue;
+		}
+		rc = hook(ctx, g, &st);
+		for (size_t i = 0; i < deal->nactions && rc == 0; i++) {
+			game_result res;
+			memset(&res, 0, sizeof res);
+			st = (replay_step){ .kind = REPLAY_ACTION, .deal = d, .action = (long)i,
+					    .act = &deal->gactions[i], .res = &res };
+			if (game_apply(g, &deal->gactions[i], &res) != 0) {
+				rg->refusal(text, sizeof text, g, &res, names);
+				st.kind = REPLAY_REFUSED;
+				st.error = text;
+				st.code = def->err_name(res.err);
+				rc = hook(ctx, g, &st);
+				continue;
+			}
+			for (int k = 0; k < res.nevents && k < GAME_EVENTS_MAX; k++)
+				st.ended |= res.events[k].type == ev_end;
+			rc = hook(ctx, g, &st);
+		}
+	}
+	if (rc == 0) {
+		replay_step st = { .kind = REPLAY_MATCH, .action = -1, .score_name = rg->score };
+		rc = hook(ctx, g, &st);
+	}
+	game_free(g);
+	return rc;
+}
+
+/* What replay_run prints to. */
+typedef struct replay_print {
+	FILE *out;
+	int view_seat;
+} replay_print;
+
+static int print_step(void *ctx, const game *g, const replay_step *st)
+{
+	const replay_print *p = ctx;
+	FILE *out = p->out;
+	json_object *o;
+	int rc;
+	switch (st->kind) {
+	case REPLAY_DEAL:
+		return 0;
+	case REPLAY_DEAL_REFUSED:
+		return emit_refused(out, st->deal, -1, st->error, st->code);
+	case REPLAY_REFUSED:
+		return emit_refused(out, st->deal, st->action, st->error, st->code);
+	case REPLAY_ACTION:
+		o = j_where(st->deal, st->action);
+		json_object_object_add(o, "ok", j_bool(1));
+		rc = emit(out, o);
+		if (rc == 0 && st->ended) {
+			o = j_where(st->deal, -1);
+			json_object_object_add(o, "end", replay_end(g));
+			rc = emit(out, o);
+		}
+		if (rc == 0 && p->view_seat >= 0) {
+			o = j_where(st->deal, st->action);
+			json_object_object_add(o, "view", replay_view(g, p->view_seat));
+			rc = emit(out, o);
+		}
+		return rc;
+	default: {
+		game_status gs;
+		game_status_of(g, &gs);
+		json_object *m = json_object_new_object();
+		json_object_object_add(m, st->score_name, j_list(gs.score, gs.nsides));
+		json_object_object_add(m, "winner", gs.winner >= 0 ? json_object_new_int(gs.winner) : NULL);
+		json_object_object_add(m, "complete", j_bool(gs.over));
+		o = json_object_new_object();
+		json_object_object_add(o, "match", m);
+		return emit(out, o);
+	}
+	}
+}
+
+int replay_run(const record *rec, int view_seat, FILE *out)
+{
+	replay_print p = { out, view_seat };
+	return replay_walk(rec, print_step, &p);
+}
+
+/* Reads SEAT of --view: one digit 0..5 (the record says whether it has the seat). */
+static int parse_seat(const char *s)
+{
+	if (s && s[0] >= '0' && s[0] < '0' + GAME_MAX_SEATS && s[1] == '\0')
+		return s[0] - '0';
+	return -1;
+}
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "cardbot replay: %s%s%s%s\n%s", what, arg ? " \"" : "", arg ? arg : "",
+		arg ? "\"" : "", replay_usage);
+	return EX_USAGE;
+}
+
+int replay_main(int argc, char **argv)
+{
+	const char *path = NULL;
+	int view = -1, options = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (options && (!strcmp(arg, "-h") || !strcmp(arg, "--help"))) {
+			fputs(replay_help, stdout);
+			return fflush(stdout) ? REPLAY_EXIT_IO : REPLAY_EXIT_OK;
+		} else if (options && !strcmp(arg, "--")) {
+			options = 0;
+		} else if (options && (!strcmp(arg, "--view") || !strncmp(arg, "--view=", 7))) {
+			const char *seat = arg[6] == '=' ? arg + 7 : (i + 1 < argc ? argv[++i] : NULL);
+			if (!seat)
+				return usage_error("--view needs a seat (0-5)", NULL);
+			if ((view = parse_seat(seat)) < 0)
+				return usage_error("--view: not a seat (0-5):", seat);
+		} else if (options && arg[0] == '-' && arg[1] != '\0') {
+			return usage_error("unknown option", arg);
+		} else if (path) {
+			return usage_error("more than one FILE:", arg);
+		} else {
+			path = arg;
+		}
+	}
+	if (!path)
+		return usage_error("no FILE given (- reads standard input)", NULL);
+
+	char err[RECORD_ERR_MAX];
+	char *text;
+	size_t len;
+	int st = record_read_file(path, &text, &len, err);
+	if (st != RECORD_READ_OK) {
+		fprintf(stderr, "cardbot replay: %s\n", err);
+		return st == RECORD_READ_TOO_BIG ? REPLAY_EXIT_MALFORMED : REPLAY_EXIT_IO;
+	}
+	record *rec = record_parse_game(text, len, err);
+	free(text);
+	if (!rec) {
+		fprintf(stderr, "cardbot replay: %s: %s\n", strcmp(path, "-") ? path : "standard input",
+			err);
+		return REPLAY_EXIT_MALFORMED;
+	}
+	if (view >= rec->nseats) {
+		record_free(rec);
+		return usage_error("--view: this record has no such seat", NULL);
+	}
+	int rc = replay_run(rec, view, stdout);
+	record_free(rec);
+	if (rc != 0) {
+		fprintf(stderr, "cardbot replay: out of memory\n");
+		return REPLAY_EXIT_IO;
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "cardbot replay: writing the output: %s\n", strerror(errno));
+		return REPLAY_EXIT_IO;
+	}
+	return REPLAY_EXIT_OK;
+}
