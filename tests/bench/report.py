@@ -119,7 +119,7 @@ def parse_ai(out):
                   r"(\d+) of (\d+) values differ$", out, re.M)
     if m:
         figs.append(("ai.solver_speedup", "mean %sx p99 %sx" % m.group(1, 2),
-                     "the solver against the one of before issue 33 (bot/bench_ref.c) on the same positions, one "
+                     "the solver against the one of before issue 33 (bot/cli/bench_ref.c) on the same positions, one "
                      "after the other in CPU time; %s of %s values differ (must be 0)" % m.group(3, 4)))
     m = re.search(r"^duplicate match, (\S+) \(A\) vs (\S+) \(B\): (\d+) deals x 2 in ([\d.]+) s$", out, re.M)
     names = m.group(1, 2) if m else ("A", "B")
