@@ -703,10 +703,12 @@ static void stall_at_table(bot *b, loop *ev, const char *gname, int n)
 	      "%s stall: every computer choice was refused (%d), and two deals were played all the same (deal %d)", gname,
 	      bogus_choices, st.deal_no);
 	/* Nothing said is lost in a long run of computer moves: each deal's
-	 * score is told (the last of its lines), and so is the next deal. */
+	 * end is told (its score, the last of its lines; or a hand thrown in,
+	 * which the same dealer deals again), and so is the next deal. */
 	int told = 1, ends = 0;
 	for (int i = r0; i < net.nroom; i++)
-		ends += strstr(net.room_lines[i], "tokens: ") || strstr(net.room_lines[i], "score: ");
+		ends += strstr(net.room_lines[i], "tokens: ") || strstr(net.room_lines[i], "score: ")
+			|| strstr(net.room_lines[i], "throws in the hand");
 	for (int d = 1; d < st.deal_no && d <= 2; d++) {
 		char deal[64];
 		snprintf(deal, sizeof deal, "Deal %d:", d + 1);
