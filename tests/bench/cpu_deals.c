@@ -2,11 +2,14 @@
  * off and strict, for comparing two builds on a busy machine, where the
  * wall-clock figures of `cardbot bench engine` swing by half (time spent
  * waiting for a core is not counted here). The deals are played as
- * bot/bench.c plays them, a fixed number of each. Not built by the Makefile:
- * link it with each tree's engine archive and run the two in turns, e.g.
+ * bot/cli/bench.c plays them, a fixed number of each. Not built by the
+ * Makefile: link it with each tree's engine archive (with that tree's engine
+ * folders to include: engine/core and engine/g304 since the folder per game,
+ * engine/ before) and run the two in turns, e.g.
  *
- *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -IA/engine tests/bench/cpu_deals.c A/build/rel/libengine.a -o /tmp/a
- *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -IB/engine tests/bench/cpu_deals.c B/build/rel/libengine.a -o /tmp/b
+ *   I="-IA/engine/core -IA/engine/g304"
+ *   cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L $I tests/bench/cpu_deals.c A/build/rel/libengine.a -o /tmp/a
+ *   (and the same for tree B into /tmp/b)
  *   for i in 1 2 3 4 5; do /tmp/a; /tmp/b; done
  *
  * and compare the best of each (the least disturbed run). */
