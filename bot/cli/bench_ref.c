@@ -1,15 +1,14 @@
-/* bench_ref.c: the 304 search player's card search and exact solver as
- * they were before issue 33 (session 9), for the strength figure of
- * `cardbot bench ai --b strong0`. A copy, not a second player: nothing
- * but the benchmark calls it, and the rest of the player (bidding, open
- * or closed, spoilt, caps, the sampler, the policy) is the engine's own.
+/* bench_ref.c: the 304 exact solver as it was before issue 33 (session
+ * 9), kept once, for `cardbot bench ai`: the solver's ratio beside the new
+ * one, and the strength figure of `--b strong0` (the engine's own player,
+ * its card search given this solver through g304_ai_params.solve, and
+ * strong's sample cap of then). tests/unit/bot_solve.c checks the new
+ * solver against it. Nothing but these calls it.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bench_ref.h"
 #include "g304_ai_internal.h"
-#include "g304_caps.h"
-#include "g304_simple.h"
 
 #define REF_TT_BITS 15
 typedef struct ref_entry {
@@ -23,6 +22,7 @@ typedef struct ref_solver {
 	unsigned long nodes;
 	int (*stop)(void *ctx);
 	void *stop_ctx;
+	int (*budget)(void *ctx);  /* the decision's budget, polled once stop is set */
 	int aborted;
 } ref_solver;
 
@@ -152,117 +152,21 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 	return best;
 }
 
-/* What the deal is worth to `team` given the trumper's side's points and
- * tricks at the end: the tokens won or paid, points breaking ties. */
-static double outcome(const g304_ai_pos *p, int team, int tpoints, int ttricks)
+/* The engine's card search calls this in place of its own solver
+ * (g304_ai_params.solve). */
+static int ref_hook(void *ctx, const g304_ai_pos *p, int alpha, int beta, int may_stop, int *aborted)
 {
-	int tt = p->trumper & 1;
-	int bid = p->pcc ? G304_BID_PCC : p->bid;
-	int made = p->pcc ? ttricks == G304_TRICKS : tpoints >= bid;
-	double u = made ? g304_payoff(bid) : -g304_charge(bid);
-	double pts = tpoints;
-	if (team != tt) {
-		u = -u;
-		pts = 304 - tpoints;
-	}
-	return u + pts * 0.002;
-}
-
-static int samples_of(const g304_ai_params *p)
-{
-	if (p->samples)
-		return (int)p->samples;
-	return p->level >= G304_AI_STRONG ? 200 : 16;
-}
-
-static card ref_search_play(const g304_view *v, const g304_legal *l, const g304_ai_params *prm,
-			g304_ai_stats *st)
-{
-	card moves[G304_TRICKS + 1];
-	int nm = 0;
-	for (cardset s = l->cards; s; s &= s - 1)
-		moves[nm++] = cardset_first(s);
-	if (nm == 1)
-		return moves[0];
-	g304_ai_vinfo vi;
-	g304_ai_sample_view(v, &vi);
-	if (!vi.ok)
-		return CARD_NONE;
-	double sum[G304_TRICKS + 1] = { 0 };
-	int solve_from = prm->solve_tricks > 0 ? prm->solve_tricks : 6;
-	if (prm->level < G304_AI_STRONG && !prm->solve_tricks)
-		solve_from = 4;
-	int nsamples = samples_of(prm), done = 0;
-	int team = v->seat & 1;
-	rng r;
-	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->ntricks << 8)
-		 ^ (uint64_t)v->tricks[v->ntricks ? v->ntricks - 1 : 0].n);
-	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, NULL, 0 };
-	for (int i = 0; i < nsamples; i++) {
-		if (done == 1) {
-			/* One whole sample is in: from now on the budget may cut
-			 * a solve short too (that sample is then dropped). */
-			sv.stop = prm->stop;
-			sv.stop_ctx = prm->stop_ctx;
-		}
-		if (done && prm->stop && prm->stop(prm->stop_ctx))
-			break;
-		g304_ai_pos p;
-		if (!g304_ai_sample_deal(v, &vi, &r, &p))
-			break;
-		done++;
-		if (st)
-			st->samples++;
-		int left = G304_TRICKS - p.trick_no;
-		double val[G304_TRICKS + 1];
-		int m = 0;
-		for (; m < nm; m++) {
-			/* Exact solves are slow enough to check the budget between
-			 * them; a sample cut short is dropped whole. */
-			if (m && done > 1 && left <= solve_from && prm->stop && prm->stop(prm->stop_ctx))
-				break;
-			g304_ai_pos q = p;
-			g304_ai_pos_play(&q, moves[m]);
-			int tt = q.trumper & 1;
-			if (left <= solve_from && !q.pcc) {
-				/* Exact (in pcc the trick count decides: playouts judge).
-				 * Tokens depend only on making the bid, so a null
-				 * window at the bid decides it, several times faster
-				 * than the points themselves; the bound it returns
-				 * breaks ties. */
-				int need = q.bid - q.pts[tt];
-				int tp = q.pts[tt] + ref_solve_rec(&sv, &q, need - 1, need);
-				val[m] = outcome(&q, team, tp, 0);
-				if (st)
-					st->solves++;
-			} else {
-				g304_ai_playout(&q, &r);
-				int tp = q.pts[tt] + (q.pcc ? cardset_points(q.hand[q.sitting_out]) : 0);
-				val[m] = outcome(&q, team, tp, q.tricks[tt]);
-				if (st)
-					st->playouts++;
-			}
-		}
-		if (m < nm || sv.aborted)
-			break;
-		for (m = 0; m < nm; m++)
-			sum[m] += val[m];
-	}
-	if (st)
-		st->nodes += sv.nodes;
-	free(sv.tt);
-	if (!done)
-		return CARD_NONE;
-	int best = 0;
-	for (int m = 1; m < nm; m++)
-		if (sum[m] > sum[best] + 1e-9)
-			best = m;
-	return moves[best];
+	ref_solver *sv = ctx;
+	sv->stop = may_stop ? sv->budget : NULL;
+	int v = ref_solve_rec(sv, p, alpha, beta);
+	if (sv->aborted)
+		*aborted = 1;
+	return v;
 }
 
 int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
 {
-	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, NULL, 0 };
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, NULL, NULL, 0 };
 	int v = ref_solve_rec(&sv, p, -1, 1000);
 	free(sv.tt);
 	if (nodes)
@@ -273,37 +177,17 @@ int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
 int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_params *prm, g304_ai_stats *st,
 		     g304_action *a)
 {
-	/* g304_ai_action's play phase, with the old card search. */
-	if (prm->level <= G304_AI_EASY || v->phase != G304_PHASE_PLAY)
-		return g304_ai_action(v, l, prm, st, a);
-	memset(a, 0, sizeof *a);
-	a->seat = v->seat;
-	if ((l->acts & 1u << G304_ACT_SPOILT) && g304_ai_spoilt_proven(v)) {
-		int ours = g304_team(v->seat) == g304_team(v->trumper), ok = 1;
-		double closed = 0;
-		if (ours)
-			g304_ai_play_values(v, prm, st, &closed, NULL, &ok);
-		if (!ours || (ok && closed < 0)) {
-			a->type = G304_ACT_SPOILT;
-			return 1;
-		}
-	}
-	if ((l->acts & 1u << G304_ACT_OPEN) && !v->pcc) {
-		double closed, opened;
-		int ok;
-		g304_ai_play_values(v, prm, st, &closed, &opened, &ok);
-		if (ok && opened > closed + 0.02) {
-			a->type = G304_ACT_OPEN;
-			return 1;
-		}
-	}
-	if (!(l->acts & 1u << G304_ACT_PLAY))
-		return 0;
-	if (v->tricks_won[!(v->seat & 1)] == 0 && g304_caps_try(v, l, G304_CAPS_TRACK_BUDGET, a))
-		return 1;
-	a->type = G304_ACT_PLAY;
-	a->card = ref_search_play(v, l, prm, st);
-	if (a->card == CARD_NONE || !(l->cards & card_bit(a->card)))
-		return g304_simple_action(v, l, a);
-	return 1;
+	/* The engine's player, its card search on the old solver, with
+	 * strong's sample cap of then (200). */
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, prm->stop_ctx, prm->stop, 0 };
+	g304_ai_params q = *prm;
+	if (!q.samples && q.level >= G304_AI_STRONG)
+		q.samples = 200;
+	q.solve = ref_hook;
+	q.solve_ctx = &sv;
+	int ok = g304_ai_action(v, l, &q, st, a);
+	if (st)
+		st->nodes += sv.nodes;
+	free(sv.tt);
+	return ok;
 }

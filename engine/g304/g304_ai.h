@@ -24,6 +24,8 @@ enum g304_ai_level { G304_AI_EASY, G304_AI_NORMAL, G304_AI_STRONG, G304_AI_LEVEL
 const char *g304_ai_level_name(int level);
 int g304_ai_level_parse(const char *name);
 
+struct g304_ai_pos;
+
 typedef struct g304_ai_params {
 	int level;              /* enum g304_ai_level; easy is the rule-based player */
 	uint64_t seed;          /* the search's random stream */
@@ -33,6 +35,13 @@ typedef struct g304_ai_params {
 	 * (a time budget; at least one sample is always searched). May be NULL. */
 	int (*stop)(void *ctx);
 	void *stop_ctx;
+	/* The card search's exact solver when it is not the engine's own
+	 * (NULL): `cardbot bench ai`'s player of before issue 33
+	 * (bot/cli/bench_ref.c). Points the trumper's side takes from p,
+	 * fail-soft in (alpha, beta), as g304_ai_solve_rec answers; may_stop:
+	 * the budget may cut this solve short, which sets *aborted. */
+	int (*solve)(void *ctx, const struct g304_ai_pos *p, int alpha, int beta, int may_stop, int *aborted);
+	void *solve_ctx;
 } g304_ai_params;
 
 void g304_ai_params_default(g304_ai_params *p, int level, uint64_t seed);

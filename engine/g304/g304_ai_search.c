@@ -57,7 +57,8 @@ card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_
 	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->ntricks << 8)
 		 ^ (uint64_t)v->tricks[v->ntricks ? v->ntricks - 1 : 0].n);
 	g304_ai_solver sv;
-	g304_ai_solver_init(&sv, G304_AI_TT_BITS);
+	g304_ai_solver_init(&sv, prm->solve ? 0 : G304_AI_TT_BITS);
+	int other_aborted = 0; /* prm->solve's budget ran out */
 	for (int i = 0; i < nsamples; i++) {
 		if (done == 1) {
 			/* One whole sample is in: from now on the budget may cut
@@ -91,7 +92,9 @@ card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_
 				 * than the points themselves; the bound it returns
 				 * breaks ties. */
 				int need = q.bid - q.pts[tt];
-				int tp = q.pts[tt] + g304_ai_solve_rec(&sv, &q, need - 1, need);
+				int tp = q.pts[tt] + (prm->solve ? prm->solve(prm->solve_ctx, &q, need - 1, need,
+									       sv.stop != NULL, &other_aborted)
+							      : g304_ai_solve_rec(&sv, &q, need - 1, need));
 				val[m] = outcome(&q, team, tp, 0);
 				if (st)
 					st->solves++;
@@ -103,7 +106,7 @@ card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_
 					st->playouts++;
 			}
 		}
-		if (m < nm || sv.aborted)
+		if (m < nm || sv.aborted || other_aborted)
 			break;
 		for (m = 0; m < nm; m++)
 			sum[m] += val[m];
