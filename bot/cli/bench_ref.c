@@ -9,6 +9,7 @@
 #include <string.h>
 #include "bench_ref.h"
 #include "g304_ai_internal.h"
+#include "minimax.h"
 
 #define REF_TT_BITS 15
 typedef struct ref_entry {
@@ -115,18 +116,7 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 		g304_ai_pos_play(&q, moves[i]);
 		int gain = q.pts[tt] - p->pts[tt];
 		int v = gain + ref_solve_rec(sv, &q, alpha - gain, beta - gain);
-		if (maxing) {
-			if (v > best)
-				best = v;
-			if (best > alpha)
-				alpha = best;
-		} else {
-			if (v < best)
-				best = v;
-			if (best < beta)
-				beta = best;
-		}
-		if (alpha >= beta)
+		if (minimax_fold(maxing, v, &best, &alpha, &beta))
 			break;
 	}
 	if (nm == 0)

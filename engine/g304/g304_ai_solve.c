@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "g304_ai_internal.h"
+#include "minimax.h"
 
 /* The card that last cut for the same seat in the same trick is tried first. */
 #define KILLER_BONUS 1000
@@ -158,18 +159,7 @@ static int endgame_rec(endgame *e, int k, card best, int bseat, int trick_pts, i
 		int v = k + 1 == e->nseats ? endgame_last(e, ns, trick_pts + rank_pts[card_rank(c)])
 			: endgame_rec(e, k + 1, nb, ns, trick_pts + rank_pts[card_rank(c)], alpha, beta);
 		e->all |= card_bit(c);
-		if (maxing) {
-			if (v > val)
-				val = v;
-			if (val > alpha)
-				alpha = val;
-		} else {
-			if (v < val)
-				val = v;
-			if (val < beta)
-				beta = val;
-		}
-		if (alpha >= beta)
+		if (minimax_fold(maxing, v, &val, &alpha, &beta))
 			break;
 	}
 	e->h[s] = h;
@@ -411,18 +401,7 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 		g304_ai_pos_step(&q, moves[i]);
 		int gain = q.pts[tm] - p->pts[tm];
 		int v = gain + g304_ai_solve_rec(sv, &q, alpha - gain, beta - gain);
-		if (maxing) {
-			if (v > best)
-				best = v;
-			if (best > alpha)
-				alpha = best;
-		} else {
-			if (v < best)
-				best = v;
-			if (best < beta)
-				beta = best;
-		}
-		if (alpha >= beta) {
+		if (minimax_fold(maxing, v, &best, &alpha, &beta)) {
 			*killer = moves[i];
 			break;
 		}

@@ -2,6 +2,7 @@
  * known), its playout policy and its exact endgame solver.
  */
 #include "rook_ai_internal.h"
+#include "minimax.h"
 
 int rook_ai_suit(int trump, rcard c) { return c == ROOK_BIRD ? trump : rook_colour(c); }
 
@@ -248,18 +249,7 @@ int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned 
 		rook_ai_pos q = *p;
 		rook_ai_play(&q, c);
 		int v = rook_ai_solve(&q, team, alpha, beta, nodes);
-		if (maxi) {
-			if (v > best)
-				best = v;
-			if (best > alpha)
-				alpha = best;
-		} else {
-			if (v < best)
-				best = v;
-			if (best < beta)
-				beta = best;
-		}
-		if (alpha >= beta)
+		if (minimax_fold(maxi, v, &best, &alpha, &beta))
 			break;
 	}
 	return best;

@@ -3,6 +3,7 @@
  */
 #include <string.h>
 #include "t304_ai_internal.h"
+#include "minimax.h"
 
 static inline int pts_of(card c)
 {
@@ -301,18 +302,7 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		}
 		if (sv->aborted)
 			return 0;
-		if (maxi) {
-			if (v > best)
-				best = v;
-			if (best > alpha)
-				alpha = best;
-		} else {
-			if (v < best)
-				best = v;
-			if (best < beta)
-				beta = best;
-		}
-		if (alpha >= beta)
+		if (minimax_fold(maxi, v, &best, &alpha, &beta))
 			break;
 	}
 	if (e) {
