@@ -36,6 +36,20 @@ static inline int cardset_count(cardset s) { return __builtin_popcount(s); }
 static inline card cardset_first(cardset s) { return (card)__builtin_ctz(s); }
 /* The strongest card of a non-empty set that lies within one suit. */
 static inline card cardset_top(cardset s) { return (card)(31 - __builtin_clz(s)); }
+/* The cards of c's suit above it. */
+static inline cardset card_above(card c) { return suit_mask(card_suit(c)) & ~((card_bit(c) << 1) - 1); }
+/* The masters among mine: in each suit, its top card of mine when no card
+ * of out beats it. */
+static inline cardset cardset_masters(cardset mine, cardset out)
+{
+	cardset masters = 0;
+	for (int x = 0; x < SUIT_COUNT; x++) {
+		cardset m = mine & suit_mask(x);
+		if (m && !(out & card_above(cardset_top(m))))
+			masters |= card_bit(cardset_top(m));
+	}
+	return masters;
+}
 
 /* Point value of a card: J 30, 9 20, A 11, 10 10, K 3, Q 2, 8 and 7 none. */
 int card_points(card c);

@@ -32,15 +32,7 @@ card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
 		if (p->tdown && s != p->trumper)
 			out |= card_bit(p->tcard);
 		/* A master: no card still out beats it in its suit. */
-		cardset masters = 0;
-		for (int x = 0; x < SUIT_COUNT; x++) {
-			cardset mine = legal & suit_mask(x);
-			if (!mine)
-				continue;
-			card top = cardset_top(mine);
-			if (!(out & suit_mask(x) & ~((card_bit(top) << 1) - 1)))
-				masters |= card_bit(top);
-		}
+		cardset masters = cardset_masters(legal, out);
 		cardset opp_trumps = (p->hand[(s + 1) & 3] | p->hand[(s + 3) & 3]) & trumps;
 		if (team == tt && (masters & trumps) && opp_trumps)
 			return cardset_first(masters & trumps);

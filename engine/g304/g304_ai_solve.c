@@ -99,12 +99,6 @@ static inline int beats(card c, card b, int tsuit)
 	return cs == tsuit;
 }
 
-/* Cards above c in its suit. */
-static inline cardset above(card c)
-{
-	return suit_mask(card_suit(c)) & ~((card_bit(c) << 1) - 1);
-}
-
 /* The last two tricks on bit masks alone: at most two cards a hand, so
  * no ordering, no table, no copies of the position. */
 typedef struct endgame {
@@ -257,7 +251,7 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 		cardset m = own & legal & suit_mask(x);
 		while (m) {
 			card lo = cardset_first(m);
-			cardset sep = others & above(lo);
+			cardset sep = others & card_above(lo);
 			cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
 			m &= ~run;
 			if (!(run & (run - 1))) {
@@ -275,7 +269,7 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 				int ours = takes || wteam == team;
 				/* Who could still take it from that side. */
 				cardset foes = later[ours];
-				if ((foes & above(top)) || (card_suit(top) != p->tsuit && (foes & trumps))) {
+				if ((foes & card_above(top)) || (card_suit(top) != p->tsuit && (foes & trumps))) {
 					keep |= card_bit(c);
 					continue;
 				}
@@ -305,7 +299,7 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 		int pts = rank_pts[card_rank(c)], x = card_suit(c);
 		int sc;
 		if (p->n == 0) {
-			int master = !(others & above(c));
+			int master = !(others & card_above(c));
 			if (x == p->tsuit)
 				sc = master && opp_trumps ? 200 + pts : 20 - pts;
 			else if (master)
@@ -316,10 +310,10 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 			int wins = beats(c, wb, p->tsuit);
 			if (!wins && wteam == team) {
 				/* Partner holds the trick: feed it if nobody left can beat it. */
-				int safe = !(rest & above(wb)) && (card_suit(wb) == p->tsuit || !(rest & trumps));
+				int safe = !(rest & card_above(wb)) && (card_suit(wb) == p->tsuit || !(rest & trumps));
 				sc = safe || last ? 150 + pts : 100 - pts;
 			} else if (wins) {
-				int safe = last || (!(rest & above(c)) && (x == p->tsuit || !(rest & trumps)));
+				int safe = last || (!(rest & card_above(c)) && (x == p->tsuit || !(rest & trumps)));
 				if (wteam == team)
 					sc = safe ? 140 + pts : 40 - pts;
 				else

@@ -467,10 +467,10 @@ static cardset beaters(const cs *s, cardset set)
 			cards |= card_bit(s->card[i]);
 	cardset tr = cards & suit_mask(s->trump);
 	if (tr)
-		return set & suit_mask(s->trump) & ~((card_bit(cardset_top(tr)) << 1) - 1);
+		return set & card_above(cardset_top(tr));
 	int led = card_suit(s->card[0]);
 	card top = cardset_top(cards & suit_mask(led));
-	return set & ((suit_mask(led) & ~((card_bit(top) << 1) - 1)) | suit_mask(s->trump));
+	return set & (card_above(top) | suit_mask(s->trump));
 }
 
 /* Every move of one adversary seat, over its known and unseen cards. A
@@ -846,7 +846,7 @@ static int sure_cash(const g304_view *v, const card *order, int n)
 	int exhausted = trumper && v->exhausted;
 	if (led_now) {
 		card c0 = cur->card[0];
-		cardset higher = suit_mask(card_suit(c0)) & ~((card_bit(c0) << 1) - 1);
+		cardset higher = card_above(c0);
 		cardset on_table = 0;
 		for (int k = 1; k < cur->n; k++)
 			if (cur->card[k] != CARD_NONE)
@@ -877,7 +877,7 @@ static int sure_cash(const g304_view *v, const card *order, int n)
 			return 0;
 		if (trumper && card_suit(c) == trump && !from_table)
 			exhausted = 1; /* assume the worst: nobody else holds a trump */
-		cardset higher = suit_mask(card_suit(c)) & ~((card_bit(c) << 1) - 1);
+		cardset higher = card_above(c);
 		if (card_suit(c) == trump) {
 			if (outside_trumps & higher)
 				return 0;

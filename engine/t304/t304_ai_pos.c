@@ -168,15 +168,7 @@ card t3_policy(t3pos *p, rng *r, int noise)
 			}
 		if (p->aside && s != p->trumper)
 			out |= card_bit(p->tcard);
-		cardset masters = 0;
-		for (int x = 0; x < SUIT_COUNT; x++) {
-			cardset m = legal & suit_mask(x);
-			if (!m)
-				continue;
-			card top = cardset_top(m);
-			if (!(out & suit_mask(x) & ~((card_bit(top) << 1) - 1)))
-				masters |= card_bit(top);
-		}
+		cardset masters = cardset_masters(legal, out);
 		int opp_trumps = (opp & trumps) != 0 || (p->aside && t3_side(p, p->trumper) != side);
 		if (side == 0 && !p->aside && (masters & trumps) && opp_trumps)
 			return cardset_first(masters & trumps);
