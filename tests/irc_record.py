@@ -3,7 +3,7 @@
 
 A real ngircd and the real bot with no public_dir, its send queue paced
 (pace_burst 4, 20 lines a second) so that lines wait in it. Four computer
-players play three deals of 304 in #rec; ann takes a seat and stops the
+players play five deals of 304 in #rec; ann takes a seat and stops the
 match, opens a table again and asks `!record`. The record comes as
 private notices:
 
@@ -35,6 +35,7 @@ from irclib import Bot, Client, NgIRCd, strip_colours  # noqa: E402
 
 BOTNICK = "cardbot"
 CHAN = "#rec"
+DEALS = 5
 MATCH_TIMEOUT = float(os.environ.get("IRC_RECORD_TIMEOUT", "300"))
 ANNOUNCE = re.compile(r"The record of match (\d+) \(cardbot-record/1 JSON, in (\d+) lines")
 
@@ -107,16 +108,18 @@ def main():
                 raise RuntimeError("no computer player in seat %d: %s" % (k, bot.log_tail()))
         n = len(ann.lines)
         ann.privmsg(CHAN, "!start")
-        # Three deals (a whole match is tens of deals), then ann takes a
-        # computer's seat and stops the match: a stopped match has its record too.
-        # (a deal ends with the tokens; its salt is in the record only)
+        # Five deals (a whole match is tens of deals; three made a record of
+        # 14 to 20 lines, and it must be longer than the 16 a person may have
+        # waiting), then ann takes a computer's seat and stops the match: a
+        # stopped match has its record too. (A deal ends with the tokens;
+        # its salt is in the record only.)
         third = n
-        for _ in range(3):
+        for _ in range(DEALS):
             third = said(ann, third, r"· tokens: ", MATCH_TIMEOUT, private=False)
             if third is None:
                 break
             third += 1
-        check(third is not None, "three deals were played within %.0f s" % MATCH_TIMEOUT, bot.log_tail())
+        check(third is not None, "%d deals were played within %.0f s" % (DEALS, MATCH_TIMEOUT), bot.log_tail())
         if third is None:
             return
         ann.privmsg(CHAN, "!sit")
@@ -124,7 +127,7 @@ def main():
             raise RuntimeError("ann could not take a seat: " + bot_lines(ann, third))
         ann.privmsg(CHAN, "!stop")
         if said(ann, third, r"ann stops the table", 30, private=False) is None:
-            raise RuntimeError("ann could not stop the match: " + bot.log_tail())
+            raise RuntimeError("ann could not stop the match: " + bot_lines(ann, third))
         deals = sum(1 for m in ann.lines[n:] if m.src.lower() == BOTNICK and "· tokens: " in m.text)
         k = len(ann.lines)
         ann.privmsg(CHAN, "!304")   # a table again, to ask it for the record
