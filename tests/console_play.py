@@ -16,7 +16,8 @@
           sent privately is typed as it is ("play CARD", never "/msg
           cardbot play CARD"); after `stop`, `hand` says no table is open
           here (not "open one in a channel"), and `new trump304 3` opens a
-          table of three there that deals; `--players` seats that many for
+          table of three there, seated and dealt like the first (no line
+          asks for !start); `--players` seats that many for
           every game (Trump304 of two, 304 of six), and a count the game
           does not have is refused with the reason.
   json    the JSON mode (`cardbot play --json`): malformed lines of every
@@ -286,10 +287,12 @@ def words():
               "words: after stop, a command is told no table is open here", got)
         p.send("new trump304 3\n")
         got = p.wait_for(lambda line: "table is open" in line)
-        check(got is not None and "Trump304" in got, "words: new after stop opens a table", got)
-        p.send("bot\nbot\nstart\n")
+        check(got is not None and "Trump304" in got and "!bot" not in got and "Take a seat" not in got,
+              "words: new after stop opens a table, set like the first", got)
         got = p.wait_for(lambda line: "Deal 1" in line)
-        check(got is not None, "words: ... and it deals", p.lines[-3:])
+        check(got is not None, "words: ... and it deals, no !bot or !start needed", p.lines[-3:])
+        told = [line for line in p.lines if "!start" in line or "start to deal" in line]
+        check(not told, "words: nothing asks the player to !start a table that starts by itself", told)
         p.send("table\n")
         got = p.wait_for(lambda line: line.startswith("(private) #table"))
         check(got is not None and "Trump304" in got and " 3 Robo" in got and " 4 " not in got,

@@ -113,8 +113,8 @@ static void usage(FILE *f)
 	      "needed. Type the table's commands, with or without '!': bid 160, pass,\n"
 	      "play js (or p 3, the third card of your hand), hand, table, hint, help.\n"
 	      "Lines only you may see are marked (private). stop ends the table, and\n"
-	      "new GAME [PLAYERS] then opens another; quit, or the end of input, ends\n"
-	      "it all.\n"
+	      "new GAME [PLAYERS] then opens another, seated and dealt like the first;\n"
+	      "quit, or the end of input, ends it all.\n"
 	      "\n"
 	      "  --game GAME   304 (the default), 304six (304 for six players), trump304\n"
 	      "                or rook\n"
@@ -253,6 +253,7 @@ int play_main(int argc, char **argv)
 	/* One person typing: no need to slow them down. */
 	p.b->cmd_burst = 1000;
 	p.b->cmd_per_second = 1000;
+	p.b->solo = 1;
 	adapter_host host = bot_host(p.b);
 	console_settings cs;
 	console_settings_default(&cs);

@@ -576,13 +576,11 @@ static int open_table(bot *b, adapter *net, const char *room, const char *user, 
 	const char *args[3] = { b->prefix, table_room_shown(t), table_game_shown(table_lang(t), gword, sizeof gword, def->name) };
 	text_fmt_in(table_lang(t), buf, sizeof buf, full ? T_TABLE_OPENED_FULL : T_TABLE_OPENED, 3, args);
 	bot_say_room(b, net, room, buf, ADAPTER_NOTICE);
-	char *sit[1] = { "sit" }, *bot1[1] = { "bot" }, *start[1] = { "start" };
+	char *sit[1] = { "sit" };
 	table_command(t, user, name, 1, 1, sit);
 	table_notify_opened(t, user);
-	for (int s = 1; full && s < t->nseats; s++)
-		table_command(t, user, name, 1, 1, bot1);
 	if (full)
-		table_command(t, user, name, 1, 1, start);
+		table_fill_and_start(t, user, name);
 	return 0;
 }
 
@@ -658,7 +656,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 	}
 	if (room) {
 		if (is_word(argv[0], "304", "new")) {
-			open_table(b, net, room, user, name, argc, argv, 0);
+			open_table(b, net, room, user, name, argc, argv, b->solo);
 			return;
 		}
 		table *t = find_table(b, net, room);
@@ -723,7 +721,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		char home[ADAPTER_ID_MAX];
 		if (!t && net->ops->home_room && net->ops->home_room(net, user, home, sizeof home)) {
 			if (is_word(argv[0], "304", "new")) {
-				open_table(b, net, home, user, name, argc, argv, 0);
+				open_table(b, net, home, user, name, argc, argv, b->solo);
 				return;
 			}
 			t = find_table(b, net, home);

@@ -50,6 +50,8 @@ typedef struct bot {
 	void (*settings_for)(void *ctx, adapter *net, const char *room, table_settings *out);
 	void *settings_ctx;
 	double cmd_burst, cmd_per_second; /* per-user limits (BOT_CMD_* by default) */
+	int solo;                  /* cardbot play: a table opened by new or !304 seats computer players
+	                            * in every other seat and starts at once */
 	store *db;                 /* the database (not owned); NULL: nothing is kept */
 	int db_file;               /* what store_check said last (STORE_FILE_*) */
 	struct ai_worker *ai;      /* computer players' thinking thread (made on first use) */

@@ -519,6 +519,8 @@ static int parse_seat_number(const table *t, const char *s)
 
 static void say_ready(table *t)
 {
+	if (t->starting)
+		return;
 	char n[16];
 	snprintf(n, sizeof n, "%d", t->nseats);
 	table_say(t, t->pr->t_ready, n, NULL, NULL);
@@ -1599,6 +1601,15 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 	if (seated_count(t) == t->nseats)
 		say_ready(t);
 	table_flush(t);
+}
+
+void table_fill_and_start(table *t, const char *user, const char *name)
+{
+	char *bot_all[2] = { "bot", "all" }, *start[1] = { "start" };
+	t->starting = 1;
+	table_command(t, user, name, 1, 2, bot_all);
+	t->starting = 0;
+	table_command(t, user, name, 1, 1, start);
 }
 
 /* The host's own commands. With each game's (present.verbs, read by

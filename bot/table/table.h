@@ -220,6 +220,7 @@ typedef struct table {
 	int cut_at;                /* the cut it asked for (1-31), 0: none */
 	seat_viewer viewers[TABLE_VIEWERS_MAX];
 	int nviewers;
+	int starting;              /* filled and started by one request (cardbot play): no "!start" hint */
 	uint8_t hand_due;          /* seats whose changed hand is told at their turn (once, not
 	                            * also when it changed), or when the bidding it came in ends */
 	char bid_by[TABLE_SEATS][TABLE_NAME_MAX]; /* who held each seat when it last bid in this deal
@@ -282,6 +283,9 @@ void table_no_table(const table_host *h, adapter *net, const char *room, const c
 /* A table just opened: who asked to hear of one here is told privately,
  * and hears when its game starts (opener: who opened it, not told). */
 void table_notify_opened(table *t, const char *opener);
+/* The opener sits, computer players take every other seat and the match
+ * begins, all at once (`cardbot play`): no line tells them to !start. */
+void table_fill_and_start(table *t, const char *user, const char *name);
 /* The seat of a user at this table, or -1. */
 int table_seat_of(const table *t, const char *user);
 
