@@ -18,7 +18,9 @@ Synapse 1.67 with its rate limits lifted:
 
 Before the match, the bot's fallback key (spec v1.2): uma's client claims
 the bot's one-time keys until Synapse hands out the fallback key, which
-must be signed and marked; the bot then publishes a new one.
+must be signed and marked (the bot is paused meanwhile with SIGSTOP, or it
+would top its keys up as they go); the bot, let go, then publishes a new
+one.
 
 Checks: for each device (ann's two, sam's, tom's, uma's), every event the
 bot sent (as the recording proxy saw its sends succeed) into a room of
@@ -37,6 +39,7 @@ failure are printed anyway). Prints "matrix_element: N passed, M failed" last.
 import os
 import queue
 import re
+import signal
 import sys
 import threading
 import time
@@ -177,16 +180,23 @@ class Match:
         if not R.check(st == 200 and len(devs) == 1, "one device of the bot's: %d %r" % (st, q)):
             return
         dev, got = devs[0], None
-        for n in range(1, 301):
-            st, c = self.hs.api("POST", "/_matrix/client/v3/keys/claim",
-                                {"one_time_keys": {self.botid: {dev: "signed_curve25519"}}}, tok)
-            keys = ((c.get("one_time_keys") or {}).get(self.botid) or {}).get(dev) or {}
-            kid, k = next(iter(keys.items()), (None, None))
-            if st != 200 or not k:
-                break
-            if k.get("fallback"):
-                got = (n, kid, k)
-                break
+        # The bot is paused while its keys are claimed: a bot that runs
+        # tops its one-time keys up as they go (as it should), and on a
+        # busy machine it did so faster than the claims drained them.
+        os.kill(self.bot.proc.pid, signal.SIGSTOP)
+        try:
+            for n in range(1, 301):
+                st, c = self.hs.api("POST", "/_matrix/client/v3/keys/claim",
+                                    {"one_time_keys": {self.botid: {dev: "signed_curve25519"}}}, tok)
+                keys = ((c.get("one_time_keys") or {}).get(self.botid) or {}).get(dev) or {}
+                kid, k = next(iter(keys.items()), (None, None))
+                if st != 200 or not k:
+                    break
+                if k.get("fallback"):
+                    got = (n, kid, k)
+                    break
+        finally:
+            os.kill(self.bot.proc.pid, signal.SIGCONT)
         if not R.check(got, "Synapse never handed out a fallback key of the bot's (%d claims)" % n):
             return
         n, kid, k = got
