@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """config_check.py: drives `cardbot check-config` with good and bad configurations.
 
-Good files (tests/configs/good-*.cfg, config/cardbot.cfg, the built-in
+Good files (tests/cli/configs/good-*.cfg, config/cardbot.cfg, the built-in
 default) must exit 0 with a summary and no errors. Each bad file
-(tests/configs/bad-*.cfg) carries its expectations as comments on the line
+(tests/cli/configs/bad-*.cfg) carries its expectations as comments on the line
 the message must name:
 
     port = 70000;   # expect: networks.[0].port: 70000 is not a port (1-65535)
@@ -29,9 +29,9 @@ import sys
 import tempfile
 
 CARDBOT = os.environ.get("CARDBOT", "bin/cardbot")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, CARDBOT)  # an absolute CARDBOT stays as it is
-CONFIGS = os.path.join("tests", "configs")
+CONFIGS = os.path.join("tests", "cli", "configs")
 EX_USAGE, EX_NOINPUT, EX_CONFIG = 64, 66, 78
 MARK = re.compile(r"#\s*(expect|warn):\s*(.*?)\s*(?=#\s*(?:expect|warn):|$)")
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """page_browser.py: the match page (`cardbot render`) in a real browser: Debian's
-chromium, headless, driven over the DevTools protocol (tests/cdplib.py).
+chromium, headless, driven over the DevTools protocol (tests/lib/cdplib.py).
 
 For recorded matches of every game (304 with face-down plays and the trumper's
 inspections; Trump304 with 2, 3 and 4 players; Rook), the page is stepped
@@ -18,6 +18,7 @@ and the checker itself must catch a page whose story had two cards swapped.
 chromium missing is a failure, not a skip (deploy/deps.sh installs it).
 Environment: CARDBOT (default bin/cardbot). Prints "page_browser: N passed, M failed".
 """
+import glob
 import json
 import os
 import re
@@ -26,11 +27,17 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import cdplib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORDS = os.path.join(ROOT, "tests", "records")
+
+
+def record_path(name):
+    """tests/records/GAME/NAME.json (record names are unique across games)."""
+    found = glob.glob(os.path.join(RECORDS, "*", name + ".json"))
+    return found[0] if len(found) == 1 else os.path.join(RECORDS, name + ".json")
 # (record, what it covers)
 CASES = [
     ("closed_cut_success", "304: face-down plays, an inspection that finds a trump"),
@@ -335,7 +342,7 @@ def rendered_page(browser, tmp, rec_name):
     """The record rec_name rendered (`cardbot render`) and opened in a new
     page, or None (a failed check) when it does not render."""
     out = os.path.join(tmp, rec_name + ".html")
-    ok, err = render(os.path.join(RECORDS, rec_name + ".json"), out)
+    ok, err = render(record_path(rec_name), out)
     if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
         return None
     page = browser.new_page()
@@ -370,7 +377,7 @@ def main():
     tmp = tempfile.mkdtemp(prefix="cardbot-page-")
     with cdplib.Browser() as browser:
         for rec_name, what in CASES:
-            record = os.path.join(RECORDS, rec_name + ".json")
+            record = record_path(rec_name)
             out = os.path.join(tmp, rec_name + ".html")
             ok, err = render(record, out)
             if not check(ok, "%s: cardbot render: %s" % (rec_name, err)):
@@ -435,7 +442,7 @@ def main():
 
         # The checker must catch a card out of place: swap two cards between
         # two hands in one step of the embedded story.
-        record = os.path.join(RECORDS, "closed_cut_success.json")
+        record = record_path("closed_cut_success")
         html = open(os.path.join(tmp, "closed_cut_success.html"), encoding="utf-8").read()
         m = story_of(html)
         story = json.loads(m.group(1))

@@ -36,7 +36,7 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 RECORDS = os.path.join(ROOT, "tests", "records")
 TIMEOUT = 20
 
@@ -220,7 +220,7 @@ def check_record(binary, record, expect):
 def main():
     binary = cardbot_path()
     passed = failed = 0
-    for record in sorted(glob.glob(os.path.join(RECORDS, "*.json"))):
+    for record in sorted(glob.glob(os.path.join(RECORDS, "*", "*.json"))):
         expect = record[:-5] + ".expect"
         if not os.path.exists(expect):
             continue

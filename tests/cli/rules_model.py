@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """rules_model.py: checks the 304 engine against an independent model of the
-rules (tests/rules_modellib.py, written from ../shared/RULES.md, the
+rules (tests/lib/rules_modellib.py, written from ../shared/RULES.md, the
 seeds 000 and 001 and docs/RECORD.md, never from the engine's code).
 
 Random records are built from the model and replayed through `cardbot
@@ -40,13 +40,13 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from rules_modellib import (DECK, Bidding, Play, deck_from_hands,  # noqa: E402
                             hands_from_deck, make_record, scripted_bidding,
                             stakes, suit, team)
 from replay_records import cardbot_path  # noqa: E402  (CARDBOT, as every replay test reads it)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIMEOUT = 60
 SHOW_AT_MOST = 5
 CARD_RE = re.compile(r"^[789TJQKA][SHDC]$")

@@ -1,6 +1,6 @@
 """cdplib.py: a headless Debian chromium driven over the DevTools protocol, with a
 minimal WebSocket client of its own (python3 has no websocket module), for the
-browser tests (tests/page_browser.py).
+browser tests (tests/cli/page_browser.py).
 
     with Browser() as b:
         page = b.new_page()

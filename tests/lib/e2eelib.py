@@ -7,7 +7,7 @@ A `Player` is a real end-to-end-encrypting Matrix client: python3-matrix-nio
 then `nio_missing()` (None, or why it must skip).
 
 A player logs in with a password to a homeserver URL (the stand-in of
-tests/matrixlib.py or a real Synapse: anything speaking the Client-Server
+tests/lib/matrixlib.py or a real Synapse: anything speaking the Client-Server
 API), keeps its nio store in a temporary directory of its own, publishes
 its keys, and then syncs for ever in the background: it accepts
 invitations (`auto_join`: every invitation, the bot's direct rooms

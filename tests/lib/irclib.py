@@ -19,7 +19,7 @@ import threading
 import time
 
 NGIRCD = os.environ.get("NGIRCD", "/usr/sbin/ngircd")
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CARDBOT = os.environ.get("CARDBOT", os.path.join(ROOT, "bin", "cardbot"))
 if not os.path.isabs(CARDBOT):
     CARDBOT = os.path.join(ROOT, CARDBOT)

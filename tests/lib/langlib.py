@@ -18,7 +18,7 @@ Python 3 standard library only.
 import os
 import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SEP = " \u00b7 "
 
 TA = re.compile(r"[\u0B80-\u0BFF]")

@@ -10,13 +10,13 @@ against the schema of its msgtype, m.direct against its event schema). Every
 answer it gives is validated against the response schema of its status. Any
 mismatch is recorded in `violations`; tests fail on a non-empty list.
 
-The schemas come from tests/matrix/spec.json, generated from the spec's
-YAML by tests/matrix/spec_convert.py (see there). This file is a helper:
+The schemas come from tests/net/matrix/spec/spec.json, generated from the spec's
+YAML by tests/net/matrix/spec/spec_convert.py (see there). This file is a helper:
 its name ends in lib.py, so the test runner skips it.
 
 End-to-end encryption (issue 18) is served as the spec has it, for the
 bot and for encrypting players that come over HTTP with their own logins
-(tests/e2eelib.py; any user, any device, the token in the Authorization
+(tests/lib/e2eelib.py; any user, any device, the token in the Authorization
 header or as access_token): /keys/upload keeps each device's keys and
 one-time keys, /keys/query gives every device of the users asked,
 /keys/claim takes one one-time key, or when none is left the device's
@@ -54,8 +54,8 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
-SPEC_JSON = os.path.join(HERE, "matrix", "spec.json")
+REPO = os.path.dirname(os.path.dirname(HERE))
+SPEC_JSON = os.path.join(REPO, "tests", "net", "matrix", "spec", "spec.json")
 CARDBOT = os.path.abspath(os.environ.get("CARDBOT", os.path.join(REPO, "bin", "cardbot")))
 BASE = "/_matrix/client/v3"
 SERVER = "test"

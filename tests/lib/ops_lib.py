@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CARDBOT = os.environ.get("CARDBOT", os.path.join(ROOT, "bin", "cardbot"))
 if not os.path.isabs(CARDBOT):
     CARDBOT = os.path.join(ROOT, CARDBOT)

@@ -1,5 +1,5 @@
 """rules_modellib.py: a second, independent model of the 304 rules, used by
-tests/rules_model.py to check the engine through `cardbot replay`.
+tests/cli/rules_model.py to check the engine through `cardbot replay`.
 
 Everything here was written from the rule texts alone: RULES.md (the
 project's rule decisions, ../shared/RULES.md beside the repository: "304"

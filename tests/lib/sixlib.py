@@ -27,10 +27,10 @@ order received, and the observer's channel lines. Python 3 standard library.
 """
 import re
 
-import irc_game
+import play304lib
 from irclib import strip_colours
 
-SEP = irc_game.SEP
+SEP = play304lib.SEP
 SYM = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 TO_SYM = {v: k for k, v in SYM.items()}
 RANKS = ("6", "7", "8", "Q", "K", "10", "A", "9", "J")
@@ -39,16 +39,16 @@ C6 = r"(?:10|[6789JQKA])[\u2660\u2665\u2666\u2663]"
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([\u2660\u2665\u2666\u2663])")
 ASCII_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([SHDC])(?![0-9A-Za-z])")
 
-HAND_RE = irc_game.HAND_RE
-INSP_RE = irc_game.INSP_RE
-KEY_RE = irc_game.KEY_RE
-REFUSAL_RE = irc_game.REFUSAL_RE
-END_RE = irc_game.END_RE
-OTHER_END_RE = irc_game.OTHER_END_RE
-TOKENS_RE = irc_game.TOKENS_RE
-DOWN_RE = irc_game.DOWN_RE
-TCARD_RE = irc_game.TCARD_RE
-TRICK_RE = irc_game.TRICK_RE
+HAND_RE = play304lib.HAND_RE
+INSP_RE = play304lib.INSP_RE
+KEY_RE = play304lib.KEY_RE
+REFUSAL_RE = play304lib.REFUSAL_RE
+END_RE = play304lib.END_RE
+OTHER_END_RE = play304lib.OTHER_END_RE
+TOKENS_RE = play304lib.TOKENS_RE
+DOWN_RE = play304lib.DOWN_RE
+TCARD_RE = play304lib.TCARD_RE
+TRICK_RE = play304lib.TRICK_RE
 PLAYED_RE = re.compile(r"^(?P<name>\S+) (?P<card>%s)$" % C6)
 OPENED_RE = re.compile(r"^(?P<name>\S+) opens the game: trumps are \S+; the card laid face down was (?P<card>%s)$" % C6)
 REVEALED_RE = re.compile(r"^trumps are (?P<suit>\S+)! the trump card is (?P<card>%s)$" % C6)
@@ -64,10 +64,10 @@ BOT_SIT_RE = re.compile(r"^(?P<name>\S+) \(a computer player\) sits in seat (?P<
 ASK_RE = re.compile(r"^(?P<a>\S+) asks (?P<b>\S+) to bid$")
 PCC_OUT_RE = re.compile(r"sits out this deal|sit out this deal")
 PCC_LOST = "so the pcc is lost"
-SLOW = irc_game.SLOW
-RESUMED = irc_game.RESUMED
+SLOW = play304lib.SLOW
+RESUMED = play304lib.RESUMED
 # the fixed examples in the bot's help and error texts name no one's card
-EXAMPLES = irc_game.EXAMPLES
+EXAMPLES = play304lib.EXAMPLES
 SUIT_NAMES = {"spades": "S", "hearts": "H", "diamonds": "D", "clubs": "C"}
 
 
@@ -102,7 +102,7 @@ def sym(card):
 
 
 def parse_hand(text, ascii=False):
-    """The private hand line (as irc_game.parse_hand reads 304's) or None:
+    """The private hand line (as play304lib.parse_hand reads 304's) or None:
     state, hand, table (the trump card on the table), may, may_trump,
     choose_trump, turn, led, trump_open, my_trump, phase (bid4, bid6,
     trump, play, other) and raw."""
@@ -589,7 +589,7 @@ class MatchCheck:
             self.fail("the match-end line came %d times" % len(wins))
             return
         i, s = wins[0]
-        later = [x for m in obs[i + 1:] for x in segs(m.text) if irc_game.DEAL_RE.match(x)]
+        later = [x for m in obs[i + 1:] for x in segs(m.text) if play304lib.DEAL_RE.match(x)]
         if later:
             self.fail("a deal began after the match ended: %r" % later[0])
         if tokens is None:
@@ -644,7 +644,7 @@ def self_test(streams, observer, ascii=(), actions=None, scoring="bank", split="
     la.insert(ia + 1, Line(t0, False, "[#304] psst: %s" % (card if a in ascii else sym(card))))
     expect("a private leak", dict(streams, **{a: la}), observer, "private line to %s names %s" % (a, card))
     # 2. a channel leak: b's card named in the channel right after the deal line
-    k = [i for i, m in enumerate(observer) if m.chan and irc_game.DEAL_RE.match(segs(m.text)[0])][0]
+    k = [i for i, m in enumerate(observer) if m.chan and play304lib.DEAL_RE.match(segs(m.text)[0])][0]
     ob2 = list(observer)
     ob2.insert(k + 1, Line(observer[k].t, True, "a hint: %s is about" % sym(card)))
     expect("a channel leak", streams, ob2, "channel line names %s" % card)

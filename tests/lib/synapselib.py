@@ -1,10 +1,10 @@
 """synapselib.py: a real Synapse homeserver for the Matrix tests, behind the test homeserver's interface.
 
-tests/matrixlib.py is a stand-in that checks the bot against the spec; this
+tests/lib/matrixlib.py is a stand-in that checks the bot against the spec; this
 runs the same scenarios against the real thing, Synapse 1.67 from
 ../shared/synapse (built once into build/synapse with its build.sh; Debian
 packages only). `SynapseHomeserver` offers what the scenarios of
-tests/matrix_game.py and tests/matrix_brief.py use of matrixlib's
+tests/net/matrix/matrix_game.py and tests/net/matrix/matrix_brief.py use of matrixlib's
 `Homeserver`: users, rooms, `say`, `join`, the merged event list that the
 scripted players read (`events`, `cond`), the bot's requests (`requests`,
 recorded by a small proxy between the bot and Synapse, which also checks
@@ -40,7 +40,7 @@ import matrixlib
 from matrixlib import Room, Spec
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(HERE))
 BUILD = os.path.join(REPO, "build", "synapse")
 SERVER_NAME = "localhost"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # cross.sh ARCH: `make check-arm64` / `make check-armhf`. Cross-builds cardbot
-# and every unit test program (tests/unit/*.c: the engine's rules, property
+# and every unit test program (tests/unit/*/*.c: the engine's rules, property
 # and computer-player tests, and the bot's) with Debian's cross compiler for
 # ARCH (JOBS compilers at once, default 2), then runs them under qemu-user,
 # QEMU_JOBS at a time (default 4), and
@@ -34,12 +34,12 @@ arm64) TRIPLET=aarch64-linux-gnu QEMU=qemu-aarch64-static ;;
 armhf) TRIPLET=arm-linux-gnueabihf QEMU=qemu-arm-static ;;
 *) echo "cross: unknown architecture $ARCH (arm64 or armhf)" >&2; exit 64 ;;
 esac
-cd "$(dirname "$0")/.." || exit 1
+cd "$(dirname "$0")/../.." || exit 1
 sh deploy/deps-cross.sh "$ARCH" || { echo "cross: installing the $ARCH tools failed" >&2; exit 1; }
 
 SYSROOT=$PWD/build/sysroot-$ARCH
 OUT=build/$ARCH
-TESTS=$(for c in tests/unit/*.c; do n=${c##*/}; echo "$OUT/tests/${n%.c}"; done)
+TESTS=$(for c in tests/unit/engine/*.c tests/unit/bot/*.c; do n=${c##*/}; echo "$OUT/tests/${n%.c}"; done)
 start=$(date +%s)
 # shellcheck disable=SC2086
 make --no-print-directory -j"$JOBS" BUILD="$OUT" BINDIR="$OUT" CC="$TRIPLET-gcc" HOSTCC=cc \
@@ -83,8 +83,8 @@ export logs
 	done
 	# Every kept record through the ARM binary: 90 s more under qemu (a
 	# process a replay), so only when asked: CROSS_RECORDS=1.
-	[ "${CROSS_RECORDS:-0}" = 1 ] && echo "replay_records env CARDBOT=$wrap python3 tests/replay_records.py"
-	echo "config_check env CARDBOT=$wrap python3 tests/config_check.py"
+	[ "${CROSS_RECORDS:-0}" = 1 ] && echo "replay_records env CARDBOT=$wrap python3 tests/cli/replay_records.py"
+	echo "config_check env CARDBOT=$wrap python3 tests/cli/config_check.py"
 } >"$logs/jobs"
 # xargs runs JOBS at a time, each through this script's --job (at its head).
 xargs -P "$QEMU_JOBS" -L 1 sh "$0" --job <"$logs/jobs"

@@ -21,9 +21,11 @@ import os
 import re
 import shutil
 import stat
+import sys
 import tempfile
 
-from ops_lib import BUILD, CARDBOT, ROOT, Checker, have, run
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ops_lib import BUILD, CARDBOT, ROOT, Checker, have, run  # noqa: E402
 
 T = Checker("ops_deploy")
 MAX_EXPOSURE = float(os.environ.get("OPS_MAX_EXPOSURE", "2.0"))

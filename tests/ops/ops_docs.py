@@ -17,9 +17,11 @@
 import os
 import re
 import subprocess
+import sys
 import tempfile
 
-from ops_lib import CARDBOT, ROOT, Checker, config_keys, have, run
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ops_lib import CARDBOT, ROOT, Checker, config_keys, have, run  # noqa: E402
 
 T = Checker("ops_docs")
 PAGES = [os.path.join(ROOT, "docs", "cardbot.1"), os.path.join(ROOT, "docs", "cardbot.cfg.5")]
@@ -97,7 +99,7 @@ def command_page():
 
 
 # Folders whose own subfolders are data, not parts of the tree to map.
-DATA_DIRS = ("tests/records/", "tests/fuzz/corpus/", "tests/storage/", "tests/matrix/")
+DATA_DIRS = ("tests/records/", "tests/fuzz/corpus/", "tests/store/releases/", "tests/net/matrix/spec/")
 
 
 def layout_dirs(readme):

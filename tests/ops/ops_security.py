@@ -17,10 +17,12 @@ import re
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 import time
 
-from ops_lib import CARDBOT, ROOT, Checker, have, run
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from ops_lib import CARDBOT, ROOT, Checker, have, run  # noqa: E402
 
 T = Checker("ops_security")
 tmp = tempfile.mkdtemp(prefix="cardbot-sec-")

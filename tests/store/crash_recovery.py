@@ -34,7 +34,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import irclib  # noqa: E402
 from irclib import Bot, Client, NgIRCd, cards_in, strip_colours  # noqa: E402
 

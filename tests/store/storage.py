@@ -2,7 +2,7 @@
 """storage.py: the bot's database under bad conditions, through the real binary.
 
 - a new data_dir gets a WAL database with the current schema;
-- a schema-1 database (tests/storage/schema_v1.sql, as the first release
+- a schema-1 database (tests/store/releases/schema_v1.sql, as the first release
   made it) is migrated forward with nothing lost;
 - a database from a newer cardbot, a file of garbage, a truncated database,
   another program's SQLite file, a data_dir that is a file, and a database
@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import irclib  # noqa: E402
 from irclib import Bot, Client, NgIRCd, strip_colours  # noqa: E402
 
@@ -93,7 +93,7 @@ def test_new_and_migrate():
         if os.path.exists(db + side):
             os.remove(db + side)
     c = sqlite3.connect(db)
-    with open(os.path.join(HERE, "storage", "schema_v1.sql")) as f:
+    with open(os.path.join(HERE, "releases", "schema_v1.sql")) as f:
         c.executescript(f.read())
     c.execute("PRAGMA user_version=1")
     c.execute("PRAGMA application_id=%d" % 0x43423034)

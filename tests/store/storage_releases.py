@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """storage_releases.py: upgrades keep every match.
 
-tests/storage/release-VERSION-schemaN.db are databases as released cardbots
+tests/store/releases/release-VERSION-schemaN.db are databases as released cardbots
 wrote them, each with a match in progress (made by
-tests/storage/make_release_db.py: four computer players at a table in
+tests/store/releases/make_release_db.py: four computer players at a table in
 #304 of network "test", stopped mid-deal). For each, the cardbot under test:
 - opens it and brings it to the schema a new database gets today;
 - resumes the match in #304 where it was (its "I am back" line names the
@@ -27,7 +27,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
 import irclib  # noqa: E402
 from irclib import Client, NgIRCd, strip_colours  # noqa: E402
 
@@ -149,8 +149,8 @@ def one(fixture, want_schema):
 
 def main():
     t0 = time.time()
-    fixtures = sorted(glob.glob(os.path.join(HERE, "storage", "release-*.db")))
-    check(fixtures, "there are kept release databases (tests/storage/release-*.db)")
+    fixtures = sorted(glob.glob(os.path.join(HERE, "releases", "release-*.db")))
+    check(fixtures, "there are kept release databases (tests/store/releases/release-*.db)")
     tmp = irclib.tempdir()
     want = current_schema(tmp)
     irclib.rmtree(tmp)

@@ -31,7 +31,7 @@
 //   {"ev": "invite", "id", "room", "inviter", "joined"}
 //
 // A record of "events" is the newest "message" event of each event id.
-// tests/elementlib.py drives it from Python. The SDK and its crypto are
+// tests/lib/elementlib.py drives it from Python. The SDK and its crypto are
 // installed by `make element-deps` into build/element/node_modules
 // (ELEMENT_MODULES overrides).
 import "./polyfill.mjs";
@@ -40,7 +40,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const MODULES = process.env.ELEMENT_MODULES || resolve(here, "../../build/element/node_modules");
+const MODULES = process.env.ELEMENT_MODULES || resolve(here, "../../../build/element/node_modules");
 const sdk = await import(pathToFileURL(join(MODULES, "matrix-js-sdk/lib/index.js")).href);
 const { logger } = await import(pathToFileURL(join(MODULES, "matrix-js-sdk/lib/logger.js")).href);
 logger.setLevel(process.env.ELEMENT_VERBOSE === "1" ? "debug" : "warn");

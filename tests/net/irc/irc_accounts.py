@@ -53,11 +53,11 @@ import shutil
 import base64
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import irclib  # noqa: E402
 import irc_sasl  # noqa: E402  (its inspircd and atheme helpers)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 CARDBOT = os.environ.get("CARDBOT", os.path.join(ROOT, "bin", "cardbot"))
 if not os.path.isabs(CARDBOT):
     CARDBOT = os.path.join(ROOT, CARDBOT)

@@ -45,7 +45,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import irclib  # noqa: E402
 import irc_accounts  # noqa: E402  (its inspircd with the IRCv3 account modules, and NickServ)
 import irc_sasl  # noqa: E402  (its inspircd and atheme starters)

@@ -21,10 +21,10 @@ word the same (one card left, trumps Black, bid 150 by ann): the player
 never played it and the deal stalled (2 of 10 runs).
 
 Players read only what the bot tells them, in the language they read:
-their hand lines are found with the bot's own tables (tests/langlib.py);
+their hand lines are found with the bot's own tables (tests/lib/langlib.py);
 what language a line is in is judged by its letters alone.
 
-Checks over every line the bot sent (tests/langlib.py's check_line):
+Checks over every line the bot sent (tests/lib/langlib.py's check_line):
   - every room line of #ta is Tamil, of #si (after the switch) Sinhala:
     no letter of the other script, and no English word left once names,
     cards, rooms, numbers and command words are taken out (a segment of
@@ -53,10 +53,10 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import irclib  # noqa: E402
 import langlib  # noqa: E402
-from irc_game import Pacer  # noqa: E402  (under the bot's per-person command limit)
+from play304lib import Pacer  # noqa: E402  (under the bot's per-person command limit)
 from irclib import Bot, Client, NgIRCd  # noqa: E402
 from langlib import SEP, strip_colours, text, template_re  # noqa: E402
 

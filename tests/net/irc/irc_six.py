@@ -4,7 +4,7 @@ cardbot and a real ngircd.
 
 One ngircd (127.0.0.1, free port), `$CARDBOT run -c FILE` (default
 bin/cardbot), an observer in #304 who never sits, and three scripted human
-players who are plain socket clients (tests/irclib.py): ann opens a 304
+players who are plain socket clients (tests/lib/irclib.py): ann opens a 304
 table (`!304`), switches it to six seats (`!new 304 6`), sets `!set scoring
 bank` (the losing side pays into the bank: the match ends in fewer deals,
 by the table's own rules), bob takes `!sit 2`, cat `!sit 6` and `!ascii`
@@ -19,7 +19,7 @@ in the six-card bidding when offered) and playing the first card of the
 bot's "you may play" list (face-down plays and the trump card privately).
 The match is played until the bot says "the match is over".
 
-Checks, over every transcript (tests/sixlib.py, MatchCheck): privacy (no
+Checks, over every transcript (tests/lib/sixlib.py, MatchCheck): privacy (no
 private line names a card dealt to another player before the channel
 showed it, the trumper's inspection line excepted; no channel line names a
 card before it is played or shown: never a face-down card, never the trump
@@ -50,10 +50,10 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import irclib  # noqa: E402
 import sixlib  # noqa: E402
-from irc_game import Pacer  # noqa: E402
+from play304lib import Pacer  # noqa: E402
 from irclib import Bot, Client, NgIRCd  # noqa: E402
 from sixlib import Line, segs  # noqa: E402
 

@@ -33,8 +33,8 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import irc_game  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import play304lib  # noqa: E402
 import matrix_game  # noqa: E402
 from matrix_game import Player, Scenario, lines_of, pct  # noqa: E402
 
@@ -44,7 +44,7 @@ R.name = "matrix_brief"
 # the same pace against the same budget, three times sooner. `make test`
 # plays at 3 (a move a second against 0.6 messages a second after a burst
 # of 10); `make test-long` at 1 (3 s a move against Synapse's own 0.2),
-# and tests/matrix_synapse_limits.py plays Synapse's own limit at a human
+# and tests/net/matrix/matrix_synapse_limits.py plays Synapse's own limit at a human
 # pace on the real server in every run.
 SPEED = max(1.0, float(os.environ.get("MX_BRIEF_SPEED", "3")))
 THINK = float(os.environ.get("MX_THINK", "3")) / SPEED
@@ -136,8 +136,8 @@ class BriefPlayer(Player):
         if e["room_id"] == self.sc.room:
             if e["sender"] == bot:
                 for line in lines_of(e):
-                    for s in irc_game.segs(line):
-                        self.on_bot(irc_game.strip_colours(s))
+                    for s in play304lib.segs(line):
+                        self.on_bot(play304lib.strip_colours(s))
             else:
                 n = self.name_of_user(e["sender"])
                 if n is not None:
@@ -148,7 +148,7 @@ class BriefPlayer(Player):
             return
         self.dm = room.id
         for line in lines_of(e):
-            h = irc_game.parse_hand(line)
+            h = play304lib.parse_hand(line)
             if h:
                 # (the next deal's hand may come before the room's deal line;
                 # a hand line the bot's budget held back may predate my last plays)
@@ -164,8 +164,8 @@ class BriefPlayer(Player):
                         self.play_from(h)
                     else:
                         self.turn = None
-            elif irc_game.REFUSAL_RE.match(irc_game.strip_colours(line)) and \
-                    not irc_game.INSP_RE.match(irc_game.strip_colours(line)):
+            elif play304lib.REFUSAL_RE.match(play304lib.strip_colours(line)) and \
+                    not play304lib.INSP_RE.match(play304lib.strip_colours(line)):
                 self.refused.append(line)
                 self.unplay()
                 self.ask_hand()
@@ -184,7 +184,7 @@ class BriefPlayer(Player):
             # the partner bids or passes in the asker's turn
             self.asker, self.turn = self.seat_of(m.group("name")), self.seat_of(m.group("partner"))
             return
-        m = irc_game.PROMPT_RE.match(s)
+        m = play304lib.PROMPT_RE.match(s)
         if m and self.phase in ("bid4", "bid8", "play") and (m.group("what") == "play") == (self.phase == "play"):
             # a prompt, where the bot gives one, says whose turn it is; one
             # naming a player who has a card in this trick crossed their move
@@ -193,13 +193,13 @@ class BriefPlayer(Player):
             if self.phase != "play" or seat not in [k for k, _ in self.trick]:
                 self.turn = seat
             return
-        m = irc_game.DEAL_RE.match(s)
+        m = play304lib.DEAL_RE.match(s)
         if m:
             self.reset()
             self.deal = int(m.group("n"))
             self.phase, self.turn = "bid4", self.seat_of(m.group("first"))
             return
-        m = irc_game.WON_RE.match(s)
+        m = play304lib.WON_RE.match(s)
         if m:
             self.phase, self.trumper = "trump", m.group("name")
             self.turn = self.seat_of(self.trumper)
@@ -219,15 +219,15 @@ class BriefPlayer(Player):
             self.ntricks += 1
             self.turn = self.leader
             return
-        m = irc_game.DOWN_RE.match(s) or irc_game.TCARD_RE.match(s)
+        m = play304lib.DOWN_RE.match(s) or play304lib.TCARD_RE.match(s)
         if m and self.phase == "play":
             self.add_card(self.seat_of(m.group("name")), None)
             return
-        m = irc_game.PLAYED_RE.match(s)
+        m = play304lib.PLAYED_RE.match(s)
         if m and self.phase == "play":
-            self.add_card(self.seat_of(m.group("name")), irc_game.cards_in(m.group("card"))[0])
+            self.add_card(self.seat_of(m.group("name")), play304lib.cards_in(m.group("card"))[0])
             return
-        if irc_game.REVEALED_RE.match(s) or irc_game.OPENED_RE.match(s):
+        if play304lib.REVEALED_RE.match(s) or play304lib.OPENED_RE.match(s):
             self.trump_open = True
             return
         m = NOT_ACCEPTED_RE.match(s)
@@ -239,7 +239,7 @@ class BriefPlayer(Player):
             if m.group("name") == self.name:
                 self.ask_hand()
             return
-        if irc_game.END_RE.match(s) or irc_game.OTHER_END_RE.search(s):
+        if play304lib.END_RE.match(s) or play304lib.OTHER_END_RE.search(s):
             self.phase = "done"
 
     def on_command(self, name, body):
@@ -252,7 +252,7 @@ class BriefPlayer(Player):
         if self.phase in ("bid4", "bid8") and cmd in ("bid", "b", "pass"):
             self.bid_done(seat, cmd != "pass")
         elif self.phase == "play" and cmd in ("play", "p") and len(w) == 2:
-            cs = irc_game.cards_in(w[1].upper().replace("S", "\u2660").replace("H", "\u2665")
+            cs = play304lib.cards_in(w[1].upper().replace("S", "\u2660").replace("H", "\u2665")
                                    .replace("D", "\u2666").replace("C", "\u2663"))
             self.add_card(seat, cs[0] if cs else None)
 
@@ -484,7 +484,7 @@ class Brief(Scenario):
         # Private lines name the table by the room's alias, not its id; the
         # alias also names it in a private command.
         hands = [line for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
-                 and e["room_id"] != self.room for line in lines_of(e) if irc_game.parse_hand(line)]
+                 and e["room_id"] != self.room for line in lines_of(e) if play304lib.parse_hand(line)]
         R.check(hands and all(line.startswith("[%s: " % self.alias) for line in hands),
                 "%d: hand lines do not name the table by its alias: %r" % (self.num, hands[:1]))
         if self.num == 1:
@@ -496,8 +496,8 @@ class Brief(Scenario):
                     "1: a private command naming the table by its alias was not answered")
             self.rooms_by_name(p)
         trick_lines = [s for e in hs.bot_messages(bot, self.room, self.start_pos) for line in lines_of(e)
-                       for s in irc_game.segs(irc_game.strip_colours(line)) if TRICK_ALL_RE.match(s)]
-        R.check(len(trick_lines) == 8 or any(irc_game.OTHER_END_RE.search(s) for s in self.room_segments(
+                       for s in play304lib.segs(play304lib.strip_colours(line)) if TRICK_ALL_RE.match(s)]
+        R.check(len(trick_lines) == 8 or any(play304lib.OTHER_END_RE.search(s) for s in self.room_segments(
             self.start_pos)), "%d: %d trick lines, not 8" % (self.num, len(trick_lines)))
         R.check(all(len(TRICK_ALL_RE.match(s).group("cards").split(",")) == 4 for s in trick_lines),
                 "%d: a trick line without its four cards: %r" % (self.num, trick_lines[:2]))
@@ -512,9 +512,9 @@ class Brief(Scenario):
         echoed = []
         for e in hs.bot_messages(bot, self.room, self.start_pos):
             for line in lines_of(e):
-                for s in irc_game.segs(irc_game.strip_colours(line)):
-                    m = irc_game.PLAYED_RE.match(s)
-                    if m and (m.group("name"), irc_game.cards_in(m.group("card"))[0]) in typed:
+                for s in play304lib.segs(play304lib.strip_colours(line)):
+                    m = play304lib.PLAYED_RE.match(s)
+                    if m and (m.group("name"), play304lib.cards_in(m.group("card"))[0]) in typed:
                         echoed.append(s)
                     m = re.match(r"^(\S+) (?:bids \S+|passes)$", s)
                     if m and m.group(1) in self.humans:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """matrix_e2ee.py: end-to-end encryption (issue 18) with real encrypting clients, on the stand-in and on Synapse.
 
-The players are tests/e2eelib.py's: matrix-nio 0.20 with olm, which only
+The players are tests/lib/e2eelib.py's: matrix-nio 0.20 with olm, which only
 the system Python imports, so this script runs itself again under
 /usr/bin/python3 when needed (and is skipped, saying why, when even that
 has no nio). Scenarios:
@@ -10,9 +10,9 @@ has no nio). Scenarios:
     one-time key, then the fallback key, as Synapse; the count in /sync; a to-device message
     stays until a later since token confirms it; device_lists.changed);
     then the test players encrypt: two nio players in an encrypted room send
-    each other messages, on the stand-in (tests/matrixlib.py: every key,
+    each other messages, on the stand-in (tests/lib/matrixlib.py: every key,
     claim and to-device request checked against the spec, no violation)
-    and on a real Synapse 1.67 (tests/synapselib.py); each reads the
+    and on a real Synapse 1.67 (tests/lib/synapselib.py); each reads the
     other's, decrypted; the server holds only m.room.encrypted;
   1 on Synapse (a, b, c, d): four players and the bot in an encrypted room;
     `!304`, `!sit`, a whole match (two players bid 250 whenever nobody has
@@ -49,7 +49,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import e2eelib  # noqa: E402
 
 e2eelib.reexec()
@@ -61,7 +61,7 @@ import threading  # noqa: E402
 import time  # noqa: E402
 import traceback  # noqa: E402
 
-import irc_game  # noqa: E402
+import play304lib  # noqa: E402
 import langlib  # noqa: E402
 import matrix_game  # noqa: E402
 import matrixlib  # noqa: E402
@@ -413,7 +413,7 @@ class Player(threading.Thread):
             return
         if e["type"] != "m.room.message" or e["sender"] != bot:
             return
-        if e["room_id"] == self.sc.room and any(irc_game.RESUMED in x for x in lines_of(e)):
+        if e["room_id"] == self.sc.room and any(play304lib.RESUMED in x for x in lines_of(e)):
             self.last_hand = None  # the bot is back: it prompts again
             return
         room = hs.rooms.get(e["room_id"])
@@ -598,7 +598,7 @@ class Table(matrix_game.Scenario):
 
     # ---- the match ----
     def deals_begun(self, start=0):
-        return sum(1 for s in self.room_segments(start) if irc_game.DEAL_RE.match(s))
+        return sum(1 for s in self.room_segments(start) if play304lib.DEAL_RE.match(s))
 
     def match_over(self):
         return any(MATCH_WON.match(s) for s in self.room_segments(self.start_pos))
@@ -609,7 +609,7 @@ class Table(matrix_game.Scenario):
         stopped = len(hs.events)
         time.sleep(0.3)
         self.bot.start()
-        back = self.wait_seg(lambda s: s.startswith(irc_game.RESUMED), 45, stopped)
+        back = self.wait_seg(lambda s: s.startswith(play304lib.RESUMED), 45, stopped)
         R.check(back, "%d (c): the table did not resume after %s: %s" % (self.num, label, self.bot.log_tail(8)))
         self.notes.append("resumed after %s" % label)
 
@@ -622,7 +622,7 @@ class Table(matrix_game.Scenario):
             return
         t_end = time.time() + MATCH_SECONDS
         if self.restarts:
-            ok = self.wait_seg(lambda s: irc_game.TRICK_RE.match(s) and " wins trick 2" in s, 90, self.start_pos)
+            ok = self.wait_seg(lambda s: play304lib.TRICK_RE.match(s) and " wins trick 2" in s, 90, self.start_pos)
             R.check(ok, "%d (c): trick 2 of deal 1 never ended: %s" % (self.num, self.bot.log_tail(6)))
             if ok:
                 self.restart(signal.SIGTERM, "SIGTERM")
@@ -636,7 +636,7 @@ class Table(matrix_game.Scenario):
         if self.restarts:
             # (in the deal the late player joined in: the bot killed after
             # it has shared the room's key with them)
-            ok = self.wait_seg(lambda s: irc_game.TRICK_RE.match(s), 90, len(hs.events)) \
+            ok = self.wait_seg(lambda s: play304lib.TRICK_RE.match(s), 90, len(hs.events)) \
                 if not self.match_over() else False
             if ok and not self.match_over():
                 self.restart(signal.SIGKILL, "kill -9")
@@ -752,8 +752,8 @@ class Table(matrix_game.Scenario):
         with base.lock:
             evs = [e for e in hs.events if e["pos"] >= self.start_pos]
         starts = [e["pos"] for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
-                  and e["room_id"] == self.room and any(irc_game.DEAL_RE.match(s) for line in lines_of(e)
-                                                        for s in irc_game.segs(irc_game.strip_colours(line)))]
+                  and e["room_id"] == self.room and any(play304lib.DEAL_RE.match(s) for line in lines_of(e)
+                                                        for s in play304lib.segs(play304lib.strip_colours(line)))]
         bounds = starts + [float("inf")]
         room_pos = [e["pos"] for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
                     and e["room_id"] == self.room]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """matrix_element.py: the bot's encrypted rooms read by Element's client stack (issue 28), on a real Synapse.
 
-The players are tests/elementlib.py's: matrix-js-sdk 43 with its Rust
+The players are tests/lib/elementlib.py's: matrix-js-sdk 43 with its Rust
 crypto (vodozemac), as Element Web uses it, in one Node process. On a
 Synapse 1.67 with its rate limits lifted:
 
@@ -44,9 +44,9 @@ import traceback
 import urllib.parse
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import elementlib  # noqa: E402
-import irc_game  # noqa: E402
+import play304lib  # noqa: E402
 import langlib  # noqa: E402
 import matrixlib  # noqa: E402
 import synapselib  # noqa: E402
@@ -55,7 +55,7 @@ from matrixlib import Bot, Results  # noqa: E402
 NAME = "matrix_element"
 R = Results(NAME)
 VERBOSE = os.environ.get("MX_VERBOSE") == "1"
-SEP = irc_game.SEP
+SEP = play304lib.SEP
 FALLBACK = os.environ.get("ELEMENT_FALLBACK", "1") != "0"  # 0: the joins alone (e.g. on a bot without fallback keys)
 MATCH_WON = langlib.template_re(langlib.text("en", "T_MATCH_WON"))
 STEP_SECONDS = 120     # at most this long for any one moment of the play to come
@@ -211,25 +211,25 @@ class Match:
             a.say(self.room, "!bot %d" % seat)
         pos = self.wait_seg(lambda s: "seat 4" in s, pos, "the computer in seat 4")
         a.say(self.room, "!start")
-        pos = self.wait_seg(lambda s: irc_game.DEAL_RE.match(s), pos, "deal 1")
-        won = lambda n: lambda s: (lambda m: m and int(m.group("n")) >= n)(irc_game.TRICK_RE.match(s))  # noqa: E731
+        pos = self.wait_seg(lambda s: play304lib.DEAL_RE.match(s), pos, "deal 1")
+        won = lambda n: lambda s: (lambda m: m and int(m.group("n")) >= n)(play304lib.TRICK_RE.match(s))  # noqa: E731
         pos = self.wait_seg(won(2), pos, "trick 2 of deal 1")
         self.joiner("sam")
         n = len(self.table_segs)
         pos = self.wait_seg(lambda s: True, n, "a line after sam's join")
         self.joiner("tom")
-        pos = self.wait_seg(irc_game.TRICK_RE.match, len(self.table_segs), "a trick after tom's join")
+        pos = self.wait_seg(play304lib.TRICK_RE.match, len(self.table_segs), "a trick after tom's join")
         self.login("ann2", "ann")
         self.notes.append("ann's second device logged in %.1f s into the run" % (time.time() - self.t0))
-        pos = self.wait_seg(irc_game.TRICK_RE.match, len(self.table_segs), "a trick after ann's second device")
+        pos = self.wait_seg(play304lib.TRICK_RE.match, len(self.table_segs), "a trick after ann's second device")
         self.joiner("uma")
         # On to the next deal's first trick, unless the match ends first
         # (a failed high bid can end it in a deal); then one more line,
         # asked for, so every device has lines due whatever happened.
         n = len(self.table_segs)
-        pos = self.wait_seg(lambda s: irc_game.DEAL_RE.match(s) or MATCH_WON.match(s), n, "deal 2 or the match's end")
-        if irc_game.DEAL_RE.match(self.table_segs[pos - 1][1]):
-            self.wait_seg(irc_game.TRICK_RE.match, pos, "the first trick of deal 2")
+        pos = self.wait_seg(lambda s: play304lib.DEAL_RE.match(s) or MATCH_WON.match(s), n, "deal 2 or the match's end")
+        if play304lib.DEAL_RE.match(self.table_segs[pos - 1][1]):
+            self.wait_seg(play304lib.TRICK_RE.match, pos, "the first trick of deal 2")
         n = len(self.table_segs)
         a.say(self.room, "!table")
         self.wait_seg(lambda s: True, n, "the answer to !table")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """matrix_game.py: whole 304 deals through the real cardbot and the test homeserver.
 
-Scripted players are simulated Matrix users of tests/matrixlib.py: they
+Scripted players are simulated Matrix users of tests/lib/matrixlib.py: they
 open and join the table with commands in the room, accept the bot's
 invitations to their direct rooms, read their hands there and answer each
 "your turn" hand line with a move sent in their direct room. Scenarios:
@@ -28,7 +28,7 @@ no card dealt to someone else appears there unless already shown in the
 room or in the trumper's inspection line; the hands dealt are disjoint;
 every direct room holds only the bot and its player; every request matched
 the spec. Prints "matrix_game: N passed, M failed".
-Scenario 4 runs from tests/matrix_rate.py (to keep each test short); the
+Scenario 4 runs from tests/net/matrix/matrix_rate.py (to keep each test short); the
 others run here. Environment: CARDBOT, MX_ONLY (any scenarios, 4 included),
 MX_VERBOSE=1, MX_SYNAPSE_RATE=1.
 """
@@ -42,8 +42,8 @@ import traceback
 import urllib.parse
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import irc_game  # noqa: E402  (its hand-line parser and line patterns)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import play304lib  # noqa: E402  (its hand-line parser and line patterns)
 import irclib  # noqa: E402
 import matrixlib  # noqa: E402
 from matrixlib import Bot, Homeserver, Results  # noqa: E402
@@ -114,14 +114,14 @@ class Player(threading.Thread):
             # the same hand line after the game moved on is a new prompt (an
             # ask for a partner's bid, then one's own turn, read alike)
             self.room_seen += 1
-        if room and room.id == self.sc.room and any(irc_game.RESUMED in x for x in lines_of(e)):
+        if room and room.id == self.sc.room and any(play304lib.RESUMED in x for x in lines_of(e)):
             self.done.clear()  # the bot is back: it prompts again
             return
         if not room or not room.is_direct or hs.membership(self.uid, room.id) != "join":
             return
         self.dm = room.id
         for line in lines_of(e):
-            h = irc_game.parse_hand(line)
+            h = play304lib.parse_hand(line)
             if not h or not h["turn"]:
                 continue
             key = (h["raw"], self.room_seen)
@@ -174,7 +174,7 @@ class Scenario:
 
     def make_hs(self):
         """The homeserver, started: the spec-checking stand-in here; a real
-        Synapse in tests/matrix_synapse.py."""
+        Synapse in tests/net/matrix/matrix_synapse.py."""
         return Homeserver().start()
 
     def setup(self):
@@ -202,7 +202,7 @@ class Scenario:
         out = []
         for e in self.hs.bot_messages(self.botid, self.room, start):
             for line in lines_of(e):
-                out += irc_game.segs(line)
+                out += play304lib.segs(line)
         return out
 
     def wait_seg(self, pred, timeout=15, start=0):
@@ -234,9 +234,9 @@ class Scenario:
     def deal_done(self):
         segs = self.room_segments(self.start_pos)
         for i, s in enumerate(segs):
-            if irc_game.END_RE.match(s) or irc_game.OTHER_END_RE.search(s):
-                return any(irc_game.TOKENS_RE.match(x) for x in segs[i + 1:]) or \
-                    irc_game.OTHER_END_RE.search(s)
+            if play304lib.END_RE.match(s) or play304lib.OTHER_END_RE.search(s):
+                return any(play304lib.TOKENS_RE.match(x) for x in segs[i + 1:]) or \
+                    play304lib.OTHER_END_RE.search(s)
         return False
 
     def wait_deal(self):
@@ -253,7 +253,7 @@ class Scenario:
         end_pos = None
         for e in events:
             if e["type"] == "m.room.message" and e["sender"] == bot and e["room_id"] == self.room:
-                if any(irc_game.TOKENS_RE.match(s) for line in lines_of(e) for s in irc_game.segs(line)):
+                if any(play304lib.TOKENS_RE.match(s) for line in lines_of(e) for s in play304lib.segs(line)):
                     end_pos = e["pos"]
                     break
         if end_pos is None:
@@ -275,7 +275,7 @@ class Scenario:
         # A hand (or prompt) replaced by a newer one before it was sent is
         # dropped: no event of a direct room holds two of one table's.
         stale = [lines_of(e) for e in events if e["type"] == "m.room.message" and e["sender"] == bot
-                 and e["room_id"] in dms.values() and sum(1 for x in lines_of(e) if irc_game.parse_hand(x)) > 1]
+                 and e["room_id"] in dms.values() and sum(1 for x in lines_of(e) if play304lib.parse_hand(x)) > 1]
         R.check(not stale, "%d: %d direct-room events carry a stale hand beside its successor: %r" % (
             self.num, len(stale), stale[:1]))
         # No message stored twice: every event has its own transaction id.
@@ -326,10 +326,10 @@ class Scenario:
             # planted in someone's direct room.
             a, b = self.ids[self.humans[0]], self.ids[self.humans[1]]
             theirs = sorted(set(c for e in events if e["room_id"] == dms.get(b) and e["sender"] == bot
-                                for line in lines_of(e) if irc_game.parse_hand(line)
-                                for c in irc_game.parse_hand(line)["hand"]))
+                                for line in lines_of(e) if play304lib.parse_hand(line)
+                                for c in play304lib.parse_hand(line)["hand"]))
             mine = set(c for e in events if e["room_id"] == dms.get(a) and e["sender"] == bot
-                       for line in lines_of(e) if irc_game.parse_hand(line) for c in irc_game.parse_hand(line)["hand"])
+                       for line in lines_of(e) if play304lib.parse_hand(line) for c in play304lib.parse_hand(line)["hand"])
             other = [c for c in theirs if c not in mine]
             if other:
                 sym = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -360,8 +360,8 @@ class Scenario:
         redeal = None
         for e in events:
             if e["type"] == "m.room.message" and e["sender"] == bot and e["room_id"] == self.room and any(
-                    irc_game.OTHER_END_RE.search(sg) and ("throws in" in sg or "all pass" in sg)
-                    for line in lines_of(e) for sg in irc_game.segs(line)):
+                    play304lib.OTHER_END_RE.search(sg) and ("throws in" in sg or "all pass" in sg)
+                    for line in lines_of(e) for sg in play304lib.segs(line)):
                 redeal = e["pos"]
                 break
         for e in events:
@@ -374,7 +374,7 @@ class Scenario:
                 leaks.append("a bot message in an unknown room %s" % e["room_id"])
                 continue
             for line in lines_of(e):
-                h = irc_game.parse_hand(line)
+                h = play304lib.parse_hand(line)
                 if h:
                     # A new deal: back to four-card bidding, four cards
                     # other than the last four-card hand's, or more than
@@ -394,7 +394,7 @@ class Scenario:
                     first_deal.append((e, u, line))
         own = {}
         for e, u, line in first_deal:
-            h = irc_game.parse_hand(line)
+            h = play304lib.parse_hand(line)
             if h:
                 own.setdefault(u, set()).update(h["hand"])
         seen_hands = list(own.items())
@@ -410,15 +410,15 @@ class Scenario:
         room_cards = []    # (pos, cards)
         for e in events:
             if e["type"] == "m.room.message" and e["sender"] == bot and e["room_id"] == self.room:
-                room_cards.append((e["pos"], set(c for line in lines_of(e) for c in irc_game.named_cards(line))))
+                room_cards.append((e["pos"], set(c for line in lines_of(e) for c in play304lib.named_cards(line))))
         for e, u, line in first_deal:
-            if irc_game.INSP_RE.match(irclib.strip_colours(line)):
+            if play304lib.INSP_RE.match(irclib.strip_colours(line)):
                 continue
             public = set()
             for pos, cs in room_cards:
                 if pos < e["pos"]:
                     public |= cs
-            bad = set(irc_game.named_cards(line)) - own.get(u, set()) - public
+            bad = set(play304lib.named_cards(line)) - own.get(u, set()) - public
             if bad:
                 leaks.append("%s received %s in %r" % (u, sorted(bad), line[:120]))
         dm_first = {}
@@ -551,7 +551,7 @@ class RateLimited(Scenario):
 class Restart(Scenario):
     def body(self):
         hs = self.hs
-        ok = self.wait_seg(lambda s: irc_game.TRICK_RE.match(s) and " wins trick 2" in s, 60, self.start_pos)
+        ok = self.wait_seg(lambda s: play304lib.TRICK_RE.match(s) and " wins trick 2" in s, 60, self.start_pos)
         R.check(ok, "5: trick 2 never ended; the room's last lines: %r; players: %r; bot: %s" % (
             self.room_segments(self.start_pos)[-6:], {n: (len(p.actions), p.errors[:1], p.dm)
                                                       for n, p in self.players.items()}, self.bot.log_tail(8)))
@@ -559,7 +559,7 @@ class Restart(Scenario):
         stopped = len(hs.events)
         time.sleep(0.5)
         self.bot.start()
-        back = self.wait_seg(lambda s: s.startswith(irc_game.RESUMED), 20, stopped)
+        back = self.wait_seg(lambda s: s.startswith(play304lib.RESUMED), 20, stopped)
         R.check(back, "5: the table did not resume after the restart: %s" % self.bot.log_tail())
         full = [r for r in hs.requests if r.get("full_state")]
         R.check(full, "5: no full-state sync after the restart")

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """matrix_lang.py: a whole 304 match in Tamil through the real cardbot and
-the spec-checked test homeserver (tests/matrixlib.py).
+the spec-checked test homeserver (tests/lib/matrixlib.py).
 
 ann opens a table in a room and switches it with `!set lang ta`; bob
 chooses `!lang si` and cat `!lang en` (said in the room: answered in
 their direct rooms); ann and dan keep the room's. The four scripted
 players read their hands in their direct rooms, in their languages
-(found with the bot's own tables, tests/langlib.py), and answer there.
+(found with the bot's own tables, tests/lib/langlib.py), and answer there.
 ann and cat bid 250 whenever nobody has bid, everyone else passes, so the
 match ends in a few deals; it is played to "the match is over" in Tamil.
 
@@ -37,7 +37,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import langlib  # noqa: E402
 import matrixlib  # noqa: E402
 from langlib import SEP, text, template_re  # noqa: E402

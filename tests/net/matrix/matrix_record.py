@@ -39,7 +39,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import matrixlib  # noqa: E402
 from matrixlib import Bot, Homeserver, Results  # noqa: E402
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """matrix_rush.py: four people sit down within a second of each other on the stand-in homeserver at Synapse's limit.
 
-Scenario 4 of tests/matrix_synapse.py (see there), on its own so that it
-runs beside the real-Synapse scenarios: tests/matrixlib.py enforces
+Scenario 4 of tests/net/matrix/matrix_synapse.py (see there), on its own so that it
+runs beside the real-Synapse scenarios: tests/lib/matrixlib.py enforces
 Synapse's default message limit on the bot and charges a room creation as
 Synapse does (a token, the room made, then a token for the creator's join,
 the room left behind empty when that one is missing). Four people type
@@ -16,7 +16,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import matrix_synapse  # noqa: E402
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """matrix_six.py: a whole six-player 304 match ("304six") through the real
-cardbot and the test homeserver (tests/matrixlib.py: every request the bot
+cardbot and the test homeserver (tests/lib/matrixlib.py: every request the bot
 makes is checked against the Matrix spec).
 
 Three scripted Matrix users play with three computer players, as in
-tests/irc_six.py: ann opens a table in the room (`!304`), switches it to six
+tests/net/irc/irc_six.py: ann opens a table in the room (`!304`), switches it to six
 seats (`!new 304six`, the alias of `!new 304 6`), sets `!set scoring bank`;
 bob `!sit 2`, cat `!sit 6` and `!ascii`; `!bot 3`, `!bot 4`, `!bot 5`;
 `!start`. Each player accepts the bot's invitation to a direct room, reads
@@ -41,7 +41,7 @@ import time
 import traceback
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import matrixlib  # noqa: E402
 import sixlib  # noqa: E402
 from matrixlib import Bot, Homeserver, Results  # noqa: E402
@@ -179,7 +179,7 @@ SCENARIOS = [
 
 def run(sc, make_hs=None):
     """One scenario; make_hs: a started homeserver (default the stand-in;
-    tests/matrix_synapse.py passes a real Synapse)."""
+    tests/net/matrix/matrix_synapse.py passes a real Synapse)."""
     t0 = time.time()
     f0 = R.failed
     print("scenario %d: %s" % (sc["num"], sc["title"]))

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """matrix_spec.py: the test homeserver's spec data and checker, and the Matrix config keys.
 
-  - tests/matrix/spec.json is what tests/matrix/spec_convert.py makes of the
+  - tests/net/matrix/spec/spec.json is what tests/net/matrix/spec/spec_convert.py makes of the
     spec's YAML today (when /usr/bin/python3 has PyYAML and the spec is at
     ../shared/matrix-spec; otherwise that check is reported as skipped);
   - the checker in matrixlib.py catches what it must: an unknown endpoint, a
     wrong method, a missing required body field, a wrong type, a bad
     msgtype, a missing required query parameter, an unknown one, a bad
     response;
-  - `cardbot check-config` accepts tests/configs/good-matrix.cfg and says
-    what is wrong in tests/configs/bad-matrix.cfg (config_check.py checks the
+  - `cardbot check-config` accepts tests/cli/configs/good-matrix.cfg and says
+    what is wrong in tests/cli/configs/bad-matrix.cfg (config_check.py checks the
     messages line by line).
 Prints "matrix_spec: N passed, M failed".
 """
@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import matrixlib  # noqa: E402
 from matrixlib import Homeserver, Results, Spec, validate  # noqa: E402
 
@@ -28,8 +28,8 @@ R = Results("matrix_spec")
 
 
 def spec_in_sync():
-    conv = os.path.join(HERE, "matrix", "spec_convert.py")
-    spec_dir = os.path.normpath(os.path.join(HERE, "..", "..", "shared", "matrix-spec"))
+    conv = os.path.join(HERE, "spec", "spec_convert.py")
+    spec_dir = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "shared", "matrix-spec"))
     py = "/usr/bin/python3"
     has_yaml = os.path.exists(py) and subprocess.run([py, "-c", "import yaml"], capture_output=True).returncode == 0
     if not has_yaml or not os.path.isdir(spec_dir):
@@ -40,8 +40,8 @@ def spec_in_sync():
     with open(matrixlib.SPEC_JSON, "rb") as f:
         current = f.read()
     R.check(json.loads(p.stdout) == json.loads(current),
-            "tests/matrix/spec.json is out of date: regenerate it with "
-            "/usr/bin/python3 tests/matrix/spec_convert.py > tests/matrix/spec.json")
+            "tests/net/matrix/spec/spec.json is out of date: regenerate it with "
+            "/usr/bin/python3 tests/net/matrix/spec/spec_convert.py > tests/net/matrix/spec/spec.json")
 
 
 def checker_catches():
@@ -112,13 +112,13 @@ def config_keys():
     if not os.path.exists(cb):
         R.check(False, "no cardbot binary at %s" % cb)
         return
-    good = os.path.join(HERE, "configs", "good-matrix.cfg")
+    good = os.path.join(HERE, "..", "..", "cli", "configs", "good-matrix.cfg")
     p = subprocess.run([cb, "check-config", good], capture_output=True, timeout=20)
     R.check(p.returncode == 0, "good-matrix.cfg is refused: %s" % p.stderr.decode()[-400:])
     R.check(b"network mx (matrix): https://matrix.example.org as @cardbot:example.org, 2 rooms" in p.stdout,
             "the summary does not describe the Matrix network: %r" % p.stdout[-300:])
     R.check(b"end-to-end encryption on" in p.stdout, "the summary does not say encryption is on: %r" % p.stdout[-300:])
-    bad = os.path.join(HERE, "configs", "bad-matrix.cfg")
+    bad = os.path.join(HERE, "..", "..", "cli", "configs", "bad-matrix.cfg")
     p = subprocess.run([cb, "check-config", bad], capture_output=True, timeout=20)
     R.check(p.returncode == 78, "bad-matrix.cfg: exit %d, not 78" % p.returncode)
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """matrix_synapse.py: the Matrix scenarios against a real Synapse 1.67, and the sit-down rush on both homeservers.
 
-The stand-in homeserver (tests/matrixlib.py) checks the bot against the
+The stand-in homeserver (tests/lib/matrixlib.py) checks the bot against the
 spec; this test runs the same kind of games against the real thing, built
-from ../shared/synapse into build/synapse (tests/synapselib.py), so that
+from ../shared/synapse into build/synapse (tests/lib/synapselib.py), so that
 what the stand-in gets wrong about Synapse cannot hide a bug. Scenarios:
 
   1 Synapse, limits lifted: four players, one deal; privacy over every
@@ -18,18 +18,18 @@ what the stand-in gets wrong about Synapse cannot hide a bug. Scenarios:
     lock-up), no empty room left behind (Synapse's own database), no
     command waiting more than 10 s for its answer, privacy clean in each
     deal. Figures: 429s, events, waits;
-  5 Synapse, limits lifted: six-player 304 (tests/matrix_six.py's first
+  5 Synapse, limits lifted: six-player 304 (tests/net/matrix/matrix_six.py's first
     scenario: three people and three computer players, `!new 304six`,
     bank scoring), a whole match to its end, with matrix_six's privacy
     and match checks over the room and every direct room;
   4 the stand-in at Synapse's limit, charging a room creation as Synapse
     does (one token, the room made, then the join's token): the same rush
-    and one deal (at MX_BRIEF_SPEED, tests/matrix_brief.py). Runs wherever
+    and one deal (at MX_BRIEF_SPEED, tests/net/matrix/matrix_brief.py). Runs wherever
     the test runs.
 
 Each runs as its own test, so that they run side by side: this file runs
-1 and 2, tests/matrix_synapse_limits.py 3, tests/matrix_rush.py 4 and
-tests/matrix_synapse_six.py 5.
+1 and 2, tests/net/matrix/matrix_synapse_limits.py 3, tests/net/matrix/matrix_rush.py 4 and
+tests/net/matrix/matrix_synapse_six.py 5.
 
 Where ../shared/synapse is missing (a checkout of one's own), 1-3 print
 that they are skipped and why. Environment: CARDBOT, MX_ONLY, MX_THINK,
@@ -41,8 +41,8 @@ import sys
 import time
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import irc_game  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+import play304lib  # noqa: E402
 import matrix_brief  # noqa: E402
 import matrix_game  # noqa: E402
 import matrix_six  # noqa: E402
@@ -101,7 +101,7 @@ class Rush(matrix_brief.Brief):
         # When each sit line came, after its command.
         for e in hs.bot_messages(self.botid, self.room, n0):
             for line in lines_of(e):
-                for s in irc_game.segs(irc_game.strip_colours(line)):
+                for s in play304lib.segs(play304lib.strip_colours(line)):
                     for k, (n, _) in enumerate(cmds, start=1):
                         if s.startswith("%s sits in seat %d" % (n, k)):
                             self.sit_waits.append(e["t"] - (t0 + 0.3 * (k - 1)))
@@ -117,9 +117,9 @@ class Rush(matrix_brief.Brief):
         # dealt (whatever way it ended).
         ends = starts = 0
         for s in self.room_segments(self.start_pos):
-            if irc_game.END_RE.match(s) or irc_game.OTHER_END_RE.search(s):
+            if play304lib.END_RE.match(s) or play304lib.OTHER_END_RE.search(s):
                 ends += 1
-            elif irc_game.DEAL_RE.match(s):
+            elif play304lib.DEAL_RE.match(s):
                 starts += 1
         return max(ends, starts - 1) >= self.deals
 
@@ -145,8 +145,8 @@ class Rush(matrix_brief.Brief):
         # Privacy in every deal: from each deal's first room line on.
         dms = hs.direct_rooms(bot)
         starts = [e["pos"] for e in evs if e["type"] == "m.room.message" and e["sender"] == bot
-                  and e["room_id"] == self.room and any(irc_game.DEAL_RE.match(s) for line in lines_of(e)
-                                                        for s in irc_game.segs(irc_game.strip_colours(line)))]
+                  and e["room_id"] == self.room and any(play304lib.DEAL_RE.match(s) for line in lines_of(e)
+                                                        for s in play304lib.segs(play304lib.strip_colours(line)))]
         bounds = starts + [float("inf")]
         # A deal's first hands may be stored before its deal line (the
         # budget sends the room's line first, or not): the deal's private

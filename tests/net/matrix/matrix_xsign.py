@@ -3,7 +3,7 @@
 
 Issue 28 part 2: Element put a red shield ("Encrypted by a device not
 verified by its owner", UNSIGNED_DEVICE) on every message of the bot. Here
-a player on matrix-js-sdk 43 with its Rust crypto (tests/element/
+a player on matrix-js-sdk 43 with its Rust crypto (tests/lib/element/
 verifier.mjs, the stack Element Web runs), with a cross-signing identity of
 its own as Element makes at first login, shares an encrypted room with the
 bot (encryption = true, logging in with its password) on Synapse 1.67:
@@ -40,7 +40,7 @@ import threading
 import time
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
 import elementlib  # noqa: E402
 import matrixlib  # noqa: E402
 import synapselib  # noqa: E402
@@ -48,20 +48,20 @@ from matrixlib import Bot, Results  # noqa: E402
 
 NAME = "matrix_xsign"
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 MODULES, NODE = elementlib.MODULES, elementlib.NODE
 CARDBOT = os.environ.get("CARDBOT", os.path.join(REPO, "bin", "cardbot"))
 R = Results(NAME)
 
 
 class Verifier:
-    """tests/element/verifier.mjs, one player (its head says the protocol)."""
+    """tests/lib/element/verifier.mjs, one player (its head says the protocol)."""
 
     def __init__(self, log_path):
         self.log = open(log_path, "ab")
         env = dict(os.environ, ELEMENT_MODULES=MODULES)
-        self.proc = subprocess.Popen([NODE, os.path.join(HERE, "element", "verifier.mjs")], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=HERE)
+        self.proc = subprocess.Popen([NODE, os.path.join(REPO, "tests", "lib", "element", "verifier.mjs")], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.log, env=env, cwd=os.path.join(REPO, "tests", "lib"))
         self.tags = itertools.count(1)
         self.replies = {}
         self.cond = threading.Condition()

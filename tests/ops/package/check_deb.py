@@ -16,7 +16,7 @@ not part of `make test`, since it installs a package system-wide).
   not read it); with the configuration edited to a local ngircd, ExecStart
   joins the channel, opens a table, writes its database under
   /var/lib/cardbot as the cardbot user (mode 0600), and stops cleanly;
-- with a match in progress in that database (tests/storage/release-*.db),
+- with a match in progress in that database (tests/store/releases/release-*.db),
   the package is upgraded over itself: the operator's edited configuration
   is kept, the database is untouched, and the bot resumes the match;
 - dpkg --purge: binary, configuration, state and the permission override are
@@ -37,8 +37,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.dirname(HERE))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+sys.path.insert(0, os.path.join(ROOT, "tests", "lib"))
 import irclib  # noqa: E402
 from irclib import Client, NgIRCd, strip_colours  # noqa: E402
 
@@ -171,7 +171,7 @@ def check_start_pre(d):
 
 def operator_config(port):
     with open(CFG, "w") as f:
-        f.write(f"""# Edited by the operator (tests/package/check_deb.py).
+        f.write(f"""# Edited by the operator (tests/ops/package/check_deb.py).
 bot = {{ prefix = "!"; data_dir = "./data"; commands_burst = 100; }};
 tables = {{ computer_delay_ms = 300; deal_pause_ms = 300; }};
 networks = ( {{ name = "test"; type = "irc"; server = "127.0.0.1"; port = {port}; tls = false;
@@ -221,7 +221,7 @@ def check_run(d, ircd, tmp, pw):
 
 def check_upgrade(deb, d, ircd, tmp, pw):
     fixtures = sorted(glob.glob(os.path.join(ROOT, "tests", "storage", "release-*.db")))
-    if not check(fixtures, "a kept database with a match in progress (tests/storage/release-*.db)"):
+    if not check(fixtures, "a kept database with a match in progress (tests/store/releases/release-*.db)"):
         return
     data = os.path.join(STATE, "data")
     for f in glob.glob(os.path.join(data, "cardbot.db*")):

@@ -3,7 +3,7 @@
 in this directory. Each deck is laid out by hand below, seat by seat ("first
 four | last four"); gen304.Record turns it into the deck for the dealer,
 checks each action against a small model of the rules, and checks the points
-and tokens written here by hand. Run: python3 tests/records/gen_records.py
+and tokens written here by hand. Run: python3 tests/records/304/gen_records.py
 
 Card points: J 30, 9 20, A 11, T 10, K 3, Q 2, 8 0, 7 0 (76 a suit, 304 in
 all); order in a suit J 9 A T K Q 8 7. Seats 0..3 in play order, teams

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """make_release_db.py OUT.db: writes, with the cardbot under test, a database
-with a match in progress, to keep in tests/storage/ as release-VERSION-
-schemaN.db when a release changes the schema (tests/storage_releases.py
+with a match in progress, to keep in tests/store/releases/ as release-VERSION-
+schemaN.db when a release changes the schema (tests/store/storage_releases.py
 then proves that every later cardbot opens it, migrates it and resumes the
 match).
 
@@ -20,7 +20,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "lib"))
 import irclib  # noqa: E402
 from irclib import Client, NgIRCd  # noqa: E402
 

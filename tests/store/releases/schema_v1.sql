@@ -1,5 +1,5 @@
 -- cardbot's database, schema 1, as the first release made it (PRAGMA user_version=1,
--- application_id=0x43423034). tests/storage.py builds a version-1 file from this and
+-- application_id=0x43423034). tests/store/storage.py builds a version-1 file from this and
 -- checks that the bot migrates it forward without losing anything.
 CREATE TABLE adapter_state(network TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,  PRIMARY KEY(network, key));
 CREATE TABLE users(network TEXT NOT NULL, user TEXT NOT NULL, ascii INTEGER NOT NULL DEFAULT 0,  PRIMARY KEY(network, user));

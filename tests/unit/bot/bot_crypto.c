@@ -1,7 +1,7 @@
 /* bot_crypto.c: end-to-end encryption (adapters/matrix/matrix_crypto.c) between two in-process devices, with
  * in-memory stores: keys, trust on first use, Olm and Megolm, rotation, persistence, replay, bad input, key
  * requests (answered to a device made with libolm alone); and
- * a cross-check against python3-olm (tests/unit/olm_peer.py) when Debian's /usr/bin/python3 has it. */
+ * a cross-check against python3-olm (tests/unit/bot/olm_peer.py) when Debian's /usr/bin/python3 has it. */
 #define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -1002,7 +1002,7 @@ static void test_many_devices(world *w)
 
 /* ---- the cross-check against python3-olm ---- */
 
-#define PEER "tests/unit/olm_peer.py"
+#define PEER "tests/unit/bot/olm_peer.py"
 
 static int peer_usable(void)
 {

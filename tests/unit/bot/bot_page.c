@@ -60,9 +60,10 @@ static json_object *story_in(const char *html)
 static void every_game_renders(void)
 {
 	static const char *const records[] = {
-		"closed_cut_success", "match_end", "t304_two_players", "t304_three_players",
-		"t304_four_players", "rook_match", "passed_out", "spoilt_right", "pcc_made",
-		"six_play_inspection", "six_spoilt_caps_pcc", "six_exhausted_250",
+		"304/closed_cut_success", "304/match_end", "trump304/t304_two_players",
+		"trump304/t304_three_players", "trump304/t304_four_players", "rook/rook_match",
+		"304/passed_out", "304/spoilt_right", "304/pcc_made", "304six/six_play_inspection",
+		"304six/six_spoilt_caps_pcc", "304six/six_exhausted_250",
 	};
 	for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
 		char path[256], err[RECORD_ERR_MAX];
@@ -112,7 +113,7 @@ static void every_game_renders(void)
 static void six_players_page(void)
 {
 	size_t len;
-	char *text = slurp("tests/records/six_play_inspection.json", &len);
+	char *text = slurp("tests/records/304six/six_play_inspection.json", &len);
 	CHECK(text, "six: read");
 	if (!text)
 		return;
@@ -169,7 +170,7 @@ static const char hostile[] = "</script><b>x</b>&amp;\"'<!--";
 static void hostile_names_escaped(void)
 {
 	size_t len;
-	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	char *text = slurp("tests/records/304/closed_cut_success.json", &len);
 	CHECK(text, "read");
 	if (!text)
 		return;
@@ -213,7 +214,7 @@ static void hostile_names_escaped(void)
 static void bidi_names_stripped(void)
 {
 	size_t len;
-	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	char *text = slurp("tests/records/304/closed_cut_success.json", &len);
 	json_object *o = text ? json_tokener_parse(text) : NULL;
 	free(text);
 	json_object *players = NULL;
@@ -260,7 +261,7 @@ static void in_play_has_no_page(void)
 	if (!db)
 		return;
 	size_t len;
-	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	char *text = slurp("tests/records/304/closed_cut_success.json", &len);
 	json_object *rec = text ? json_tokener_parse(text) : NULL;
 	free(text);
 	CHECK(rec, "the record");
@@ -387,7 +388,7 @@ static void record_command_page(void)
 	b->db = db;
 	testnet_open(ev, b, "fake");
 	size_t len;
-	char *text = slurp("tests/records/closed_cut_success.json", &len);
+	char *text = slurp("tests/records/304/closed_cut_success.json", &len);
 	json_object *rec = text ? json_tokener_parse(text) : NULL;
 	free(text);
 	store_seat seats[STORE_SEATS] = { { "ann", "ann", 0 }, { "ben", "ben", 0 }, { "cat", "cat", 0 }, { "dev", "dev", 0 } };

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""olm_peer.py: an independent Matrix device (python3-olm) that tests/unit/bot_crypto.c talks to.
+"""olm_peer.py: an independent Matrix device (python3-olm) that tests/unit/bot/bot_crypto.c talks to.
 
     olm_peer.py keys DIR USER DEVICE   makes an account (kept in DIR), prints its signed
                                        device keys and one signed one-time key as JSON

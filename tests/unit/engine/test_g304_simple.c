@@ -8,7 +8,7 @@
 #include "g304_pack.h"
 #include "g304six.h"
 
-#define MATCHES 40 /* SIMPLE_MATCHES overrides it (fewer under qemu: tests/cross.sh) */
+#define MATCHES 40 /* SIMPLE_MATCHES overrides it (fewer under qemu: tests/ops/cross.sh) */
 
 /* Plays a match: seats of team `simple_team` (or all, if 2) use the simple
  * player, the others play randomly. Returns the winning team. */

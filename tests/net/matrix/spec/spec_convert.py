@@ -3,14 +3,14 @@
 
 Reads the OpenAPI YAML of the Client-Server endpoints cardbot uses and the
 event schemas of what it sends, resolves every $ref, drops prose (descriptions,
-examples) and writes tests/matrix/spec.json, which tests/matrixlib.py validates
+examples) and writes tests/net/matrix/spec/spec.json, which tests/lib/matrixlib.py validates
 requests and responses against. The YAML needs PyYAML, so run it with the
 system Python (Debian's python3-yaml, which deploy/deps.sh installs):
 
-    /usr/bin/python3 tests/matrix/spec_convert.py [SPEC_DIR] > tests/matrix/spec.json
+    /usr/bin/python3 tests/net/matrix/spec/spec_convert.py [SPEC_DIR] > tests/net/matrix/spec/spec.json
 
 SPEC_DIR defaults to ../shared/matrix-spec next to the repository (the
-matrix-org/matrix-spec tree). tests/matrix_spec.py regenerates it and fails
+matrix-org/matrix-spec tree). tests/net/matrix/matrix_spec.py regenerates it and fails
 when the checked-in file is out of date.
 """
 import json
@@ -20,7 +20,7 @@ import sys
 import yaml
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_SPEC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "matrix-spec"))
+DEFAULT_SPEC = os.path.normpath(os.path.join(HERE, "..", "..", "..", "..", "..", "shared", "matrix-spec"))
 
 # The endpoint files, and the operations in them the bot (or the test players) use.
 API_FILES = [
@@ -127,7 +127,7 @@ def main():
     for ev in EVENTS:
         path = os.path.join(spec, "data", "event-schemas", "schema", ev + ".yaml")
         events[ev] = resolve(load(path, cache), path, cache)
-    out = {"generated_by": "tests/matrix/spec_convert.py", "endpoints": endpoints, "events": events}
+    out = {"generated_by": "tests/net/matrix/spec/spec_convert.py", "endpoints": endpoints, "events": events}
     json.dump(out, sys.stdout, indent=1, sort_keys=True)
     sys.stdout.write("\n")
 
