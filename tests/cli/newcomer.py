@@ -507,7 +507,7 @@ def page_words():
         for name, want in (("audit_bid_ask_pass_passout", "End of the deal: passed out."),
                            ("audit_bid_ask_first", "End of the deal: dev's bid of 160 was made;")):
             out = os.path.join(tmp, name + ".html")
-            p = subprocess.run([CARDBOT, "render", os.path.join("tests", "records", name + ".json"), "-o", out],
+            p = subprocess.run([CARDBOT, "render", os.path.join("tests", "records", "304", name + ".json"), "-o", out],
                                capture_output=True, text=True)
             html = open(out, encoding="utf-8").read() if p.returncode == 0 else ""
             ends = re.findall(r"End of the deal[^\"]*", html)

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""replay_records.py: replays every game record in tests/records through
-`cardbot replay` and checks the output against the record's .expect file.
+"""replay_records.py: replays every game record in tests/records (a folder
+per game) through `cardbot replay` and checks the output against the
+record's .expect file.
 
 Environment: CARDBOT, the binary under test (default bin/cardbot, relative to
 the repository root unless absolute).
 
-A record is tests/records/NAME.json; it is run only when NAME.expect lies
+A record is tests/records/GAME/NAME.json; it is run only when NAME.expect lies
 beside it. The .expect file holds one item a line:
 
   {"deal": 0, "action": 3, "ok": false, "code": "follow_suit"}
