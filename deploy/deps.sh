@@ -32,18 +32,18 @@ python3-pydantic python3-matrix-nio python3-olm curl chromium fonts-dejavu-core"
 # atheme-services: SASL and services accounts; clang and
 # libclang-rt-14-dev: `make fuzz` (libFuzzer); man-db: the man page checks;
 # systemd: systemd-analyze for the unit's checks; python3-yaml: the
-# compose.yaml check and tests/matrix/spec_convert.py (the Matrix spec
+# compose.yaml check and tests/net/matrix/spec/spec_convert.py (the Matrix spec
 # check); strace: the idle system-call figure of `make bench`; python3-venv
 # to curl: what Synapse 1.67 needs to build from ../shared/synapse for
-# tests/matrix_synapse.py (its build.sh lists the same, and would apt-get
+# tests/net/matrix/matrix_synapse.py (its build.sh lists the same, and would apt-get
 # them itself); python3-olm: the encrypting test players
 # (python3-matrix-nio); chromium and fonts-dejavu-core (the suit symbols):
-# the match page's browser test (tests/page_browser.py), headless. Nothing
+# the match page's browser test (tests/cli/page_browser.py), headless. Nothing
 # here starts a daemon.
 
 # npm (with Debian's Node): installs Element's client stack for
-# tests/matrix_element.py (`make element-deps`, from
-# tests/element/package-lock.json, with the Node it runs on); a machine with
+# tests/net/matrix/matrix_element.py (`make element-deps`, from
+# tests/lib/element/package-lock.json, with the Node it runs on); a machine with
 # an npm of its own (NodeSource's nodejs) keeps it.
 command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
 

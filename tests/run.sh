@@ -1,16 +1,18 @@
 #!/bin/sh
 # run.sh: runs every test program given (the C unit, property and fuzz-replay
-# programs: UNIT_JOBS at a time) and, beside them, the tests/*.py checks of
-# the binary (TEST_JOBS at a time: they mostly wait on servers and players;
-# each uses its own ports and temp directory), then adds up their "N passed,
-# N failed" lines into one closing line. Each test's output is printed whole,
-# in a fixed order, with the seconds it took; the ten slowest and the wall
-# time close the run. The checks known to take longest start first, so the
-# run does not end on one long check started last.
+# programs: UNIT_JOBS at a time) and, beside them, the Python checks of the
+# binary (every .py in SCRIPT_DIRS but the *lib.py helpers; TEST_JOBS at a
+# time: they mostly wait on servers and players; each uses its own ports and
+# temp directory), then adds up their "N passed, N failed" lines into one
+# closing line. Each test's output is printed whole, in a fixed order, with
+# the seconds it took; the ten slowest and the wall time close the run. The
+# checks known to take longest start first, so the run does not end on one
+# long check started last.
 # Environment: CARDBOT (the binary under test), BUILD (build directory),
-# UNIT_JOBS (test programs at once; default 1 beside the scripts, 2 alone), TEST_JOBS (Python checks at
-# once; default 6), TEST_ONLY (a substring: run only the tests whose name
-# contains it), TEST_KIND (unit: the programs alone; net: the scripts alone;
+# UNIT_JOBS (test programs at once; default 1 beside the scripts, 2 alone),
+# TEST_JOBS (Python checks at once; default 6), TEST_ONLY (a substring of the
+# path: run only the tests whose path contains it, e.g. irc_seats or
+# net/matrix), TEST_KIND (unit: the programs alone; net: the scripts alone;
 # default both). tests/README.md says more.
 set -u
 : "${CARDBOT:=bin/cardbot}"
@@ -127,14 +129,18 @@ fi
 # Checks that run alone, after the others (names without .py). None today:
 # irc_flood, which ran here for a while, failed on the deal, not on the
 # company (its partner's ask made quiet's pass read "answers for their
-# partner: pass"), and tests/irclib.py no longer lets a test whose port was
+# partner: pass"), and tests/lib/irclib.py no longer lets a test whose port was
 # taken play on another test's ngircd.
 ALONE=""
+
+# Where the checks of the binary live (tests/README.md): each .py directly
+# in these folders is one check; a file ending in lib.py is a helper.
+SCRIPT_DIRS="tests/net/irc tests/net/matrix tests/store tests/cli tests/ops"
 
 scripts=""
 alone=""
 if [ "$TEST_KIND" != unit ]; then
-	for script in tests/*.py; do
+	for script in $(for d in $SCRIPT_DIRS; do echo "$d"/*.py; done); do
 		[ -f "$script" ] || continue
 		case "$script" in *lib.py) continue ;; esac # shared modules, not tests
 		wanted "$script" || continue

@@ -2,7 +2,7 @@
  * 9), kept once, for `cardbot bench ai`: the solver's ratio beside the new
  * one, and the strength figure of `--b strong0` (the engine's own player,
  * its card search given this solver through g304_ai_params.solve, and
- * strong's sample cap of then). tests/unit/bot_solve.c checks the new
+ * strong's sample cap of then). tests/unit/bot/bot_solve.c checks the new
  * solver against it. Nothing but these calls it.
  */
 #include <stdlib.h>

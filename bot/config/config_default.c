@@ -1,7 +1,7 @@
 /* config_default.c: the configuration cardbot uses when given none: a local IRC server and one channel. */
 #include "config.h"
 
-/* Checked by `cardbot check-config --default` and tests/config_check.py: it
+/* Checked by `cardbot check-config --default` and tests/cli/config_check.py: it
  * must pass the same validation as any file. */
 static const char default_text[] =
 	"# cardbot's built-in configuration: one IRC server on this machine, one\n"

@@ -436,7 +436,7 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_PCC_LOST] = "{1} ට අතක් නැති වුණා, ඒ නිසා pcc අසාර්ථකයි: වටයේ ඉතිරි කාඩ් හැමෝම වෙනුවෙන් මම එකපාරටම ගහනවා",
 	[T_COMMITMENT_HOW] = "හැම වටයකම කට්ටුව බෙදන්න කලින් ස්ථිර කරනවා: එහි commitment එක වටයත් එක්ක එනවා, salt එක තරග වාර්තාවේ තියෙනවා (තරගය ඉවර වුණාම {prefix}record); cardbot verify දෙකම තහවුරු කරයි",
 	[T_HAND_ONLY_TRUMP_CARD] = " | ඔබට ගහන්න පුළුවන් එකම කාඩ් එක මේසයේ තුරුම්පු කාඩ් එක, {1}: play trump",
-	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
+	/* Where "/msg me" stands on Matrix (found in play by tests/net/matrix/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "අපේ පෞද්ගලික කාමරයේ: ",
 	[T_NET_ASK_JOIN] = "{1}: මම ඔබට පෞද්ගලික කාමරයක පණිවිඩ යැව්වෙමි; ඒවා කියවීමට මගේ ආරාධනාව පිළිගන්න.",
 	[T_NET_SLOW] = "(මට කොතරම් වේගයෙන් ලිවිය හැකිද යන්න homeserver සීමා කරයි, ඒ නිසා මගේ පේළි ප්‍රමාද වී එයි; "

@@ -448,7 +448,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_PCC_LOST] = "{1} ஒரு கையை இழந்தார், எனவே pcc தோல்வி: சுற்றின் மீதியை எல்லோருக்குமாக நானே உடனே ஆடி முடிக்கிறேன்",
 	[T_COMMITMENT_HOW] = "ஒவ்வொரு சுற்றின் சீட்டுக்கட்டும் போடுமுன் நிர்ணயிக்கப்படும்: அதன் உறுதிக்குறி சுற்றுடன் வரும், salt போட்டிப் பதிவில் இருக்கும் (போட்டி முடிந்ததும் {prefix}record); cardbot verify இரண்டையும் சரிபார்க்கும்",
 	[T_HAND_ONLY_TRUMP_CARD] = " | நீங்கள் போடக்கூடியது மேசையிலுள்ள துருப்புச் சீட்டு {1} மட்டுமே: play trump",
-	/* Where "/msg me" stands on Matrix (found in play by tests/matrix_lang.py). */
+	/* Where "/msg me" stands on Matrix (found in play by tests/net/matrix/matrix_lang.py). */
 	[T_VIA_DIRECT_ROOM] = "நமது தனி அறையில்: ",
 	[T_NET_ASK_JOIN] = "{1}: உங்களுக்கான தனிப்பட்ட செய்திகளைத் தனி அறையில் அனுப்பியுள்ளேன்; அவற்றைப் படிக்க என் "
 			   "அழைப்பை ஏற்றுக்கொள்ளுங்கள்.",

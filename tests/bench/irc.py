@@ -2,14 +2,14 @@
 """tests/bench/irc.py: cardbot's figures on a real ngircd (run by `make bench`
 through tests/bench/report.py, or alone).
 
-Not a test (tests/run.sh runs only tests/*.py): it asserts nothing and
-exits 0 even when a figure cannot be measured, saying why. It starts its
-own ngircd servers on free 127.0.0.1 ports (MaxPenaltyTime = 0: no flood
-penalties, MaxJoins = 0: no channel limit) and `$CARDBOT run -c FILE`
+Not a test (tests/run.sh runs only the .py files of its SCRIPT_DIRS): it
+asserts nothing and exits 0 even when a figure cannot be measured, saying why.
+It starts its own ngircd servers on free 127.0.0.1 ports (MaxPenaltyTime = 0:
+no flood penalties, MaxJoins = 0: no channel limit) and `$CARDBOT run -c FILE`
 (default bin/cardbot) with generated configurations whose pacing is at the
-configuration's maximum (pace_burst 100, pace_per_second 50) and whose
-per-user command limits are at theirs (commands_burst 1000,
-commands_per_minute 60000), then measures, one part after another:
+configuration's maximum (pace_burst 100, pace_per_second 50) and whose per-
+user command limits are at theirs (commands_burst 1000, commands_per_minute
+60000), then measures, one part after another:
 
   idle     an idle bot (connected, one table open, no game) over
            BENCH_IRC_IDLE_SECONDS: CPU time (utime+stime), wake-ups
@@ -72,10 +72,10 @@ import traceback
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, TESTS)
+sys.path.insert(0, os.path.join(TESTS, "lib"))
 import irclib  # noqa: E402
 from irclib import Client, NgIRCd, strip_colours  # noqa: E402
-from irc_game import parse_hand, segs, deal_ended, END_RE  # noqa: E402
+from play304lib import parse_hand, segs, deal_ended, END_RE  # noqa: E402
 
 IDLE_SECONDS = float(os.environ.get("BENCH_IRC_IDLE_SECONDS", "60"))
 LAT_COMMANDS = 500
@@ -467,7 +467,7 @@ def parse_strace(path):
 class Player(threading.Thread):
     """A scripted human: answers each private hand line that says "your
     turn" (bids in the channel, the trump and cards privately) as
-    tests/irc_game.py's players do: the first bidder bids 160, everyone
+    tests/net/irc/irc_game.py's players do: the first bidder bids 160, everyone
     else passes, the trumper lays its first card, and each play is the first
     card the bot lists as playable. Records (send time, kind) of moves."""
 

@@ -25,8 +25,8 @@ The steps, each a command that can be run alone from the repository root:
                command latency, memory with 1, 100 and 1,000 tables,
                a quiet player's reply time while 1, 2 and 20 people
                flood "!table" at the allowance
-  irc_game     tests/irc_game.py scenarios 1 and 2: lines per deal
-  matrix_game  tests/matrix_game.py scenario 1 on the test homeserver:
+  irc_game     tests/net/irc/irc_game.py scenarios 1 and 2: lines per deal
+  matrix_game  tests/net/matrix/matrix_game.py scenario 1 on the test homeserver:
                requests and events per deal
 
 A tool that is missing (the binary, ngircd, strace) is named at the top
@@ -185,7 +185,7 @@ def parse_irc_game(out):
         label = "4humans" if humans == "4" else "%shumans_%dcomputers" % (humans, 4 - int(humans))
         figs.append(("irc_game.lines_per_deal.%s" % label,
                      "channel %.1f private %.1f" % (mean([d[0] for d in deals]), mean([d[1] for d in deals])),
-                     "mean over %d complete deal(s) of tests/irc_game.py scenario %s (%s scripted humans%s); private "
+                     "mean over %d complete deal(s) of tests/net/irc/irc_game.py scenario %s (%s scripted humans%s); private "
                      "= lines to the humans, summed" % (len(deals), num, humans,
                                                        "" if humans == "4" else " and computer players")))
     for label, pat in (("4humans", r"four humans \(loopback, no throttle\)"),
@@ -203,7 +203,7 @@ def parse_matrix_game(out):
                   r"lines\); (\d+) requests, (\d+) sends, (\d+) mentions; deal took ([\d.]+) s$", out, re.M)
     if m:
         figs.append(("matrix.requests_per_deal", m.group(6),
-                     "every request the bot made to the test homeserver (tests/matrixlib.py) from the table's start "
+                     "every request the bot made to the test homeserver (tests/lib/matrixlib.py) from the table's start "
                      "to the deal's end, %s of them sends; four scripted players, one deal of %s s" % (
                          m.group(7), m.group(9))))
         figs.append(("matrix.events_per_deal", "room %s direct %s" % (m.group(1), m.group(3)),
@@ -277,10 +277,10 @@ def steps():
     ] + [
         Step("irc", ["python3", "tests/bench/irc.py"], irc_expect, lambda out: parse_named(out, "irc."),
              irc_env, needs=("cardbot", "ngircd")),
-        Step("irc_game", ["python3", "tests/irc_game.py"],
+        Step("irc_game", ["python3", "tests/net/irc/irc_game.py"],
              ["irc_game.lines_per_deal.4humans", "irc_game.lines_per_deal.2humans_2computers"], parse_irc_game,
              dict(bot, IRC_GAME_ONLY="1,2"), needs=("cardbot", "ngircd")),
-        Step("matrix_game", ["python3", "tests/matrix_game.py"],
+        Step("matrix_game", ["python3", "tests/net/matrix/matrix_game.py"],
              ["matrix.requests_per_deal", "matrix.events_per_deal", "matrix.latency_ms"], parse_matrix_game,
              dict(bot, MX_ONLY="1"), needs=("cardbot",)),
     ]

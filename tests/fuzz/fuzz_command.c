@@ -13,7 +13,7 @@
  * deals follow one another with no pauses. A fresh loop and bot each input.
  * An input starting with 'R' keeps the per-user rate limit, and one
  * starting with 'C' keeps caps judging on (both off otherwise, for speed).
- * The network is the console adapter (tests/unit/testnet.h): each event
+ * The network is the console adapter (tests/unit/bot/testnet.h): each event
  * it can carry goes in as its JSON input line and what the bot says comes
  * out of it. Text is of bounded length; bytes are passed as they are: an
  * event the console would refuse (text or names that are not UTF-8, names
@@ -23,7 +23,7 @@
  *
  * Checked: nothing sent holds a line break; and no room line names a card
  * that was hidden from the room before the event and still is after it
- * (the check of tests/unit/bot_table.c, here over any sequence of events).
+ * (the check of tests/unit/bot/bot_table.c, here over any sequence of events).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +40,7 @@
 #include "render.h"
 #include "table.h"
 #include "utf8.h"
-#include "../unit/testnet.h"
+#include "../unit/bot/testnet.h"
 
 /* The 304 match of a table (its game state is a g304, or a g6 for six
  * players); other games and a table with no match yet hide nothing this
@@ -99,7 +99,7 @@ static void said(int room, const char *to, const char *text)
 	}
 }
 
-/* Every card a line names, as the room sees cards (as tests/unit/bot_table.c). */
+/* Every card a line names, as the room sees cards (as tests/unit/bot/bot_table.c). */
 static uint64_t cards_in(const table *t, const char *line)
 {
 	uint64_t found = 0;
@@ -120,7 +120,7 @@ static uint64_t cards_in(const table *t, const char *line)
 
 /* Cards the room may not know now: in hands, the trump card while face
  * down, unrevealed face-down plays of this deal; less what a caps call
- * showed (as tests/unit/bot_table.c). */
+ * showed (as tests/unit/bot/bot_table.c). */
 #define HIDDEN_OF(g, nseats, ntricks, h)                                                           \
 	do {                                                                                       \
 		for (int s_ = 0; s_ < (nseats); s_++)                                              \
@@ -288,7 +288,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bot *b = bot_new(ev, &set, "!");
 	if (!b)
 		abort();
-	/* The rate limit is tested on its own (tests/ops_security.py); here it
+	/* The rate limit is tested on its own (tests/ops/ops_security.py); here it
 	 * would stop every script after five lines. Some inputs keep it. */
 	if (size == 0 || data[0] != 'R') {
 		b->cmd_burst = 1e9;

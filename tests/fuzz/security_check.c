@@ -1,7 +1,7 @@
 /* security_check.c: the rules of docs/SECURITY.md that a test network can check.
  *
  * Drives the bot (bot/host/bot.c, bot/table/table.c) over the test network
- * (tests/unit/testnet.h: the console adapter in the same process, two
+ * (tests/unit/bot/testnet.h: the console adapter in the same process, two
  * networks of it), and through the adapter_host callbacks for what no
  * network hands over (text past the adapter's limit, display names with
  * control characters) or the console does not do (CTCP), and checks:
@@ -24,7 +24,7 @@
 #include "loop.h"
 #include "table.h"
 #include "text.h"
-#include "../unit/testnet.h"
+#include "../unit/bot/testnet.h"
 
 /* The 304 match of a table (its game state is a g304). */
 #define G304(t) ((g304 *)(t)->g->state)
