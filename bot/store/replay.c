@@ -239,7 +239,7 @@ static json_object *view_304(const game *gm, int seat)
 	json_object_object_add(o, "trump_down", j_bool(v.trump_down));
 	json_object_object_add(o, "trump_open", j_bool(v.trump_open));
 	json_object_object_add(o, "pcc", j_bool(v.pcc));
-	json_object_object_add(o, "sitting_out", j_seat(v.sitting_out));
+	json_object_object_add(o, "sitting_out", j_seat(g304_first_out(v.sitting_out)));
 	json_object_object_add(o, "asker", j_seat(v.asker));
 	json_object *bids = json_object_new_array();
 	for (int i = 0; i < v.nbidlog && i < G304_BIDLOG_MAX; i++)

@@ -105,11 +105,12 @@ static int game_g304_init(void *st, int nseats, int dealer, const void *rules)
 	g304_rules def;
 	if (nseats != G304_SEATS || dealer < 0 || dealer >= G304_SEATS)
 		return 1;
-	if (!rules) {
+	if (rules)
+		def = *(const g304_rules *)rules;
+	else
 		g304_rules_default(&def);
-		rules = &def;
-	}
-	g304_init(st, rules, dealer);
+	def.size = G304_SIZE_FOUR; /* the game's name says the size */
+	g304_init(st, &def, dealer);
 	return 0;
 }
 

@@ -23,6 +23,8 @@
 
 static int is_rook(const table *t) { return t->gdef == &game_def_rook; }
 static int is_six(const table *t) { return t->gdef == &game_def_304six; }
+/* 304 at any table size: the state is a g304. */
+static int is_304(const table *t) { return t->gdef == &game_def_304 || is_six(t); }
 
 /* Every card a line names, as the bot renders cards (colour style). */
 static uint64_t cards_in(const table *t, const char *line)
@@ -56,10 +58,10 @@ static uint64_t hidden_now(const table *t)
 				all &= ~((uint64_t)1 << g->tricks[i].card[k]);
 		return all;
 	}
-	if (is_six(t)) {
+	if (is_304(t)) {
 		/* Played face up, or turned up for all; the trump card once shown. */
-		const g6 *g = t->g->state;
-		for (int i = 0; i <= g->trick_no && i < G6_TRICKS; i++)
+		const g304 *g = t->g->state;
+		for (int i = 0; i <= g->trick_no && i < g->ntricks; i++)
 			for (int k = 0; k < g->tricks[i].n; k++)
 				if (!(g->tricks[i].down >> k & 1) || (g->tricks[i].shown >> k & 1))
 					all &= ~((uint64_t)1 << g->tricks[i].card[k]);
@@ -82,9 +84,9 @@ static uint64_t hand_of(const table *t, int s)
 {
 	if (is_rook(t))
 		return ((const rook *)t->g->state)->hand[s];
-	if (is_six(t)) { /* the trump card face down on the table is its owner's */
-		const g6 *g = t->g->state;
-		return g->hand[s] | (g->trump_down && g->trumper == s && g->trump_card != CARD_NONE ? g6_bit(g->trump_card) : 0);
+	if (is_304(t)) { /* the trump card face down on the table is its owner's */
+		const g304 *g = t->g->state;
+		return g->hand[s] | (g->trump_down && g->trumper == s && g->trump_card != CARD_NONE ? (uint64_t)1 << g->trump_card : 0);
 	}
 	return ((const t304 *)t->g->state)->hand[s];
 }
