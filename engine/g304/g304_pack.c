@@ -3,8 +3,8 @@
 #include "g304_pack.h"
 #include "g304six.h"
 
-const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 } };
-const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 } };
+const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 }, "78QKTA9J" };
+const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 }, "678QKTA9J" };
 
 int g304_pack_set_points(const g304_pack *p, uint64_t s)
 {
@@ -14,36 +14,43 @@ int g304_pack_set_points(const g304_pack *p, uint64_t s)
 	return total;
 }
 
-/* ---- the 36-card pack's names ---- */
 
-static const char six_rank_chars[G6_RANKS] = { '6', '7', '8', 'Q', 'K', 'T', 'A', '9', 'J' };
-
-/* The points are the pack's (g304_pack_36), one table with the players'. */
-int g6_points(card c) { return c < G6_CARDS ? g304_pack_points(&g304_pack_36, c) : 0; }
-
-int g6_set_points(g6_set s) { return g304_pack_set_points(&g304_pack_36, s); }
-
-void g6_code(card c, char out[8])
+void g304_pack_code(const g304_pack *p, card c, char out[8])
 {
-	if (c >= G6_CARDS) {
+	if (c >= g304_pack_cards(p)) {
 		strcpy(out, "??");
 		return;
 	}
-	out[0] = six_rank_chars[g6_rank(c)];
-	out[1] = suit_letter(g6_suit(c));
+	out[0] = p->codes[g304_pack_rank(p, c)];
+	out[1] = suit_letter(g304_pack_suit_of(p, c));
 	out[2] = '\0';
 }
 
-card g6_parse(const char *s)
+static int upper(int ch) { return ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch; }
+
+card g304_pack_parse(const g304_pack *p, const char *s)
 {
-	if (!s)
+	if (!s || !s[0])
 		return CARD_NONE;
-	if (s[0] == '6') {
-		card c = card_parse((char[]){ '7', s[1], s[1] ? s[2] : '\0', '\0' });
-		if (c == CARD_NONE || (s[1] && s[2]))
+	int rank = -1;
+	if (s[0] == '1' && s[1] == '0') {
+		s += 2;
+		rank = (int)(strchr(p->codes, 'T') - p->codes);
+	} else {
+		const char *at = strchr(p->codes, upper((unsigned char)s[0]));
+		if (!at)
 			return CARD_NONE;
-		return g6_make(card_suit(c), 0);
+		rank = (int)(at - p->codes);
+		s++;
 	}
-	card c = card_parse(s);
-	return c == CARD_NONE ? CARD_NONE : g6_make(card_suit(c), card_rank(c) + 1);
+	for (int x = 0; x < SUIT_COUNT; x++)
+		if (s[0] && upper((unsigned char)s[0]) == suit_letter(x) && s[1] == '\0')
+			return g304_pack_card(p, x, rank);
+	return CARD_NONE;
 }
+
+/* Six-player 304's names for its pack's codes (the game's code functions). */
+void g6_code(card c, char out[8]) { g304_pack_code(&g304_pack_36, c, out); }
+card g6_parse(const char *s) { return g304_pack_parse(&g304_pack_36, s); }
+int g6_points(card c) { return c < 36 ? g304_pack_points(&g304_pack_36, c) : 0; }
+int g6_set_points(uint64_t s) { return g304_pack_set_points(&g304_pack_36, s); }
