@@ -16,6 +16,7 @@
  */
 #include <string.h>
 #include "g304six_ai.h"
+#include "g304_ai.h"
 
 #define ALL_CARDS ((((g6_set)1) << G6_CARDS) - 1)
 #define MAX_HIDDEN (G6_SEATS * G6_TRICKS)
@@ -492,17 +493,7 @@ static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rn
 }
 
 /* Chance of taking at least `bid` points. */
-static double chance(const simres *s, int bid)
-{
-	if (!s->n)
-		return 0;
-	int k = 0;
-	for (int i = bid / 10; i < 32; i++)
-		k += s->hist[i];
-	if (bid % 10)
-		k -= s->hist[bid / 10] / 2;
-	return (double)k / s->n;
-}
+static double chance(const simres *s, int bid) { return g304_ai_chance(s->hist, s->n, bid); }
 
 static double needed(int bid)
 {
