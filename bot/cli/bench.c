@@ -116,7 +116,7 @@ static void bench_deals(double seconds, int caps)
 	       (double)actions / deals, elapsed * 1e9 / actions);
 }
 
-/* Six-player 304 (engine/g304/g304six.c): random deals as bench_deals, every
+/* Six-player 304 (engine/g304/g304.c at G304_SIZE_SIX): random deals as bench_deals, every
  * action through g6_random_action (the timer's move), caps off or strict
  * (strict asks the caps tracking after every card). */
 static void bench_six(double seconds, int caps)
