@@ -52,27 +52,34 @@ static void *bench_alloc(size_t size)
 	return p;
 }
 
-/* A match under the default rules but caps (seat 0 deals first), and r
- * seeded with seed: where every random benchmark starts. */
-static void bench_start(g304 *g, rng *r, int caps, uint64_t seed)
+/* A match of four-player 304 under the default rules but caps (seat 0
+ * deals first), and r seeded with seed: where every random benchmark
+ * starts; bench_start_size for another table size. */
+static void bench_start_size(g304 *g, rng *r, int caps, uint64_t seed, int size)
 {
 	g304_rules rules;
 	g304_rules_default(&rules);
 	rules.caps = (uint8_t)caps;
+	rules.size = (uint8_t)size;
 	g304_init(g, &rules, 0);
 	rng_seed(r, seed);
+}
+
+static void bench_start(g304 *g, rng *r, int caps, uint64_t seed)
+{
+	bench_start_size(g, r, caps, seed, G304_SIZE_FOUR);
 }
 
 /* Deals g's next hand from a shuffle by r; a new match under the same
  * rules once the last is over. */
 static void next_deal(g304 *g, rng *r)
 {
-	card deck[CARD_COUNT];
+	card deck[G304_CARDS_MAX];
 	if (g->phase == G304_PHASE_OVER) {
 		g304_rules rules = g->rules;
 		g304_init(g, &rules, 0);
 	}
-	rng_shuffle_deck(r, deck);
+	rng_shuffle(r, deck, g->ncards);
 	g304_deal(g, deck);
 }
 
@@ -95,11 +102,13 @@ static long random_deal(g304 *g, rng *r)
 	return n;
 }
 
-static void bench_deals(double seconds, int caps)
+/* Random deals a second at a table size, caps off or strict (strict asks
+ * the caps tracking after every card). */
+static void bench_deals(double seconds, int caps, int size)
 {
 	g304 g;
 	rng r;
-	bench_start(&g, &r, caps, 304);
+	bench_start_size(&g, &r, caps, size == G304_SIZE_FOUR ? 304 : 306, size);
 	long deals = 0, played = 0, actions = 0;
 	double start = now_seconds(), elapsed;
 	do {
@@ -110,50 +119,11 @@ static void bench_deals(double seconds, int caps)
 		}
 		elapsed = now_seconds() - start;
 	} while (elapsed < seconds);
-	printf("engine.deals_per_second.caps_%s %.0f  (%ld deals in %.2f s, %.1f%% played to the last trick, "
-	       "%.1f actions a deal, %.0f ns an action)\n",
-	       caps == G304_CAPS_OFF ? "off" : "strict", deals / elapsed, deals, elapsed, 100.0 * played / deals,
-	       (double)actions / deals, elapsed * 1e9 / actions);
-}
-
-/* Six-player 304 (engine/g304/g304six.c): random deals as bench_deals, every
- * action through g6_random_action (the timer's move), caps off or strict
- * (strict asks the caps tracking after every card). */
-static void bench_six(double seconds, int caps)
-{
-	g6 g;
-	rng r;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = (uint8_t)caps;
-	g6_init(&g, &rules, 0);
-	rng_seed(&r, 306);
-	long deals = 0, played = 0, actions = 0;
-	double start = now_seconds(), elapsed;
-	do {
-		for (int i = 0; i < 1000; i++) {
-			uint8_t deck[G6_CARDS];
-			if (g.phase == G304_PHASE_OVER)
-				g6_init(&g, &rules, 0);
-			rng_shuffle(&r, deck, G6_CARDS);
-			g6_deal(&g, deck);
-			g6_action a;
-			while (g6_random_action(&g, g.turn, &r, &a)) {
-				if (g6_apply(&g, &a, NULL) != G304_ERR_OK) {
-					fprintf(stderr, "bench: a legal six-player action was refused; the engine is broken\n");
-					exit(1);
-				}
-				actions++;
-			}
-			deals++;
-			played += g.last.outcome == G304_OUTCOME_SCORED;
-		}
-		elapsed = now_seconds() - start;
-	} while (elapsed < seconds);
-	printf("engine.six.deals_per_second.caps_%s %.0f  (six-player 304: %ld deals in %.2f s, %.1f%% played "
-	       "to the last trick, %.1f actions a deal, %.0f ns an action)\n",
-	       caps == G304_CAPS_OFF ? "off" : "strict", deals / elapsed, deals, elapsed, 100.0 * played / deals,
-	       (double)actions / deals, elapsed * 1e9 / actions);
+	int six = size == G304_SIZE_SIX;
+	printf("engine.%sdeals_per_second.caps_%s %.0f  (%s%ld deals in %.2f s, %.1f%% played to the last trick, "
+	       "%.1f actions a deal, %.0f ns an action)\n", six ? "six." : "",
+	       caps == G304_CAPS_OFF ? "off" : "strict", deals / elapsed, six ? "six-player 304: " : "", deals, elapsed,
+	       100.0 * played / deals, (double)actions / deals, elapsed * 1e9 / actions);
 }
 
 /* Collects positions in play, then times g304_legal_of on them. */
@@ -913,11 +883,11 @@ int bench_main(int argc, char **argv)
 	if (strcmp(what, "store") == 0)
 		return bench_store();
 	if (strcmp(what, "caps") != 0) {
-		bench_deals(seconds, G304_CAPS_OFF);
-		bench_deals(seconds, G304_CAPS_STRICT);
+		bench_deals(seconds, G304_CAPS_OFF, G304_SIZE_FOUR);
+		bench_deals(seconds, G304_CAPS_STRICT, G304_SIZE_FOUR);
 		bench_movegen(seconds);
-		bench_six(seconds, G304_CAPS_OFF);
-		bench_six(seconds, G304_CAPS_STRICT);
+		bench_deals(seconds, G304_CAPS_OFF, G304_SIZE_SIX);
+		bench_deals(seconds, G304_CAPS_STRICT, G304_SIZE_SIX);
 	}
 	if (strcmp(what, "engine") != 0)
 		bench_caps(caps_deals);

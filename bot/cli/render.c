@@ -2,13 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 #include "render.h"
-#include "g304six.h"
 
 #define IRC_COLOUR RENDER_IRC_COLOUR
 #define IRC_RED "04"
 
 static const char *const suit_symbols[SUIT_COUNT] = { "\xe2\x99\xa0", "\xe2\x99\xa5", "\xe2\x99\xa6", "\xe2\x99\xa3" };
-static const char *const rank_text[RANK_COUNT] = { "7", "8", "Q", "K", "10", "A", "9", "J" };
 
 const char *render_suit_symbol(int suit, int style)
 {
@@ -32,27 +30,7 @@ static void suited(strbuf *b, const char *rank, int suit, int style)
 		sb_add(b, IRC_COLOUR);
 }
 
-void render_card(strbuf *b, card c, int style)
-{
-	if (c >= CARD_COUNT) {
-		sb_add(b, "??");
-		return;
-	}
-	suited(b, rank_text[card_rank(c)], card_suit(c), style);
-}
-
-/* Display order: spades, hearts, diamonds, clubs; strongest first. */
-static int hand_order(cardset hand, card out[CARD_COUNT])
-{
-	int n = 0;
-	for (int s = 0; s < SUIT_COUNT; s++)
-		for (int r = RANK_COUNT - 1; r >= 0; r--) {
-			card c = card_make(s, r);
-			if (hand & card_bit(c))
-				out[n++] = c;
-		}
-	return n;
-}
+void render_card(strbuf *b, card c, int style) { render_card_in(b, &g304_pack_32, c, style); }
 
 void render_hand_gap(strbuf *b, int i, int numbered)
 {
@@ -62,33 +40,14 @@ void render_hand_gap(strbuf *b, int i, int numbered)
 		sb_printf(b, "%d:", i + 1);
 }
 
-/* n cards in display order as a hand, each by `one` (either pack). */
-static void hand_text(strbuf *b, const card *order, int n, int style, int numbered, void (*one)(strbuf *, card, int))
-{
-	for (int i = 0; i < n; i++) {
-		render_hand_gap(b, i, numbered);
-		one(b, order[i], style);
-	}
-	if (!n)
-		sb_add(b, "(none)");
-}
-
 static card order_at(const card *order, int n, int pos)
 {
 	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
 }
 
-void render_hand(strbuf *b, cardset hand, int style, int numbered)
-{
-	card order[CARD_COUNT];
-	hand_text(b, order, hand_order(hand, order), style, numbered, render_card);
-}
+void render_hand(strbuf *b, cardset hand, int style, int numbered) { render_hand_in(b, &g304_pack_32, hand, style, numbered); }
 
-card render_hand_at(cardset hand, int pos)
-{
-	card order[CARD_COUNT];
-	return order_at(order, hand_order(hand, order), pos);
-}
+card render_hand_at(cardset hand, int pos) { return render_hand_in_at(&g304_pack_32, hand, pos); }
 
 size_t render_plain(char *s)
 {
@@ -152,42 +111,49 @@ card render_parse_card(const char *text)
 	return typed_code(text, buf) ? card_parse(buf) : CARD_NONE;
 }
 
-/* ---- six-player 304 ---- */
+/* ---- 304's packs at every table size (g304_pack.h numbering) ---- */
 
-void render_card6(strbuf *b, card c, int style)
+void render_card_in(strbuf *b, const g304_pack *p, card c, int style)
 {
-	if (c >= G6_CARDS) {
+	if (c >= g304_pack_cards(p)) {
 		sb_add(b, "??");
 		return;
 	}
-	suited(b, g6_rank(c) ? rank_text[g6_rank(c) - 1] : "6", g6_suit(c), style);
+	char rank[3] = { p->codes[g304_pack_rank(p, c)], '\0', '\0' };
+	suited(b, rank[0] == 'T' ? "10" : rank, g304_pack_suit_of(p, c), style);
 }
 
-/* Display order as for 32 cards: S H D C, strongest first, the six last. */
-static int hand6_order(uint64_t hand, card out[G6_CARDS])
+/* Display order: S H D C, strongest first. */
+static int pack_order(const g304_pack *p, uint64_t hand, card out[64])
 {
 	int n = 0;
 	for (int s = 0; s < SUIT_COUNT; s++)
-		for (int r = G6_RANKS - 1; r >= 0; r--)
-			if (hand & g6_bit(g6_make(s, r)))
-				out[n++] = g6_make(s, r);
+		for (int r = p->ranks - 1; r >= 0; r--)
+			if (hand & g304_pack_bit(g304_pack_card(p, s, r)))
+				out[n++] = g304_pack_card(p, s, r);
 	return n;
 }
 
-void render_hand6(strbuf *b, uint64_t hand, int style, int numbered)
+void render_hand_in(strbuf *b, const g304_pack *p, uint64_t hand, int style, int numbered)
 {
-	card order[G6_CARDS];
-	hand_text(b, order, hand6_order(hand, order), style, numbered, render_card6);
+	card order[64];
+	int n = pack_order(p, hand, order);
+	for (int i = 0; i < n; i++) {
+		render_hand_gap(b, i, numbered);
+		render_card_in(b, p, order[i], style);
+	}
+	if (!n)
+		sb_add(b, "(none)");
 }
 
-card render_hand6_at(uint64_t hand, int pos)
+card render_hand_in_at(const g304_pack *p, uint64_t hand, int pos)
 {
-	card order[G6_CARDS];
-	return order_at(order, hand6_order(hand, order), pos);
+	card order[64];
+	return order_at(order, pack_order(p, hand, order), pos);
 }
 
-card render_parse_card6(const char *text)
+card render_parse_card_in(const g304_pack *p, const char *text)
 {
 	char buf[8];
-	return typed_code(text, buf) ? g6_parse(buf) : CARD_NONE;
+	return typed_code(text, buf) ? g304_pack_parse(p, buf) : CARD_NONE;
 }

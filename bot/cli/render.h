@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "card.h"
+#include "g304_pack.h"
 #include "strbuf.h"
 
 enum render_style { RENDER_COLOUR, RENDER_ASCII };
@@ -29,13 +30,13 @@ size_t render_plain(char *s);
  * "j s", "J of spades" is not accepted. Returns CARD_NONE if unreadable. */
 card render_parse_card(const char *text);
 
-/* ---- six-player 304 (36 cards: engine/g304/g304six.h numbering, suit * 9 +
- * rank, rank 0 the six) ----
- * The same as above, the six written "6". */
-void render_card6(strbuf *b, card c, int style);
-void render_hand6(strbuf *b, uint64_t hand, int style, int numbered);
-card render_hand6_at(uint64_t hand, int pos);
-card render_parse_card6(const char *text);
+/* ---- 304 at every table size: a card of pack p (engine/g304/g304_pack.h:
+ * suit * ranks + rank; 32 cards as above, 36 with the six written "6") ----
+ * The same as above, in that pack. */
+void render_card_in(strbuf *b, const g304_pack *p, card c, int style);
+void render_hand_in(strbuf *b, const g304_pack *p, uint64_t hand, int style, int numbered);
+card render_hand_in_at(const g304_pack *p, uint64_t hand, int pos);
+card render_parse_card_in(const g304_pack *p, const char *text);
 
 /* For a game's own cards (its presentation, bot/present_*.c): the mIRC
  * colour code that starts and ends a coloured run; what goes before the

@@ -1,16 +1,15 @@
-/* present_304.c: 304 at a table, for four and for six (seeds 000 and 001,
+/* present_304.c: 304 at a table, at every table size (seeds 000 and 001,
  * RULES.md, docs/GAMES.md): bidding in two rounds with partners, the trump
  * card laid face down, face-down plays and the trumper's private look at
  * them, spoilt trumps, caps and `finish`, open games, tokens, and computer
- * players (for four, players that search: engine/g304/g304_ai.c on the worker
- * thread, bot/table/ai_worker.c; for six, the rule-based player).
+ * players (players that search, through the game's ai entry, on the worker
+ * thread, bot/table/ai_worker.c).
  *
- * The one file of bot/ that plays 304 through the typed engine APIs
- * (engine/g304/g304.h, engine/g304/g304six.h): the table hands it the match as a game
- * (engine/core/game.h) whose state is a g304 or a g6. Both share 304's phases,
- * actions, events and outcomes; what differs (seats, tricks, the pack) is
- * read through one shape below (fam, fview, flegal), so each rule's words
- * are written once for both games.
+ * The one file of bot/ that plays 304 through the typed engine API
+ * (engine/g304/g304.h): the table hands it the match as a game
+ * (engine/core/game.h) whose state is a g304 at some table size. What a
+ * size changes (seats, tricks, the pack, the words of its second round) is
+ * read from the game, so each rule's words are written once for every size.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,191 +18,50 @@
 #include "ai_worker.h"
 #include "g304_ai.h"
 #include "g304_simple.h"
-#include "g304six.h"
+#include "g304_random.h"
 #include "log.h"
 #include "loop.h"
 #include "record.h"
 #include "table_int.h"
 #include "table_store.h"
 
-/* ---- four and six players through one shape ---- */
+/* ---- the match at any table size ---- */
 
-static int SIX(const table *t) { return t->gdef == &game_def_304six; }
 static const g304 *G(const table *t) { return t->g->state; }
-static const g6 *G6(const table *t) { return t->g->state; }
-
-/* A trick: seat and card of each play (CARD_NONE where hidden from a view). */
-typedef struct ftrick {
-	uint8_t leader, n, winner;
-	uint8_t seat[G6_SEATS];
-	card card[G6_SEATS];
-	uint8_t down, shown;
-} ftrick;
-
-/* The match as the table reads it (true cards: what is said from it is
- * only what all may see, or goes to the seat entitled to it). */
-typedef struct fam {
-	int nseats, ntricks;            /* 4 and 8, or 6 and 6 */
-	uint8_t phase, dealer, turn, trumper, trick_no, pcc, trump_down, trump_open;
-	uint8_t caps_seat, caps_k, caps_norder;
-	int8_t winner;
-	uint16_t deal_no;
-	int tokens[2];
-	card trump_card;
-	card caps_order[G304_TRICKS];
-	uint64_t hand[G6_SEATS];
-	ftrick tricks[G304_TRICKS];
-	g304_deal_end last;
-} fam;
-
-/* What one seat may know (g304_view_of / g6_view_of). */
-typedef struct fview {
-	uint8_t phase, turn, trumper, bidder, trump_down, trump_open, ntricks;
-	int8_t trump_suit;
-	uint16_t bid;
-	card trump_card;
-	uint64_t hand;
-	uint8_t tricks_won[2];
-	ftrick tricks[G304_TRICKS];
-} fview;
-
-typedef struct flegal {
-	uint16_t acts, bid_min;
-	uint8_t pcc_ok;
-	uint64_t cards;
-} flegal;
-
-#define TRICK_COPY(dst, src, nseats)                                   \
-	do {                                                           \
-		(dst)->leader = (src)->leader;                         \
-		(dst)->n = (src)->n;                                   \
-		(dst)->winner = (src)->winner;                         \
-		(dst)->down = (src)->down;                             \
-		(dst)->shown = (src)->shown;                           \
-		for (int k_ = 0; k_ < (nseats); k_++) {                \
-			(dst)->seat[k_] = (src)->seat[k_];             \
-			(dst)->card[k_] = (src)->card[k_];             \
-		}                                                      \
-	} while (0)
-
-#define FAM_COPY(f, g, nseats_, ntricks_)                                                  \
-	do {                                                                               \
-		memset((f), 0, sizeof *(f));                                               \
-		(f)->nseats = (nseats_);                                                   \
-		(f)->ntricks = (ntricks_);                                                 \
-		(f)->phase = (g)->phase;                                                   \
-		(f)->dealer = (g)->dealer;                                                 \
-		(f)->turn = (g)->turn;                                                     \
-		(f)->trumper = (g)->trumper;                                               \
-		(f)->trick_no = (g)->trick_no;                                             \
-		(f)->pcc = (g)->pcc;                                                       \
-		(f)->trump_down = (g)->trump_down;                                         \
-		(f)->trump_open = (g)->trump_open;                                         \
-		(f)->caps_seat = (g)->caps_seat;                                           \
-		(f)->caps_k = (g)->caps_k;                                                 \
-		(f)->caps_norder = (g)->caps_norder;                                       \
-		(f)->winner = (g)->winner;                                                 \
-		(f)->deal_no = (g)->deal_no;                                               \
-		(f)->tokens[0] = (g)->tokens[0];                                           \
-		(f)->tokens[1] = (g)->tokens[1];                                           \
-		(f)->trump_card = (g)->trump_card;                                         \
-		for (int i_ = 0; i_ < (ntricks_); i_++) {                                  \
-			(f)->caps_order[i_] = (g)->caps_order[i_];                         \
-			TRICK_COPY(&(f)->tricks[i_], &(g)->tricks[i_], nseats_);           \
-		}                                                                          \
-		for (int s_ = 0; s_ < (nseats_); s_++)                                     \
-			(f)->hand[s_] = (g)->hand[s_];                                     \
-		(f)->last = (g)->last;                                                     \
-	} while (0)
-
-#define VIEW_COPY(v, x, nseats_)                                                    \
-	do {                                                                        \
-		memset((v), 0, sizeof *(v));                                        \
-		(v)->phase = (x)->phase;                                            \
-		(v)->turn = (x)->turn;                                              \
-		(v)->trumper = (x)->trumper;                                        \
-		(v)->bidder = (x)->bidder;                                          \
-		(v)->trump_down = (x)->trump_down;                                  \
-		(v)->trump_open = (x)->trump_open;                                  \
-		(v)->ntricks = (x)->ntricks;                                        \
-		(v)->trump_suit = (x)->trump_suit;                                  \
-		(v)->bid = (x)->bid;                                                \
-		(v)->trump_card = (x)->trump_card;                                  \
-		(v)->hand = (x)->hand;                                              \
-		(v)->tricks_won[0] = (x)->tricks_won[0];                            \
-		(v)->tricks_won[1] = (x)->tricks_won[1];                            \
-		for (int i_ = 0; i_ < (x)->ntricks; i_++)                           \
-			TRICK_COPY(&(v)->tricks[i_], &(x)->tricks[i_], nseats_);    \
-	} while (0)
-
-static void fam_of(const table *t, fam *f)
-{
-	if (SIX(t))
-		FAM_COPY(f, G6(t), G6_SEATS, G6_TRICKS);
-	else
-		FAM_COPY(f, G(t), G304_SEATS, G304_TRICKS);
-}
-
-static void fview_of(const table *t, int s, fview *v)
-{
-	if (SIX(t)) {
-		g6_view x;
-		g6_view_of(G6(t), s, &x);
-		VIEW_COPY(v, &x, G6_SEATS);
-	} else {
-		g304_view x;
-		g304_view_of(G(t), s, &x);
-		VIEW_COPY(v, &x, G304_SEATS);
-	}
-}
-
-static void flegal_of(const table *t, int s, flegal *l)
-{
-	if (SIX(t)) {
-		g6_legal x;
-		g6_legal_of(G6(t), s, &x);
-		*l = (flegal){ x.acts, x.bid_min, x.pcc_ok, x.cards };
-	} else {
-		g304_legal x;
-		g304_legal_of(G(t), s, &x);
-		*l = (flegal){ x.acts, x.bid_min, x.pcc_ok, x.cards };
-	}
-}
-
-static int nseats_of(const table *t) { return SIX(t) ? G6_SEATS : G304_SEATS; }
-static int ntricks_of(const table *t) { return SIX(t) ? G6_TRICKS : G304_TRICKS; }
-static int fsuit(const table *t, card c) { return SIX(t) ? g6_suit(c) : card_suit(c); }
+static void state_of(const table *t, g304 *f) { *f = *G(t); }
+static void view_of(const table *t, int s, g304_view *v) { g304_view_of(G(t), s, v); }
+static void legal_of(const table *t, int s, g304_legal *l) { g304_legal_of(G(t), s, l); }
+static const g304_pack *pack_of(const table *t) { return g304_variant_of(&G(t)->rules)->pack; }
+static int nseats_of(const table *t) { return G(t)->seats; }
+static int ntricks_of(const table *t) { return G(t)->ntricks; }
+static int fsuit(const table *t, card c) { return g304_pack_suit_of(pack_of(t), c); }
 static uint64_t fbit(card c) { return (uint64_t)1 << c; }
 
-static void fcard(const table *t, strbuf *b, card c, int style)
-{
-	if (SIX(t))
-		render_card6(b, c, style);
-	else
-		render_card(b, c, style);
-}
+/* The words that name a table size's second round and its numbers. */
+typedef struct size_words {
+	int state_bid2, match_starts, dealt_rest, bid2_won, rules;
+} size_words;
+static const size_words size_words_of[G304_SIZE_COUNT] = {
+	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES },
+	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6 },
+};
+static const size_words *words_of(const table *t) { return &size_words_of[G(t)->rules.size]; }
+
+static void fcard(const table *t, strbuf *b, card c, int style) { render_card_in(b, pack_of(t), c, style); }
 
 /* A hand as table_sb_hand shows it, in the game's pack. */
 static void fhand(const table *t, strbuf *b, uint64_t set, int style, int numbered)
 {
 	if (!set)
 		table_sb_txt(t, b, T_NONE, NULL, NULL, NULL);
-	else if (SIX(t))
-		render_hand6(b, set, style, numbered);
 	else
-		render_hand(b, (cardset)set, style, numbered);
+		render_hand_in(b, pack_of(t), set, style, numbered);
 }
 
-static card fparse(const table *t, const char *word)
-{
-	return SIX(t) ? render_parse_card6(word) : render_parse_card(word);
-}
+static card fparse(const table *t, const char *word) { return render_parse_card_in(pack_of(t), word); }
 
-/* The partner a seat asks in the four-card bidding. */
-static int asked_partner(const table *t, int s)
-{
-	return SIX(t) ? g6_ask_partner(s) : g304_partner(s);
-}
+/* The partner a seat asks in the four-card bidding: the next of its team. */
+static int asked_partner(const table *t, int s) { return (s + 2) % nseats_of(t); }
 
 static void room_card(const table *t, card c, char *buf, size_t len)
 {
@@ -224,7 +82,7 @@ static void bid_text(int bid, char *buf, size_t len)
  * but >= 0 the team of seat `but` without it (who sits out of a pcc). */
 static void team_names_but(const table *t, int team, int but, char *buf, size_t len)
 {
-	const char *names[G6_SEATS];
+	const char *names[G304_SEATS_MAX];
 	int n = 0;
 	for (int s = team; s < nseats_of(t); s += 2)
 		if (s != but)
@@ -245,8 +103,8 @@ static void team_names(const table *t, int team, char *buf, size_t len)
 /* "trick 3, spades led, trump hidden" for a seat. */
 static void state_line(const table *t, int s, char *buf, size_t len)
 {
-	fview v;
-	fview_of(t, s, &v);
+	g304_view v;
+	view_of(t, s, &v);
 	strbuf b;
 	sb_init(&b, buf, len);
 	sb_printf(&b, "%s: ", table_room_shown(t));
@@ -262,10 +120,10 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 		break;
 	case G304_PHASE_BID8:
 		snprintf(n, sizeof n, "%d", v.bid);
-		table_sb_txt(t, &b, SIX(t) ? T_STATE_BID6 : T_STATE_BID8, n, NULL, NULL);
+		table_sb_txt(t, &b, words_of(t)->state_bid2, n, NULL, NULL);
 		break;
 	case G304_PHASE_PLAY: {
-		const ftrick *tr = &v.tricks[v.ntricks - 1];
+		const g304_trick *tr = &v.tricks[v.ntricks - 1];
 		snprintf(n, sizeof n, "%d", v.ntricks);
 		table_sb_txt(t, &b, T_STATE_TRICK, n, NULL, NULL);
 		if (tr->n)
@@ -290,10 +148,10 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 /* The private hand line: table, state, hand with positions, legal cards. */
 static void hand(table *t, int s)
 {
-	fview v;
-	flegal l;
-	fview_of(t, s, &v);
-	flegal_of(t, s, &l);
+	g304_view v;
+	g304_legal l;
+	view_of(t, s, &v);
+	legal_of(t, s, &l);
 	char line[TABLE_LINE], st[256];
 	strbuf b;
 	sb_init(&b, line, sizeof line);
@@ -333,10 +191,10 @@ static void hand(table *t, int s)
 /* The turn line: "ann: your turn to bid: 170 or more, or pass." */
 static int turn(table *t, int s)
 {
-	flegal l;
-	flegal_of(t, s, &l);
-	fam f;
-	fam_of(t, &f);
+	g304_legal l;
+	legal_of(t, s, &l);
+	g304 f;
+	state_of(t, &f);
 	char what[128];
 	switch (f.phase) {
 	case G304_PHASE_BID4:
@@ -374,22 +232,22 @@ static void match_start(table *t)
 	char a[TEAM_TEXT], b[TEAM_TEXT];
 	team_names(t, 0, a, sizeof a);
 	team_names(t, 1, b, sizeof b);
-	table_say(t, SIX(t) ? T_MATCH_STARTS6 : T_MATCH_STARTS, a, b, NULL);
+	table_say(t, words_of(t)->match_starts, a, b, NULL);
 }
 
 static void dealt(table *t)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	char n[16];
 	snprintf(n, sizeof n, "%d", f.deal_no);
-	table_say(t, T_DEAL, n, table_seat_name(t, f.dealer), table_seat_name(t, (f.dealer + 1) % f.nseats));
+	table_say(t, T_DEAL, n, table_seat_name(t, f.dealer), table_seat_name(t, (f.dealer + 1) % f.seats));
 }
 
 static void deal_end_words(table *t)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	const g304_deal_end *e = &f.last;
 	char a[TEAM_TEXT], b[TEAM_TEXT], c[64];
 	switch (e->outcome) {
@@ -420,7 +278,7 @@ static void deal_end_words(table *t)
 				? (text_fmt_in(table_lang(t), v, sizeof v, verdict[e->caps], 0, NULL), v)
 				: g304_caps_outcome_name(e->caps);
 			table_say(t, T_CAPS_RESULT, vw,
-				  e->caps_seat < f.nseats ? table_seat_name(t, e->caps_seat)
+				  e->caps_seat < f.seats ? table_seat_name(t, e->caps_seat)
 							  : table_txt(t, c, sizeof c, T_NOT_CALLED, NULL, NULL, NULL),
 				  NULL);
 		}
@@ -439,14 +297,14 @@ static void deal_end_words(table *t)
 /* The trumper's private look at the face-down cards of a finished trick. */
 static void inspection(table *t, int trick)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	int tr = f.trumper;
 	if (tr == G304_NO_SEAT || !table_private_ok(t, tr) || trick < 0 || trick >= f.ntricks)
 		return;
-	fview v;
-	fview_of(t, tr, &v);
-	const ftrick *x = &v.tricks[trick];
+	g304_view v;
+	view_of(t, tr, &v);
+	const g304_trick *x = &v.tricks[trick];
 	char cards[TABLE_LINE], line[TABLE_LINE], n[16];
 	strbuf b;
 	sb_init(&b, cards, sizeof cards);
@@ -469,11 +327,11 @@ static void inspection(table *t, int trick)
  * the room may see it. */
 static void trick_all(table *t, int trick, const char *winner)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	if (trick < 0 || trick >= f.ntricks)
 		return;
-	const ftrick *x = &f.tricks[trick];
+	const g304_trick *x = &f.tricks[trick];
 	char cards[TABLE_LINE], down[64], n[16];
 	strbuf b;
 	sb_init(&b, cards, sizeof cards);
@@ -489,14 +347,14 @@ static void trick_all(table *t, int trick, const char *winner)
 	table_say(t, T_TRICK_ALL, winner, n, cards);
 }
 
-static int pcc_broken(const fam *f);
+static int pcc_broken(const g304 *f);
 static int pcc_lost(const table *t);
 
 static void events(table *t, const game_result *res)
 {
-	fam f;
-	fam_of(t, &f);
-	const fam *g = &f;
+	g304 f;
+	state_of(t, &f);
+	const g304 *g = &f;
 	char c1[32], c2[32], n[32], team[TEAM_TEXT];
 	int opened = 0;
 	for (int i = 0; i < res->nevents; i++) {
@@ -513,7 +371,7 @@ static void events(table *t, const game_result *res)
 			table_say(t, T_REJECTED, who, n, NULL);
 			break;
 		case G304_EV_BID:
-			if (e->seat < g->nseats)
+			if (e->seat < g->seats)
 				snprintf(t->bid_by[e->seat], sizeof t->bid_by[0], "%s", who);
 			bid_text(e->value, n, sizeof n);
 			table_say(t, (e->flags & 1) ? T_BID_FOR_PARTNER : T_BID, who, n, NULL);
@@ -532,7 +390,7 @@ static void events(table *t, const game_result *res)
 			table_say(t, T_TRUMP_SET, who, NULL, NULL);
 			break;
 		case G304_EV_DEALT_REST:
-			table_say(t, SIX(t) ? T_DEALT_REST6 : T_DEALT_REST, table_seat_name(t, g->trumper), NULL, NULL);
+			table_say(t, words_of(t)->dealt_rest, table_seat_name(t, g->trumper), NULL, NULL);
 			/* The room hears of the last cards before anyone reads them.
 			 * Every seat has its turn in this bidding round, and its turn
 			 * prompt sends its hand: sent now as well, the same hand would
@@ -540,7 +398,7 @@ static void events(table *t, const game_result *res)
 			 * if a pcc ends the round first). A brief room's prompts send
 			 * no hand: there it goes now. */
 			table_flush(t);
-			for (int s = 0; s < g->nseats; s++) {
+			for (int s = 0; s < g->seats; s++) {
 				if (t->set.brief)
 					table_send_hand(t, s);
 				else if (s != g->turn)
@@ -554,9 +412,9 @@ static void events(table *t, const game_result *res)
 			break;
 		case G304_EV_BID8_WON:
 			bid_text(e->value, n, sizeof n);
-			table_say(t, SIX(t) ? T_BID6_WON : T_BID8_WON, table_bid_name(t, e->seat), n, NULL);
-			if (e->value >= G304_BID_PCC && e->seat < g->nseats) {
-				if (SIX(t)) {
+			table_say(t, words_of(t)->bid2_won, table_bid_name(t, e->seat), n, NULL);
+			if (e->value >= G304_BID_PCC && e->seat < g->seats) {
+				if (g->seats / 2 - 1 > 1) { /* more partners than one sit out */
 					team_names_but(t, g304_team(e->seat), e->seat, team, sizeof team);
 					table_say(t, T_PCC_SIT_OUT6, team, table_bid_name(t, e->seat), NULL);
 				} else {
@@ -572,7 +430,7 @@ static void events(table *t, const game_result *res)
 			 * leader's comes with its prompt). */
 			if (t->hand_due) {
 				table_flush(t);
-				for (int s = 0; s < g->nseats; s++)
+				for (int s = 0; s < g->seats; s++)
 					if ((t->hand_due >> s & 1) && s != g->turn)
 						table_send_hand(t, s);
 			}
@@ -605,7 +463,7 @@ static void events(table *t, const game_result *res)
 			if (tn > 0 && (tn == g->ntricks || g->tricks[tn].n == 0))
 				tn--;
 			if (tn >= 0 && tn < g->ntricks) {
-				const ftrick *x = &g->tricks[tn];
+				const g304_trick *x = &g->tricks[tn];
 				for (int k = 0; k < x->n; k++)
 					if ((x->shown >> k & 1) && x->seat[k] != g->trumper) {
 						room_card(t, x->card[k], c2, sizeof c2);
@@ -673,7 +531,7 @@ static void events(table *t, const game_result *res)
 
 static void refusal(table *t, const game_result *res, int who, char *buf, size_t len)
 {
-	const char *names[G6_SEATS];
+	const char *names[G304_SEATS_MAX];
 	for (int s = 0; s < nseats_of(t); s++)
 		names[s] = table_seat_name(t, s);
 	/* A card the refusal names reads as the player's hand shows it (K♥,
@@ -691,11 +549,11 @@ static void refusal(table *t, const game_result *res, int who, char *buf, size_t
 /* A deal ended: each seat's share of it, for the statistics. */
 static void deal_results(const table *t, store_deal_end *end)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	const g304_deal_end *e = &f.last;
 	memset(end, 0, sizeof *end);
-	for (int s = 0; s < f.nseats; s++) {
+	for (int s = 0; s < f.seats; s++) {
 		int team = g304_team(s);
 		store_result *r = &end->seats[s];
 		table_result_seat(t, s, r);
@@ -763,7 +621,7 @@ static void restored(table *t, const record *r)
 /* A pcc is lost once its bidder loses a trick: from then on the table
  * plays out the rest of the deal at once (the engine plays every trick,
  * so the record stays whole). */
-static int pcc_broken(const fam *f)
+static int pcc_broken(const g304 *f)
 {
 	if (!f->pcc)
 		return 0;
@@ -775,16 +633,16 @@ static int pcc_broken(const fam *f)
 
 static int pcc_lost(const table *t)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	return f.phase == G304_PHASE_PLAY && pcc_broken(&f);
 }
 
 /* The cards seat s holds, its trump card on the table counted. */
 static int cards_held(const table *t, int s)
 {
-	fview v;
-	fview_of(t, s, &v);
+	g304_view v;
+	view_of(t, s, &v);
 	return __builtin_popcountll(v.hand) + (s == v.trumper && v.trump_down && v.trump_card != CARD_NONE);
 }
 
@@ -794,8 +652,8 @@ static int auto_seat(const table *t, int s)
 {
 	if (!t->g || s < 0 || s >= nseats_of(t))
 		return 0;
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	int caps_autoplay = f.caps_seat == s && f.caps_k < f.caps_norder;
 	return caps_autoplay || (f.phase == G304_PHASE_PLAY && pcc_broken(&f))
 	       || (t->seats[s].finish_deal == f.deal_no + 1 && f.caps_seat != G304_NO_SEAT && f.phase == G304_PHASE_PLAY);
@@ -803,8 +661,8 @@ static int auto_seat(const table *t, int s)
 
 static int choose(table *t, int s, int why, game_action *out)
 {
-	flegal fl;
-	flegal_of(t, s, &fl);
+	g304_legal fl;
+	legal_of(t, s, &fl);
 	/* A hint is for what a player must decide: not for a call of spoilt
 	 * trumps or caps, which may be made at any time. */
 	if (why == PRESENT_HINT && !(fl.acts & ~(1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS)))
@@ -830,8 +688,8 @@ static void typed_card(const table *t, int s, card c, char out[16])
 
 static void hint_text(table *t, int s, const game_action *a, char *what, size_t len)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	char code[16];
 	card c = a->ncards ? a->cards[0] : CARD_NONE;
 	switch (a->type) {
@@ -883,15 +741,15 @@ static int parse_bid(const char *s)
  * the hand as shown; "trump" means the trump card on the table. */
 static card parse_played(const table *t, int s, const char *word)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	if (!strcasecmp(word, "trump") && s == f.trumper && f.trump_down)
 		return f.trump_card;
 	char *end;
 	long pos = strtol(word, &end, 10);
 	/* "6" is a position, not the six: a six is named with its suit ("6s"). */
 	if (!*end && end != word && pos >= 1 && pos <= f.ntricks)
-		return SIX(t) ? render_hand6_at(f.hand[s], (int)pos) : render_hand_at((cardset)f.hand[s], (int)pos);
+		return render_hand_in_at(pack_of(t), f.hand[s], (int)pos);
 	return fparse(t, word);
 }
 
@@ -948,8 +806,8 @@ static void cmd_trump(table *t, const char *user, int s, int in_room, char **arg
 
 static void cmd_play(table *t, const char *user, int s, int in_room, char **argv)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	card c = parse_played(t, s, argv[1]);
 	if (c == CARD_NONE) {
 		table_bad_card(t, user, argv[1], T_BAD_CARD);
@@ -957,7 +815,7 @@ static void cmd_play(table *t, const char *user, int s, int in_room, char **argv
 		return;
 	}
 	/* A card that would go face down must not be named in the room. */
-	const ftrick *tr = &f.tricks[f.trick_no < f.ntricks ? f.trick_no : f.ntricks - 1];
+	const g304_trick *tr = &f.tricks[f.trick_no < f.ntricks ? f.trick_no : f.ntricks - 1];
 	if (in_room && f.phase == G304_PHASE_PLAY && f.turn == s && tr->n > 0 && !f.trump_open
 	    && fsuit(t, c) != fsuit(t, tr->card[0])) {
 		table_tell(t, user, T_DOWN_PRIVATELY, table_room_shown(t), NULL, NULL);
@@ -992,8 +850,8 @@ static void cmd_caps(table *t, const char *user, int s, int argc, char **argv)
  * the deal (the caller's are played already, in the stated order). */
 static void cmd_finish(table *t, const char *user, int s)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	if (f.phase != G304_PHASE_PLAY || f.caps_seat == G304_NO_SEAT) {
 		table_tell(t, user, T_FINISH_NOT_NOW, table_room_shown(t), t->host->prefix, NULL);
 		return;
@@ -1039,19 +897,19 @@ static int command(table *t, const char *user, int s, int in_room, int argc, cha
 
 static void table_line(table *t, const char *user, strbuf *b)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	char x[TABLE_LINE], y[TABLE_LINE], n[64];
-	fview v;
+	g304_view v;
 	int me = table_seat_of(t, user);
-	fview_of(t, me >= 0 ? me : 0, &v);
+	view_of(t, me >= 0 ? me : 0, &v);
 	snprintf(n, sizeof n, "%d : %d", f.tokens[0], f.tokens[1]);
 	table_sb_txt(t, b, T_TABLE_TOKENS, n, NULL, NULL);
 	if (f.turn != G304_NO_SEAT)
 		table_sb_txt(t, b, T_TABLE_WAITING, table_seat_name(t, f.turn),
 			     table_phase_word(t, t->gdef->phase_name(f.phase)), NULL);
 	if (v.phase == G304_PHASE_PLAY) {
-		const ftrick *tr = &v.tricks[v.ntricks - 1];
+		const g304_trick *tr = &v.tricks[v.ntricks - 1];
 		strbuf cb;
 		sb_init(&cb, x, sizeof x);
 		for (int k = 0; k < tr->n; k++) {
@@ -1081,18 +939,18 @@ static void table_line(table *t, const char *user, strbuf *b)
 
 static void last(table *t, const char *user, int s)
 {
-	fam f;
-	fam_of(t, &f);
+	g304 f;
+	state_of(t, &f);
 	if (f.phase != G304_PHASE_PLAY || f.trick_no == 0) {
 		table_tell(t, user, T_NO_LAST, table_room_shown(t), NULL, NULL);
 		return;
 	}
 	/* Built from a view of a seat that is not the trumper, so face-down
 	 * cards that stayed hidden show as face down. */
-	int viewer = s >= 0 ? s : (f.trumper + 1) % f.nseats;
-	fview v;
-	fview_of(t, viewer, &v);
-	const ftrick *tr = &v.tricks[f.trick_no - 1];
+	int viewer = s >= 0 ? s : (f.trumper + 1) % f.seats;
+	g304_view v;
+	view_of(t, viewer, &v);
+	const g304_trick *tr = &v.tricks[f.trick_no - 1];
 	char cards[TABLE_LINE], line[TABLE_LINE], n[16];
 	strbuf b;
 	sb_init(&b, cards, sizeof cards);
@@ -1117,8 +975,8 @@ static void score(table *t, char *buf, size_t len)
 	team_names(t, 1, b2, sizeof b2);
 	int tk[2] = { 0, 0 };
 	if (t->g) {
-		fam f;
-		fam_of(t, &f);
+		g304 f;
+		state_of(t, &f);
 		tk[0] = f.tokens[0];
 		tk[1] = f.tokens[1];
 	} else {
@@ -1140,7 +998,7 @@ static void rules(table *t, char *buf, size_t len)
 	const char *args[8] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
 		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
 		paces[t->set.pace % 3], t->set.lastcard ? "on" : "off" };
-	text_fmt_in(table_reader_now(t), buf, len, SIX(t) ? T_RULES6 : T_RULES, 8, args);
+	text_fmt_in(table_reader_now(t), buf, len, words_of(t)->rules, 8, args);
 }
 
 static const present_verb verbs[] = {

@@ -1,10 +1,22 @@
-/* g304.c: the rules of 304: dealing, both biddings, the trump card, closed and open play, scoring. */
+/* g304.c: the rules of 304 at every table size: dealing, both biddings, the
+ * trump card, closed and open play, caps, scoring. A table size is data
+ * (g304_variant); the card arithmetic below reads the pack from the game. */
 #include <string.h>
 #include "g304.h"
 #include "g304_caps.h"
+#include "g304six.h"
 #include "names.h"
 
 NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
+#define G304SIX_PHASE_WORDS(X) \
+	X(DEAL, "deal") X(BID4, "bid4") X(TRUMP4, "trump4") X(BID8, "bid6") \
+	X(TRUMP8, "trump6") X(PLAY, "play") X(OVER, "over")
+NAMES_FUNCTION(g304six_phase_name, G304SIX_PHASE_WORDS)
+
+const g304_variant g304_variants[G304_SIZE_COUNT] = {
+	[G304_SIZE_FOUR] = { "304", &g304_pack_32, 4, 4, 8, NULL },
+	[G304_SIZE_SIX] = { "304six", &g304_pack_36, 6, 4, 6, NULL },
+};
 NAMES_FUNCTION(g304_act_name, G304_ACT_LIST)
 NAMES_FUNCTION(g304_err_name, G304_ERR_LIST)
 NAMES_FUNCTION(g304_ev_name, G304_EV_LIST)
@@ -40,17 +52,49 @@ static int bid_above(const g304_rules *r, int b)
 	return b + 10;
 }
 
-static inline int seat_after(int seat) { return (seat + 1) & 3; }
+/* ---- the pack and the seats of this table size ---- */
+
+static inline int seat_after_n(int seats, int seat) { return seat + 1 == seats ? 0 : seat + 1; }
+#define seat_after(seat) seat_after_n(g->seats, (seat))
+
+/* The card arithmetic of g304_pack.h with the pack's ranks from the game;
+ * four players' eight ranks by shifts. */
+static inline int suit_of(const g304 *g, card c) { return g->ranks == 8 ? c >> 3 : c / g->ranks; }
+static inline g304_set bit_of(card c) { return (g304_set)1 << c; }
+static inline g304_set suit_cards(const g304 *g, int suit) { return g->suits[suit]; }
+static inline card top_of(g304_set s) { return (card)(63 - __builtin_clzll(s)); }
+static inline int count_of(g304_set s) { return __builtin_popcountll(s); }
+static int points_of(const g304 *g, g304_set s)
+{
+	if (g->ranks == 8)
+		return cardset_points((cardset)s);
+	return g304_pack_set_points(g304_variant_of(&g->rules)->pack, s);
+}
+
+/* Two different seats of one team. */
+static inline int partners(int a, int b) { return a != b && a != G304_NO_SEAT && b != G304_NO_SEAT && g304_team(a) == g304_team(b); }
+/* The partner a seat asks in the four-card bidding: the next of its team in
+ * turn order. */
+static inline int ask_partner(const g304 *g, int seat) { return (seat + 2) % g->seats; }
 
 int g304_next_seat(const g304 *g, int seat)
 {
 	int next = seat_after(seat);
-	if (next == g->sitting_out)
+	while (g->sitting_out >> next & 1)
 		next = seat_after(next);
 	return next;
 }
 
-static inline cardset trumps_of(const g304 *g) { return suit_mask(g->trump_suit); }
+static inline g304_set trumps_of(const g304 *g) { return suit_cards(g, g->trump_suit); }
+
+/* The cards of a team's seats in a per-seat array. */
+static g304_set team_cards(const g304 *g, const g304_set *sets, int team)
+{
+	g304_set s = 0;
+	for (int seat = team; seat < g->seats; seat += 2)
+		s |= sets[seat];
+	return s;
+}
 
 /* ---- match and deal ---- */
 
@@ -59,7 +103,16 @@ void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
 	memset(g, 0, sizeof *g);
 	if (rules)
 		g->rules = *rules;
-	g->dealer = (uint8_t)(first_dealer & 3);
+	if (g->rules.size >= G304_SIZE_COUNT)
+		g->rules.size = G304_SIZE_FOUR;
+	const g304_variant *var = g304_variant_of(&g->rules);
+	g->seats = var->seats;
+	g->ntricks = var->hand;
+	g->ranks = var->pack->ranks;
+	g->ncards = (uint8_t)(var->pack->ranks * SUIT_COUNT);
+	for (int x = 0; x < SUIT_COUNT; x++)
+		g->suits[x] = g304_pack_suit(var->pack, x);
+	g->dealer = (uint8_t)(first_dealer >= 0 && first_dealer < g->seats ? first_dealer : 0);
 	g->tokens[0] = g->tokens[1] = G304_START_TOKENS;
 	g->winner = -1;
 	g->phase = G304_PHASE_DEAL;
@@ -74,19 +127,20 @@ static void tricks_clear(g304 *g)
 {
 	g->trick_no = 0;
 	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < G304_TRICKS; t++)
+	for (int t = 0; t < G304_TRICKS_MAX; t++)
 		g->tricks[t].winner = G304_NO_SEAT;
 	g->won[0] = g->won[1] = 0;
 	g->tricks_won[0] = g->tricks_won[1] = 0;
 }
 
-static void deal_batch(g304 *g, int base)
+/* Deals `each` cards to every seat from deck[base], dealer+1 first. */
+static void deal_batch(g304 *g, int base, int each)
 {
-	for (int k = 0; k < G304_SEATS; k++) {
-		int seat = (g->dealer + 1 + k) & 3;
-		cardset got = 0;
-		for (int i = 0; i < 4; i++)
-			got |= card_bit(g->deck[base + 4 * k + i]);
+	for (int k = 0; k < g->seats; k++) {
+		int seat = (g->dealer + 1 + k) % g->seats;
+		g304_set got = 0;
+		for (int i = 0; i < each; i++)
+			got |= bit_of(g->deck[base + each * k + i]);
 		g->hand[seat] |= got;
 		g->dealt[seat] |= got;
 		if (base == 0)
@@ -94,17 +148,20 @@ static void deal_batch(g304 *g, int base)
 	}
 }
 
-int g304_deal(g304 *g, const card deck[CARD_COUNT])
+int g304_deal(g304 *g, const card *deck)
 {
 	if (g->phase == G304_PHASE_OVER)
 		return G304_ERR_MATCH_OVER;
 	if (g->phase != G304_PHASE_DEAL)
 		return G304_ERR_WRONG_PHASE;
-	memcpy(g->deck, deck, CARD_COUNT);
+	if (g->ncards == CARD_COUNT)
+		memcpy(g->deck, deck, CARD_COUNT); /* four players: a fixed copy */
+	else
+		memcpy(g->deck, deck, g->ncards);
 	memset(g->first4, 0, sizeof g->first4);
 	memset(g->dealt, 0, sizeof g->dealt);
 	memset(g->hand, 0, sizeof g->hand);
-	deal_batch(g, 0);
+	deal_batch(g, 0, g304_variant_of(&g->rules)->first);
 	g->deal_no++;
 	g->phase = G304_PHASE_BID4;
 	g->turn = (uint8_t)seat_after(g->dealer);
@@ -118,7 +175,7 @@ int g304_deal(g304 *g, const card deck[CARD_COUNT])
 	g->trump_card = CARD_NONE;
 	g->trump_down = g->trump_open = g->trump_public = 0;
 	g->pcc = g->exhausted = 0;
-	g->sitting_out = G304_NO_SEAT;
+	g->sitting_out = 0;
 	tricks_clear(g);
 	g->caps_seat = G304_NO_SEAT;
 	g->caps_norder = g->caps_k = 0;
@@ -177,8 +234,8 @@ static void end_init(const g304 *g, g304_deal_end *end, int outcome)
 	/* Points only for a deal played out: elsewhere they would mean nothing
 	 * and could tell the value of cards that stayed face down. */
 	if (outcome == G304_OUTCOME_SCORED) {
-		end->points[0] = (int16_t)cardset_points(g->won[0]);
-		end->points[1] = (int16_t)cardset_points(g->won[1]);
+		end->points[0] = (int16_t)points_of(g, g->won[0]);
+		end->points[1] = (int16_t)points_of(g, g->won[1]);
 	}
 }
 
@@ -200,7 +257,7 @@ static int bid4_min(const g304 *g, int seat)
 {
 	int lo = bid_above(&g->rules, g->bid);
 	int spoke = (g->spoke >> seat) & 1;
-	int over_partner = g->bidder == g304_partner(seat);
+	int over_partner = partners(g->bidder, seat);
 	if (g->rules.bidding == G304_BIDDING_SINGLE) {
 		if (spoke || over_partner) {
 			if (g->any200)
@@ -230,7 +287,7 @@ static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
 	if (v <= g->bid)
 		return play_refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
 	int spoke = (g->spoke >> seat) & 1;
-	int over_partner = g->bidder == g304_partner(seat);
+	int over_partner = partners(g->bidder, seat);
 	if (g->rules.bidding == G304_BIDDING_SINGLE) {
 		if ((spoke || over_partner) && (g->any200 || v < G304_LIMIT_BID))
 			return play_refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, 0);
@@ -247,14 +304,14 @@ static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
  * round is over. `owner` is the seat whose turn it was (the asker, if any). */
 static void bid4_next(g304 *g, int owner, g304_result *res)
 {
-	if (g->bidder == G304_NO_SEAT && g->passes >= 4) {
+	if (g->bidder == G304_NO_SEAT && g->passes >= g->seats) {
 		g304_deal_end end;
 		end_init(g, &end, G304_OUTCOME_PASSED_OUT);
 		play_emit(res, G304_EV_PASSED_OUT, G304_NO_SEAT, 0, CARD_NONE, 0);
 		end_deal(g, &end, 0, res);
 		return;
 	}
-	if (g->bidder != G304_NO_SEAT && g->passes >= 3) {
+	if (g->bidder != G304_NO_SEAT && g->passes >= g->seats - 1) {
 		g->trumper = g->bidder;
 		g->phase = G304_PHASE_TRUMP4;
 		g->turn = g->trumper;
@@ -277,7 +334,7 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 			return play_refuse(res, G304_ERR_REJECT_NOT_FIRST, first, 0);
 		if (g->spoke || answering)
 			return play_refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
-		int pts = cardset_points(g->hand[seat]);
+		int pts = points_of(g, g->hand[seat]);
 		if (pts >= G304_REJECT_BELOW)
 			return play_refuse(res, G304_ERR_REJECT_POINTS, pts, 0);
 		g304_deal_end end;
@@ -295,10 +352,10 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 	case G304_ACT_PARTNER:
 		if (answering)
 			return play_refuse(res, G304_ERR_ASK_ANSWERING, g->asker, 0);
-		if (g->bidder == g304_partner(seat))
+		if (partners(g->bidder, seat))
 			return play_refuse(res, G304_ERR_ASK_PARTNER_HIGH, g->bidder, 0);
 		g->asker = (uint8_t)seat;
-		g->turn = (uint8_t)g304_partner(seat);
+		g->turn = (uint8_t)ask_partner(g, seat);
 		play_emit(res, G304_EV_ASK, seat, 0, CARD_NONE, 0);
 		return G304_ERR_OK;
 	case G304_ACT_BID: {
@@ -333,8 +390,8 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 static void lay_trump_card(g304 *g, card c)
 {
 	g->trump_card = c;
-	g->trump_suit = (uint8_t)card_suit(c);
-	g->hand[g->trumper] &= ~card_bit(c);
+	g->trump_suit = (uint8_t)suit_of(g, c);
+	g->hand[g->trumper] &= ~bit_of(c);
 	g->trump_down = 1;
 }
 
@@ -343,8 +400,9 @@ static void lay_trump_card(g304 *g, card c)
 static void reveal_trump(g304 *g, g304_result *res);
 
 /* The trick a question after `cards` cards of play is about: the one in
- * progress, or the one just finished (-1 before the first card). */
-static int caps_trick_of(int cards) { return cards == 0 ? -1 : (cards - 1) / 4; }
+ * progress, or the one just finished (-1 before the first card). There is
+ * no caps in pcc, so every trick has a card from every seat. */
+static int caps_trick_of(const g304 *g, int cards) { return cards == 0 ? -1 : (cards - 1) / g->seats; }
 
 /* After every change of what players know: has caps become certain for a
  * player of a team that may call it? Records the trick it happened in.
@@ -361,8 +419,12 @@ static inline void caps_update(g304 *g, int opened)
 static void caps_track(g304 *g, int opened)
 {
 	const g304_trick *t = &g->tricks[g->trick_no];
-	int cards = g->trick_no * 4 + t->n;
-	int when = caps_trick_of(cards);
+	int cards = g->trick_no * g->seats + t->n;
+	int when = caps_trick_of(g, cards);
+	if (g->rules.size != G304_SIZE_FOUR) {
+		g304six_caps_track(g, when);
+		return;
+	}
 	/* One budget for every question asked after this card. */
 	int unlimited = g->caps_budget == G304_CAPS_UNLIMITED;
 	unsigned long left = g->caps_budget && !unlimited ? g->caps_budget : G304_CAPS_TRACK_BUDGET;
@@ -406,17 +468,17 @@ static void caps_track(g304 *g, int opened)
 
 int g304_play_position(const g304 *g, int cards, int opened, g304 *out)
 {
-	int played = g->trick_no * 4 + (g->trick_no < G304_TRICKS ? g->tricks[g->trick_no].n : 0);
-	if (g->phase != G304_PHASE_PLAY || g->pcc || g->trumper >= G304_SEATS || cards < 0
-	    || cards >= G304_TRICKS * 4 || cards > played || (opened && (cards != 0 || !g->caps_opened)))
+	int played = g->trick_no * g->seats + (g->trick_no < g->ntricks ? g->tricks[g->trick_no].n : 0);
+	if (g->phase != G304_PHASE_PLAY || g->pcc || g->trumper >= g->seats || cards < 0
+	    || cards >= g->ntricks * g->seats || cards > played || (opened && (cards != 0 || !g->caps_opened)))
 		return 0;
 	g304 *r = out;
 	*r = *g;
 	/* The start of play: every card dealt is in hand but the trump card,
 	 * which lies face down on the table; no trump is known yet. */
-	for (int s = 0; s < G304_SEATS; s++)
+	for (int s = 0; s < g->seats; s++)
 		r->hand[s] = r->dealt[s];
-	r->hand[r->trumper] &= ~card_bit(r->trump_card);
+	r->hand[r->trumper] &= ~bit_of(r->trump_card);
 	r->trump_down = 1;
 	r->trump_open = r->trump_public = 0;
 	r->exhausted = 0;
@@ -433,8 +495,8 @@ int g304_play_position(const g304 *g, int cards, int opened, g304 *out)
 	if (g->caps_opened && (opened || cards > 0))
 		reveal_trump(r, NULL);
 	for (int k = 0; k < cards; k++) {
-		const g304_trick *t = &g->tricks[k / 4];
-		g304_action a = { .type = G304_ACT_PLAY, .seat = t->seat[k % 4], .card = t->card[k % 4] };
+		const g304_trick *t = &g->tricks[k / g->seats];
+		g304_action a = { .type = G304_ACT_PLAY, .seat = t->seat[k % g->seats], .card = t->card[k % g->seats] };
 		if (g304_apply(r, &a, NULL) != G304_ERR_OK)
 			return 0; /* cannot happen: these cards were accepted in this order */
 	}
@@ -472,7 +534,7 @@ static int caps_ask_again(g304 *g, int team, int cards, int opened)
  * before `limit`; the first that proves certain becomes caps_since. */
 static void caps_settle_team(g304 *g, int team, int limit)
 {
-	for (int cards = 0; cards < G304_TRICKS * 4 && caps_trick_of(cards) < limit; cards++) {
+	for (int cards = 0; cards < g->ntricks * g->seats && cards < 32 && caps_trick_of(g, cards) < limit; cards++) {
 		for (int opened = 0; opened < 2; opened++) {
 			int pend = opened ? cards == 0 && (g->caps_pend_open >> team & 1)
 			                  : (int)(g->caps_pend[team] >> cards & 1);
@@ -483,7 +545,7 @@ static void caps_settle_team(g304 *g, int team, int limit)
 			else
 				g->caps_pend[team] &= ~(1u << cards);
 			if (caps_ask_again(g, team, cards, opened)) {
-				g->caps_since[team] = (int8_t)caps_trick_of(cards);
+				g->caps_since[team] = (int8_t)caps_trick_of(g, cards);
 				g->caps_pend[team] = 0;
 				g->caps_pend_open &= (uint8_t)~(1u << team);
 				return;
@@ -497,7 +559,7 @@ void g304_caps_settle(g304 *g)
 	if (g->phase != G304_PHASE_PLAY)
 		return;
 	for (int team = 0; team < 2; team++)
-		caps_settle_team(g, team, g->caps_since[team] == G304_CAPS_NEVER ? G304_TRICKS : g->caps_since[team]);
+		caps_settle_team(g, team, g->caps_since[team] == G304_CAPS_NEVER ? g->ntricks : g->caps_since[team]);
 }
 
 /* Is a call now within the grace: before the end of the trick in which caps
@@ -526,19 +588,24 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 		return play_refuse(res, G304_ERR_CAPS_CALLED, g->caps_seat, 0);
 	g304_view v;
 	g304_view_of(g, seat, &v);
-	cardset cards = g304_caps_cards(&v), listed = 0;
-	int ok = a->norder > 0 && a->norder == cardset_count(cards);
+	/* The cards a claim orders: the hand, and the trump card on the table
+	 * if it is the seat's. */
+	g304_set cards = v.hand, listed = 0;
+	if (v.trump_down && seat == g->trumper)
+		cards |= bit_of(g->trump_card);
+	int ok = a->norder > 0 && a->norder == count_of(cards);
 	for (int i = 0; ok && i < a->norder; i++) {
-		ok = a->order[i] < CARD_COUNT && (cards & card_bit(a->order[i])) && !(listed & card_bit(a->order[i]));
+		ok = a->order[i] < g->ncards && (cards & bit_of(a->order[i])) && !(listed & bit_of(a->order[i]));
 		if (ok)
-			listed |= card_bit(a->order[i]);
+			listed |= bit_of(a->order[i]);
 	}
 	if (!ok)
-		return play_refuse(res, G304_ERR_CAPS_ORDER, cardset_count(cards), 0);
+		return play_refuse(res, G304_ERR_CAPS_ORDER, count_of(cards), 0);
 	int team = g304_team(seat);
 	int judged;
-	int certain = g304_caps_check(&v, a->order, a->norder, NULL);
-	if (certain && caps_timely(g, team) && g->tricks_won[!team] == 0) {
+	int four = g->rules.size == G304_SIZE_FOUR;
+	int certain = four ? g304_caps_check(&v, a->order, a->norder, NULL) : g6_caps_check(&v, a->order, a->norder);
+	if (four && certain && caps_timely(g, team) && g->tricks_won[!team] == 0) {
 		/* Timely by what the tracking proved; a question it left
 		 * undecided about an earlier trick could make it late. */
 		caps_settle_team(g, team, g->tricks[g->trick_no].n == 0 ? g->trick_no - 1 : g->trick_no);
@@ -554,7 +621,10 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 	g->caps_k = 0;
 	memcpy(g->caps_order, a->order, a->norder);
 	g->caps_judged = (uint8_t)judged;
-	g->caps_bonus = g->trick_no < 6 || (g->trick_no == 6 && g->tricks[6].n == 0);
+	/* The bonus: two tricks or more still to play (before the seventh of
+	 * eight tricks, the fifth of six). */
+	g->caps_bonus = g->trick_no < g->ntricks - 2
+		|| (g->trick_no == g->ntricks - 2 && g->tricks[g->trick_no].n == 0);
 	play_emit(res, G304_EV_CAPS, seat, 0, CARD_NONE, 0);
 	return G304_ERR_OK;
 }
@@ -586,12 +656,13 @@ static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
 		return play_refuse(res, G304_ERR_NOT_TRUMPER, g->trumper, 0);
 	/* After the four-card bidding the hand is the first four cards; the
 	 * rest are dealt only once the trump card lies on the table. */
-	if (a->card >= CARD_COUNT || !(g->hand[a->seat] & card_bit(a->card)))
+	if (a->card >= g->ncards || !(g->hand[a->seat] & bit_of(a->card)))
 		return play_refuse(res, G304_ERR_NOT_IN_HAND, a->card, 0);
 	lay_trump_card(g, a->card);
 	play_emit(res, G304_EV_TRUMP_SET, a->seat, 0, CARD_NONE, 0);
 	if (g->phase == G304_PHASE_TRUMP4) {
-		deal_batch(g, 16);
+		const g304_variant *var = g304_variant_of(&g->rules);
+		deal_batch(g, g->seats * var->first, var->hand - var->first);
 		play_emit(res, G304_EV_DEALT_REST, G304_NO_SEAT, 0, CARD_NONE, 0);
 		g->phase = G304_PHASE_BID8;
 		g->turn = g->trumper;
@@ -616,7 +687,7 @@ static void bid8_end(g304 *g, g304_result *res)
 		return;
 	}
 	/* The old trump card goes back to its owner; the new trumper picks again. */
-	g->hand[g->trumper] |= card_bit(g->trump_card);
+	g->hand[g->trumper] |= bit_of(g->trump_card);
 	g->trump_down = 0;
 	play_emit(res, G304_EV_TRUMP_BACK, g->trumper, 0, CARD_NONE, 0);
 	g->trump_card = CARD_NONE;
@@ -624,8 +695,11 @@ static void bid8_end(g304 *g, g304_result *res)
 	g->bid = g->bid8;
 	g->bidder = g->bidder8;
 	if (g->bid8 == G304_BID_PCC) {
+		/* Partner close caps: the trumper's partners lay their cards aside. */
 		g->pcc = 1;
-		g->sitting_out = (uint8_t)g304_partner(g->trumper);
+		for (int s = 0; s < g->seats; s++)
+			if (partners(s, g->trumper))
+				g->sitting_out |= (uint8_t)(1u << s);
 	}
 	g->phase = G304_PHASE_TRUMP8;
 	g->turn = g->trumper;
@@ -646,7 +720,7 @@ static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 		return play_refuse(res, G304_ERR_ASK_EIGHT, 0, 0);
 	case G304_ACT_BID: {
 		int v = a->value;
-		if (g->bidder8 == g304_partner(seat))
+		if (partners(g->bidder8, seat))
 			return play_refuse(res, G304_ERR_BID8_PARTNER, g->bidder8, 0);
 		if (v != G304_BID_PCC) {
 			if (v > G304_MAX_BID)
@@ -675,7 +749,7 @@ static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 		return play_refuse(res, G304_ERR_WRONG_PHASE, g->phase, 0);
 	}
 	g->turns8++;
-	if (g->turns8 >= G304_SEATS || g->bid8 == G304_BID_PCC)
+	if (g->turns8 >= g->seats || g->bid8 == G304_BID_PCC)
 		bid8_end(g, res);
 	else
 		g->turn = (uint8_t)seat_after(seat);
@@ -684,7 +758,7 @@ static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 
 /* ---- play ---- */
 
-static inline int trick_size(const g304 *g) { return g->pcc ? 3 : 4; }
+static inline int trick_size(const g304 *g) { return g->pcc ? g->seats - count_of(g->sitting_out) : g->seats; }
 
 /* The first-trick rule: a trumper who is dealer+1 may not lead a trump to
  * the first trick of a closed game. */
@@ -696,18 +770,18 @@ static inline int first_lead_barred(const g304 *g, int seat)
 
 /* Cards `seat` may play now (its turn in PLAY assumed). Never empty for the
  * seat to move: see RULES.md's two corners. */
-static cardset play_mask(const g304 *g, int seat)
+static g304_set play_mask(const g304 *g, int seat)
 {
 	const g304_trick *t = &g->tricks[g->trick_no];
-	cardset hand = g->hand[seat];
+	g304_set hand = g->hand[seat];
 	int trumper = seat == g->trumper;
 	if (t->n == 0) {
 		if (!trumper)
 			return hand;
 		if (!hand) /* last trick: only the trump card is left */
-			return g->trump_down ? card_bit(g->trump_card) : 0;
-		cardset m = hand;
-		cardset in_hand_trumps = hand & trumps_of(g);
+			return g->trump_down ? bit_of(g->trump_card) : 0;
+		g304_set m = hand;
+		g304_set in_hand_trumps = hand & trumps_of(g);
 		if (g->exhausted && in_hand_trumps)
 			m = in_hand_trumps;
 		if (first_lead_barred(g, seat)) {
@@ -717,8 +791,9 @@ static cardset play_mask(const g304 *g, int seat)
 		}
 		return m;
 	}
-	card cut_card = trumper && g->trump_down ? g->trump_card : CARD_NONE;
-	return g304_follow_cards(hand, card_suit(t->card[0]), cut_card, g->trump_suit);
+	int led = suit_of(g, t->card[0]);
+	g304_set cut = trumper && g->trump_down ? bit_of(g->trump_card) : 0;
+	return g304_follow(hand, suit_cards(g, led), cut, trumps_of(g), led == g->trump_suit);
 }
 
 /* Why `c` is not among play_mask(g, seat). */
@@ -727,17 +802,17 @@ static int play_refusal(const g304 *g, int seat, card c, g304_result *res)
 	const g304_trick *t = &g->tricks[g->trick_no];
 	int trumper = seat == g->trumper;
 	int is_trump_card = trumper && g->trump_down && c == g->trump_card;
-	if (c >= CARD_COUNT || (!(g->hand[seat] & card_bit(c)) && !is_trump_card))
+	if (c >= g->ncards || (!(g->hand[seat] & bit_of(c)) && !is_trump_card))
 		return play_refuse(res, G304_ERR_NOT_IN_HAND, c, 0);
 	if (t->n == 0) {
 		if (is_trump_card)
 			return play_refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
-		if (trumper && g->exhausted && card_suit(c) != g->trump_suit)
+		if (trumper && g->exhausted && suit_of(g, c) != g->trump_suit)
 			return play_refuse(res, G304_ERR_EXHAUSTED_TRUMPS, 0, 0);
 		return play_refuse(res, G304_ERR_NO_TRUMP_LEAD_FIRST, 0, 0);
 	}
-	int led = card_suit(t->card[0]);
-	if (g->hand[seat] & suit_mask(led))
+	int led = suit_of(g, t->card[0]);
+	if (g->hand[seat] & suit_cards(g, led))
 		return play_refuse(res, G304_ERR_FOLLOW_SUIT, led, 0);
 	if (is_trump_card)
 		return play_refuse(res, G304_ERR_TRUMP_CARD_RESERVED, 0, 0);
@@ -750,7 +825,7 @@ static void reveal_trump(g304 *g, g304_result *res)
 {
 	int back = g->trump_down;
 	if (back)
-		g->hand[g->trumper] |= card_bit(g->trump_card);
+		g->hand[g->trumper] |= bit_of(g->trump_card);
 	g->trump_down = 0;
 	g->trump_open = 1;
 	g->trump_public = 1;
@@ -763,10 +838,10 @@ static void score_deal(g304 *g, g304_result *res)
 	end_init(g, &end, G304_OUTCOME_SCORED);
 	int tt = g304_team(g->trumper);
 	if (g->pcc) {
-		/* The sitting-out partner's cards were never played; they count
+		/* The sitting-out partners' cards were never played; they count
 		 * for the trumper's side so a deal's points always total 304. */
-		end.points[tt] = (int16_t)(end.points[tt] + cardset_points(g->hand[g->sitting_out]));
-		end.made = g->tricks_won[tt] == G304_TRICKS;
+		end.points[tt] = (int16_t)(end.points[tt] + points_of(g, team_cards(g, g->hand, tt)));
+		end.made = g->tricks_won[tt] == g->ntricks;
 	} else {
 		end.made = end.points[tt] >= g->bid;
 	}
@@ -792,9 +867,9 @@ static void score_deal(g304 *g, g304_result *res)
 		end_deal(g, &end, 0, res);
 		return;
 	}
-	if (strict && !g->pcc && g->caps_since[tt] == G304_CAPS_NEVER && g->tricks_won[tt] == G304_TRICKS)
-		caps_settle_team(g, tt, G304_TRICKS); /* was it ever certain? settle what is undecided */
-	if (strict && !g->pcc && g->caps_since[tt] != G304_CAPS_NEVER && g->tricks_won[tt] == G304_TRICKS) {
+	if (strict && !g->pcc && g->caps_since[tt] == G304_CAPS_NEVER && g->tricks_won[tt] == g->ntricks)
+		caps_settle_team(g, tt, g->ntricks); /* was it ever certain? settle what is undecided */
+	if (strict && !g->pcc && g->caps_since[tt] != G304_CAPS_NEVER && g->tricks_won[tt] == g->ntricks) {
 		/* Every trick won without the call the team could have made. */
 		end.caps = G304_CAPSO_LATE;
 		pay(g, tt, G304_WRONG_CAPS_PAYS, &end);
@@ -813,12 +888,12 @@ static void finish_trick(g304 *g, g304_result *res)
 {
 	g304_trick *t = &g->tricks[g->trick_no];
 	int n = t->n;
-	cardset cards = 0;
+	g304_set cards = 0;
 	for (int i = 0; i < n; i++)
-		cards |= card_bit(t->card[i]);
-	int led = card_suit(t->card[0]);
-	cardset trumps = cards & trumps_of(g);
-	card top = trumps ? cardset_top(trumps) : cardset_top(cards & suit_mask(led));
+		cards |= bit_of(t->card[i]);
+	int led = suit_of(g, t->card[0]);
+	g304_set trumps = cards & trumps_of(g);
+	card top = trumps ? top_of(trumps) : top_of(cards & suit_cards(g, led));
 	int wi = 0;
 	while (t->card[wi] != top)
 		wi++;
@@ -826,10 +901,10 @@ static void finish_trick(g304 *g, g304_result *res)
 
 	if (t->down && !g->trump_open) {
 		/* The inspection: any trump face down opens the trump. */
-		cardset down = 0;
+		g304_set down = 0;
 		for (int i = 0; i < n; i++)
 			if (t->down >> i & 1)
-				down |= card_bit(t->card[i]);
+				down |= bit_of(t->card[i]);
 		if (down & trumps_of(g)) {
 			for (int i = 0; i < n; i++) {
 				int own_throw = t->seat[i] == g->trumper && t->card[i] != g->trump_card;
@@ -850,7 +925,7 @@ static void finish_trick(g304 *g, g304_result *res)
 	play_emit(res, G304_EV_TRICK, winner, g->trick_no, CARD_NONE, 0);
 	if (g->exhausted && !(g->hand[g->trumper] & trumps_of(g)))
 		g->exhausted = 0;
-	if (++g->trick_no == G304_TRICKS) {
+	if (++g->trick_no == g->ntricks) {
 		score_deal(g, res);
 		return;
 	}
@@ -887,16 +962,16 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 	default:
 		return play_refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
 	}
-	if (seat == g->sitting_out)
+	if (g->sitting_out >> seat & 1)
 		return play_refuse(res, G304_ERR_SITTING_OUT, g->trumper, 0);
 	if (seat != g->turn)
 		return play_refuse(res, G304_ERR_NOT_YOUR_TURN, g->turn, 0);
 	card c = a->card;
-	cardset legal = play_mask(g, seat);
+	g304_set legal = play_mask(g, seat);
 	card next = caps_next(g, seat);
-	if (next != CARD_NONE && (legal & card_bit(next)) && c != next)
+	if (next != CARD_NONE && (legal & bit_of(next)) && c != next)
 		return play_refuse(res, G304_ERR_CAPS_NEXT, next, 0);
-	if (c >= CARD_COUNT || !(legal & card_bit(c)))
+	if (c >= g->ncards || !(legal & bit_of(c)))
 		return play_refusal(g, seat, c, res);
 	if (next != CARD_NONE) {
 		if (c == next) {
@@ -911,22 +986,22 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 
 	int trumper = seat == g->trumper;
 	int from_table_lead = g->trump_down && c == g->trump_card;
-	if (t->n == 0 && trumper && card_suit(c) == g->trump_suit && !from_table_lead) {
+	if (t->n == 0 && trumper && suit_of(g, c) == g->trump_suit && !from_table_lead) {
 		if (first_lead_barred(g, seat)) {
 			/* RULES.md's corner: nothing but trumps in hand; the game goes open. */
 			play_emit(res, G304_EV_OPENED, seat, 0, g->trump_card, 0);
 			reveal_trump(g, res);
 		}
 		if (!g->pcc && !g->exhausted) {
-			cardset others = 0;
-			for (int s = 0; s < G304_SEATS; s++)
+			g304_set others = 0;
+			for (int s = 0; s < g->seats; s++)
 				if (s != seat)
 					others |= g->hand[s];
 			if (!(others & trumps_of(g)))
 				g->exhausted = 1;
 		}
 	}
-	int down = t->n > 0 && !g->trump_open && card_suit(c) != card_suit(t->card[0]);
+	int down = t->n > 0 && !g->trump_open && suit_of(g, c) != suit_of(g, t->card[0]);
 	int from_table = trumper && g->trump_down && c == g->trump_card;
 	if (from_table) {
 		t->tcard |= (uint8_t)(1u << t->n);
@@ -934,7 +1009,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 		if (!down)
 			g->trump_public = 1; /* the trumper's last card, played to a trump lead */
 	} else
-		g->hand[seat] &= ~card_bit(c);
+		g->hand[seat] &= ~bit_of(c);
 	t->seat[t->n] = (uint8_t)seat;
 	t->card[t->n] = c;
 	if (down)
@@ -952,7 +1027,7 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 {
 	int tt = g304_team(g->trumper);
-	cardset opp = g->dealt[seat_after(g->trumper)] | g->dealt[(g->trumper + 3) & 3];
+	g304_set opp = team_cards(g, g->dealt, !tt);
 	int right = !(opp & trumps_of(g));
 	play_emit(res, G304_EV_SPOILT, a->seat, 0, CARD_NONE, right);
 	g304_deal_end end;
@@ -976,7 +1051,7 @@ static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 {
 	play_clear(res);
-	if (a->seat >= G304_SEATS)
+	if (a->seat >= g->seats)
 		return play_refuse(res, G304_ERR_BAD_SEAT, a->seat, 0);
 	if (a->type >= G304_ACT_COUNT)
 		return play_refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
@@ -1016,17 +1091,17 @@ int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 {
 	memset(out, 0, sizeof *out);
-	if (seat < 0 || seat >= G304_SEATS)
+	if (seat < 0 || seat >= g->seats)
 		return;
 	switch (g->phase) {
 	case G304_PHASE_BID4:
 		if (seat == seat_after(g->dealer) && !g->spoke && g->asker == G304_NO_SEAT
-		    && cardset_points(g->hand[seat]) < G304_REJECT_BELOW)
+		    && points_of(g, g->hand[seat]) < G304_REJECT_BELOW)
 			out->acts |= 1u << G304_ACT_REDEAL;
 		if (seat != g->turn)
 			return;
 		out->acts |= 1u << G304_ACT_PASS;
-		if (g->asker == G304_NO_SEAT && g->bidder != g304_partner(seat))
+		if (g->asker == G304_NO_SEAT && !partners(g->bidder, seat))
 			out->acts |= 1u << G304_ACT_PARTNER;
 		out->bid_min = (uint16_t)bid4_min(g, seat);
 		if (out->bid_min)
@@ -1043,7 +1118,7 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 		if (seat != g->turn)
 			return;
 		out->acts |= 1u << G304_ACT_PASS;
-		if (g->bidder8 != g304_partner(seat)) {
+		if (!partners(g->bidder8, seat)) {
 			out->pcc_ok = 1;
 			out->acts |= 1u << G304_ACT_BID;
 			out->bid_min = (uint16_t)bid8_min(g);
@@ -1059,8 +1134,8 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 			out->acts |= 1u << G304_ACT_PLAY;
 			out->cards = play_mask(g, seat);
 			card next = caps_next(g, seat);
-			if (next != CARD_NONE && (out->cards & card_bit(next)))
-				out->cards = card_bit(next);
+			if (next != CARD_NONE && (out->cards & bit_of(next)))
+				out->cards = bit_of(next);
 		}
 		return;
 	default:
@@ -1074,6 +1149,7 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 {
 	memset(v, 0, sizeof *v);
 	v->seat = (uint8_t)seat;
+	v->size = g->rules.size;
 	v->phase = g->phase;
 	v->dealer = g->dealer;
 	v->turn = g->turn;
@@ -1090,11 +1166,11 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 	v->trumper = G304_NO_SEAT;
 	v->bidder = G304_NO_SEAT;
 	v->caps_seat = G304_NO_SEAT;
-	if (seat < 0 || seat >= G304_SEATS || g->phase == G304_PHASE_DEAL || g->phase == G304_PHASE_OVER) {
+	if (seat < 0 || seat >= g->seats || g->phase == G304_PHASE_DEAL || g->phase == G304_PHASE_OVER) {
 		/* Between deals nothing of the old deal is shown but its end. */
 		v->turn = G304_NO_SEAT;
 		v->asker = G304_NO_SEAT;
-		v->sitting_out = G304_NO_SEAT;
+		v->sitting_out = 0;
 		return;
 	}
 	v->hand = g->hand[seat];
@@ -1119,7 +1195,7 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 	v->caps_norder = g->caps_norder;
 	v->caps_k = g->caps_k;
 	memcpy(v->caps_order, g->caps_order, sizeof v->caps_order);
-	v->ntricks = (uint8_t)(g->trick_no + (g->trick_no < G304_TRICKS));
+	v->ntricks = (uint8_t)(g->trick_no + (g->trick_no < g->ntricks));
 	for (int i = 0; i < v->ntricks; i++) {
 		const g304_trick *t = &g->tricks[i];
 		g304_trick *out = &v->tricks[i];
@@ -1131,7 +1207,7 @@ void g304_view_of(const g304 *g, int seat, g304_view *v)
 			if (hidden && t->seat[k] != seat && !inspected)
 				out->card[k] = CARD_NONE;
 		}
-		for (int k = t->n; k < G304_SEATS; k++)
+		for (int k = t->n; k < G304_SEATS_MAX; k++)
 			out->card[k] = CARD_NONE;
 	}
 	v->tricks_won[0] = g->tricks_won[0];

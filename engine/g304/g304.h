@@ -1,7 +1,11 @@
-/* g304.h: the rules of 304 (Jaffna rules, seeds 000 and 001 as settled by RULES.md).
+/* g304.h: the rules of 304 (Jaffna rules, seeds 000 and 001 as settled by RULES.md)
+ * at every table size (issue 31): four players with 32 cards, six with 36.
  *
  * A game is a plain value (no pointers inside, copy it with =): a match of
- * deals between seats 0..3, seats 0 and 2 forming team 0. The host feeds it
+ * deals between seats 0..n-1, the even seats forming team 0. The table size
+ * is a table option (g304_rules.size) and a description (g304_variant) says
+ * what differs: the pack, the deal batches, the seats and the tricks; one
+ * rules module reads it. The host feeds it
  * a deck for each deal (g304_deal) and the players' actions (g304_apply);
  * it answers every refused action with a code and parameters that say why.
  * g304_view gives exactly what one seat may know. No I/O, no clock, no globals.
@@ -12,9 +16,13 @@
 #include <stdint.h>
 #include "card.h"
 #include "answer.h"
+#include "g304_pack.h"
 
-#define G304_SEATS 4
+#define G304_SEATS 4           /* four-player 304 (the search and its caps judge) */
 #define G304_TRICKS 8
+#define G304_SEATS_MAX 6       /* the largest table size */
+#define G304_TRICKS_MAX 8
+#define G304_CARDS_MAX 36
 #define G304_START_TOKENS 11   /* tokens each team starts a match with */
 #define G304_MIN_BID 160       /* more than half the 304 points */
 #define G304_LIMIT_BID 200     /* the under-200 limits end here */
@@ -22,13 +30,34 @@
 #define G304_MAX_BID 300       /* highest numeric bid: 304 rounded down to the step */
 #define G304_BID_PCC 400       /* Partner Close Caps: above every numeric bid */
 #define G304_REJECT_BELOW 15   /* a first hand worth less than this may be rejected */
-#define G304_BIDLOG_MAX 96     /* bids strictly rise, so a bidding has at most ~80 turns */
+#define G304_BIDLOG_MAX 192    /* bids strictly rise: up to 26 rising bids, passes or an ask
+                                * between, and the second round (six players) */
 #define G304_NO_SEAT 0xff
 #define G304_WRONG_CAPS_PAYS 2 /* a call too early or too late, or none when due */
 #define G304_CAPS_FAILED_PAYS 5 /* a trick lost after calling caps */
 
 static inline int g304_team(int seat) { return seat & 1; }
-static inline int g304_partner(int seat) { return (seat + 2) & 3; }
+static inline int g304_partner(int seat) { return (seat + 2) & 3; } /* four players */
+
+/* A set of cards of any pack: bit c for card c (g304_pack.h's numbering). */
+typedef uint64_t g304_set;
+
+/* The table sizes. */
+enum g304_size { G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_COUNT };
+
+/* What a table size changes in the rules; everything else (the bids and
+ * their minimums, the token table, caps, pcc, the inspection, spoilt and
+ * exhausted trumps) applies alike at every size. */
+typedef struct g304_variant {
+	const char *name;      /* the game's record name: "304", "304six" */
+	const g304_pack *pack;
+	uint8_t seats;         /* in two teams sitting alternately (team = seat & 1) */
+	uint8_t first;         /* cards each in the first batch, before the first bidding */
+	uint8_t hand;          /* cards each in all: the second batch deals the rest after
+	                        * the trump card is laid; also the number of tricks */
+	const char *const *phase_words; /* the phases' names ("bid8" or "bid6") */
+} g304_variant;
+extern const g304_variant g304_variants[G304_SIZE_COUNT];
 
 /* Table options (RULES.md). Zero is the default for every field. */
 enum g304_bidding { G304_BIDDING_PAGAT, G304_BIDDING_SINGLE };
@@ -40,7 +69,12 @@ typedef struct g304_rules {
 	uint8_t scoring;        /* enum g304_scoring */
 	uint8_t caps;           /* enum g304_caps */
 	uint8_t external_caps;  /* the trumper's opponents may call caps */
+	uint8_t size;           /* enum g304_size; the game's record name says it */
 } g304_rules;
+static inline const g304_variant *g304_variant_of(const g304_rules *r)
+{
+	return &g304_variants[r->size < G304_SIZE_COUNT ? r->size : 0];
+}
 
 #define G304_PHASE_LIST(X) \
 	X(DEAL, "deal")     /* waiting for the next deck */ \
@@ -52,7 +86,8 @@ typedef struct g304_rules {
 	X(OVER, "over")     /* the match has ended */
 #define G304_PHASE_(n, s) G304_PHASE_##n,
 enum g304_phase { G304_PHASE_LIST(G304_PHASE_) G304_PHASE_COUNT };
-const char *g304_phase_name(int phase);
+const char *g304_phase_name(int phase);     /* four players' words */
+const char *g304six_phase_name(int phase);  /* six players': "bid6", "trump6" */
 
 #define G304_ACT_LIST(X) \
 	X(REDEAL, "redeal") X(BID, "bid") X(PASS, "pass") X(PARTNER, "partner") \
@@ -198,8 +233,8 @@ typedef struct g304_bidlog {
 
 typedef struct g304_trick {
 	uint8_t leader, n, winner; /* winner is G304_NO_SEAT until the trick is done */
-	uint8_t seat[G304_SEATS];
-	card card[G304_SEATS];
+	uint8_t seat[G304_SEATS_MAX];
+	card card[G304_SEATS_MAX];
 	uint8_t down;              /* bit i: card i was played face down */
 	uint8_t shown;             /* bit i: face-down card i was turned up for all */
 	uint8_t tcard;             /* bit i: card i is the trump card, taken from the table
@@ -215,16 +250,18 @@ typedef struct g304 {
 	int8_t winner;            /* winning team once the match is over, else -1 */
 	uint16_t deal_no;         /* deals started, redeals included */
 
-	card deck[CARD_COUNT];
-	cardset first4[G304_SEATS];  /* each seat's first four cards */
-	cardset dealt[G304_SEATS];   /* every card dealt to each seat this deal */
-	cardset hand[G304_SEATS];    /* cards in hand; the trump card lying on the
-	                              * table is not in its owner's hand */
+	uint8_t seats, ntricks, ranks, ncards; /* the variant's (g304_init copies them) */
+	g304_set suits[SUIT_COUNT];       /* each suit's cards in the pack */
+	card deck[G304_CARDS_MAX];
+	g304_set first4[G304_SEATS_MAX];  /* each seat's first batch of cards */
+	g304_set dealt[G304_SEATS_MAX];   /* every card dealt to each seat this deal */
+	g304_set hand[G304_SEATS_MAX];    /* cards in hand; the trump card lying on the
+	                                   * table is not in its owner's hand */
 	uint8_t turn;             /* seat to act, or G304_NO_SEAT */
 	uint8_t asker;            /* four-card round: seat whose partner is answering */
 	uint8_t spoke;            /* bit s: seat s has had a four-card turn */
 	uint8_t passes;           /* passing turns in a row */
-	uint8_t turns8;           /* turns taken in the eight-card round */
+	uint8_t turns8;           /* turns taken in the second (eight- or six-card) round */
 	uint8_t any200;           /* some bid of 200 or more was made (single style) */
 	uint16_t bid;             /* highest bid so far (0: none) */
 	uint8_t bidder;
@@ -241,16 +278,16 @@ typedef struct g304 {
 	uint8_t trump_public;     /* the trump card has been shown to all */
 	uint8_t pcc;
 	uint8_t exhausted;        /* the exhausted-trumps rule binds the trumper */
-	uint8_t sitting_out;      /* pcc partner, or G304_NO_SEAT */
+	uint8_t sitting_out;      /* bit s: seat s sits out (pcc: the trumper's partners) */
 
-	uint8_t trick_no;         /* the trick in play, 0..7 */
-	g304_trick tricks[G304_TRICKS];
-	cardset won[2];           /* cards in each team's tricks */
+	uint8_t trick_no;         /* the trick in play, 0..ntricks-1 */
+	g304_trick tricks[G304_TRICKS_MAX];
+	g304_set won[2];          /* cards in each team's tricks */
 	uint8_t tricks_won[2];
 
 	uint8_t caps_seat;        /* who called caps this deal, or G304_NO_SEAT */
 	uint8_t caps_norder, caps_k;       /* the order and the next card in it */
-	card caps_order[G304_TRICKS];
+	card caps_order[G304_TRICKS_MAX];
 	uint8_t caps_judged;      /* enum g304_caps_outcome of the call */
 	uint8_t caps_bonus;       /* the call came before the seventh trick */
 	int8_t caps_since[2];     /* per team: the trick in which caps first became
@@ -292,11 +329,12 @@ void g304_rules_default(g304_rules *r);
 /* Starts a match: 11 tokens a team, first_dealer (0..3) deals first. */
 void g304_init(g304 *g, const g304_rules *rules, int first_dealer);
 
-/* Deals the next deal from deck (32 distinct cards, top first): deck[0..3]
- * to dealer+1 and so on; the second half follows the trump choice. Returns
- * G304_ERR_OK, G304_ERR_MATCH_OVER or G304_ERR_WRONG_PHASE (a deal is in
- * progress). The caller checks the deck holds 32 distinct cards. */
-int g304_deal(g304 *g, const card deck[CARD_COUNT]);
+/* Deals the next deal from deck (the pack's g->ncards distinct cards, top
+ * first): the first batch (g304_variant.first each) to dealer+1 and so on;
+ * the rest follows the trump choice. Returns G304_ERR_OK,
+ * G304_ERR_MATCH_OVER or G304_ERR_WRONG_PHASE (a deal is in progress). The
+ * caller checks the deck holds the pack's distinct cards. */
+int g304_deal(g304 *g, const card *deck);
 
 /* Applies an action. On refusal nothing changes and the code is returned
  * (also in res->err with its parameters). res may be NULL. */
@@ -311,7 +349,7 @@ typedef struct g304_legal {
 	uint16_t acts;    /* bit (1 << enum g304_act) */
 	uint16_t bid_min;
 	uint8_t pcc_ok;
-	cardset cards;
+	g304_set cards;
 } g304_legal;
 void g304_legal_of(const g304 *g, int seat, g304_legal *out);
 
@@ -323,8 +361,31 @@ int g304_bid_step_ok(const g304_rules *r, int value);
 int g304_payoff(int bid);
 int g304_charge(int bid);
 
-/* The seat that plays after seat in this deal (skipping a pcc partner). */
+/* The first seat of a sitting-out mask (four players: the one pcc partner),
+ * or G304_NO_SEAT. */
+static inline int g304_first_out(uint8_t mask) { return mask ? __builtin_ctz(mask) : G304_NO_SEAT; }
+
+/* The seat that plays after seat in this deal (skipping pcc partners). */
 int g304_next_seat(const g304 *g, int seat);
+
+/* The follow rule of every size, over masks: hand; led, the led suit's
+ * cards; cut, the trump card's bit when the seat is the trumper and it still
+ * lies face down on the table (which may cut), else 0; trumps, the trump
+ * suit's cards. */
+static inline g304_set g304_follow(g304_set hand, g304_set led, g304_set cut, g304_set trumps, int led_is_trump)
+{
+	g304_set follow = hand & led;
+	if (follow)
+		return follow;
+	if (!cut)
+		return hand;
+	if (!hand)
+		return cut;
+	if (led_is_trump)
+		return hand; /* no trump in hand: throw any (non-trump) face down */
+	/* Cut with the trump card, or throw a non-trump from hand. */
+	return (hand & ~trumps) | cut;
+}
 
 /* The cards a seat may play to a trick led in suit led (the rules' play
  * and the search's compact position share this): hand is its hand;
@@ -332,17 +393,8 @@ int g304_next_seat(const g304 *g, int seat);
  * face down on the table (which may cut), else CARD_NONE. */
 static inline cardset g304_follow_cards(cardset hand, int led, card cut_card, int trump_suit)
 {
-	cardset follow = hand & suit_mask(led);
-	if (follow)
-		return follow;
-	if (cut_card == CARD_NONE)
-		return hand;
-	if (!hand)
-		return card_bit(cut_card);
-	if (led == trump_suit)
-		return hand; /* no trump in hand: throw any (non-trump) face down */
-	/* Cut with the trump card, or throw a non-trump from hand. */
-	return (hand & ~suit_mask(trump_suit)) | card_bit(cut_card);
+	return (cardset)g304_follow(hand, suit_mask(led), cut_card == CARD_NONE ? 0 : card_bit(cut_card),
+				    suit_mask(trump_suit), led == trump_suit);
 }
 
 /* The view of one seat: everything it may know, nothing more. Cards the
@@ -353,7 +405,8 @@ typedef struct g304_view {
 	int16_t bank;
 	int8_t winner;
 	uint16_t deal_no;
-	cardset hand;             /* own cards in hand */
+	uint8_t size;             /* enum g304_size */
+	g304_set hand;            /* own cards in hand */
 	uint8_t trumper;          /* the highest bidder once bidding ends, else G304_NO_SEAT */
 	uint16_t bid;             /* highest bid so far */
 	uint8_t bidder;
@@ -362,17 +415,17 @@ typedef struct g304_view {
 	uint8_t trump_down;       /* a trump card lies face down on the table */
 	uint8_t trump_open;
 	uint8_t pcc;
-	uint8_t sitting_out;
+	uint8_t sitting_out;      /* bit s: seat s sits out */
 	uint8_t asker;            /* four-card round: seat whose partner is answering */
 	uint8_t nbidlog;
 	g304_bidlog bidlog[G304_BIDLOG_MAX];
 	uint8_t ntricks;          /* tricks started, the one in progress included */
-	g304_trick tricks[G304_TRICKS]; /* hidden cards as CARD_NONE */
+	g304_trick tricks[G304_TRICKS_MAX]; /* hidden cards as CARD_NONE */
 	uint8_t tricks_won[2];
 	uint8_t exhausted;        /* the trumper's own view only: bound to lead trumps */
 	uint8_t caps_seat;        /* who called caps, or G304_NO_SEAT */
 	uint8_t caps_norder, caps_k;
-	card caps_order[G304_TRICKS];  /* public once called */
+	card caps_order[G304_TRICKS_MAX];  /* public once called */
 	g304_deal_end last;       /* the last finished deal */
 } g304_view;
 void g304_view_of(const g304 *g, int seat, g304_view *v);

@@ -61,19 +61,21 @@ static void simulate(cardset mine, int me, int dealer, card c, int bid, int pcc,
 	}
 }
 
-/* Chance of taking at least `bid` points. */
-static double chance(const g304_ai_simres *s, int bid)
+double g304_ai_chance(const int *hist, int n, int bid)
 {
-	if (!s->n)
+	if (!n)
 		return 0;
 	int k = 0;
 	for (int i = bid / 10; i <= 30; i++)
-		k += s->hist[i];
+		k += hist[i];
 	/* Bids are multiples of 5: count half of the straddling ten. */
 	if (bid % 10)
-		k -= s->hist[bid / 10] / 2;
-	return (double)k / s->n;
+		k -= hist[bid / 10] / 2;
+	return (double)k / n;
 }
+
+/* Chance of taking at least `bid` points. */
+static double chance(const g304_ai_simres *s, int bid) { return g304_ai_chance(s->hist, s->n, bid); }
 
 /* The chance needed to make a bid worth taking on: just above break-even. */
 static double needed(int bid)

@@ -43,7 +43,7 @@ int g304_ai_pos_of(const g304 *g, g304_ai_pos *p)
 	p->open = g->trump_open;
 	p->barred = (uint8_t)((g->dealer + 1) & 3);
 	p->pcc = g->pcc;
-	p->sitting_out = g->pcc ? g->sitting_out : NONE8;
+	p->sitting_out = g->pcc ? (uint8_t)g304_first_out(g->sitting_out) : NONE8;
 	p->trick_no = g->trick_no;
 	for (int team = 0; team < 2; team++) {
 		p->pts[team] = (int16_t)cardset_points(g->won[team]);

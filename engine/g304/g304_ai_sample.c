@@ -20,7 +20,7 @@ void g304_ai_sample_view(const g304_view *v, g304_ai_vinfo *vi)
 	vi->trumper = v->trumper;
 	vi->tsuit = v->trump_suit;
 	vi->pcc = v->pcc;
-	vi->sitting_out = v->pcc ? v->sitting_out : -1;
+	vi->sitting_out = v->pcc ? g304_first_out(v->sitting_out) : -1;
 	cardset seen = v->hand;
 	int played[G304_SEATS] = { 0 };
 	cardset tricks_seen = 0;
@@ -309,7 +309,7 @@ int g304_ai_sample_deal(const g304_view *v, const g304_ai_vinfo *vi, rng *r, g30
 	p->open = v->trump_open;
 	p->barred = (uint8_t)((v->dealer + 1) & 3);
 	p->pcc = v->pcc;
-	p->sitting_out = v->pcc ? v->sitting_out : NONE8;
+	p->sitting_out = v->pcc ? (uint8_t)g304_first_out(v->sitting_out) : NONE8;
 	for (int i = 0; i < v->ntricks; i++) {
 		const g304_trick *t = &v->tricks[i];
 		if (t->winner < G304_SEATS) {

@@ -1,8 +1,10 @@
 /* g304_pack.c: the packs of 304's table sizes (g304_pack.h). */
+#include <string.h>
 #include "g304_pack.h"
+#include "g304six.h"
 
-const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 } };
-const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 } };
+const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 }, "78QKTA9J" };
+const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 }, "678QKTA9J" };
 
 int g304_pack_set_points(const g304_pack *p, uint64_t s)
 {
@@ -11,3 +13,44 @@ int g304_pack_set_points(const g304_pack *p, uint64_t s)
 		total += g304_pack_points(p, (card)__builtin_ctzll(s));
 	return total;
 }
+
+
+void g304_pack_code(const g304_pack *p, card c, char out[8])
+{
+	if (c >= g304_pack_cards(p)) {
+		strcpy(out, "??");
+		return;
+	}
+	out[0] = p->codes[g304_pack_rank(p, c)];
+	out[1] = suit_letter(g304_pack_suit_of(p, c));
+	out[2] = '\0';
+}
+
+static int upper(int ch) { return ch >= 'a' && ch <= 'z' ? ch - 'a' + 'A' : ch; }
+
+card g304_pack_parse(const g304_pack *p, const char *s)
+{
+	if (!s || !s[0])
+		return CARD_NONE;
+	int rank = -1;
+	if (s[0] == '1' && s[1] == '0') {
+		s += 2;
+		rank = (int)(strchr(p->codes, 'T') - p->codes);
+	} else {
+		const char *at = strchr(p->codes, upper((unsigned char)s[0]));
+		if (!at)
+			return CARD_NONE;
+		rank = (int)(at - p->codes);
+		s++;
+	}
+	for (int x = 0; x < SUIT_COUNT; x++)
+		if (s[0] && upper((unsigned char)s[0]) == suit_letter(x) && s[1] == '\0')
+			return g304_pack_card(p, x, rank);
+	return CARD_NONE;
+}
+
+/* Six-player 304's names for its pack's codes (the game's code functions). */
+void g6_code(card c, char out[8]) { g304_pack_code(&g304_pack_36, c, out); }
+card g6_parse(const char *s) { return g304_pack_parse(&g304_pack_36, s); }
+int g6_points(card c) { return c < 36 ? g304_pack_points(&g304_pack_36, c) : 0; }
+int g6_set_points(uint64_t s) { return g304_pack_set_points(&g304_pack_36, s); }

@@ -14,6 +14,7 @@
 typedef struct g304_pack {
 	uint8_t ranks;                       /* in each suit */
 	uint8_t points[G304_PACK_RANKS_MAX]; /* of each rank, weakest first */
+	char codes[G304_PACK_RANKS_MAX + 1]; /* each rank's code letter ('T' the ten) */
 } g304_pack;
 
 extern const g304_pack g304_pack_32; /* four players: 7 8 Q K 10 A 9 J */
@@ -29,5 +30,12 @@ static inline uint64_t g304_pack_suit(const g304_pack *p, int suit)
 }
 static inline int g304_pack_points(const g304_pack *p, card c) { return p->points[c % p->ranks]; }
 int g304_pack_set_points(const g304_pack *p, uint64_t s);
+static inline int g304_pack_cards(const g304_pack *p) { return p->ranks * SUIT_COUNT; }
+/* A card's code ("JS", "TH", "6D"; card.h's codes for 32 cards); "??" for
+ * a card outside the pack. out has room for 3. */
+void g304_pack_code(const g304_pack *p, card c, char out[8]);
+/* The card with this code in the pack: a rank letter or "10", then a suit
+ * letter, any case; CARD_NONE for anything else. */
+card g304_pack_parse(const g304_pack *p, const char *s);
 
 #endif

@@ -112,41 +112,24 @@ static inline __attribute__((always_inline)) int choose(const turn_in *t, const 
 	}
 }
 
-/* ---- four players ---- */
+/* ---- the entry point of every size ---- */
 
-int g304_random_action(const g304 *g, rng *r, int allow_spoilt, g304_action *out)
+int g304_random_action(const g304 *g, rng *r, int allow_odd, g304_action *out)
 {
 	int seat = g->turn;
 	if (seat == G304_NO_SEAT)
 		return 0;
 	g304_legal l;
 	g304_legal_of(g, seat, &l);
-	turn_in t = { seat, G304_SEATS, g->phase, l.acts, l.bid_min, l.pcc_ok, l.cards, g->hand[seat], &g->rules };
+	turn_in t = { seat, g->seats, g->phase, l.acts, l.bid_min, l.pcc_ok, l.cards, g->hand[seat], &g->rules };
 	if (seat == g->trumper && g->trump_down)
-		t.caps_cards |= card_bit(g->trump_card);
+		t.caps_cards |= (uint64_t)1 << g->trump_card;
 	memset(out, 0, sizeof *out);
 	turn_out o = { &out->type, &out->seat, &out->value, &out->card, &out->norder, out->order };
-	return choose(&t, &four_leanings, r, allow_spoilt, o);
-}
-
-/* ---- six players ---- */
-
-int g6_random_any(const g6 *g, rng *r, int allow_odd, g6_action *out)
-{
-	int seat = g->turn;
-	if (seat == G304_NO_SEAT)
-		return 0;
-	g6_legal l;
-	g6_legal_of(g, seat, &l);
-	turn_in t = { seat, G6_SEATS, g->phase, l.acts, l.bid_min, l.pcc_ok, l.cards, g->hand[seat], &g->rules };
-	if (seat == g->trumper && g->trump_down)
-		t.caps_cards |= g6_bit(g->trump_card);
-	memset(out, 0, sizeof *out);
-	turn_out o = { &out->type, &out->seat, &out->value, &out->card, &out->norder, out->order };
-	return choose(&t, &six_leanings, r, allow_odd, o);
+	return choose(&t, g->rules.size == G304_SIZE_FOUR ? &four_leanings : &six_leanings, r, allow_odd, o);
 }
 
 int g6_random_action(const g6 *g, int seat, rng *r, g6_action *out)
 {
-	return seat == g->turn && g6_random_any(g, r, 0, out) && out->seat == seat;
+	return seat == g->turn && g304_random_action(g, r, 0, out) && out->seat == seat;
 }

@@ -235,40 +235,29 @@ static int choose(const seen *v, uint8_t *type, uint16_t *value, card *c)
 	}
 }
 
-/* ---- four players ---- */
+/* ---- the entry point of every size ---- */
 
 int g304_simple_action(const g304_view *v, const g304_legal *l, g304_action *a)
 {
 	memset(a, 0, sizeof *a);
 	a->seat = v->seat;
-	if (v->phase == G304_PHASE_PLAY && (l->acts & 1u << G304_ACT_PLAY)
-	    && g304_caps_try(v, l, SIMPLE_CAPS_BUDGET, a))
-		return 1;
-	seen s = { &g304_pack_32, &four_leanings, v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,
-		   v->trump_card, v->hand, 0, 0, NULL, NULL, l->acts, l->bid_min, l->cards };
-	for (int i = 0; i < v->ntricks; i++)
-		seen_trick(&s, v->tricks[i].n, v->tricks[i].seat, v->tricks[i].card);
-	return choose(&s, &a->type, &a->value, &a->card);
-}
-
-/* ---- six players ---- */
-
-int g6_simple_action(const g6_view *v, const g6_legal *l, g6_action *a)
-{
-	memset(a, 0, sizeof *a);
-	a->seat = v->seat;
-	if (v->phase == G304_PHASE_PLAY && (l->acts & 1u << G304_ACT_PLAY) && (l->acts & 1u << G304_ACT_CAPS)
-	    && v->caps_seat == G304_NO_SEAT) {
-		card order[G6_TRICKS];
-		int n;
-		if (g6_caps_find(v, G6_CAPS_TRACK_BUDGET, order, &n)) {
-			a->type = G304_ACT_CAPS;
-			a->norder = (uint8_t)n;
-			memcpy(a->order, order, (size_t)n);
+	int four = v->size == G304_SIZE_FOUR;
+	if (v->phase == G304_PHASE_PLAY && (l->acts & 1u << G304_ACT_PLAY)) {
+		if (four && g304_caps_try(v, l, SIMPLE_CAPS_BUDGET, a))
 			return 1;
+		if (!four && (l->acts & 1u << G304_ACT_CAPS) && v->caps_seat == G304_NO_SEAT) {
+			card order[G304_TRICKS_MAX];
+			int n;
+			if (g6_caps_find(v, G6_CAPS_TRACK_BUDGET, order, &n)) {
+				a->type = G304_ACT_CAPS;
+				a->norder = (uint8_t)n;
+				memcpy(a->order, order, (size_t)n);
+				return 1;
+			}
 		}
 	}
-	seen s = { &g304_pack_36, &six_leanings, v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,
+	seen s = { g304_variant_of(&(g304_rules){ .size = v->size })->pack, four ? &four_leanings : &six_leanings,
+		   v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,
 		   v->trump_card, v->hand, 0, 0, NULL, NULL, l->acts, l->bid_min, l->cards };
 	for (int i = 0; i < v->ntricks; i++)
 		seen_trick(&s, v->tricks[i].n, v->tricks[i].seat, v->tricks[i].card);

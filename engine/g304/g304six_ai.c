@@ -16,6 +16,7 @@
  */
 #include <string.h>
 #include "g304six_ai.h"
+#include "g304_ai.h"
 
 #define ALL_CARDS ((((g6_set)1) << G6_CARDS) - 1)
 #define MAX_HIDDEN (G6_SEATS * G6_TRICKS)
@@ -242,8 +243,8 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 	if (in->t_in_hand)
 		hands[in->trumper] |= g6_bit(tc);
 
-	memset(g, 0, sizeof *g);
-	g->rules.caps = G304_CAPS_OFF;
+	g304_rules rules = { .caps = G304_CAPS_OFF };
+	g6_init(g, &rules, v->dealer);
 	g->phase = G304_PHASE_PLAY;
 	g->dealer = v->dealer;
 	g->tokens[0] = g->tokens[1] = 100;
@@ -253,8 +254,8 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 		g->hand[s] = g->dealt[s] = hands[s];
 	g->turn = v->turn;
 	g->asker = G304_NO_SEAT;
-	g->bid = g->bid6 = v->bid;
-	g->bidder = g->bidder6 = v->bidder;
+	g->bid = g->bid8 = v->bid;
+	g->bidder = g->bidder8 = v->bidder;
 	g->trumper = v->trumper;
 	g->trump_suit = (uint8_t)g6_suit(tc);
 	g->trump_card = tc;
@@ -452,8 +453,8 @@ static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rn
 			rest[x] = t;
 		}
 		g6 g;
-		memset(&g, 0, sizeof g);
-		g.rules.caps = G304_CAPS_OFF;
+		g304_rules rules = { .caps = G304_CAPS_OFF };
+		g6_init(&g, &rules, dealer);
 		int k = 0;
 		g.hand[me] = mine;
 		while (g6_count(g.hand[me]) < G6_HAND)
@@ -470,8 +471,8 @@ static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rn
 		g.tokens[0] = g.tokens[1] = 100;
 		g.winner = -1;
 		g.asker = G304_NO_SEAT;
-		g.bid = g.bid6 = (uint16_t)bid;
-		g.bidder = g.bidder6 = g.trumper = (uint8_t)me;
+		g.bid = g.bid8 = (uint16_t)bid;
+		g.bidder = g.bidder8 = g.trumper = (uint8_t)me;
 		g.trump_suit = (uint8_t)g6_suit(c);
 		g.trump_card = c;
 		g.trump_down = 1;
@@ -492,17 +493,7 @@ static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rn
 }
 
 /* Chance of taking at least `bid` points. */
-static double chance(const simres *s, int bid)
-{
-	if (!s->n)
-		return 0;
-	int k = 0;
-	for (int i = bid / 10; i < 32; i++)
-		k += s->hist[i];
-	if (bid % 10)
-		k -= s->hist[bid / 10] / 2;
-	return (double)k / s->n;
-}
+static double chance(const simres *s, int bid) { return g304_ai_chance(s->hist, s->n, bid); }
 
 static double needed(int bid)
 {

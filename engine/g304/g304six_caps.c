@@ -704,3 +704,27 @@ int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n)
 	}
 	return 0;
 }
+
+/* ---- the engine's caps tracking at this size ---- */
+
+void g304six_caps_track(g304 *g, int when)
+{
+	for (int team = 0; team < 2; team++) {
+		if (g->caps_since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
+			continue;
+		for (int seat = team; seat < G6_SEATS; seat += 2) {
+			if (!g304_caps_may_call(g, seat))
+				continue;
+			g6_view v;
+			card order[G6_TRICKS];
+			int n;
+			g6_view_of(g, seat, &v);
+			if (!g6_caps_cards(&v))
+				continue;
+			if (g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n)) {
+				g->caps_since[team] = (int8_t)when;
+				break;
+			}
+		}
+	}
+}

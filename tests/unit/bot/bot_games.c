@@ -23,6 +23,8 @@
 
 static int is_rook(const table *t) { return t->gdef == &game_def_rook; }
 static int is_six(const table *t) { return t->gdef == &game_def_304six; }
+/* 304 at any table size: the state is a g304. */
+static int is_304(const table *t) { return t->gdef == &game_def_304 || is_six(t); }
 
 /* Every card a line names, as the bot renders cards (colour style). */
 static uint64_t cards_in(const table *t, const char *line)
@@ -35,7 +37,7 @@ static uint64_t cards_in(const table *t, const char *line)
 		if (is_rook(t))
 			((const present_named_game *)t->pr->words)->card(&b, c, RENDER_COLOUR);
 		else if (is_six(t))
-			render_card6(&b, (card)c, RENDER_COLOUR);
+			render_card_in(&b, &g304_pack_36, (card)c, RENDER_COLOUR);
 		else
 			render_card(&b, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))
@@ -56,10 +58,10 @@ static uint64_t hidden_now(const table *t)
 				all &= ~((uint64_t)1 << g->tricks[i].card[k]);
 		return all;
 	}
-	if (is_six(t)) {
+	if (is_304(t)) {
 		/* Played face up, or turned up for all; the trump card once shown. */
-		const g6 *g = t->g->state;
-		for (int i = 0; i <= g->trick_no && i < G6_TRICKS; i++)
+		const g304 *g = t->g->state;
+		for (int i = 0; i <= g->trick_no && i < g->ntricks; i++)
 			for (int k = 0; k < g->tricks[i].n; k++)
 				if (!(g->tricks[i].down >> k & 1) || (g->tricks[i].shown >> k & 1))
 					all &= ~((uint64_t)1 << g->tricks[i].card[k]);
@@ -82,9 +84,9 @@ static uint64_t hand_of(const table *t, int s)
 {
 	if (is_rook(t))
 		return ((const rook *)t->g->state)->hand[s];
-	if (is_six(t)) { /* the trump card face down on the table is its owner's */
-		const g6 *g = t->g->state;
-		return g->hand[s] | (g->trump_down && g->trumper == s && g->trump_card != CARD_NONE ? g6_bit(g->trump_card) : 0);
+	if (is_304(t)) { /* the trump card face down on the table is its owner's */
+		const g304 *g = t->g->state;
+		return g->hand[s] | (g->trump_down && g->trumper == s && g->trump_card != CARD_NONE ? (uint64_t)1 << g->trump_card : 0);
 	}
 	return ((const t304 *)t->g->state)->hand[s];
 }
@@ -172,7 +174,7 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 				char w[16];
 				snprintf(w, sizeof w, "%d", p);
 				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->parse_card(t, me, w)
-					: is_six(t) ? render_hand6_at(((const g6 *)t->g->state)->hand[me], p)
+					: is_six(t) ? render_hand_in_at(&g304_pack_36, ((const g6 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
 					pos = p;
@@ -785,7 +787,7 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	strbuf sb;
 	sb_init(&sb, shown, sizeof shown);
 	if (is_six(t))
-		render_card6(&sb, (card)c, RENDER_COLOUR);
+		render_card_in(&sb, &g304_pack_36, (card)c, RENDER_COLOUR);
 	else
 		render_card(&sb, (card)c, RENDER_COLOUR);
 	t->gdef->card_code((uint8_t)c, code);
@@ -800,7 +802,7 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	say(b, NULL, "ann", cmd);
 	sb_init(&sb, shown, sizeof shown);
 	if (is_six(t))
-		render_card6(&sb, (card)c, RENDER_ASCII);
+		render_card_in(&sb, &g304_pack_36, (card)c, RENDER_ASCII);
 	else
 		render_card(&sb, (card)c, RENDER_ASCII);
 	snprintf(want, sizeof want, "you do not hold %s", shown);

@@ -174,7 +174,7 @@ static void four_view(g304_view *v, int seat, int dealer, int trumper, const cha
 {
 	VIEW_HEAD(v, seat, dealer, trumper, trump_card ? card_parse(trump_card) : CARD_NONE, trump_down,
 		  trump_public, trump_suit);
-	v->sitting_out = G304_NO_SEAT;
+	v->sitting_out = 0;
 	v->hand = (cardset)hand_of(hand, card_parse);
 	v->ntricks = (uint8_t)ntricks;
 	for (int i = 0; i < ntricks; i++) {

@@ -65,7 +65,7 @@ static void test_pos_model(void)
 					break;
 				if (g.phase != G304_PHASE_PLAY) {
 					int tt = g304_team(g.trumper);
-					int pts = p.pts[tt] + (g.pcc ? cardset_points(p.hand[g.sitting_out]) : 0);
+					int pts = p.pts[tt] + (g.pcc ? cardset_points(p.hand[g304_first_out(g.sitting_out)]) : 0);
 					CHECK(g.last.outcome != G304_OUTCOME_SCORED || g.last.points[tt] == pts,
 					      "deal %d: points %d in the model, %d by the rules", d, pts, g.last.points[tt]);
 					break;
@@ -159,7 +159,7 @@ static void test_legal_everywhere(void)
 			for (int caps = 0; caps < 3; caps++)
 				for (int ext = 0; ext < 2; ext++) {
 					g304_rules rules = { (uint8_t)bidding, (uint8_t)fives, (uint8_t)(combos & 1),
-							     (uint8_t)caps, (uint8_t)ext };
+							     (uint8_t)caps, (uint8_t)ext, G304_SIZE_FOUR };
 					g304_ai_params p[2];
 					g304_ai_params_default(&p[0], G304_AI_NORMAL, 1);
 					g304_ai_params_default(&p[1], G304_AI_STRONG, 2);
