@@ -580,6 +580,57 @@ static void dup_times(const char *name, dup_side *sd)
 		       sd->stats.playouts, sd->stats.solves);
 }
 
+/* The exact solver of Trump304 (seats players) or Rook from five tricks
+ * before the end, and the solver of before issue 33 on the same positions
+ * (bench_ref_games.c), as ai_speed times 304's: every position in turn, in
+ * CPU time, each solver with one table for them all as the player keeps
+ * one for a decision's samples. */
+static void game_solver_figures(const game_def *def, int players)
+{
+	enum { SOLVES = 400 };
+	int rook_game = def == &game_def_rook;
+	if (!rook_game && def != &game_def_trump304)
+		return;
+	static t3pos t3[SOLVES];
+	static rook_ai_pos rk[SOLVES];
+	rng r;
+	rng_seed(&r, 33);
+	for (int i = 0; i < SOLVES; i++)
+		while (rook_game ? !bench_ref_rook_position(&r, 5, &rk[i]) : !bench_ref_t3_position(&r, players, 5, &t3[i]))
+			;
+	double times[2][SOLVES];
+	unsigned long nodes[2] = { 0, 0 };
+	int value[SOLVES], differ = 0;
+	for (int k = 0; k < 2; k++) {
+		t3solver sv = { NULL, 0, NULL, NULL, 0 };
+		if (!rook_game)
+			sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
+		for (int i = 0; i < SOLVES; i++) {
+			double s0 = cpu_seconds();
+			int v;
+			if (rook_game)
+				v = k ? bench_ref_rook_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k])
+				      : rook_ai_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k]);
+			else
+				v = k ? bench_ref_t3_solve(&sv, &t3[i], -1, 1000) : t3_solve(&sv, &t3[i], -1, 1000);
+			times[k][i] = cpu_seconds() - s0;
+			if (k == 0)
+				value[i] = v;
+			else
+				differ += v != value[i];
+		}
+		nodes[k] += sv.nodes;
+		free(sv.tt);
+	}
+	char what[2][64];
+	snprintf(what[0], sizeof what[0], "%s solver", def->name);
+	snprintf(what[1], sizeof what[1], "%s solver before issue 33", def->name);
+	double mean = solve_figures(what[0], times[0], SOLVES, nodes[0]);
+	double ref_mean = solve_figures(what[1], times[1], SOLVES, nodes[1]);
+	printf("%s solver: %.1f times faster on average than before issue 33, p99 %.1f times; %d of %d values differ\n",
+	       def->name, ref_mean / mean, times[1][SOLVES * 99 / 100] / times[0][SOLVES * 99 / 100], differ, SOLVES);
+}
+
 /* Trump304, Rook and six-player 304 (and 304 too): A against B in
  * duplicate deals through the common game interface (engine/core/game_dup.h). */
 static int bench_ai_game(const game_def *def, int players, const char *const name[2], int deals, int samples,
@@ -605,6 +656,7 @@ static int bench_ai_game(const game_def *def, int players, const char *const nam
 	}
 	printf("# cardbot bench ai --game %s --players %d --a %s --b %s --deals %d --samples %d --ms %.0f --seed %llu: one core\n",
 	       def->name, players, name[0], name[1], deals, samples, ms, (unsigned long long)seed);
+	game_solver_figures(def, players);
 	if (!def->ai_action)
 		printf("  (%s has no search player: every level is the rule-based player)\n", def->name);
 	double *x = malloc((size_t)deals * sizeof *x);

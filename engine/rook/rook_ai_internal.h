@@ -40,6 +40,8 @@ rcard rook_ai_policy(const rook_ai_pos *p);
 int rook_ai_playout(rook_ai_pos *p, int team);
 /* rook_ai_value for team with best play by all (alpha-beta, exact). */
 int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes);
+/* The compact position of a game in play, every hand known (tests and benchmarks). */
+void rook_ai_pos_of(const rook *g, rook_ai_pos *p);
 
 /* What a seat knows of the hidden cards: the unknown ones and where they
  * may lie (seats 0-3, and slot 4: the nest or another's discard). */

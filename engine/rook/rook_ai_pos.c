@@ -1,6 +1,7 @@
 /* rook_ai_pos.c: the search player's compact Rook position (every hand
  * known), its playout policy and its exact endgame solver.
  */
+#include <string.h>
 #include "rook_ai_internal.h"
 #include "minimax.h"
 
@@ -253,4 +254,25 @@ int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned 
 			break;
 	}
 	return best;
+}
+
+/* The compact position of a game in play, every hand known (tests and benchmarks). */
+void rook_ai_pos_of(const rook *g, rook_ai_pos *p)
+{
+	memset(p, 0, sizeof *p);
+	memcpy(p->hand, g->hand, sizeof p->hand);
+	p->trump = g->trump;
+	p->bidder = g->bidder;
+	p->bid = g->bid;
+	p->trick_no = g->trick_no;
+	const rook_trick *t = &g->tricks[g->trick_no];
+	p->n = t->n;
+	p->turn = g->turn;
+	memcpy(p->seat, t->seat, sizeof p->seat);
+	memcpy(p->card, t->card, sizeof p->card);
+	for (int k = 0; k < 2; k++) {
+		p->pts[k] = (int16_t)rook_set_points(g->won[k]);
+		p->tricks[k] = g->tricks_won[k];
+	}
+	p->extra = (int16_t)rook_points(g->discard);
 }

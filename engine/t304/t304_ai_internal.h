@@ -59,6 +59,8 @@ card t3_policy(t3pos *p, rng *r, int noise);
 void t3_playout(t3pos *p, rng *r);
 /* Tokens the deal is worth to seat `me` at its end, with points breaking ties. */
 double t3_value(const t3pos *p, int me);
+/* The compact position of a game in play, every card known (tests and benchmarks). */
+void t3_pos_of(const t304 *g, t3pos *p);
 
 /* A solved position at a trick's start: bounds on the points the
  * trumper's side takes from there. */

@@ -319,3 +319,35 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 	}
 	return best;
 }
+
+/* The compact position of a game in play, every card known (tests and benchmarks). */
+void t3_pos_of(const t304 *g, t3pos *p)
+{
+	memset(p, 0, sizeof *p);
+	p->nseats = g->nseats;
+	p->ntricks = g->ntricks;
+	p->trick_no = g->trick_no;
+	p->trumper = g->trumper;
+	p->tsuit = g->trump_suit;
+	p->tcard = g->trump_card;
+	p->aside = !g->revealed;
+	p->bid = g->bid;
+	p->must_cut = g->must_cut;
+	for (int s = 0; s < g->nseats; s++) {
+		p->hand[s] = g->hand[s];
+		p->held[s] = g->held[s];
+		if (t304_same_side(g->nseats, g->trumper, s, g->trumper))
+			p->pts = (int16_t)(p->pts + cardset_points(g->won[s]));
+	}
+	p->npile = g->npile;
+	for (int i = CARD_COUNT - g->npile; i < CARD_COUNT; i++)
+		p->pile[T304_PILE - (CARD_COUNT - i)] = g->deck[i];
+	const t304_trick *t = &g->tricks[g->trick_no];
+	p->n = t->n;
+	p->cut = t->cut;
+	for (int i = 0; i < t->n; i++) {
+		p->seat[i] = t->seat[i];
+		p->card[i] = t->card[i];
+	}
+	p->turn = g->turn;
+}
