@@ -1,8 +1,12 @@
-/* minimax.h: one step of a fail-soft alpha-beta search, shared by every
- * game's exact solver (304, Trump304, Rook).
+/* minimax.h: what the exact solvers of every game (304, Trump304, Rook)
+ * share: one step of a fail-soft alpha-beta search, the bounds a
+ * transposition table keeps, and the order in which a trick-taking
+ * player's moves are tried.
  */
 #ifndef CARDBOT_MINIMAX_H
 #define CARDBOT_MINIMAX_H
+
+#include <stdint.h>
 
 /* Folds one move's value v into a node: the best value so far (*best) and
  * the window (*alpha, *beta), for the side that maximises (maxi) or the
@@ -22,6 +26,97 @@ static inline int minimax_fold(int maxi, int v, int *best, int *alpha, int *beta
 			*beta = *best;
 	}
 	return *alpha >= *beta;
+}
+
+/* A table entry's bounds lo..hi on a node's value, against the window:
+ * returns 1 with the value in *v when they settle the node; else narrows
+ * the window to them and returns 0. */
+static inline int minimax_probe(int lo, int hi, int *alpha, int *beta, int *v)
+{
+	if (lo >= *beta || lo == hi) {
+		*v = lo;
+		return 1;
+	}
+	if (hi <= *alpha) {
+		*v = hi;
+		return 1;
+	}
+	if (lo > *alpha)
+		*alpha = lo;
+	if (hi < *beta)
+		*beta = hi;
+	return 0;
+}
+
+/* What a search of window a0..b0 that returned best tells the entry's
+ * bounds (fail-soft): an upper bound, a lower bound, or the value. */
+static inline void minimax_store(int *lo, int *hi, int best, int a0, int b0)
+{
+	if (best <= a0) {
+		if (best < *hi)
+			*hi = best;
+	} else if (best >= b0) {
+		if (best > *lo)
+			*lo = best;
+	} else {
+		*lo = *hi = best;
+	}
+}
+
+/* How a card looks to a trick-taking player, for ordering the moves of a
+ * search (each game works these out by its own rules). */
+typedef struct minimax_card {
+	int pts;          /* the card's points */
+	int trump;        /* it is a trump */
+	int lead;         /* it leads the trick */
+	/* Leading: */
+	int master;       /* no card outside the hand beats it */
+	int opp_trumps;   /* the other side still holds trumps */
+	int suit_len;     /* own cards of its suit */
+	/* Following: */
+	int wins;         /* it would take the trick now */
+	int partner;      /* the trick is the player's side's now */
+	int safe;         /* what holds the trick after it (this card if it
+	                   * wins, else the partner's) cannot be taken by
+	                   * the seats still to play, or it is the last card */
+	int trick_pts;    /* points on the trick already */
+} minimax_card;
+
+/* The card's score, higher first: what a player would do (win cheaply,
+ * feed a partner who holds the trick, lead masters, keep trumps). */
+static inline int minimax_card_score(const minimax_card *c)
+{
+	int pts = c->pts;
+	if (c->lead) {
+		if (c->trump)
+			return c->master && c->opp_trumps ? 200 + pts : 20 - pts;
+		if (c->master)
+			return (c->opp_trumps ? 120 : 150) + pts;
+		return 60 - pts - 4 * c->suit_len;
+	}
+	if (!c->wins && c->partner)
+		return c->safe ? 150 + pts : 100 - pts;
+	if (c->wins) {
+		if (c->partner)
+			return c->safe ? 140 + pts : 40 - pts;
+		return c->safe ? 180 - pts - c->trump * 8 + (c->trick_pts >= 10) * 10 : 120 + pts - c->trump * 8;
+	}
+	return 100 - pts - c->trump * 16;
+}
+
+/* Adds move m with score sc to moves[0..n-1], kept best first (a later
+ * move of equal score after the earlier); returns n + 1. */
+static inline int minimax_add(uint8_t *moves, int *score, int n, uint8_t m, int sc)
+{
+	int i = n;
+	while (i > 0 && score[i - 1] < sc) {
+		score[i] = score[i - 1];
+		moves[i] = moves[i - 1];
+		i--;
+	}
+	score[i] = sc;
+	moves[i] = m;
+	return n + 1;
 }
 
 #endif
