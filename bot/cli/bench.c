@@ -602,7 +602,7 @@ static void game_solver_figures(const game_def *def, int players)
 	unsigned long nodes[2] = { 0, 0 };
 	int value[SOLVES], differ = 0;
 	for (int k = 0; k < 2; k++) {
-		t3solver sv = { NULL, 0, NULL, NULL, 0 };
+		t3solver sv = { .tt = NULL };
 		if (!rook_game)
 			sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
 		for (int i = 0; i < SOLVES; i++) {

@@ -7,6 +7,7 @@
 #define CARDBOT_MINIMAX_H
 
 #include <stdint.h>
+#include "card.h"
 
 /* Folds one move's value v into a node: the best value so far (*best) and
  * the window (*alpha, *beta), for the side that maximises (maxi) or the
@@ -117,6 +118,69 @@ static inline int minimax_add(uint8_t *moves, int *score, int n, uint8_t m, int 
 	score[i] = sc;
 	moves[i] = m;
 	return n + 1;
+}
+
+/* The cards of `legal` worth trying in a trick-taking game of the 32-card
+ * pack (304, Trump304), where cards of one hand that no other live card
+ * separates are one card for the rest of the deal. Of such a run, the
+ * cards that take the trick and those that leave it where it is are each
+ * tried once when no seat still to play could take the trick from the
+ * side that then holds it (the same seat leads on whichever card it is,
+ * and the other cards of the run would only give this trick's winners
+ * fewer points and a later trick's more): the dearest where that side is
+ * the mover's own, else the cheapest.
+ *   own     the mover's cards (legal cards not in own are always kept)
+ *   others  every other live card not yet played
+ *   takes   the legal cards that would take the trick now (all at the lead)
+ *   wb      the card holding the trick now (CARD_NONE at the lead)
+ *   holds   the trick is the mover's side's now
+ *   later   the cards of the seats still to play this trick: [0] the
+ *           mover's side, [1] the other
+ *   cut     whether those seats could cut a card that is not a trump
+ *   tsuit   the trump suit */
+static inline cardset minimax_runs(cardset legal, cardset own, cardset others, cardset takes, card wb, int holds,
+				   const cardset later[2], const int cut[2], int tsuit)
+{
+	cardset keep = legal & ~own;
+	for (int x = 0; x < SUIT_COUNT; x++) {
+		cardset m = own & legal & suit_mask(x);
+		while (m) {
+			card lo = cardset_first(m);
+			cardset sep = others & card_above(lo);
+			cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
+			m &= ~run;
+			if (!(run & (run - 1))) {
+				keep |= run;
+				continue;
+			}
+			/* [0]: the cards that leave the trick where it is,
+			 * [1]: those that take it. */
+			card pick[2] = { CARD_NONE, CARD_NONE };
+			int pick_k[2] = { 0, 0 };
+			for (cardset r = run; r; r &= r - 1) {
+				card c = cardset_first(r);
+				int take = (takes >> c & 1) || wb == CARD_NONE;
+				card top = take ? c : wb;
+				int ours = take || holds;
+				/* Who could still take it from that side. */
+				if ((later[ours] & card_above(top)) || (card_suit(top) != tsuit && cut[ours])) {
+					keep |= card_bit(c);
+					continue;
+				}
+				int k = card_points(c) * 8 + card_rank(c);
+				if (!ours)
+					k = -k;
+				if (pick[take] == CARD_NONE || k > pick_k[take]) {
+					pick[take] = c;
+					pick_k[take] = k;
+				}
+			}
+			for (int t = 0; t < 2; t++)
+				if (pick[t] != CARD_NONE)
+					keep |= card_bit(pick[t]);
+		}
+	}
+	return keep;
 }
 
 #endif

@@ -228,52 +228,12 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 		later[(t & 1) != team] |= h;
 	}
 	rest = later[0] | later[1];
-	/* Of each run of own cards that no other live card separates, the
-	 * cards that take the trick and those that leave it where it is are
-	 * each one card, when the side that ends up with the trick is
-	 * certain: the dearest where it is the seat's own, else the
-	 * cheapest. */
-	cardset keep = legal & ~own;
-	for (int x = 0; x < SUIT_COUNT; x++) {
-		cardset m = own & legal & suit_mask(x);
-		while (m) {
-			card lo = cardset_first(m);
-			cardset sep = others & card_above(lo);
-			cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
-			m &= ~run;
-			if (!(run & (run - 1))) {
-				keep |= run;
-				continue;
-			}
-			/* [0]: the cards that leave the trick where it is,
-			 * [1]: those that take it. */
-			card pick[2] = { CARD_NONE, CARD_NONE };
-			int pick_k[2] = { 0, 0 };
-			for (cardset r = run; r; r &= r - 1) {
-				card c = cardset_first(r);
-				int takes = wb == CARD_NONE || beats(c, wb, p->tsuit);
-				card top = takes ? c : wb;
-				int ours = takes || wteam == team;
-				/* Who could still take it from that side. */
-				cardset foes = later[ours];
-				if ((foes & card_above(top)) || (card_suit(top) != p->tsuit && (foes & trumps))) {
-					keep |= card_bit(c);
-					continue;
-				}
-				int k = rank_pts[card_rank(c)] * 8 + card_rank(c);
-				if (!ours)
-					k = -k;
-				if (pick[takes] == CARD_NONE || k > pick_k[takes]) {
-					pick[takes] = c;
-					pick_k[takes] = k;
-				}
-			}
-			for (int t = 0; t < 2; t++)
-				if (pick[t] != CARD_NONE)
-					keep |= card_bit(pick[t]);
-		}
-	}
-	legal = keep;
+	cardset takes = 0;
+	for (cardset l = legal; l && wb != CARD_NONE; l &= l - 1)
+		if (beats(cardset_first(l), wb, p->tsuit))
+			takes |= l & -l;
+	int cut[2] = { (later[0] & trumps) != 0, (later[1] & trumps) != 0 };
+	legal = minimax_runs(legal, own, others, takes, wb, wteam == team, later, cut, p->tsuit);
 	/* Scores: higher first. */
 	int score[G304_TRICKS + 1];
 	int n = 0;

@@ -55,7 +55,7 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 	rng r;
 	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->trick_no << 8) ^
 		 (uint64_t)v->trick.n ^ ((uint64_t)(v->must_cut == v->seat) << 16));
-	t3solver sv = { NULL, 0, NULL, NULL, 0 };
+	t3solver sv = { .tt = NULL };
 	if (v->ntricks - v->trick_no <= from + 1)
 		sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
 	for (unsigned i = 0; i < nsamples; i++) {

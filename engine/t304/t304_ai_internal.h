@@ -77,6 +77,7 @@ typedef struct t3solver {
 	int (*stop)(void *ctx);
 	void *stop_ctx;
 	int aborted;
+	uint8_t killer[16][4];  /* the move that last cut, by trick and seat (0: none yet) */
 } t3solver;
 /* Points the trumper's side takes from p to the end with best play
  * (alpha-beta, fail-soft, the reveal a move like any card). Only with the

@@ -160,7 +160,7 @@ static void test_solver(void)
 		t3pos p;
 		t3_pos_of(&g, &p);
 		int exact = minimax(&p);
-		t3solver plain = { NULL, 0, NULL, NULL, 0 }, withtt = { tt, 0, NULL, NULL, 0 };
+		t3solver plain = { .tt = NULL }, withtt = { .tt = tt };
 		int full = t3_solve(&plain, &p, -1, 1000);
 		int need = (int)rng_below(&r, 120);
 		int nw = t3_solve(&withtt, &p, need - 1, need);
