@@ -277,6 +277,13 @@ static rcard search_play(const rook_view *v, const rook_legal *l, const game_ai_
 	long sum[ROOK_TRICKS + 1] = { 0 };
 	rng r;
 	seed_of(&r, v, prm);
+	/* One table for every solve of the decision (its positions hold in
+	 * every sample: the key is the whole position). */
+	rook_ai_solver sv;
+	if (left <= solve_from)
+		rook_ai_solver_init(&sv, ROOK_AI_TT_BITS);
+	else
+		memset(&sv, 0, sizeof sv);
 	for (int i = 0; i < ns; i++) {
 		if (stop_now(prm, done))
 			break;
@@ -293,11 +300,11 @@ static rcard search_play(const rook_view *v, const rook_legal *l, const game_ai_
 			rook_ai_pos q = p;
 			rook_ai_play(&q, moves[m]);
 			if (left <= solve_from) {
-				unsigned long nodes = 0;
-				sum[m] += rook_ai_solve(&q, team, -100000, 100000, &nodes);
+				unsigned long nodes = sv.nodes;
+				sum[m] += rook_ai_solve_in(&sv, &q, team, -100000, 100000);
 				if (st) {
 					st->solves++;
-					st->nodes += nodes;
+					st->nodes += sv.nodes - nodes;
 				}
 			} else {
 				sum[m] += rook_ai_playout(&q, team);
@@ -309,6 +316,7 @@ static rcard search_play(const rook_view *v, const rook_legal *l, const game_ai_
 		if (st)
 			st->samples++;
 	}
+	rook_ai_solver_free(&sv);
 	int best = 0;
 	for (int m = 1; m < nm; m++)
 		if (sum[m] > sum[best])

@@ -38,7 +38,29 @@ int rook_ai_value(const rook_ai_pos *p, int team);
 rcard rook_ai_policy(const rook_ai_pos *p);
 /* Plays the policy to the end; returns rook_ai_value for team. */
 int rook_ai_playout(rook_ai_pos *p, int team);
-/* rook_ai_value for team with best play by all (alpha-beta, exact). */
+/* A solved position at a trick's start: bounds on rook_ai_value for team. */
+typedef struct rook_ai_tt {
+	rcardset hand[ROOK_SEATS];
+	int16_t pts[2], extra;
+	uint8_t tricks[2], turn, team, used;
+	int lo, hi;
+} rook_ai_tt;
+typedef struct rook_ai_solver {
+	rook_ai_tt *tt;                        /* 1 << bits entries, or NULL */
+	unsigned tt_mask;
+	unsigned long nodes;
+	rcard killer[ROOK_TRICKS][ROOK_SEATS]; /* the move that last cut, by trick and seat */
+} rook_ai_solver;
+/* The table of one solve (rook_ai_solve); a decision's solves share a larger one. */
+#define ROOK_AI_TT_BITS_ONE 10
+#define ROOK_AI_TT_BITS 14
+/* 0 when the table could not be had (the solver then searches without). */
+int rook_ai_solver_init(rook_ai_solver *sv, int bits);
+void rook_ai_solver_free(rook_ai_solver *sv);
+/* rook_ai_value for team with best play by all (alpha-beta, fail-soft,
+ * exact), with sv's table and killers. */
+int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alpha, int beta);
+/* The same with a table of its own; adds the positions searched to *nodes. */
 int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes);
 /* The compact position of a game in play, every hand known (tests and benchmarks). */
 void rook_ai_pos_of(const rook *g, rook_ai_pos *p);

@@ -1,6 +1,7 @@
 /* rook_ai_pos.c: the search player's compact Rook position (every hand
  * known), its playout policy and its exact endgame solver.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "rook_ai_internal.h"
 #include "minimax.h"
@@ -233,27 +234,181 @@ static rcardset distinct(const rook_ai_pos *p, rcardset L)
 	return out;
 }
 
-int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
+#define ROOK_KILLER_BONUS 1000
+
+/* The moves worth trying (distinct), best guesses first: minimax_card_score
+ * on how each card looks to a player, the killer before them. */
+static int gen_moves(const rook_ai_pos *p, rcard killer, rcard *out)
 {
-	(*nodes)++;
+	rcardset L = distinct(p, rook_ai_legal(p));
+	if (!(L & (L - 1))) {
+		out[0] = rook_first(L);
+		return L ? 1 : 0;
+	}
+	int s = p->turn, tr = p->trump, n = 0, score[ROOK_TRICKS + 2];
+	rcardset trumps = rook_ai_suit_mask(tr, tr);
+	rcardset others = 0, opp = 0;
+	for (int i = 0; i < ROOK_SEATS; i++)
+		if (i != s) {
+			others |= p->hand[i];
+			if ((i & 1) != (s & 1))
+				opp |= p->hand[i];
+		}
+	int wi = p->n ? trick_best(p) : 0, led = p->n ? rook_ai_suit(tr, p->card[0]) : -1;
+	rcard wc = p->card[wi];
+	int partner = p->n && (p->seat[wi] & 1) == (s & 1), on_trick = 0;
+	for (int i = 0; i < p->n; i++)
+		on_trick += rook_points(p->card[i]);
+	for (rcardset x = L; x; x &= x - 1) {
+		rcard c = rook_first(x);
+		int suit = rook_ai_suit(tr, c);
+		minimax_card mc = { .pts = rook_points(c), .trump = suit == tr, .lead = p->n == 0 };
+		if (p->n == 0) {
+			mc.master = 1;
+			for (rcardset o = others & rook_ai_suit_mask(tr, suit); o && mc.master; o &= o - 1)
+				mc.master = rook_strength(rook_first(o)) < rook_strength(c);
+			mc.opp_trumps = (opp & trumps) != 0;
+			mc.suit_len = rook_count(p->hand[s] & rook_ai_suit_mask(tr, suit));
+		} else {
+			mc.wins = beats(tr, led, c, wc);
+			mc.partner = partner;
+			mc.trick_pts = on_trick;
+			rcard top = mc.wins ? c : wc;
+			int ours = mc.wins || partner;
+			mc.safe = 1;
+			for (int k = p->n + 1, t = s; k < ROOK_SEATS && mc.safe; k++) {
+				t = (t + 1) & 3;
+				if (((t & 1) == (s & 1)) != ours && can_beat(p, t, led, top))
+					mc.safe = 0;
+			}
+		}
+		int sc = minimax_card_score(&mc);
+		if (c == killer)
+			sc += ROOK_KILLER_BONUS;
+		n = minimax_add(out, score, n, c, sc);
+	}
+	return n;
+}
+
+static inline int tt_same(const rook_ai_tt *e, const rook_ai_pos *p, int team)
+{
+	return e->used && e->turn == p->turn && e->team == team && e->pts[0] == p->pts[0] && e->pts[1] == p->pts[1]
+	       && e->tricks[0] == p->tricks[0] && e->tricks[1] == p->tricks[1] && e->extra == p->extra
+	       && !memcmp(e->hand, p->hand, sizeof e->hand);
+}
+
+int rook_ai_solver_init(rook_ai_solver *sv, int bits)
+{
+	memset(sv, 0, sizeof *sv);
+	memset(sv->killer, ROOK_NONE, sizeof sv->killer);
+	sv->tt = calloc((size_t)1 << bits, sizeof *sv->tt);
+	sv->tt_mask = sv->tt ? (1u << bits) - 1 : 0;
+	return sv->tt != NULL;
+}
+
+void rook_ai_solver_free(rook_ai_solver *sv)
+{
+	free(sv->tt);
+	sv->tt = NULL;
+}
+
+/* rook_ai_value for team at the end if team's side took every point still
+ * to be taken (all: the counters in play, the discard's, the 20 for
+ * cards when its tricks could still make a majority), or none of them:
+ * the value grows with team's points and falls with the other's, so these
+ * bound it. */
+static int value_if(const rook_ai_pos *p, int team, int all, int rest)
+{
+	rook_ai_pos q = *p;
+	int left = ROOK_TRICKS - p->trick_no;
+	int to = all ? team : !team;
+	q.pts[to] = (int16_t)(q.pts[to] + rest);
+	q.tricks[to] = (uint8_t)(q.tricks[to] + left);
+	q.trick_no = ROOK_TRICKS;
+	return rook_ai_value(&q, team);
+}
+
+int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alpha, int beta)
+{
+	sv->nodes++;
 	if (p->trick_no >= ROOK_TRICKS)
 		return rook_ai_value(p, team);
-	int maxi = (p->turn & 1) == team;
-	rcardset L = distinct(p, rook_ai_legal(p));
-	rcard first = rook_ai_policy(p);
-	if (!(L & rook_bit(first)))
-		first = rook_first(L);
-	int best = maxi ? -100000 : 100000;
-	for (int i = -1; L; i = 0) {
-		rcard c = i < 0 ? first : rook_first(L);
-		L &= ~rook_bit(c);
+	if (p->trick_no == ROOK_TRICKS - 1) {
+		/* The last trick: every card is forced. */
 		rook_ai_pos q = *p;
-		rook_ai_play(&q, c);
-		int v = rook_ai_solve(&q, team, alpha, beta, nodes);
-		if (minimax_fold(maxi, v, &best, &alpha, &beta))
+		while (q.trick_no < ROOK_TRICKS)
+			rook_ai_play(&q, rook_first(rook_ai_legal(&q)));
+		return rook_ai_value(&q, team);
+	}
+	/* The window against what is still to be taken. */
+	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
+	int rest = rook_set_points(live) + p->extra;
+	for (int i = 0; i < p->n; i++)
+		rest += rook_points(p->card[i]);
+	int hi = value_if(p, team, 1, rest);
+	if (hi <= alpha)
+		return hi;
+	int lo = value_if(p, team, 0, rest);
+	if (lo >= beta)
+		return lo;
+	rook_ai_tt *e = NULL;
+	if (sv->tt && p->n == 0) {
+		uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)team;
+		for (int i = 0; i < ROOK_SEATS; i++)
+			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
+		h = (h ^ ((uint64_t)p->turn | (uint64_t)(uint16_t)p->pts[0] << 8 | (uint64_t)(uint16_t)p->pts[1] << 24
+			  | (uint64_t)p->tricks[0] << 40 | (uint64_t)p->tricks[1] << 48)) * 0xc4ceb9fe1a85ec53ull;
+		e = &sv->tt[(h >> 32) & sv->tt_mask];
+		int v;
+		if (tt_same(e, p, team) && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
+			return v;
+	}
+	int alpha0 = alpha, beta0 = beta;
+	int maxi = (p->turn & 1) == team;
+	rcard moves[ROOK_TRICKS + 2];
+	rcard *killer = &sv->killer[p->trick_no][p->turn & 3];
+	int nm = gen_moves(p, *killer, moves);
+	int best = maxi ? -100000 : 100000;
+	for (int i = 0; i < nm; i++) {
+		rook_ai_pos q = *p;
+		rook_ai_play(&q, moves[i]);
+		int v = rook_ai_solve_in(sv, &q, team, alpha, beta);
+		if (minimax_fold(maxi, v, &best, &alpha, &beta)) {
+			*killer = moves[i];
 			break;
+		}
+	}
+	if (e) {
+		lo = -100000;
+		hi = 100000;
+		if (tt_same(e, p, team)) {
+			lo = e->lo;
+			hi = e->hi;
+		}
+		minimax_store(&lo, &hi, best, alpha0, beta0);
+		memcpy(e->hand, p->hand, sizeof e->hand);
+		e->turn = p->turn;
+		e->team = (uint8_t)team;
+		e->pts[0] = p->pts[0];
+		e->pts[1] = p->pts[1];
+		e->tricks[0] = p->tricks[0];
+		e->tricks[1] = p->tricks[1];
+		e->extra = p->extra;
+		e->used = 1;
+		e->lo = lo;
+		e->hi = hi;
 	}
 	return best;
+}
+
+int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
+{
+	rook_ai_solver sv;
+	rook_ai_solver_init(&sv, ROOK_AI_TT_BITS_ONE);
+	int v = rook_ai_solve_in(&sv, p, team, alpha, beta);
+	rook_ai_solver_free(&sv);
+	*nodes += sv.nodes;
+	return v;
 }
 
 /* The compact position of a game in play, every hand known (tests and benchmarks). */

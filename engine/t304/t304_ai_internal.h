@@ -37,9 +37,13 @@ typedef struct t3pos {
 	uint8_t spoilt;
 } t3pos;
 
+/* 0 for the trumper's side, 1 for the other (t304_same_side, inline: the
+ * solver asks it at every position). */
 static inline int t3_side(const t3pos *p, int s)
 {
-	return t304_same_side(p->nseats, p->trumper, s, p->trumper) ? 0 : 1;
+	if (s == p->trumper)
+		return 0;
+	return p->nseats == 4 ? (s ^ p->trumper) & 1 : 1;
 }
 
 /* Cards the seat to move may play. */

@@ -275,7 +275,7 @@ static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
 	int w = p->n ? best_of(p) : 0, wcut = p->n && (p->cut >> w & 1);
 	card wb = p->n ? p->card[w] : CARD_NONE;
 	int led = p->n ? card_suit(p->card[0]) : -1, partner = p->n && t3_side(p, p->seat[w]) == side;
-	int last = p->n == p->nseats - 1;
+	int last = p->n == p->nseats - 1, on_trick = trick_pts(p);
 	/* The seats still to play to this trick, by side ([0] the mover's):
 	 * they could cut with a trump, or, the trump card still aside, the
 	 * trumper could reveal it and play it (counted in its hand). */
@@ -311,7 +311,7 @@ static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
 			int cuts = cuts_now && x == p->tsuit && led != p->tsuit;
 			mc.wins = takes >> c & 1;
 			mc.partner = partner;
-			mc.trick_pts = trick_pts(p);
+			mc.trick_pts = on_trick;
 			card top = mc.wins ? c : wb;
 			int top_cut = mc.wins ? cuts : wcut;
 			mc.safe = last || (!(rest & card_above(top)) && (top_cut || card_suit(top) == p->tsuit
@@ -324,7 +324,7 @@ static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
 	}
 	if (can_reveal) {
 		/* Revealing to cut: worth it against a trick the other side holds. */
-		int sc = partner ? 0 : 130 + trick_pts(p);
+		int sc = partner ? 0 : 130 + on_trick;
 		if (killer == T3_REVEAL)
 			sc += T3_KILLER_BONUS;
 		n = minimax_add(out, score, n, T3_REVEAL, sc);
