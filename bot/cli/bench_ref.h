@@ -30,4 +30,18 @@ int bench_ref_rook_solve(const rook_ai_pos *p, int team, int alpha, int beta, un
 int bench_ref_t3_position(rng *r, int nseats, int left, t3pos *p);
 int bench_ref_rook_position(rng *r, int left, rook_ai_pos *p);
 
+/* The Trump304 and Rook players of before issue 33 (`bench ai --game
+ * trump304|rook --b strong0`): the engine's own, its card search on the
+ * solvers above through game_ai_params.solve (bench_ref_game_solve, with a
+ * bench_ref_game as its context, started and ended around each decision). */
+typedef struct bench_ref_game {
+	int rook;
+	t3solver sv;               /* Trump304: the decision's table and its stop */
+	int (*stop)(void *ctx);
+	void *stop_ctx;
+} bench_ref_game;
+void bench_ref_game_start(bench_ref_game *rg, int is_rook, int (*stop)(void *), void *stop_ctx);
+void bench_ref_game_end(bench_ref_game *rg);
+int bench_ref_game_solve(void *ctx, const void *pos, int side, int alpha, int beta, int may_stop, int *aborted);
+
 #endif

@@ -4,6 +4,7 @@
  * against them. Also the positions both draw: five tricks before the end
  * after random play. Nothing else calls them.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "bench_ref.h"
 #include "minimax.h"
@@ -190,4 +191,38 @@ int bench_ref_rook_position(rng *r, int left, rook_ai_pos *p)
 			return 0;
 	}
 	return 0;
+}
+
+/* ---- the players of before issue 33: the engine's, on these solvers ---- */
+
+void bench_ref_game_start(bench_ref_game *rg, int is_rook, int (*stop)(void *), void *stop_ctx)
+{
+	memset(rg, 0, sizeof *rg);
+	rg->rook = is_rook;
+	rg->stop = stop;
+	rg->stop_ctx = stop_ctx;
+	/* The Trump304 player kept one table for a decision's solves. */
+	if (!is_rook)
+		rg->sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *rg->sv.tt);
+}
+
+void bench_ref_game_end(bench_ref_game *rg)
+{
+	free(rg->sv.tt);
+	rg->sv.tt = NULL;
+}
+
+int bench_ref_game_solve(void *ctx, const void *pos, int side, int alpha, int beta, int may_stop, int *aborted)
+{
+	bench_ref_game *rg = ctx;
+	if (rg->rook)
+		return bench_ref_rook_solve(pos, side, alpha, beta, &rg->sv.nodes);
+	if (may_stop) {
+		rg->sv.stop = rg->stop;
+		rg->sv.stop_ctx = rg->stop_ctx;
+	}
+	int v = bench_ref_t3_solve(&rg->sv, pos, alpha, beta);
+	if (rg->sv.aborted)
+		*aborted = 1;
+	return v;
 }

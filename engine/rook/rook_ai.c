@@ -301,7 +301,9 @@ static rcard search_play(const rook_view *v, const rook_legal *l, const game_ai_
 			rook_ai_play(&q, moves[m]);
 			if (left <= solve_from) {
 				unsigned long nodes = sv.nodes;
-				sum[m] += rook_ai_solve_in(&sv, &q, team, -100000, 100000);
+				int aborted = 0;
+				sum[m] += prm->solve ? prm->solve(prm->solve_ctx, &q, team, -100000, 100000, 0, &aborted)
+					: rook_ai_solve_in(&sv, &q, team, -100000, 100000);
 				if (st) {
 					st->solves++;
 					st->nodes += sv.nodes - nodes;

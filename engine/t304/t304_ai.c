@@ -78,7 +78,15 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 				t3_play(&q, moves[m]);
 			if (left <= from && q.npile == 0 && !q.over) {
 				int need = q.bid - q.pts;
-				q.pts = (int16_t)(q.pts + t3_solve(&sv, &q, need - 1, need));
+				int got;
+				if (prm->solve) {
+					int aborted = 0;
+					got = prm->solve(prm->solve_ctx, &q, 0, need - 1, need, done >= 1, &aborted);
+					sv.aborted |= aborted;
+				} else {
+					got = t3_solve(&sv, &q, need - 1, need);
+				}
+				q.pts = (int16_t)(q.pts + got);
 				q.over = 1;
 				if (st)
 					st->solves++;
