@@ -7,6 +7,7 @@
 #define CARDBOT_MINIMAX_H
 
 #include <stdint.h>
+#include <stdlib.h>
 #include "card.h"
 
 /* Folds one move's value v into a node: the best value so far (*best) and
@@ -62,6 +63,16 @@ static inline void minimax_store(int *lo, int *hi, int best, int a0, int b0)
 	} else {
 		*lo = *hi = best;
 	}
+}
+
+/* A transposition table: 1 << bits zeroed entries of `size` bytes, and
+ * its index mask in *mask (0, and NULL returned, when it cannot be had:
+ * the solver then searches without; free() it). */
+static inline void *minimax_table(int bits, size_t size, unsigned *mask)
+{
+	void *t = calloc((size_t)1 << bits, size);
+	*mask = t ? (1u << bits) - 1 : 0;
+	return t;
 }
 
 /* How a card looks to a trick-taking player, for ordering the moves of a

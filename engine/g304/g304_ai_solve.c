@@ -342,8 +342,7 @@ int g304_ai_solver_init(g304_ai_solver *sv, int bits)
 {
 	memset(sv, 0, sizeof *sv);
 	memset(sv->killer, CARD_NONE, sizeof sv->killer);
-	sv->tt = calloc((size_t)1 << bits, sizeof *sv->tt);
-	sv->tt_mask = sv->tt ? (1u << bits) - 1 : 0;
+	sv->tt = minimax_table(bits, sizeof *sv->tt, &sv->tt_mask);
 	return sv->tt != NULL;
 }
 

@@ -5,9 +5,11 @@
  * rook_ai_pos.c) or, near the end, solved exactly. Outcomes are in points
  * of score: the partnership's change less the other side's.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "rook_simple.h"
 #include "rook_ai_internal.h"
+#include "minimax.h"
 
 /* Sampled deals per decision at each level (p->samples overrides). */
 static int samples_of(const game_ai_params *p, int strong, int normal)
@@ -279,11 +281,9 @@ static rcard search_play(const rook_view *v, const rook_legal *l, const game_ai_
 	seed_of(&r, v, prm);
 	/* One table for every solve of the decision (its positions hold in
 	 * every sample: the key is the whole position). */
-	rook_ai_solver sv;
+	rook_ai_solver sv = { .tt = NULL };
 	if (left <= solve_from)
-		rook_ai_solver_init(&sv, ROOK_AI_TT_BITS);
-	else
-		memset(&sv, 0, sizeof sv);
+		sv.tt = minimax_table(ROOK_AI_TT_BITS, sizeof *sv.tt, &sv.tt_mask);
 	for (int i = 0; i < ns; i++) {
 		if (stop_now(prm, done))
 			break;
@@ -318,7 +318,7 @@ static rcard search_play(const rook_view *v, const rook_legal *l, const game_ai_
 		if (st)
 			st->samples++;
 	}
-	rook_ai_solver_free(&sv);
+	free(sv.tt);
 	int best = 0;
 	for (int m = 1; m < nm; m++)
 		if (sum[m] > sum[best])

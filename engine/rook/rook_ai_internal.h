@@ -51,12 +51,14 @@ typedef struct rook_ai_solver {
 	unsigned long nodes;
 	rcard killer[ROOK_TRICKS][ROOK_SEATS]; /* the move that last cut, by trick and seat */
 } rook_ai_solver;
-/* The table of one solve (rook_ai_solve); a decision's solves share a larger one. */
+/* The table of one solve (rook_ai_solve); a decision's solves share a
+ * larger one (minimax_table; a killer of 0 is a card like any other: it
+ * only orders the moves). */
 #define ROOK_AI_TT_BITS_ONE 10
 #define ROOK_AI_TT_BITS 14
-/* 0 when the table could not be had (the solver then searches without). */
-int rook_ai_solver_init(rook_ai_solver *sv, int bits);
-void rook_ai_solver_free(rook_ai_solver *sv);
+/* The legal cards L less those equal to another: neighbours in a suit
+ * with no live card between them and the same points. */
+rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L);
 /* rook_ai_value for team with best play by all (alpha-beta, fail-soft,
  * exact), with sv's table and killers. */
 int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alpha, int beta);

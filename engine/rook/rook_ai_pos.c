@@ -200,7 +200,7 @@ int rook_ai_playout(rook_ai_pos *p, int team)
 
 /* The legal cards less those equal to another: neighbours in a suit with
  * no live card between them and the same points. */
-static rcardset distinct(const rook_ai_pos *p, rcardset L)
+rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L)
 {
 	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
 	for (int i = 0; i < p->n; i++)
@@ -240,7 +240,7 @@ static rcardset distinct(const rook_ai_pos *p, rcardset L)
  * on how each card looks to a player, the killer before them. */
 static int gen_moves(const rook_ai_pos *p, rcard killer, rcard *out)
 {
-	rcardset L = distinct(p, rook_ai_legal(p));
+	rcardset L = rook_ai_distinct(p, rook_ai_legal(p));
 	if (!(L & (L - 1))) {
 		out[0] = rook_first(L);
 		return L ? 1 : 0;
@@ -295,21 +295,6 @@ static inline int tt_same(const rook_ai_tt *e, const rook_ai_pos *p, int team)
 	return e->used && e->turn == p->turn && e->team == team && e->pts[0] == p->pts[0] && e->pts[1] == p->pts[1]
 	       && e->tricks[0] == p->tricks[0] && e->tricks[1] == p->tricks[1] && e->extra == p->extra
 	       && !memcmp(e->hand, p->hand, sizeof e->hand);
-}
-
-int rook_ai_solver_init(rook_ai_solver *sv, int bits)
-{
-	memset(sv, 0, sizeof *sv);
-	memset(sv->killer, ROOK_NONE, sizeof sv->killer);
-	sv->tt = calloc((size_t)1 << bits, sizeof *sv->tt);
-	sv->tt_mask = sv->tt ? (1u << bits) - 1 : 0;
-	return sv->tt != NULL;
-}
-
-void rook_ai_solver_free(rook_ai_solver *sv)
-{
-	free(sv->tt);
-	sv->tt = NULL;
 }
 
 /* rook_ai_value for team at the end if team's side took every point still
@@ -403,10 +388,10 @@ int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alp
 
 int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
 {
-	rook_ai_solver sv;
-	rook_ai_solver_init(&sv, ROOK_AI_TT_BITS_ONE);
+	rook_ai_solver sv = { .tt = NULL };
+	sv.tt = minimax_table(ROOK_AI_TT_BITS_ONE, sizeof *sv.tt, &sv.tt_mask);
 	int v = rook_ai_solve_in(&sv, p, team, alpha, beta);
-	rook_ai_solver_free(&sv);
+	free(sv.tt);
 	*nodes += sv.nodes;
 	return v;
 }
