@@ -597,8 +597,8 @@ static void dup_times(const char *name, dup_side *sd)
 /* The exact solver of Trump304 (seats players) or Rook from five tricks
  * before the end, and the solver of before issue 33 on the same positions
  * (bench_ref_games.c), as ai_speed times 304's: every position in turn, in
- * CPU time, each solver with one table for them all as the player keeps
- * one for a decision's samples. */
+ * CPU time, Trump304's solvers each from an empty table (cleared outside
+ * the clock: the player clears one a decision, for all its samples). */
 static void game_solver_figures(const game_def *def, int players)
 {
 	enum { SOLVES = 400 };
@@ -620,6 +620,8 @@ static void game_solver_figures(const game_def *def, int players)
 		if (!rook_game)
 			sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
 		for (int i = 0; i < SOLVES; i++) {
+			if (sv.tt) /* each position from an empty table, cleared outside the clock */
+				memset(sv.tt, 0, sizeof *sv.tt << T3_TT_BITS);
 			double s0 = cpu_seconds();
 			int v;
 			if (rook_game)
