@@ -383,7 +383,7 @@ def main():
     only = {x.strip() for x in env("BENCH_ONLY", "").split(",") if x.strip()}
     have = tools()
     rows, details, notes, problems, logs = [], [], [], [], []
-    print("bench: running %s (each step alone; about nine minutes)" % ", ".join(
+    print("bench: running %s (each step alone; about thirteen minutes)" % ", ".join(
         s.name for s in steps() if not only or s.name in only))
     sys.stdout.flush()
     for st in steps():
