@@ -118,13 +118,48 @@ int bench_ref_t3_position(rng *r, int nseats, int left, t3pos *p)
 
 /* ---- Rook ---- */
 
+/* The legal cards less those equal to another, as the solver found them
+ * before issue 33 (a walk up each suit; now rook_ai_distinct, by bits). */
+static rcardset ref_distinct(const rook_ai_pos *p, rcardset L)
+{
+	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
+	for (int i = 0; i < p->n; i++)
+		live |= rook_bit(p->card[i]);
+	rcardset out = 0;
+	for (int suit = 0; suit < ROOK_COLOURS; suit++) {
+		if (!(L & rook_ai_suit_mask(p->trump, suit)))
+			continue;
+		rcard order[16];
+		int k = 0;
+		if (suit == p->trump)
+			order[k++] = ROOK_BIRD;
+		for (int n = 2; n <= 14; n++)
+			order[k++] = rook_make(suit, n);
+		order[k++] = rook_make(suit, 1);
+		rcard prev = ROOK_NONE;
+		for (int i = 0; i < k; i++) {
+			rcard c = order[i];
+			if (!(live & rook_bit(c)))
+				continue;
+			if (L & rook_bit(c)) {
+				if (prev == ROOK_NONE || rook_points(prev) != rook_points(c))
+					out |= rook_bit(c);
+				prev = c;
+			} else {
+				prev = ROOK_NONE;
+			}
+		}
+	}
+	return out;
+}
+
 int bench_ref_rook_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
 {
 	(*nodes)++;
 	if (p->trick_no >= ROOK_TRICKS)
 		return rook_ai_value(p, team);
 	int maxi = (p->turn & 1) == team;
-	rcardset L = rook_ai_distinct(p, rook_ai_legal(p)); /* the engine's: issue 33 left it as it was */
+	rcardset L = ref_distinct(p, rook_ai_legal(p));
 	rcard first = rook_ai_policy(p);
 	if (!(L & rook_bit(first)))
 		first = rook_first(L);

@@ -26,8 +26,13 @@ typedef struct rook_ai_pos {
 	int16_t extra;               /* the discard's points, to the last trick's winners */
 } rook_ai_pos;
 
-int rook_ai_suit(int trump, rcard c);
-rcardset rook_ai_suit_mask(int trump, int suit);
+/* The suit a card plays in (the Rook: trumps), and a suit's cards (inline:
+ * the solver asks them at every position). */
+static inline int rook_ai_suit(int trump, rcard c) { return c == ROOK_BIRD ? trump : rook_colour(c); }
+static inline rcardset rook_ai_suit_mask(int trump, int suit)
+{
+	return rook_colour_mask(suit) | (suit == trump ? rook_bit(ROOK_BIRD) : 0);
+}
 rcardset rook_ai_legal(const rook_ai_pos *p);
 void rook_ai_play(rook_ai_pos *p, rcard c);
 /* Points at the end: counters, the discard and the 20 for cards. */

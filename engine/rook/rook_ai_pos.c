@@ -6,15 +6,9 @@
 #include "rook_ai_internal.h"
 #include "minimax.h"
 
-int rook_ai_suit(int trump, rcard c) { return c == ROOK_BIRD ? trump : rook_colour(c); }
-
-rcardset rook_ai_suit_mask(int trump, int suit)
-{
-	return rook_colour_mask(suit) | (suit == trump ? rook_bit(ROOK_BIRD) : 0);
-}
 
 /* Card c beats w in a trick whose led suit is led. */
-static int beats(int trump, int led, rcard c, rcard w)
+static inline int beats(int trump, int led, rcard c, rcard w)
 {
 	int sc = rook_ai_suit(trump, c), sw = rook_ai_suit(trump, w);
 	if (sc == trump && sw != trump)
@@ -200,8 +194,18 @@ int rook_ai_playout(rook_ai_pos *p, int team)
 
 /* The legal cards less those equal to another: neighbours in a suit with
  * no live card between them and the same points. */
+/* A suit's cards of set x in order of strength, one bit each: the Rook
+ * (trumps only) at 0, the 2 to the 14 at 1 to 13, the 1 at 14. */
+static inline unsigned by_strength(rcardset x, int colour, int trump)
+{
+	unsigned w = (unsigned)(x >> (colour * 14 + 1) & 0x1fff) << 1 | (unsigned)(x >> (colour * 14) & 1) << 14;
+	return colour == trump ? w | (unsigned)(x >> ROOK_BIRD & 1) : w;
+}
+
 rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L)
 {
+	/* The points of each place of by_strength. */
+	static const int8_t place_pts[15] = { 20, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 0, 10, 15 };
 	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
 	for (int i = 0; i < p->n; i++)
 		live |= rook_bit(p->card[i]);
@@ -209,27 +213,23 @@ rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L)
 	for (int suit = 0; suit < ROOK_COLOURS; suit++) {
 		if (!(L & rook_ai_suit_mask(p->trump, suit)))
 			continue;
-		/* Ascending strength: the Rook (trumps), 2..14, then 1. */
-		rcard order[16];
-		int k = 0;
-		if (suit == p->trump)
-			order[k++] = ROOK_BIRD;
-		for (int n = 2; n <= 14; n++)
-			order[k++] = rook_make(suit, n);
-		order[k++] = rook_make(suit, 1);
-		rcard prev = ROOK_NONE;
-		for (int i = 0; i < k; i++) {
-			rcard c = order[i];
-			if (!(live & rook_bit(c)))
+		/* Up the live cards: a legal card equal to the one just below
+		 * it (legal too, the same points) is left out. */
+		unsigned lw = by_strength(live, suit, p->trump), legal = by_strength(L, suit, p->trump), keep = 0;
+		int below = -1; /* points of the live card just below, when it is legal */
+		for (unsigned m = lw; m; m &= m - 1) {
+			int at = __builtin_ctz(m);
+			if (!(legal >> at & 1)) {
+				below = -1;
 				continue;
-			if (L & rook_bit(c)) {
-				if (prev == ROOK_NONE || rook_points(prev) != rook_points(c))
-					out |= rook_bit(c);
-				prev = c;
-			} else {
-				prev = ROOK_NONE;
 			}
+			if (below != place_pts[at])
+				keep |= 1u << at;
+			below = place_pts[at];
 		}
+		out |= (rcardset)(keep >> 1 & 0x1fff) << (suit * 14 + 1) | (rcardset)(keep >> 14 & 1) << (suit * 14);
+		if (suit == p->trump)
+			out |= (rcardset)(keep & 1) << ROOK_BIRD;
 	}
 	return out;
 }
