@@ -663,6 +663,7 @@ static int bench_ai_game(const game_def *def, int players, const char *const nam
 		} else if (!strcmp(name[k], "strong0") && (def == &game_def_trump304 || def == &game_def_rook)) {
 			sd->ref = 1;
 			game_ai_params_default(&sd->params, GAME_AI_STRONG, seed * 2 + (uint64_t)k);
+			sd->params.counts_before = 1;
 		} else {
 			int level = game_ai_level_parse(name[k]);
 			if (level < 0) {
