@@ -295,7 +295,7 @@ def steps():
                                  "--ms-b", AI_MS, "--samples-b", str(n)],
              ["ai.%s.strength.strong10x_vs_strong" % key], parse_ai_game(key, "strong10x_vs_strong"),
              needs=("cardbot",))
-        for key, game, n in (("trump304_4", "trump304", 400), ("rook", "rook", 100))
+        for key, game, n in (("trump304_4", "trump304", 400), ("rook", "rook", 400))
     ] + [
         Step("ai_strong0", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong0", "--deals", AI_DEALS,
                             "--ms", AI_MS, "--seconds", SECONDS],
