@@ -15,9 +15,9 @@
 /* Sampled deals a strong decision (bid, discard, card) at most: 400 (it
  * was 64 to bid, 24 to discard, 40 and 100 a card). Its decisions ended on
  * the count, far inside the budget; with the faster solver (issue 33) 400
- * still does, and beat the old counts by +5,558 points per 100 duplicate
- * deals (+1,117 to +10,000; docs/AI.md). The budget still ends a
- * decision first where it must. */
+ * still does, and beat the old counts by +4,054 points per 100 duplicate
+ * deals over two runs of 60 (+1,057 to +7,051; docs/AI.md). The budget
+ * still ends a decision first where it must. */
 #define ROOK_AI_STRONG_SAMPLES 400
 
 /* The sample count: the caller's, else the level's (strong's of before
