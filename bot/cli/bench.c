@@ -504,6 +504,8 @@ static void ai_times(const char *name, ai_side *sd)
 
 typedef struct dup_side {
 	int simple;                 /* the rule-based player */
+	int ref;                    /* strong0: Trump304's or Rook's player of before issue 33 */
+	double ms;                  /* its time budget per decision */
 	game_ai_params params;
 	timings times;
 	game_ai_stats stats;
@@ -511,8 +513,9 @@ typedef struct dup_side {
 
 typedef struct dup_bench {
 	dup_side side[2];
-	double ms, deadline;
+	double ms, deadline;        /* of the decision being made (ms 0: none) */
 	long decisions;
+	int rook;                   /* the game, for strong0's solver */
 } dup_bench;
 
 static int dup_stop(void *ctx)
@@ -531,8 +534,19 @@ static int dup_decide(void *ctx, int player, const game *g, int seat, game_actio
 	p.seed = sd->params.seed ^ (uint64_t)b->decisions++ * 0x9e3779b97f4a7c15ull ^ (uint64_t)seat;
 	p.stop = dup_stop;
 	p.stop_ctx = b;
+	b->ms = sd->ms;
 	b->deadline = t0 + b->ms / 1000.0;
+	bench_ref_game ref;
+	if (sd->ref) {
+		bench_ref_game_start(&ref, b->rook, dup_stop, b);
+		p.solve = bench_ref_game_solve;
+		p.solve_ctx = &ref;
+	}
 	int ok = game_ai_decide(g, seat, &p, &sd->stats, a);
+	if (sd->ref) {
+		sd->stats.nodes += ref.sv.nodes;
+		bench_ref_game_end(&ref);
+	}
 	timings_add(&sd->times, now_seconds() - t0);
 	return ok;
 }
@@ -550,31 +564,92 @@ static void dup_times(const char *name, dup_side *sd)
 		       sd->stats.playouts, sd->stats.solves);
 }
 
+/* The exact solver of Trump304 (seats players) or Rook from five tricks
+ * before the end, and the solver of before issue 33 on the same positions
+ * (bench_ref_games.c), as ai_speed times 304's: every position in turn, in
+ * CPU time, Trump304's solvers each from an empty table (cleared outside
+ * the clock: the player clears one a decision, for all its samples). */
+static void game_solver_figures(const game_def *def, int players)
+{
+	enum { SOLVES = 400 };
+	int rook_game = def == &game_def_rook;
+	if (!rook_game && def != &game_def_trump304)
+		return;
+	static t3pos t3[SOLVES];
+	static rook_ai_pos rk[SOLVES];
+	rng r;
+	rng_seed(&r, 33);
+	for (int i = 0; i < SOLVES; i++)
+		while (rook_game ? !bench_ref_rook_position(&r, 5, &rk[i]) : !bench_ref_t3_position(&r, players, 5, &t3[i]))
+			;
+	double times[2][SOLVES];
+	unsigned long nodes[2] = { 0, 0 };
+	int value[SOLVES], differ = 0;
+	for (int k = 0; k < 2; k++) {
+		t3solver sv = { .tt = NULL };
+		if (!rook_game)
+			sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
+		for (int i = 0; i < SOLVES; i++) {
+			if (sv.tt) /* each position from an empty table, cleared outside the clock */
+				memset(sv.tt, 0, sizeof *sv.tt << T3_TT_BITS);
+			double s0 = cpu_seconds();
+			int v;
+			if (rook_game)
+				v = k ? bench_ref_rook_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k])
+				      : rook_ai_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k]);
+			else
+				v = k ? bench_ref_t3_solve(&sv, &t3[i], -1, 1000) : t3_solve(&sv, &t3[i], -1, 1000);
+			times[k][i] = cpu_seconds() - s0;
+			if (k == 0)
+				value[i] = v;
+			else
+				differ += v != value[i];
+		}
+		nodes[k] += sv.nodes;
+		free(sv.tt);
+	}
+	char what[2][64];
+	snprintf(what[0], sizeof what[0], "%s solver", def->name);
+	snprintf(what[1], sizeof what[1], "%s solver before issue 33", def->name);
+	double mean = solve_figures(what[0], times[0], SOLVES, nodes[0]);
+	double ref_mean = solve_figures(what[1], times[1], SOLVES, nodes[1]);
+	printf("%s solver: %.1f times faster on average than before issue 33, p99 %.1f times; %d of %d values differ\n",
+	       def->name, ref_mean / mean, times[1][SOLVES * 99 / 100] / times[0][SOLVES * 99 / 100], differ, SOLVES);
+}
+
 /* Trump304, Rook and six-player 304 (and 304 too): A against B in
  * duplicate deals through the common game interface (engine/core/game_dup.h). */
-static int bench_ai_game(const game_def *def, int players, const char *const name[2], int deals, int samples,
-			 double ms, uint64_t seed)
+static int bench_ai_game(const game_def *def, int players, const char *const name[2], int deals,
+			 const int samples[2], const double ms[2], uint64_t seed)
 {
 	dup_bench b;
 	memset(&b, 0, sizeof b);
-	b.ms = ms;
+	b.rook = def == &game_def_rook;
 	for (int k = 0; k < 2; k++) {
 		dup_side *sd = &b.side[k];
+		sd->ms = ms[k];
 		if (!strcmp(name[k], "simple")) {
 			sd->simple = 1;
+		} else if (!strcmp(name[k], "strong0") && (def == &game_def_trump304 || def == &game_def_rook)) {
+			sd->ref = 1;
+			game_ai_params_default(&sd->params, GAME_AI_STRONG, seed * 2 + (uint64_t)k);
+			sd->params.counts_before = 1;
 		} else {
 			int level = game_ai_level_parse(name[k]);
 			if (level < 0) {
-				fprintf(stderr, "bench ai: unknown player '%s' (strong, normal, easy, simple)\n", name[k]);
+				fprintf(stderr, "bench ai: unknown player '%s' (strong, normal, easy, simple; strong0 in 304, "
+					"trump304 and rook)\n", name[k]);
 				return 64;
 			}
 			game_ai_params_default(&sd->params, level, seed * 2 + (uint64_t)k);
 		}
 		sd->params.seed = seed * 2 + (uint64_t)k;
-		sd->params.samples = (unsigned)samples;
+		sd->params.samples = (unsigned)samples[k];
 	}
-	printf("# cardbot bench ai --game %s --players %d --a %s --b %s --deals %d --samples %d --ms %.0f --seed %llu: one core\n",
-	       def->name, players, name[0], name[1], deals, samples, ms, (unsigned long long)seed);
+	printf("# cardbot bench ai --game %s --players %d --a %s --b %s --deals %d --samples %d --ms %.0f --samples-b %d"
+	       " --ms-b %.0f --seed %llu: one core\n", def->name, players, name[0], name[1], deals, samples[0], ms[0],
+	       samples[1], ms[1], (unsigned long long)seed);
+	game_solver_figures(def, players);
 	if (!def->ai_action)
 		printf("  (%s has no search player: every level is the rule-based player)\n", def->name);
 	double *x = malloc((size_t)deals * sizeof *x);
@@ -641,12 +716,12 @@ static int bench_ai(int argc, char **argv)
 			       "                        [--samples-b N] [--ms-b M] [--seed S] [--seconds S]\n"
 			       "  G is 304 (default), 304six, trump304 or rook; N its players (trump304: 2, 3 or 4)\n"
 			       "  P is strong, normal, easy or simple (the rule-based player); defaults: strong vs simple;\n"
-			       "    in 304 also strong0, the strong player with the card search and solver of before\n"
-			       "    issue 33\n"
+			       "    in 304, trump304 and rook also strong0, the strong player with the card search and\n"
+			       "    solver of before issue 33\n"
 			       "  --deals N    duplicate deals, each played twice with the sides swapped (default 40)\n"
 			       "  --samples N  sampled deals per card decision of a search player (default: its level's)\n"
 			       "  --ms M       time budget per decision in ms (default 300; 0: samples only)\n"
-			       "  --samples-b N, --ms-b M  the same for B alone (304; default: as A)\n"
+			       "  --samples-b N, --ms-b M  the same for B alone (default: as A)\n"
 			       "  --seconds S  time for the playout-speed figure (default 1)\n");
 			return 0;
 		}
@@ -703,16 +778,15 @@ static int bench_ai(int argc, char **argv)
 			def->max_seats, players);
 		return 64;
 	}
-	if (def != &game_def_304 && (samples_b >= 0 || ms_b >= 0)) {
-		fprintf(stderr, "bench ai: --samples-b and --ms-b are for 304 alone\n");
-		return 64;
-	}
-	if (def != &game_def_304)
-		return bench_ai_game(def, players, name, deals, samples, ms, seed);
 	if (samples_b < 0)
 		samples_b = samples;
 	if (ms_b < 0)
 		ms_b = ms;
+	if (def != &game_def_304) {
+		int sm[2] = { samples, samples_b };
+		double budget[2] = { ms, ms_b };
+		return bench_ai_game(def, players, name, deals, sm, budget, seed);
+	}
 	ai_bench b;
 	memset(&b, 0, sizeof b);
 	for (int k = 0; k < 2; k++) {

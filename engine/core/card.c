@@ -16,15 +16,13 @@ static const char *const suit_words[SUIT_COUNT] = {
 
 int card_points(card c) { return rank_points[card_rank(c)]; }
 
-int cardset_points(cardset s)
-{
-	int total = 0;
-	for (int r = 0; r < RANK_COUNT; r++) {
-		cardset of_rank = s & ((cardset)0x01010101u << r);
-		total += rank_points[r] * cardset_count(of_rank);
-	}
-	return total;
-}
+/* Points of the cards of one suit, by the suit's byte of a set. */
+#define SUIT_PTS(x) (((x) & 4 ? 2 : 0) + ((x) & 8 ? 3 : 0) + ((x) & 16 ? 10 : 0) \
+		     + ((x) & 32 ? 11 : 0) + ((x) & 64 ? 20 : 0) + ((x) & 128 ? 30 : 0))
+#define SUIT_PTS4(x) SUIT_PTS(x), SUIT_PTS((x) + 1), SUIT_PTS((x) + 2), SUIT_PTS((x) + 3)
+#define SUIT_PTS16(x) SUIT_PTS4(x), SUIT_PTS4((x) + 4), SUIT_PTS4((x) + 8), SUIT_PTS4((x) + 12)
+#define SUIT_PTS64(x) SUIT_PTS16(x), SUIT_PTS16((x) + 16), SUIT_PTS16((x) + 32), SUIT_PTS16((x) + 48)
+const uint8_t card_suit_points[256] = { SUIT_PTS64(0), SUIT_PTS64(64), SUIT_PTS64(128), SUIT_PTS64(192) };
 
 card cardset_cheapest(cardset s, int tsuit)
 {

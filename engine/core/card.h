@@ -53,8 +53,14 @@ static inline cardset cardset_masters(cardset mine, cardset out)
 
 /* Point value of a card: J 30, 9 20, A 11, 10 10, K 3, Q 2, 8 and 7 none. */
 int card_points(card c);
-/* Points of every card in a set. */
-int cardset_points(cardset s);
+/* Points of every card in a set (a table lookup a suit: the solvers ask
+ * this at every position). */
+extern const uint8_t card_suit_points[256];
+static inline int cardset_points(cardset s)
+{
+	return card_suit_points[s & 0xff] + card_suit_points[s >> 8 & 0xff] + card_suit_points[s >> 16 & 0xff]
+	       + card_suit_points[s >> 24];
+}
 /* What the search players throw and feed (CARD_NONE for an empty set):
  * the cheapest card (fewest points, then a non-trump of suit tsuit before
  * a trump, then the lowest), and the dearest (most points, a non-trump

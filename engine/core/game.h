@@ -90,6 +90,17 @@ typedef struct game_ai_params {
 	 * (a time budget; at least one sample is always searched). May be NULL. */
 	int (*stop)(void *ctx);
 	void *stop_ctx;
+	/* The card search's exact solver when it is not the engine's own (the
+	 * benchmark's players of before issue 33; NULL: the engine's). pos is
+	 * the game's compact position (t3pos, rook_ai_pos), side what the
+	 * game's solver takes besides (Rook: the team), the answer fail-soft in
+	 * (alpha, beta) as the game's solver gives it; may_stop: stop may cut
+	 * this solve short, which sets *aborted. */
+	int (*solve)(void *ctx, const void *pos, int side, int alpha, int beta, int may_stop, int *aborted);
+	void *solve_ctx;
+	/* Strong's sample counts as they were before issue 33 (the
+	 * benchmark's strong0; Rook's alone changed). */
+	int counts_before;
 } game_ai_params;
 
 typedef struct game_ai_stats {

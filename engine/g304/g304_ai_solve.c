@@ -31,19 +31,6 @@
 #define KILLER_BONUS 1000
 static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
 
-/* Points of the cards of one suit, by the suit's byte of a set. */
-#define SUIT_PTS(x) (((x) & 4 ? 2 : 0) + ((x) & 8 ? 3 : 0) + ((x) & 16 ? 10 : 0) \
-		     + ((x) & 32 ? 11 : 0) + ((x) & 64 ? 20 : 0) + ((x) & 128 ? 30 : 0))
-#define SUIT_PTS4(x) SUIT_PTS(x), SUIT_PTS((x) + 1), SUIT_PTS((x) + 2), SUIT_PTS((x) + 3)
-#define SUIT_PTS16(x) SUIT_PTS4(x), SUIT_PTS4((x) + 4), SUIT_PTS4((x) + 8), SUIT_PTS4((x) + 12)
-#define SUIT_PTS64(x) SUIT_PTS16(x), SUIT_PTS16((x) + 16), SUIT_PTS16((x) + 32), SUIT_PTS16((x) + 48)
-static const uint8_t suit_pts[256] = { SUIT_PTS64(0), SUIT_PTS64(64), SUIT_PTS64(128), SUIT_PTS64(192) };
-
-static inline int set_pts(cardset s)
-{
-	return suit_pts[s & 0xff] + suit_pts[s >> 8 & 0xff] + suit_pts[s >> 16 & 0xff] + suit_pts[s >> 24];
-}
-
 static inline uint32_t key3(const g304_ai_pos *p)
 {
 	return (uint32_t)p->turn | (uint32_t)p->open << 2 | (uint32_t)p->tdown << 3
@@ -58,7 +45,7 @@ static inline int remaining(const g304_ai_pos *p)
 {
 	int r = 304 - p->pts[0] - p->pts[1];
 	if (p->pcc && p->sitting_out < G304_SEATS)
-		r -= set_pts(p->hand[p->sitting_out]);
+		r -= cardset_points(p->hand[p->sitting_out]);
 	return r;
 }
 
@@ -87,7 +74,7 @@ static int last_trick(const g304_ai_pos *p)
 	for (int s = 0; s < G304_SEATS && seat < 0; s++)
 		if (hands[s] & card_bit(w))
 			seat = s;
-	return (seat & 1) == (p->trumper & 1) ? set_pts(all) : 0;
+	return (seat & 1) == (p->trumper & 1) ? cardset_points(all) : 0;
 }
 
 /* Does card c beat card b (the trick's best so far, led suit led)? */
@@ -121,7 +108,7 @@ static inline int endgame_last(const endgame *e, int wseat, int trick_pts)
 	card lead = cardset_first(e->h[wseat]);
 	cardset t = all & suit_mask(e->tsuit);
 	card w = cardset_top(t ? t : all & suit_mask(card_suit(lead)));
-	return (e->owner[w] & 1) == e->tm ? v + set_pts(all) : v;
+	return (e->owner[w] & 1) == e->tm ? v + cardset_points(all) : v;
 }
 
 /* Card k of the trick; best is the card winning it so far (CARD_NONE at
@@ -241,52 +228,12 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 		later[(t & 1) != team] |= h;
 	}
 	rest = later[0] | later[1];
-	/* Of each run of own cards that no other live card separates, the
-	 * cards that take the trick and those that leave it where it is are
-	 * each one card, when the side that ends up with the trick is
-	 * certain: the dearest where it is the seat's own, else the
-	 * cheapest. */
-	cardset keep = legal & ~own;
-	for (int x = 0; x < SUIT_COUNT; x++) {
-		cardset m = own & legal & suit_mask(x);
-		while (m) {
-			card lo = cardset_first(m);
-			cardset sep = others & card_above(lo);
-			cardset run = sep ? m & ((card_bit(cardset_first(sep))) - 1) : m;
-			m &= ~run;
-			if (!(run & (run - 1))) {
-				keep |= run;
-				continue;
-			}
-			/* [0]: the cards that leave the trick where it is,
-			 * [1]: those that take it. */
-			card pick[2] = { CARD_NONE, CARD_NONE };
-			int pick_k[2] = { 0, 0 };
-			for (cardset r = run; r; r &= r - 1) {
-				card c = cardset_first(r);
-				int takes = wb == CARD_NONE || beats(c, wb, p->tsuit);
-				card top = takes ? c : wb;
-				int ours = takes || wteam == team;
-				/* Who could still take it from that side. */
-				cardset foes = later[ours];
-				if ((foes & card_above(top)) || (card_suit(top) != p->tsuit && (foes & trumps))) {
-					keep |= card_bit(c);
-					continue;
-				}
-				int k = rank_pts[card_rank(c)] * 8 + card_rank(c);
-				if (!ours)
-					k = -k;
-				if (pick[takes] == CARD_NONE || k > pick_k[takes]) {
-					pick[takes] = c;
-					pick_k[takes] = k;
-				}
-			}
-			for (int t = 0; t < 2; t++)
-				if (pick[t] != CARD_NONE)
-					keep |= card_bit(pick[t]);
-		}
-	}
-	legal = keep;
+	cardset takes = 0;
+	for (cardset l = legal; l && wb != CARD_NONE; l &= l - 1)
+		if (beats(cardset_first(l), wb, p->tsuit))
+			takes |= l & -l;
+	int cut[2] = { (later[0] & trumps) != 0, (later[1] & trumps) != 0 };
+	legal = minimax_runs(legal, own, others, takes, wb, wteam == team, later, cut, p->tsuit);
 	/* Scores: higher first. */
 	int score[G304_TRICKS + 1];
 	int n = 0;
@@ -296,43 +243,25 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 	cardset opp_trumps = opp & trumps;
 	for (cardset l = legal; l; l &= l - 1) {
 		card c = cardset_first(l);
-		int pts = rank_pts[card_rank(c)], x = card_suit(c);
-		int sc;
+		int x = card_suit(c);
+		minimax_card mc = { .pts = rank_pts[card_rank(c)], .trump = x == p->tsuit, .lead = p->n == 0 };
 		if (p->n == 0) {
-			int master = !(others & card_above(c));
-			if (x == p->tsuit)
-				sc = master && opp_trumps ? 200 + pts : 20 - pts;
-			else if (master)
-				sc = (opp_trumps ? 120 : 150) + pts;
-			else
-				sc = 60 - pts - 4 * cardset_count(own & suit_mask(x));
+			mc.master = !(others & card_above(c));
+			mc.opp_trumps = opp_trumps != 0;
+			mc.suit_len = cardset_count(own & suit_mask(x));
 		} else {
-			int wins = beats(c, wb, p->tsuit);
-			if (!wins && wteam == team) {
-				/* Partner holds the trick: feed it if nobody left can beat it. */
-				int safe = !(rest & card_above(wb)) && (card_suit(wb) == p->tsuit || !(rest & trumps));
-				sc = safe || last ? 150 + pts : 100 - pts;
-			} else if (wins) {
-				int safe = last || (!(rest & card_above(c)) && (x == p->tsuit || !(rest & trumps)));
-				if (wteam == team)
-					sc = safe ? 140 + pts : 40 - pts;
-				else
-					sc = safe ? 180 - pts - (x == p->tsuit) * 8 + (trick_pts >= 10) * 10
-						  : 120 + pts - (x == p->tsuit) * 8;
-			} else {
-				sc = 100 - pts - (x == p->tsuit) * 16;
-			}
+			mc.wins = beats(c, wb, p->tsuit);
+			mc.partner = wteam == team;
+			mc.trick_pts = trick_pts;
+			if (mc.wins) /* nobody left can beat it */
+				mc.safe = last || (!(rest & card_above(c)) && (x == p->tsuit || !(rest & trumps)));
+			else /* nobody left can beat the partner's card */
+				mc.safe = last || (!(rest & card_above(wb)) && (card_suit(wb) == p->tsuit || !(rest & trumps)));
 		}
+		int sc = minimax_card_score(&mc);
 		if (c == killer)
 			sc += KILLER_BONUS;
-		int i = n++;
-		while (i > 0 && score[i - 1] < sc) {
-			score[i] = score[i - 1];
-			out[i] = out[i - 1];
-			i--;
-		}
-		score[i] = sc;
-		out[i] = c;
+		n = minimax_add(out, score, n, c, sc);
 	}
 	return n;
 }
@@ -369,18 +298,9 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 		k3 = key3(p);
 		uint64_t h = (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full) ^ ((uint64_t)k3 * 0x165667b19e3779f9ull);
 		e = &sv->tt[(h >> 20) & sv->tt_mask];
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
-			if (e->lo >= beta)
-				return e->lo;
-			if (e->hi <= alpha)
-				return e->hi;
-			if (e->lo == e->hi)
-				return e->lo;
-			if (e->lo > alpha)
-				alpha = e->lo;
-			if (e->hi < beta)
-				beta = e->hi;
-		}
+		int v;
+		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3 && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
+			return v;
 	}
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
@@ -408,12 +328,7 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 			lo = e->lo;
 			hi = e->hi;
 		}
-		if (best <= a0)
-			hi = best < hi ? best : hi;
-		else if (best >= b0)
-			lo = best > lo ? best : lo;
-		else
-			lo = hi = best;
+		minimax_store(&lo, &hi, best, a0, b0);
 		e->k1 = k1;
 		e->k2 = k2;
 		e->k3 = k3;
@@ -427,8 +342,7 @@ int g304_ai_solver_init(g304_ai_solver *sv, int bits)
 {
 	memset(sv, 0, sizeof *sv);
 	memset(sv->killer, CARD_NONE, sizeof sv->killer);
-	sv->tt = calloc((size_t)1 << bits, sizeof *sv->tt);
-	sv->tt_mask = sv->tt ? (1u << bits) - 1 : 0;
+	sv->tt = minimax_table(bits, sizeof *sv->tt, &sv->tt_mask);
 	return sv->tt != NULL;
 }
 

@@ -60,6 +60,8 @@ typedef struct ctx {
 	unsigned long start;       /* stats->nodes when this search began */
 	int gave_up;               /* the limit was reached: "no refutation" means nothing */
 	int ref_depth;             /* the refutation found last: how many cards of the order it used */
+	int sink_within[16];       /* s->sink's share of feasible's sums (sink_sum) */
+	int sink_total;
 } ctx;
 
 /* A prefix of an order is only searched for cheap refutations, to prune
@@ -81,6 +83,8 @@ typedef struct cs {
 	uint8_t seat[G304_SEATS];
 	card card[G304_SEATS];
 	uint8_t pmask[G304_SEATS]; /* a face-down card in this trick not yet placed: allowed suits */
+	uint64_t slack[2];         /* Hall's condition's slack for each set of suits S,
+	                            * plus SLACK_BIAS, in byte S (feasible) */
 } cs;
 
 static int refute(const ctx *c, const cs *s);
@@ -95,57 +99,131 @@ static inline int suit_bit(int suit) { return 1 << suit; }
 #define POP8X64(x) POP8X16(x), POP8X16((x) + 16), POP8X16((x) + 32), POP8X16((x) + 48)
 static const uint8_t pop8[256] = { POP8X64(0), POP8X64(64), POP8X64(128), POP8X64(192) };
 
-/* Can the unseen cards still be placed? Hall's condition over suit sets.
- * (The hottest function of the search: written for speed.) */
-static int feasible(const ctx *c, const cs *s)
+/* Room in the groups of cards whose allowed suits lie within each set of
+ * suits: group `mask` holding k cards adds k to every superset of mask.
+ * (A group that allows every suit is never within a smaller set, and the
+ * whole set is never asked for, so within[ALL_SUITS] is left out.) */
+static inline void within_add(int within[16], unsigned mask, int k)
 {
-	c->stats->checks++;
-	int u[SUIT_COUNT], total_u = 0, capm[16] = { 0 }, total_cap = 0;
+	for (unsigned t = mask; t < ALL_SUITS; t = (t + 1) | mask)
+		within[t] += k;
+}
+
+/* Can the unseen cards still be placed? Hall's condition over suit sets:
+ * for each set of suits S, the unseen cards of S fit in the room of the
+ * groups that may take a suit of S. feasible works it out afresh and keeps
+ * each set's slack (room less cards) in s->slack, a byte a set, biased by
+ * SLACK_BIAS so that a byte below it is a set that does not fit;
+ * feasible_less updates the slack when one unseen card of `suit` fills a
+ * place of a group that takes the suits of `mask` (a card of a hand, or a
+ * face-down card of the trick, placed): the room falls by one for every set
+ * that can use the group, and the cards by one for the sets with `suit`, so
+ * the slack falls by one exactly for the sets that meet mask but lack
+ * suit. (The hottest functions of the search: written for speed. The
+ * face-down cards played earlier, s->sink, never change during a search:
+ * their share is summed once per trump hypothesis, in c->sink_within.) */
+#define SLACK_BIAS 0x4040404040404040ull
+#define SLACK_SIGN 0x8080808080808080ull
+static const uint64_t sets_without[SUIT_COUNT][2] = { /* byte S: 1 when S lacks the suit */
+	{ 0x0001000100010001ull, 0x0001000100010001ull }, { 0x0000010100000101ull, 0x0000010100000101ull },
+	{ 0x0000000001010101ull, 0x0000000001010101ull }, { 0x0101010101010101ull, 0x0000000000000000ull },
+};
+static const uint64_t sets_meeting[16][2] = { /* byte S: 1 when S meets the mask */
+	{ 0x0000000000000000ull, 0x0000000000000000ull }, { 0x0100010001000100ull, 0x0100010001000100ull },
+	{ 0x0101000001010000ull, 0x0101000001010000ull }, { 0x0101010001010100ull, 0x0101010001010100ull },
+	{ 0x0101010100000000ull, 0x0101010100000000ull }, { 0x0101010101000100ull, 0x0101010101000100ull },
+	{ 0x0101010101010000ull, 0x0101010101010000ull }, { 0x0101010101010100ull, 0x0101010101010100ull },
+	{ 0x0000000000000000ull, 0x0101010101010101ull }, { 0x0100010001000100ull, 0x0101010101010101ull },
+	{ 0x0101000001010000ull, 0x0101010101010101ull }, { 0x0101010001010100ull, 0x0101010101010101ull },
+	{ 0x0101010100000000ull, 0x0101010101010101ull }, { 0x0101010101000100ull, 0x0101010101010101ull },
+	{ 0x0101010101010000ull, 0x0101010101010101ull }, { 0x0101010101010100ull, 0x0101010101010101ull },
+};
+
+/* Seat x shows it lacks `suit` (which its group allowed): its k unseen
+ * cards now fit only the suits of mask less suit, so every set with suit
+ * that no longer meets the group loses k of room. */
+static void slack_void(cs *s, int x, int suit)
+{
+	unsigned m = ~s->voids[x] & ALL_SUITS;
+	if (!(m >> suit & 1) || !s->cap[x])
+		return;
+	m &= ~(unsigned)suit_bit(suit);
+	uint64_t k = s->cap[x];
+	s->slack[0] -= (~sets_without[suit][0] & ~sets_meeting[m][0] & 0x0101010101010101ull) * k;
+	s->slack[1] -= (~sets_without[suit][1] & ~sets_meeting[m][1] & 0x0101010101010101ull) * k;
+}
+
+/* Works the slack out afresh (no count): 1 if every set fits. */
+static int slack_fill(const ctx *c, cs *s)
+{
+	int u[SUIT_COUNT], total_u = 0, total_cap = c->sink_total;
 	for (int i = 0; i < SUIT_COUNT; i++) {
 		u[i] = pop8[s->unk >> (8 * i) & 0xff];
 		total_u += u[i];
 	}
+	int within[16];
+	memcpy(within, c->sink_within, sizeof within);
 	for (int x = 0; x < G304_SEATS; x++)
-		if (x != c->me) {
-			capm[~s->voids[x] & ALL_SUITS] += s->cap[x];
+		if (x != c->me && s->cap[x]) {
 			total_cap += s->cap[x];
+			if (s->voids[x] & ALL_SUITS)
+				within_add(within, ~s->voids[x] & ALL_SUITS, s->cap[x]);
 		}
-	for (int m = 1; m < 16; m++) {
-		capm[m] += s->sink[m];
-		total_cap += s->sink[m];
-	}
 	if (s->tslot) {
-		capm[suit_bit(s->trump)]++;
+		within_add(within, (unsigned)suit_bit(s->trump), 1);
 		total_cap++;
 	}
 	for (int i = 0; i < s->n; i++)
 		if (s->pmask[i]) {
-			capm[s->pmask[i]]++;
+			within_add(within, s->pmask[i], 1);
 			total_cap++;
 		}
-	if (total_u != total_cap)
-		return 0;
-	/* within[t]: room in groups that take only suits of t (sums over
-	 * subsets, one suit at a time). A set of suits S can use every group
-	 * except those within the other suits. */
-	int within[16];
-	memcpy(within, capm, sizeof within);
-	for (int t = 1; t < 16; t += 2)
-		within[t] += within[t - 1];
-	for (int t = 2; t < 16; t = (t + 1) | 2)
-		within[t] += within[t - 2];
-	for (int t = 4; t < 16; t = (t + 1) | 4)
-		within[t] += within[t - 4];
-	for (int t = 8; t < 16; t++)
-		within[t] += within[t - 8];
-	int need[16];
+	/* A set of suits S can use every group except those within the
+	 * other suits. */
+	int need[16], ok = total_u == total_cap;
+	uint8_t slack[16];
 	need[0] = 0;
+	slack[0] = (uint8_t)SLACK_BIAS;
 	for (int set = 1; set < 16; set++) {
 		need[set] = need[set & (set - 1)] + u[__builtin_ctz((unsigned)set)];
-		if (need[set] > total_cap - within[ALL_SUITS & ~set])
-			return 0;
+		int room = total_cap - within[ALL_SUITS & ~set] - need[set];
+		ok &= room >= 0;
+		slack[set] = (uint8_t)((int)(uint8_t)SLACK_BIAS + room);
 	}
-	return 1;
+	memcpy(s->slack, slack, sizeof slack);
+	return ok;
+}
+
+static int feasible(const ctx *c, cs *s)
+{
+	c->stats->checks++;
+	return slack_fill(c, s);
+}
+
+static int feasible_less(const ctx *c, cs *s, int suit, unsigned mask)
+{
+	c->stats->checks++;
+	s->slack[0] -= sets_without[suit][0] & sets_meeting[mask][0];
+	s->slack[1] -= sets_without[suit][1] & sets_meeting[mask][1];
+	/* Each byte stays within 0..127 (it is SLACK_BIAS plus a slack of at
+	 * most 32 either way), so a byte is below the bias exactly when
+	 * (byte | 0x80) - 0x40 leaves its top bit clear. */
+	return (((s->slack[0] | SLACK_SIGN) - SLACK_BIAS) & ((s->slack[1] | SLACK_SIGN) - SLACK_BIAS) & SLACK_SIGN)
+	       == SLACK_SIGN;
+}
+
+/* The face-down cards played earlier, for feasible: their share of within
+ * and of the room. */
+static void sink_sum(ctx *c, const cs *s)
+{
+	memset(c->sink_within, 0, sizeof c->sink_within);
+	c->sink_total = 0;
+	for (unsigned m = 0; m < 16; m++)
+		if (s->sink[m]) {
+			if (m != ALL_SUITS)
+				within_add(c->sink_within, m, s->sink[m]);
+			c->sink_total += s->sink[m];
+		}
 }
 
 /* The unseen cards worth trying: the highest and the lowest of each run of
@@ -161,29 +239,24 @@ static cardset unk_reps(const cs *s)
 	for (int i = 0; i < s->n; i++)
 		if (s->card[i] != CARD_NONE)
 			other |= card_bit(s->card[i]);
-	other &= ~s->unk;
-	/* Over the live cards alone, from the top of each suit: an unseen card
-	 * is a run's top when the live card above it is not unseen, and its
-	 * bottom when the one below is not. */
-	cardset reps = 0, live = s->unk | other;
-	for (int suit = 0; suit < SUIT_COUNT; suit++) {
-		int above_unk = 0;
-		card prev = CARD_NONE;
-		for (cardset m = live & suit_mask(suit); m;) {
-			card x = cardset_top(m);
-			m &= ~card_bit(x);
-			int is_unk = (s->unk >> x & 1) != 0;
-			if (is_unk && !above_unk)
-				reps |= card_bit(x);
-			if (!is_unk && above_unk)
-				reps |= card_bit(prev);
-			above_unk = is_unk;
-			prev = x;
-		}
-		if (above_unk)
-			reps |= card_bit(prev);
-	}
-	return reps;
+	/* Over the live cards alone (cards gone are passed over): an unseen
+	 * card is a run's top when the nearest live card above it is not
+	 * unseen, and its bottom when the nearest below is not. below_unk:
+	 * the places whose nearest live card above is unseen, filled down
+	 * through the cards gone, one suit at a time (bit 8 * suit + rank);
+	 * above_unk likewise upwards. */
+	const cardset no_top = 0x7f7f7f7fu, no_bottom = 0xfefefefeu;
+	cardset gone = ~(s->unk | other);
+	cardset below_unk = s->unk >> 1 & no_top, above_unk = s->unk << 1 & no_bottom, prev;
+	do {
+		prev = below_unk;
+		below_unk |= (below_unk & gone) >> 1 & no_top;
+	} while (below_unk != prev);
+	do {
+		prev = above_unk;
+		above_unk |= (above_unk & gone) << 1 & no_bottom;
+	} while (above_unk != prev);
+	return s->unk & ~(below_unk & above_unk);
 }
 
 static inline int first_lead_barred(const ctx *c, const cs *s, int seat)
@@ -284,7 +357,7 @@ static int end_trick(const ctx *c, const cs *s)
 			t.unk &= ~card_bit(y);
 			t.card[i] = y;
 			t.pmask[i] = 0;
-			if (feasible(c, &t) && end_trick(c, &t))
+			if (feasible_less(c, &t, card_suit(y), s->pmask[i]) && end_trick(c, &t))
 				return 1;
 		}
 		return 0;
@@ -399,6 +472,7 @@ static int adv_try(const ctx *c, const cs *s, int seat, card y, int from, int ne
 	if (newvoid >= 0) {
 		if (t.known[seat] & suit_mask(newvoid))
 			return 0;
+		slack_void(&t, seat, newvoid);
 		t.voids[seat] |= (uint8_t)suit_bit(newvoid);
 	}
 	if (from == FROM_KNOWN) {
@@ -413,9 +487,19 @@ static int adv_try(const ctx *c, const cs *s, int seat, card y, int from, int ne
 			t.tslot = 0;
 		}
 	}
-	if (from != FROM_KNOWN || newvoid >= 0)
-		if (!feasible(c, &t))
+	/* The slack as feasible would work it out afresh, kept up to date:
+	 * the void shown, then the card placed (from the seat's unseen cards
+	 * or the trump card's place on the table). */
+	if (from == FROM_UNSEEN) {
+		if (!feasible_less(c, &t, card_suit(y), ~t.voids[seat] & ALL_SUITS))
 			return 0;
+	} else if (from == FROM_TABLE) {
+		if (!feasible_less(c, &t, s->trump, (unsigned)suit_bit(s->trump)))
+			return 0;
+	} else if (newvoid >= 0) {
+		if (!feasible_less(c, &t, 0, 0))
+			return 0;
+	}
 	place(&t, seat, y, from == FROM_TABLE);
 	if (s->n == 0 && first_lead_barred(c, s, seat) && card_suit(y) == s->trump) {
 		/* Leading a trump here is allowed only from a hand of trumps, and
@@ -425,6 +509,7 @@ static int adv_try(const ctx *c, const cs *s, int seat, card y, int from, int ne
 		if (t.tslot) {
 			t.tslot = 0;
 			t.cap[seat]++;
+			slack_fill(c, &t); /* the groups changed: the slack afresh */
 		}
 	}
 	return after_place(c, &t);
@@ -765,6 +850,7 @@ static int build(const ctx *c, int trump, cs *s)
 	memcpy(s->seat, t->seat, sizeof s->seat);
 	memcpy(s->card, t->card, sizeof s->card);
 	s->turn = v->turn;
+	sink_sum((ctx *)c, s);
 	return feasible(c, s);
 }
 

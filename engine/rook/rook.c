@@ -38,36 +38,6 @@ int rook_colour_parse(const char *s)
 	return -1;
 }
 
-int rook_points(rcard c)
-{
-	if (c == ROOK_BIRD)
-		return 20;
-	if (c > ROOK_BIRD)
-		return 0;
-	switch (rook_number(c)) {
-	case 1: return 15;
-	case 5: return 5;
-	case 10: case 14: return 10;
-	default: return 0;
-	}
-}
-
-int rook_set_points(rcardset s)
-{
-	int t = 0;
-	for (; s; s &= s - 1)
-		t += rook_points(rook_first(s));
-	return t;
-}
-
-int rook_strength(rcard c)
-{
-	if (c == ROOK_BIRD)
-		return 0;
-	int n = rook_number(c);
-	return n == 1 ? 15 : n;
-}
-
 void rook_code(rcard c, char out[5])
 {
 	if (c == ROOK_BIRD) {

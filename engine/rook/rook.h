@@ -39,12 +39,32 @@ static inline rcardset rook_bit(rcard c) { return (rcardset)1 << c; }
 static inline rcardset rook_colour_mask(int colour) { return (rcardset)0x3fff << (colour * 14); }
 static inline int rook_count(rcardset s) { return __builtin_popcountll(s); }
 static inline rcard rook_first(rcardset s) { return (rcard)__builtin_ctzll(s); }
-/* Counters: 5 is 5, 10 and 14 are 10, 1 is 15, the Rook 20; others none. */
-int rook_points(rcard c);
-int rook_set_points(rcardset s);
+/* Counters: 5 is 5, 10 and 14 are 10, 1 is 15, the Rook 20; others none
+ * (bit masks of each kind over the four colours: the solver counts them
+ * at every position). */
+#define ROOK_ONES ((rcardset)0x0000040010004001ull)
+#define ROOK_FIVES (ROOK_ONES << 4)
+#define ROOK_TENS ((ROOK_ONES << 9) | (ROOK_ONES << 13))
+static inline int rook_set_points(rcardset s)
+{
+	return 15 * rook_count(s & ROOK_ONES) + 5 * rook_count(s & ROOK_FIVES) + 10 * rook_count(s & ROOK_TENS)
+	       + 20 * (int)(s >> ROOK_BIRD & 1);
+}
+static inline int rook_points(rcard c)
+{
+	if (c > ROOK_BIRD)
+		return 0;
+	return (int)(15 * (ROOK_ONES >> c & 1) + 5 * (ROOK_FIVES >> c & 1) + 10 * (ROOK_TENS >> c & 1)) + 20 * (c == ROOK_BIRD);
+}
 /* Strength within its suit (the Rook within trumps): higher wins.
  * 1 is top, then 14 down to 2; the Rook is below every trump. */
-int rook_strength(rcard c);
+static inline int rook_strength(rcard c)
+{
+	if (c == ROOK_BIRD)
+		return 0;
+	int n = rook_number(c);
+	return n == 1 ? 15 : n;
+}
 /* Writes "14R", "5B", "ROOK" (at most 4 characters and a NUL). */
 void rook_code(rcard c, char out[5]);
 /* Parses a code (any case): a number 1-14 and a colour letter R G Y B, or

@@ -26,8 +26,13 @@ typedef struct rook_ai_pos {
 	int16_t extra;               /* the discard's points, to the last trick's winners */
 } rook_ai_pos;
 
-int rook_ai_suit(int trump, rcard c);
-rcardset rook_ai_suit_mask(int trump, int suit);
+/* The suit a card plays in (the Rook: trumps), and a suit's cards (inline:
+ * the solver asks them at every position). */
+static inline int rook_ai_suit(int trump, rcard c) { return c == ROOK_BIRD ? trump : rook_colour(c); }
+static inline rcardset rook_ai_suit_mask(int trump, int suit)
+{
+	return rook_colour_mask(suit) | (suit == trump ? rook_bit(ROOK_BIRD) : 0);
+}
 rcardset rook_ai_legal(const rook_ai_pos *p);
 void rook_ai_play(rook_ai_pos *p, rcard c);
 /* Points at the end: counters, the discard and the 20 for cards. */
@@ -38,8 +43,34 @@ int rook_ai_value(const rook_ai_pos *p, int team);
 rcard rook_ai_policy(const rook_ai_pos *p);
 /* Plays the policy to the end; returns rook_ai_value for team. */
 int rook_ai_playout(rook_ai_pos *p, int team);
-/* rook_ai_value for team with best play by all (alpha-beta, exact). */
+/* A solved position at a trick's start: bounds on rook_ai_value for team. */
+typedef struct rook_ai_tt {
+	rcardset hand[ROOK_SEATS];
+	int16_t pts[2], extra;
+	uint8_t tricks[2], turn, team, used;
+	int lo, hi;
+} rook_ai_tt;
+typedef struct rook_ai_solver {
+	rook_ai_tt *tt;                        /* 1 << bits entries, or NULL */
+	unsigned tt_mask;
+	unsigned long nodes;
+	rcard killer[ROOK_TRICKS][ROOK_SEATS]; /* the move that last cut, by trick and seat */
+} rook_ai_solver;
+/* The table of one solve (rook_ai_solve); a decision's solves share a
+ * larger one (minimax_table; a killer of 0 is a card like any other: it
+ * only orders the moves). */
+#define ROOK_AI_TT_BITS_ONE 10
+#define ROOK_AI_TT_BITS 14
+/* The legal cards L less those equal to another: neighbours in a suit
+ * with no live card between them and the same points. */
+rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L);
+/* rook_ai_value for team with best play by all (alpha-beta, fail-soft,
+ * exact), with sv's table and killers. */
+int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alpha, int beta);
+/* The same with a table of its own; adds the positions searched to *nodes. */
 int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes);
+/* The compact position of a game in play, every hand known (tests and benchmarks). */
+void rook_ai_pos_of(const rook *g, rook_ai_pos *p);
 
 /* What a seat knows of the hidden cards: the unknown ones and where they
  * may lie (seats 0-3, and slot 4: the nest or another's discard). */

@@ -1,18 +1,14 @@
 /* rook_ai_pos.c: the search player's compact Rook position (every hand
  * known), its playout policy and its exact endgame solver.
  */
+#include <stdlib.h>
+#include <string.h>
 #include "rook_ai_internal.h"
 #include "minimax.h"
 
-int rook_ai_suit(int trump, rcard c) { return c == ROOK_BIRD ? trump : rook_colour(c); }
-
-rcardset rook_ai_suit_mask(int trump, int suit)
-{
-	return rook_colour_mask(suit) | (suit == trump ? rook_bit(ROOK_BIRD) : 0);
-}
 
 /* Card c beats w in a trick whose led suit is led. */
-static int beats(int trump, int led, rcard c, rcard w)
+static inline int beats(int trump, int led, rcard c, rcard w)
 {
 	int sc = rook_ai_suit(trump, c), sw = rook_ai_suit(trump, w);
 	if (sc == trump && sw != trump)
@@ -198,8 +194,18 @@ int rook_ai_playout(rook_ai_pos *p, int team)
 
 /* The legal cards less those equal to another: neighbours in a suit with
  * no live card between them and the same points. */
-static rcardset distinct(const rook_ai_pos *p, rcardset L)
+/* A suit's cards of set x in order of strength, one bit each: the Rook
+ * (trumps only) at 0, the 2 to the 14 at 1 to 13, the 1 at 14. */
+static inline unsigned by_strength(rcardset x, int colour, int trump)
 {
+	unsigned w = (unsigned)(x >> (colour * 14 + 1) & 0x1fff) << 1 | (unsigned)(x >> (colour * 14) & 1) << 14;
+	return colour == trump ? w | (unsigned)(x >> ROOK_BIRD & 1) : w;
+}
+
+rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L)
+{
+	/* The points of each place of by_strength. */
+	static const int8_t place_pts[15] = { 20, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 0, 10, 15 };
 	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
 	for (int i = 0; i < p->n; i++)
 		live |= rook_bit(p->card[i]);
@@ -207,50 +213,206 @@ static rcardset distinct(const rook_ai_pos *p, rcardset L)
 	for (int suit = 0; suit < ROOK_COLOURS; suit++) {
 		if (!(L & rook_ai_suit_mask(p->trump, suit)))
 			continue;
-		/* Ascending strength: the Rook (trumps), 2..14, then 1. */
-		rcard order[16];
-		int k = 0;
-		if (suit == p->trump)
-			order[k++] = ROOK_BIRD;
-		for (int n = 2; n <= 14; n++)
-			order[k++] = rook_make(suit, n);
-		order[k++] = rook_make(suit, 1);
-		rcard prev = ROOK_NONE;
-		for (int i = 0; i < k; i++) {
-			rcard c = order[i];
-			if (!(live & rook_bit(c)))
+		/* Up the live cards: a legal card equal to the one just below
+		 * it (legal too, the same points) is left out. */
+		unsigned lw = by_strength(live, suit, p->trump), legal = by_strength(L, suit, p->trump), keep = 0;
+		int below = -1; /* points of the live card just below, when it is legal */
+		for (unsigned m = lw; m; m &= m - 1) {
+			int at = __builtin_ctz(m);
+			if (!(legal >> at & 1)) {
+				below = -1;
 				continue;
-			if (L & rook_bit(c)) {
-				if (prev == ROOK_NONE || rook_points(prev) != rook_points(c))
-					out |= rook_bit(c);
-				prev = c;
-			} else {
-				prev = ROOK_NONE;
 			}
+			if (below != place_pts[at])
+				keep |= 1u << at;
+			below = place_pts[at];
 		}
+		out |= (rcardset)(keep >> 1 & 0x1fff) << (suit * 14 + 1) | (rcardset)(keep >> 14 & 1) << (suit * 14);
+		if (suit == p->trump)
+			out |= (rcardset)(keep & 1) << ROOK_BIRD;
 	}
 	return out;
 }
 
-int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
+#define ROOK_KILLER_BONUS 1000
+
+/* The moves worth trying (distinct), best guesses first: minimax_card_score
+ * on how each card looks to a player, the killer before them. */
+static int gen_moves(const rook_ai_pos *p, rcard killer, rcard *out)
 {
-	(*nodes)++;
+	rcardset L = rook_ai_distinct(p, rook_ai_legal(p));
+	if (!(L & (L - 1))) {
+		out[0] = rook_first(L);
+		return L ? 1 : 0;
+	}
+	int s = p->turn, tr = p->trump, n = 0, score[ROOK_TRICKS + 2];
+	rcardset trumps = rook_ai_suit_mask(tr, tr);
+	rcardset others = 0, opp = 0;
+	for (int i = 0; i < ROOK_SEATS; i++)
+		if (i != s) {
+			others |= p->hand[i];
+			if ((i & 1) != (s & 1))
+				opp |= p->hand[i];
+		}
+	int wi = p->n ? trick_best(p) : 0, led = p->n ? rook_ai_suit(tr, p->card[0]) : -1;
+	rcard wc = p->card[wi];
+	int partner = p->n && (p->seat[wi] & 1) == (s & 1), on_trick = 0;
+	for (int i = 0; i < p->n; i++)
+		on_trick += rook_points(p->card[i]);
+	for (rcardset x = L; x; x &= x - 1) {
+		rcard c = rook_first(x);
+		int suit = rook_ai_suit(tr, c);
+		minimax_card mc = { .pts = rook_points(c), .trump = suit == tr, .lead = p->n == 0 };
+		if (p->n == 0) {
+			mc.master = 1;
+			for (rcardset o = others & rook_ai_suit_mask(tr, suit); o && mc.master; o &= o - 1)
+				mc.master = rook_strength(rook_first(o)) < rook_strength(c);
+			mc.opp_trumps = (opp & trumps) != 0;
+			mc.suit_len = rook_count(p->hand[s] & rook_ai_suit_mask(tr, suit));
+		} else {
+			mc.wins = beats(tr, led, c, wc);
+			mc.partner = partner;
+			mc.trick_pts = on_trick;
+			rcard top = mc.wins ? c : wc;
+			int ours = mc.wins || partner;
+			mc.safe = 1;
+			for (int k = p->n + 1, t = s; k < ROOK_SEATS && mc.safe; k++) {
+				t = (t + 1) & 3;
+				if (((t & 1) == (s & 1)) != ours && can_beat(p, t, led, top))
+					mc.safe = 0;
+			}
+		}
+		int sc = minimax_card_score(&mc);
+		if (c == killer)
+			sc += ROOK_KILLER_BONUS;
+		n = minimax_add(out, score, n, c, sc);
+	}
+	return n;
+}
+
+static inline int tt_same(const rook_ai_tt *e, const rook_ai_pos *p, int team)
+{
+	return e->used && e->turn == p->turn && e->team == team && e->pts[0] == p->pts[0] && e->pts[1] == p->pts[1]
+	       && e->tricks[0] == p->tricks[0] && e->tricks[1] == p->tricks[1] && e->extra == p->extra
+	       && !memcmp(e->hand, p->hand, sizeof e->hand);
+}
+
+/* rook_ai_value for team at the end if team's side took every point still
+ * to be taken (all: the counters in play, the discard's, the 20 for
+ * cards when its tricks could still make a majority), or none of them:
+ * the value grows with team's points and falls with the other's, so these
+ * bound it. */
+static int value_if(const rook_ai_pos *p, int team, int all, int rest)
+{
+	rook_ai_pos q = *p;
+	int left = ROOK_TRICKS - p->trick_no;
+	int to = all ? team : !team;
+	q.pts[to] = (int16_t)(q.pts[to] + rest);
+	q.tricks[to] = (uint8_t)(q.tricks[to] + left);
+	q.trick_no = ROOK_TRICKS;
+	return rook_ai_value(&q, team);
+}
+
+int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alpha, int beta)
+{
+	sv->nodes++;
 	if (p->trick_no >= ROOK_TRICKS)
 		return rook_ai_value(p, team);
-	int maxi = (p->turn & 1) == team;
-	rcardset L = distinct(p, rook_ai_legal(p));
-	rcard first = rook_ai_policy(p);
-	if (!(L & rook_bit(first)))
-		first = rook_first(L);
-	int best = maxi ? -100000 : 100000;
-	for (int i = -1; L; i = 0) {
-		rcard c = i < 0 ? first : rook_first(L);
-		L &= ~rook_bit(c);
+	if (p->trick_no == ROOK_TRICKS - 1) {
+		/* The last trick: every card is forced. */
 		rook_ai_pos q = *p;
-		rook_ai_play(&q, c);
-		int v = rook_ai_solve(&q, team, alpha, beta, nodes);
-		if (minimax_fold(maxi, v, &best, &alpha, &beta))
+		while (q.trick_no < ROOK_TRICKS)
+			rook_ai_play(&q, rook_first(rook_ai_legal(&q)));
+		return rook_ai_value(&q, team);
+	}
+	/* The window against what is still to be taken. */
+	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
+	int rest = rook_set_points(live) + p->extra;
+	for (int i = 0; i < p->n; i++)
+		rest += rook_points(p->card[i]);
+	int hi = value_if(p, team, 1, rest);
+	if (hi <= alpha)
+		return hi;
+	int lo = value_if(p, team, 0, rest);
+	if (lo >= beta)
+		return lo;
+	rook_ai_tt *e = NULL;
+	if (sv->tt && p->n == 0) {
+		uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t)team;
+		for (int i = 0; i < ROOK_SEATS; i++)
+			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
+		h = (h ^ ((uint64_t)p->turn | (uint64_t)(uint16_t)p->pts[0] << 8 | (uint64_t)(uint16_t)p->pts[1] << 24
+			  | (uint64_t)p->tricks[0] << 40 | (uint64_t)p->tricks[1] << 48)) * 0xc4ceb9fe1a85ec53ull;
+		e = &sv->tt[(h >> 32) & sv->tt_mask];
+		int v;
+		if (tt_same(e, p, team) && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
+			return v;
+	}
+	int alpha0 = alpha, beta0 = beta;
+	int maxi = (p->turn & 1) == team;
+	rcard moves[ROOK_TRICKS + 2];
+	rcard *killer = &sv->killer[p->trick_no][p->turn & 3];
+	int nm = gen_moves(p, *killer, moves);
+	int best = maxi ? -100000 : 100000;
+	for (int i = 0; i < nm; i++) {
+		rook_ai_pos q = *p;
+		rook_ai_play(&q, moves[i]);
+		int v = rook_ai_solve_in(sv, &q, team, alpha, beta);
+		if (minimax_fold(maxi, v, &best, &alpha, &beta)) {
+			*killer = moves[i];
 			break;
+		}
+	}
+	if (e) {
+		lo = -100000;
+		hi = 100000;
+		if (tt_same(e, p, team)) {
+			lo = e->lo;
+			hi = e->hi;
+		}
+		minimax_store(&lo, &hi, best, alpha0, beta0);
+		memcpy(e->hand, p->hand, sizeof e->hand);
+		e->turn = p->turn;
+		e->team = (uint8_t)team;
+		e->pts[0] = p->pts[0];
+		e->pts[1] = p->pts[1];
+		e->tricks[0] = p->tricks[0];
+		e->tricks[1] = p->tricks[1];
+		e->extra = p->extra;
+		e->used = 1;
+		e->lo = lo;
+		e->hi = hi;
 	}
 	return best;
+}
+
+int rook_ai_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes)
+{
+	rook_ai_solver sv = { .tt = NULL };
+	sv.tt = minimax_table(ROOK_AI_TT_BITS_ONE, sizeof *sv.tt, &sv.tt_mask);
+	int v = rook_ai_solve_in(&sv, p, team, alpha, beta);
+	free(sv.tt);
+	*nodes += sv.nodes;
+	return v;
+}
+
+/* The compact position of a game in play, every hand known (tests and benchmarks). */
+void rook_ai_pos_of(const rook *g, rook_ai_pos *p)
+{
+	memset(p, 0, sizeof *p);
+	memcpy(p->hand, g->hand, sizeof p->hand);
+	p->trump = g->trump;
+	p->bidder = g->bidder;
+	p->bid = g->bid;
+	p->trick_no = g->trick_no;
+	const rook_trick *t = &g->tricks[g->trick_no];
+	p->n = t->n;
+	p->turn = g->turn;
+	memcpy(p->seat, t->seat, sizeof p->seat);
+	memcpy(p->card, t->card, sizeof p->card);
+	for (int k = 0; k < 2; k++) {
+		p->pts[k] = (int16_t)rook_set_points(g->won[k]);
+		p->tricks[k] = g->tricks_won[k];
+	}
+	p->extra = (int16_t)rook_points(g->discard);
 }

@@ -55,7 +55,7 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 	rng r;
 	rng_seed(&r, prm->seed ^ ((uint64_t)v->deal_no << 32) ^ ((uint64_t)v->trick_no << 8) ^
 		 (uint64_t)v->trick.n ^ ((uint64_t)(v->must_cut == v->seat) << 16));
-	t3solver sv = { NULL, 0, NULL, NULL, 0 };
+	t3solver sv = { .tt = NULL };
 	if (v->ntricks - v->trick_no <= from + 1)
 		sv.tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv.tt);
 	for (unsigned i = 0; i < nsamples; i++) {
@@ -78,7 +78,15 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 				t3_play(&q, moves[m]);
 			if (left <= from && q.npile == 0 && !q.over) {
 				int need = q.bid - q.pts;
-				q.pts = (int16_t)(q.pts + t3_solve(&sv, &q, need - 1, need));
+				int got;
+				if (prm->solve) {
+					int aborted = 0;
+					got = prm->solve(prm->solve_ctx, &q, 0, need - 1, need, done >= 1, &aborted);
+					sv.aborted |= aborted;
+				} else {
+					got = t3_solve(&sv, &q, need - 1, need);
+				}
+				q.pts = (int16_t)(q.pts + got);
 				q.over = 1;
 				if (st)
 					st->solves++;

@@ -37,9 +37,13 @@ typedef struct t3pos {
 	uint8_t spoilt;
 } t3pos;
 
+/* 0 for the trumper's side, 1 for the other (t304_same_side, inline: the
+ * solver asks it at every position). */
 static inline int t3_side(const t3pos *p, int s)
 {
-	return t304_same_side(p->nseats, p->trumper, s, p->trumper) ? 0 : 1;
+	if (s == p->trumper)
+		return 0;
+	return p->nseats == 4 ? (s ^ p->trumper) & 1 : 1;
 }
 
 /* Cards the seat to move may play. */
@@ -59,6 +63,8 @@ card t3_policy(t3pos *p, rng *r, int noise);
 void t3_playout(t3pos *p, rng *r);
 /* Tokens the deal is worth to seat `me` at its end, with points breaking ties. */
 double t3_value(const t3pos *p, int me);
+/* The compact position of a game in play, every card known (tests and benchmarks). */
+void t3_pos_of(const t304 *g, t3pos *p);
 
 /* A solved position at a trick's start: bounds on the points the
  * trumper's side takes from there. */
@@ -75,6 +81,7 @@ typedef struct t3solver {
 	int (*stop)(void *ctx);
 	void *stop_ctx;
 	int aborted;
+	uint8_t killer[16][4];  /* the move that last cut, by trick and seat (0: none yet) */
 } t3solver;
 /* Points the trumper's side takes from p to the end with best play
  * (alpha-beta, fail-soft, the reveal a move like any card). Only with the

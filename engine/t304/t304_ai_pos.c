@@ -235,6 +235,109 @@ void t3_playout(t3pos *p, rng *r)
 
 /* ---- the exact solver ---- */
 
+#define T3_REVEAL 0xfe      /* the reveal, among the solver's moves */
+#define T3_KILLER_BONUS 1000
+
+/* Points still to be taken: every card in a hand, on the trick, and the
+ * trump card aside (the solver runs with the pile empty). */
+static int remaining(const t3pos *p)
+{
+	cardset all = p->aside ? card_bit(p->tcard) : 0;
+	for (int i = 0; i < p->nseats; i++)
+		all |= p->hand[i];
+	for (int i = 0; i < p->n; i++)
+		all |= card_bit(p->card[i]);
+	return cardset_points(all);
+}
+
+/* The moves worth trying, best guesses first (minimax_card_score): a
+ * seven and an eight of one suit in one hand play alike, so one of them. */
+static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
+{
+	cardset legal = t3_legal(p);
+	int can_reveal = t3_may_reveal(p);
+	legal &= ~((legal & 0x01010101u) << 1 & legal);
+	if (!(legal & (legal - 1)) && !can_reveal) {
+		out[0] = cardset_first(legal);
+		return legal ? 1 : 0;
+	}
+	int s = p->turn, side = t3_side(p, s), n = 0, score[T304_MAX_SEATS * 8 + 2];
+	cardset trumps = suit_mask(p->tsuit), others = 0, opp = 0, rest = 0;
+	for (int i = 0; i < p->nseats; i++)
+		if (i != s) {
+			others |= p->hand[i];
+			if (t3_side(p, i) != side)
+				opp |= p->hand[i];
+		}
+	if (p->aside && s != p->trumper)
+		others |= card_bit(p->tcard);
+	int opp_trumps = (opp & trumps) || (p->aside && t3_side(p, p->trumper) != side);
+	int w = p->n ? best_of(p) : 0, wcut = p->n && (p->cut >> w & 1);
+	card wb = p->n ? p->card[w] : CARD_NONE;
+	int led = p->n ? card_suit(p->card[0]) : -1, partner = p->n && t3_side(p, p->seat[w]) == side;
+	int last = p->n == p->nseats - 1, on_trick = trick_pts(p);
+	/* The seats still to play to this trick, by side ([0] the mover's):
+	 * they could cut with a trump, or, the trump card still aside, the
+	 * trumper could reveal it and play it (counted in its hand). */
+	cardset later[2] = { 0, 0 };
+	int cut[2] = { 0, 0 };
+	for (int k = p->n + 1, t = s; k < p->nseats; k++) {
+		t = (t + 1) % p->nseats;
+		int other = t3_side(p, t) != side;
+		cardset h = p->hand[t] | (p->aside && t == p->trumper ? card_bit(p->tcard) : 0);
+		later[other] |= h;
+		cut[other] |= (h & trumps) != 0;
+	}
+	rest = later[0] | later[1];
+	/* A trump cuts when trumps are shown (or this seat has just revealed). */
+	int cuts_now = !p->aside || p->must_cut == s;
+	cardset takes = 0;
+	for (cardset l = legal; l && p->n; l &= l - 1) {
+		card c = cardset_first(l);
+		int x = card_suit(c), cut_c = cuts_now && x == p->tsuit && led != p->tsuit;
+		if (cut_c ? !wcut || c > wb : !wcut && x == led && c > wb)
+			takes |= card_bit(c);
+	}
+	legal = minimax_runs(legal, p->hand[s], others, takes, wb, partner, later, cut, p->tsuit);
+	for (cardset l = legal; l; l &= l - 1) {
+		card c = cardset_first(l);
+		int x = card_suit(c);
+		minimax_card mc = { .pts = pts_of(c), .trump = x == p->tsuit, .lead = p->n == 0 };
+		if (p->n == 0) {
+			mc.master = !(others & card_above(c));
+			mc.opp_trumps = opp_trumps;
+			mc.suit_len = cardset_count(p->hand[s] & suit_mask(x));
+		} else {
+			int cuts = cuts_now && x == p->tsuit && led != p->tsuit;
+			mc.wins = takes >> c & 1;
+			mc.partner = partner;
+			mc.trick_pts = on_trick;
+			card top = mc.wins ? c : wb;
+			int top_cut = mc.wins ? cuts : wcut;
+			mc.safe = last || (!(rest & card_above(top)) && (top_cut || card_suit(top) == p->tsuit
+									 || p->aside || !(rest & trumps)));
+		}
+		int sc = minimax_card_score(&mc);
+		if (c == killer)
+			sc += T3_KILLER_BONUS;
+		n = minimax_add(out, score, n, c, sc);
+	}
+	if (can_reveal) {
+		/* Revealing to cut: worth it against a trick the other side holds. */
+		int sc = partner ? 0 : 130 + on_trick;
+		if (killer == T3_REVEAL)
+			sc += T3_KILLER_BONUS;
+		n = minimax_add(out, score, n, T3_REVEAL, sc);
+	}
+	return n;
+}
+
+static inline int tt_same(const t3tt *e, const t3pos *p)
+{
+	return e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
+	       !memcmp(e->hand, p->hand, sizeof e->hand);
+}
+
 int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 {
 	if (p->over)
@@ -243,48 +346,41 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		sv->aborted = 1;
 	if (sv->aborted)
 		return 0;
+	if (p->trick_no == p->ntricks - 1 && !t3_may_reveal(p)) {
+		/* The last trick: every card is forced. */
+		t3pos q = *p;
+		while (!q.over)
+			t3_play(&q, cardset_first(t3_legal(&q)));
+		return q.pts - p->pts;
+	}
+	/* The trumper's side takes between nothing and every point still in
+	 * play: a window outside that range is settled without a search. */
+	int rem = remaining(p);
+	if (rem <= alpha)
+		return rem;
+	if (beta <= 0)
+		return 0;
 	t3tt *e = NULL;
-	int alpha0 = alpha, beta0 = beta;
 	if (sv->tt && p->n == 0) {
 		uint64_t h = 0x9e3779b97f4a7c15ull;
 		for (int i = 0; i < p->nseats; i++)
 			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
 		h = (h ^ (uint64_t)(p->turn | p->aside << 4 | p->tcard << 8)) * 0xc4ceb9fe1a85ec53ull;
 		e = &sv->tt[h >> (64 - T3_TT_BITS)];
-		if (e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
-		    !memcmp(e->hand, p->hand, sizeof e->hand)) {
-			if (e->lo >= beta)
-				return e->lo;
-			if (e->hi <= alpha)
-				return e->hi;
-			if (e->lo > alpha)
-				alpha = e->lo;
-			if (e->hi < beta)
-				beta = e->hi;
-			if (alpha >= beta)
-				return alpha;
-		}
+		int v;
+		if (tt_same(e, p) && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
+			return v;
 	}
-	alpha0 = alpha;
-	beta0 = beta;
+	int alpha0 = alpha, beta0 = beta;
 	int maxi = t3_side(p, p->turn) == 0;
 	int best = maxi ? -1 : 1000;
-	cardset legal = t3_legal(p);
-	/* A seven and an eight of one suit in one hand play alike: one is enough. */
-	int nm = 0;
-	card moves[12];
-	for (cardset x = legal; x; x &= x - 1) {
-		card c = cardset_first(x);
-		if (c > 0 && card_suit(c - 1) == card_suit(c) && (legal & card_bit(c - 1)) &&
-		    pts_of(c - 1) == pts_of(c))
-			continue;
-		moves[nm++] = c;
-	}
-	int can_reveal = t3_may_reveal(p);
-	for (int m = nm - 1; m >= -can_reveal; m--) {
+	uint8_t moves[T304_MAX_SEATS * 8 + 2];
+	uint8_t *killer = &sv->killer[p->trick_no & 15][p->turn & 3];
+	int nm = gen_moves(p, *killer, moves);
+	for (int m = 0; m < nm; m++) {
 		t3pos q = *p;
 		int v;
-		if (m < 0) {
+		if (moves[m] == T3_REVEAL) {
 			t3_reveal(&q);
 			v = t3_solve(sv, &q, alpha, beta);
 		} else {
@@ -294,28 +390,61 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		}
 		if (sv->aborted)
 			return 0;
-		if (minimax_fold(maxi, v, &best, &alpha, &beta))
+		if (minimax_fold(maxi, v, &best, &alpha, &beta)) {
+			*killer = moves[m];
 			break;
+		}
 	}
+	if (nm == 0)
+		best = 0;
 	if (e) {
 		/* The slot may hold another position by now (the search below
 		 * shares the table): take it over. */
-		if (!(e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
-		      !memcmp(e->hand, p->hand, sizeof e->hand))) {
-			memcpy(e->hand, p->hand, sizeof e->hand);
-			e->turn = p->turn;
-			e->aside = p->aside;
-			e->tcard = p->tcard;
-			e->used = 1;
-			e->lo = 0;
-			e->hi = 304;
+		int lo = 0, hi = 304;
+		if (tt_same(e, p)) {
+			lo = e->lo;
+			hi = e->hi;
 		}
-		if (best > alpha0 && best < beta0)
-			e->lo = e->hi = (int16_t)best;
-		else if (best <= alpha0)
-			e->hi = (int16_t)(best < e->hi ? best : e->hi);
-		else
-			e->lo = (int16_t)(best > e->lo ? best : e->lo);
+		minimax_store(&lo, &hi, best, alpha0, beta0);
+		memcpy(e->hand, p->hand, sizeof e->hand);
+		e->turn = p->turn;
+		e->aside = p->aside;
+		e->tcard = p->tcard;
+		e->used = 1;
+		e->lo = (int16_t)lo;
+		e->hi = (int16_t)hi;
 	}
 	return best;
+}
+
+/* The compact position of a game in play, every card known (tests and benchmarks). */
+void t3_pos_of(const t304 *g, t3pos *p)
+{
+	memset(p, 0, sizeof *p);
+	p->nseats = g->nseats;
+	p->ntricks = g->ntricks;
+	p->trick_no = g->trick_no;
+	p->trumper = g->trumper;
+	p->tsuit = g->trump_suit;
+	p->tcard = g->trump_card;
+	p->aside = !g->revealed;
+	p->bid = g->bid;
+	p->must_cut = g->must_cut;
+	for (int s = 0; s < g->nseats; s++) {
+		p->hand[s] = g->hand[s];
+		p->held[s] = g->held[s];
+		if (t304_same_side(g->nseats, g->trumper, s, g->trumper))
+			p->pts = (int16_t)(p->pts + cardset_points(g->won[s]));
+	}
+	p->npile = g->npile;
+	for (int i = CARD_COUNT - g->npile; i < CARD_COUNT; i++)
+		p->pile[T304_PILE - (CARD_COUNT - i)] = g->deck[i];
+	const t304_trick *t = &g->tricks[g->trick_no];
+	p->n = t->n;
+	p->cut = t->cut;
+	for (int i = 0; i < t->n; i++) {
+		p->seat[i] = t->seat[i];
+		p->card[i] = t->card[i];
+	}
+	p->turn = g->turn;
 }

@@ -21,6 +21,10 @@ The steps, each a command that can be run alone from the repository root:
                at the bot's budget
   ai_10x       cardbot bench ai: 304's strong player with ten times the
                time and samples against itself at the bot's budget
+  ai_GAME_strong0, ai_GAME_10x  the same two matches in Trump304 (four
+               players; GAME trump304_4) and Rook (rook); ai_GAME also
+               gives the game's solver from five tricks before the end
+               against its solver of before issue 33
   irc          tests/bench/irc.py on ngircd: idle CPU and wake-ups,
                command latency, memory with 1, 100 and 1,000 tables,
                a quiet player's reply time while 1, 2 and 20 people
@@ -33,7 +37,7 @@ A tool that is missing (the binary, ngircd, strace) is named at the top
 of the report and its figures are marked "n/a" with the reason; nothing
 is left out silently. Exits 0 when every step ran, 1 otherwise.
 
-Environment (defaults keep the whole run to about nine minutes):
+Environment (defaults keep the whole run to about thirteen minutes):
   CARDBOT             the binary (bin/cardbot)
   BENCH_ONLY          comma list of steps to run (all)
   BENCH_SECONDS       seconds for each timed engine figure (1)
@@ -151,15 +155,29 @@ def parse_ai_strength(label):
     return parse
 
 
-def parse_ai_game(key):
-    """cardbot bench ai --game G: strong's margin and its time per decision."""
+def parse_ai_game(key, label=None):
+    """cardbot bench ai --game G: the solver's figures (Trump304, Rook), A's
+    margin (named ai.KEY.strength.LABEL, or A_vs_B) and A's time per
+    decision."""
     def parse(out):
         figs = []
+        m = re.search(r"^(\S+) solver, 5 tricks left: (\d+) positions, mean ([\d.]+) ms, median ([\d.]+) ms, "
+                      r"p99 ([\d.]+) ms, max ([\d.]+) ms, (\d+) nodes each(.*)$", out, re.M)
+        if m:
+            figs.append(("ai.%s.solver_ms" % key, "mean %s median %s p99 %s" % m.group(3, 4, 5),
+                         "the %s solver from five tricks before the end, %s positions; max %s ms, %s nodes each%s" %
+                         m.group(1, 2, 6, 7, 8)))
+        m = re.search(r"^(\S+) solver: ([\d.]+) times faster on average than before issue 33, p99 ([\d.]+) times; "
+                      r"(\d+) of (\d+) values differ$", out, re.M)
+        if m:
+            figs.append(("ai.%s.solver_speedup" % key, "mean %sx p99 %sx" % m.group(2, 3),
+                         "against the %s solver of before issue 33 (bot/cli/bench_ref_games.c) on the same positions, "
+                         "one after the other in CPU time; %s of %s values differ (must be 0)" % m.group(1, 4, 5)))
         m = re.search(r"^duplicate match, (\S+) \(A\) vs (\S+) \(B\): (\d+) deals, .* in ([\d.]+) s$", out, re.M)
         s = re.search(r"A's (tokens|points) per 100 deals over B's in the same seats: ([-+\d.]+), 95% interval "
                       r"\[([-+\d.]+), ([-+\d.]+)\](.*)$", out, re.M)
         if m and s:
-            figs.append(("ai.%s.strength.%s_vs_%s" % ((key,) + m.group(1, 2)),
+            figs.append(("ai.%s.strength.%s" % (key, label or "%s_vs_%s" % m.group(1, 2)),
                          "%s %s/100 deals [%s, %s]" % (s.group(2), s.group(1), s.group(3), s.group(4)),
                          "%s's %s per 100 deals over %s in the same seats, duplicate deals: %s (%s s); 95%% interval%s"
                          % (m.group(1), s.group(1), m.group(2), m.group(3), m.group(4), s.group(5))))
@@ -267,6 +285,18 @@ def steps():
         for key, game, n in (("trump304_2", "trump304", "2"), ("trump304_3", "trump304", "3"),
                              ("trump304_4", "trump304", "4"), ("rook", "rook", "4"))
     ] + [
+        Step("ai_%s_strong0" % key, [CARDBOT, "bench", "ai", "--game", game, "--a", "strong", "--b", "strong0",
+                                     "--deals", AI_DEALS, "--ms", AI_MS],
+             ["ai.%s.strength.strong_vs_strong0" % key], parse_ai_game(key), needs=("cardbot",))
+        for key, game in (("trump304_4", "trump304"), ("rook", "rook"))
+    ] + [
+        Step("ai_%s_10x" % key, [CARDBOT, "bench", "ai", "--game", game, "--a", "strong", "--b", "strong",
+                                 "--deals", AI_DEALS, "--ms", "%g" % (10 * float(AI_MS)), "--samples", str(10 * n),
+                                 "--ms-b", AI_MS, "--samples-b", str(n)],
+             ["ai.%s.strength.strong10x_vs_strong" % key], parse_ai_game(key, "strong10x_vs_strong"),
+             needs=("cardbot",))
+        for key, game, n in (("trump304_4", "trump304", 400), ("rook", "rook", 400))
+    ] + [
         Step("ai_strong0", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong0", "--deals", AI_DEALS,
                             "--ms", AI_MS, "--seconds", SECONDS],
              ["ai.strength.strong_vs_strong0"], parse_ai_strength("strong_vs_strong0"), needs=("cardbot",)),
@@ -353,7 +383,7 @@ def main():
     only = {x.strip() for x in env("BENCH_ONLY", "").split(",") if x.strip()}
     have = tools()
     rows, details, notes, problems, logs = [], [], [], [], []
-    print("bench: running %s (each step alone; about nine minutes)" % ", ".join(
+    print("bench: running %s (each step alone; about thirteen minutes)" % ", ".join(
         s.name for s in steps() if not only or s.name in only))
     sys.stdout.flush()
     for st in steps():

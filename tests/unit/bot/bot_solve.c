@@ -1,9 +1,15 @@
-/* bot_solve.c: the exact 304 solver gives the same values as the
+/* bot_solve.c: the exact solvers of 304, Trump304 and Rook give the same
+ * values as the solvers they replaced. 304: the exact solver against the
  * reference solver it replaced (the plain alpha-beta of before issue 33,
  * kept once, in bot/cli/bench_ref.c, for `cardbot bench ai`'s ratio and
  * its strong0 player; this test links it from there) on the positions `cardbot bench ai` times (five
  * tricks before the end, after random bidding and play), and on positions
  * within a trick; both the points and the null-window question.
+ * Trump304 and Rook: t3_solve and rook_ai_solve against their versions of
+ * before issue 33 (kept in bot/cli/bench_ref_games.c), on the positions
+ * `cardbot bench ai --game trump304|rook` times (five tricks before the
+ * end after random play; Trump304 by four players, one in ten by three and
+ * one in ten by two), the value and the null-window answers around it.
  *
  * Env knobs: SOLVE_TEST_POSITIONS (default 10,000; 1,000 under the
  * sanitizers, where PROPS_MATCHES is set). */
@@ -42,6 +48,62 @@ static int position(rng *r, int trick, int n, g304_ai_pos *p)
 	return 0;
 }
 
+/* Trump304: the value from the reference, and the new solver's value and
+ * null-window answers (one table for every position, as the player keeps
+ * one for all the samples of a decision). */
+static void t304_positions(int count)
+{
+	rng r;
+	rng_seed(&r, 3304);
+	t3tt *tt = calloc((size_t)1 << T3_TT_BITS, sizeof *tt), *ref_tt = calloc((size_t)1 << T3_TT_BITS, sizeof *tt);
+	t3solver sv = { .tt = tt }, ref = { .tt = ref_tt };
+	int differ = 0, wrong = 0;
+	for (int i = 0; i < count; i++) {
+		int nseats = i % 10 == 8 ? 3 : i % 10 == 9 ? 2 : 4;
+		t3pos p;
+		while (!bench_ref_t3_position(&r, nseats, nseats == 2 ? 4 : 5, &p))
+			;
+		int want = bench_ref_t3_solve(&ref, &p, -1, 1000), got = t3_solve(&sv, &p, -1, 1000);
+		if (want != got && differ++ < 5)
+			CHECK(0, "trump304 position %d (%d players): solver %d, reference %d", i, nseats, got, want);
+		for (int need = want; need <= want + 1; need++)
+			if ((t3_solve(&sv, &p, need - 1, need) >= need) != (want >= need) && wrong++ < 5)
+				CHECK(0, "trump304 position %d: can the trumper's side take %d? (it takes %d)", i, need, want);
+	}
+	CHECK(differ == 0, "trump304: %d of %d values differ from the reference", differ, count);
+	CHECK(wrong == 0, "trump304: %d null-window answers wrong", wrong);
+	printf("bot_solve: trump304 %d positions, %lu nodes a solve (reference %lu)\n", count,
+	       sv.nodes / (unsigned long)(3 * count), ref.nodes / (unsigned long)count);
+	free(tt);
+	free(ref_tt);
+}
+
+/* Rook: the same for the bidder's team's value. */
+static void rook_positions(int count)
+{
+	rng r;
+	rng_seed(&r, 3305);
+	int differ = 0, wrong = 0;
+	unsigned long nodes = 0, ref_nodes = 0;
+	for (int i = 0; i < count; i++) {
+		rook_ai_pos p;
+		while (!bench_ref_rook_position(&r, 5, &p))
+			;
+		int team = (p.bidder + i) & 1;
+		int want = bench_ref_rook_solve(&p, team, -100000, 100000, &ref_nodes);
+		int got = rook_ai_solve(&p, team, -100000, 100000, &nodes);
+		if (want != got && differ++ < 5)
+			CHECK(0, "rook position %d: solver %d, reference %d", i, got, want);
+		for (int need = want; need <= want + 1; need++)
+			if ((rook_ai_solve(&p, team, need - 1, need, &nodes) >= need) != (want >= need) && wrong++ < 5)
+				CHECK(0, "rook position %d: does team %d reach %d? (it gets %d)", i, team, need, want);
+	}
+	CHECK(differ == 0, "rook: %d of %d values differ from the reference", differ, count);
+	CHECK(wrong == 0, "rook: %d null-window answers wrong", wrong);
+	printf("bot_solve: rook %d positions, %lu nodes a solve (reference %lu)\n", count,
+	       nodes / (unsigned long)(3 * count), ref_nodes / (unsigned long)count);
+}
+
 int main(void)
 {
 	int count = getenv("SOLVE_TEST_POSITIONS") ? atoi(getenv("SOLVE_TEST_POSITIONS"))
@@ -72,5 +134,7 @@ int main(void)
 	CHECK(differ == 0, "%d of %d values differ from the reference", differ, checked);
 	CHECK(wrong_reach == 0, "%d null-window answers wrong", wrong_reach);
 	printf("bot_solve: %d positions, %lu nodes a solve\n", checked, checked ? nodes / (unsigned long)checked : 0);
+	t304_positions(count);
+	rook_positions(count);
 	return check_report("bot_solve");
 }

@@ -32,27 +32,6 @@ static void new_deal(rook *g, rng *r)
 	rook_deal(g, deck);
 }
 
-/* The search's position of a game in play (every hand known). */
-static void pos_of(const rook *g, rook_ai_pos *p)
-{
-	memset(p, 0, sizeof *p);
-	memcpy(p->hand, g->hand, sizeof p->hand);
-	p->trump = g->trump;
-	p->bidder = g->bidder;
-	p->bid = g->bid;
-	p->trick_no = g->trick_no;
-	const rook_trick *t = &g->tricks[g->trick_no];
-	p->n = t->n;
-	p->turn = g->turn;
-	memcpy(p->seat, t->seat, sizeof p->seat);
-	memcpy(p->card, t->card, sizeof p->card);
-	for (int k = 0; k < 2; k++) {
-		p->pts[k] = (int16_t)rook_set_points(g->won[k]);
-		p->tricks[k] = g->tricks_won[k];
-	}
-	p->extra = (int16_t)rook_points(g->discard);
-}
-
 static rook_action act(int type, int seat, int value, rcard c)
 {
 	rook_action a;
@@ -93,7 +72,7 @@ static void test_pos_model(void)
 		if (!to_play(&g, &r))
 			continue;
 		rook_ai_pos p;
-		pos_of(&g, &p);
+		rook_ai_pos_of(&g, &p);
 		while (g.phase == ROOK_PHASE_PLAY) {
 			rook_legal l;
 			rook_legal_of(&g, g.turn, &l);
@@ -105,7 +84,7 @@ static void test_pos_model(void)
 			rook_ai_play(&p, c);
 			if (g.phase == ROOK_PHASE_PLAY) {
 				rook_ai_pos q;
-				pos_of(&g, &q);
+				rook_ai_pos_of(&g, &q);
 				q.extra = p.extra;
 				/* Slots past the cards played in the trick are not kept. */
 				for (int i = q.n; i < ROOK_SEATS; i++) {
@@ -228,7 +207,7 @@ static void test_solver(void)
 		if (g.phase != ROOK_PHASE_PLAY)
 			continue;
 		rook_ai_pos p;
-		pos_of(&g, &p);
+		rook_ai_pos_of(&g, &p);
 		for (int team = 0; team < 2; team++) {
 			unsigned long nodes = 0;
 			differ += rook_ai_solve(&p, team, -100000, 100000, &nodes) != brute(&p, team);

@@ -29,38 +29,6 @@ static void new_deal(t304 *g, rng *r)
 	t304_deal(g, deck);
 }
 
-/* The compact position of a game in play, every card known. */
-static void pos_of(const t304 *g, t3pos *p)
-{
-	memset(p, 0, sizeof *p);
-	p->nseats = g->nseats;
-	p->ntricks = g->ntricks;
-	p->trick_no = g->trick_no;
-	p->trumper = g->trumper;
-	p->tsuit = g->trump_suit;
-	p->tcard = g->trump_card;
-	p->aside = !g->revealed;
-	p->bid = g->bid;
-	p->must_cut = g->must_cut;
-	for (int s = 0; s < g->nseats; s++) {
-		p->hand[s] = g->hand[s];
-		p->held[s] = g->held[s];
-		if (t304_same_side(g->nseats, g->trumper, s, g->trumper))
-			p->pts = (int16_t)(p->pts + cardset_points(g->won[s]));
-	}
-	p->npile = g->npile;
-	for (int i = CARD_COUNT - g->npile; i < CARD_COUNT; i++)
-		p->pile[T304_PILE - (CARD_COUNT - i)] = g->deck[i];
-	const t304_trick *t = &g->tricks[g->trick_no];
-	p->n = t->n;
-	p->cut = t->cut;
-	for (int i = 0; i < t->n; i++) {
-		p->seat[i] = t->seat[i];
-		p->card[i] = t->card[i];
-	}
-	p->turn = g->turn;
-}
-
 /* A random action of the real game, the reveal now and then. */
 static void random_move(const t304 *g, rng *r, t304_action *a)
 {
@@ -103,7 +71,7 @@ static void test_pos_model(void)
 			t304_result res;
 			if (g.phase == T304_PHASE_PLAY) {
 				t3pos q;
-				pos_of(&g, &q);
+				t3_pos_of(&g, &q);
 				if (have) {
 					/* The model, played alongside, agrees with the rules. */
 					int same = q.pts == p.pts && q.turn == p.turn && q.n == p.n &&
@@ -190,9 +158,9 @@ static void test_solver(void)
 		if (g.phase != T304_PHASE_PLAY)
 			continue;
 		t3pos p;
-		pos_of(&g, &p);
+		t3_pos_of(&g, &p);
 		int exact = minimax(&p);
-		t3solver plain = { NULL, 0, NULL, NULL, 0 }, withtt = { tt, 0, NULL, NULL, 0 };
+		t3solver plain = { .tt = NULL }, withtt = { .tt = tt };
 		int full = t3_solve(&plain, &p, -1, 1000);
 		int need = (int)rng_below(&r, 120);
 		int nw = t3_solve(&withtt, &p, need - 1, need);
