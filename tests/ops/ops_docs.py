@@ -154,7 +154,7 @@ def chat_help():
     {"!bot": "!bot [SEAT|all]: seat a computer player ..."}."""
     first = subprocess.run([CARDBOT, "play", "--delay", "60000", "--name", "ann"], input="help\n", capture_output=True,
                            text=True, timeout=60, env=dict(os.environ, NO_COLOR="1"))
-    m = re.search(r"^\(private\) Commands of every game .*?: (.*)$", first.stdout, re.M)
+    m = re.search(r"^\(private\) The commands of every game .*?: (.*)$", first.stdout, re.M)
     cmds = m.group(1).split() if m else []
     asked = "".join("help %s\n" % c.lstrip("!") for c in cmds)
     r = subprocess.run([CARDBOT, "play", "--delay", "60000", "--name", "ann"], input=asked, capture_output=True,
