@@ -40,3 +40,28 @@ const game_def *present_game(const char *name)
 	const game_def *def = name ? game_find(name) : NULL;
 	return def && present_find(def) ? def : NULL;
 }
+
+const game_option *present_option(const char *key, int nocase)
+{
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++) {
+		const game_option *o = game_option_find(pr->def, key, nocase);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+const game_option *present_option_at(int k)
+{
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++)
+		for (const game_option *o = pr->def->options; o && o->key; o++) {
+			int earlier = 0; /* the first game to name a key speaks for it */
+			for (int j = 0; j < i && !earlier; j++)
+				earlier = game_option_find(present_at(j)->def, o->key, 0) != NULL;
+			if (!earlier && k-- == 0)
+				return o;
+		}
+	return NULL;
+}

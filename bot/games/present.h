@@ -75,6 +75,11 @@ typedef struct present {
 	/* A card code to give as an example where a record's card is wrong
 	 * (NULL: "JS"). */
 	const char *record_card;
+	/* A record's bid is a number below record_bid_limit (0: 1000), or
+	 * the word record_bid_word (NULL: none; 304's "pcc") for the bid
+	 * record_bid_limit itself. */
+	int record_bid_limit;
+	const char *record_bid_word;
 	/* The match page's words for it (bot/store/page.c, in English): a card code
 	 * in words (NULL: a suit card, "J♠"); the trump a `trump` action names
 	 * by its value (NULL: a card laid face down); the bidder plays the bid
@@ -90,9 +95,6 @@ typedef struct present {
 	const struct replay_game *replay;
 	/* The game's own data for shared code (present_named.h's words), or NULL. */
 	const void *words;
-	/* The game uses the table's 304 options (table_settings.rules): passed
-	 * to game_new and stored with the match. */
-	int uses_rules;
 	/* Who is offered the cut before a deal: the seat after the dealer
 	 * (+1) or before (-1); 0: no cut. */
 	int cutter_step;
@@ -161,14 +163,9 @@ typedef struct present {
 	void (*hint_text)(struct table *t, int s, const game_action *a, char *buf, size_t len);
 	/* The action as the record's JSON object (docs/RECORD.md). */
 	void (*action_json)(const struct table *t, const game_action *a, char *out, size_t len);
-	/* The match's rules as stored with it ("{}" when the game has none). */
-	void (*rules_json)(const struct table *t, char *out, size_t len);
 	/* A deal ended: each seat's share of it for the statistics, and the
 	 * match's state (end->match_over, winner, tokens). */
 	void (*deal_results)(const struct table *t, store_deal_end *end);
-	/* The match was rebuilt from its record (a restart): the table takes
-	 * the record's options. NULL: nothing to take. */
-	void (*restored)(struct table *t, const struct record *r);
 	/* Forget whatever is pending for this table (a search in progress). */
 	void (*forget)(struct table *t);
 } present;
@@ -184,5 +181,11 @@ const game_def *present_game(const char *name);
 /* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,
  * for a line that lists them (cut to len). */
 void present_names(char *out, size_t len);
+/* The option named key of any game a table can host (the first game to
+ * declare it), or NULL: what `set`, the configuration and a table's saved
+ * settings accept. */
+const game_option *present_option(const char *key, int nocase);
+/* The k-th distinct option of those games (from 0), or NULL past the last. */
+const game_option *present_option_at(int k);
 
 #endif

@@ -20,6 +20,7 @@
 #include "g304_ai.h"
 #include "g304_simple.h"
 #include "g304six.h"
+#include "g304_options.h"
 #include "log.h"
 #include "loop.h"
 #include "record.h"
@@ -748,16 +749,6 @@ static void action_json(const table *t, const game_action *a, char *out, size_t 
 		snprintf(out + n, len - n, "}");
 }
 
-static void rules_json(const table *t, char *out, size_t len)
-{
-	tstore_rules_json(&t->set.rules, out, len);
-}
-
-static void restored(table *t, const record *r)
-{
-	t->set.rules = r->rules;
-}
-
 /* ---- computer players (engine/g304/g304_ai.c for four, off the loop) ---- */
 
 /* A pcc is lost once its bidder loses a trick: from then on the table
@@ -1123,7 +1114,9 @@ static void score(table *t, char *buf, size_t len)
 		tk[1] = f.tokens[1];
 	} else {
 		g304 fresh; /* six players start with four players' tokens (docs/GAMES.md S14) */
-		g304_init(&fresh, &t->set.rules, 0);
+		game_rules opts;
+		game_rules_of(t->gdef, &t->set.options, &opts);
+		g304_init(&fresh, (const g304_rules *)opts.b, 0);
 		tk[0] = fresh.tokens[0];
 		tk[1] = fresh.tokens[1];
 	}
@@ -1134,12 +1127,14 @@ static void score(table *t, char *buf, size_t len)
 
 static void rules(table *t, char *buf, size_t len)
 {
-	const g304_rules *r = &t->set.rules;
+	game_rules opts;
+	game_rules_of(t->gdef, &t->set.options, &opts);
 	static const char *const paces[] = { "live", "casual", "correspondence" };
-	static const char *const caps[] = { "strict", "lenient", "off" };
-	const char *args[8] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
-		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
-		paces[t->set.pace % 3], t->set.lastcard ? "on" : "off" };
+	const char *args[8] = { table_room_shown(t) };
+	for (int i = 0; i < 5 && g304_options[i].key; i++)
+		args[1 + i] = game_option_word(&g304_options[i], opts.b[g304_options[i].off]);
+	args[6] = paces[t->set.pace % 3];
+	args[7] = t->set.lastcard ? "on" : "off";
 	text_fmt_in(table_reader_now(t), buf, len, SIX(t) ? T_RULES6 : T_RULES, 8, args);
 }
 
@@ -1168,7 +1163,8 @@ static const present_bands bands = {
 	.bands = &bands,                                       \
 	.stats_matches = 1,                                    \
 	.stats_caps = 1,                                       \
-	.uses_rules = 1,                                       \
+	.record_bid_limit = G304_BID_PCC,                      \
+	.record_bid_word = "pcc",                              \
 	.cutter_step = -1, /* RULES.md: the seat before the dealer */ \
 	.t_warn = T_WARN,                                      \
 	.match_start = match_start,                            \
@@ -1188,9 +1184,7 @@ static const present_bands bands = {
 	.choose = choose,                                      \
 	.hint_text = hint_text,                                \
 	.action_json = action_json,                            \
-	.rules_json = rules_json,                              \
-	.deal_results = deal_results,                          \
-	.restored = restored
+	.deal_results = deal_results
 
 const present present_304 = {
 	.def = &game_def_304,

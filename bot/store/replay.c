@@ -580,8 +580,7 @@ int replay_walk(const record *rec, replay_hook hook, void *ctx)
 	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
 		names[s] = rec->players[s];
 	int err;
-	const present *pr = present_find(def);
-	game *g = game_new(def, rec->nseats, rec->dealer, pr && pr->uses_rules ? &rec->rules : NULL, &err);
+	game *g = record_game_new(rec, &err);
 	if (!g)
 		return -1;
 	int ev_end = game_ev_parse(def, rg->end_event);
