@@ -90,8 +90,7 @@ typedef struct present {
 	int page_bidder_plays, page_points_by_bidder;
 	/* !stats's bands of bids. */
 	const present_bands *bands;
-	/* What `cardbot replay` and the match page show of it (replay.h); NULL:
-	 * replay.c's own (304, until it moves here). */
+	/* What `cardbot replay` and the match page show of it (replay.h). */
 	const struct replay_game *replay;
 	/* The game's own data for shared code (present_named.h's words), or NULL. */
 	const void *words;
