@@ -1,8 +1,12 @@
 /* present.c: the list of games a table can host, each with its presentation. */
 #include <stddef.h>
 #include <stdio.h>
+#include <strings.h>
 #include "present.h"
 
+/* The registry: every game a table can host. The first is the one a table
+ * opens when nothing names another, and the game of table metas saved
+ * before there were several (bot/table/table_store.c): keep it first. */
 static const present *const presentations[] = { &present_304, &present_304six, &present_trump304, &present_rook };
 
 const present *present_find(const game_def *def)
@@ -63,5 +67,14 @@ const game_option *present_option_at(int k)
 			if (!earlier && k-- == 0)
 				return o;
 		}
+	return NULL;
+}
+
+const present *present_by_verb(const char *word)
+{
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++)
+		if (pr->open_verb && !strcasecmp(pr->open_verb, word))
+			return pr;
 	return NULL;
 }

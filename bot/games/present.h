@@ -66,6 +66,8 @@ typedef struct present_bands {
 
 typedef struct present {
 	const game_def *def;
+	/* A command that opens a table of this game ("304": `!304`), or NULL. */
+	const char *open_verb;
 	/* The game's commands, ended by one with a NULL name. */
 	const present_verb *verbs;
 	/* Its record's actions (bot/store/record.c, docs/RECORD.md): `trump` names a
@@ -88,6 +90,13 @@ typedef struct present {
 	void (*page_card)(const char *code, char *out, size_t len);
 	const char *const *page_trumps;
 	int page_bidder_plays, page_points_by_bidder;
+	/* More of the page's words: a bid at record_bid_limit in words
+	 * ("partner close caps"); the bit of a "played" event's flags that
+	 * marks a card played face down (0: none); a "revealed" event is the
+	 * trumper's look at the face-down cards that found a trump; the cards
+	 * each seat holds before a "dealt_rest" event. */
+	const char *page_bid_word;
+	int page_down_flag, page_reveal_inspects, page_first_batch;
 	/* !stats's bands of bids. */
 	const present_bands *bands;
 	/* What `cardbot replay` and the match page show of it (replay.h). */
@@ -175,6 +184,8 @@ extern const present present_304, present_304six, present_trump304, present_rook
 const present *present_at(int i);
 /* The presentation of a game, or NULL when the table cannot host it. */
 const present *present_find(const game_def *def);
+/* The game whose open_verb is word (any case), or NULL. */
+const present *present_by_verb(const char *word);
 /* The game of this record name that a table can host, or NULL. */
 const game_def *present_game(const char *name);
 /* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,

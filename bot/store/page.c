@@ -37,10 +37,19 @@ typedef struct page_walk {
 	int deal_tricks;          /* tricks finished in this deal */
 } page_walk;
 
-/* 304 of four or of six players: the same events and actions (g304.h). */
-static int is_304(const game_def *def)
+/* The game's presentation: what the page says differently for it. */
+static const present *page_pr(const game_def *def)
 {
-	return def == &game_def_304 || def == &game_def_304six;
+	static const present none;
+	const present *pr = present_find(def);
+	return pr ? pr : &none;
+}
+
+/* A bid at or above the game's word for it (304: 400, "pcc"). */
+static int bid_is_word(const game_def *def, int value)
+{
+	const present *pr = page_pr(def);
+	return pr->record_bid_word && value >= pr->record_bid_limit;
 }
 
 /* A card's code in words for a step's line: "J♠", "10♥", or as the game
@@ -291,7 +300,7 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 		for (int k = 0; k < st->res->nevents && k < GAME_EVENTS_MAX; k++) {
 			const game_event *e = &st->res->events[k];
 			const char *ev = def->ev_name(e->type);
-			if (!strcmp(ev, "played") && is_304(def) && (e->flags & 1))
+			if (!strcmp(ev, "played") && (e->flags & page_pr(def)->page_down_flag))
 				down = 1;
 			if (!strcmp(ev, "trick"))
 				json_object_object_add(trick, "winner", json_object_new_int(e->seat));
@@ -306,8 +315,9 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 		json_object *b = json_object_new_object();
 		json_object_object_add(b, "seat", json_object_new_int(a->seat));
 		json_object_object_add(b, "value", !strcmp(act, "pass") ? json_object_new_string("pass")
-						   : is_304(def) && a->value >= 400
-						   ? json_object_new_string("pcc") : json_object_new_int(a->value));
+						   : bid_is_word(def, a->value)
+						   ? json_object_new_string(page_pr(def)->record_bid_word)
+						   : json_object_new_int(a->value));
 		json_object_array_add(jget(o, "bids"), b);
 	}
 	(void)g;
@@ -326,8 +336,8 @@ static void action_words(const record *rec, const game_action *a, int down, char
 		card_words(def, code, c, sizeof c);
 	}
 	if (!strcmp(act, "bid")) {
-		if (is_304(def) && a->value >= 400)
-			snprintf(buf, len, "%s bids partner close caps", who);
+		if (bid_is_word(def, a->value))
+			snprintf(buf, len, "%s bids %s", who, page_pr(def)->page_bid_word);
 		else
 			snprintf(buf, len, "%s bids %u", who, a->value);
 	} else if (!strcmp(act, "pass")) {
@@ -387,7 +397,7 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 		if (!strcmp(ev, "no_trump")) {
 			snprintf(buf, sizeof buf, "The trumper looks at the face-down cards: no trump among them.");
 			*inspected = 1;
-		} else if (!strcmp(ev, "revealed") && is_304(def)) {
+		} else if (!strcmp(ev, "revealed") && page_pr(def)->page_reveal_inspects) {
 			def->card_code(e->card, code);
 			card_words(def, code, c, sizeof c);
 			snprintf(buf, sizeof buf, "The trumper looks at the face-down cards: a trump. "
@@ -405,11 +415,12 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 			snprintf(buf, sizeof buf, "%s takes the trick.", who);
 			(*tricks)++;
 		} else if (!strcmp(ev, "dealt_rest")) {
-			snprintf(buf, sizeof buf, "%s more cards each are dealt.",
-				 def == &game_def_304six ? "Two" : "Four");
+			static const char *const counts[] = { "No", "One", "Two", "Three", "Four", "Five", "Six" };
+			int more = def->deck_size / (rec->nseats ? rec->nseats : 1) - page_pr(def)->page_first_batch;
+			snprintf(buf, sizeof buf, "%s more cards each are dealt.", more >= 0 && more <= 6 ? counts[more] : "More");
 		} else if (!strcmp(ev, "passed_out")) {
 			snprintf(buf, sizeof buf, "Everyone passed: the deal is over.");
-		} else if (!strcmp(ev, "spoilt") && !is_304(def)) {
+		} else if (!strcmp(ev, "spoilt") && def->act_parse("spoilt") < 0) { /* not called: the action told it */
 			snprintf(buf, sizeof buf, "Spoilt trumps: every trump is on the trumper's side.");
 		} else if (!strcmp(ev, "draw")) {
 			snprintf(buf, sizeof buf, "%s draws a card.", who);

@@ -9,6 +9,10 @@
 #include "table_store.h"
 #include "text_lang.h"
 
+/* The seats a meta lists when the table has no more: every cardbot before
+ * tables of six wrote four, and still does, so that they read it back. */
+#define META_SEATS 4
+
 /* A table's settings in its meta, each a number with its range: written
  * and read from these two lists, in this order. */
 static const struct meta_int {
@@ -90,7 +94,7 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(o, "settings", set);
 	/* Four seats (as every cardbot before six-player 304 wrote), or six. */
 	json_object *seats = json_object_new_array();
-	for (int i = 0; i < (t->nseats > G304_SEATS ? TABLE_SEATS : G304_SEATS); i++) {
+	for (int i = 0; i < (t->nseats > META_SEATS ? TABLE_SEATS : META_SEATS); i++) {
 		const seat *st = &t->seats[i];
 		json_object *j = json_object_new_object();
 		json_object_object_add(j, "user", json_object_new_string(st->user));
@@ -199,7 +203,7 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 	json_object *arr;
 	size_t nsaved = 0;
 	if (!bad && (!json_object_object_get_ex(o, "seats", &arr) || !json_object_is_type(arr, json_type_array)
-		     || ((nsaved = json_object_array_length(arr)) != G304_SEATS && nsaved != TABLE_SEATS)))
+		     || ((nsaved = json_object_array_length(arr)) != META_SEATS && nsaved != TABLE_SEATS)))
 		bad = "seats";
 	for (int i = 0; !bad && i < (int)nsaved; i++) {
 		json_object *j = json_object_array_get_idx(arr, (size_t)i);
@@ -220,11 +224,13 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 		if (!bad && json_object_object_get_ex(j, "mid_match", &kv) && get_int(j, "mid_match", 0, 1, &mid) == 0)
 			seats[i].mid_match = mid;
 	}
-	int first = 0, votes = 0, nseats = G304_SEATS;
+	int first = 0, votes = 0, nseats = META_SEATS;
 	if (!bad && (get_int(o, "first_dealer", 0, TABLE_SEATS - 1, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
 		bad = "first_dealer";
-	/* The game (absent in metas from before Trump304 and Rook: 304). */
-	char gname[16] = "304";
+	/* The game (absent in metas from before there were several: the
+	 * registry's first, bot/games/present.c). */
+	char gname[16];
+	snprintf(gname, sizeof gname, "%s", present_at(0)->def->name);
 	json_object *gv;
 	if (!bad && json_object_object_get_ex(o, "game", &gv) && get_str(o, "game", gname, sizeof gname) < 0)
 		bad = "game";
