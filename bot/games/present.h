@@ -90,6 +90,12 @@ typedef struct present {
 	void (*page_card)(const char *code, char *out, size_t len);
 	const char *const *page_trumps;
 	int page_bidder_plays, page_points_by_bidder;
+	/* How the page's script shows a card (web/page.js knows no game): its
+	 * face, its words read aloud, its CSS class (NULL: a suit card, "J♠",
+	 * "jack of spades", "black"); the letters a view's "trump" names,
+	 * in page_trumps' order (NULL: suits, S H D C). */
+	void (*page_face)(const char *code, char shown[16], char spoken[32], char cls[16]);
+	const char *const *page_trump_keys;
 	/* More of the page's words: a bid at record_bid_limit in words
 	 * ("partner close caps"); the bit of a "played" event's flags that
 	 * marks a card played face down (0: none); a "revealed" event is the

@@ -624,6 +624,64 @@ static int append_escaped(strbuf *b, const char *s)
 	return 0;
 }
 
+/* A suit card on the page ("JS"): "J♠", "jack of spades", red or black. */
+static void suit_face(const char *code, char shown[16], char spoken[32], char cls[16])
+{
+	static const struct { char letter; const char *sym, *name; int red; } suits[] = {
+		{ 'S', "\u2660", "spades", 0 }, { 'H', "\u2665", "hearts", 1 },
+		{ 'D', "\u2666", "diamonds", 1 }, { 'C', "\u2663", "clubs", 0 },
+	};
+	static const struct { char letter; const char *name; } ranks[] = {
+		{ 'J', "jack" }, { 'Q', "queen" }, { 'K', "king" }, { 'A', "ace" }, { 'T', "10" },
+	};
+	char r[3] = { code[0], '\0', '\0' };
+	const char *rname = r;
+	if (code[0] == 'T')
+		snprintf(r, sizeof r, "10");
+	for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+		if (ranks[i].letter == code[0])
+			rname = ranks[i].name;
+	for (size_t i = 0; i < sizeof suits / sizeof suits[0]; i++)
+		if (code[0] && suits[i].letter == code[1]) {
+			snprintf(shown, 16, "%s%s", r, suits[i].sym);
+			snprintf(spoken, 32, "%s of %s", rname, suits[i].name);
+			snprintf(cls, 16, "%s", suits[i].red ? "red" : "black");
+			return;
+		}
+	snprintf(shown, 16, "%s?", r);
+	snprintf(spoken, 32, "%s of ?", rname);
+	snprintf(cls, 16, "black");
+}
+
+/* What the page's script shows of the game (it knows none): every card's
+ * [face, words, class], the trumps by the letter a step names them with,
+ * and what the side's player who plays the bid is called. */
+static void story_game(json_object *top, const game_def *def)
+{
+	const present *pr = page_pr(def);
+	json_object *faces = json_object_new_object();
+	for (int c = 0; c < def->deck_size; c++) {
+		char code[8], shown[16], spoken[32], cls[16];
+		def->card_code((uint8_t)c, code);
+		(pr->page_face ? pr->page_face : suit_face)(code, shown, spoken, cls);
+		json_object *f = json_object_new_array();
+		json_object_array_add(f, json_object_new_string(shown));
+		json_object_array_add(f, json_object_new_string(spoken));
+		json_object_array_add(f, json_object_new_string(cls));
+		json_object_object_add(faces, code, f);
+	}
+	json_object_object_add(top, "faces", faces);
+	static const char *const suit_keys[] = { "S", "H", "D", "C", NULL };
+	static const char *const suit_names[] = { "spades", "hearts", "diamonds", "clubs", NULL };
+	const char *const *keys = pr->page_trump_keys ? pr->page_trump_keys : suit_keys;
+	const char *const *names = pr->page_trump_keys ? pr->page_trumps : suit_names;
+	json_object *trumps = json_object_new_object();
+	for (int i = 0; keys[i] && names[i]; i++)
+		json_object_object_add(trumps, keys[i], json_object_new_string(names[i]));
+	json_object_object_add(top, "trumps", trumps);
+	json_object_object_add(top, "trumper", json_object_new_string(pr->page_bidder_plays ? "bidder" : "trumper"));
+}
+
 char *page_story(const record *rec)
 {
 	page_walk w = { .rec = rec, .steps = json_object_new_array(), .plot = json_object_new_array() };
@@ -650,6 +708,7 @@ char *page_story(const record *rec)
 	json_object *top = json_object_new_object();
 	json_object_object_add(top, "format", json_object_new_string(PAGE_FORMAT));
 	json_object_object_add(top, "game", json_object_new_string(rec->game->name));
+	story_game(top, rec->game);
 	json_object *players = json_object_new_array();
 	for (int s = 0; s < rec->nseats; s++)
 		json_object_array_add(players, json_object_new_string(rec->players[s]));
