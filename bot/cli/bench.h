@@ -1,8 +1,55 @@
-/* bench.h: the `cardbot bench` subcommand. */
+/* bench.h: the `cardbot bench` subcommand, and the registry of the figures games give it. */
 #ifndef CARDBOT_BENCH_H
 #define CARDBOT_BENCH_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 /* Runs the benchmarks named in argv (argv[0] is "bench"); returns an exit status. */
 int bench_main(int argc, char **argv);
+
+/* ---- what a game adds to the benchmark (bot/cli/bench_304.c: the one
+ * place that names games; every other figure goes through engine/core/game.h) ---- */
+
+/* `bench ai` as asked: A is 0, B is 1. */
+typedef struct bench_ai_args {
+	const char *name[2];     /* the players: strong, normal, easy, simple, or the game's own */
+	int deals;
+	int samples[2];          /* sampled deals per decision (0: the level's) */
+	double ms[2];            /* time budget per decision (0: samples only) */
+	uint64_t seed;
+	double seconds;          /* for a speed figure */
+} bench_ai_args;
+
+typedef struct bench_game {
+	const char *name;                     /* the game's record name */
+	void (*engine)(double seconds);       /* `bench engine`: its engine's figures */
+	void (*caps)(int deals);              /* `bench caps`, or NULL */
+	/* `bench ai --game NAME`: its own duplicate match and figures, or NULL
+	 * for the common one (game_dup); an exit status. */
+	int (*ai)(const bench_ai_args *a);
+	const char *ai_players;               /* its own players, for --help (NULL: none) */
+} bench_game;
+
+/* The i-th game with figures of its own (from 0), or NULL past the last. */
+const bench_game *bench_game_at(int i);
+
+/* Helpers the figures share: a monotonic clock and this thread's CPU time
+ * in seconds; qsort's order for doubles; malloc that says when it fails;
+ * a square root without libm. */
+double bench_now(void);
+double bench_cpu(void);
+int bench_cmp_double(const void *a, const void *b);
+void *bench_alloc(size_t size);
+double bench_root(double v);
+
+/* Seconds per decision of one player, and how they are summed up. */
+typedef struct timings {
+	double *t;
+	long n, cap;
+} timings;
+void timings_add(timings *tm, double dt);
+/* Sorts the times; returns their sum (0 when there are none). */
+double timings_sorted(timings *tm);
 
 #endif
