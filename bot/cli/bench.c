@@ -45,6 +45,19 @@ void *bench_alloc(size_t size)
 	return p;
 }
 
+double bench_mean(const double *x, int n, double *half)
+{
+	double mean = 0, var = 0;
+	for (int i = 0; i < n; i++)
+		mean += x[i];
+	mean /= n;
+	for (int i = 0; i < n; i++)
+		var += (x[i] - mean) * (x[i] - mean);
+	var = n > 1 ? var / (n - 1) : 0;
+	*half = 1.96 * bench_root(var / n);
+	return mean;
+}
+
 /* ---- the games with figures of their own (bench.h) ---- */
 
 static const bench_game *bench_game_of(const game_def *def)
@@ -207,14 +220,8 @@ static int bench_ai_game(const game_def *def, int players, const char *const nam
 			made[k] += out.made[k];
 		}
 	}
-	double elapsed = bench_now() - t0, mean = 0, var = 0;
-	for (int d = 0; d < deals; d++)
-		mean += x[d];
-	mean /= deals;
-	for (int d = 0; d < deals; d++)
-		var += (x[d] - mean) * (x[d] - mean);
-	var = deals > 1 ? var / (deals - 1) : 0;
-	double half = 1.96 * bench_root(var / deals);
+	double elapsed = bench_now() - t0, half;
+	double mean = bench_mean(x, deals, &half);
 	const present *pr = present_find(def);
 	const char *unit = pr && pr->replay && !strcmp(pr->replay->score, "tokens") ? "tokens" : "points";
 	printf("duplicate match, %s (A) vs %s (B): %d deals, each played with A in each of %d sides and once with B"

@@ -42,6 +42,9 @@ double bench_cpu(void);
 int bench_cmp_double(const void *a, const void *b);
 void *bench_alloc(size_t size);
 double bench_root(double v);
+/* The mean of x[0..n-1], and in *half the half-width of its 95% interval
+ * (from the sample variance; 0 for one value). */
+double bench_mean(const double *x, int n, double *half);
 
 /* Seconds per decision of one player, and how they are summed up. */
 typedef struct timings {

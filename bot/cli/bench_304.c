@@ -497,13 +497,7 @@ static int bench_304_ai(const bench_ai_args *args)
 		x[d] = out.tokens;
 		if ((d + 1) % 10 == 0 && d + 1 < deals) {
 			/* A long match says how it stands, on stderr. */
-			double m = 0, q = 0;
-			for (int i = 0; i <= d; i++)
-				m += x[i];
-			m /= d + 1;
-			for (int i = 0; i <= d; i++)
-				q += (x[i] - m) * (x[i] - m);
-			double h = 1.96 * root(q / d / (d + 1));
+			double h, m = bench_mean(x, d + 1, &h);
 			fprintf(stderr, "  after %d deals: %+.1f [%+.1f, %+.1f] tokens per 100 deals\n", d + 1, 100 * m,
 				100 * (m - h), 100 * (m + h));
 		}
@@ -519,14 +513,8 @@ static int bench_304_ai(const bench_ai_args *args)
 			made[side][band] += e->made > 0;
 		}
 	}
-	double elapsed = now_seconds() - t0, mean = 0, var = 0;
-	for (int d = 0; d < deals; d++)
-		mean += x[d];
-	mean /= deals;
-	for (int d = 0; d < deals; d++)
-		var += (x[d] - mean) * (x[d] - mean);
-	var = deals > 1 ? var / (deals - 1) : 0;
-	double half = 1.96 * root(var / deals);
+	double elapsed = now_seconds() - t0, half;
+	double mean = bench_mean(x, deals, &half);
 	printf("duplicate match, %s (A) vs %s (B): %d deals x 2 in %.1f s\n", name[0], name[1], deals, elapsed);
 	printf("  A's tokens per 100 deals: %+.1f, 95%% interval [%+.1f, %+.1f]%s\n", 100 * mean,
 	       100 * (mean - half), 100 * (mean + half),
