@@ -185,6 +185,8 @@ typedef struct present {
 } present;
 
 extern const present present_304, present_304six, present_trump304, present_rook;
+/* 304's refusals and phases in each language (bot/games/present_304_text.c). */
+extern const struct text_game present_304_words;
 
 /* The i-th game a table can host (from 0), or NULL past the last. */
 const present *present_at(int i);

@@ -688,7 +688,7 @@ static void refusal(table *t, const game_result *res, int who, char *buf, size_t
 		fcard(t, &b, (card)res->a, table_style_of(t, who));
 	else
 		sb_add(&b, "??");
-	text_refusal_game_in(table_reader_now(t), t->gdef, buf, len, res, names, ct);
+	text_refusal_game_in(table_reader_now(t), &present_304_words, t->gdef, buf, len, res, names, ct);
 }
 
 /* A deal ended: each seat's share of it, for the statistics. */
@@ -1291,8 +1291,7 @@ static json_object *end_304(const game *g) { return j_deal_end(&((const g304 *)g
 static void refusal_304(char *buf, size_t len, const game *g, const game_result *res,
 			const char *const names[GAME_MAX_SEATS])
 {
-	(void)g;
-	text_refusal(buf, len, res, names);
+	text_refusal_game_in(NULL, &present_304_words, g->def, buf, len, res, names, NULL);
 }
 
 /* ---- six-player 304 (the state of a game_def_304six game is a g6) ---- */
@@ -1398,7 +1397,7 @@ static void refusal_six(char *buf, size_t len, const game *g, const game_result 
 	else if (res->err == G304_ERR_ASK_EIGHT)
 		snprintf(buf, len, "you cannot ask a partner in the six-card bidding");
 	else
-		text_refusal_game_in(NULL, g->def, buf, len, res, names, NULL);
+		text_refusal_game_in(NULL, &present_304_words, g->def, buf, len, res, names, NULL);
 }
 
 

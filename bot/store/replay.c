@@ -19,7 +19,7 @@
 #define REPLAY_EXIT_IO 1
 #define REPLAY_EXIT_MALFORMED 2
 
-/* Longest refusal message; text_refusal cuts longer ones (names are at most
+/* Longest refusal message; a game's refusal is cut (names are at most
  * RECORD_MAX_NAME bytes, templates well under 200). */
 #define REPLAY_TEXT_MAX 512
 

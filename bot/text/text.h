@@ -3,20 +3,12 @@
 #define CARDBOT_TEXT_H
 
 #include <stddef.h>
-#include "g304.h"
 #include "game.h"
 
-/* Writes into buf (always NUL-terminated when len > 0, cut short if need be)
- * why a 304 game (game_def_304) refused res, in words addressed to the player
- * who acted: "you must follow suit: you hold hearts". res->err and res->a are
- * g304's numbers (enum g304_err and its parameter). names are the players'
- * names by seat (borrowed; a NULL entry reads as "seat N"). The only card a
- * message ever names is one the acting player named. Returns the length of
- * the whole message, like snprintf, so a result >= len means it was cut short. */
-size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const *names);
-
-/* As text_refusal, for a deal that a game refused: over, the match has
- * ended; else the previous deal has not. */
+/* Writes into buf (always NUL-terminated when len > 0, cut short if need
+ * be) why a game refused a deal: over, the match has ended; else the
+ * previous deal has not. Returns the whole length, like snprintf. (A
+ * game's refusals of actions: text_refusal_game_in, text_lang.h.) */
 size_t text_deal_refused(char *buf, size_t len, int over);
 
 /* Everything the bot says at a table, in one list: each id with its English

@@ -45,7 +45,6 @@
  * T_EMPTY_SEAT, T_NOT_CALLED, T_WORD_FACE_DOWN under 64; each name of
  * T_COMPUTER_NAMES under 64 and all four under 128.
  */
-#include "g304.h"
 #include "text.h"
 #include "text_lang.h"
 
@@ -479,58 +478,5 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_HANDS_AS_NOTICE] = "{1}: ඔබේ කාඩ් {2} ගෙන් notice ලෙස එනවා, irssi සහ weechat ඒවා තත්ත්ව කවුළුවේ පෙන්වනවා (තමන්ගේම කවුළුවකට {3}private msg).",
 };
 
-static const char *const text_si_refusals[G304_ERR_COUNT] = {
-	[G304_ERR_OK] = "එයට ඉඩ තියෙනවා",
-	[G304_ERR_BAD_SEAT] = "මේ මේසයේ එහෙම අසුනක් නැහැ",
-	[G304_ERR_BAD_ACTION] = "ඒක 304 හි කරන්න පුළුවන් දෙයක් නොවෙයි",
-	[G304_ERR_MATCH_OVER] = "තරගය ඉවරයි",
-	[G304_ERR_NO_DEAL] = "දැන් වටයක් යන්නේ නැහැ: අන්තිම එක ඉවරයි, ඊළඟ එක තාම බෙදලා නැහැ",
-	[G304_ERR_NOT_YOUR_TURN] = "ඔබේ වාරය නොවෙයි: බලාගෙන ඉන්නේ {seat}",
-	[G304_ERR_WRONG_PHASE] = "{phase} ඒක කරන්න බැහැ",
-	[G304_ERR_REJECT_NOT_FIRST] = "නැවත බෙදීමට කාඩ් ආපසු දාන්න පුළුවන් මුලින්ම ලංසු තබන {seat} ට පමණයි",
-	[G304_ERR_REJECT_TOO_LATE] = "නැවත බෙදීම ඉල්ලන්න පුළුවන් ඔබේ පළමු ලංසුවට හෝ පාස් එකට කලින් පමණයි",
-	[G304_ERR_REJECT_POINTS] = "ඔබේ කාඩ් හතරේ වටිනාකම ලකුණු {n}; නැවත බෙදීමට " STR(G304_REJECT_BELOW) " ට අඩු වෙන්න ඕනේ",
-	[G304_ERR_BID_NOT_MULTIPLE] = "{n} ලංසු තබන්න බැහැ: ලංසු දහයෙන් දහයට (මේසය fives ඉඩ දෙනවා නම් " STR(G304_LIMIT_BID) " සිට පහෙන් පහට)",
-	[G304_ERR_BID_TOO_LOW] = "මෙහි අඩුම ලංසුව {n}",
-	[G304_ERR_BID_NOT_HIGHER] = "ලංසුව {n} ට වඩා වැඩි වෙන්න ඕනේ",
-	[G304_ERR_BID_TOO_HIGH] = "කිසිම ලංසුවක් {n} ට වැඩි වෙන්න බැහැ; ඊට උඩින් තියෙන්නේ කාඩ් අටෙන් pcc පමණයි",
-	[G304_ERR_BID_SECOND_TURN] = "ඔබේ දෙවෙනි වාරයේ ලංසුව " STR(G304_LIMIT_BID) " හෝ වැඩි වෙන්න ඕනේ",
-	[G304_ERR_BID_OVER_PARTNER] = "ඔබේ සහකරු ළඟ ඉහළම ලංසුව තියෙද්දී " STR(G304_LIMIT_BID) " ට අඩු ලංසු තබන්න බැහැ",
-	[G304_ERR_SINGLE_ONCE] = "මේ මේසයේ ලංසු තබන්න පුළුවන් එක පාරයි, " STR(G304_LIMIT_BID) " හෝ වැඩි පළමු ලංසුව ඔබ තබනවා නම් මිසක්",
-	[G304_ERR_SINGLE_PARTNER] = "මේ මේසයේ ඔබේ සහකරුට උඩින් ලංසු තබන්න බැහැ, " STR(G304_LIMIT_BID) " හෝ වැඩි පළමු ලංසුව ඔබ තබනවා නම් මිසක්",
-	[G304_ERR_PCC_FOUR] = "pcc කියන්න පුළුවන් කාඩ් අටේ ලංසුවල පමණයි",
-	[G304_ERR_BID8_PARTNER] = "කාඩ් අටේ ඉහළම ලංසුව ඔබේ සහකරු ළඟ: ඔබ පාස් කරන්න ඕනේ",
-	[G304_ERR_ASK_EIGHT] = "කාඩ් අටේ ලංසුවල සහකරුට ලංසු භාර දෙන්න බැහැ",
-	[G304_ERR_ASK_ANSWERING] = "ඔබේ සහකරු ඔබට කතා කරන්න කිව්වා: ලංසු තබන්න නැත්නම් පාස් කරන්න",
-	[G304_ERR_ASK_PARTNER_HIGH] = "ඉහළම ලංසුව දැනටමත් ඔබේ සහකරු ළඟ: ඔබම ලංසු තබන්න නැත්නම් පාස් කරන්න",
-	[G304_ERR_NOT_TRUMPER] = "ඒක කරන්න පුළුවන් තුරුම්පුකරුට ({seat}) පමණයි",
-	[G304_ERR_NOT_IN_HAND] = "{card} ඔබ ළඟ නැහැ",
-	[G304_ERR_OPEN_TOO_LATE] = "ක්‍රීඩාව විවෘත කරන්න පුළුවන් පළමු කාඩ් එක ගහන්න කලින් පමණයි",
-	[G304_ERR_ALREADY_OPEN] = "ක්‍රීඩාව දැනටමත් විවෘතයි",
-	[G304_ERR_FOLLOW_SUIT] = "ගැහූ වර්ගයෙන්ම දාන්න ඕනේ: ඔබ ළඟ {suit} තියෙනවා",
-	[G304_ERR_TRUMP_CARD_RESERVED] = "තුරුම්පු කාඩ් එක ගහන්න පුළුවන් කපන්න, නැත්නම් ඔබේ අන්තිම කාඩ් එක ලෙස පමණයි",
-	[G304_ERR_CUT_WITH_TRUMP_CARD] = "තුරුම්පු කාඩ් එක මේසයේ තියෙද්දී කපන්න පුළුවන් ඒකෙන් පමණයි; වෙන කාඩ් දාන්න නම්, තුරුම්පු නොවන කාඩ් එකක් ගහන්න",
-	[G304_ERR_NO_TRUMP_LEAD_FIRST] = "වැසූ ක්‍රීඩාවක පළමු අතට තුරුම්පුවකින් පටන් ගන්න බැහැ (ඔබ ඉන්නේ බෙදන්නාට පස්සේ); තුරුම්පුවලින් පටන් ගන්න ක්‍රීඩාව විවෘත කරන්න",
-	[G304_ERR_EXHAUSTED_TRUMPS] = "exhausted trumps: තුරුම්පු ළඟ තියෙනකම් තුරුම්පුවලින්ම පටන් ගන්න ඕනේ",
-	[G304_ERR_SITTING_OUT] = "ඔබ මේ වටයෙන් පිටත: ඔබේ සහකරු partner close caps කිව්වා",
-	[G304_ERR_SPOILT_NOT_IN_PLAY] = "spoilt trumps කියන්න පුළුවන් කාඩ් අටම බෙදුවාට පස්සේ, ක්‍රීඩාව අතරේ පමණයි",
-	[G304_ERR_CAPS_OFF] = "මේ මේසයේ caps කියන්න බැහැ",
-	[G304_ERR_CAPS_PCC] = "partner close caps හි caps කීමක් නැහැ: හැම අතක්ම ගැනීම ලංසුවමයි",
-	[G304_ERR_CAPS_NOT_YOURS] = "මේ මේසයේ caps කියන්න පුළුවන් තුරුම්පුකරුගේ පැත්තට පමණයි",
-	[G304_ERR_CAPS_CALLED] = "{seat} දැනටමත් caps කිව්වා",
-	[G304_ERR_CAPS_ORDER] = "caps කියද්දී ඔබේ කාඩ් {n}ම එක වරක් බැගින්, ගහන පිළිවෙලට දෙන්න ඕනේ",
-	[G304_ERR_CAPS_NEXT] = "ඔබ caps කිව්වා: ඔබේ පිළිවෙල අනුව ඊළඟ කාඩ් එක {card} වෙන්න ඕනේ",
-};
-
-static const char *const text_si_phases[G304_PHASE_COUNT] = {
-	[G304_PHASE_DEAL] = "වට අතරේ",
-	[G304_PHASE_BID4] = "කාඩ් හතරේ ලංසු අතරේ",
-	[G304_PHASE_TRUMP4] = "තුරුම්පු කාඩ් එක තෝරද්දී",
-	[G304_PHASE_BID8] = "කාඩ් අටේ ලංසු අතරේ",
-	[G304_PHASE_TRUMP8] = "අලුත් තුරුම්පු කාඩ් එක තෝරද්දී",
-	[G304_PHASE_PLAY] = "ක්‍රීඩාව අතරේ",
-	[G304_PHASE_OVER] = "තරගය ඉවර නිසා දැන්",
-};
-
 const text_lang text_lang_si = { "si", "\xe0\xb7\x83\xe0\xb7\x92\xe0\xb6\x82\xe0\xb7\x84\xe0\xb6\xbd",
-				 text_si_lines, text_si_refusals, text_si_phases, G304_ERR_COUNT, G304_PHASE_COUNT };
+				 text_si_lines };
