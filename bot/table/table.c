@@ -824,6 +824,23 @@ static void option_values(const game_option *o, char *out, size_t len)
 	}
 }
 
+/* The games' options as `set` lists them: "bidding pagat|single, fives on|off, ...". */
+static const char *game_options_text(char *out, size_t len)
+{
+	const game_option *o;
+	size_t n = 0;
+	out[0] = '\0';
+	for (int k = 0; n < len && (o = present_option_at(k)); k++) {
+		char vals[80];
+		option_values(o, vals, sizeof vals);
+		int w = snprintf(out + n, len - n, "%s%s %s", k ? ", " : "", o->key, vals);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return out;
+}
+
 /* The name of a !set option as the bot knows it, and the values it takes
  * (in vals), or NULL for no such option. */
 static const char *set_option_find(const char *name, char *vals, size_t len)
@@ -894,7 +911,7 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 {
 	(void)name, (void)in_room, (void)argc;
 	const char *opt = NULL;
-	char val[32], vals[80];
+	char val[32], vals[256];
 	int lang = !strcasecmp(argv[1], "lang");
 	if (apply_setting(t, argv[1], argv[2], &opt, val, sizeof val) < 0) {
 		const char *o = set_option_find(argv[1], vals, sizeof vals);
@@ -903,7 +920,7 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 		else if (o) /* a known option: name the bad value and its choices */
 			table_tell(t, user, T_SET_BAD_VALUE, o, argv[2], vals);
 		else
-			table_tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
+			table_tell(t, user, T_SET_USAGE, game_options_text(vals, sizeof vals), NULL, NULL);
 		return;
 	}
 	table_enter(t); /* the new language, for what follows */

@@ -178,7 +178,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_BOT_ADDED, "{1} (a computer player) sits in seat {2}") \
 	X(T_NO_FREE_SEAT, "[{1}] there is no free seat for a computer player.") \
 	X(T_BOT_REMOVED, "{1} leaves the table") \
-	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lastcard on|off, lang en|si|ta") \
+	X(T_SET_USAGE, "usage: set OPTION VALUE; options: {1}, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lastcard on|off, lang en|si|ta") \
 	X(T_SET_DONE, "{1} is now {2}") \
 	X(T_SET_BAD_VALUE, "{1} cannot be \"{2}\": the choices are {3}") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
