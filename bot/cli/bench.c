@@ -58,6 +58,16 @@ double bench_mean(const double *x, int n, double *half)
 	return mean;
 }
 
+int bench_ai_end(long refused, double *x, timings *a, timings *b)
+{
+	if (refused)
+		printf("  %ld actions refused: a player is broken\n", refused);
+	free(x);
+	free(a->t);
+	free(b->t);
+	return refused ? 1 : 0;
+}
+
 /* ---- the games with figures of their own (bench.h) ---- */
 
 static const bench_game *bench_game_of(const game_def *def)
@@ -234,12 +244,7 @@ static int bench_ai_game(const game_def *def, int players, const char *const nam
 	printf("  contracts won/made: A's side %d/%d, B's %d/%d\n", bids[0], made[0], bids[1], made[1]);
 	dup_times("A", &b.side[0]);
 	dup_times("B", &b.side[1]);
-	if (refused)
-		printf("  %ld actions refused: a player is broken\n", refused);
-	free(x);
-	free(b.side[0].times.t);
-	free(b.side[1].times.t);
-	return refused ? 1 : 0;
+	return bench_ai_end(refused, x, &b.side[0].times, &b.side[1].times);
 }
 
 static int bench_ai(int argc, char **argv)

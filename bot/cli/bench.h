@@ -54,5 +54,8 @@ typedef struct timings {
 void timings_add(timings *tm, double dt);
 /* Sorts the times; returns their sum (0 when there are none). */
 double timings_sorted(timings *tm);
+/* A duplicate match's last words: the refused actions if any; frees the
+ * scores x and both players' times; the exit status (1: a player is broken). */
+int bench_ai_end(long refused, double *x, timings *a, timings *b);
 
 #endif

@@ -529,12 +529,7 @@ static int bench_304_ai(const bench_ai_args *args)
 	}
 	ai_times("A", &b.side[0]);
 	ai_times("B", &b.side[1]);
-	if (refused)
-		printf("  %ld actions refused: a player is broken\n", refused);
-	free(x);
-	free(b.side[0].times.t);
-	free(b.side[1].times.t);
-	return refused ? 1 : 0;
+	return bench_ai_end(refused, x, &b.side[0].times, &b.side[1].times);
 }
 
 
