@@ -7,11 +7,14 @@
  * computer player or a hint chooses, and how an action is written in a
  * record; its own commands (present.verbs, which the table's command
  * table takes), what replay, the match page, records and statistics show
- * of it. A new game is one engine module (engine/core/game.h's list), one
- * presentation file and one line in present_find's list (bot/games/present.c).
- * Trump304 and Rook are named in no other host file; 304 still is (its
- * options in the table's settings and the configuration, its record codec
- * and its replay view), until those move here too.
+ * of it. A new game is one engine module (engine/core/game.h's list, with
+ * its options declared in game_def.options), its presentation here and
+ * one line in present.c's registry; a benchmark entry of its own, if it
+ * has figures of its own, is one more in bot/cli/bench_304.c's list. The
+ * host reads records, options, pages and texts through this struct and
+ * game.h, and names no game anywhere else (six-player 304's card
+ * rendering in bot/cli/render.c and the "304" + six seats word in
+ * table_game_word wait for the one-engine 304).
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to
