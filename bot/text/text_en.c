@@ -5,7 +5,7 @@
 
 const char *const text_en_lines[T_COUNT] = {
 #define X(id, str) [id] = str,
-	TEXT_LIST(X)
+	TEXT_ALL(X)
 #undef X
 };
 

@@ -26,7 +26,7 @@
 
 static const char *const id_names[T_COUNT] = {
 #define X(id, s) [id] = #id,
-	TEXT_LIST(X)
+	TEXT_ALL(X)
 #undef X
 };
 
