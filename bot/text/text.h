@@ -165,7 +165,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_LANG_ROOM_SET, "This room now reads me in English ({1}).") \
 	X(T_UNKNOWN_COMMAND, "I do not know \"{1}\"; {2}help lists the commands.") \
 	X(T_UNKNOWN_COMMAND_NEAR, "I do not know \"{1}\": did you mean {2}{3}? {2}help lists the commands.") \
-	X(T_HELP_INTRO, "Commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
+	X(T_HELP_INTRO, "304 commands (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_SAME_WORDS, "{1}lang en|si|ta: I write in English, தமிழ் or සිංහල; the commands are the same words in every language.") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
