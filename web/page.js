@@ -22,7 +22,7 @@
 
 	/* How a card code looks and is read aloud: [shown text, spoken words, classes]. */
 	function face(code) {
-		return FACES[code] || [code, code, ""];
+		return FACES[code] || [code, code, "black"];
 	}
 
 	/* One card: face down (still hidden at this step) or face up. who: a seat to name under it. */

@@ -94,8 +94,9 @@ typedef struct present {
 	const char *const *page_trumps;
 	int page_bidder_plays, page_points_by_bidder;
 	/* How the page's script shows a card (web/page.js knows no game): its
-	 * face, its words read aloud, its CSS class (NULL: a suit card, "J♠",
-	 * "jack of spades", "black"); the letters a view's "trump" names,
+	 * face, its words read aloud, its class (web/page.css: red, green,
+	 * yellow or black ink, or word) (NULL: a suit card, "J♠", "jack of
+	 * spades", "black"); the letters a view's "trump" names,
 	 * in page_trumps' order (NULL: suits, S H D C). */
 	void (*page_face)(const char *code, char shown[16], char spoken[32], char cls[16]);
 	const char *const *page_trump_keys;

@@ -356,14 +356,15 @@ static void page_card(const char *code, char *out, size_t len)
 static const char *const page_trumps[] = { "red", "green", "yellow", "black", NULL };
 static const char *const page_trump_keys[] = { "R", "G", "Y", "B", NULL };
 
-/* A card on the page: "14R", "red 14", class "c-R"; the Rook. */
+/* A card on the page: "14R", "red 14", in its colour's ink (web/page.css);
+ * the Rook, a word. */
 static void page_face(const char *code, char shown[16], char spoken[32], char cls[16])
 {
 	size_t n = strlen(code);
 	if (!strcmp(code, "ROOK") || n < 2) {
 		snprintf(shown, 16, "Rook");
 		snprintf(spoken, 32, "the Rook");
-		snprintf(cls, 16, "rook");
+		snprintf(cls, 16, "word");
 		return;
 	}
 	const char *colour = NULL;
@@ -372,7 +373,7 @@ static void page_face(const char *code, char shown[16], char spoken[32], char cl
 			colour = page_trumps[i];
 	snprintf(shown, 16, "%s", code);
 	snprintf(spoken, 32, "%s %.*s", colour ? colour : code + n - 1, (int)(n - 1), code);
-	snprintf(cls, 16, "c-%c", code[n - 1]);
+	snprintf(cls, 16, "%s", colour ? colour : "black"); /* page_trumps are the inks' names */
 }
 
 static const present_verb verbs[] = {
