@@ -6,10 +6,9 @@
 	var steps = story.steps, players = story.players, nseats = players.length;
 	/* A step without "bids" has the step before's (the bot leaves out a list that did not change). */
 	steps.forEach(function (s, i) { if (!("bids" in s)) s.bids = i ? steps[i - 1].bids : []; });
-	var game = story.game, rook = game === "rook";
-	var SUITS = { S: ["\u2660", "spades", false], H: ["\u2665", "hearts", true], D: ["\u2666", "diamonds", true], C: ["\u2663", "clubs", false] };
-	var RANKS = { J: "jack", Q: "queen", K: "king", A: "ace", T: "10" };
-	var COLOURS = { R: "red", G: "green", Y: "yellow", B: "black" };
+	/* What the game shows, from its presentation in the bot: each card's
+	 * [face, words read aloud, class], the trumps' words, the bid's player. */
+	var FACES = story.faces || {}, TRUMPS = story.trumps || {}, TRUMPER = story.trumper || "trumper";
 	var MAX_SEATS = 6;  /* the page's seat sections: 304 for six has the most */
 	var at = 0;
 
@@ -23,14 +22,7 @@
 
 	/* How a card code looks and is read aloud: [shown text, spoken words, classes]. */
 	function face(code) {
-		if (rook) {
-			if (code === "ROOK") return ["Rook", "the Rook", "rook"];
-			var col = code.slice(-1), num = code.slice(0, -1);
-			return [num + col, (COLOURS[col] || col) + " " + num, "c-" + col];
-		}
-		var s = SUITS[code.charAt(1)] || ["?", "?", false], r = code.charAt(0);
-		var shown = (r === "T" ? "10" : r) + s[0];
-		return [shown, (RANKS[r] || r) + " of " + s[1], s[2] ? "red" : "black"];
+		return FACES[code] || [code, code, "black"];
 	}
 
 	/* One card: face down (still hidden at this step) or face up. who: a seat to name under it. */
@@ -97,7 +89,7 @@
 			sec.setAttribute("aria-label", players[seat] + "'s hand");
 			var h = el("h3", null, players[seat]);
 			if (dealStep.dealer === seat) h.appendChild(el("span", "badge", "dealer"));
-			if (s.trumper === seat) h.appendChild(el("span", "badge", rook ? "bidder" : "trumper"));
+			if (s.trumper === seat) h.appendChild(el("span", "badge", TRUMPER));
 			else if (s.trumper === null && s.bidder === seat) h.appendChild(el("span", "badge", "highest bid"));
 			if (s.turn === seat && !end) h.appendChild(el("span", "badge", "their turn"));
 			sec.appendChild(h);
@@ -111,7 +103,7 @@
 		if (s.bid !== null && s.bid !== undefined && by !== null && by !== undefined)
 			contract.push((s.trumper === by ? "Bid: " : "Highest bid: ") + (s.bid === "pcc" ? "partner close caps" : s.bid) +
 				" by " + players[by]);
-		if (s.trump) contract.push("Trump: " + (rook ? COLOURS[s.trump] : SUITS[s.trump][1]));
+		if (s.trump) contract.push("Trump: " + (TRUMPS[s.trump] || s.trump));
 		$("contract").textContent = contract.join(" \u00b7 ");
 		var aside = $("aside");
 		aside.textContent = "";

@@ -9,6 +9,7 @@
 #include "bot.h"
 #include "console.h"
 #include "game.h"
+#include "present.h"
 #include "log.h"
 #include "loop.h"
 #include "play.h"
@@ -151,7 +152,7 @@ static int number(const char *opt, const char *s, long long min, long long max, 
 
 int play_main(int argc, char **argv)
 {
-	const char *gname = "304", *data = NULL, *name = getenv("USER");
+	const char *gname = present_at(0)->def->name, *data = NULL, *name = getenv("USER");
 	long long seed = 0, delay = PLAY_DELAY_MS, players = 0;
 	int seeded = 0, json = 0, verbose = 0;
 	for (int i = 1; i < argc; i++) {

@@ -34,7 +34,7 @@ static void settings_from(const config *cfg, const config_table *ct, table_setti
 	/* The room's language: the channel's or [tables]', else the bot's. */
 	const text_lang *l = text_lang_find(ct->lang[0] ? ct->lang : cfg->bot.language);
 	snprintf(out->lang, sizeof out->lang, "%s", l ? l->code : "en");
-	out->rules = ct->rules;
+	out->options = ct->options;
 	out->pace = ct->pace == CONFIG_PACE_LIVE ? PACE_LIVE
 		: ct->pace == CONFIG_PACE_CORRESPONDENCE ? PACE_CORRESPONDENCE : PACE_CASUAL;
 	out->live_turn_seconds = ct->live_turn_seconds;

@@ -81,10 +81,9 @@ int verify_main(int argc, char **argv)
 	json_object_object_get_ex(top, "deals", &deals);
 	int bad = 0;
 	/* Every game by one path: the record's decks and actions in the
-	 * game-neutral form, the rules for 304 (the others have none). */
+	 * game-neutral form, with the game's options. */
 	int gerr = 0;
-	const present *pr = present_find(r->game);
-	game *g = game_new(r->game, r->nseats, r->dealer, pr && pr->uses_rules ? &r->rules : NULL, &gerr);
+	game *g = record_game_new(r, &gerr);
 	if (!g) {
 		fprintf(stderr, "cardbot verify: %s: the game cannot be set up (%d)\n", argv[1], gerr);
 		json_object_put(top);

@@ -23,19 +23,12 @@ static const char *const log_words[] = { CONFIG_LOG_LEVELS(WORD) NULL };
 static const char *const level_words[] = { CONFIG_LEVELS(WORD) NULL };
 static const char *const network_words[] = { CONFIG_NETWORK_TYPES(WORD3) NULL };
 static const int network_built[] = { CONFIG_NETWORK_TYPES(BUILT3) 0 };
-/* The 304 options, in the order of the engine's enums. */
-static const char *const bidding_words[] = { "pagat", "single", NULL };
-static const char *const scoring_words[] = { "standard", "bank", NULL };
-static const char *const caps_words[] = { "strict", "lenient", "off", NULL };
 /* Languages bot/text_*.c speak. */
 static const char *const language_words[] = { "en", "ta", "si", NULL };
 #undef WORD
 #undef WORD3
 #undef BUILT3
 
-_Static_assert(G304_BIDDING_PAGAT == 0 && G304_BIDDING_SINGLE == 1, "bidding_words order");
-_Static_assert(G304_SCORING_STANDARD == 0 && G304_SCORING_BANK == 1, "scoring_words order");
-_Static_assert(G304_CAPS_STRICT == 0 && G304_CAPS_LENIENT == 1 && G304_CAPS_OFF == 2, "caps_words order");
 
 static const char *word_of(const char *const *words, int count, int i)
 {
@@ -49,9 +42,6 @@ const char *config_network_type_name(int type)
 {
 	return word_of(network_words, CONFIG_NETWORK_COUNT, type);
 }
-const char *config_bidding_name(int bidding) { return word_of(bidding_words, 2, bidding); }
-const char *config_scoring_name(int scoring) { return word_of(scoring_words, 2, scoring); }
-const char *config_caps_name(int caps) { return word_of(caps_words, 3, caps); }
 
 /* ---- checks of particular strings ---- */
 
@@ -340,17 +330,36 @@ static void load_operators(struct schema_loader *L, const config_setting_t *s, c
 	}
 }
 
-static const struct schema_field rules_fields[] = {
-	{ .key = "bidding", .kind = SCHEMA_WORD, .off = offsetof(g304_rules, bidding), .size = 1,
-	  .words = bidding_words, .what = "a bidding style" },
-	{ .key = "fives", .kind = SCHEMA_ONOFF, .off = offsetof(g304_rules, fives), .size = 1 },
-	{ .key = "scoring", .kind = SCHEMA_WORD, .off = offsetof(g304_rules, scoring), .size = 1,
-	  .words = scoring_words, .what = "a scoring" },
-	{ .key = "caps", .kind = SCHEMA_WORD, .off = offsetof(g304_rules, caps), .size = 1,
-	  .words = caps_words, .what = "a caps rule" },
-	{ .key = "external_caps", .kind = SCHEMA_ONOFF, .off = offsetof(g304_rules, external_caps), .size = 1 },
-};
-static const struct schema_group rules_group = SCHEMA_GROUP_OF(rules_fields);
+/* `rules { ... }`: the games' options (present_option), each as its game
+ * declares it (engine/core/game.h), into the table defaults' choices. */
+static void load_choices(struct schema_loader *L, const config_setting_t *s, const char *path, game_choices *cs)
+{
+	if (config_setting_type(s) != CONFIG_TYPE_GROUP) {
+		schema_wrong_type(L, s, path, "a group { ... }", 0);
+		return;
+	}
+	struct schema_field fields[GAME_CHOICES_MAX];
+	int vals[GAME_CHOICES_MAX];
+	const game_option *opts[GAME_CHOICES_MAX];
+	size_t n = 0;
+	memset(fields, 0, sizeof fields);
+	for (const game_option *o; n < GAME_CHOICES_MAX && (o = present_option_at((int)n)); n++) {
+		opts[n] = o;
+		vals[n] = -1; /* not in this group: the choice stays as it was */
+		fields[n] = (struct schema_field){ .key = o->key, .kind = o->onoff ? SCHEMA_ONOFF : SCHEMA_WORD,
+			.off = n * sizeof(int), .size = sizeof(int), .words = o->words, .what = o->what };
+	}
+	struct schema_group grp = { fields, n };
+	schema_load_group(L, s, path, &grp, vals);
+	for (size_t i = 0; i < n; i++)
+		if (vals[i] >= 0)
+			game_choices_set(cs, opts[i]->key, (uint8_t)vals[i]);
+}
+
+static void load_rules(struct schema_loader *L, const config_setting_t *s, const char *path, void *base)
+{
+	load_choices(L, s, path, &((config_table *)base)->options);
+}
 
 #define TABLE_INT(k, lo, hi, unit) \
 	{ .key = #k, .kind = SCHEMA_INT, .off = offsetof(config_table, k), .size = sizeof(int), .min = lo, \
@@ -370,7 +379,7 @@ static const struct schema_field table_fields[] = {
 	  .size = sizeof(int), .words = level_words, .what = "a computer level" },
 	TABLE_INT(computer_think_ms, 10, 10000, "milliseconds"),
 	{ .key = "hints", .kind = SCHEMA_BOOL, .off = offsetof(config_table, hints), .size = sizeof(int) },
-	{ .key = "rules", .kind = SCHEMA_GROUP, .off = offsetof(config_table, rules), .sub = &rules_group },
+	{ .key = "rules", .kind = SCHEMA_CUSTOM, .custom = load_rules },
 	{ .key = "lang", .kind = SCHEMA_STRING, .off = offsetof(config_table, lang), .size = CONFIG_LANGUAGE_MAX,
 	  .check = check_language },
 };
@@ -405,6 +414,11 @@ struct channel_target {
 	irc_channel ch;
 	config_table table;
 };
+static void load_channel_rules(struct schema_loader *L, const config_setting_t *s, const char *path, void *base)
+{
+	load_choices(L, s, path, &((struct channel_target *)base)->table.options);
+}
+
 static const struct schema_field channel_fields[] = {
 	{ .key = "name", .kind = SCHEMA_STRING, .off = offsetof(struct channel_target, ch.name),
 	  .size = IRC_FIELD_MAX, .check = check_channel, .required = 1 },
@@ -412,8 +426,7 @@ static const struct schema_field channel_fields[] = {
 	  .check = check_channel_key },
 	{ .key = "pace", .kind = SCHEMA_WORD, .off = offsetof(struct channel_target, table.pace), .size = sizeof(int),
 	  .words = pace_words, .what = "a pace" },
-	{ .key = "rules", .kind = SCHEMA_GROUP, .off = offsetof(struct channel_target, table.rules),
-	  .sub = &rules_group },
+	{ .key = "rules", .kind = SCHEMA_CUSTOM, .custom = load_channel_rules },
 	{ .key = "lang", .kind = SCHEMA_STRING, .off = offsetof(struct channel_target, table.lang),
 	  .size = CONFIG_LANGUAGE_MAX, .check = check_language },
 };
@@ -904,7 +917,7 @@ static void config_defaults(config *c)
 	c->bot.allow_invites = 1;
 	c->bot.commands_burst = 5;
 	c->bot.commands_per_minute = 60;
-	snprintf(c->tables.game, sizeof c->tables.game, "304");
+	snprintf(c->tables.game, sizeof c->tables.game, "%s", present_at(0)->def->name); /* the registry's first */
 	c->tables.pace = CONFIG_PACE_CASUAL;
 	c->tables.live_turn_seconds = 60;
 	c->tables.correspondence_reminder_hours = 12;
@@ -916,7 +929,6 @@ static void config_defaults(config *c)
 	c->tables.computer_level = CONFIG_LEVEL_NORMAL;
 	c->tables.computer_think_ms = 300;
 	c->tables.hints = 1;
-	g304_rules_default(&c->tables.rules);
 }
 
 static int load_text(struct schema_loader *L, const char *text, config *out)

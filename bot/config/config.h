@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 
-#include "g304.h"
+#include "game.h"
 #include "irc.h"
 #include "matrix.h"
 
@@ -67,10 +67,6 @@ const char *config_pace_name(int pace);
 const char *config_log_level_name(int level);
 const char *config_level_name(int level);
 const char *config_network_type_name(int type);
-/* The same for the 304 options of a g304_rules (bidding, scoring, caps). */
-const char *config_bidding_name(int bidding);
-const char *config_scoring_name(int scoring);
-const char *config_caps_name(int caps);
 
 /* What a new table starts with: the [tables] group, or a channel's copy of
  * it with that channel's overrides applied. */
@@ -88,7 +84,8 @@ typedef struct config_table {
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
 	int computer_think_ms;         /* a search player's thinking budget per decision */
 	int hints;                     /* private prompts list the legal cards */
-	g304_rules rules;              /* the 304 table options (RULES.md) */
+	game_choices options;          /* the games' options (`rules { caps = "off"; }`), by key: each
+	                                * game takes its own (engine/core/game.h); none: its defaults */
 	char lang[CONFIG_LANGUAGE_MAX]; /* the room's language ("": bot.language) */
 } config_table;
 

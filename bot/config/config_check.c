@@ -4,6 +4,7 @@
 #include <sysexits.h>
 
 #include "config.h"
+#include "present.h"
 
 static const char check_usage[] = "usage: cardbot check-config FILE | --default\n";
 static const char check_help[] =
@@ -26,17 +27,25 @@ static const char check_help[] =
 	"Exit status: 0 valid (warnings allowed); 78 invalid; 66 FILE cannot be\n"
 	"read; 64 wrong arguments.\n";
 
-static void rules_text(char *buf, size_t len, const g304_rules *r)
+/* "bidding pagat, fives off, ...": every game option as the tables start with it. */
+static void rules_text(char *buf, size_t len, const game_choices *cs)
 {
-	snprintf(buf, len, "bidding %s, fives %s, scoring %s, caps %s, external_caps %s",
-		 config_bidding_name(r->bidding), r->fives ? "on" : "off", config_scoring_name(r->scoring),
-		 config_caps_name(r->caps), r->external_caps ? "on" : "off");
+	size_t n = 0;
+	const game_option *o;
+	buf[0] = '\0';
+	for (int k = 0; n < len && (o = present_option_at(k)); k++) {
+		int v = game_choices_get(cs, o->key);
+		int w = snprintf(buf + n, len - n, "%s%s %s", k ? ", " : "", o->key, game_option_word(o, v >= 0 ? v : o->dflt));
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
 }
 
 static void table_text(char *buf, size_t len, const config_table *t)
 {
 	char rules[160];
-	rules_text(rules, sizeof rules, &t->rules);
+	rules_text(rules, sizeof rules, &t->options);
 	snprintf(buf, len, "%s, %s; %s", t->game, config_pace_name(t->pace), rules);
 }
 

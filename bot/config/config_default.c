@@ -13,7 +13,6 @@ static const char default_text[] =
 	"};\n"
 	"\n"
 	"tables = {\n"
-	"  game = \"304\";\n"
 	"  pace = \"casual\";\n"
 	"};\n"
 	"\n"

@@ -1,8 +1,12 @@
 /* present.c: the list of games a table can host, each with its presentation. */
 #include <stddef.h>
 #include <stdio.h>
+#include <strings.h>
 #include "present.h"
 
+/* The registry: every game a table can host. The first is the one a table
+ * opens when nothing names another, and the game of table metas saved
+ * before there were several (bot/table/table_store.c): keep it first. */
 static const present *const presentations[] = { &present_304, &present_304six, &present_trump304, &present_rook };
 
 const present *present_find(const game_def *def)
@@ -39,4 +43,38 @@ const game_def *present_game(const char *name)
 {
 	const game_def *def = name ? game_find(name) : NULL;
 	return def && present_find(def) ? def : NULL;
+}
+
+const game_option *present_option(const char *key, int nocase)
+{
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++) {
+		const game_option *o = game_option_find(pr->def, key, nocase);
+		if (o)
+			return o;
+	}
+	return NULL;
+}
+
+const game_option *present_option_at(int k)
+{
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++)
+		for (const game_option *o = pr->def->options; o && o->key; o++) {
+			int earlier = 0; /* the first game to name a key speaks for it */
+			for (int j = 0; j < i && !earlier; j++)
+				earlier = game_option_find(present_at(j)->def, o->key, 0) != NULL;
+			if (!earlier && k-- == 0)
+				return o;
+		}
+	return NULL;
+}
+
+const present *present_by_verb(const char *word)
+{
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++)
+		if (pr->open_verb && !strcasecmp(pr->open_verb, word))
+			return pr;
+	return NULL;
 }

@@ -7,11 +7,14 @@
  * computer player or a hint chooses, and how an action is written in a
  * record; its own commands (present.verbs, which the table's command
  * table takes), what replay, the match page, records and statistics show
- * of it. A new game is one engine module (engine/core/game.h's list), one
- * presentation file and one line in present_find's list (bot/games/present.c).
- * Trump304 and Rook are named in no other host file; 304 still is (its
- * options in the table's settings and the configuration, its record codec
- * and its replay view), until those move here too.
+ * of it. A new game is one engine module (engine/core/game.h's list, with
+ * its options declared in game_def.options), its presentation here and
+ * one line in present.c's registry; a benchmark entry of its own, if it
+ * has figures of its own, is one more in bot/cli/bench_304.c's list. The
+ * host reads records, options, pages and texts through this struct and
+ * game.h, and names no game anywhere else (six-player 304's card
+ * rendering in bot/cli/render.c and the "304" + six seats word in
+ * table_game_word wait for the one-engine 304).
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to
@@ -66,6 +69,8 @@ typedef struct present_bands {
 
 typedef struct present {
 	const game_def *def;
+	/* A command that opens a table of this game ("304": `!304`), or NULL. */
+	const char *open_verb;
 	/* The game's commands, ended by one with a NULL name. */
 	const present_verb *verbs;
 	/* Its record's actions (bot/store/record.c, docs/RECORD.md): `trump` names a
@@ -75,6 +80,11 @@ typedef struct present {
 	/* A card code to give as an example where a record's card is wrong
 	 * (NULL: "JS"). */
 	const char *record_card;
+	/* A record's bid is a number below record_bid_limit (0: 1000), or
+	 * the word record_bid_word (NULL: none; 304's "pcc") for the bid
+	 * record_bid_limit itself. */
+	int record_bid_limit;
+	const char *record_bid_word;
 	/* The match page's words for it (bot/store/page.c, in English): a card code
 	 * in words (NULL: a suit card, "J♠"); the trump a `trump` action names
 	 * by its value (NULL: a card laid face down); the bidder plays the bid
@@ -83,16 +93,26 @@ typedef struct present {
 	void (*page_card)(const char *code, char *out, size_t len);
 	const char *const *page_trumps;
 	int page_bidder_plays, page_points_by_bidder;
+	/* How the page's script shows a card (web/page.js knows no game): its
+	 * face, its words read aloud, its class (web/page.css: red, green,
+	 * yellow or black ink, or word) (NULL: a suit card, "J♠", "jack of
+	 * spades", "black"); the letters a view's "trump" names,
+	 * in page_trumps' order (NULL: suits, S H D C). */
+	void (*page_face)(const char *code, char shown[16], char spoken[32], char cls[16]);
+	const char *const *page_trump_keys;
+	/* More of the page's words: a bid at record_bid_limit in words
+	 * ("partner close caps"); the bit of a "played" event's flags that
+	 * marks a card played face down (0: none); a "revealed" event is the
+	 * trumper's look at the face-down cards that found a trump; the cards
+	 * each seat holds before a "dealt_rest" event. */
+	const char *page_bid_word;
+	int page_down_flag, page_reveal_inspects, page_first_batch;
 	/* !stats's bands of bids. */
 	const present_bands *bands;
-	/* What `cardbot replay` and the match page show of it (replay.h); NULL:
-	 * replay.c's own (304, until it moves here). */
+	/* What `cardbot replay` and the match page show of it (replay.h). */
 	const struct replay_game *replay;
 	/* The game's own data for shared code (present_named.h's words), or NULL. */
 	const void *words;
-	/* The game uses the table's 304 options (table_settings.rules): passed
-	 * to game_new and stored with the match. */
-	int uses_rules;
 	/* Who is offered the cut before a deal: the seat after the dealer
 	 * (+1) or before (-1); 0: no cut. */
 	int cutter_step;
@@ -161,28 +181,33 @@ typedef struct present {
 	void (*hint_text)(struct table *t, int s, const game_action *a, char *buf, size_t len);
 	/* The action as the record's JSON object (docs/RECORD.md). */
 	void (*action_json)(const struct table *t, const game_action *a, char *out, size_t len);
-	/* The match's rules as stored with it ("{}" when the game has none). */
-	void (*rules_json)(const struct table *t, char *out, size_t len);
 	/* A deal ended: each seat's share of it for the statistics, and the
 	 * match's state (end->match_over, winner, tokens). */
 	void (*deal_results)(const struct table *t, store_deal_end *end);
-	/* The match was rebuilt from its record (a restart): the table takes
-	 * the record's options. NULL: nothing to take. */
-	void (*restored)(struct table *t, const struct record *r);
 	/* Forget whatever is pending for this table (a search in progress). */
 	void (*forget)(struct table *t);
 } present;
 
 extern const present present_304, present_304six, present_trump304, present_rook;
+/* 304's refusals and phases in each language (bot/games/present_304_text.c). */
+extern const struct text_game present_304_words;
 
 /* The i-th game a table can host (from 0), or NULL past the last. */
 const present *present_at(int i);
 /* The presentation of a game, or NULL when the table cannot host it. */
 const present *present_find(const game_def *def);
+/* The game whose open_verb is word (any case), or NULL. */
+const present *present_by_verb(const char *word);
 /* The game of this record name that a table can host, or NULL. */
 const game_def *present_game(const char *name);
 /* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,
  * for a line that lists them (cut to len). */
 void present_names(char *out, size_t len);
+/* The option named key of any game a table can host (the first game to
+ * declare it), or NULL: what `set`, the configuration and a table's saved
+ * settings accept. */
+const game_option *present_option(const char *key, int nocase);
+/* The k-th distinct option of those games (from 0), or NULL past the last. */
+const game_option *present_option_at(int k);
 
 #endif

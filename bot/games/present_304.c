@@ -15,13 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <json-c/json.h>
 #include "ai_worker.h"
 #include "g304_ai.h"
 #include "g304_simple.h"
 #include "g304_random.h"
+#include "g304_options.h"
 #include "log.h"
 #include "loop.h"
 #include "record.h"
+#include "replay.h"
 #include "table_int.h"
 #include "table_store.h"
 
@@ -543,7 +546,7 @@ static void refusal(table *t, const game_result *res, int who, char *buf, size_t
 		fcard(t, &b, (card)res->a, table_style_of(t, who));
 	else
 		sb_add(&b, "??");
-	text_refusal_game_in(table_reader_now(t), t->gdef, buf, len, res, names, ct);
+	text_refusal_game_in(table_reader_now(t), &present_304_words, t->gdef, buf, len, res, names, ct);
 }
 
 /* A deal ended: each seat's share of it, for the statistics. */
@@ -604,16 +607,6 @@ static void action_json(const table *t, const game_action *a, char *out, size_t 
 	}
 	if (n < len)
 		snprintf(out + n, len - n, "}");
-}
-
-static void rules_json(const table *t, char *out, size_t len)
-{
-	tstore_rules_json(&t->set.rules, out, len);
-}
-
-static void restored(table *t, const record *r)
-{
-	t->set.rules = r->rules;
 }
 
 /* ---- computer players (engine/g304/g304_ai.c for four, off the loop) ---- */
@@ -981,7 +974,9 @@ static void score(table *t, char *buf, size_t len)
 		tk[1] = f.tokens[1];
 	} else {
 		g304 fresh; /* six players start with four players' tokens (docs/GAMES.md S14) */
-		g304_init(&fresh, &t->set.rules, 0);
+		game_rules opts;
+		game_rules_of(t->gdef, &t->set.options, &opts);
+		g304_init(&fresh, (const g304_rules *)opts.b, 0);
 		tk[0] = fresh.tokens[0];
 		tk[1] = fresh.tokens[1];
 	}
@@ -992,14 +987,205 @@ static void score(table *t, char *buf, size_t len)
 
 static void rules(table *t, char *buf, size_t len)
 {
-	const g304_rules *r = &t->set.rules;
+	game_rules opts;
+	game_rules_of(t->gdef, &t->set.options, &opts);
 	static const char *const paces[] = { "live", "casual", "correspondence" };
-	static const char *const caps[] = { "strict", "lenient", "off" };
-	const char *args[8] = { table_room_shown(t), r->bidding ? "single" : "pagat", r->fives ? "on" : "off",
-		r->scoring ? "bank" : "standard", caps[r->caps % 3], r->external_caps ? "on" : "off",
-		paces[t->set.pace % 3], t->set.lastcard ? "on" : "off" };
+	const char *args[8] = { table_room_shown(t) };
+	for (int i = 0; i < 5 && g304_options[i].key; i++)
+		args[1 + i] = game_option_word(&g304_options[i], opts.b[g304_options[i].off]);
+	args[6] = paces[t->set.pace % 3];
+	args[7] = t->set.lastcard ? "on" : "off";
 	text_fmt_in(table_reader_now(t), buf, len, words_of(t)->rules, 8, args);
 }
+
+/* ---- what `cardbot replay` and the match page show of 304 (present.replay;
+ * the state of a game_def_304 game is a g304, of game_def_304six a g6).
+ * The JSON pieces every game shares go by short names here. ---- */
+
+#define j_seat replay_j_seat
+#define j_bool replay_j_bool
+#define j_pair replay_j_pair
+#define j_card replay_j_card
+#define j_view_head replay_j_view_head
+#define j_acts replay_j_acts
+#define j_known replay_j_known
+
+/* A bid: a number, "pcc", or null for none (0). */
+static json_object *j_bid(int value)
+{
+	if (value == 0)
+		return NULL;
+	if (value == G304_BID_PCC)
+		return json_object_new_string("pcc");
+	return json_object_new_int(value);
+}
+
+/* A card code, or "down" for a face-down card this seat may not know. */
+static json_object *j_card_or_down_in(const game_def *def, card c)
+{
+	json_object *j = j_card(def, c);
+	return j ? j : json_object_new_string("down");
+}
+
+static json_object *j_deal_end(const g304_deal_end *e)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "outcome", json_object_new_string(g304_outcome_name(e->outcome)));
+	json_object_object_add(o, "trumper", j_seat(e->trumper));
+	json_object_object_add(o, "bid", j_bid(e->bid));
+	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
+	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
+	json_object_object_add(o, "tokens", j_pair(e->tokens[0], e->tokens[1]));
+	json_object_object_add(o, "caps", json_object_new_string(g304_caps_outcome_name(e->caps)));
+	json_object_object_add(o, "caps_seat", j_seat(e->caps_seat));
+	json_object_object_add(o, "spoilt_seat", j_seat(e->spoilt_seat));
+	json_object_object_add(o, "spoilt_right",
+			       e->spoilt_seat < GAME_MAX_SEATS ? j_bool(e->spoilt_right) : NULL);
+	json_object_object_add(o, "paid", j_pair(e->paid[0], e->paid[1]));
+	return o;
+}
+
+static json_object *j_bidlog(const g304_bidlog *b)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "seat", j_seat(b->seat));
+	json_object_object_add(o, "value", b->value == 0 ? json_object_new_string("pass")
+							 : j_bid(b->value));
+	json_object_object_add(o, "asked_by", j_seat(b->asker));
+	json_object_object_add(o, "round", json_object_new_int(b->round));
+	return o;
+}
+
+/* ---- 304 at every table size (the state of a game_def_304 or
+ * game_def_304six game is a g304) ---- */
+
+static json_object *j_trick(const game_def *def, const g304_trick *t)
+{
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "leader", j_seat(t->leader));
+	json_object *cards = json_object_new_array();
+	for (int i = 0; i < t->n && i < G304_SEATS_MAX; i++) {
+		json_object *c = json_object_new_object();
+		json_object_object_add(c, "seat", j_seat(t->seat[i]));
+		json_object_object_add(c, "card", j_card_or_down_in(def, t->card[i]));
+		json_object_object_add(c, "down", j_bool(t->down >> i & 1));
+		json_object_object_add(c, "shown", j_bool(t->shown >> i & 1));
+		json_object_object_add(c, "from_table", j_bool(t->tcard >> i & 1));
+		json_object_array_add(cards, c);
+	}
+	json_object_object_add(o, "cards", cards);
+	json_object_object_add(o, "winner", j_seat(t->winner));
+	return o;
+}
+
+/* Who sits out of a pcc: with four players the one partner (a seat or
+ * null, as records have always shown it); with more, a list of seats. */
+static json_object *j_sitting_out(const g304 *g, uint8_t mask)
+{
+	if (g->seats == G304_SEATS)
+		return j_seat(g304_first_out(mask));
+	json_object *arr = json_object_new_array();
+	for (int s = 0; s < g->seats; s++)
+		if (mask >> s & 1)
+			json_object_array_add(arr, json_object_new_int(s));
+	return arr;
+}
+
+static json_object *j_legal(const game_def *def, const g304 *g, const g304_view *v)
+{
+	g304_legal l;
+	g304_legal_of(g, v->seat, &l);
+	json_object *o = json_object_new_object();
+	json_object_object_add(o, "actions", j_acts(def, l.acts));
+	/* null when no numeric bid is possible (only pcc, or no bid at all). */
+	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID &&
+		      l.bid_min <= G304_MAX_BID;
+	json_object_object_add(o, "bid_min", numeric ? json_object_new_int(l.bid_min) : NULL);
+	json_object_object_add(o, "pcc", j_bool(l.pcc_ok));
+	game_cards known = v->hand;
+	if (v->trump_card < g->ncards)
+		known |= (game_cards)1 << v->trump_card;
+	json_object_object_add(o, "cards", j_known(def, v->seat, l.cards, known));
+	return o;
+}
+
+static json_object *view_304(const game *gm, int who)
+{
+	const game_def *def = gm->def;
+	const g304 *g = gm->state;
+	g304_view v;
+	g304_view_of(g, who, &v);
+	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
+	json_object_object_add(o, "trumper", j_seat(v.trumper));
+	json_object_object_add(o, "bid", j_bid(v.bid));
+	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
+	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
+	char suit[2] = { suit_letter(v.trump_suit), '\0' };
+	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
+						? json_object_new_string(suit) : NULL);
+	json_object_object_add(o, "trump_down", j_bool(v.trump_down));
+	json_object_object_add(o, "trump_open", j_bool(v.trump_open));
+	json_object_object_add(o, "pcc", j_bool(v.pcc));
+	json_object_object_add(o, "sitting_out", j_sitting_out(g, v.sitting_out));
+	json_object_object_add(o, "asker", j_seat(v.asker));
+	json_object *bids = json_object_new_array();
+	for (int i = 0; i < v.nbidlog && i < G304_BIDLOG_MAX; i++)
+		json_object_array_add(bids, j_bidlog(&v.bidlog[i]));
+	json_object_object_add(o, "bids", bids);
+	json_object *tricks = json_object_new_array();
+	for (int i = 0; i < v.ntricks && i < G304_TRICKS_MAX; i++)
+		json_object_array_add(tricks, j_trick(def, &v.tricks[i]));
+	json_object_object_add(o, "tricks", tricks);
+	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
+	json_object_object_add(o, "exhausted", j_bool(v.exhausted));
+	json_object *caps = NULL;
+	if (v.caps_seat < g->seats) {
+		caps = json_object_new_object();
+		json_object_object_add(caps, "seat", j_seat(v.caps_seat));
+		json_object *order = json_object_new_array();
+		for (int i = 0; i < v.caps_norder && i < G304_TRICKS_MAX; i++)
+			json_object_array_add(order, j_card_or_down_in(def, v.caps_order[i]));
+		json_object_object_add(caps, "order", order);
+		json_object_object_add(caps, "next", json_object_new_int(v.caps_k));
+	}
+	json_object_object_add(o, "caps", caps);
+	json_object_object_add(o, "tokens", j_pair(v.tokens[0], v.tokens[1]));
+	json_object_object_add(o, "bank", json_object_new_int(v.bank));
+	json_object_object_add(o, "winner", j_seat(v.winner));
+	json_object_object_add(o, "last", v.last.outcome == G304_OUTCOME_NONE
+					  ? NULL : j_deal_end(&v.last));
+	json_object_object_add(o, "legal", j_legal(def, g, &v));
+	return o;
+}
+
+static json_object *end_304(const game *g) { return j_deal_end(&((const g304 *)g->state)->last); }
+
+/* The words the bot says at a 304 table; the second round's refusals name
+ * its cards (eight, or six at six players). */
+static void refusal_304(char *buf, size_t len, const game *g, const game_result *res,
+			const char *const names[GAME_MAX_SEATS])
+{
+	const g304 *st = g->state;
+	if (st->ntricks != G304_TRICKS) {
+		const char *round = "six"; /* the only other size today */
+		if (res->err == G304_ERR_PCC_FOUR) {
+			snprintf(buf, len, "pcc may be bid only in the %s-card bidding", round);
+			return;
+		}
+		if (res->err == G304_ERR_BID8_PARTNER) {
+			snprintf(buf, len, "your partner holds the highest %s-card bid: you must pass", round);
+			return;
+		}
+		if (res->err == G304_ERR_ASK_EIGHT) {
+			snprintf(buf, len, "you cannot ask a partner in the %s-card bidding", round);
+			return;
+		}
+	}
+	text_refusal_game_in(NULL, &present_304_words, g->def, buf, len, res, names, NULL);
+}
+
+static const replay_game replay_304 = { &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 };
+static const replay_game replay_six = { &game_def_304six, "deal_end", "tokens", view_304, end_304, refusal_304 };
 
 static const present_verb verbs[] = {
 	PRESENT_VERB_BID,
@@ -1026,7 +1212,12 @@ static const present_bands bands = {
 	.bands = &bands,                                       \
 	.stats_matches = 1,                                    \
 	.stats_caps = 1,                                       \
-	.uses_rules = 1,                                       \
+	.record_bid_limit = G304_BID_PCC,                      \
+	.record_bid_word = "pcc",                              \
+	.page_bid_word = "partner close caps",                 \
+	.page_down_flag = 1, /* g304.h: played, flag 1 */      \
+	.page_reveal_inspects = 1,                             \
+	.page_first_batch = 4,                                 \
 	.cutter_step = -1, /* RULES.md: the seat before the dealer */ \
 	.t_warn = T_WARN,                                      \
 	.match_start = match_start,                            \
@@ -1046,17 +1237,17 @@ static const present_bands bands = {
 	.choose = choose,                                      \
 	.hint_text = hint_text,                                \
 	.action_json = action_json,                            \
-	.rules_json = rules_json,                              \
-	.deal_results = deal_results,                          \
-	.restored = restored
+	.deal_results = deal_results
 
 const present present_304 = {
 	.def = &game_def_304,
+	.open_verb = "304",
 	.t_ready = T_READY,
 	.t_need_seats = T_NEED_FOUR,
 	.t_about = T_ABOUT_304,
 	.t_brief = T_BRIEF_304,
 	.t_name = T_GAME_304,
+	.replay = &replay_304,
 	PRESENT_304_FAMILY,
 };
 
@@ -1068,5 +1259,6 @@ const present present_304six = {
 	.t_about = T_ABOUT_304SIX,
 	.t_brief = T_BRIEF_304SIX,
 	.t_name = T_GAME_304SIX,
+	.replay = &replay_six,
 	PRESENT_304_FAMILY,
 };

@@ -538,12 +538,6 @@ void named_score(table *t, char *buf, size_t len)
 	table_txt(t, buf, len, T_G_SCORE_LINE, table_game_shown(table_reader_now(t), gw, sizeof gw, t->gdef->name), x, NULL);
 }
 
-void named_rules_json(const table *t, char *out, size_t len)
-{
-	(void)t;
-	snprintf(out, len, "{}");
-}
-
 int named_choose(table *t, int s, int why, game_action *a)
 {
 	return table_think(t, s, why, a);

@@ -96,7 +96,6 @@ void named_hand(table *t, int s);
 int named_cards_held(const table *t, int s);
 void named_dealt(table *t);
 void named_score(table *t, char *buf, size_t len);
-void named_rules_json(const table *t, char *out, size_t len);
 /* Each seat's share of the deal that just ended (store_result): its side
  * (the team with four players, else the seat), the game's outcome word,
  * the bid and whether it was made for the bidder, won (the side came out
@@ -110,7 +109,7 @@ int named_choose(table *t, int s, int why, game_action *a);
 	.name_in_table_line = 1, .hand = named_hand, .match_start = named_match_start, .dealt = named_dealt, .events = named_events, \
 	.refusal = named_refusal, .turn = named_turn, .table_line = named_table_line, .score = named_score, \
 	.command = named_command, .choose = named_choose, .hint_text = named_hint_text, \
-	.action_json = named_action_json, .rules_json = named_rules_json, .deal_results = named_deal_results, \
+	.action_json = named_action_json, .deal_results = named_deal_results, \
 	.cards_held = named_cards_held
 
 #endif

@@ -354,6 +354,27 @@ static void page_card(const char *code, char *out, size_t len)
 }
 
 static const char *const page_trumps[] = { "red", "green", "yellow", "black", NULL };
+static const char *const page_trump_keys[] = { "R", "G", "Y", "B", NULL };
+
+/* A card on the page: "14R", "red 14", in its colour's ink (web/page.css);
+ * the Rook, a word. */
+static void page_face(const char *code, char shown[16], char spoken[32], char cls[16])
+{
+	size_t n = strlen(code);
+	if (!strcmp(code, "ROOK") || n < 2) {
+		snprintf(shown, 16, "Rook");
+		snprintf(spoken, 32, "the Rook");
+		snprintf(cls, 16, "word");
+		return;
+	}
+	const char *colour = NULL;
+	for (int i = 0; page_trump_keys[i] && !colour; i++)
+		if (code[n - 1] == page_trump_keys[i][0])
+			colour = page_trumps[i];
+	snprintf(shown, 16, "%s", code);
+	snprintf(spoken, 32, "%s %.*s", colour ? colour : code + n - 1, (int)(n - 1), code);
+	snprintf(cls, 16, "%s", colour ? colour : "black"); /* page_trumps are the inks' names */
+}
 
 static const present_verb verbs[] = {
 	PRESENT_VERB_BID,
@@ -373,6 +394,8 @@ const present present_rook = {
 	.bands = &bands,
 	.page_card = page_card,
 	.page_trumps = page_trumps,
+	.page_trump_keys = page_trump_keys,
+	.page_face = page_face,
 	.page_bidder_plays = 1,
 	.record_colour = rook_colour_parse,
 	.record_card = "14R",

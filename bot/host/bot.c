@@ -7,6 +7,7 @@
 #include "bot.h"
 #include "log.h"
 #include "pack.h"
+#include "present.h"
 #include "render.h"
 #include "text.h"
 #include "text_lang.h"
@@ -524,6 +525,12 @@ static int is_word(const char *w, const char *a, const char *b2)
 	return !strcasecmp(w, a) || (b2 && !strcasecmp(w, b2));
 }
 
+/* Does word open a table: "new", or a game's own word for it (present.open_verb)? */
+static int is_open_word(const char *w)
+{
+	return !strcasecmp(w, "new") || present_by_verb(w);
+}
+
 /* "!304", "!new", "!new GAME [PLAYERS]": opens a table for the game, or
  * (an open table being there) changes its game between matches. */
 static int open_table(bot *b, adapter *net, const char *room, const char *user, const char *name, int argc,
@@ -540,9 +547,10 @@ static int open_table(bot *b, adapter *net, const char *room, const char *user, 
 	table_settings set = b->defaults;
 	if (b->settings_for)
 		b->settings_for(b->settings_ctx, net, room, &set);
-	/* "!304" opens 304; "!new" alone the configured game. */
+	/* A game's own word opens it ("!304"); "!new" alone the configured game. */
+	const present *by_verb = present_by_verb(argv[0]);
 	const char *gname = argc > 1 && !strcasecmp(argv[0], "new") ? argv[1]
-			    : !strcasecmp(argv[0], "new") && set.game[0] ? set.game : "304";
+			    : by_verb ? by_verb->def->name : set.game[0] ? set.game : present_at(0)->def->name;
 	int nseats = 0;
 	if (argc > 2) {
 		char *end;
@@ -655,7 +663,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		return;
 	}
 	if (room) {
-		if (is_word(argv[0], "304", "new")) {
+		if (is_open_word(argv[0])) {
 			open_table(b, net, room, user, name, argc, argv, b->solo);
 			return;
 		}
@@ -720,7 +728,7 @@ static void handle_message(bot *b, adapter *net, const char *room, const char *u
 		 * terminal's one table), where they may open one too. */
 		char home[ADAPTER_ID_MAX];
 		if (!t && net->ops->home_room && net->ops->home_room(net, user, home, sizeof home)) {
-			if (is_word(argv[0], "304", "new")) {
+			if (is_open_word(argv[0])) {
 				open_table(b, net, home, user, name, argc, argv, b->solo);
 				return;
 			}

@@ -37,10 +37,19 @@ typedef struct page_walk {
 	int deal_tricks;          /* tricks finished in this deal */
 } page_walk;
 
-/* 304 of four or of six players: the same events and actions (g304.h). */
-static int is_304(const game_def *def)
+/* The game's presentation: what the page says differently for it. */
+static const present *page_pr(const game_def *def)
 {
-	return def == &game_def_304 || def == &game_def_304six;
+	static const present none;
+	const present *pr = present_find(def);
+	return pr ? pr : &none;
+}
+
+/* A bid at or above the game's word for it (304: 400, "pcc"). */
+static int bid_is_word(const game_def *def, int value)
+{
+	const present *pr = page_pr(def);
+	return pr->record_bid_word && value >= pr->record_bid_limit;
 }
 
 /* A card's code in words for a step's line: "J♠", "10♥", or as the game
@@ -291,7 +300,7 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 		for (int k = 0; k < st->res->nevents && k < GAME_EVENTS_MAX; k++) {
 			const game_event *e = &st->res->events[k];
 			const char *ev = def->ev_name(e->type);
-			if (!strcmp(ev, "played") && is_304(def) && (e->flags & 1))
+			if (!strcmp(ev, "played") && (e->flags & page_pr(def)->page_down_flag))
 				down = 1;
 			if (!strcmp(ev, "trick"))
 				json_object_object_add(trick, "winner", json_object_new_int(e->seat));
@@ -306,8 +315,9 @@ static void last_state(page_walk *w, const game *g, const replay_step *st, json_
 		json_object *b = json_object_new_object();
 		json_object_object_add(b, "seat", json_object_new_int(a->seat));
 		json_object_object_add(b, "value", !strcmp(act, "pass") ? json_object_new_string("pass")
-						   : is_304(def) && a->value >= 400
-						   ? json_object_new_string("pcc") : json_object_new_int(a->value));
+						   : bid_is_word(def, a->value)
+						   ? json_object_new_string(page_pr(def)->record_bid_word)
+						   : json_object_new_int(a->value));
 		json_object_array_add(jget(o, "bids"), b);
 	}
 	(void)g;
@@ -326,8 +336,8 @@ static void action_words(const record *rec, const game_action *a, int down, char
 		card_words(def, code, c, sizeof c);
 	}
 	if (!strcmp(act, "bid")) {
-		if (is_304(def) && a->value >= 400)
-			snprintf(buf, len, "%s bids partner close caps", who);
+		if (bid_is_word(def, a->value))
+			snprintf(buf, len, "%s bids %s", who, page_pr(def)->page_bid_word);
 		else
 			snprintf(buf, len, "%s bids %u", who, a->value);
 	} else if (!strcmp(act, "pass")) {
@@ -387,7 +397,7 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 		if (!strcmp(ev, "no_trump")) {
 			snprintf(buf, sizeof buf, "The trumper looks at the face-down cards: no trump among them.");
 			*inspected = 1;
-		} else if (!strcmp(ev, "revealed") && is_304(def)) {
+		} else if (!strcmp(ev, "revealed") && page_pr(def)->page_reveal_inspects) {
 			def->card_code(e->card, code);
 			card_words(def, code, c, sizeof c);
 			snprintf(buf, sizeof buf, "The trumper looks at the face-down cards: a trump. "
@@ -405,11 +415,12 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 			snprintf(buf, sizeof buf, "%s takes the trick.", who);
 			(*tricks)++;
 		} else if (!strcmp(ev, "dealt_rest")) {
-			snprintf(buf, sizeof buf, "%s more cards each are dealt.",
-				 def == &game_def_304six ? "Two" : "Four");
+			static const char *const counts[] = { "No", "One", "Two", "Three", "Four", "Five", "Six" };
+			int more = def->deck_size / (rec->nseats ? rec->nseats : 1) - page_pr(def)->page_first_batch;
+			snprintf(buf, sizeof buf, "%s more cards each are dealt.", more >= 0 && more <= 6 ? counts[more] : "More");
 		} else if (!strcmp(ev, "passed_out")) {
 			snprintf(buf, sizeof buf, "Everyone passed: the deal is over.");
-		} else if (!strcmp(ev, "spoilt") && !is_304(def)) {
+		} else if (!strcmp(ev, "spoilt") && def->act_parse("spoilt") < 0) { /* not called: the action told it */
 			snprintf(buf, sizeof buf, "Spoilt trumps: every trump is on the trumper's side.");
 		} else if (!strcmp(ev, "draw")) {
 			snprintf(buf, sizeof buf, "%s draws a card.", who);
@@ -613,6 +624,64 @@ static int append_escaped(strbuf *b, const char *s)
 	return 0;
 }
 
+/* A suit card on the page ("JS"): "J♠", "jack of spades", red or black. */
+static void suit_face(const char *code, char shown[16], char spoken[32], char cls[16])
+{
+	static const struct { char letter; const char *sym, *name; int red; } suits[] = {
+		{ 'S', "\u2660", "spades", 0 }, { 'H', "\u2665", "hearts", 1 },
+		{ 'D', "\u2666", "diamonds", 1 }, { 'C', "\u2663", "clubs", 0 },
+	};
+	static const struct { char letter; const char *name; } ranks[] = {
+		{ 'J', "jack" }, { 'Q', "queen" }, { 'K', "king" }, { 'A', "ace" }, { 'T', "10" },
+	};
+	char r[3] = { code[0], '\0', '\0' };
+	const char *rname = r;
+	if (code[0] == 'T')
+		snprintf(r, sizeof r, "10");
+	for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+		if (ranks[i].letter == code[0])
+			rname = ranks[i].name;
+	for (size_t i = 0; i < sizeof suits / sizeof suits[0]; i++)
+		if (code[0] && suits[i].letter == code[1]) {
+			snprintf(shown, 16, "%s%s", r, suits[i].sym);
+			snprintf(spoken, 32, "%s of %s", rname, suits[i].name);
+			snprintf(cls, 16, "%s", suits[i].red ? "red" : "black");
+			return;
+		}
+	snprintf(shown, 16, "%s?", r);
+	snprintf(spoken, 32, "%s of ?", rname);
+	snprintf(cls, 16, "black");
+}
+
+/* What the page's script shows of the game (it knows none): every card's
+ * [face, words, class], the trumps by the letter a step names them with,
+ * and what the side's player who plays the bid is called. */
+static void story_game(json_object *top, const game_def *def)
+{
+	const present *pr = page_pr(def);
+	json_object *faces = json_object_new_object();
+	for (int c = 0; c < def->deck_size; c++) {
+		char code[8], shown[16], spoken[32], cls[16];
+		def->card_code((uint8_t)c, code);
+		(pr->page_face ? pr->page_face : suit_face)(code, shown, spoken, cls);
+		json_object *f = json_object_new_array();
+		json_object_array_add(f, json_object_new_string(shown));
+		json_object_array_add(f, json_object_new_string(spoken));
+		json_object_array_add(f, json_object_new_string(cls));
+		json_object_object_add(faces, code, f);
+	}
+	json_object_object_add(top, "faces", faces);
+	static const char *const suit_keys[] = { "S", "H", "D", "C", NULL };
+	static const char *const suit_names[] = { "spades", "hearts", "diamonds", "clubs", NULL };
+	const char *const *keys = pr->page_trump_keys ? pr->page_trump_keys : suit_keys;
+	const char *const *names = pr->page_trump_keys ? pr->page_trumps : suit_names;
+	json_object *trumps = json_object_new_object();
+	for (int i = 0; keys[i] && names[i]; i++)
+		json_object_object_add(trumps, keys[i], json_object_new_string(names[i]));
+	json_object_object_add(top, "trumps", trumps);
+	json_object_object_add(top, "trumper", json_object_new_string(pr->page_bidder_plays ? "bidder" : "trumper"));
+}
+
 char *page_story(const record *rec)
 {
 	page_walk w = { .rec = rec, .steps = json_object_new_array(), .plot = json_object_new_array() };
@@ -639,6 +708,7 @@ char *page_story(const record *rec)
 	json_object *top = json_object_new_object();
 	json_object_object_add(top, "format", json_object_new_string(PAGE_FORMAT));
 	json_object_object_add(top, "game", json_object_new_string(rec->game->name));
+	story_game(top, rec->game);
 	json_object *players = json_object_new_array();
 	for (int s = 0; s < rec->nseats; s++)
 		json_object_array_add(players, json_object_new_string(rec->players[s]));

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <json-c/json.h>
 
@@ -282,211 +283,144 @@ static int action_head(json_object *o, const char *path, int nseats, const char 
 	return type;
 }
 
-/* One table option: its key, where it goes, and the words it accepts. */
-struct choice {
-	const char *word;
-	uint8_t value;
-};
-struct rule_option {
-	const char *key;
-	size_t offset;                 /* into g304_rules */
-	const struct choice *choices;  /* ends with a NULL word */
-	int boolean;                   /* true and false are accepted too */
-	const char *expected;          /* the accepted words, for errors */
-};
-
-static const struct choice bidding_words[] = {
-	{ "pagat", G304_BIDDING_PAGAT }, { "single", G304_BIDDING_SINGLE }, { NULL, 0 },
-};
-static const struct choice on_off_words[] = { { "on", 1 }, { "off", 0 }, { NULL, 0 } };
-static const struct choice scoring_words[] = {
-	{ "standard", G304_SCORING_STANDARD }, { "transfer", G304_SCORING_STANDARD },
-	{ "bank", G304_SCORING_BANK }, { NULL, 0 },
-};
-static const struct choice caps_words[] = {
-	{ "strict", G304_CAPS_STRICT }, { "lenient", G304_CAPS_LENIENT },
-	{ "off", G304_CAPS_OFF }, { NULL, 0 },
-};
-
-static const struct rule_option rule_options[] = {
-	{ "bidding", offsetof(g304_rules, bidding), bidding_words, 0, "\"pagat\" or \"single\"" },
-	{ "fives", offsetof(g304_rules, fives), on_off_words, 1, "\"on\", \"off\", true or false" },
-	{ "scoring", offsetof(g304_rules, scoring), scoring_words, 0,
-	  "\"standard\" (or \"transfer\") or \"bank\"" },
-	{ "caps", offsetof(g304_rules, caps), caps_words, 0, "\"strict\", \"lenient\" or \"off\"" },
-	{ "external_caps", offsetof(g304_rules, external_caps), on_off_words, 1,
-	  "\"on\", \"off\", true or false" },
-};
-#define RULE_OPTIONS (sizeof rule_options / sizeof rule_options[0])
-
-static int parse_option(const struct rule_option *opt, json_object *v, g304_rules *rules,
-			char err[RECORD_ERR_MAX])
+/* The accepted words of option o, for an error: "\"strict\", \"lenient\" or \"off\"". */
+static void option_words(const game_option *o, char *out, size_t len)
 {
-	uint8_t *field = (uint8_t *)rules + opt->offset;
-	if (opt->boolean && json_object_is_type(v, json_type_boolean)) {
-		*field = json_object_get_boolean(v) ? 1 : 0;
+	if (o->onoff) {
+		snprintf(out, len, "\"on\", \"off\", true or false");
+		return;
+	}
+	size_t n = 0;
+	int count = 0;
+	while (count < GAME_OPTION_WORDS && o->words[count])
+		count++;
+	out[0] = '\0';
+	for (int i = 0; i < count && n < len; i++) {
+		int k = snprintf(out + n, len - n, "%s\"%s\"", i == 0 ? "" : i == count - 1 ? " or " : ", ", o->words[i]);
+		if (k > 0)
+			n += (size_t)k;
+		if (o->alias && o->alias_of == i && n < len && (k = snprintf(out + n, len - n, " (or \"%s\")", o->alias)) > 0)
+			n += (size_t)k;
+	}
+}
+
+static int parse_option(const game_option *opt, json_object *v, game_rules *rules, char err[RECORD_ERR_MAX])
+{
+	char expected[128];
+	option_words(opt, expected, sizeof expected);
+	if (opt->onoff && json_object_is_type(v, json_type_boolean)) {
+		rules->b[opt->off] = json_object_get_boolean(v) ? 1 : 0;
 		return 0;
 	}
 	if (json_object_is_type(v, json_type_string)) {
 		const char *s = json_object_get_string(v);
-		for (const struct choice *c = opt->choices; c->word; c++) {
-			if (str_is(v, c->word)) {
-				*field = c->value;
-				return 0;
-			}
-		}
-		char q[QUOTE_MAX * 4 + 8];
-		return fail(err, "rules.%s: unknown value %s; expected %s", opt->key,
-			    quote(q, s, (size_t)json_object_get_string_len(v)), opt->expected);
-	}
-	return fail(err, "rules.%s: expected %s, found %s", opt->key, opt->expected, kind(v));
-}
-
-static int parse_rules(json_object *o, g304_rules *rules, char err[RECORD_ERR_MAX])
-{
-	g304_rules_default(rules);
-	if (expect(o, json_type_object, "rules", "an object of table options", err))
-		return -1;
-	json_object_object_foreach(o, key, v) {
-		size_t i;
-		for (i = 0; i < RULE_OPTIONS; i++)
-			if (!strcmp(key, rule_options[i].key))
-				break;
-		if (i == RULE_OPTIONS) {
-			char q[QUOTE_MAX * 4 + 8];
-			return fail(err, "rules: unknown option %s; the options are bidding, "
-				    "fives, scoring, caps and external_caps",
-				    quote(q, key, strlen(key)));
-		}
-		if (parse_option(&rule_options[i], v, rules, err))
-			return -1;
-	}
-	return 0;
-}
-
-static int parse_players(json_object *o, record *rec, char err[RECORD_ERR_MAX])
-{
-	if (expect(o, json_type_array, "players", "a list of 4 names", err))
-		return -1;
-	size_t n = json_object_array_length(o);
-	if (n != G304_SEATS)
-		return fail(err, "players: expected a list of 4 names, found %zu", n);
-	for (size_t i = 0; i < n; i++)
-		if (parse_name(json_object_array_get_idx(o, i), i, &rec->players[i], err))
-			return -1;
-	return 0;
-}
-
-static int parse_bid_value(json_object *o, const char *apath, g304_action *a,
-			   char err[RECORD_ERR_MAX])
-{
-	char path[PATH_MAX_LEN];
-	path_fmt(path, "%s.value", apath);
-	if (json_object_is_type(o, json_type_string)) {
-		const char *s = json_object_get_string(o);
-		if (str_is(o, "pcc") || str_is(o, "PCC")) {
-			a->value = G304_BID_PCC;
+		size_t n = (size_t)json_object_get_string_len(v);
+		int value = strlen(s) == n ? game_option_parse(opt, s, 0) : -1;
+		if (value >= 0) {
+			rules->b[opt->off] = (uint8_t)value;
 			return 0;
 		}
 		char q[QUOTE_MAX * 4 + 8];
-		return fail(err, "%s: %s is not a bid; expected a number or \"pcc\"", path,
-			    quote(q, s, (size_t)json_object_get_string_len(o)));
+		return fail(err, "rules.%s: unknown value %s; expected %s", opt->key, quote(q, s, n), expected);
 	}
-	if (expect(o, json_type_int, path, "a bid (a number or \"pcc\")", err))
+	return fail(err, "rules.%s: expected %s, found %s", opt->key, expected, kind(v));
+}
+
+/* "rules": the game's options (engine/core/game.h), each at its default
+ * unless the record says otherwise. */
+static int parse_rules(json_object *top, const game_def *def, game_rules *rules, char err[RECORD_ERR_MAX])
+{
+	json_object *o;
+	game_rules_default(def, rules);
+	if (!json_object_object_get_ex(top, "rules", &o))
+		return 0;
+	if (expect(o, json_type_object, "rules", "an object of table options", err))
+		return -1;
+	json_object_object_foreach(o, key, v) {
+		const game_option *opt = game_option_find(def, key, 0);
+		if (opt) {
+			if (parse_option(opt, v, rules, err))
+				return -1;
+			continue;
+		}
+		char q[QUOTE_MAX * 4 + 8], names[160];
+		size_t n = 0;
+		int count = 0;
+		names[0] = '\0';
+		for (const game_option *x = def->options; x && x->key; x++)
+			count++;
+		for (int i = 0; i < count && n < sizeof names; i++) {
+			int k = snprintf(names + n, sizeof names - n, "%s%s", i == 0 ? "" : i == count - 1 ? " and " : ", ",
+					 def->options[i].key);
+			if (k > 0)
+				n += (size_t)k;
+		}
+		if (!count)
+			return fail(err, "rules: unknown option %s; %s has no options", quote(q, key, strlen(key)),
+				    def->name);
+		return fail(err, "rules: unknown option %s; the options are %s", quote(q, key, strlen(key)), names);
+	}
+	return 0;
+}
+
+/* A bid's value: a number below the game's limit (its presentation's
+ * record_bid_limit), or the word it gives for the bid at that limit (304:
+ * "pcc", 400). Numbers from 0 go to the engine, which says why a bid is too
+ * low or too high. */
+static int parse_bid_value(json_object *o, const char *apath, const present *pr, game_action *a,
+			   char err[RECORD_ERR_MAX])
+{
+	char path[PATH_MAX_LEN], q[QUOTE_MAX * 4 + 8];
+	const char *word = pr ? pr->record_bid_word : NULL;
+	int limit = pr && pr->record_bid_limit ? pr->record_bid_limit : 1000;
+	path_fmt(path, "%s.value", apath);
+	if (word && json_object_is_type(o, json_type_string)) {
+		const char *s = json_object_get_string(o);
+		size_t n = (size_t)json_object_get_string_len(o);
+		if (strlen(s) == n && !strcasecmp(s, word)) {
+			a->value = (uint16_t)limit;
+			return 0;
+		}
+		return fail(err, "%s: %s is not a bid; expected a number or \"%s\"", path, quote(q, s, n), word);
+	}
+	char what[64];
+	snprintf(what, sizeof what, word ? "a bid (a number or \"%s\")" : "a bid (a number)", word);
+	if (expect(o, json_type_int, path, what, err))
 		return -1;
 	int64_t v = json_object_get_int64(o);
-	/* Numbers from 0 go to the engine, which says why a bid is too low or
-	 * too high; G304_BID_PCC and up would read as pcc or wrap. */
-	if (v < 0 || v >= G304_BID_PCC)
-		return fail(err, "%s: %lld is not a bid; expected a number up to %d or \"pcc\"",
-			    path, (long long)v, G304_MAX_BID);
+	if (v < 0 || v >= limit) {
+		if (word)
+			return fail(err, "%s: %lld is not a bid; expected a number below %d or \"%s\"", path,
+				    (long long)v, limit, word);
+		return fail(err, "%s: %lld is not a bid", path, (long long)v);
+	}
 	a->value = (uint16_t)v;
 	return 0;
 }
 
-static int parse_order(json_object *o, const char *apath, g304_action *a,
-		       char err[RECORD_ERR_MAX])
+/* n cards at path (a list of from to upto cards of def's pack, distinct
+ * when asked: a caps order; a card put down twice is the engine's to refuse)
+ * into a->cards. */
+static int parse_cards(json_object *o, const char *path, const game_def *def, size_t from, size_t upto,
+		       int distinct, game_action *a, char err[RECORD_ERR_MAX])
 {
-	char path[PATH_MAX_LEN];
-	path_fmt(path, "%s.order", apath);
-	if (expect(o, json_type_array, path, "a list of cards", err))
+	char what[32];
+	snprintf(what, sizeof what, from == upto ? "a list of %zu cards" : "a list of cards", from);
+	if (expect(o, json_type_array, path, what, err))
 		return -1;
 	size_t n = json_object_array_length(o);
-	if (n < 1 || n > G304_TRICKS)
-		return fail(err, "%s: expected 1 to %d cards, found %zu", path, G304_TRICKS, n);
-	cardset seen = 0;
-	for (size_t i = 0; i < n; i++) {
-		char cpath[PATH_MAX_LEN];
-		path_fmt(cpath, "%s[%zu]", path, i);
-		if (get_gcard(json_object_array_get_idx(o, i), cpath, &game_def_304, &a->order[i], err))
-			return -1;
-		if (seen & card_bit(a->order[i])) {
-			char code[3];
-			card_code(a->order[i], code);
-			return fail(err, "%s: duplicate card \"%s\"", cpath, code);
-		}
-		seen |= card_bit(a->order[i]);
+	if (n < from || n > upto) {
+		if (from == upto)
+			return fail(err, "%s: expected %zu cards, found %zu", path, from, n);
+		return fail(err, "%s: expected %zu to %zu cards, found %zu", path, from, upto, n);
 	}
-	a->norder = (uint8_t)n;
-	return 0;
-}
-
-static int parse_action(json_object *o, const char *path, g304_action *a,
-			char err[RECORD_ERR_MAX])
-{
-	char fpath[PATH_MAX_LEN];
-	json_object *v;
-	memset(a, 0, sizeof *a);
-	a->card = CARD_NONE;
-	for (int i = 0; i < G304_TRICKS; i++)
-		a->order[i] = CARD_NONE;
-	const char *name;
-	int type = action_head(o, path, G304_SEATS, "a seat number (0-3)", g304_act_parse, &a->seat,
-			       &name, err);
-	if (type < 0)
-		return -1;
-	a->type = (uint8_t)type;
-
-	switch (type) {
-	case G304_ACT_BID:
-		if (!(v = member(o, "value", path, err)))
-			return -1;
-		return parse_bid_value(v, path, a, err);
-	case G304_ACT_TRUMP:
-	case G304_ACT_PLAY:
-		if (!(v = member(o, "card", path, err)))
-			return -1;
-		path_fmt(fpath, "%s.card", path);
-		return get_gcard(v, fpath, &game_def_304, &a->card, err);
-	case G304_ACT_CAPS:
-		if (!(v = member(o, "order", path, err)))
-			return -1;
-		return parse_order(v, path, a, err);
-	default:
-		return 0;
-	}
-}
-
-/* ---- games other than 304 (304six, trump304, rook) ---- */
-
-/* A caps order in def's pack (304six): 1 to GAME_ACTION_CARDS distinct cards. */
-static int parse_gorder(json_object *o, const char *apath, const game_def *def, game_action *a,
-			char err[RECORD_ERR_MAX])
-{
-	char path[PATH_MAX_LEN];
-	path_fmt(path, "%s.order", apath);
-	if (expect(o, json_type_array, path, "a list of cards", err))
-		return -1;
-	size_t n = json_object_array_length(o);
-	if (n < 1 || n > GAME_ACTION_CARDS)
-		return fail(err, "%s: expected 1 to %d cards, found %zu", path, GAME_ACTION_CARDS, n);
 	game_cards seen = 0;
 	for (size_t i = 0; i < n; i++) {
 		char cpath[PATH_MAX_LEN];
 		path_fmt(cpath, "%s[%zu]", path, i);
 		if (get_gcard(json_object_array_get_idx(o, i), cpath, def, &a->cards[i], err))
 			return -1;
-		if (seen >> a->cards[i] & 1) {
+		if (distinct && seen >> a->cards[i] & 1) {
 			char code[8];
 			def->card_code(a->cards[i], code);
 			return fail(err, "%s: duplicate card \"%s\"", cpath, code);
@@ -497,6 +431,9 @@ static int parse_gorder(json_object *o, const char *apath, const game_def *def, 
 	return 0;
 }
 
+/* The member of an action that its name says it has (docs/RECORD.md): a
+ * bid's value, a card, an exchange's two cards, a caps order (up to
+ * GAME_ACTION_CARDS cards), a colour where the game's trump is one. */
 static int parse_gaction(json_object *o, const char *path, const record *rec, game_action *a,
 			 char err[RECORD_ERR_MAX])
 {
@@ -513,86 +450,51 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 	a->type = (uint8_t)type;
 	const present *pr = present_find(def);
 	int (*colour)(const char *) = pr ? pr->record_colour : NULL;
-	if (def == &game_def_304six && (!strcmp(name, "bid") || !strcmp(name, "caps"))) {
-		/* 304's forms: a bid may be "pcc"; caps lists its order. */
-		g304_action x;
-		memset(&x, 0, sizeof x);
-		if (!(v = member(o, !strcmp(name, "bid") ? "value" : "order", path, err)))
-			return -1;
-		if (!strcmp(name, "bid")) {
-			if (parse_bid_value(v, path, &x, err))
-				return -1;
-			a->value = x.value;
-			return 0;
-		}
-		return parse_gorder(v, path, def, a, err);
-	}
-	if (!strcmp(name, "bid")) {
-		if (!(v = member(o, "value", path, err)))
-			return -1;
-		path_fmt(fpath, "%s.value", path);
-		if (expect(v, json_type_int, fpath, "a bid (a number)", err))
-			return -1;
-		int64_t b = json_object_get_int64(v);
-		/* The engine says why a bid is too low or too high. */
-		if (b < 0 || b > 999)
-			return fail(err, "%s: %lld is not a bid", fpath, (long long)b);
-		a->value = (uint16_t)b;
-	} else if (!strcmp(name, "play") || !strcmp(name, "discard") || (!colour && !strcmp(name, "trump"))) {
-		if (!(v = member(o, "card", path, err)))
-			return -1;
-		path_fmt(fpath, "%s.card", path);
-		if (get_gcard(v, fpath, def, &a->cards[0], err))
-			return -1;
+	const char *field = !strcmp(name, "bid") ? "value"
+		: !strcmp(name, "play") || !strcmp(name, "discard") || !strcmp(name, "trump") ? (colour && !strcmp(name, "trump") ? "colour" : "card")
+		: !strcmp(name, "exchange") ? "cards" : !strcmp(name, "caps") ? "order" : NULL;
+	if (!field)
+		return 0;
+	if (!(v = member(o, field, path, err)))
+		return -1;
+	path_fmt(fpath, "%s.%s", path, field);
+	if (!strcmp(field, "value"))
+		return parse_bid_value(v, path, pr, a, err);
+	if (!strcmp(field, "card")) {
 		a->ncards = 1;
-	} else if (!strcmp(name, "exchange")) {
-		if (!(v = member(o, "cards", path, err)))
-			return -1;
-		path_fmt(fpath, "%s.cards", path);
-		if (expect(v, json_type_array, fpath, "a list of 2 cards", err))
-			return -1;
-		if (json_object_array_length(v) != 2)
-			return fail(err, "%s: expected 2 cards, found %zu", fpath, json_object_array_length(v));
-		for (size_t i = 0; i < 2; i++) {
-			char cpath[PATH_MAX_LEN];
-			path_fmt(cpath, "%s[%zu]", fpath, i);
-			if (get_gcard(json_object_array_get_idx(v, i), cpath, def, &a->cards[i], err))
-				return -1;
-		}
-		a->ncards = 2;
-	} else if (colour && !strcmp(name, "trump")) {
-		if (!(v = member(o, "colour", path, err)))
-			return -1;
-		path_fmt(fpath, "%s.colour", path);
-		if (expect(v, json_type_string, fpath, "a colour (R, G, Y, B)", err))
-			return -1;
-		const char *s = json_object_get_string(v);
-		size_t n = (size_t)json_object_get_string_len(v);
-		int c = strlen(s) == n ? colour(s) : -1;
-		if (c < 0)
-			return fail(err, "%s: unknown colour %s; expected R, G, Y or B", fpath, quote(q, s, n));
-		a->value = (uint16_t)c;
+		return get_gcard(v, fpath, def, &a->cards[0], err);
 	}
+	if (!strcmp(field, "cards"))
+		return parse_cards(v, fpath, def, 2, 2, 0, a, err);
+	if (!strcmp(field, "order"))
+		return parse_cards(v, fpath, def, 1, GAME_ACTION_CARDS, 1, a, err);
+	if (expect(v, json_type_string, fpath, "a colour (R, G, Y, B)", err))
+		return -1;
+	const char *s = json_object_get_string(v);
+	size_t n = (size_t)json_object_get_string_len(v);
+	int c = strlen(s) == n ? colour(s) : -1;
+	if (c < 0)
+		return fail(err, "%s: unknown colour %s; expected R, G, Y or B", fpath, quote(q, s, n));
+	a->value = (uint16_t)c;
 	return 0;
 }
 
-/* deals[d]: its deck and actions into gdeck and gactions, every game's
- * form (engine/game.h), so that a host replays any game by one path. */
+/* deals[d]: its deck and actions, in every game's form (engine/game.h), so
+ * that a host replays any game by one path. */
 static int parse_deal(json_object *o, size_t d, const record *rec, record_deal *deal,
 		      char err[RECORD_ERR_MAX])
 {
-	int is_304 = rec->game == &game_def_304;
 	json_object *x;
 	void *items;
-	char path[PATH_MAX_LEN], dpath[PATH_MAX_LEN];
+	char path[PATH_MAX_LEN], dpath[PATH_MAX_LEN], what[48];
 	path_fmt(path, "deals[%zu]", d);
 	if (expect(o, json_type_object, path, "a deal object", err))
 		return -1;
 	if (!(x = member(o, "deck", path, err)))
 		return -1;
 	path_fmt(dpath, "%s.deck", path);
-	if (parse_deck(x, dpath, rec->game, is_304 ? "a list of 32 card codes" : "a list of card codes", deal->gdeck,
-		       err))
+	snprintf(what, sizeof what, "a list of %d card codes", rec->game->deck_size);
+	if (parse_deck(x, dpath, rec->game, what, deal->gdeck, err))
 		return -1;
 	size_t n;
 	if (!(x = get_list(o, "actions", path, RECORD_MAX_ACTIONS, sizeof *deal->gactions, &items, &n, dpath, err)))
@@ -601,60 +503,20 @@ static int parse_deal(json_object *o, size_t d, const record *rec, record_deal *
 	deal->nactions = n;
 	for (size_t i = 0; i < n; i++) {
 		char ipath[PATH_MAX_LEN];
-		json_object *a = json_object_array_get_idx(x, i);
 		path_fmt(ipath, "%s[%zu]", dpath, i);
-		/* 304's actions are read in its engine's form (their checks),
-		 * then kept in every game's. */
-		g304_action g;
-		if (is_304 ? parse_action(a, ipath, &g, err) : parse_gaction(a, ipath, rec, &deal->gactions[i], err))
+		if (parse_gaction(json_object_array_get_idx(x, i), ipath, rec, &deal->gactions[i], err))
 			return -1;
-		if (is_304)
-			game_action_from_g304(&g, &deal->gactions[i]);
 	}
 	return 0;
 }
 
-/* The dealer (a seat; seat_what as in get_seat) and the deals. */
-static int parse_deals(json_object *top, record *rec, const char *seat_what,
-		       char err[RECORD_ERR_MAX])
-{
-	json_object *v;
-	if (!(v = member(top, "dealer", "", err)) ||
-	    get_seat(v, "dealer", rec->nseats, seat_what, &rec->dealer, err))
-		return -1;
-	size_t n;
-	void *items;
-	char lpath[PATH_MAX_LEN];
-	if (!(v = get_list(top, "deals", "", RECORD_MAX_DEALS, sizeof *rec->deals, &items, &n, lpath,
-			   err)))
-		return -1;
-	rec->deals = items;
-	rec->ndeals = n;
-	for (size_t d = 0; d < n; d++)
-		if (parse_deal(json_object_array_get_idx(v, d), d, rec, &rec->deals[d], err))
-			return -1;
-	return 0;
-}
-
-static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
+/* The rest of a record of game rec->game: options, players, dealer, deals. */
+static int parse_game(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 {
 	const game_def *def = rec->game;
-	json_object *v;
-	char q[QUOTE_MAX * 4 + 8];
-	if (def == &game_def_304six) {
-		/* Six-player 304 takes 304's table options. */
-		g304_rules_default(&rec->rules);
-		if (json_object_object_get_ex(top, "rules", &v) && parse_rules(v, &rec->rules, err))
-			return -1;
-	} else if (json_object_object_get_ex(top, "rules", &v)) {
-		if (expect(v, json_type_object, "rules", "an object of table options", err))
-			return -1;
-		json_object_object_foreach(v, key, val) {
-			(void)val;
-			return fail(err, "rules: unknown option %s; %s has no options", quote(q, key, strlen(key)),
-				    def->name);
-		}
-	}
+	json_object *v, *deals;
+	if (parse_rules(top, def, &rec->rules, err))
+		return -1;
 	if (!(v = member(top, "players", "", err)))
 		return -1;
 	if (expect(v, json_type_array, "players", "a list of names", err))
@@ -670,10 +532,23 @@ static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 	for (size_t i = 0; i < n; i++)
 		if (parse_name(json_object_array_get_idx(v, i), i, &rec->players[i], err))
 			return -1;
-	return parse_deals(top, rec, "a seat number", err);
+	if (!(v = member(top, "dealer", "", err)) || get_seat(v, "dealer", rec->nseats, "a seat number", &rec->dealer, err))
+		return -1;
+	size_t nd;
+	void *items;
+	char lpath[PATH_MAX_LEN];
+	if (!(deals = get_list(top, "deals", "", RECORD_MAX_DEALS, sizeof *rec->deals, &items, &nd, lpath, err)))
+		return -1;
+	rec->deals = items;
+	rec->ndeals = nd;
+	for (size_t d = 0; d < nd; d++)
+		if (parse_deal(json_object_array_get_idx(deals, d), d, rec, &rec->deals[d], err))
+			return -1;
+	/* Other top-level keys are left for later versions of the format. */
+	return 0;
 }
 
-static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR_MAX])
+static int parse_top(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 {
 	json_object *v;
 	char q[QUOTE_MAX * 4 + 8];
@@ -693,32 +568,17 @@ static int parse_top(json_object *top, record *rec, int any, char err[RECORD_ERR
 		return -1;
 	if (expect(v, json_type_string, "game", "the name of a game", err))
 		return -1;
-	rec->game = &game_def_304;
-	rec->nseats = G304_SEATS;
-	if (!str_is(v, "304")) {
-		/* Any game a table can host (bot/present.c's list). */
-		const char *gname = json_object_get_string(v);
-		const game_def *def = strlen(gname) == (size_t)json_object_get_string_len(v) ? present_game(gname) : NULL;
+	/* Any game a table can host (bot/games/present.c's list). */
+	const char *gname = json_object_get_string(v);
+	const game_def *def = strlen(gname) == (size_t)json_object_get_string_len(v) ? present_game(gname) : NULL;
+	if (!def) {
 		char names[128];
 		present_names(names, sizeof names);
-		if (!any || !def)
-			return fail(err, any ? "game: %s is not a game cardbot knows; expected %s" : "game: %s is not "
-				    "supported yet; only \"304\" records can be replayed",
-				    quote(q, json_object_get_string(v), (size_t)json_object_get_string_len(v)), names);
-		rec->game = def;
-		return parse_other(top, rec, err);
+		return fail(err, "game: %s is not a game cardbot knows; expected %s",
+			    quote(q, gname, (size_t)json_object_get_string_len(v)), names);
 	}
-
-	g304_rules_default(&rec->rules);
-	if (json_object_object_get_ex(top, "rules", &v) && parse_rules(v, &rec->rules, err))
-		return -1;
-
-	if (!(v = member(top, "players", "", err)) || parse_players(v, rec, err))
-		return -1;
-	if (parse_deals(top, rec, "a seat number (0-3)", err))
-		return -1;
-	/* Other top-level keys are left for later versions of the format. */
-	return 0;
+	rec->game = def;
+	return parse_game(top, rec, err);
 }
 
 /* Line and column (from 1) of byte offset off. */
@@ -792,7 +652,7 @@ static json_object *parse_json(const char *text, size_t len, char err[RECORD_ERR
 	return top;
 }
 
-static record *parse_record(const char *text, size_t len, int any, char err[RECORD_ERR_MAX])
+record *record_parse_game(const char *text, size_t len, char err[RECORD_ERR_MAX])
 {
 	err[0] = '\0';
 	if (len > RECORD_MAX_BYTES) {
@@ -808,7 +668,7 @@ static record *parse_record(const char *text, size_t len, int any, char err[RECO
 		fail(err, "out of memory");
 		return NULL;
 	}
-	if (parse_top(top, rec, any, err)) {
+	if (parse_top(top, rec, err)) {
 		record_free(rec);
 		rec = NULL;
 	}
@@ -818,12 +678,12 @@ static record *parse_record(const char *text, size_t len, int any, char err[RECO
 
 record *record_parse(const char *text, size_t len, char err[RECORD_ERR_MAX])
 {
-	return parse_record(text, len, 0, err);
+	return record_parse_game(text, len, err);
 }
 
-record *record_parse_game(const char *text, size_t len, char err[RECORD_ERR_MAX])
+game *record_game_new(const record *r, int *err)
 {
-	return parse_record(text, len, 1, err);
+	return game_new(r->game, r->nseats, r->dealer, r->game->options ? r->rules.b : NULL, err);
 }
 
 void record_free(record *r)

@@ -7,8 +7,6 @@
 
 #include <json-c/json.h>
 
-#include "g304.h"
-#include "g304.h"
 #include "game.h"
 #include "record.h"
 #include "present.h"
@@ -21,7 +19,7 @@
 #define REPLAY_EXIT_IO 1
 #define REPLAY_EXIT_MALFORMED 2
 
-/* Longest refusal message; text_refusal cuts longer ones (names are at most
+/* Longest refusal message; a game's refusal is cut (names are at most
  * RECORD_MAX_NAME bytes, templates well under 200). */
 #define REPLAY_TEXT_MAX 512
 
@@ -54,6 +52,8 @@ static const char replay_help[] =
 #define j_card replay_j_card
 #define j_cards replay_j_cards
 #define j_view_head replay_j_view_head
+#define j_acts replay_j_acts
+#define j_known replay_j_known
 
 json_object *replay_j_seat(int seat)
 {
@@ -103,7 +103,7 @@ json_object *replay_j_suit(int suit)
 }
 
 /* The names of the actions in acts (bit per action number). */
-static json_object *j_acts(const game_def *def, uint32_t acts)
+json_object *replay_j_acts(const game_def *def, uint32_t acts)
 {
 	json_object *arr = json_object_new_array();
 	for (int a = 0; a < def->act_count; a++)
@@ -114,7 +114,7 @@ static json_object *j_acts(const game_def *def, uint32_t acts)
 
 /* The cards a seat may act with. Only cards the seat knows are listed,
  * whatever the engine offers, so a view can never leak a card this way. */
-static json_object *j_known(const game_def *def, int seat, game_cards cards, game_cards known)
+json_object *replay_j_known(const game_def *def, int seat, game_cards cards, game_cards known)
 {
 	if (cards & ~known)
 		fprintf(stderr, "replay: engine offered seat %d cards it does not hold; "
@@ -134,179 +134,6 @@ json_object *replay_j_view_head(const game_def *def, int seat, int phase, int de
 	json_object_object_add(o, "turn", j_seat(turn));
 	json_object_object_add(o, "hand", j_cards(def, hand));
 	return o;
-}
-
-/* ---- 304, through its typed API (the state of a game_def_304 game is a g304) ---- */
-
-/* A bid: a number, "pcc", or null for none (0). */
-static json_object *j_bid(int value)
-{
-	if (value == 0)
-		return NULL;
-	if (value == G304_BID_PCC)
-		return json_object_new_string("pcc");
-	return json_object_new_int(value);
-}
-
-/* A card code, or "down" for a face-down card this seat may not know. */
-static json_object *j_card_or_down_in(const game_def *def, card c)
-{
-	json_object *j = j_card(def, c);
-	return j ? j : json_object_new_string("down");
-}
-
-static json_object *j_deal_end(const g304_deal_end *e)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "outcome", json_object_new_string(g304_outcome_name(e->outcome)));
-	json_object_object_add(o, "trumper", j_seat(e->trumper));
-	json_object_object_add(o, "bid", j_bid(e->bid));
-	json_object_object_add(o, "points", j_pair(e->points[0], e->points[1]));
-	json_object_object_add(o, "made", e->made < 0 ? NULL : j_bool(e->made));
-	json_object_object_add(o, "tokens", j_pair(e->tokens[0], e->tokens[1]));
-	json_object_object_add(o, "caps", json_object_new_string(g304_caps_outcome_name(e->caps)));
-	json_object_object_add(o, "caps_seat", j_seat(e->caps_seat));
-	json_object_object_add(o, "spoilt_seat", j_seat(e->spoilt_seat));
-	json_object_object_add(o, "spoilt_right",
-			       e->spoilt_seat < GAME_MAX_SEATS ? j_bool(e->spoilt_right) : NULL);
-	json_object_object_add(o, "paid", j_pair(e->paid[0], e->paid[1]));
-	return o;
-}
-
-static json_object *j_bidlog(const g304_bidlog *b)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "seat", j_seat(b->seat));
-	json_object_object_add(o, "value", b->value == 0 ? json_object_new_string("pass")
-							 : j_bid(b->value));
-	json_object_object_add(o, "asked_by", j_seat(b->asker));
-	json_object_object_add(o, "round", json_object_new_int(b->round));
-	return o;
-}
-
-/* ---- 304 at every table size (the state of a game_def_304 or
- * game_def_304six game is a g304) ---- */
-
-static json_object *j_trick(const game_def *def, const g304_trick *t)
-{
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "leader", j_seat(t->leader));
-	json_object *cards = json_object_new_array();
-	for (int i = 0; i < t->n && i < G304_SEATS_MAX; i++) {
-		json_object *c = json_object_new_object();
-		json_object_object_add(c, "seat", j_seat(t->seat[i]));
-		json_object_object_add(c, "card", j_card_or_down_in(def, t->card[i]));
-		json_object_object_add(c, "down", j_bool(t->down >> i & 1));
-		json_object_object_add(c, "shown", j_bool(t->shown >> i & 1));
-		json_object_object_add(c, "from_table", j_bool(t->tcard >> i & 1));
-		json_object_array_add(cards, c);
-	}
-	json_object_object_add(o, "cards", cards);
-	json_object_object_add(o, "winner", j_seat(t->winner));
-	return o;
-}
-
-/* Who sits out of a pcc: with four players the one partner (a seat or
- * null, as records have always shown it); with more, a list of seats. */
-static json_object *j_sitting_out(const g304 *g, uint8_t mask)
-{
-	if (g->seats == G304_SEATS)
-		return j_seat(g304_first_out(mask));
-	json_object *arr = json_object_new_array();
-	for (int s = 0; s < g->seats; s++)
-		if (mask >> s & 1)
-			json_object_array_add(arr, json_object_new_int(s));
-	return arr;
-}
-
-static json_object *j_legal(const game_def *def, const g304 *g, const g304_view *v)
-{
-	g304_legal l;
-	g304_legal_of(g, v->seat, &l);
-	json_object *o = json_object_new_object();
-	json_object_object_add(o, "actions", j_acts(def, l.acts));
-	/* null when no numeric bid is possible (only pcc, or no bid at all). */
-	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID &&
-		      l.bid_min <= G304_MAX_BID;
-	json_object_object_add(o, "bid_min", numeric ? json_object_new_int(l.bid_min) : NULL);
-	json_object_object_add(o, "pcc", j_bool(l.pcc_ok));
-	game_cards known = v->hand;
-	if (v->trump_card < g->ncards)
-		known |= (game_cards)1 << v->trump_card;
-	json_object_object_add(o, "cards", j_known(def, v->seat, l.cards, known));
-	return o;
-}
-
-static json_object *view_304(const game *gm, int seat)
-{
-	const game_def *def = gm->def;
-	const g304 *g = gm->state;
-	g304_view v;
-	g304_view_of(g, seat, &v);
-	json_object *o = j_view_head(def, v.seat, v.phase, v.deal_no, v.dealer, v.turn, v.hand);
-	json_object_object_add(o, "trumper", j_seat(v.trumper));
-	json_object_object_add(o, "bid", j_bid(v.bid));
-	json_object_object_add(o, "bidder", v.bid ? j_seat(v.bidder) : NULL);
-	json_object_object_add(o, "trump_card", j_card(def, v.trump_card));
-	char suit[2] = { suit_letter(v.trump_suit), '\0' };
-	json_object_object_add(o, "trump_suit", v.trump_suit >= 0 && v.trump_suit < SUIT_COUNT
-						? json_object_new_string(suit) : NULL);
-	json_object_object_add(o, "trump_down", j_bool(v.trump_down));
-	json_object_object_add(o, "trump_open", j_bool(v.trump_open));
-	json_object_object_add(o, "pcc", j_bool(v.pcc));
-	json_object_object_add(o, "sitting_out", j_sitting_out(g, v.sitting_out));
-	json_object_object_add(o, "asker", j_seat(v.asker));
-	json_object *bids = json_object_new_array();
-	for (int i = 0; i < v.nbidlog && i < G304_BIDLOG_MAX; i++)
-		json_object_array_add(bids, j_bidlog(&v.bidlog[i]));
-	json_object_object_add(o, "bids", bids);
-	json_object *tricks = json_object_new_array();
-	for (int i = 0; i < v.ntricks && i < G304_TRICKS_MAX; i++)
-		json_object_array_add(tricks, j_trick(def, &v.tricks[i]));
-	json_object_object_add(o, "tricks", tricks);
-	json_object_object_add(o, "tricks_won", j_pair(v.tricks_won[0], v.tricks_won[1]));
-	json_object_object_add(o, "exhausted", j_bool(v.exhausted));
-	json_object *caps = NULL;
-	if (v.caps_seat < g->seats) {
-		caps = json_object_new_object();
-		json_object_object_add(caps, "seat", j_seat(v.caps_seat));
-		json_object *order = json_object_new_array();
-		for (int i = 0; i < v.caps_norder && i < G304_TRICKS_MAX; i++)
-			json_object_array_add(order, j_card_or_down_in(def, v.caps_order[i]));
-		json_object_object_add(caps, "order", order);
-		json_object_object_add(caps, "next", json_object_new_int(v.caps_k));
-	}
-	json_object_object_add(o, "caps", caps);
-	json_object_object_add(o, "tokens", j_pair(v.tokens[0], v.tokens[1]));
-	json_object_object_add(o, "bank", json_object_new_int(v.bank));
-	json_object_object_add(o, "winner", j_seat(v.winner));
-	json_object_object_add(o, "last", v.last.outcome == G304_OUTCOME_NONE
-					  ? NULL : j_deal_end(&v.last));
-	json_object_object_add(o, "legal", j_legal(def, g, &v));
-	return o;
-}
-
-static json_object *end_304(const game *g) { return j_deal_end(&((const g304 *)g->state)->last); }
-
-/* The words the bot says at a 304 table; the second round's refusals name
- * its cards (eight, or six at six players). */
-static void refusal_304(char *buf, size_t len, const game *g, const game_result *res,
-			const char *const names[GAME_MAX_SEATS])
-{
-	const g304 *st = g->state;
-	if (st->ntricks == G304_TRICKS) {
-		text_refusal(buf, len, res, names);
-		return;
-	}
-	const char *round = "six"; /* the only other size today */
-	if (res->err == G304_ERR_PCC_FOUR)
-		snprintf(buf, len, "pcc may be bid only in the %s-card bidding", round);
-	else if (res->err == G304_ERR_BID8_PARTNER)
-		snprintf(buf, len, "your partner holds the highest %s-card bid: you must pass", round);
-	else if (res->err == G304_ERR_ASK_EIGHT)
-		snprintf(buf, len, "you cannot ask a partner in the %s-card bidding", round);
-	else
-		text_refusal_game_in(NULL, g->def, buf, len, res, names, NULL);
 }
 
 /* ---- Trump304 and Rook ---- */
@@ -430,12 +257,6 @@ json_object *replay_j_legal(const game *g, int seat, game_cards known)
 
 /* ---- One driver over engine/core/game.h for every game ---- */
 
-/* 304 and 304 for six, until their presentation carries its own (present.replay). */
-static const replay_game replay_games[] = {
-	{ &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 },
-	{ &game_def_304six, "deal_end", "tokens", view_304, end_304, refusal_304 },
-};
-
 /* Writes o as one compact line and releases it. */
 static int emit(FILE *out, json_object *o)
 {
@@ -472,12 +293,7 @@ static int emit_refused(FILE *out, size_t deal, long action, const char *text, c
 static const replay_game *replay_game_of(const game_def *def)
 {
 	const present *pr = present_find(def);
-	if (pr && pr->replay)
-		return pr->replay;
-	for (size_t i = 0; i < sizeof replay_games / sizeof replay_games[0]; i++)
-		if (replay_games[i].def == def)
-			return &replay_games[i];
-	return NULL;
+	return pr ? pr->replay : NULL;
 }
 
 json_object *replay_view(const game *g, int seat)
@@ -502,8 +318,7 @@ int replay_walk(const record *rec, replay_hook hook, void *ctx)
 	for (int s = 0; s < rec->nseats && s < GAME_MAX_SEATS; s++)
 		names[s] = rec->players[s];
 	int err;
-	const present *pr = present_find(def);
-	game *g = game_new(def, rec->nseats, rec->dealer, pr && pr->uses_rules ? &rec->rules : NULL, &err);
+	game *g = record_game_new(rec, &err);
 	if (!g)
 		return -1;
 	int ev_end = game_ev_parse(def, rg->end_event);

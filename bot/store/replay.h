@@ -88,6 +88,11 @@ struct json_object *replay_j_view_head(const game_def *def, int seat, int phase,
  * cut); null before its lead. */
 struct json_object *replay_j_trick(const game_def *def, int leader, int n, const uint8_t *seat, const uint8_t *cards,
 				   int winner, int cut);
+/* The names of the actions in acts (a bit per action number). */
+struct json_object *replay_j_acts(const game_def *def, uint32_t acts);
+/* The cards a seat may act with, only those in known (a view never leaks a
+ * card this way; one the engine offered beyond them is logged). */
+struct json_object *replay_j_known(const game_def *def, int seat, game_cards cards, game_cards known);
 /* {"seat", "value"}: a bid, or "pass" for value 0. */
 struct json_object *replay_j_bid(int seat, int value);
 /* What seat may do now: actions, the bid range and the cards it may act

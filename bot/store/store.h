@@ -97,7 +97,7 @@ typedef struct store_seat {
 	const char *name;    /* shown */
 	int computer;
 } store_seat;
-/* A new match of game ("304", "trump304", "rook"); *id receives its
+/* A new match of game (a game's record name, engine/core/game.h); *id receives its
  * number. rules_json is the record's "rules" object as text ("{}" for the
  * games without options). A seat whose name is NULL is not stored: the
  * record's players are the seats before it (Trump304 with 2 or 3). */
@@ -159,14 +159,14 @@ typedef struct store_match_info {
 	int winner;               /* -1: none */
 	int tokens[2];
 	char players[STORE_SEATS][256]; /* "" past the last seat (Trump304 with two or three) */
-	char game[16];            /* "304", "trump304", "rook" */
+	char game[16];            /* the game's record name (game_def.name) */
 } store_match_info;
 int store_match_info_get(store *s, int64_t id, store_match_info *out);
 /* The last n finished matches in a room (of every game), newest first;
  * returns how many. */
 int store_history(store *s, const char *net, const char *room, store_match_info *out, int n);
 
-/* ---- statistics, each of one game ("304", "trump304", "rook") ---- */
+/* ---- statistics, each of one game (by its record name) ---- */
 #define STORE_BANDS 4
 typedef struct store_stats {
 	char name[256];                  /* the name last seen */

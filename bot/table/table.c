@@ -26,7 +26,6 @@
 void table_settings_default(table_settings *s)
 {
 	memset(s, 0, sizeof *s);
-	g304_rules_default(&s->rules);
 	s->pace = PACE_CASUAL;
 	s->live_turn_seconds = 60;
 	s->casual_remind_seconds = 300;
@@ -37,7 +36,7 @@ void table_settings_default(table_settings *s)
 	s->turn_nudge_ms = TURN_NUDGE_MS;
 	s->computer_delay_ms = 700;
 	s->hints = 1;
-	snprintf(s->game, sizeof s->game, "304");
+	snprintf(s->game, sizeof s->game, "%s", present_at(0)->def->name); /* the registry's first */
 	snprintf(s->lang, sizeof s->lang, "en");
 }
 
@@ -804,58 +803,80 @@ static int parse_number(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
+/* The host's !set options, and the values each takes as `set` says them;
+ * the games' own options (present_option) come before these. */
+static const struct set_option {
+	const char *name, *values;
+} set_options[] = {
+	{ "pace", "live|casual|correspondence" }, { "level", "easy|normal|strong" }, { "think", "10-10000" },
+	{ "lastcard", "on|off" }, { "lang", "en|si|ta" },
+};
+#define SET_OPTIONS (sizeof set_options / sizeof set_options[0])
+
+/* A game option's values as `set` says them ("strict|lenient|off"). */
+static void option_values(const game_option *o, char *out, size_t len)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (int i = 0; o->onoff ? i < 2 : i < GAME_OPTION_WORDS && o->words[i]; i++) {
+		int k = snprintf(out + n, len - n, "%s%s", i ? "|" : "", o->onoff ? (i ? "off" : "on") : o->words[i]);
+		if (k < 0 || (size_t)k >= len - n)
+			break;
+		n += (size_t)k;
+	}
+}
+
+/* The games' options as `set` lists them: "bidding pagat|single, fives on|off, ...". */
+static const char *game_options_text(char *out, size_t len)
+{
+	const game_option *o;
+	size_t n = 0;
+	out[0] = '\0';
+	for (int k = 0; n < len && (o = present_option_at(k)); k++) {
+		char vals[80];
+		option_values(o, vals, sizeof vals);
+		int w = snprintf(out + n, len - n, "%s%s %s", k ? ", " : "", o->key, vals);
+		if (w < 0)
+			break;
+		n += (size_t)w;
+	}
+	return out;
+}
+
+/* The name of a !set option as the bot knows it, and the values it takes
+ * (in vals), or NULL for no such option. */
+static const char *set_option_find(const char *name, char *vals, size_t len)
+{
+	const game_option *o = present_option(name, 1);
+	if (o) {
+		option_values(o, vals, len);
+		return o->key;
+	}
+	for (size_t i = 0; i < SET_OPTIONS; i++)
+		if (!strcasecmp(name, set_options[i].name)) {
+			snprintf(vals, len, "%s", set_options[i].values);
+			return set_options[i].name;
+		}
+	return NULL;
+}
+
 /* Applies one !set choice; 0 with the option and value as the bot knows
  * them (*opt_out, static; val_out), whatever case or spelling was typed,
  * or -1 (nothing changed). What is said and stored is these, never the
  * words as typed. */
-/* Every !set option, and the values it takes as `set` says them. */
-static const struct set_option {
-	const char *name, *values;
-} set_options[] = {
-	{ "bidding", "pagat|single" }, { "fives", "on|off" }, { "scoring", "standard|bank" },
-	{ "caps", "strict|lenient|off" }, { "external_caps", "on|off" }, { "pace", "live|casual|correspondence" },
-	{ "level", "easy|normal|strong" }, { "think", "10-10000" }, { "lastcard", "on|off" }, { "lang", "en|si|ta" },
-};
-#define SET_OPTIONS (sizeof set_options / sizeof set_options[0])
-
-static const struct set_option *set_option_find(const char *name)
-{
-	for (size_t i = 0; i < SET_OPTIONS; i++)
-		if (!strcasecmp(name, set_options[i].name))
-			return &set_options[i];
-	return NULL;
-}
-
 static int apply_setting(table *t, const char *opt, const char *val, const char **opt_out, char *val_out,
 			 size_t len)
 {
 	static const char *const offon[] = { "off", "on" };
-	g304_rules *r = &t->set.rules;
+	const game_option *o = present_option(opt, 1);
 	int b;
 	long n;
-	char num[24];
+	char num[24], vals[80];
 	const char *shown = NULL;
-	if (!strcasecmp(opt, "bidding") && (!strcasecmp(val, "pagat") || !strcasecmp(val, "single"))) {
-		r->bidding = !strcasecmp(val, "single") ? G304_BIDDING_SINGLE : G304_BIDDING_PAGAT;
-		shown = r->bidding == G304_BIDDING_SINGLE ? "single" : "pagat";
-	} else if (!strcasecmp(opt, "fives") && (b = on_off(val)) >= 0) {
-		r->fives = (uint8_t)b;
-		shown = offon[b];
-	} else if (!strcasecmp(opt, "scoring") && (!strcasecmp(val, "standard") || !strcasecmp(val, "bank"))) {
-		r->scoring = !strcasecmp(val, "bank") ? G304_SCORING_BANK : G304_SCORING_STANDARD;
-		shown = r->scoring == G304_SCORING_BANK ? "bank" : "standard";
-	} else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "strict")) {
-		r->caps = G304_CAPS_STRICT;
-		shown = "strict";
-	} else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "lenient")) {
-		r->caps = G304_CAPS_LENIENT;
-		shown = "lenient";
-	} else if (!strcasecmp(opt, "caps") && !strcasecmp(val, "off")) {
-		r->caps = G304_CAPS_OFF;
-		shown = "off";
-	} else if (!strcasecmp(opt, "external_caps") && (b = on_off(val)) >= 0) {
-		r->external_caps = (uint8_t)b;
-		shown = offon[b];
+	if (o && (b = game_option_parse(o, val, 1)) >= 0) {
+		if (game_choices_set(&t->set.options, o->key, (uint8_t)b) < 0)
+			return -1;
+		shown = game_option_word(o, b);
 	} else if (!strcasecmp(opt, "pace") && !strcasecmp(val, "live")) {
 		t->set.pace = PACE_LIVE;
 		shown = "live";
@@ -883,7 +904,7 @@ static int apply_setting(table *t, const char *opt, const char *val, const char 
 	} else {
 		return -1;
 	}
-	*opt_out = set_option_find(opt)->name;
+	*opt_out = set_option_find(opt, vals, sizeof vals);
 	snprintf(val_out, len, "%s", shown);
 	return 0;
 }
@@ -892,16 +913,16 @@ static void cmd_set(table *t, const char *user, const char *name, int in_room, i
 {
 	(void)name, (void)in_room, (void)argc;
 	const char *opt = NULL;
-	char val[32];
+	char val[32], vals[256];
 	int lang = !strcasecmp(argv[1], "lang");
 	if (apply_setting(t, argv[1], argv[2], &opt, val, sizeof val) < 0) {
-		const struct set_option *o = set_option_find(argv[1]);
+		const char *o = set_option_find(argv[1], vals, sizeof vals);
 		if (lang)
 			table_tell(t, user, T_LANG_UNKNOWN, argv[2], text_lang_codes(), NULL);
 		else if (o) /* a known option: name the bad value and its choices */
-			table_tell(t, user, T_SET_BAD_VALUE, o->name, argv[2], o->values);
+			table_tell(t, user, T_SET_BAD_VALUE, o, argv[2], vals);
 		else
-			table_tell(t, user, T_SET_USAGE, NULL, NULL, NULL);
+			table_tell(t, user, T_SET_USAGE, game_options_text(vals, sizeof vals), NULL, NULL);
 		return;
 	}
 	table_enter(t); /* the new language, for what follows */

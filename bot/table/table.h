@@ -37,7 +37,8 @@ enum table_pace { PACE_LIVE, PACE_CASUAL, PACE_CORRESPONDENCE };
 #define TURN_NUDGES_MAX 3
 
 typedef struct table_settings {
-	g304_rules rules;          /* 304's options (bidding, fives, scoring, caps) */
+	game_choices options;      /* the game options chosen here (`set caps off`), by key: each
+	                            * game takes its own (game_rules_of); none: the game's defaults */
 	int pace;                  /* enum table_pace */
 	int live_turn_seconds;     /* live: a computer moves for an absent player after this */
 	int casual_remind_seconds; /* casual: a reminder after this */
@@ -61,7 +62,7 @@ typedef struct table_settings {
 	                            * a move the room saw typed is not repeated, the turn is named
 	                            * only in a line that goes out anyway, a trick is told in one
 	                            * line, and hands go privately when they change, not every turn */
-	char game[16];             /* what "!new" opens: "304", "304six", "trump304" or "rook" ([tables] game) */
+	char game[16];             /* what "!new" opens: a game's record name ([tables] game) */
 	char lang[4];              /* the room's language: "en", "ta" or "si" (text_lang_find) */
 } table_settings;
 void table_settings_default(table_settings *s);

@@ -341,7 +341,9 @@ void table_play_start(table *t, const char *user)
 		r = 0;
 	t->first_dealer = (int)(r % (uint32_t)t->nseats);
 	int err = 0;
-	game *g = game_new(t->gdef, t->nseats, t->first_dealer, t->pr->uses_rules ? &t->set.rules : NULL, &err);
+	game_rules opts;
+	game_rules_of(t->gdef, &t->set.options, &opts);
+	game *g = game_new(t->gdef, t->nseats, t->first_dealer, t->gdef->options ? opts.b : NULL, &err);
 	if (!g) {
 		table_tell_txt(t, user, T_ERROR, T_ERR_SETUP);
 		return;
@@ -351,7 +353,7 @@ void table_play_start(table *t, const char *user)
 		char rules[TSTORE_RULES_MAX];
 		store_seat ss[TABLE_SEATS];
 		memset(ss, 0, sizeof ss);
-		t->pr->rules_json(t, rules, sizeof rules);
+		tstore_rules_json(t->gdef, &opts, rules, sizeof rules);
 		for (int s = 0; s < t->nseats; s++)
 			ss[s] = (store_seat){ t->seats[s].computer ? "" : t->seats[s].user, t->seats[s].name,
 					      t->seats[s].computer };

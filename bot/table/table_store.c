@@ -9,9 +9,9 @@
 #include "table_store.h"
 #include "text_lang.h"
 
-static const char *const bidding_w[] = { "pagat", "single" };
-static const char *const scoring_w[] = { "standard", "bank" };
-static const char *const caps_w[] = { "strict", "lenient", "off" };
+/* The seats a meta lists when the table has no more: every cardbot before
+ * tables of six wrote four, and still does, so that they read it back. */
+#define META_SEATS 4
 
 /* A table's settings in its meta, each a number with its range: written
  * and read from these two lists, in this order. */
@@ -33,24 +33,25 @@ static const struct meta_int {
 	{ "computer_level", 0, 2, offsetof(table_settings, computer_level) },
 	{ "computer_think_ms", 0, 1 << 24, offsetof(table_settings, computer_think_ms) },
 };
-/* 304's options (uint8_t in g304_rules), before the numbers above. */
-static const struct meta_rule {
-	const char *key;
-	int hi;
-	size_t off;
-} meta_rules[] = {
-	{ "bidding", 1, offsetof(g304_rules, bidding) }, { "fives", 1, offsetof(g304_rules, fives) },
-	{ "scoring", 1, offsetof(g304_rules, scoring) }, { "caps", 2, offsetof(g304_rules, caps) },
-	{ "external_caps", 1, offsetof(g304_rules, external_caps) },
-};
 #define NMETA_INTS (sizeof meta_ints / sizeof meta_ints[0])
-#define NMETA_RULES (sizeof meta_rules / sizeof meta_rules[0])
 
-void tstore_rules_json(const g304_rules *r, char *out, size_t len)
+void tstore_rules_json(const game_def *def, const game_rules *r, char *out, size_t len)
 {
-	snprintf(out, len, "{\"bidding\": \"%s\", \"fives\": \"%s\", \"scoring\": \"%s\", \"caps\": \"%s\", \"external_caps\": \"%s\"}",
-		 bidding_w[r->bidding & 1], r->fives ? "on" : "off", scoring_w[r->scoring & 1],
-		 caps_w[r->caps <= G304_CAPS_OFF ? r->caps : 0], r->external_caps ? "on" : "off");
+	size_t n = (size_t)snprintf(out, len, "{");
+	for (const game_option *o = def->options; o && o->key && n < len; o++)
+		n += (size_t)snprintf(out + n, len - n, "%s\"%s\": \"%s\"", o == def->options ? "" : ", ", o->key,
+				      game_option_word(o, r->b[o->off]));
+	if (n < len)
+		snprintf(out + n, len - n, "}");
+}
+
+/* The number of words option o takes. */
+static int option_count(const game_option *o)
+{
+	int n = 0;
+	while (n < GAME_OPTION_WORDS && o->words[n])
+		n++;
+	return n;
 }
 
 void tstore_deck_json(const card deck[CARD_COUNT], char *out, size_t len)
@@ -79,9 +80,13 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(o, "nseats", json_object_new_int(t->nseats));
 	json_object *set = json_object_new_object();
 	const table_settings *s = &t->set;
-	for (size_t i = 0; i < NMETA_RULES; i++)
-		json_object_object_add(set, meta_rules[i].key,
-				       json_object_new_int(*((const uint8_t *)&s->rules + meta_rules[i].off)));
+	/* The games' options, before the numbers above: every option any game
+	 * has, as its value's number (chosen, else the option's default). */
+	const game_option *go;
+	for (int k = 0; (go = present_option_at(k)); k++) {
+		int v = game_choices_get(&s->options, go->key);
+		json_object_object_add(set, go->key, json_object_new_int(v >= 0 ? v : go->dflt));
+	}
 	for (size_t i = 0; i < NMETA_INTS; i++)
 		json_object_object_add(set, meta_ints[i].key,
 				       json_object_new_int(*(const int *)((const char *)s + meta_ints[i].off)));
@@ -89,7 +94,7 @@ int tstore_meta(const table *t, char *out, size_t len)
 	json_object_object_add(o, "settings", set);
 	/* Four seats (as every cardbot before six-player 304 wrote), or six. */
 	json_object *seats = json_object_new_array();
-	for (int i = 0; i < (t->nseats > G304_SEATS ? TABLE_SEATS : G304_SEATS); i++) {
+	for (int i = 0; i < (t->nseats > META_SEATS ? TABLE_SEATS : META_SEATS); i++) {
 		const seat *st = &t->seats[i];
 		json_object *j = json_object_new_object();
 		json_object_object_add(j, "user", json_object_new_string(st->user));
@@ -175,12 +180,13 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 			if (get_int(set, meta_ints[i].key, meta_ints[i].lo, meta_ints[i].hi,
 				    (int *)((char *)&s + meta_ints[i].off)) < 0)
 				bad = meta_ints[i].key;
-		for (size_t i = 0; i < NMETA_RULES && !bad; i++) {
-			uint8_t *p = (uint8_t *)&s.rules + meta_rules[i].off;
-			v = *p;
-			if (get_int(set, meta_rules[i].key, 0, meta_rules[i].hi, &v) < 0)
-				bad = meta_rules[i].key;
-			*p = (uint8_t)v;
+		const game_option *go;
+		for (int k = 0; !bad && (go = present_option_at(k)); k++) {
+			v = -1;
+			if (get_int(set, go->key, 0, option_count(go) - 1, &v) < 0)
+				bad = go->key;
+			else if (v >= 0 && game_choices_set(&s.options, go->key, (uint8_t)v) < 0)
+				bad = go->key;
 		}
 		/* Absent (an older cardbot): the room's language stays as configured. */
 		char lang[sizeof s.lang];
@@ -197,7 +203,7 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 	json_object *arr;
 	size_t nsaved = 0;
 	if (!bad && (!json_object_object_get_ex(o, "seats", &arr) || !json_object_is_type(arr, json_type_array)
-		     || ((nsaved = json_object_array_length(arr)) != G304_SEATS && nsaved != TABLE_SEATS)))
+		     || ((nsaved = json_object_array_length(arr)) != META_SEATS && nsaved != TABLE_SEATS)))
 		bad = "seats";
 	for (int i = 0; !bad && i < (int)nsaved; i++) {
 		json_object *j = json_object_array_get_idx(arr, (size_t)i);
@@ -218,11 +224,13 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 		if (!bad && json_object_object_get_ex(j, "mid_match", &kv) && get_int(j, "mid_match", 0, 1, &mid) == 0)
 			seats[i].mid_match = mid;
 	}
-	int first = 0, votes = 0, nseats = G304_SEATS;
+	int first = 0, votes = 0, nseats = META_SEATS;
 	if (!bad && (get_int(o, "first_dealer", 0, TABLE_SEATS - 1, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
 		bad = "first_dealer";
-	/* The game (absent in metas from before Trump304 and Rook: 304). */
-	char gname[16] = "304";
+	/* The game (absent in metas from before there were several: the
+	 * registry's first, bot/games/present.c). */
+	char gname[16];
+	snprintf(gname, sizeof gname, "%s", present_at(0)->def->name);
 	json_object *gv;
 	if (!bad && json_object_object_get_ex(o, "game", &gv) && get_str(o, "game", gname, sizeof gname) < 0)
 		bad = "game";
@@ -282,7 +290,7 @@ static int rebuild(table *t, const record *r, int64_t id, char *err, size_t errl
 {
 	const present *pr = present_find(r->game);
 	int e = 0;
-	game *g = pr ? game_new(r->game, r->nseats, r->dealer, pr->uses_rules ? &r->rules : NULL, &e) : NULL;
+	game *g = pr ? record_game_new(r, &e) : NULL;
 	if (!g) {
 		snprintf(err, errlen, "match %lld: the game cannot be set up", (long long)id);
 		return -1;
@@ -312,8 +320,7 @@ static int rebuild(table *t, const record *r, int64_t id, char *err, size_t errl
 	t->gdef = r->game;
 	t->pr = pr;
 	t->nseats = r->nseats;
-	if (pr->restored)
-		pr->restored(t, r);
+	game_choices_of(r->game, &r->rules, &t->set.options); /* the options the match was begun with */
 	t->first_dealer = r->dealer;
 	t->match_id = id;
 	t->deal_idx = (int)r->ndeals;

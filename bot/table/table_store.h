@@ -24,8 +24,9 @@
 int tstore_meta(const table *t, char *out, size_t len);
 /* Sets seats, settings and state from a meta; -1 (and err) when malformed. */
 int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen);
-/* A record rules object, a deck as a JSON array. */
-void tstore_rules_json(const g304_rules *r, char *out, size_t len);
+/* A record's rules object: def's options as r has them ("{}": none). */
+void tstore_rules_json(const game_def *def, const game_rules *r, char *out, size_t len);
+/* A deck as a JSON array. */
 void tstore_deck_json(const card deck[CARD_COUNT], char *out, size_t len);
 /* Rebuilds t->game from stored match `id` by replaying it through the
  * engine; sets the deal and action counters. -1 (and err) when the record

@@ -3,20 +3,12 @@
 #define CARDBOT_TEXT_H
 
 #include <stddef.h>
-#include "g304.h"
 #include "game.h"
 
-/* Writes into buf (always NUL-terminated when len > 0, cut short if need be)
- * why a 304 game (game_def_304) refused res, in words addressed to the player
- * who acted: "you must follow suit: you hold hearts". res->err and res->a are
- * g304's numbers (enum g304_err and its parameter). names are the players'
- * names by seat (borrowed; a NULL entry reads as "seat N"). The only card a
- * message ever names is one the acting player named. Returns the length of
- * the whole message, like snprintf, so a result >= len means it was cut short. */
-size_t text_refusal(char *buf, size_t len, const game_result *res, const char *const *names);
-
-/* As text_refusal, for a deal that a game refused: over, the match has
- * ended; else the previous deal has not. */
+/* Writes into buf (always NUL-terminated when len > 0, cut short if need
+ * be) why a game refused a deal: over, the match has ended; else the
+ * previous deal has not. Returns the whole length, like snprintf. (A
+ * game's refusals of actions: text_refusal_game_in, text_lang.h.) */
 size_t text_deal_refused(char *buf, size_t len, int over);
 
 /* Everything the bot says at a table, in one list: each id with its English
@@ -40,56 +32,21 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_ERR_SETUP, "the game could not be set up") \
 	X(T_ERR_MEMORY, "out of memory") \
 	X(T_ERR_TOO_MANY_TABLES, "too many tables are open on this bot") \
-	X(T_DEAL, "Deal {1}: {2} deals; {3} bids first. Hands are sent privately.") \
 	X(T_TURN_BID, "{1}: your turn to bid ({2}).") \
-	X(T_TURN_TRUMP, "{1}: choose your trump card privately (/msg me trump CARD).") \
 	X(T_TURN_PLAY, "{1}: your turn to play.") \
-	X(T_REJECTED, "{1} throws in the hand ({2} points): same dealer, new cards.") \
 	X(T_BID, "{1} bids {2}") \
 	X(T_BID_RANGE, "{1} or more, or pass") \
-	X(T_BID_RANGE_PARTNER, "{1} or more, partner, or pass") \
-	X(T_BID_RANGE_PCC, "{1} or more, pcc, or pass") \
-	X(T_BID_PCC_OR_PASS, "pcc or pass") \
 	X(T_BID_PASS_ONLY, "pass") \
-	X(T_BID_PASS_OR_PARTNER, "pass or partner") \
 	X(T_BID_EXACT_OR_PASS, "{1}, or pass") \
 	X(T_BID_EXACT_MUST, "{1}: you must bid") \
 	X(T_BID_MORE, "{1} or more") \
-	X(T_BID_FOR_PARTNER, "{1} answers for their partner: {2}") \
 	X(T_PASS, "{1} passes") \
-	X(T_PASS_FOR_PARTNER, "{1} answers for their partner: pass") \
-	X(T_ASK, "{1} asks {2} to bid") \
 	X(T_BIDDING_WON, "{1} wins the bidding at {2}") \
 	X(T_TRUMP_SET, "{1} lays a trump card face down") \
-	X(T_DEALT_REST, "the last four cards are dealt; eight-card bidding, {1} first (250 or more, pcc, or pass)") \
-	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
-	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
-	X(T_PCC_SITS_OUT, "{1} sits out this deal: {2} plays alone and must win every trick") \
-	X(T_DEALT_REST6, "two more cards each are dealt; six-card bidding, {1} first (250 or more, pcc, or pass)") \
-	X(T_BID6_WON, "{1} wins the six-card bidding at {2}") \
-	X(T_PCC_SIT_OUT6, "{1} sit out this deal: {2} plays alone and must win every trick") \
-	X(T_PCC_LOST, "{1} has lost a trick, so the pcc is lost: I play out the rest of the deal for everyone at once") \
-	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
-	X(T_OPENED, "{1} opens the game: trumps are {2}; the card laid face down was {3}") \
 	X(T_PLAYED, "{1} {2}") \
-	X(T_PLAYED_DOWN, "{1} plays face down") \
-	X(T_PLAYED_TRUMP_CARD, "{1} cuts with the trump card (face down)") \
-	X(T_NO_TRUMP, "no trump was played") \
-	X(T_REVEALED, "trumps are {1}! the trump card is {2}") \
-	X(T_TURNED_UP, "{1} had played {2}") \
 	X(T_TRICK, "{1} wins trick {2}") \
-	X(T_TRICK_ALL, "trick {2}:{3}; {1} wins it") \
-	X(T_CAPS_CALLED, "{1} calls CAPS and will play: {2}. I play those cards in turn; anyone else may type {3}finish to have me play theirs to the end of the deal.") \
-	X(T_FINISH_OK, "{1}: I will play your cards to the end of this deal.") \
-	X(T_FINISH_NOT_NOW, "[{1}] {2}finish works after a caps call, to have me play your cards to the end of the deal") \
-	X(T_CAPS_BROKEN, "{1} cannot play the caps order: the call has failed") \
-	X(T_CAPS_RESULT, "caps: {1} ({2})") \
-	X(T_PASSED_OUT, "all pass: no play this deal") \
-	X(T_SPOILT_RIGHT, "{1} calls spoilt trumps, rightly: the deal is void and the same dealer deals again") \
-	X(T_SPOILT_WRONG, "{1} calls spoilt trumps, wrongly: that side pays for the violation") \
 	X(T_MADE, "{1}'s side bid {2} and took {3}: made") \
 	X(T_FAILED, "{1}'s side bid {2} and took {3}: failed") \
-	X(T_TOKENS, "tokens: {1} {3} {2}") \
 	X(T_MATCH_WON, "the match is over: {1} win!") \
 	X(T_MATCH_OVER_HINT, "{start} for another match with the same seats.") \
 	X(T_REFUSED, "[{1}] {2}") \
@@ -100,7 +57,6 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_REFUSED_ROOM, "{1}: not accepted (I told you why privately).") \
 	X(T_STOOD_IN, "{1} is away: a computer player moves for them") \
 	X(T_WARN, "{1}: still your turn; {2} seconds left before a computer player moves for you.") \
-	X(T_G_WARN, "{1}: still your turn; {2} seconds left before a random move is made for you.") \
 	X(T_REMIND, "{1}: the table is waiting for you.") \
 	X(T_LEFT_OPEN, "{1} leaves the table") \
 	X(T_LEFT_PLAYING, "{1} has left; their seat is kept for {2} seconds, then anyone may {prefix}sit in it") \
@@ -119,8 +75,6 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_STATS_DEALS, "deals {1} (won {2}); bids made:") \
 	X(T_STATS_BAND, "{1} {2}/{3}") \
 	X(T_STATS_NO_BIDS, " none yet") \
-	X(T_BAND_UNDER_200, "under 200") \
-	X(T_BAND_250_OVER, "250 and over") \
 	X(T_STATS_CAPS, "; caps called {1} (right {2})") \
 	X(T_STATS_TRUMPER, "; as trumper {1} deals, {2} points on average") \
 	X(T_TOP, "Leaderboard for {1}: {2}") \
@@ -155,9 +109,6 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_USAGE_BOT, "bot [SEAT|all]") \
 	X(T_USAGE_UNBOT, "unbot SEAT (a seat held by a computer player)") \
 	X(T_USAGE_RECORD, "record [number]") \
-	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
-	X(T_USAGE_BID_T304, "bid N (150 to 300 in tens, or 304)") \
-	X(T_USAGE_BID_ROOK, "bid N (70 to 200 in fives)") \
 	X(T_USAGE_EXCHANGE, "exchange CARD CARD") \
 	X(T_USAGE_DISCARD, "discard CARD") \
 	X(T_USAGE_LANG, "lang en|si|ta") \
@@ -181,22 +132,17 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TABLE_FULL, "[{1}] every seat is taken.") \
 	X(T_SIT, "{1} sits in seat {2}") \
 	X(T_SIT_REPLACE, "{1} takes seat {3} from {2}") \
-	X(T_READY, "four are seated: {prefix}start to deal") \
 	X(T_LEFT_TO_COMPUTER, "{1} leaves; a computer player takes the seat until someone {prefix}sits in it") \
 	X(T_BOT_ADDED, "{1} (a computer player) sits in seat {2}") \
 	X(T_NO_FREE_SEAT, "[{1}] there is no free seat for a computer player.") \
 	X(T_BOT_REMOVED, "{1} leaves the table") \
-	X(T_SET_USAGE, "usage: set OPTION VALUE; options: bidding pagat|single, fives on|off, scoring standard|bank, caps strict|lenient|off, external_caps on|off, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lastcard on|off, lang en|si|ta") \
+	X(T_SET_USAGE, "usage: set OPTION VALUE; options: {1}, pace live|casual|correspondence, level easy|normal|strong, think MILLISECONDS (10-10000), lastcard on|off, lang en|si|ta") \
 	X(T_SET_DONE, "{1} is now {2}") \
 	X(T_SET_BAD_VALUE, "{1} cannot be \"{2}\": the choices are {3}") \
-	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
-	X(T_MATCH_STARTS, "a match of 304 begins: {1} against {2}; 11 tokens each") \
-	X(T_MATCH_STARTS6, "a match of 304 for six begins: {1} against {2}; 11 tokens each") \
 	X(T_NOTIFY_START, "a game of 304 is starting in {1}") \
 	X(T_TRUMP_PRIVATELY, "[{1}] choose your trump card in a private message to me, not in the channel.") \
 	X(T_NO_POSITION, "There is no card at position {1} in your hand ({prefix}hand shows it, numbered).") \
 	X(T_BAD_CARD, "I cannot read \"{1}\" as a card: try js, J\xe2\x99\xa0, 10h, th, or its position in your hand.") \
-	X(T_DOWN_PRIVATELY, "[{1}] that card would go face down: send it to me privately (/msg me play CARD). Nothing was played.") \
 	X(T_NO_HAND, "[{1}] no cards are dealt at the moment.") \
 	X(T_NO_LAST, "[{1}] no trick has been played yet in this deal.") \
 	X(T_NOT_SEATED, "[{1}] you do not have a seat at this table ({prefix}sit takes one).") \
@@ -222,12 +168,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_INTRO, "The commands of every game (in a channel start them with {1}; in private the {1} is optional; {1}help COMMAND explains one): ") \
 	X(T_HELP_SAME_WORDS, "{1}lang en|si|ta: I write in English, தமிழ் or සිංහල; the commands are the same words in every language.") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
-	X(T_HELP_FINISH, "{1}finish: after someone calls caps, let me play your cards to the end of the deal") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
 	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc in the second round for partner close caps (your partner sits out, with six players both partners, and you must win every trick)") \
 	X(T_HELP_BOT, "{1}bot [SEAT|all]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; {1}bot all fills every free seat; a player who left keeps their seat for its grace)") \
-	X(T_HELP_CAPS, "{1}caps CARD CARD ...: claim every remaining trick, naming all your cards in the order you will play them") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
 	X(T_HELP_HELP, "{1}help [COMMAND]: list the commands, or explain one") \
 	X(T_HELP_LANG, "{1}lang [en|si|ta]: the language I write to you in (en English, ta தமிழ், si සිංහල); {1}set lang CODE sets the room's. Commands are the same words in every language.") \
@@ -238,16 +182,12 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_LAST, "{1}last: the last trick (face-down cards stay face down unless they were turned up); not in Rook, where taken tricks stay face down until the hand ends") \
 	X(T_HELP_LEAVE, "{1}leave: give up your seat (during a match a computer player takes it; until the deal ends you may take back only that seat)") \
 	X(T_HELP_NOTIFY, "{1}notify: be told privately when a table opens or a game starts in this channel (again to stop)") \
-	X(T_HELP_OPEN, "{1}open: as trumper, before the first card, play an open game (the trump card is shown)") \
-	X(T_HELP_PARTNER, "{1}partner: ask your partner to bid in your place (four-card bidding)") \
 	X(T_HELP_PASS, "{1}pass: pass in the bidding") \
 	X(T_HELP_PLAY, "{1}play CARD (or {1}p): play a card by name (js, J\xe2\x99\xa0, 10h, th) or by its position in your hand; {1}play trump plays the trump card. Face-down plays go privately: /msg me play CARD") \
-	X(T_HELP_REDEAL, "{1}redeal: as first bidder, throw in four cards worth under 15 points") \
 	X(T_HELP_RULES, "{1}rules [more]: the game in a few sentences; {1}rules more: this table's options; where no table is open, what each game is") \
 	X(T_HELP_SCORE, "{1}score: the tokens (or points) of every side, and in Trump304 who paid whom in the last deal") \
 	X(T_HELP_SET, "{1}set OPTION VALUE: between matches, change bidding, fives, scoring, caps, external_caps, pace, level or think; lastcard on (a player's last card is played for them) or off, and lang (the room's language) at any time (remembered for this channel; a wrong value gets that option's choices, an unknown option the list of them all)") \
 	X(T_HELP_SIT, "{1}sit [SEAT]: take a seat (1-4, or 1-6 at a table of six), also one held by a computer player or by someone who left; within a deal, only the seat you held in it") \
-	X(T_HELP_SPOILT, "{1}spoilt: call spoilt trumps (the trumper's opponents hold no trump); a wrong call is a violation") \
 	X(T_HELP_START, "{1}start: deal the first hand of a match once every seat is taken") \
 	X(T_HELP_STOP, "{1}stop: vote to end the table (a majority of seated players, or an operator; those who took a computer's seat mid-match count only when no other player is left)") \
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
@@ -257,11 +197,6 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_TOP, "{1}top: this channel's leaderboard in the table's game (matches won, then deals won)") \
 	X(T_HELP_HISTORY, "{1}history: the last matches finished at this table, of every game, with their numbers") \
 	X(T_HELP_RECORD, "{1}record [number]: the record of a finished match (the last one by default), sent to you") \
-	X(T_STATE_BID4, "four-card bidding") \
-	X(T_STATE_BID4_HIGH, "four-card bidding, {1} by {2}") \
-	X(T_STATE_TRUMP, "{1} is choosing a trump card") \
-	X(T_STATE_BID8, "eight-card bidding, {1} to beat") \
-	X(T_STATE_BID6, "six-card bidding, {1} to beat") \
 	X(T_STATE_TRICK, "trick {1}") \
 	X(T_STATE_LED, ", {1} led") \
 	X(T_STATE_TRUMPS, ", trumps {1}") \
@@ -271,15 +206,10 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_STATE_BETWEEN, "between deals") \
 	X(T_STATE_YOUR_TURN, ", your turn") \
 	X(T_HAND, "[{1}] hand: {2}") \
-	X(T_HAND_TRUMP_CARD, " | trump card on the table: {1}") \
 	X(T_HAND_MAY_PLAY, " | you may play: {1}") \
-	X(T_HAND_OR_TRUMP_CARD, " or the trump card (play trump)") \
-	X(T_HAND_ONLY_TRUMP_CARD, " | your only card to play is the trump card on the table, {1}: play trump") \
 	X(T_HAND_CHOOSE_TRUMP, " | choose your trump card: /msg me trump CARD") \
-	X(T_INSPECTION, "[{1}] trick {2}, face down:{3}") \
 	X(T_SEAT_LIST_COMPUTER, " (computer)") \
 	X(T_SEAT_LIST_AWAY, " (away)") \
-	X(T_TABLE_TOKENS, " | tokens {1}") \
 	X(T_TABLE_WAITING, " | waiting for {1} ({2})") \
 	X(T_PHASE_DEAL, "deal") \
 	X(T_PHASE_BID4, "bid4") \
@@ -296,35 +226,19 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_PHASE_DISCARD, "discard") \
 	X(T_TABLE_TRICK, " | trick {1}:{2}") \
 	X(T_TABLE_TRUMPS, " | trumps {1}") \
-	X(T_TABLE_TRICKS, " | tricks {1}") \
 	X(T_TABLE_HIGH_BID, " | high bid {1} by {2}") \
 	X(T_TABLE_TIME_LEFT, " | {1} s left for this turn") \
 	X(T_TABLE_IDLE, " | no match in progress; {prefix}start when every seat is taken") \
-	X(T_FACE_DOWN, "(face down)") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
-	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
-	X(T_RULES6, "{1}: 304 for six | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
-	X(T_ABOUT_304, "{1}: 304 is played by four, partners sitting opposite, with 32 cards (7 to ace). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2, and J and 9 rank highest. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Four more cards each, a second bidding from 250, then eight tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
-	X(T_ABOUT_304SIX, "{1}: 304 for six is played by two teams of three, sitting alternately, with 36 cards (6 to ace; the sixes are worth nothing). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Two more cards each, a second bidding from 250, then six tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
-	X(T_ABOUT_T304, "{1}: Trump304 is 304 for two, three or four players (two: a draw pile; three: the trumper may swap two cards with the centre; four: partners opposite). The points are in the cards: J 30, 9 20, A 11, 10 10, K 3, Q 2. Bid 150 to 300 in tens, or 304, for the points you will take in tricks; if all pass, the dealer must bid 150. The trumper lays a trump card face down; one who cannot follow suit may ask to have the trump shown, and only a shown trump cuts. After each deal the losers pay the winners tokens; play goes on until {prefix}stop. At the live pace a turn left too long gets a random legal card. {prefix}rules more: this table's options.") \
-	X(T_ABOUT_ROOK, "{1}: Rook is played by four, partners sitting opposite, with 57 cards: 1 to 14 in red, green, yellow and black, and the Rook. Counters score: each 5 is 5 points, each 10 and 14 is 10, each 1 is 15, the Rook 20, and the side with most tricks gets 20 more: 200 a hand. Bid 70 to 200 in fives (a pass is final); the winner takes the nest card, discards one face down, names the trump colour (the Rook is always a trump) and leads. Follow suit if you can. Make the bid and you score what you took; fall short and the bid is taken off your score. The first team to 500 wins. {prefix}rules more: this table's options.") \
-	X(T_GAME_304, "304") \
-	X(T_GAME_304SIX, "304 for six") \
-	X(T_GAME_T304, "Trump304") \
-	X(T_GAME_ROOK, "Rook") \
 	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
 	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
 	X(T_G_READY, "all {1} seats are taken: {prefix}start to deal") \
 	X(T_G_MATCH_STARTS, "a match of {1} begins: {2}") \
-	X(T_G_T304_TERMS, "after each deal the losing side pays the winners in tokens (totals may go below zero); {prefix}stop ends the match") \
-	X(T_G_ROOK_TERMS, "first team to 500 wins") \
 	X(T_G_DEAL, "Deal {1}: {2} deals; {3} speaks first. Hands are sent privately.") \
-	X(T_G_TURN_TRUMP, "{1}: lay your trump card face down, privately (/msg me trump CARD).") \
 	X(T_G_TURN_EXCHANGE, "{1}: exchange two cards with the centre privately (/msg me exchange CARD CARD) or {prefix}keep.") \
 	X(T_G_TURN_DISCARD, "{1}: you took the nest card; discard one card that is not a counter, privately (/msg me discard CARD).") \
-	X(T_G_TURN_COLOUR, "{1}: name the trump colour ({prefix}trump red, green, yellow or black).") \
 	X(T_G_TURN_PLAY_REVEAL, "{1}: your turn to play (or {prefix}reveal to have the trump shown).") \
 	X(T_G_EXCHANGED, "{1} puts two cards down and takes the centre") \
 	X(T_G_KEPT, "{1} keeps the hand (no exchange)") \
@@ -335,24 +249,14 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_CUT, "{1} {2} (cuts)") \
 	X(T_G_DRAW, "{1} draws ({2} left in the pile)") \
 	X(T_G_SPOILT, "spoilt trumps: every trump was on {1}'s side; the deal is void") \
-	X(T_G_TOKENS, "tokens: {1}") \
-	X(T_G_PAID, "{1} tokens from {2} to {3}") \
-	X(T_G_PAID_LINE, "{1}") \
 	X(T_G_LAST_DEAL, " | last deal: {1}") \
 	X(T_G_CUT_OFFER, "{1}: you may cut the deck before the next deal: {prefix}cut N (1 to {3}), within {2} s.") \
 	X(T_G_CUT_USAGE, "[{1}] cut N: N from 1 to {2} cards go from the top to the bottom of the deck") \
-	X(T_G_NO_REVIEW, "[{1}] in Rook taken tricks may not be looked at again until the hand ends: each trick is shown once, when it is taken.") \
-	X(T_G_NEST, "{1} wins the bidding at {2} and takes the nest card") \
 	X(T_G_DISCARDED, "{1} discards a card face down") \
 	X(T_G_TRUMP_COLOUR, "{1} names trumps: {2}") \
-	X(T_G_ROOK_MADE, "{1}'s team bid {2} and took {3}: made") \
-	X(T_G_ROOK_SET, "{1}'s team bid {2} and took {3}: set") \
-	X(T_G_ROOK_SCORE, "score: {1} {3} {2}") \
-	X(T_G_TIMED_OUT, "{1} ran out of time: a random legal move is made for them") \
 	X(T_G_PRIVATELY, "[{1}] send that to me privately (/msg me ...): it names a card that goes face down. Nothing was done.") \
 	X(T_G_NOT_IN_GAME, "[{1}] there is no {2} in {3}.") \
 	X(T_G_BAD_COLOUR, "I cannot read \"{1}\" as a colour: red, green, yellow or black.") \
-	X(T_G_BAD_ROOK_CARD, "I cannot read \"{1}\" as a card: try 14r, 5b, rook, or its position in your hand.") \
 	X(T_G_REF_TURN, "it is not your turn: waiting for {1}") \
 	X(T_G_REF_FOLLOW, "you must follow suit ({1})") \
 	X(T_G_REF_HAND, "that card is not in your hand") \
@@ -367,22 +271,9 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_STATE_BID, "bidding") \
 	X(T_G_STATE_HIGH, ", {1} by {2}") \
 	X(T_G_STATE_TRUMP, "{1} is choosing the trump") \
-	X(T_G_STATE_EXCHANGE, "{1} may exchange with the centre") \
-	X(T_G_STATE_DISCARD, "{1} is discarding") \
 	X(T_G_STATE_PILE, ", {1} in the pile") \
-	X(T_G_HAND_TRUMP_CARD, " | your trump card (face down): {1}") \
-	X(T_G_HAND_EXCHANGE, " | exchange CARD CARD or keep") \
-	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
-	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
-	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} | change with {prefix}set pace or {prefix}new before {prefix}start") \
-	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
 	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
-	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
-	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
-	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
-	X(T_HELP_DISCARD, "{1}discard CARD: Rook, privately: the bidder discards one card that is not a counter") \
 	X(T_NOBODY, "nobody") \
 	X(T_SEAT_N, "seat {1}") \
 	X(T_ANOTHER_PLAYER, "another player") \
@@ -396,15 +287,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_SUIT_DIAMONDS, "diamonds") \
 	X(T_SUIT_CLUBS, "clubs") \
 	X(T_SUIT_NONE, "no suit") \
-	X(T_ROOK_RED, "red") \
-	X(T_ROOK_GREEN, "green") \
-	X(T_ROOK_YELLOW, "yellow") \
-	X(T_ROOK_BLACK, "black") \
 	X(T_EMPTY_SEAT, "an empty seat") \
-	X(T_NOT_CALLED, "nobody called it") \
-	X(T_WORD_OPEN, "open") \
-	X(T_WORD_CLOSED, "closed") \
-	X(T_WORD_FACE_DOWN, "face down") \
 	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West") \
 	X(T_COMPUTER_NAMES6, "Robo-North Robo-NorthEast Robo-SouthEast Robo-South Robo-SouthWest Robo-NorthWest") \
 	X(T_VIA_DIRECT_ROOM, "in our direct room: ") \
@@ -424,30 +307,27 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	  "again; if this keeps happening, check that your client shares keys with unverified devices.") \
 	X(T_G_SIDES_AGAINST, "{1} against {2}") \
 	X(T_G_SIDES_ALONE, "{1}, each on their own") \
-	X(T_CAPS_CORRECT, "correct") \
-	X(T_CAPS_LATE, "late") \
-	X(T_CAPS_EARLY, "early") \
 	X(T_NAME_ROOM, "Which channel? Name it first: /msg me #channel {1}") \
 	X(T_NOTIFY_OPEN_ON, "[{1}] No table is open here: I will tell you privately when one opens ({prefix}notify again to stop).") \
 	X(T_NOTIFY_OPEN_OFF, "[{1}] I will no longer tell you when a table opens here.") \
 	X(T_NOTIFY_OPENED, "A {2} table is open in {1}: {prefix}sit there to play.") \
 	X(T_GAMES_INTRO, "The games I host ({1}new GAME [PLAYERS] in a channel opens a table; at a table {1}rules gives its options):") \
-	X(T_BRIEF_304, "304: four players in two teams bid for the right to choose a trump card, then take tricks for the 304 card points, by the Jaffna rules ({1}304)") \
-	X(T_BRIEF_304SIX, "304 for six: the same game for six players in two teams of three ({1}new 304 6)") \
-	X(T_BRIEF_T304, "Trump304: two, three or four players; the trumper lays the trump card face down, the losers pay tokens after each deal, and play goes on until the table stops ({1}new trump304 3)") \
-	X(T_BRIEF_ROOK, "Rook: four players in two teams, coloured cards 1 to 14 and the Rook bird; the highest bidder names the trump colour, and the first team to 500 wins ({1}new rook)") \
 	X(T_HELP_PRIVATE, "{1}private msg|notice: how my private lines (your hand, your prompts) reach you: as private messages, in a window of their own (msg), or as notices, which irssi and weechat show in their status window (notice); remembered for you") \
 	X(T_PRIVATE_NOW_MSG, "My private lines come to you as private messages, in a window of their own; {prefix}private notice to have them as notices.") \
 	X(T_PRIVATE_NOW_NOTICE, "My private lines come to you as notices (irssi and weechat show them in their status window); {prefix}private msg to have them as private messages, in a window of their own.") \
 	X(T_PRIVATE_ONE_WAY, "Here my private lines reach you one way only, so there is nothing to choose.") \
 	X(T_HANDS_AS_MSG, "{1}: your cards come as private messages from {2}, in a window of their own ({3}private notice for notices instead).") \
 	X(T_HANDS_AS_NOTICE, "{1}: your cards come as notices from {2}, which irssi and weechat show in their status window ({3}private msg for a window of their own).") \
-	X(T_TABLE_OPENED_FULL, "A {3} table is open in {2}: you in seat 1, computer players in the others, and the first deal on its way. {1}help lists every command; after {1}stop, {1}new GAME [PLAYERS] opens another.") \
-	X(T_CAPS_FAILED, "failed")
+	X(T_TABLE_OPENED_FULL, "A {3} table is open in {2}: you in seat 1, computer players in the others, and the first deal on its way. {1}help lists every command; after {1}stop, {1}new GAME [PLAYERS] opens another.")
+
+/* Every line: the host's above, then each game's own (its presentation's
+ * list, bot/games/present_texts.h), in one list of ids. */
+#include "present_texts.h"
+#define TEXT_ALL(X) TEXT_LIST(X) PRESENT_TEXTS(X)
 
 enum text_id {
 #define X(id, s) id,
-	TEXT_LIST(X)
+	TEXT_ALL(X)
 #undef X
 	T_COUNT
 };

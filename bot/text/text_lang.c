@@ -92,8 +92,10 @@ const char *text_suit(const text_lang *lang, int suit)
 
 /* Writes the value of one refusal placeholder (name without braces) for
  * parameter a. */
-static void expand(const text_lang *lang, const game_def *def, struct out *o, const char *name, size_t nlen,
-		   int a, const char *const *names, const char *card_text)
+static const char *game_pick(const char *const *const tables[TEXT_LANGS], const text_lang *lang, int i);
+
+static void expand(const text_lang *lang, const text_game *tg, const game_def *def, struct out *o, const char *name,
+		   size_t nlen, int a, const char *const *names, const char *card_text)
 {
 	char tmp[32];
 	if (nlen == 4 && !memcmp(name, "seat", 4)) {
@@ -125,28 +127,36 @@ static void expand(const text_lang *lang, const game_def *def, struct out *o, co
 			strcpy(tmp, "??");
 		puts_(o, tmp);
 	} else if (nlen == 5 && !memcmp(name, "phase", 5)) {
-		puts_(o, a >= 0 && a < text_lang_en.nphases
-				 ? pick(lang && a < lang->nphases ? lang->phases : NULL, text_lang_en.phases, a)
-				 : text_line(lang, T_PHASE_NOW));
+		puts_(o, tg && a >= 0 && a < tg->nphases ? game_pick(tg->phases, lang, a) : text_line(lang, T_PHASE_NOW));
 	} else {
 		/* Not a placeholder: keep the text as written. */
 		put(o, name - 1, nlen + 2);
 	}
 }
 
-size_t text_refusal_in(const text_lang *lang, char *buf, size_t len, const game_result *res,
-		       const char *const *names)
+/* Where lang stands in text_langs, or -1 (a language of no table: English). */
+static int lang_index(const text_lang *lang)
 {
-	return text_refusal_game_in(lang, &game_def_304, buf, len, res, names, NULL);
+	for (int i = 0; lang && i < TEXT_LANGS; i++)
+		if (text_langs[i] == lang)
+			return i;
+	return -1;
 }
 
-size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *buf, size_t len,
+/* Entry i of a game's table in lang, else the English (table 0). */
+static const char *game_pick(const char *const *const tables[TEXT_LANGS], const text_lang *lang, int i)
+{
+	int k = lang_index(lang);
+	return pick(k > 0 ? tables[k] : NULL, tables[0], i);
+}
+
+size_t text_refusal_game_in(const text_lang *lang, const text_game *tg, const game_def *def, char *buf, size_t len,
 			    const game_result *res, const char *const *names, const char *card_text)
 {
 	struct out o = { buf, len, 0 };
 	const char *t = text_line(lang, T_NOT_ALLOWED);
-	if (res && res->err >= 0 && res->err < text_lang_en.nrefusals)
-		t = pick(lang && res->err < lang->nrefusals ? lang->refusals : NULL, text_lang_en.refusals, res->err);
+	if (tg && res && res->err >= 0 && res->err < tg->nrefusals)
+		t = game_pick(tg->refusals, lang, res->err);
 	int a = res ? res->a : 0;
 	while (*t) {
 		const char *open = strchr(t, '{');
@@ -156,7 +166,7 @@ size_t text_refusal_game_in(const text_lang *lang, const game_def *def, char *bu
 			break;
 		}
 		put(&o, t, (size_t)(open - t));
-		expand(lang, def, &o, open + 1, (size_t)(close - open - 1), a, names, card_text);
+		expand(lang, tg, def, &o, open + 1, (size_t)(close - open - 1), a, names, card_text);
 		t = close + 1;
 	}
 	return finish(&o);

@@ -8,6 +8,7 @@
 #include "g304_random.h"
 #include "g304_simple.h"
 #include "g304six.h"
+#include "g304_options.h"
 #include "t304.h"
 #include "t304_ai.h"
 #include "g304six_ai.h"
@@ -274,7 +275,7 @@ const game_def game_def_304 = {
 	game_g304_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
 	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
 	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
+	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options,
 };
 
 /* ---- six-player 304: the same engine at G304_SIZE_SIX ---- */
@@ -284,7 +285,7 @@ const game_def game_def_304six = {
 	game_g304six_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
 	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
 	g304six_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
+	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options,
 };
 
 /* ---- Trump304 ---- */
@@ -391,7 +392,7 @@ const game_def game_def_trump304 = {
 	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
 	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
 	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai,
+	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai, NULL,
 };
 
 /* ---- Rook ---- */
@@ -490,7 +491,7 @@ const game_def game_def_rook = {
 	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
 	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
 	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai,
+	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai, NULL,
 };
 
 /* ---- the interface ---- */

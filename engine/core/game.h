@@ -139,6 +139,28 @@ typedef struct game_outcome {
 	int32_t score[GAME_MAX_SIDES];  /* scores after it */
 } game_outcome;
 
+/* ---- a game's options (RULES.md: the table options) ----
+ * A game with options declares them here, and the host keeps, stores,
+ * parses and prints them through this list alone: each option is one byte
+ * of the game's own rules struct (what init takes), one of its words. */
+#define GAME_RULES_MAX 16         /* bytes of a game's rules struct (304's: 5) */
+#define GAME_OPTION_WORDS 4       /* words an option takes, at most */
+typedef struct game_option {
+	const char *key;              /* "caps": how records, settings and !set name it */
+	uint8_t off;                  /* its byte in the rules struct */
+	uint8_t dflt;                 /* its value where nothing says otherwise */
+	uint8_t onoff;                /* a switch: words "off", "on"; true and false too */
+	const char *words[GAME_OPTION_WORDS + 1]; /* value i's word, NULL-ended */
+	const char *alias;            /* another word for value alias_of ("transfer"), or NULL */
+	uint8_t alias_of;
+	const char *what;             /* the value in words, for a message: "a caps rule" */
+} game_option;
+
+/* A game's rules struct as bytes, aligned for any struct of bytes. */
+typedef struct game_rules {
+	uint8_t b[GAME_RULES_MAX];
+} game_rules;
+
 typedef struct game_def {
 	const char *name;               /* "304", "trump304", "rook" */
 	uint8_t min_seats, max_seats;
@@ -168,7 +190,40 @@ typedef struct game_def {
 	 * NULL: the game has none, and bot_action is its best player. */
 	int (*ai_action)(const void *view, const game_legal *l, const struct game_ai_params *p,
 			 struct game_ai_stats *stats, game_action *out);
+	/* Its options, ended by one with a NULL key; NULL: the game has none
+	 * (init is given NULL rules). */
+	const game_option *options;
 } game_def;
+
+/* The option of def named key (exactly, or ignoring case when nocase), or NULL. */
+const game_option *game_option_find(const game_def *def, const char *key, int nocase);
+/* The value of word for option o (its words, its alias; a switch also takes
+ * on/off/true/false/yes/no when nocase), or -1. Exact case unless nocase. */
+int game_option_parse(const game_option *o, const char *word, int nocase);
+/* The word of value v of option o ("?" when out of range). */
+const char *game_option_word(const game_option *o, int v);
+/* Every option of def at its default, into r (zero past them). */
+void game_rules_default(const game_def *def, game_rules *r);
+
+/* Options as a host keeps them without knowing the game: values by key
+ * (a table's settings, a configuration), each game taking its own. */
+#define GAME_CHOICES_MAX 16
+typedef struct game_choices {
+	uint8_t n;
+	struct game_choice {
+		const char *key;          /* an option's own key (static: game_option.key) */
+		uint8_t value;
+	} c[GAME_CHOICES_MAX];
+} game_choices;
+/* Chooses value for key (replacing an earlier choice); -1 when full. */
+int game_choices_set(game_choices *cs, const char *key, uint8_t value);
+/* The value chosen for key, or -1. */
+int game_choices_get(const game_choices *cs, const char *key);
+/* def's rules: each option at its chosen value (when it has such a word),
+ * else at its default. */
+void game_rules_of(const game_def *def, const game_choices *cs, game_rules *r);
+/* The other way: every option of def chosen as it is in r. */
+void game_choices_of(const game_def *def, const game_rules *r, game_choices *cs);
 
 extern const game_def game_def_304, game_def_304six, game_def_trump304, game_def_rook;
 

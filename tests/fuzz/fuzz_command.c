@@ -284,7 +284,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * the time of a deal: it is off unless the input starts with 'C' or a
 	 * script turns it on with !set caps. */
 	if (size == 0 || data[0] != 'C')
-		set.rules.caps = G304_CAPS_OFF;
+		game_choices_set(&set.options, "caps", G304_CAPS_OFF);
 	bot *b = bot_new(ev, &set, "!");
 	if (!b)
 		abort();

@@ -301,7 +301,7 @@ static void operators(loop *ev)
 	table *t = b->ntables == 1 ? b->tables[0] : NULL;
 	CHECK(t && t->state == TABLE_PLAYING, "a game with three computer players starts");
 	if (t) {
-		g304_rules rules = t->set.rules;
+		game_choices rules = t->set.options;
 		int deal = G304(t)->deal_no;
 		nsent = 0;
 		say(b, "#304", "eve", "!set caps off");
@@ -309,7 +309,7 @@ static void operators(loop *ev)
 		say(b, "#304", "eve", "!pass");
 		say(b, NULL, "eve", "#304 play 1");
 		say(b, "#304", "eve", "!unbot 2");
-		CHECK(!memcmp(&rules, &t->set.rules, sizeof rules) && G304(t)->deal_no == deal && t->seats[1].computer,
+		CHECK(!memcmp(&rules, &t->set.options, sizeof rules) && G304(t)->deal_no == deal && t->seats[1].computer,
 		      "a spectator's commands change nothing in a game");
 		CHECK(count_to("eve", NULL) == 5 && nsent == 5, "each is refused privately (%d lines)", nsent);
 	}

@@ -15,6 +15,7 @@ matrix_lang.py).
   after that line is a leak.
 Python 3 standard library only.
 """
+import glob
 import os
 import re
 
@@ -50,15 +51,23 @@ def _unc(s):
 
 
 def load_tables():
-    """{'en': {id: text}, 'ta': {...}, 'si': {...}} for the T_ ids."""
+    """{'en': {id: text}, 'ta': {...}, 'si': {...}} for the T_ ids: the host's
+    (bot/text/) and each game's own (bot/games/present_<game>_text.h in
+    English, present_<game>_ta.inc and _si.inc)."""
     out = {"en": {}, "ta": {}, "si": {}}
-    with open(os.path.join(ROOT, "bot", "text", "text.h"), encoding="utf-8") as f:
-        for m in re.finditer(r'X\((T_\w+), "((?:[^"\\]|\\.)*)"\)', f.read()):
-            out["en"][m.group(1)] = _unc(m.group(2))
+    games = os.path.join(ROOT, "bot", "games")
+    en = [os.path.join(ROOT, "bot", "text", "text.h")] + sorted(glob.glob(os.path.join(games, "present_*_text.h")))
+    for path in en:
+        with open(path, encoding="utf-8") as f:
+            for m in re.finditer(r'X\((T_\w+), "((?:[^"\\]|\\.)*)"\)', f.read()):
+                out["en"][m.group(1)] = _unc(m.group(2))
     for lang in ("ta", "si"):
-        with open(os.path.join(ROOT, "bot", "text", "text_%s.c" % lang), encoding="utf-8") as f:
-            for m in re.finditer(r'^\s*\[(T_\w+)\] = "((?:[^"\\]|\\.)*)",\s*$', f.read(), re.M):
-                out[lang][m.group(1)] = _unc(m.group(2))
+        paths = [os.path.join(ROOT, "bot", "text", "text_%s.c" % lang)] + \
+            sorted(glob.glob(os.path.join(games, "present_*_%s.inc" % lang)))
+        for path in paths:
+            with open(path, encoding="utf-8") as f:
+                for m in re.finditer(r'^\s*\[(T_\w+)\] = "((?:[^"\\]|\\.)*)",\s*$', f.read(), re.M):
+                    out[lang][m.group(1)] = _unc(m.group(2))
     return out
 
 

@@ -148,7 +148,7 @@ int main(void)
 	say(b, "#304", "ann", "!set think 500");
 	CHECK(t->set.computer_think_ms == 500 && room_has(r, "think is now 500"), "!set think 500 is taken");
 	say(b, "#304", "ann", "!set FIVES On");
-	CHECK(t->set.rules.fives == 1 && room_has(r, "fives is now on"),
+	CHECK(game_choices_get(&t->set.options, "fives") == 1 && room_has(r, "fives is now on"),
 	      "!set FIVES On is told as the bot knows it: fives on");
 	struct found f = { "", "", 0 };
 	store_channel_each(db, "fake", "#304", collect, &f);

@@ -20,12 +20,13 @@
 #include "store.h"
 #include "table_int.h"
 #include "testnet.h"
+#include "present.h"
 #include "text_lang.h"
 #include "utf8.h"
 
 static const char *const id_names[T_COUNT] = {
 #define X(id, s) [id] = #id,
-	TEXT_LIST(X)
+	TEXT_ALL(X)
 #undef X
 };
 
@@ -115,18 +116,20 @@ static void test_tables(void)
 		for (int i = 0; i < T_COUNT; i++)
 			check_entry(l, "line", id_names[i], l->lines[i], text_en_lines[i],
 				    l == &text_lang_en || in(same_ok, sizeof same_ok / sizeof same_ok[0], i), &missing, &same);
-		CHECK(l->nrefusals == G304_ERR_COUNT && l->nphases == G304_PHASE_COUNT,
+		/* 304's own sentences, which its presentation holds. */
+		const text_game *w = &present_304_words;
+		CHECK(w->nrefusals == G304_ERR_COUNT && w->nphases == G304_PHASE_COUNT && w->refusals[k] && w->phases[k],
 		      "%s has a word for each of 304's refusals and phases", l->code);
-		for (int i = 0; i < G304_ERR_COUNT && i < l->nrefusals; i++) {
+		for (int i = 0; i < G304_ERR_COUNT && i < w->nrefusals && w->refusals[k]; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "refusal %d", i);
-			check_entry(l, "refusal", name, l->refusals[i], text_lang_en.refusals[i], l == &text_lang_en,
+			check_entry(l, "refusal", name, w->refusals[k][i], w->refusals[0][i], l == &text_lang_en,
 				    &missing, &same);
 		}
-		for (int i = 0; i < G304_PHASE_COUNT && i < l->nphases; i++) {
+		for (int i = 0; i < G304_PHASE_COUNT && i < w->nphases && w->phases[k]; i++) {
 			char name[32];
 			snprintf(name, sizeof name, "phase %d", i);
-			check_entry(l, "phase", name, l->phases[i], text_lang_en.phases[i], l == &text_lang_en, &missing,
+			check_entry(l, "phase", name, w->phases[k][i], w->phases[0][i], l == &text_lang_en, &missing,
 				    &same);
 		}
 		if (missing || same)
@@ -140,8 +143,8 @@ static void test_tables(void)
 /* A language with nothing in it reads as English, never "(null)". */
 static void test_fallback(void)
 {
-	static const char *const none_lines[T_COUNT], *const none_ref[G304_ERR_COUNT], *const none_ph[G304_PHASE_COUNT];
-	const text_lang empty = { "xx", "xx", none_lines, none_ref, none_ph, G304_ERR_COUNT, G304_PHASE_COUNT };
+	static const char *const none_lines[T_COUNT];
+	const text_lang empty = { "xx", "xx", none_lines };
 	char a[1024], b[1024];
 	const char *args[3] = { "ann", "7", "#304" };
 	for (int i = 0; i < T_COUNT; i++) {
@@ -150,8 +153,8 @@ static void test_fallback(void)
 		CHECK(!strcmp(a, b) && !strstr(a, "(null)"), "a missing %s reads as the English: %s", id_names[i], a);
 	}
 	game_result res = { .err = G304_ERR_WRONG_PHASE, .a = G304_PHASE_PLAY };
-	text_refusal_in(&empty, a, sizeof a, &res, NULL);
-	text_refusal(b, sizeof b, &res, NULL);
+	text_refusal_game_in(&empty, &present_304_words, &game_def_304, a, sizeof a, &res, NULL, NULL);
+	text_refusal_game_in(NULL, &present_304_words, &game_def_304, b, sizeof b, &res, NULL, NULL);
 	CHECK(!strcmp(a, b) && strstr(a, "during play"), "a missing refusal and phase read as the English: %s", a);
 	text_deal_refused_in(&empty, a, sizeof a, 1);
 	CHECK(!strcmp(a, "the match is over: no more deals"), "a missing deal refusal reads as the English: %s", a);

@@ -244,7 +244,7 @@ int main(void)
 		CHECK(ok && r->ndeals > 0, "every deal's deck and salt give its commitment (%zu deals)", r->ndeals);
 		/* The record's generic actions, through engine/game.h. */
 		int gerr = 0, refused = 0;
-		game *gm = game_new(r->game, r->nseats, r->dealer, &r->rules, &gerr);
+		game *gm = record_game_new(r, &gerr);
 		for (size_t d = 0; gm && d < r->ndeals; d++) {
 			refused += game_deal(gm, r->deals[d].gdeck) != 0;
 			for (size_t i = 0; i < r->deals[d].nactions; i++) {
@@ -292,7 +292,7 @@ int main(void)
 		loop_once(ev, 1);
 	CHECK(b->ntables == 0, "!stop closed the table");
 	say(b, "#304", "ann", "!304");
-	CHECK(b->ntables == 1 && b->tables[0]->set.rules.caps == G304_CAPS_LENIENT,
+	CHECK(b->ntables == 1 && game_choices_get(&b->tables[0]->set.options, "caps") == G304_CAPS_LENIENT,
 	      "a new table in the channel starts with its earlier choice (caps lenient)");
 	CHECK(last_room_with("choices from earlier tables: caps lenient") != NULL, "and says so");
 

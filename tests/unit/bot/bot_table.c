@@ -163,7 +163,7 @@ int main(void)
 	CHECK(t->state == TABLE_OPEN, "three players cannot start");
 	say(b, "#304", "ann", "!bot");
 	say(b, "#304", "ann", "!set caps off");
-	CHECK(t->set.rules.caps == G304_CAPS_OFF, "!set caps off");
+	CHECK(game_choices_get(&t->set.options, "caps") == G304_CAPS_OFF, "!set caps off");
 	say(b, "#304", "ann", "!start");
 	CHECK(t->state == TABLE_PLAYING, "four seated: the match starts");
 
