@@ -20,8 +20,8 @@ has no nio). Scenarios:
     when it goes on longer; it fails as stalled only when no deal begins
     for E2EE_STALL_SECONDS (300), however slow the machine; meanwhile
     (d) a message the bot cannot decrypt (a bogus Megolm event sent raw)
-        is answered within ~10 s with a line saying it "could not read" it,
-        to its sender;
+        is answered, once the bot's 10 s wait for its key is over (not
+        before), with a line saying it "could not read" it, to its sender;
     (c) the bot is stopped with SIGTERM in the first deal and killed with
         SIGKILL in a later one, and started again on the same database:
         the table resumes and the players still decrypt everything;
@@ -82,6 +82,7 @@ MAX_DEALS = int(os.environ.get("E2EE_MAX_DEALS", "10"))  # whole deals played wh
 LATE_GRACE_MS = 3000  # a late joiner may miss what the bot sent this soon after the join (before its sync told it)
 HOLD = 15.0          # seconds an encrypted event may wait for someone to decrypt it before it is shown as is
 COULD_NOT_READ = "could not read"
+UNREADABLE_WAIT = 10.0  # the bot waits this long for a message's key before it says so (MX_UNREADABLE_MS)
 MATCH_WON = langlib.template_re(langlib.text("en", "T_MATCH_WON"))
 MEGOLM = e2eelib.MEGOLM
 
@@ -576,7 +577,10 @@ class Table(matrix_game.Scenario):
         base.wait(lambda: False, 2)  # the answer's other lines
 
     def could_not_read(self):
-        """(d) A Megolm event nobody can decrypt: the bot says so to its sender within ~10 s."""
+        """(d) A Megolm event nobody can decrypt: the bot says so to its
+        sender once it has waited its 10 s for the key, not before (how long
+        after is a figure: a busy machine is slower, and only a bot that
+        never says it fails)."""
         who = self.humans[-1]
         p = self.nio[self.ids[who]]
         fake = {"algorithm": MEGOLM, "sender_key": "A" * 43, "device_id": p.device_id,
@@ -587,17 +591,17 @@ class Table(matrix_game.Scenario):
         R.check(eid, "%d (d): the bogus encrypted event was not sent" % self.num)
         self.hs.no_hold.add(eid)
         got = self.hs.wait(lambda: [e for e in self.hs.bot_messages(self.botid, self.room, n0)
-                                    if COULD_NOT_READ in e["content"].get("body", "")], 25)
+                                    if COULD_NOT_READ in e["content"].get("body", "")], 120)
         took = time.time() - t
-        R.check(got, "%d (d): no %r line in 25 s after a message the bot cannot decrypt: %s" % (
+        R.check(got, "%d (d): no %r line in 120 s after a message the bot cannot decrypt: %s" % (
             self.num, COULD_NOT_READ, self.bot.log_tail(6)))
         if got:
             c = got[0]["content"]
             R.check(who in c.get("body", "") or self.ids[who] in c.get("body", "")
                     or self.ids[who] in c.get("m.mentions", {}).get("user_ids", []),
                     "%d (d): the %r line is not addressed to %s: %r" % (self.num, COULD_NOT_READ, who, c))
-            R.check(took <= 15, "%d (d): the %r line came after %.1f s (more than 15)" % (self.num, COULD_NOT_READ,
-                                                                                        took))
+            R.check(took >= UNREADABLE_WAIT, "%d (d): the %r line came after %.1f s, before the bot's %.0f s wait for "
+                    "the key was over" % (self.num, COULD_NOT_READ, took, UNREADABLE_WAIT))
             self.notes.append("could-not-read line after %.1f s" % took)
 
     # ---- the match ----
