@@ -59,6 +59,7 @@ void irc_settings_default(irc_settings *s)
 	s->pace_per_second = 1;
 	s->reconnect_min_ms = 2000;
 	s->reconnect_max_ms = 300000;
+	s->dcc_timeout_ms = 60000;
 }
 
 /* Reads a SHA-256 in hex, colons or spaces allowed between digits. */

@@ -88,6 +88,7 @@ typedef struct config_table {
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
 	int computer_think_ms;         /* a search player's thinking budget per decision */
 	int hints;                     /* private prompts list the legal cards */
+	int lastcard;                  /* a person's last card is played for them (every game; !set lastcard) */
 	g304_rules rules;              /* the 304 table options (RULES.md) */
 	char lang[CONFIG_LANGUAGE_MAX]; /* the room's language ("": bot.language) */
 } config_table;

@@ -375,8 +375,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
 	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
 	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} | change with {prefix}set pace or {prefix}new before {prefix}start") \
-	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} (on: your last card is played for you; {prefix}set lastcard on|off at any time) | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} (on: your last card is played for you; {prefix}set lastcard on|off at any time) | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
 	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
