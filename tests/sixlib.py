@@ -285,6 +285,7 @@ class MatchCheck:
     def run(self):
         obs = [m for m in self.observer if m.chan]
         self.stats["channel_lines"] = len(obs)
+        self.stats["longest"] = max((len(m.text) for m in obs), default=0)
         self.seats = self.read_seats(obs)
         odeals = self.split(obs)
         pdeals = {n: self.split(ls, n) for n, ls in self.streams.items()}

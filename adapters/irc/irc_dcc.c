@@ -20,6 +20,8 @@ struct irc_dcc {
 	char *data;                  /* owned */
 	size_t len, sent;
 	uint32_t acked;              /* the client's last count of bytes received */
+	unsigned char ack[4];        /* an ack read in part (TCP may split one) */
+	int nack;
 	int lfd, fd;                 /* listening, then connected; -1 when closed */
 	int64_t deadline;            /* loop time by which it is taken, or moves on */
 	char **lines;                /* owned: the file in private lines, for a failed offer */
@@ -228,11 +230,14 @@ static void transfer(irc *c, irc_dcc *d, fd_set *rd, fd_set *wr)
 		ssize_t r = recv(d->fd, buf, sizeof buf, 0);
 		if (r > 0) {
 			/* Acks are 4-byte big-endian counts; the last whole one counts. */
-			size_t whole = (size_t)r / 4 * 4;
-			if (whole) {
-				const unsigned char *p = buf + whole - 4;
-				d->acked = (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-				d->deadline = loop_time(c->base.ev) + c->set.dcc_timeout_ms;
+			for (ssize_t i = 0; i < r; i++) {
+				d->ack[d->nack++] = buf[i];
+				if (d->nack == 4) {
+					d->acked = (uint32_t)d->ack[0] << 24 | (uint32_t)d->ack[1] << 16
+						   | (uint32_t)d->ack[2] << 8 | d->ack[3];
+					d->nack = 0;
+					d->deadline = loop_time(c->base.ev) + c->set.dcc_timeout_ms;
+				}
 			}
 			if (d->sent == d->len && d->acked == (uint32_t)d->len) {
 				d->over = 1;
