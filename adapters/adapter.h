@@ -133,6 +133,22 @@ typedef struct adapter_msg {
 	int flags;            /* enum adapter_send_flags */
 } adapter_msg;
 
+/* A file for adapter_ops.send_file. Borrowed for the call (the adapter
+ * copies what it keeps). */
+typedef struct adapter_file {
+	const char *filename;       /* a name for the person's disk: "match-12.json" */
+	const char *mimetype;       /* "application/json" */
+	const char *data;
+	size_t len;
+	/* The same in private lines, for a network that offers the file and
+	 * may have to send it another way after all (IRC's DCC): sent as
+	 * private lines with `flags` (enum adapter_send_flags), asked for in
+	 * full (adapter_tag.whole). nlines 0: none. */
+	const char *const *lines;
+	int nlines;
+	int flags;
+} adapter_file;
+
 /* adapter_ops.private_how's answers. */
 enum adapter_how { ADAPTER_HOW_WORDS, ADAPTER_HOW_DIRECT_ROOM, ADAPTER_HOW_TYPED };
 
@@ -197,11 +213,14 @@ typedef struct adapter_ops {
 	/* The full origin last seen for a user ("nick!user@host" on IRC), for
 	 * operator masks; writes "" and returns 0 when unknown. May be NULL. */
 	int (*origin)(const adapter *a, const char *user, char *out, size_t len);
-	/* Sends a file to a person (Matrix: an upload and an m.file message in
-	 * their direct room). NULL where the network carries no files (IRC).
-	 * Returns 0 when queued, -1 when it cannot be sent. */
-	int (*send_file)(adapter *a, const char *user, const char *filename, const char *mimetype, const char *data,
-			 size_t len);
+	/* Sends a file to a person. Matrix: an upload and an m.file message
+	 * in their direct room; returns 0 (queued). IRC: an offer by DCC
+	 * SEND, which the person's client must accept; returns 1 (offered),
+	 * and when it is not taken in time or the transfer breaks off, the
+	 * file's lines (adapter_file.lines) come instead, whole and paced.
+	 * -1: it cannot be sent (files off, too large); the host finds
+	 * another way. NULL where the network carries no files. */
+	int (*send_file)(adapter *a, const char *user, const adapter_file *f);
 	/* Gets ready to talk privately with a person before there is anything
 	 * to say (Matrix: makes the direct room and invites them now, so they
 	 * can accept before the first private line). NULL where nothing needs

@@ -59,6 +59,7 @@ void irc_settings_default(irc_settings *s)
 	s->pace_per_second = 1;
 	s->reconnect_min_ms = 2000;
 	s->reconnect_max_ms = 300000;
+	s->dcc_timeout_ms = 60000;
 }
 
 /* Reads a SHA-256 in hex, colons or spaces allowed between digits. */
@@ -504,6 +505,7 @@ static void on_stop_timeout(void *ctx)
 static void src_prepare(void *ctx, fd_set *rd, fd_set *wr, int *maxfd, long *timeout_ms)
 {
 	irc *c = ctx;
+	irc_dcc_prepare(c, rd, wr, maxfd, timeout_ms);
 	if (c->dead)
 		return;
 	if (c->relay)
@@ -515,6 +517,7 @@ static void src_prepare(void *ctx, fd_set *rd, fd_set *wr, int *maxfd, long *tim
 static void src_dispatch(void *ctx, fd_set *rd, fd_set *wr)
 {
 	irc *c = ctx;
+	irc_dcc_dispatch(c, rd, wr);
 	if (c->relay && !c->dead)
 		irc_relay_dispatch(c->relay, rd, wr);
 	if (c->session && !c->dead && irc_process_select_descriptors(c->session, rd, wr) &&
@@ -568,6 +571,12 @@ static int op_private_kind(const adapter *a, int flags)
 	return ((const irc *)a)->set.private_notice ? ADAPTER_AS_NOTICE : ADAPTER_AS_MESSAGE;
 }
 
+/* The command a private line with these flags goes by. */
+const char *irc_private_cmd(const irc *c, int flags)
+{
+	return op_private_kind(&c->base, flags) == ADAPTER_AS_NOTICE ? "NOTICE" : "PRIVMSG";
+}
+
 static void op_send_private(adapter *a, const char *user, const char *text, int flags)
 {
 	irc *c = irc_of(a);
@@ -578,7 +587,7 @@ static void op_send_private(adapter *a, const char *user, const char *text, int 
 		LOG(c, "info", "no nick is logged in to %s now; a private line was not sent", user);
 		return;
 	}
-	irc_queue_text(c, op_private_kind(a, flags) == ADAPTER_AS_NOTICE ? "NOTICE" : "PRIVMSG", nick, user, 0, text);
+	irc_queue_text(c, irc_private_cmd(c, flags), nick, user, 0, text);
 }
 
 /* adapter_ops.same_user: nicks compare as the server compares them (its
@@ -721,6 +730,7 @@ static void op_free(adapter *a)
 	loop_cancel(ev, c->t_reconnect);
 	loop_cancel(ev, c->t_reap);
 	loop_remove_source(ev, c->src_id);
+	irc_dcc_free_all(c);
 	if (c->session)
 		irc_destroy_session(c->session);
 	irc_relay_free(c->relay);
@@ -765,6 +775,12 @@ static int op_vouched(const adapter *a, const char *user)
 	return !strncmp(user, IRC_ACCOUNT_PREFIX, strlen(IRC_ACCOUNT_PREFIX));
 }
 
+/* adapter_ops.send_file: an offer by DCC SEND when dcc is on (irc_dcc.c). */
+static int op_send_file(adapter *a, const char *user, const adapter_file *f)
+{
+	return irc_dcc_offer(irc_of(a), user, f);
+}
+
 static const adapter_ops irc_ops = {
 	.kind = "irc", .start = op_start, .send_room = op_send_room, .send_private = op_send_private,
 	/* .send and .private_how are left to the host, whose fallbacks are
@@ -772,7 +788,7 @@ static const adapter_ops irc_ops = {
 	.private_kind = op_private_kind, .same_user = op_same_user, .same_room = op_same_room, .is_room = op_is_room,
 	.match = op_match, .tag = op_tag, .join = op_join, .part = op_part, .stop = op_stop,
 	.self = op_self, .origin = op_origin, .present = op_present, .vouched = op_vouched, .free = op_free,
-	.line_max = op_line_max,
+	.line_max = op_line_max, .send_file = op_send_file,
 };
 
 adapter *irc_adapter_new(loop *ev, const adapter_host *host, const char *name, const irc_settings *s)

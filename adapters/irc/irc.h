@@ -36,6 +36,15 @@ typedef struct irc_settings {
 	int reconnect_min_ms;           /* backoff after a disconnect: from this... */
 	int reconnect_max_ms;           /* ...doubling up to this, with jitter */
 	int accept_invites;             /* join channels the bot is invited to */
+	/* Files (a match record) offered by DCC SEND: the person's client
+	 * connects to the bot, so the bot must be reachable from outside. */
+	int dcc;                        /* offer files by DCC (0: off, the default; they come as lines) */
+	char dcc_listen[IRC_FIELD_MAX]; /* the IPv4 address to listen on ("": every address) */
+	char dcc_address[IRC_FIELD_MAX];/* the IPv4 address told to clients ("": the local address of
+					 * the link to the server, right unless the bot is behind NAT) */
+	int dcc_port_min, dcc_port_max; /* the ports to listen on (0 and 0: any the system gives) */
+	int dcc_timeout_ms;             /* an offer not taken, or a transfer stalled, this long: the
+					 * file comes as lines instead */
 } irc_settings;
 
 /* Sensible defaults: port 6667, no TLS, pace burst 4 then 1 line a second,

@@ -51,7 +51,12 @@
 #define IRC_WHOX_TOKEN "304"         /* our WHOX queries, told apart from anyone else's */
 #define IRC_LINE_NAMES_MAX 512       /* one NAMES reply's list: a line is at most 512 bytes */
 
+#define IRC_DCC_MAX 16               /* offers standing at once (each holds a port and its file) */
+#define IRC_DCC_FILE_MAX (4 * 1024 * 1024) /* a file offered: larger ones go another way (a record is ~2 KB a deal) */
+#define IRC_DCC_NAME_MAX 64          /* a file's name in the offer */
+
 typedef struct irc irc;
+typedef struct irc_dcc irc_dcc;
 
 typedef struct irc_chan {
 	irc *owner;                 /* for the rejoin timer */
@@ -132,6 +137,8 @@ struct irc {
 	char tag_cause[ADAPTER_ID_MAX];
 	char tag_key[ADAPTER_TEXT_MAX];
 	char tag_story[ADAPTER_ID_MAX];   /* the room whose story a private line belongs to ("" none) */
+
+	irc_dcc *dccs;              /* files offered by DCC SEND (irc_dcc.c) */
 };
 
 #define LOG(c, level, ...) ircline_log((c)->base.name, level, __VA_ARGS__)
@@ -152,6 +159,14 @@ void irc_set_self(irc *c, const char *nick);
 void irc_regain_nick(irc *c);
 void irc_on_regain(void *ctx);
 void irc_next_nick(irc *c);
+
+const char *irc_private_cmd(const irc *c, int flags);
+
+/* ---- irc_dcc.c ---- */
+int irc_dcc_offer(irc *c, const char *user, const adapter_file *f);
+void irc_dcc_prepare(irc *c, fd_set *rd, fd_set *wr, int *maxfd, long *timeout_ms);
+void irc_dcc_dispatch(irc *c, fd_set *rd, fd_set *wr);
+void irc_dcc_free_all(irc *c);
 
 /* ---- irc_queue.c ---- */
 void irc_queued(irc *c, int r);

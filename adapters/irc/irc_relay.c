@@ -126,6 +126,15 @@ const ircline_isupport *irc_relay_isupport(const irc_relay *r)
 	return r ? &r->isupport : &none;
 }
 
+int irc_relay_local_ipv4(const irc_relay *r, char *out, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	if (!r || r->srv_fd < 0 || getsockname(r->srv_fd, (struct sockaddr *)&ss, &sl) < 0 || ss.ss_family != AF_INET)
+		return -1;
+	return inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, out, (socklen_t)len) ? 0 : -1;
+}
+
 irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_events *events)
 {
 	irc_relay *r = calloc(1, sizeof *r);

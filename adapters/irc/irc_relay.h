@@ -70,6 +70,9 @@ int irc_relay_caps(const irc_relay *r);
  * Borrowed: valid until the relay is freed (NULL's, for ever). */
 const ircline_isupport *irc_relay_isupport(const irc_relay *r);
 
+/* The local end of the link to the server, when it is IPv4 ("a.b.c.d"
+ * into out): 0, or -1 (no link, IPv6, or r NULL). */
+int irc_relay_local_ipv4(const irc_relay *r, char *out, size_t len);
 /* A new relay (not connecting yet), or NULL when out of memory. */
 irc_relay *irc_relay_new(loop *ev, const irc_relay_config *cfg, const irc_relay_events *events);
 

@@ -643,10 +643,11 @@ static void clean_mime(const char *in, char *out, size_t len)
 	snprintf(out, len, "%s", ok ? in : "application/octet-stream");
 }
 
-static int op_send_file(adapter *a, const char *user, const char *filename, const char *mimetype, const char *data,
-			size_t len)
+static int op_send_file(adapter *a, const char *user, const adapter_file *af)
 {
 	matrix *m = (matrix *)a;
+	const char *filename = af->filename, *mimetype = af->mimetype, *data = af->data;
+	size_t len = af->len;
 	if (!mx_is_user_id(user) || !filename || !data || m->fatal || m->stopping || !strcmp(user, m->set.user_id))
 		return -1;
 	if (len > MX_FILE_MAX || m->file_bytes + len > MX_FILES_BYTES_MAX) {

@@ -88,6 +88,12 @@ typedef struct mx_file {
 	size_t len;
 	char mime[128];
 	char uri[512];              /* the mxc:// URI once uploaded, else "" */
+	/* In an encrypted room the bytes go up encrypted (the spec's
+	 * "Sending encrypted attachments": AES-256-CTR, the key in the event,
+	 * which megolm encrypts): key (unpadded base64url), iv and the
+	 * ciphertext's SHA-256 (unpadded base64). enc 0: sent as they are. */
+	int enc;
+	char key[48], iv[32], sha256[48];
 } mx_file;
 
 /* How urgent a job is, most urgent first (docs/MATRIX.md, "Sending"). */

@@ -2,6 +2,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+
 #include "matrix_internal.h"
 
 /* ---- sending ---- */
@@ -271,7 +274,27 @@ static int build_file_batch(matrix *m, mx_room *r)
 	json_object_object_add(o, "msgtype", json_object_new_string("m.file"));
 	json_object_object_add(o, "body", json_object_new_string(r->head->text));
 	json_object_object_add(o, "filename", json_object_new_string(r->head->text));
-	json_object_object_add(o, "url", json_object_new_string(f->uri));
+	if (f->enc) {
+		/* EncryptedFile: where the ciphertext is and how to read it. */
+		json_object *file = json_object_new_object(), *jwk = json_object_new_object(),
+			    *ops = json_object_new_array(), *hashes = json_object_new_object();
+		json_object_array_add(ops, json_object_new_string("encrypt"));
+		json_object_array_add(ops, json_object_new_string("decrypt"));
+		json_object_object_add(jwk, "kty", json_object_new_string("oct"));
+		json_object_object_add(jwk, "key_ops", ops);
+		json_object_object_add(jwk, "alg", json_object_new_string("A256CTR"));
+		json_object_object_add(jwk, "k", json_object_new_string(f->key));
+		json_object_object_add(jwk, "ext", json_object_new_boolean(1));
+		json_object_object_add(hashes, "sha256", json_object_new_string(f->sha256));
+		json_object_object_add(file, "url", json_object_new_string(f->uri));
+		json_object_object_add(file, "key", jwk);
+		json_object_object_add(file, "iv", json_object_new_string(f->iv));
+		json_object_object_add(file, "hashes", hashes);
+		json_object_object_add(file, "v", json_object_new_string("v2"));
+		json_object_object_add(o, "file", file);
+	} else {
+		json_object_object_add(o, "url", json_object_new_string(f->uri));
+	}
 	json_object_object_add(info, "mimetype", json_object_new_string(f->mime));
 	json_object_object_add(info, "size", json_object_new_int64((int64_t)f->len));
 	json_object_object_add(o, "info", info);
@@ -284,6 +307,51 @@ static int build_file_batch(matrix *m, mx_room *r)
 	r->attempts = 0;
 	snprintf(r->txn, sizeof r->txn, "cb%llx.%lu", m->txn_base, ++m->txn_counter);
 	return 0;
+}
+
+/* Unpadded base64 of len bytes into out; url: the URL-safe alphabet. */
+static void b64(const unsigned char *in, int len, char *out, size_t cap, int url)
+{
+	unsigned char buf[64];
+	if ((size_t)(4 * ((len + 2) / 3)) >= sizeof buf || (size_t)(4 * ((len + 2) / 3)) >= cap) {
+		out[0] = '\0';
+		return;
+	}
+	int n = EVP_EncodeBlock(buf, in, len);
+	while (n > 0 && buf[n - 1] == '=')
+		n--;
+	for (int i = 0; i < n; i++)
+		out[i] = (char)(url && buf[i] == '+' ? '-' : url && buf[i] == '/' ? '_' : buf[i]);
+	out[n] = '\0';
+}
+
+/* The file's bytes encrypted for an encrypted room (AES-256-CTR under a
+ * new random key; the IV's counter half zero, as the spec asks), its key,
+ * IV and hash into f: the ciphertext (len bytes, the caller's), or NULL. */
+static char *encrypt_file(mx_file *f)
+{
+	unsigned char key[32], iv[16] = { 0 }, hash[32];
+	unsigned int hl = 0;
+	char *out = malloc(f->len ? f->len : 1);
+	EVP_CIPHER_CTX *x = EVP_CIPHER_CTX_new();
+	int n = 0, fin = 0, ok = out && x && RAND_bytes(key, sizeof key) == 1 && RAND_bytes(iv, 8) == 1
+		&& EVP_EncryptInit_ex(x, EVP_aes_256_ctr(), NULL, key, iv) == 1
+		&& EVP_EncryptUpdate(x, (unsigned char *)out, &n, (const unsigned char *)f->data, (int)f->len) == 1
+		&& EVP_EncryptFinal_ex(x, (unsigned char *)out + n, &fin) == 1 && (size_t)(n + fin) == f->len
+		&& EVP_Digest(out, f->len, hash, &hl, EVP_sha256(), NULL) == 1 && hl == sizeof hash;
+	EVP_CIPHER_CTX_free(x);
+	if (ok) {
+		b64(key, sizeof key, f->key, sizeof f->key, 1);
+		b64(iv, sizeof iv, f->iv, sizeof f->iv, 0);
+		b64(hash, sizeof hash, f->sha256, sizeof f->sha256, 0);
+		ok = f->key[0] && f->iv[0] && f->sha256[0];
+	}
+	OPENSSL_cleanse(key, sizeof key);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	return out;
 }
 
 /* Uploads the file at the head of a room's queue to the content repository. */
@@ -302,18 +370,22 @@ static void upload_start(matrix *m, mx_room *r)
 		mx_send_next(m, r);
 		return;
 	}
-	char *copy = malloc(f->len ? f->len : 1);
+	/* In an encrypted room the homeserver gets only ciphertext; the key
+	 * travels in the m.file event, which megolm encrypts. */
+	f->enc = m->crypto && r->encrypted;
+	char *copy = f->enc ? encrypt_file(f) : malloc(f->len ? f->len : 1);
 	if (!copy) {
-		LOG(m, "error", "out of memory uploading a file");
+		LOG(m, "error", "out of memory (or no randomness) uploading a file");
 		mx_schedule_send_retry(m, r, mx_backoff_ms(m, r->attempts++));
 		return;
 	}
-	if (f->len)
+	if (f->len && !f->enc)
 		memcpy(copy, f->data, f->len);
 	char name[3 * 256], path[1024];
 	mx_path_escape(m, r->head->text, name, sizeof name);
 	snprintf(path, sizeof path, "/_matrix/media/v3/upload?filename=%s", name);
-	mx_req *q = mx_request_raw(m, REQ_UPLOAD, "POST", path, copy, f->len, f->mime, MX_SEND_TIMEOUT_MS);
+	mx_req *q = mx_request_raw(m, REQ_UPLOAD, "POST", path, copy, f->len,
+				   f->enc ? "application/octet-stream" : f->mime, MX_SEND_TIMEOUT_MS);
 	if (q) {
 		q->solo = mx_budget_solo(m, q);
 		snprintf(q->room, sizeof q->room, "%s", r->id);

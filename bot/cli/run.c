@@ -48,6 +48,7 @@ static void settings_from(const config *cfg, const config_table *ct, table_setti
 	out->computer_level = ct->computer_level == CONFIG_LEVEL_STRONG ? GAME_AI_STRONG : GAME_AI_NORMAL;
 	out->computer_think_ms = ct->computer_think_ms;
 	out->hints = ct->hints;
+	out->lastcard = ct->lastcard;
 	snprintf(out->game, sizeof out->game, "%s", ct->game);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
 #include <sys/stat.h>
 
 #include <libconfig.h>
@@ -108,6 +109,17 @@ static int check_server(struct schema_loader *L, const config_setting_t *s, cons
 static int nick_special(int c) { return c && strchr("[]\\`_^{|}", c) != NULL; }
 
 /* RFC 2812: a letter or special first, then letters, digits, specials, '-'. */
+/* An IPv4 address in dotted form (DCC's offer carries IPv4 only). */
+static int check_ipv4(struct schema_loader *L, const config_setting_t *s, const char *path, const char *v)
+{
+	struct in_addr a;
+	if (!v[0] || inet_pton(AF_INET, v, &a) == 1)
+		return 0;
+	char q[SCHEMA_SHOWN_MAX * 4 + 8];
+	schema_error(L, s, path, "%s is not an IPv4 address (a.b.c.d)", schema_shown(q, v));
+	return -1;
+}
+
 static int check_nick(struct schema_loader *L, const config_setting_t *s, const char *path, const char *v)
 {
 	char q[SCHEMA_SHOWN_MAX * 4 + 8];
@@ -379,6 +391,7 @@ static const struct schema_field table_fields[] = {
 	  .size = sizeof(int), .words = level_words, .what = "a computer level" },
 	TABLE_INT(computer_think_ms, 10, 10000, "milliseconds"),
 	{ .key = "hints", .kind = SCHEMA_BOOL, .off = offsetof(config_table, hints), .size = sizeof(int) },
+	{ .key = "lastcard", .kind = SCHEMA_BOOL, .off = offsetof(config_table, lastcard), .size = sizeof(int) },
 	{ .key = "rules", .kind = SCHEMA_CUSTOM, .custom = load_rules },
 	{ .key = "lang", .kind = SCHEMA_STRING, .off = offsetof(config_table, lang), .size = CONFIG_LANGUAGE_MAX,
 	  .check = check_language },
@@ -427,6 +440,8 @@ static const struct schema_field channel_fields[] = {
 	{ .key = "pace", .kind = SCHEMA_WORD, .off = offsetof(struct channel_target, table.pace), .size = sizeof(int),
 	  .words = pace_words, .what = "a pace" },
 	{ .key = "rules", .kind = SCHEMA_CUSTOM, .custom = load_channel_rules },
+	{ .key = "lastcard", .kind = SCHEMA_BOOL, .off = offsetof(struct channel_target, table.lastcard),
+	  .size = sizeof(int) },
 	{ .key = "lang", .kind = SCHEMA_STRING, .off = offsetof(struct channel_target, table.lang),
 	  .size = CONFIG_LANGUAGE_MAX, .check = check_language },
 };
@@ -520,6 +535,15 @@ static const struct schema_field irc_fields[] = {
 	  .size = sizeof(int), .min = 1, .max = 86400, .scale = 1000, .what = "seconds" },
 	{ .key = "accept_invites", .kind = SCHEMA_BOOL, .off = offsetof(config_network, irc.accept_invites),
 	  .size = sizeof(int) },
+	{ .key = "dcc", .kind = SCHEMA_BOOL, .off = offsetof(config_network, irc.dcc), .size = sizeof(int) },
+	IRC_STR(dcc_listen, check_ipv4, 0),
+	IRC_STR(dcc_address, check_ipv4, 0),
+	{ .key = "dcc_port_min", .kind = SCHEMA_INT, .off = offsetof(config_network, irc.dcc_port_min),
+	  .size = sizeof(int), .min = 1024, .max = 65535, .what = "a port" },
+	{ .key = "dcc_port_max", .kind = SCHEMA_INT, .off = offsetof(config_network, irc.dcc_port_max),
+	  .size = sizeof(int), .min = 1024, .max = 65535, .what = "a port" },
+	{ .key = "dcc_timeout_seconds", .kind = SCHEMA_INT, .off = offsetof(config_network, irc.dcc_timeout_ms),
+	  .size = sizeof(int), .min = 2, .max = 3600, .scale = 1000, .what = "seconds" },
 #undef IRC_STR
 };
 static const struct schema_group irc_group = SCHEMA_GROUP_OF(irc_fields);

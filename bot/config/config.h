@@ -84,6 +84,7 @@ typedef struct config_table {
 	int computer_level;            /* enum config_level: computer players and moves for absent players */
 	int computer_think_ms;         /* a search player's thinking budget per decision */
 	int hints;                     /* private prompts list the legal cards */
+	int lastcard;                  /* a person's last card is played for them (every game; !set lastcard) */
 	game_choices options;          /* the games' options (`rules { caps = "off"; }`), by key: each
 	                                * game takes its own (engine/core/game.h); none: its defaults */
 	char lang[CONFIG_LANGUAGE_MAX]; /* the room's language ("": bot.language) */

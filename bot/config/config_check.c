@@ -46,7 +46,7 @@ static void table_text(char *buf, size_t len, const config_table *t)
 {
 	char rules[160];
 	rules_text(rules, sizeof rules, &t->options);
-	snprintf(buf, len, "%s, %s; %s", t->game, config_pace_name(t->pace), rules);
+	snprintf(buf, len, "%s, %s; %s%s", t->game, config_pace_name(t->pace), rules, t->lastcard ? "; lastcard on" : "");
 }
 
 static void print_summary(FILE *f, const char *name, const config *c)
@@ -74,9 +74,10 @@ static void print_summary(FILE *f, const char *name, const config *c)
 				n->matrix.encryption ? "end-to-end encryption on" : "encrypted rooms left");
 			continue;
 		}
-		fprintf(f, "network %s (%s): %s:%d%s, nick %s, %d channel%s\n", n->name,
+		fprintf(f, "network %s (%s): %s:%d%s, nick %s, %d channel%s%s\n", n->name,
 			config_network_type_name(n->type), n->irc.server, n->irc.port, n->irc.tls ? " TLS" : "",
-			n->irc.nick, n->irc.nchannels, n->irc.nchannels == 1 ? "" : "s");
+			n->irc.nick, n->irc.nchannels, n->irc.nchannels == 1 ? "" : "s",
+			n->irc.dcc ? ", records by DCC SEND" : "");
 		for (int j = 0; j < n->irc.nchannels; j++) {
 			table_text(t, sizeof t, &n->channel_tables[j]);
 			fprintf(f, "  %s: %s\n", n->irc.channels[j].name, t);

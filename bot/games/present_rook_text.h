@@ -20,7 +20,7 @@
 	X(T_G_STATE_DISCARD, "{1} is discarding") \
 	X(T_G_HAND_DISCARD, " | discard CARD (not a counter): {1}") \
 	X(T_G_HAND_COLOUR, " | trump red, green, yellow or black") \
-	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} (on: your last card is played for you; {prefix}set lastcard on|off at any time) | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_HELP_DISCARD, "{1}discard CARD: Rook, privately: the bidder discards one card that is not a counter") \
 	X(T_ROOK_RED, "red") \
 	X(T_ROOK_GREEN, "green") \

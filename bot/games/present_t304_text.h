@@ -20,7 +20,7 @@
 	X(T_G_HAND_TRUMP_CARD, " | your trump card (face down): {1}") \
 	X(T_G_HAND_EXCHANGE, " | exchange CARD CARD or keep") \
 	X(T_G_HAND_PUT_DOWN, " | put down: {1}") \
-	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} | change with {prefix}set pace or {prefix}new before {prefix}start") \
+	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} (on: your last card is played for you; {prefix}set lastcard on|off at any time) | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
 	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
 	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \

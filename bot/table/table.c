@@ -1391,6 +1391,87 @@ static void cmd_history(table *t, const char *user, const char *name, int in_roo
 #define RECORD_LINES_MAX 300 /* lines of record sent privately (adapters/sendq.h SENDQ_WHOLE_MAX): ~10 deals;
 			      * a longer record needs public_dir */
 
+/* A record said in private lines: the first tells how many follow (or
+ * that it is too long to send), the rest are the JSON without its line
+ * breaks, cut into pieces that the network carries whole
+ * (adapter_ops.line_max: an IRC line split again arrived as lone quotes
+ * and blank lines), never inside a character, so the count said is the
+ * count that arrives. */
+typedef struct record_lines {
+	char **v;  /* owned, each owned */
+	int n;
+} record_lines;
+
+static void record_lines_free(record_lines *rl)
+{
+	for (int i = 0; i < rl->n; i++)
+		free(rl->v[i]);
+	free(rl->v);
+	rl->v = NULL;
+	rl->n = 0;
+}
+
+/* rec (the record, NUL-terminated) into rl, in user's language; -1 when
+ * out of memory or the network leaves no room for a piece. */
+static int record_lines_make(table *t, const char *user, const char *n, const char *rec, record_lines *rl)
+{
+	rl->v = NULL;
+	rl->n = 0;
+	size_t len = 0, full = strlen(rec);
+	char *flat = malloc(full + 1);
+	if (!flat)
+		return -1;
+	for (const char *p = rec; *p; p++)
+		if (*p != '\n')
+			flat[len++] = *p;
+	flat[len] = 0;
+	size_t piece = t->net->ops->line_max ? t->net->ops->line_max(t->net, user) : 0;
+	if (!piece || piece > RECORD_PIECE_MAX)
+		piece = RECORD_PIECE_MAX;
+	if (piece < RECORD_PIECE_MIN) {
+		free(flat);
+		return -1;
+	}
+	size_t count = 0;
+	for (size_t off = 0; off < len; count++)
+		off += utf8_prefix(flat + off, len - off, piece);
+	/* A network that paces its lines (it has a line_max) carries at most
+	 * RECORD_LINES_MAX for one request; one that sends at once (the
+	 * terminal) carries it all. */
+	int too_long = t->net->ops->line_max && count > RECORD_LINES_MAX;
+	rl->v = calloc(too_long ? 1 : count + 1, sizeof *rl->v);
+	if (!rl->v) {
+		free(flat);
+		return -1;
+	}
+	char cnt[24], head[TABLE_LINE];
+	snprintf(cnt, sizeof cnt, "%zu", count);
+	const char *args[3] = { n, cnt, "" };
+	if (too_long) {
+		const char *targs[3] = { table_room_shown(t), n, cnt };
+		text_fmt_in(table_lang_of(t, user), head, sizeof head, T_RECORD_TOO_LONG, 3, targs);
+	} else {
+		text_fmt_in(table_lang_of(t, user), head, sizeof head, T_RECORD_LINE, 3, args);
+	}
+	int ok = (rl->v[rl->n++] = strdup(head)) != NULL;
+	for (size_t off = 0; ok && !too_long && off < len;) {
+		size_t k = utf8_prefix(flat + off, len - off, piece);
+		char *line = malloc(k + 1);
+		if ((ok = line != NULL)) {
+			memcpy(line, flat + off, k);
+			line[k] = 0;
+			rl->v[rl->n++] = line;
+		}
+		off += k;
+	}
+	free(flat);
+	if (!ok) {
+		record_lines_free(rl);
+		return -1;
+	}
+	return 0;
+}
+
 /* Writes data (len bytes) as match-ID.EXT in the public directory, and
  * where people find it (under public_url, else the file's path) into
  * shown. 0, or -1 with err saying why. */
@@ -1445,6 +1526,14 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 	}
 	char n[32];
 	snprintf(n, sizeof n, "%lld", (long long)id);
+	/* The record in private lines, for a network with no files, or as
+	 * what comes when an offered file is not taken (adapter_file.lines). */
+	record_lines rl;
+	if (record_lines_make(t, user, n, rec, &rl) < 0) {
+		free(rec);
+		table_tell_txt(t, user, T_ERROR, T_ERR_RECORD);
+		return;
+	}
 	/* The match page beside the record (bot/store/page.c); without it, the record alone. */
 	size_t html_len = 0;
 	char *html = NULL;
@@ -1456,19 +1545,29 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 			log_msg(LOG_ERROR, NULL, "match %lld: no page: %s", (long long)id, r ? "out of memory" : err);
 		record_free(r);
 	}
+	char key[TABLE_KEY_MAX];
+	strbuf kb;
+	sb_init(&kb, key, sizeof key);
+	sb_printf(&kb, "%s record %s", t->room, n);
+	int sent = -1;
 	if (t->net->ops->send_file) {
 		char fname[64], pname[64];
 		snprintf(fname, sizeof fname, "match-%lld.json", (long long)id);
 		snprintf(pname, sizeof pname, "match-%lld.html", (long long)id);
-		if (t->net->ops->send_file(t->net, user, fname, "application/json", rec, strlen(rec)) == 0) {
-			int page_ok = html && t->net->ops->send_file(t->net, user, pname, "text/html", html, html_len) == 0;
+		adapter_file f = { .filename = fname, .mimetype = "application/json", .data = rec, .len = strlen(rec),
+				   .lines = (const char *const *)rl.v, .nlines = rl.n, .flags = ADAPTER_NOTICE };
+		t->host->answering(t->host->ctx, key, TABLE_ANSWER_WHOLE);
+		sent = t->net->ops->send_file(t->net, user, &f);
+		if (sent == 0) {
+			adapter_file pf = { .filename = pname, .mimetype = "text/html", .data = html, .len = html_len };
+			int page_ok = html && t->net->ops->send_file(t->net, user, &pf) == 0;
 			table_tell(t, user, page_ok ? T_RECORD_PAGE : T_RECORD_FILE, n, fname, page_ok ? pname : NULL);
-			free(html);
-			free(rec);
-			return;
+		} else if (sent > 0) {
+			/* Offered (IRC's DCC SEND): the person's client must take it. */
+			table_tell(t, user, T_RECORD_OFFERED, n, fname, t->net->ops->self(t->net));
 		}
 	}
-	if (t->host->public_dir[0]) {
+	if (sent < 0 && t->host->public_dir[0]) {
 		char shown[4200], pshown[4200], err[512];
 		if (publish(t, (long long)id, "json", rec, strlen(rec), shown, sizeof shown, err, sizeof err) == 0) {
 			int page_ok = html
@@ -1477,63 +1576,23 @@ static void cmd_record(table *t, const char *user, const char *name, int in_room
 			if (html && !page_ok)
 				log_msg(LOG_ERROR, NULL, "%s", err);
 			table_tell(t, user, page_ok ? T_RECORD_PAGE : T_RECORD_FILE, n, shown, page_ok ? pshown : NULL);
-			free(html);
-			free(rec);
-			return;
+			sent = 0;
+		} else {
+			log_msg(LOG_ERROR, NULL, "%s", err);
 		}
-		log_msg(LOG_ERROR, NULL, "%s", err);
 	}
 	free(html);
-	/* In private lines: the JSON without its line breaks, cut into pieces
-	 * that the network carries whole (adapter_ops.line_max: an IRC line
-	 * split again arrived as lone quotes and blank lines), never inside a
-	 * character, so the count said is the count that arrives. */
-	size_t len = 0;
-	for (char *p = rec; *p; p++)
-		if (*p != '\n')
-			rec[len++] = *p;
-	rec[len] = 0;
-	size_t piece = t->net->ops->line_max ? t->net->ops->line_max(t->net, user) : 0;
-	if (!piece || piece > RECORD_PIECE_MAX)
-		piece = RECORD_PIECE_MAX;
-	if (piece < RECORD_PIECE_MIN) {
-		free(rec);
-		table_tell_txt(t, user, T_ERROR, T_ERR_RECORD);
-		return;
-	}
-	size_t count = 0;
-	for (size_t off = 0; off < len; count++)
-		off += utf8_prefix(rec + off, len - off, piece);
+	free(rec);
 	/* Asked for in full: paced behind others' lines, never cut at the
 	 * limit on a person's waiting answers; asked again while it is still
 	 * on its way, it is not sent twice. */
-	/* A network that paces its lines (it has a line_max) carries at most
-	 * RECORD_LINES_MAX for one request; one that sends at once (the
-	 * terminal) carries it all. */
-	if (t->net->ops->line_max && count > RECORD_LINES_MAX) {
-		char cnt[24];
-		snprintf(cnt, sizeof cnt, "%zu", count);
-		free(rec);
-		table_tell(t, user, T_RECORD_TOO_LONG, table_room_shown(t), n, cnt);
-		return;
+	if (sent < 0) {
+		if (rl.n > 1)
+			t->host->answering(t->host->ctx, key, TABLE_ANSWER_WHOLE);
+		for (int i = 0; i < rl.n; i++)
+			table_say_private(t, user, rl.v[i], ADAPTER_NOTICE);
 	}
-	char key[TABLE_KEY_MAX];
-	strbuf kb;
-	sb_init(&kb, key, sizeof key);
-	sb_printf(&kb, "%s record %s", t->room, n);
-	t->host->answering(t->host->ctx, key, TABLE_ANSWER_WHOLE);
-	char cnt[24];
-	snprintf(cnt, sizeof cnt, "%zu", count);
-	table_tell(t, user, T_RECORD_LINE, n, cnt, NULL);
-	for (size_t off = 0; off < len;) {
-		char line[RECORD_PIECE_MAX + 1];
-		size_t k = utf8_prefix(rec + off, len - off, piece);
-		memcpy(line, rec + off, k);
-		line[k] = 0;
-		table_say_private(t, user, line, ADAPTER_NOTICE);
-		off += k;
-	}
-	free(rec);
+	record_lines_free(&rl);
 }
 
 static void cmd_help(table *t, const char *user, const char *name, int in_room, int argc, char **argv);

@@ -394,7 +394,17 @@ void table_play_start(table *t, const char *user)
 
 /* ---- acting ---- */
 
-static void after_action(table *t, int by_person)
+/* Did these events end a trick? Every game names that event "trick". */
+static int ends_trick(const table *t, const game_result *res)
+{
+	int ev = game_ev_parse(t->gdef, "trick");
+	for (int i = 0; ev >= 0 && i < res->nevents; i++)
+		if (res->events[i].type == ev)
+			return 1;
+	return 0;
+}
+
+static void after_action(table *t, int by_person, int trick_end)
 {
 	game_status st;
 	game_status_of(t->g, &st);
@@ -418,10 +428,13 @@ static void after_action(table *t, int by_person)
 	prompt_turn(t);
 	/* While computer players move one after another, their moves gather
 	 * into one line; it goes out when a person is to act. A person's own
-	 * action is answered at once. */
+	 * action is answered at once. A trick's end ends the line too: the
+	 * next trick's cards never share a line with this one's (at six
+	 * seats two tricks ran to 372 characters). */
 	int s = table_turn(t);
 	int computer_next = s >= 0 && table_auto_seat(t, s);
-	if (by_person || !computer_next || t->outlen > TABLE_OUT_MAX / 2 || t->nout > TABLE_PARTS_MAX / 2)
+	if (by_person || !computer_next || trick_end || t->outlen > TABLE_OUT_MAX / 2
+	    || t->nout > TABLE_PARTS_MAX / 2)
 		table_flush(t);
 	table_schedule(t);
 }
@@ -494,7 +507,7 @@ int table_act(table *t, const game_action *a, const char *user)
 	/* A deal's salt is not said at its end: it opens the commitment only
 	 * beside the deck, and both are in the match record (T_COMMITMENT_HOW
 	 * says so once a match). */
-	after_action(t, user != NULL);
+	after_action(t, user != NULL, ends_trick(t, &res));
 	return 0;
 }
 

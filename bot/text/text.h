@@ -93,6 +93,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_RECORD_TOO_LONG, "[{1}] the record of match {2} would take {3} private lines, too many to send here: " \
 			     "whoever runs me can give it to you (cardbot export DB {2}), or set public_dir, and then every " \
 			     "record comes as a link, with its page to replay the match in a browser.") \
+	X(T_RECORD_OFFERED, "The record of match {1}: I am offering you {2} as a file (DCC SEND: accept it in your client; in irssi /dcc get {3}). If it is not taken soon, it comes as private lines instead.") \
 	X(T_RECORD_LINE, "The record of match {1} (cardbot-record/1 JSON, in {2} lines: join them without separators): ") \
 	X(T_RECORD_NONE, "There is no finished match {1} here. {2}history lists them.") \
 	X(T_SAVE_WORKS, "Saving works again: the game goes on.") \

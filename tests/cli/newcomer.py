@@ -379,6 +379,20 @@ def eight_once():
 
 def lastcard():
     """`set lastcard on`: a player's last card is played for them."""
+    # The configuration's default for new tables (tables.lastcard).
+    tmp = tempfile.mkdtemp(prefix="newcomer.")
+    try:
+        b = Bot(tmp, tables="lastcard = true;")
+        b.ask("!304", lambda t: "sits in seat 1" in t)
+        for game in ("", "!new trump304", "!new rook"):
+            if game:
+                b.ask(game, lambda t: "now plays" in t)
+            got = b.ask("!rules more", lambda t: t.startswith("#x: "))
+            check(got is not None and "lastcard on" in got,
+                  "lastcard: tables.lastcard = true starts tables with it on (%s)" % (game or "304"), got)
+        b.stop()
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     for game, last_trick in (("", "trick 8"), ("!new trump304", "trick 8"), ("!new rook", "trick 14")):
         tmp = tempfile.mkdtemp(prefix="newcomer.")
         try:
@@ -388,6 +402,9 @@ def lastcard():
                 b.ask(game, lambda t: "now plays" in t)
             got = b.ask("!rules more", lambda t: t.startswith("#x: "))
             check(got is not None and "lastcard off" in got, "lastcard: off by default, in rules more (%s)" % (game or "304"), got)
+            if game:
+                check(got is not None and "your last card is played for you" in got and "set lastcard on" in got,
+                      "lastcard: rules more says what it does and how to set it (%s)" % game, got)
             b.ask("!set level easy", lambda t: "level is now" in t)
             b.ask("!bot all", lambda t: "taken" in t)
             b.ask("!start", lambda t: "begins" in t)

@@ -203,7 +203,8 @@ static void on_message(void *ctx, adapter *a, const char *room, const char *user
 	if (!room || strstr(text, "dm"))
 		a->ops->send_private(a, user, line, ADAPTER_NOTICE);
 	if (strstr(text, "file"))
-		a->ops->send_file(a, user, "record.txt", "text/plain", text, strlen(text));
+		a->ops->send_file(a, user, &(adapter_file){ .filename = "record.txt", .mimetype = "text/plain",
+							     .data = text, .len = strlen(text) });
 	if (strstr(text, "open") && a->ops->open_private)
 		a->ops->open_private(a, user);
 	if (room && strstr(text, "part"))

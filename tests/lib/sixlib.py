@@ -285,6 +285,7 @@ class MatchCheck:
     def run(self):
         obs = [m for m in self.observer if m.chan]
         self.stats["channel_lines"] = len(obs)
+        self.stats["longest"] = max((len(m.text) for m in obs), default=0)
         self.seats = self.read_seats(obs)
         odeals = self.split(obs)
         pdeals = {n: self.split(ls, n) for n, ls in self.streams.items()}
@@ -335,6 +336,13 @@ class MatchCheck:
     def check_deal(self, d, priv, chan, complete, tokens):
         tag = "deal %d" % (d + 1)
         chan_segs = [(m, s) for m in chan for s in segs(m.text)]
+        # a channel line ends at a trick's end: the next trick's cards start a line of their own
+        for m in chan:
+            ss = segs(m.text)
+            ends = [i for i, s in enumerate(ss) if TRICK_RE.match(s) or TRICK_ALL_RE.match(s)]
+            if ends and any(PLAYED_RE.match(s) or DOWN_RE.match(s) or TCARD_RE.match(s) for s in ss[ends[0] + 1:]):
+                self.fail("%s: one channel line holds a trick's end and the next trick's cards (%d characters): %r"
+                          % (tag, len(m.text), m.text[:200]))
         # hands shown to each human, and their sizes
         dealt, owner = {}, {}
         reached_six = any(s.startswith("play begins") or WON_RE.match(s) and "-card" in s

@@ -181,6 +181,8 @@ def main():
         where = "cat: your cards come as private messages from cardbot"
         check(wait_for(cat, k, where), "private: the channel hears where a newcomer's cards will come",
               bot_lines(cat, k))
+        # (the seat key comes privately after the channel's line: waited for, not assumed)
+        cat.wait(lambda: any(m.target.lower() == "cat" for m in cat.from_bot("cardbot", k)), 10)
         mine = [m for m in cat.from_bot("cardbot", k) if m.target.lower() == "cat"]
         check(mine and all(m.cmd == "PRIVMSG" for m in mine), "private: private lines come by PRIVMSG by default",
               [(m.cmd, m.text) for m in mine])

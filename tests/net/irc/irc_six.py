@@ -376,9 +376,10 @@ def play(ctx, sc):
               st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
               st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"],
                   len(sixes_played)))
-    print("  lines: %d in the channel, %d private to the %d humans, %d to eve (not seated: !table, !score, !last, "
-          "!hand); %d moves by the humans" % (st["channel_lines"], st["private_lines"], len(players),
-                                              st.get("watcher_lines", 0), nmoves))
+    print("  lines: %d in the channel (the longest %d characters), %d private to the %d humans, %d to eve (not "
+          "seated: !table, !score, !last, !hand); %d moves by the humans" % (
+              st["channel_lines"], st.get("longest", 0), st["private_lines"], len(players),
+              st.get("watcher_lines", 0), nmoves))
     return
 
 

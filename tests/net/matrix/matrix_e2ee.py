@@ -38,7 +38,10 @@ has no nio). Scenarios:
     command whose room key comes late (a device made with python3-olm
     sends `!table` under a Megolm session, and its key reaches the bot's
     device 3 s later): nothing is said before the key, the command is
-    answered after it.
+    answered after it; (f) the table stopped, `!record` comes as an
+    encrypted attachment in the asker's encrypted direct room: an m.file
+    with `file` (v2, A256CTR) and no `url`, the homeserver holding only
+    ciphertext, which decrypts (nio) to a record `cardbot verify` accepts.
 
 Scenarios 1 and 2 need a bot with encryption: while `cardbot check-config`
 refuses `encryption = true` they print SKIP and count neither way; where
@@ -627,6 +630,7 @@ class Table(matrix_game.Scenario):
             R.check(self.hs.wait(self.deal_done, 120), "%d: the deal did not end: %s" % (
                 self.num, self.bot.log_tail()))
             self.quiesce()
+            self.record_file()
             return
         if self.restarts:
             ok = self.wait_seg(lambda s: play304lib.TRICK_RE.match(s) and " wins trick 2" in s, 90, self.start_pos)
@@ -669,6 +673,66 @@ class Table(matrix_game.Scenario):
         self.notes.append("%s %d deals in %.0f s" % ("match over after" if over else "match still on after",
                                                     n if over else n - 1, time.time() - self.t_start))
         self.quiesce()
+
+    def record_file(self):
+        """(f) The match stopped, `!record` comes as a file in the asker's
+        encrypted direct room: an m.file whose `file` (no `url`) says how
+        to read the upload (the spec's encrypted attachments, v2), while
+        the homeserver holds only ciphertext; decrypted, it is the record,
+        and `cardbot verify` accepts it."""
+        from nio.crypto.attachments import decrypt_attachment
+        hs, base = self.hs, self.hs.base
+        a = self.humans[0]
+        n0 = len(hs.events)
+        for n in self.humans[:3]:   # three of four stop it
+            hs.say(self.ids[n], self.room, "!stop")
+        if not self.wait_seg(lambda x: "stops the table" in x, 60, n0):
+            R.check(False, "%d (f): the table did not stop: %s" % (self.num, self.bot.log_tail()))
+            return
+        n1 = len(hs.events)
+        hs.say(self.ids[a], self.room, "!record")
+
+        def m_file():
+            for e in hs.events[n1:]:
+                c = e.get("content") or {}
+                if e["type"] == "m.room.message" and e["sender"] == self.botid and c.get("msgtype") == "m.file" \
+                        and str(c.get("body", "")).endswith(".json"):
+                    return e
+            return None
+        e = hs.wait(m_file, 60)
+        R.check(e is not None, "%d (f): no m.file with the record came after !record: %s" % (
+            self.num, self.bot.log_tail()))
+        if e is None:
+            return
+        c = e["content"]
+        f = c.get("file") or {}
+        R.check(e.get("encrypted") and e["room_id"] != self.room, "%d (f): the m.file came encrypted, in a "
+                "direct room (%s)" % (self.num, e["room_id"]))
+        R.check("url" not in c and f.get("v") == "v2" and (f.get("key") or {}).get("alg") == "A256CTR"
+                and f.get("iv") and (f.get("hashes") or {}).get("sha256") and str(f.get("url", "")).startswith("mxc://"),
+                "%d (f): the m.file has an EncryptedFile (v2, A256CTR, iv, sha256) and no plain url: %r" % (
+                    self.num, c))
+        media = base.media.get(f.get("url"))
+        R.check(media is not None, "%d (f): the file's url names an upload" % self.num)
+        if media is None or not f.get("key"):
+            return
+        data = media["data"]
+        R.check(b"cardbot-record" not in data and media.get("content_type") == "application/octet-stream",
+                "%d (f): the homeserver holds ciphertext, as application/octet-stream (%s)" % (
+                    self.num, media.get("content_type")))
+        try:
+            plain = decrypt_attachment(data, f["key"]["k"], f["hashes"]["sha256"], f["iv"])
+        except Exception as ex:  # noqa: BLE001
+            R.check(False, "%d (f): the upload does not decrypt with the event's key: %s" % (self.num, ex))
+            return
+        path = os.path.join(self.tmp, "record.json")
+        with open(path, "wb") as fh:
+            fh.write(plain)
+        vf = subprocess.run([matrixlib.CARDBOT, "verify", path], capture_output=True, text=True, timeout=60)
+        R.check(vf.returncode == 0, "%d (f): cardbot verify accepts the decrypted record: %s" % (
+            self.num, (vf.stdout + vf.stderr)[-300:]))
+        R.check(c.get("info", {}).get("size") == len(plain), "%d (f): info.size is the record's size" % self.num)
+        self.notes.append("record by encrypted attachment: %d bytes" % len(plain))
 
     def quiesce(self):
         """The players stop (a match still on waits for them) and the

@@ -346,10 +346,11 @@ static void in_play_has_no_page(void)
 /* Files a fake send_file was given (the Matrix adapter's upload). */
 static struct { int n; char name[4][64], type[4][32]; size_t len[4]; int html_ok; } sent;
 
-static int fake_send_file(adapter *a, const char *user, const char *filename, const char *mimetype,
-			  const char *data, size_t len)
+static int fake_send_file(adapter *a, const char *user, const adapter_file *f)
 {
 	(void)a, (void)user;
+	const char *filename = f->filename, *mimetype = f->mimetype, *data = f->data;
+	size_t len = f->len;
 	if (sent.n < 4) {
 		snprintf(sent.name[sent.n], sizeof sent.name[0], "%s", filename);
 		snprintf(sent.type[sent.n], sizeof sent.type[0], "%s", mimetype);

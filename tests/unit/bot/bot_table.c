@@ -324,11 +324,16 @@ int main(void)
 		say(b, "#nudge", "ann", "!start");
 		const char *who[2] = { "ann", "bob" };
 		int armed = 0;
-		/* 400 moves of ann and bob; the computers' turns, which think on
-		 * the worker thread, count against a minute of time instead (a
-		 * busy machine is slower, not wrong). */
-		int64_t give_up = loop_now() + 60000;
-		for (int step = 0; step < 400 && nt->state == TABLE_PLAYING && !armed && loop_now() < give_up; step++) {
+		/* 400 moves of ann and bob, within six deals; the computers'
+		 * turns, which think on the worker thread, count against the
+		 * deals, not against a clock (a busy machine is slower, not
+		 * wrong: a minute ran out once beside a full make check); ten
+		 * minutes only end a hang. */
+		int64_t hang = loop_now() + 600000;
+		long deals0 = nt->deals_played;
+		for (int step = 0; step < 400 && nt->state == TABLE_PLAYING && !armed && nt->deals_played < deals0 + 6
+				   && loop_now() < hang;
+		     step++) {
 			int s = G304(nt)->turn;
 			if (s != 0 && s != 1) {
 				loop_once(ev, 2);
