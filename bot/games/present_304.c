@@ -48,7 +48,15 @@ static const size_words size_words_of[G304_SIZE_COUNT] = {
 	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES },
 	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6 },
 };
-static const size_words *words_of(const table *t) { return &size_words_of[G(t)->rules.size]; }
+/* By the table's game, not its match: before the first deal there is none,
+ * and after `!new 304 6` the last match is still the four-player one. */
+static const size_words *words_of(const table *t)
+{
+	for (int z = 0; z < G304_SIZE_COUNT; z++)
+		if (!strcmp(g304_variants[z].name, t->gdef->name))
+			return &size_words_of[z];
+	return &size_words_of[G304_SIZE_FOUR];
+}
 
 static void fcard(const table *t, strbuf *b, card c, int style) { render_card_in(b, pack_of(t), c, style); }
 
