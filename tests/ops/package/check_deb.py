@@ -220,7 +220,7 @@ def check_run(d, ircd, tmp, pw):
 
 
 def check_upgrade(deb, d, ircd, tmp, pw):
-    fixtures = sorted(glob.glob(os.path.join(ROOT, "tests", "storage", "release-*.db")))
+    fixtures = sorted(glob.glob(os.path.join(ROOT, "tests", "store", "releases", "release-*.db")))
     if not check(fixtures, "a kept database with a match in progress (tests/store/releases/release-*.db)"):
         return
     data = os.path.join(STATE, "data")
