@@ -44,6 +44,8 @@ typedef struct size_words {
 static const size_words size_words_of[G304_SIZE_COUNT] = {
 	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES },
 	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6 },
+	/* Eight players have no second round (state_bid2, bid2_won unused). */
+	[G304_SIZE_EIGHT] = { T_STATE_BID8, T_MATCH_STARTS8, T_DEALT_REST8, T_BID8_WON, T_RULES8 },
 };
 static const size_words *words_of(const table *t) { return &size_words_of[G(t)->rules.size]; }
 
@@ -1068,5 +1070,16 @@ const present present_304six = {
 	.t_about = T_ABOUT_304SIX,
 	.t_brief = T_BRIEF_304SIX,
 	.t_name = T_GAME_304SIX,
+	PRESENT_304_FAMILY,
+};
+
+const present present_304eight = {
+	.def = &game_def_304eight,
+	.t_ready = T_G_READY,
+	.t_need_seats = T_G_NEED_SEATS,
+	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304EIGHT,
+	.t_brief = T_BRIEF_304EIGHT,
+	.t_name = T_GAME_304EIGHT,
 	PRESENT_304_FAMILY,
 };

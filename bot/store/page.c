@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "game.h"
+#include "g304.h"
 #include "page.h"
 #include "present.h"
 #include "record.h"
@@ -40,7 +41,7 @@ typedef struct page_walk {
 /* 304 of four or of six players: the same events and actions (g304.h). */
 static int is_304(const game_def *def)
 {
-	return def == &game_def_304 || def == &game_def_304six;
+	return game_304_size(def) >= 0;
 }
 
 /* A card's code in words for a step's line: "J♠", "10♥", or as the game
@@ -405,8 +406,12 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 			snprintf(buf, sizeof buf, "%s takes the trick.", who);
 			(*tricks)++;
 		} else if (!strcmp(ev, "dealt_rest")) {
-			snprintf(buf, sizeof buf, "%s more cards each are dealt.",
-				 def == &game_def_304six ? "Two" : "Four");
+			static const char *const more[] = { "No more cards are", "One more card each is",
+							    "Two more cards each are", "Three more cards each are",
+							    "Four more cards each are" };
+			const g304_variant *w = &g304_variants[game_304_size(def) >= 0 ? game_304_size(def) : 0];
+			int n = w->hand - w->first;
+			snprintf(buf, sizeof buf, "%s dealt.", more[n >= 0 && n <= 4 ? n : 4]);
 		} else if (!strcmp(ev, "passed_out")) {
 			snprintf(buf, sizeof buf, "Everyone passed: the deal is over.");
 		} else if (!strcmp(ev, "spoilt") && !is_304(def)) {

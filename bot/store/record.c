@@ -513,7 +513,7 @@ static int parse_gaction(json_object *o, const char *path, const record *rec, ga
 	a->type = (uint8_t)type;
 	const present *pr = present_find(def);
 	int (*colour)(const char *) = pr ? pr->record_colour : NULL;
-	if (def == &game_def_304six && (!strcmp(name, "bid") || !strcmp(name, "caps"))) {
+	if (game_304_size(def) > 0 && (!strcmp(name, "bid") || !strcmp(name, "caps"))) {
 		/* 304's forms: a bid may be "pcc"; caps lists its order. */
 		g304_action x;
 		memset(&x, 0, sizeof x);
@@ -641,8 +641,8 @@ static int parse_other(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 	const game_def *def = rec->game;
 	json_object *v;
 	char q[QUOTE_MAX * 4 + 8];
-	if (def == &game_def_304six) {
-		/* Six-player 304 takes 304's table options. */
+	if (game_304_size(def) > 0) {
+		/* 304 at every other table size takes 304's table options. */
 		g304_rules_default(&rec->rules);
 		if (json_object_object_get_ex(top, "rules", &v) && parse_rules(v, &rec->rules, err))
 			return -1;

@@ -67,6 +67,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_PCC_SITS_OUT, "{1} sits out this deal: {2} plays alone and must win every trick") \
 	X(T_DEALT_REST6, "two more cards each are dealt; six-card bidding, {1} first (250 or more, pcc, or pass)") \
 	X(T_BID6_WON, "{1} wins the six-card bidding at {2}") \
+	X(T_DEALT_REST8, "the fourth card each is dealt; {1} holds the trump card, and play begins") \
 	X(T_PCC_SIT_OUT6, "{1} sit out this deal: {2} plays alone and must win every trick") \
 	X(T_PCC_LOST, "{1} has lost a trick, so the pcc is lost: I play out the rest of the deal for everyone at once") \
 	X(T_PLAY_STARTS, "play begins ({2}): {1} leads") \
@@ -303,13 +304,16 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_FACE_DOWN, "(face down)") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
 	X(T_RULES, "{1}: 304 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_RULES8, "{1}: 304 for eight | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
 	X(T_RULES6, "{1}: 304 for six | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
 	X(T_ABOUT_304, "{1}: 304 is played by four, partners sitting opposite, with 32 cards (7 to ace). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2, and J and 9 rank highest. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Four more cards each, a second bidding from 250, then eight tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_304SIX, "{1}: 304 for six is played by two teams of three, sitting alternately, with 36 cards (6 to ace; the sixes are worth nothing). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (160 or more; 60 means 160) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Two more cards each, a second bidding from 250, then six tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_ABOUT_304EIGHT, "{1}: 304 for eight is played by two teams of four, sitting alternately, with all 32 cards (7 to ace). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With three cards each, the first to speak must bid 200 or more; the others bid higher or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. One more card each, then four tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_T304, "{1}: Trump304 is 304 for two, three or four players (two: a draw pile; three: the trumper may swap two cards with the centre; four: partners opposite). The points are in the cards: J 30, 9 20, A 11, 10 10, K 3, Q 2. Bid 150 to 300 in tens, or 304, for the points you will take in tricks; if all pass, the dealer must bid 150. The trumper lays a trump card face down; one who cannot follow suit may ask to have the trump shown, and only a shown trump cuts. After each deal the losers pay the winners tokens; play goes on until {prefix}stop. At the live pace a turn left too long gets a random legal card. {prefix}rules more: this table's options.") \
 	X(T_ABOUT_ROOK, "{1}: Rook is played by four, partners sitting opposite, with 57 cards: 1 to 14 in red, green, yellow and black, and the Rook. Counters score: each 5 is 5 points, each 10 and 14 is 10, each 1 is 15, the Rook 20, and the side with most tricks gets 20 more: 200 a hand. Bid 70 to 200 in fives (a pass is final); the winner takes the nest card, discards one face down, names the trump colour (the Rook is always a trump) and leads. Follow suit if you can. Make the bid and you score what you took; fall short and the bid is taken off your score. The first team to 500 wins. {prefix}rules more: this table's options.") \
 	X(T_GAME_304, "304") \
 	X(T_GAME_304SIX, "304 for six") \
+	X(T_GAME_304EIGHT, "304 for eight") \
 	X(T_GAME_T304, "Trump304") \
 	X(T_GAME_ROOK, "Rook") \
 	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
@@ -406,6 +410,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_WORD_CLOSED, "closed") \
 	X(T_WORD_FACE_DOWN, "face down") \
 	X(T_COMPUTER_NAMES, "Robo-North Robo-East Robo-South Robo-West") \
+	X(T_COMPUTER_NAMES8, "Robo-North Robo-NorthEast Robo-East Robo-SouthEast Robo-South Robo-SouthWest Robo-West Robo-NorthWest") \
 	X(T_COMPUTER_NAMES6, "Robo-North Robo-NorthEast Robo-SouthEast Robo-South Robo-SouthWest Robo-NorthWest") \
 	X(T_VIA_DIRECT_ROOM, "in our direct room: ") \
 	/* Lines the Matrix adapter says by itself (adapter_host.words). */ \
@@ -433,6 +438,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_NOTIFY_OPENED, "A {2} table is open in {1}: {prefix}sit there to play.") \
 	X(T_GAMES_INTRO, "The games I host ({1}new GAME [PLAYERS] in a channel opens a table; at a table {1}rules gives its options):") \
 	X(T_BRIEF_304, "304: four players in two teams bid for the right to choose a trump card, then take tricks for the 304 card points, by the Jaffna rules ({1}304)") \
+	X(T_BRIEF_304EIGHT, "304 for eight: two teams of four, three cards then a fourth, and the first bid is 200 or more ({1}new 304 8)") \
+	X(T_MATCH_STARTS8, "a match of 304 for eight begins: {1} against {2}; 11 tokens each") \
 	X(T_BRIEF_304SIX, "304 for six: the same game for six players in two teams of three ({1}new 304 6)") \
 	X(T_BRIEF_T304, "Trump304: two, three or four players; the trumper lays the trump card face down, the losers pay tokens after each deal, and play goes on until the table stops ({1}new trump304 3)") \
 	X(T_BRIEF_ROOK, "Rook: four players in two teams, coloured cards 1 to 14 and the Rook bird; the highest bidder names the trump colour, and the first team to 500 wins ({1}new rook)") \

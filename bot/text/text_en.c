@@ -41,6 +41,8 @@
 	"on your second turn a bid must be " STR(G304_LIMIT_BID) " or more"
 #define REFUSAL_BID_OVER_PARTNER \
 	"a bid under " STR(G304_LIMIT_BID) " is not allowed while your partner holds the highest bid"
+#define REFUSAL_MUST_OPEN \
+	"you speak first at this table size and must open the bidding: bid {n} or more"
 #define REFUSAL_SINGLE_ONCE \
 	"at this table you may bid only once, unless you make the first bid of " \
 	STR(G304_LIMIT_BID) " or more"

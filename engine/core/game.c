@@ -10,7 +10,7 @@
 #include "g304six.h"
 #include "t304.h"
 #include "t304_ai.h"
-#include "g304six_ai.h"
+#include "g304_ai_wide.h"
 #include "t304_simple.h"
 #include "rook.h"
 #include "rook_ai.h"
@@ -123,6 +123,11 @@ static int game_g304_init(void *st, int nseats, int dealer, const void *rules)
 static int game_g304six_init(void *st, int nseats, int dealer, const void *rules)
 {
 	return init_304(st, nseats, dealer, rules, G304_SIZE_SIX);
+}
+
+static int game_g304eight_init(void *st, int nseats, int dealer, const void *rules)
+{
+	return init_304(st, nseats, dealer, rules, G304_SIZE_EIGHT);
 }
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
@@ -243,9 +248,9 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 	legal_304_back(gl, &l.acts, &l.bid_min, &l.pcc_ok);
 	l.cards = gl->cards;
 	if (((const g304_view *)view)->size != G304_SIZE_FOUR) {
-		/* Six players' search (docs/AI.md says why it is its own). */
+		/* Every size but four: the general search (docs/AI.md). */
 		g304_action y;
-		if (!g6_ai_action(view, &l, p, st, &y))
+		if (!g304_ai_wide_action(view, &l, p, st, &y))
 			return 0;
 		game_action_from_g304(&y, out);
 		return 1;
@@ -286,6 +291,39 @@ const game_def game_def_304six = {
 	g304six_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
 	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
 };
+
+/* ---- eight-player 304: the same engine at G304_SIZE_EIGHT (four-player
+ * 304's pack and words) ---- */
+
+const game_def game_def_304eight = {
+	"304eight", 8, 8, CARD_COUNT, sizeof(g304), sizeof(g304_view),
+	game_g304eight_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
+	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
+	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
+	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
+};
+
+static const game_def *const sizes_304[G304_SIZE_COUNT] = {
+	[G304_SIZE_FOUR] = &game_def_304, [G304_SIZE_SIX] = &game_def_304six, [G304_SIZE_EIGHT] = &game_def_304eight,
+};
+
+int game_304_size(const game_def *def)
+{
+	for (int i = 0; i < G304_SIZE_COUNT; i++)
+		if (def && def == sizes_304[i])
+			return i;
+	return -1;
+}
+
+const game_def *game_304_seats(const game_def *def, int nseats)
+{
+	if (game_304_size(def) < 0)
+		return def;
+	for (int i = 0; i < G304_SIZE_COUNT; i++)
+		if (g304_variants[i].seats == nseats)
+			return sizes_304[i];
+	return def;
+}
 
 /* ---- Trump304 ---- */
 
@@ -535,7 +573,8 @@ int game_ai_decide(const game *g, int who, const game_ai_params *p, game_ai_stat
 
 const game_def *game_find(const char *name)
 {
-	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_trump304, &game_def_rook };
+	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_304eight, &game_def_trump304,
+						&game_def_rook };
 	if (!name)
 		return NULL;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
