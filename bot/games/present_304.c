@@ -39,13 +39,17 @@ static uint64_t fbit(card c) { return (uint64_t)1 << c; }
 
 /* The words that name a table size's second round and its numbers. */
 typedef struct size_words {
-	int state_bid2, match_starts, dealt_rest, bid2_won, rules;
+	int state_bid2, match_starts, dealt_rest, bid2_won, rules, state_bid1, state_bid1_high;
 } size_words;
 static const size_words size_words_of[G304_SIZE_COUNT] = {
-	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES },
-	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6 },
-	/* Eight players have no second round (state_bid2, bid2_won unused). */
-	[G304_SIZE_EIGHT] = { T_STATE_BID8, T_MATCH_STARTS8, T_DEALT_REST8, T_BID8_WON, T_RULES8 },
+	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES, T_STATE_BID4,
+			     T_STATE_BID4_HIGH },
+	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6, T_STATE_BID4,
+			    T_STATE_BID4_HIGH },
+	/* Eight players bid on three cards and have no second round
+	 * (state_bid2, bid2_won unused). */
+	[G304_SIZE_EIGHT] = { T_STATE_BID8, T_MATCH_STARTS8, T_DEALT_REST8, T_BID8_WON, T_RULES8, T_STATE_BID3,
+			      T_STATE_BID3_HIGH },
 };
 static const size_words *words_of(const table *t) { return &size_words_of[G(t)->rules.size]; }
 
@@ -114,7 +118,8 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 	switch (v.phase) {
 	case G304_PHASE_BID4:
 		snprintf(n, sizeof n, "%d", v.bid);
-		table_sb_txt(t, &b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, table_bid_name(t, v.bidder), NULL);
+		table_sb_txt(t, &b, v.bid ? words_of(t)->state_bid1_high : words_of(t)->state_bid1, n,
+			     table_bid_name(t, v.bidder), NULL);
 		break;
 	case G304_PHASE_TRUMP4:
 	case G304_PHASE_TRUMP8:

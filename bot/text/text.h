@@ -260,6 +260,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_RECORD, "{1}record [number]: the record of a finished match (the last one by default), sent to you") \
 	X(T_STATE_BID4, "four-card bidding") \
 	X(T_STATE_BID4_HIGH, "four-card bidding, {1} by {2}") \
+	X(T_STATE_BID3, "three-card bidding") \
+	X(T_STATE_BID3_HIGH, "three-card bidding, {1} by {2}") \
 	X(T_STATE_TRUMP, "{1} is choosing a trump card") \
 	X(T_STATE_BID8, "eight-card bidding, {1} to beat") \
 	X(T_STATE_BID6, "six-card bidding, {1} to beat") \
