@@ -209,9 +209,10 @@ static int turn(table *t, int s)
 		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min) {
 			char n[16];
 			snprintf(n, sizeof n, "%d", l.bid_min);
-			table_txt(t, what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
-				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n,
-				  NULL, NULL);
+			/* No pass offered: the first speaker's duty to open (eight players). */
+			table_txt(t, what, sizeof what, !(l.acts & (1u << G304_ACT_PASS)) ? T_BID_MORE
+				  : (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
+				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n, NULL, NULL);
 		} else if (l.pcc_ok) {
 			table_txt(t, what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
 		} else {
