@@ -639,7 +639,7 @@ static int bench_ai(int argc, char **argv)
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			printf("usage: cardbot bench ai [--game G] [--players N] [--a P] [--b P] [--deals N] [--samples N] [--ms M]\n"
 			       "                        [--samples-b N] [--ms-b M] [--seed S] [--seconds S]\n"
-			       "  G is 304 (default), 304six, 304eight, trump304 or rook; N its players (304: 4, 6 or 8;\n"
+			       "  G is 304 (default), 304six, 304eight, 304six24, trump304 or rook; N its players (304: 4, 6 or 8;\n"
 			       "  trump304: 2, 3 or 4)\n"
 			       "  P is strong, normal, easy or simple (the rule-based player); defaults: strong vs simple;\n"
 			       "    in 304 also strong0, the strong player with the card search and solver of before\n"
@@ -694,7 +694,7 @@ static int bench_ai(int argc, char **argv)
 	}
 	const game_def *def = game_find(gname);
 	if (!def) {
-		fprintf(stderr, "bench ai: unknown game '%s' (304, 304six, 304eight, trump304, rook)\n", gname);
+		fprintf(stderr, "bench ai: unknown game '%s' (304, 304six, 304eight, 304six24, trump304, rook)\n", gname);
 		return 64;
 	}
 	/* "--game 304 --players 8" is 304 for eight, as at a table. */

@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include "present.h"
 
-static const present *const presentations[] = { &present_304, &present_304six, &present_304eight, &present_trump304,
+static const present *const presentations[] = { &present_304, &present_304six, &present_304eight, &present_304six24,
+						     &present_trump304,
 						     &present_rook };
 
 const present *present_find(const game_def *def)

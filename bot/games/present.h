@@ -173,7 +173,8 @@ typedef struct present {
 	void (*forget)(struct table *t);
 } present;
 
-extern const present present_304, present_304six, present_304eight, present_trump304, present_rook;
+extern const present present_304, present_304six, present_304eight, present_304six24, present_trump304,
+	present_rook;
 
 /* The i-th game a table can host (from 0), or NULL past the last. */
 const present *present_at(int i);

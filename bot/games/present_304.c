@@ -50,6 +50,9 @@ static const size_words size_words_of[G304_SIZE_COUNT] = {
 	 * (state_bid2, bid2_won unused). */
 	[G304_SIZE_EIGHT] = { T_STATE_BID8, T_MATCH_STARTS8, T_DEALT_REST8, T_BID8_WON, T_RULES8, T_STATE_BID3,
 			      T_STATE_BID3_HIGH },
+	/* The 24-card six-player game: as eight players deal and bid. */
+	[G304_SIZE_SIX24] = { T_STATE_BID8, T_MATCH_STARTS6S, T_DEALT_REST8, T_BID8_WON, T_RULES6S, T_STATE_BID3,
+			      T_STATE_BID3_HIGH },
 };
 static const size_words *words_of(const table *t) { return &size_words_of[G(t)->rules.size]; }
 
@@ -1087,5 +1090,16 @@ const present present_304eight = {
 	.t_about = T_ABOUT_304EIGHT,
 	.t_brief = T_BRIEF_304EIGHT,
 	.t_name = T_GAME_304EIGHT,
+	PRESENT_304_FAMILY,
+};
+
+const present present_304six24 = {
+	.def = &game_def_304six24,
+	.t_ready = T_G_READY,
+	.t_need_seats = T_G_NEED_SEATS,
+	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304SIX24,
+	.t_brief = T_BRIEF_304SIX24,
+	.t_name = T_GAME_304SIX24,
 	PRESENT_304_FAMILY,
 };

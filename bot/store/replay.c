@@ -435,6 +435,7 @@ static const replay_game replay_games[] = {
 	{ &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 },
 	{ &game_def_304six, "deal_end", "tokens", view_304, end_304, refusal_304 },
 	{ &game_def_304eight, "deal_end", "tokens", view_304, end_304, refusal_304 },
+	{ &game_def_304six24, "deal_end", "tokens", view_304, end_304, refusal_304 },
 };
 
 /* Writes o as one compact line and releases it. */

@@ -130,6 +130,11 @@ static int game_g304eight_init(void *st, int nseats, int dealer, const void *rul
 	return init_304(st, nseats, dealer, rules, G304_SIZE_EIGHT);
 }
 
+static int game_g304six24_init(void *st, int nseats, int dealer, const void *rules)
+{
+	return init_304(st, nseats, dealer, rules, G304_SIZE_SIX24);
+}
+
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
 	memset(x, 0, sizeof *x);
@@ -303,8 +308,19 @@ const game_def game_def_304eight = {
 	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
 };
 
+/* ---- six-player 304 with 24 cards: the same engine at G304_SIZE_SIX24 ---- */
+
+const game_def game_def_304six24 = {
+	"304six24", 6, 6, 24, sizeof(g304), sizeof(g304_view),
+	game_g304six24_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
+	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
+	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
+	g304_24_code, g304_24_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
+};
+
 static const game_def *const sizes_304[G304_SIZE_COUNT] = {
 	[G304_SIZE_FOUR] = &game_def_304, [G304_SIZE_SIX] = &game_def_304six, [G304_SIZE_EIGHT] = &game_def_304eight,
+	[G304_SIZE_SIX24] = &game_def_304six24,
 };
 
 int game_304_size(const game_def *def)
@@ -317,7 +333,7 @@ int game_304_size(const game_def *def)
 
 const game_def *game_304_seats(const game_def *def, int nseats)
 {
-	if (game_304_size(def) < 0)
+	if (game_304_size(def) < 0 || g304_variants[game_304_size(def)].seats == nseats)
 		return def;
 	for (int i = 0; i < G304_SIZE_COUNT; i++)
 		if (g304_variants[i].seats == nseats)
@@ -573,8 +589,8 @@ int game_ai_decide(const game *g, int who, const game_ai_params *p, game_ai_stat
 
 const game_def *game_find(const char *name)
 {
-	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_304eight, &game_def_trump304,
-						&game_def_rook };
+	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_304eight, &game_def_304six24,
+						&game_def_trump304, &game_def_rook };
 	if (!name)
 		return NULL;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)

@@ -159,16 +159,17 @@ typedef struct game_def {
 			 struct game_ai_stats *stats, game_action *out);
 } game_def;
 
-extern const game_def game_def_304, game_def_304six, game_def_304eight, game_def_trump304, game_def_rook;
+extern const game_def game_def_304, game_def_304six, game_def_304eight, game_def_304six24, game_def_trump304,
+	game_def_rook;
 
 /* The table size (enum g304_size) of a 304 game_def, or -1 for other games. */
 int game_304_size(const game_def *def);
-/* 304 at the table size with nseats seats when def is 304 at any size and
- * there is one; else def. */
+/* 304 at the table size with nseats seats when def is 304 at another size
+ * and there is one (the first such row: six seats are "304six"); else def. */
 const game_def *game_304_seats(const game_def *def, int nseats);
 
-/* The game with this record name ("304", "304six", "304eight", "trump304",
- * "rook"), or NULL. */
+/* The game with this record name ("304", "304six", "304eight", "304six24",
+ * "trump304", "rook"), or NULL. */
 const game_def *game_find(const char *name);
 
 typedef struct game {

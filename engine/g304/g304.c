@@ -22,6 +22,8 @@ const g304_variant g304_variants[G304_SIZE_COUNT] = {
 	 * three cards, a bidding the first speaker must open at 200 or more,
 	 * the trump card, the fourth card, play. */
 	[G304_SIZE_EIGHT] = { "304eight", &g304_pack_32, 8, 3, 4, 0, G304_LIMIT_BID, NULL },
+	/* Six players with 24 cards, no 8s or 7s (seed 001; docs/GAMES.md, S19). */
+	[G304_SIZE_SIX24] = { "304six24", &g304_pack_24, 6, 3, 4, 0, G304_LIMIT_BID, NULL },
 };
 NAMES_FUNCTION(g304_act_name, G304_ACT_LIST)
 NAMES_FUNCTION(g304_err_name, G304_ERR_LIST)

@@ -44,7 +44,7 @@ static inline int g304_partner(int seat) { return (seat + 2) & 3; } /* four play
 typedef uint64_t g304_set;
 
 /* The table sizes. */
-enum g304_size { G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_EIGHT, G304_SIZE_COUNT };
+enum g304_size { G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_EIGHT, G304_SIZE_SIX24, G304_SIZE_COUNT };
 
 /* What a table size changes in the rules; everything else (the bids and
  * their minimums, the token table, caps, pcc, the inspection, spoilt and

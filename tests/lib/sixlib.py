@@ -48,6 +48,10 @@ SIZE_SCENARIOS = [
      "size": "eight",
      "humans": [("ann", 1, False, True), ("bob", 2, False, False), ("cat", 8, True, False)],
      "bots": [("ann", 3), ("ann", 4), ("bob", 5), ("bob", 6), ("ann", 7)], "asks": ("bob",)},
+    {"num": 4, "title": "six players with 24 cards: three humans and three computer players (304six24)",
+     "new": "!new 304six24", "size": "six24",
+     "humans": [("ann", 1, False, False), ("bob", 2, False, True), ("cat", 6, True, False)],
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5)], "asks": ("ann",)},
 ]
 
 # What each table size changes (docs/GAMES.md): the checks read these.
@@ -56,6 +60,8 @@ SIZES = {
             "name": "304 for six", "open_min": 0},
     "eight": {"seats": 8, "first": 3, "hand": 4, "pack": [r + s for s in "SHDC" for r in RANKS[1:]],
               "bid1": "three-card bidding", "second": False, "name": "304 for eight", "open_min": 200},
+    "six24": {"seats": 6, "first": 3, "hand": 4, "pack": [r + s for s in "SHDC" for r in RANKS[3:]],
+              "bid1": "three-card bidding", "second": False, "name": "short 304 for six", "open_min": 200},
 }
 C6 = r"(?:10|[6789JQKA])[\u2660\u2665\u2666\u2663]"
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([\u2660\u2665\u2666\u2663])")

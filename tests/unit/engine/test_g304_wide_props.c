@@ -1,6 +1,7 @@
 /* test_g304_wide_props.c: property tests over many seeded random 304
  * matches at every table size but four (which test_g304_props.c covers with
- * its own fast paths): six players with 36 cards, eight with 32. In the
+ * its own fast paths): six players with 36 cards, eight with 32, six with
+ * 24 (the short game). In the
  * style of test_g304_props.c.
  *
  * The seat to move always has a legal action and random legal play never
@@ -503,5 +504,6 @@ int main(int argc, char **argv)
 	check_pack();
 	run_size(G304_SIZE_SIX, matches);
 	run_size(G304_SIZE_EIGHT, matches / 4 > 0 ? matches / 4 : 1);
+	run_size(G304_SIZE_SIX24, matches / 4 > 0 ? matches / 4 : 1);
 	return check_report("test_g304_wide_props");
 }
