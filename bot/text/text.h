@@ -321,7 +321,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_GAME_304SIX24, "short 304 for six") \
 	X(T_GAME_T304, "Trump304") \
 	X(T_GAME_ROOK, "Rook") \
-	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
+	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6; for eight: {2}new 304 8; six with 24 cards: {2}new 304six24), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
 	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
@@ -387,7 +387,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_RULES_T304, "{1}: Trump304 with {2} players | pace {3} (live: {4} s a turn, then a random legal card is played) | lastcard {5} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_RULES_ROOK, "{1}: Rook | bids 70-200 by fives | game to 500 | pace {2} | lastcard {3} | change with {prefix}set pace or {prefix}new before {prefix}start") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
-	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6), trump304 (2, 3 or 4 players; 4 by default) or rook") \
+	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6, or 8: {1}new 304 8; six with 24 cards: {1}new 304six24), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_HELP_EXCHANGE, "{1}exchange CARD CARD: Trump304 with three players, privately: put two cards down and take the centre") \
 	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
 	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
