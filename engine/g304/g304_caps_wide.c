@@ -34,6 +34,13 @@ g304_set g304_caps_wide_cards(const g304_view *v)
 	return s;
 }
 
+/* The 250 rule: a closed game bid at 250 or more is closed for the first
+ * trick only, and then the trump card goes back to the trumper's hand. */
+static int back_after_first(const g304_view *v)
+{
+	return !v->trump_open && v->trump_down && v->bid >= G304_BID8_MIN && v->bid != G304_BID_PCC && v->ntricks == 1;
+}
+
 typedef struct judge {
 	const g304_view *v;
 	shape sh;
@@ -42,6 +49,9 @@ typedef struct judge {
 	g304_set trumps;
 	int trumper;
 	card table_card;  /* the caller's trump card on the table, or CARD_NONE */
+	int back;         /* it goes back to the caller's hand once the first trick
+	                   * ends (the 250 rule: a closed game of 250 or more is
+	                   * closed for the first trick only) */
 	int barred;       /* the first lead may not be a trump from hand (closed first trick) */
 } judge;
 
@@ -64,8 +74,9 @@ static int leads_ok(const judge *j, const card *order, int k, int n, g304_set ha
 		card c = order[k];
 		if (!unbeatable(j, c))
 			return 0;
-		g304_set in_hand = hand & ~(j->table_card == CARD_NONE ? 0 : BIT(j->table_card));
-		if (c == j->table_card) {
+		card table = j->back && !first_trick ? CARD_NONE : j->table_card;
+		g304_set in_hand = hand & ~(table == CARD_NONE ? 0 : BIT(table));
+		if (c == table) {
 			if (in_hand)
 				return 0; /* the trump card is led only as the last card */
 		} else if (j->trumper) {
@@ -119,6 +130,7 @@ static int judge_init(judge *j, const g304_view *v)
 	j->trumps = SMASK(j->ts);
 	j->trumper = v->seat == v->trumper;
 	j->table_card = j->trumper && v->trump_down ? v->trump_card : CARD_NONE;
+	j->back = j->table_card != CARD_NONE && back_after_first(v);
 	g304_set seen = g304_caps_wide_cards(v);
 	for (int i = 0; i < v->ntricks; i++)
 		for (int k = 0; k < v->tricks[i].n; k++)
@@ -315,7 +327,8 @@ static int caller_legal(const xs *x, const xtrick *t, g304_set hand, card c, int
 {
 	const shape *sh = &x->sh;
 	const g304_view *v = x->v;
-	card table = x->me == v->trumper && v->trump_down ? v->trump_card : CARD_NONE;
+	card table = x->me == v->trumper && v->trump_down && !(first_trick == 0 && back_after_first(v)) ? v->trump_card
+										     : CARD_NONE;
 	g304_set in_hand = hand & ~(table == CARD_NONE ? 0 : BIT(table));
 	if (!(hand & BIT(c)))
 		return 0;
@@ -407,7 +420,7 @@ static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set uns
 		 * (the hidden cards already played are not trumps). */
 		int exh2 = exh;
 		if (t->n == 0 && x->me == x->v->trumper && SUIT(c) == x->ts && !(unseen & x->trumps)
-		    && !(x->v->trump_down && c == x->v->trump_card))
+		    && !(x->v->trump_down && c == x->v->trump_card && !(trick_no > 0 && back_after_first(x->v))))
 			exh2 = 1;
 		xtrick t2 = *t;
 		t2.seat[t2.n] = (uint8_t)turn;

@@ -375,8 +375,8 @@ def play(ctx, sc):
         R.check(not missed, "self-test: planted defects not caught: %s" % missed)
     st = mc.stats
     print("  match: %d deals, %d tricks, %d cards played (%d face down) in %.0f s; %d six-card biddings won, "
-          "%d pcc, %d caps, %d partner asks, %d inspection lines; hands of 4 seen %d times, "
-              "of 6 %d times; %d sixes played" % (
+          "%d pcc, %d caps, %d partner asks, %d inspection lines; first hands seen %d times, "
+              "second-round hands %d times; %d sixes played" % (
               st["deals"], st["tricks"], st["cards_played"], st["facedown"], took, st["bid6_won"], st["pcc"],
               st["caps"], st.get("asks", 0), st.get("inspections", 0), st["hands4"], st["hands6"],
                   len(sixes_played)))

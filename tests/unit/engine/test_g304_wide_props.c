@@ -315,7 +315,9 @@ static void check_claim(const g304 *g, int seat, rng *r)
 				broken |= res.events[i].type == G304_EV_CAPS_BROKEN;
 		}
 		caps_continuations++;
-		CHECK(!broken, "a certain caps order could not be played");
+		CHECK(!broken, "%s: a certain caps order could not be played", W->name);
+		if (broken && getenv("CAPS_DEBUG"))
+			dump_claim(g, &c, seat, order, n);
 		CHECK(c.last.caps != G304_CAPSO_FAILED && c.last.caps != G304_CAPSO_EARLY,
 		      "a certain caps claim ended %s (team %d lost a trick)", g304_caps_outcome_name(c.last.caps), team);
 		if (getenv("CAPS_DEBUG") && (c.last.caps == G304_CAPSO_FAILED || c.last.caps == G304_CAPSO_EARLY))
