@@ -279,44 +279,31 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 	return ok;
 }
 
-const game_def game_def_304 = {
-	"304", 4, 4, CARD_COUNT, sizeof(g304), sizeof(g304_view),
-	game_g304_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
-	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
-};
+/* 304 at one table size: what differs is its name, seats, pack and words. */
+#define GAME_DEF_304(NAME, SEATS, CARDS, INIT, PHASE_NAME, CODE, PARSE) { \
+	NAME, SEATS, SEATS, CARDS, sizeof(g304), sizeof(g304_view), \
+	INIT, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view, \
+	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot, \
+	PHASE_NAME, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name, \
+	CODE, PARSE, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, \
+}
+
+const game_def game_def_304 = GAME_DEF_304("304", 4, CARD_COUNT, game_g304_init, g304_phase_name, card_code, card_parse);
 
 /* ---- six-player 304: the same engine at G304_SIZE_SIX ---- */
 
-const game_def game_def_304six = {
-	"304six", 6, 6, 36, sizeof(g304), sizeof(g304_view),
-	game_g304six_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
-	g304six_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
-};
+const game_def game_def_304six = GAME_DEF_304("304six", 6, 36, game_g304six_init, g304six_phase_name, g6_code, g6_parse);
 
 /* ---- eight-player 304: the same engine at G304_SIZE_EIGHT (four-player
  * 304's pack and words) ---- */
 
-const game_def game_def_304eight = {
-	"304eight", 8, 8, CARD_COUNT, sizeof(g304), sizeof(g304_view),
-	game_g304eight_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
-	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
-};
+const game_def game_def_304eight =
+	GAME_DEF_304("304eight", 8, CARD_COUNT, game_g304eight_init, g304_phase_name, card_code, card_parse);
 
 /* ---- six-player 304 with 24 cards: the same engine at G304_SIZE_SIX24 ---- */
 
-const game_def game_def_304six24 = {
-	"304six24", 6, 6, 24, sizeof(g304), sizeof(g304_view),
-	game_g304six24_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
-	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	g304_24_code, g304_24_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai,
-};
+const game_def game_def_304six24 =
+	GAME_DEF_304("304six24", 6, 24, game_g304six24_init, g304_phase_name, g304_24_code, g304_24_parse);
 
 static const game_def *const sizes_304[G304_SIZE_COUNT] = {
 	[G304_SIZE_FOUR] = &game_def_304, [G304_SIZE_SIX] = &game_def_304six, [G304_SIZE_EIGHT] = &game_def_304eight,
