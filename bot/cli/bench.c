@@ -323,6 +323,8 @@ static int bench_ai(int argc, char **argv)
 		fprintf(stderr, "bench ai: unknown game '%s' (%s)\n", gname, names);
 		return 64;
 	}
+	/* "--game 304 --players 8" is 304 for eight, as at a table. */
+	def = game_304_seats(def, players);
 	if (!players)
 		players = def->max_seats;
 	if (players < def->min_seats || players > def->max_seats) {

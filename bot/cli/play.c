@@ -107,7 +107,7 @@ static void remove_temp(const char *dir)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot play [--game 304|304six|trump304|rook] [--players N] [--seed N]\n"
+	fputs("usage: cardbot play [--game 304|304six|304eight|304six24|trump304|rook] [--players N] [--seed N]\n"
 	      "                    [--name NAME] [--data DIR] [--delay MS] [--json] [-v]\n"
 	      "\n"
 	      "Opens a table in the terminal: you against computer players, no server\n"
@@ -117,10 +117,11 @@ static void usage(FILE *f)
 	      "new GAME [PLAYERS] then opens another, seated and dealt like the first;\n"
 	      "quit, or the end of input, ends it all.\n"
 	      "\n"
-	      "  --game GAME   304 (the default), 304six (304 for six players), trump304\n"
-	      "                or rook\n"
-	      "  --players N   how many sit at the table, you and computer players: 4\n"
-	      "                or 6 for 304, 2, 3 or 4 for trump304 (default: the\n"
+	      "  --game GAME   304 (the default), 304six (304 for six players), 304eight\n"
+	      "                (304 for eight), 304six24 (short 304 for six, 24 cards),\n"
+	      "                trump304 or rook\n"
+	      "  --players N   how many sit at the table, you and computer players: 4,\n"
+	      "                6 or 8 for 304, 2, 3 or 4 for trump304 (default: the\n"
 	      "                game's most)\n"
 	      "  --seed N      every deck comes from this number, the same each run\n"
 	      "                (who deals first, and what computer players choose,\n"
@@ -197,10 +198,10 @@ int play_main(int argc, char **argv)
 	memset(&p, 0, sizeof p);
 	p.def = game_find(gname);
 	if (!p.def) {
-		fprintf(stderr, "play: there is no game '%s': 304, 304six, trump304 or rook\n", gname);
+		fprintf(stderr, "play: there is no game '%s': 304, 304six, 304eight, 304six24, trump304 or rook\n", gname);
 		return 64;
 	}
-	/* "--game 304 --players 6" is 304 for six, as "!new 304 6" is. */
+	/* "--game 304 --players 6" is 304 for six, as "!new 304 6" is (8: for eight). */
 	p.def = game_find(table_game_word(p.def->name, (int)players));
 	if (players && (players < p.def->min_seats || players > p.def->max_seats)) {
 		if (p.def->min_seats == p.def->max_seats)

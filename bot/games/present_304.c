@@ -42,11 +42,20 @@ static uint64_t fbit(card c) { return (uint64_t)1 << c; }
 
 /* The words that name a table size's second round and its numbers. */
 typedef struct size_words {
-	int state_bid2, match_starts, dealt_rest, bid2_won, rules;
+	int state_bid2, match_starts, dealt_rest, bid2_won, rules, state_bid1, state_bid1_high;
 } size_words;
 static const size_words size_words_of[G304_SIZE_COUNT] = {
-	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES },
-	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6 },
+	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES, T_STATE_BID4,
+			     T_STATE_BID4_HIGH },
+	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6, T_STATE_BID4,
+			    T_STATE_BID4_HIGH },
+	/* Eight players bid on three cards and have no second round
+	 * (state_bid2, bid2_won unused). */
+	[G304_SIZE_EIGHT] = { T_STATE_BID8, T_MATCH_STARTS8, T_DEALT_REST8, T_BID8_WON, T_RULES8, T_STATE_BID3,
+			      T_STATE_BID3_HIGH },
+	/* The 24-card six-player game: as eight players deal and bid. */
+	[G304_SIZE_SIX24] = { T_STATE_BID8, T_MATCH_STARTS6S, T_DEALT_REST8, T_BID8_WON, T_RULES6S, T_STATE_BID3,
+			      T_STATE_BID3_HIGH },
 };
 /* By the table's game, not its match: before the first deal there is none,
  * and after `!new 304 6` the last match is still the four-player one. */
@@ -123,7 +132,8 @@ static void state_line(const table *t, int s, char *buf, size_t len)
 	switch (v.phase) {
 	case G304_PHASE_BID4:
 		snprintf(n, sizeof n, "%d", v.bid);
-		table_sb_txt(t, &b, v.bid ? T_STATE_BID4_HIGH : T_STATE_BID4, n, table_bid_name(t, v.bidder), NULL);
+		table_sb_txt(t, &b, v.bid ? words_of(t)->state_bid1_high : words_of(t)->state_bid1, n,
+			     table_bid_name(t, v.bidder), NULL);
 		break;
 	case G304_PHASE_TRUMP4:
 	case G304_PHASE_TRUMP8:
@@ -213,9 +223,10 @@ static int turn(table *t, int s)
 		if ((l.acts & (1u << G304_ACT_BID)) && l.bid_min) {
 			char n[16];
 			snprintf(n, sizeof n, "%d", l.bid_min);
-			table_txt(t, what, sizeof what, (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
-				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n,
-				  NULL, NULL);
+			/* No pass offered: the first speaker's duty to open (eight players). */
+			table_txt(t, what, sizeof what, !(l.acts & (1u << G304_ACT_PASS)) ? T_BID_MORE
+				  : (l.acts & (1u << G304_ACT_PARTNER)) ? T_BID_RANGE_PARTNER
+				  : l.pcc_ok ? T_BID_RANGE_PCC : T_BID_RANGE, n, NULL, NULL);
 		} else if (l.pcc_ok) {
 			table_txt(t, what, sizeof what, T_BID_PCC_OR_PASS, NULL, NULL, NULL);
 		} else {
@@ -1194,6 +1205,8 @@ static void refusal_304(char *buf, size_t len, const game *g, const game_result 
 
 static const replay_game replay_304 = { &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 };
 static const replay_game replay_six = { &game_def_304six, "deal_end", "tokens", view_304, end_304, refusal_304 };
+static const replay_game replay_eight = { &game_def_304eight, "deal_end", "tokens", view_304, end_304, refusal_304 };
+static const replay_game replay_six24 = { &game_def_304six24, "deal_end", "tokens", view_304, end_304, refusal_304 };
 
 static const present_verb verbs[] = {
 	PRESENT_VERB_BID,
@@ -1225,7 +1238,6 @@ static const present_bands bands = {
 	.page_bid_word = "partner close caps",                 \
 	.page_down_flag = 1, /* g304.h: played, flag 1 */      \
 	.page_reveal_inspects = 1,                             \
-	.page_first_batch = 4,                                 \
 	.cutter_step = -1, /* RULES.md: the seat before the dealer */ \
 	.t_warn = T_WARN,                                      \
 	.match_start = match_start,                            \
@@ -1255,6 +1267,7 @@ const present present_304 = {
 	.t_about = T_ABOUT_304,
 	.t_brief = T_BRIEF_304,
 	.t_name = T_GAME_304,
+	.page_first_batch = 4, /* cards each before the first bidding */
 	.replay = &replay_304,
 	PRESENT_304_FAMILY,
 };
@@ -1267,6 +1280,33 @@ const present present_304six = {
 	.t_about = T_ABOUT_304SIX,
 	.t_brief = T_BRIEF_304SIX,
 	.t_name = T_GAME_304SIX,
+	.page_first_batch = 4, /* cards each before the first bidding */
 	.replay = &replay_six,
+	PRESENT_304_FAMILY,
+};
+
+const present present_304eight = {
+	.def = &game_def_304eight,
+	.t_ready = T_G_READY,
+	.t_need_seats = T_G_NEED_SEATS,
+	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304EIGHT,
+	.t_brief = T_BRIEF_304EIGHT,
+	.t_name = T_GAME_304EIGHT,
+	.page_first_batch = 3, /* cards each before the first bidding */
+	.replay = &replay_eight,
+	PRESENT_304_FAMILY,
+};
+
+const present present_304six24 = {
+	.def = &game_def_304six24,
+	.t_ready = T_G_READY,
+	.t_need_seats = T_G_NEED_SEATS,
+	.name_in_table_line = 1,
+	.t_about = T_ABOUT_304SIX24,
+	.t_brief = T_BRIEF_304SIX24,
+	.t_name = T_GAME_304SIX24,
+	.page_first_batch = 3, /* cards each before the first bidding */
+	.replay = &replay_six24,
 	PRESENT_304_FAMILY,
 };

@@ -55,6 +55,8 @@
 	"your partner holds the highest eight-card bid: you must pass"
 #define REFUSAL_ASK_EIGHT "you cannot ask your partner in the eight-card bidding"
 #define REFUSAL_ASK_ANSWERING "your partner asked you to speak: bid or pass"
+#define REFUSAL_MUST_OPEN \
+	"you speak first at this table size and must open the bidding: bid {n} or more"
 #define REFUSAL_ASK_PARTNER_HIGH \
 	"your partner already holds the highest bid: bid or pass yourself"
 #define REFUSAL_NOT_TRUMPER "only the trumper ({seat}) may do that"
@@ -130,6 +132,7 @@ static const char *const text_ta_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_BID8_PARTNER] = "எட்டுச் சீட்டு ஏலத்தில் அதிக ஏலம் உங்கள் கூட்டாளியிடம்: நீங்கள் பாஸ் செய்ய வேண்டும்",
 	[G304_ERR_ASK_EIGHT] = "எட்டுச் சீட்டு ஏலத்தில் கூட்டாளியைக் கேட்கச் சொல்ல முடியாது",
 	[G304_ERR_ASK_ANSWERING] = "உங்கள் கூட்டாளி உங்களைப் பேசச் சொன்னார்: கேளுங்கள் அல்லது பாஸ்",
+	[G304_ERR_MUST_OPEN] = "இந்த அளவு மேசையில் முதலில் பேசும் நீங்கள் ஏலத்தைத் தொடங்க வேண்டும்: {n} அல்லது மேல் கேளுங்கள்",
 	[G304_ERR_ASK_PARTNER_HIGH] = "அதிக ஏலம் ஏற்கனவே உங்கள் கூட்டாளியிடம்: நீங்களே கேளுங்கள் அல்லது பாஸ்",
 	[G304_ERR_NOT_TRUMPER] = "துருப்புக்காரர் ({seat}) மட்டுமே அதைச் செய்யலாம்",
 	[G304_ERR_NOT_IN_HAND] = "உங்களிடம் {card} இல்லை",
@@ -184,6 +187,7 @@ static const char *const text_si_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_BID8_PARTNER] = "කාඩ් අටේ ඉහළම ලංසුව ඔබේ සහකරු ළඟ: ඔබ පාස් කරන්න ඕනේ",
 	[G304_ERR_ASK_EIGHT] = "කාඩ් අටේ ලංසුවල සහකරුට ලංසු භාර දෙන්න බැහැ",
 	[G304_ERR_ASK_ANSWERING] = "ඔබේ සහකරු ඔබට කතා කරන්න කිව්වා: ලංසු තබන්න නැත්නම් පාස් කරන්න",
+	[G304_ERR_MUST_OPEN] = "මේ ප්‍රමාණයේ මේසයේ මුලින්ම කතා කරන ඔබ ලංසුව පටන් ගන්න ඕනේ: {n} හෝ වැඩි ලංසුවක් තබන්න",
 	[G304_ERR_ASK_PARTNER_HIGH] = "ඉහළම ලංසුව දැනටමත් ඔබේ සහකරු ළඟ: ඔබම ලංසු තබන්න නැත්නම් පාස් කරන්න",
 	[G304_ERR_NOT_TRUMPER] = "ඒක කරන්න පුළුවන් තුරුම්පුකරුට ({seat}) පමණයි",
 	[G304_ERR_NOT_IN_HAND] = "{card} ඔබ ළඟ නැහැ",

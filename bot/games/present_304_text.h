@@ -82,6 +82,19 @@
 	X(T_CAPS_EARLY, "early") \
 	X(T_BRIEF_304, "304: four players in two teams bid for the right to choose a trump card, then take tricks for the 304 card points, by the Jaffna rules ({1}304)") \
 	X(T_BRIEF_304SIX, "304 for six: the same game for six players in two teams of three ({1}new 304 6)") \
+	X(T_DEALT_REST8, "the fourth card each is dealt; {1} holds the trump card, and play begins") \
+	X(T_STATE_BID3, "three-card bidding") \
+	X(T_STATE_BID3_HIGH, "three-card bidding, {1} by {2}") \
+	X(T_RULES8, "{1}: 304 for eight | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_RULES6S, "{1}: 304 for six, short (24 cards) | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_ABOUT_304EIGHT, "{1}: 304 for eight is played by two teams of four, sitting alternately, with all 32 cards (7 to ace). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With three cards each, the first to speak must bid 200 or more; the others bid higher or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. One more card each, then four tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_ABOUT_304SIX24, "{1}: short 304 for six is played by two teams of three, sitting alternately, with 24 cards (queen to jack, no 8s or 7s). The points are in the cards, 304 in all: J 30, 9 20, A 11, 10 10, K 3, Q 2. With three cards each, the first to speak must bid 200 or more; the others bid higher or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. One more card each, then four tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_GAME_304EIGHT, "304 for eight") \
+	X(T_GAME_304SIX24, "short 304 for six") \
+	X(T_BRIEF_304EIGHT, "304 for eight: two teams of four, three cards then a fourth, and the first bid is 200 or more ({1}new 304 8)") \
+	X(T_BRIEF_304SIX24, "short 304 for six: two teams of three with 24 cards, three cards then a fourth, and the first bid is 200 or more ({1}new 304six24)") \
+	X(T_MATCH_STARTS6S, "a match of short 304 for six begins: {1} against {2}; 11 tokens each") \
+	X(T_MATCH_STARTS8, "a match of 304 for eight begins: {1} against {2}; 11 tokens each") \
 	X(T_CAPS_FAILED, "failed") \
 	/* end */
 

@@ -417,7 +417,8 @@ static json_object *event_notes(const record *rec, const game_result *res, int *
 		} else if (!strcmp(ev, "dealt_rest")) {
 			static const char *const counts[] = { "No", "One", "Two", "Three", "Four", "Five", "Six" };
 			int more = def->deck_size / (rec->nseats ? rec->nseats : 1) - page_pr(def)->page_first_batch;
-			snprintf(buf, sizeof buf, "%s more cards each are dealt.", more >= 0 && more <= 6 ? counts[more] : "More");
+			snprintf(buf, sizeof buf, "%s more %s dealt.", more >= 0 && more <= 6 ? counts[more] : "More",
+				 more == 1 ? "card each is" : "cards each are");
 		} else if (!strcmp(ev, "passed_out")) {
 			snprintf(buf, sizeof buf, "Everyone passed: the deal is over.");
 		} else if (!strcmp(ev, "spoilt") && def->act_parse("spoilt") < 0) { /* not called: the action told it */

@@ -283,9 +283,11 @@ static void seat_human(table *t, int s, const char *user, const char *name)
 static void seat_computer(table *t, int s)
 {
 	/* The names are one message, separated by spaces: four, or six for a
-	 * table of six. */
-	char names[128];
-	table_txt(t, names, sizeof names, t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL, NULL);
+	 * table of six, or eight for eight. */
+	char names[160];
+	table_txt(t, names, sizeof names,
+		  t->nseats > 6 ? T_COMPUTER_NAMES8 : t->nseats > 4 ? T_COMPUTER_NAMES6 : T_COMPUTER_NAMES, NULL, NULL,
+		  NULL);
 	const char *p = names;
 	for (int i = 0; i < s && strchr(p, ' '); i++)
 		p = strchr(p, ' ') + 1;
@@ -1613,8 +1615,13 @@ static void cmd_private(table *t, const char *user, const char *name, int in_roo
 
 const char *table_game_word(const char *word, int nseats)
 {
-	/* 304 for six players is a game of its own. */
-	return !strcasecmp(word, "304") && nseats == 6 ? "304six" : word;
+	/* 304 for six or eight players: the same rules at another table size,
+	 * a game name of its own in records. */
+	if (!strcasecmp(word, "304") && nseats == 6)
+		return "304six";
+	if (!strcasecmp(word, "304") && nseats == 8)
+		return "304eight";
+	return word;
 }
 
 int table_set_game(table *t, const char *gname, int nseats)

@@ -268,7 +268,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_TABLE_TIME_LEFT] = " | இந்த முறைக்கு {1} வினாடி மீதம்",
 	[T_TABLE_IDLE] = " | போட்டி எதுவும் நடக்கவில்லை; எல்லா இருக்கைகளும் நிரம்பியதும் {prefix}start",
 	[T_LAST_TRICK] = "{1}: கடைசிக் கை ({2}):{3} | எடுத்தவர் {4}",
-	[T_G_NEW_USAGE] = "[{1}] விளையாட்டுகள்: 304 (ஆறு பேருக்கு: {2}new 304 6), 2, 3 அல்லது 4 பேருடன் trump304 (உதா: {2}new trump304 3), rook. எதுவும் மாறவில்லை.",
+	[T_G_NEW_USAGE] = "[{1}] விளையாட்டுகள்: 304 (ஆறு பேருக்கு: {2}new 304 6; எட்டு பேருக்கு: {2}new 304 8; 24 சீட்டுகளுடன் ஆறு பேருக்கு: {2}new 304six24), 2, 3 அல்லது 4 பேருடன் trump304 (உதா: {2}new trump304 3), rook. எதுவும் மாறவில்லை.",
 	[T_G_NEW_CROWDED] = "[{1}] அந்த விளையாட்டின் இருக்கைகளைவிட அதிகமானோர் அமர்ந்துள்ளனர்: முதலில் ஒருவர் {prefix}leave செய்ய வேண்டும்.",
 	[T_G_TABLE_GAME] = "இந்த மேசை இப்போது {1} ஆடுகிறது ({2} இருக்கைகள்). ஆட்களை {prefix}sit மூலமோ கணினி ஆட்டக்காரரை {prefix}bot மூலமோ அமர்த்தி, பின் {prefix}start.",
 	[T_G_NEED_SEATS] = "[{1}] {2} ஆட்டக்காரர் தேவை: ஆட்களை {prefix}sit மூலமோ கணினி ஆட்டக்காரரை {prefix}bot மூலமோ அமர்த்துங்கள்.",
@@ -311,7 +311,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_G_STATE_TRUMP] = "{1} துருப்பைத் தெரிவுசெய்கிறார்",
 	[T_G_STATE_PILE] = ", குவியலில் {1}",
 	[T_G_SCORE_LINE] = "{1}: {2}",
-	[T_HELP_NEW] = "{1}new GAME [PLAYERS]: போட்டிகளுக்கு இடையில் விளையாட்டைத் தெரிவுசெய்யுங்கள்: 304 (4 பேர், அல்லது 6: {1}new 304 6), trump304 (2, 3 அல்லது 4 பேர்; இயல்பாக 4) அல்லது rook",
+	[T_HELP_NEW] = "{1}new GAME [PLAYERS]: போட்டிகளுக்கு இடையில் விளையாட்டைத் தெரிவுசெய்யுங்கள்: 304 (4 பேர், அல்லது 6: {1}new 304 6, அல்லது 8: {1}new 304 8; 24 சீட்டுகளுடன் ஆறு பேர்: {1}new 304six24), trump304 (2, 3 அல்லது 4 பேர்; இயல்பாக 4) அல்லது rook",
 	[T_NOBODY] = "யாருமில்லை",
 	[T_SEAT_N] = "இருக்கை {1}",
 	[T_ANOTHER_PLAYER] = "வேறொரு ஆட்டக்காரர்",
@@ -330,6 +330,7 @@ const char *const text_ta_lines[T_COUNT] = {
 	 * the first space, read into a 128-byte buffer; the four Tamil names
 	 * (ரோபோ-வடக்கு ...) come to 130 bytes and the last would be cut. */
 	[T_COMPUTER_NAMES] = "Robo-North Robo-East Robo-South Robo-West",
+	[T_COMPUTER_NAMES8] = "Robo-North Robo-NorthEast Robo-East Robo-SouthEast Robo-South Robo-SouthWest Robo-West Robo-NorthWest",
 	[T_COMPUTER_NAMES6] = "Robo-North Robo-NorthEast Robo-SouthEast Robo-South Robo-SouthWest Robo-NorthWest",
 
 	/* ids from branch lines (not yet in the language layer's text.h; the lead

@@ -11,7 +11,7 @@
 #include "g304_options.h"
 #include "t304.h"
 #include "t304_ai.h"
-#include "g304six_ai.h"
+#include "g304_ai_wide.h"
 #include "t304_simple.h"
 #include "rook.h"
 #include "rook_ai.h"
@@ -124,6 +124,16 @@ static int game_g304_init(void *st, int nseats, int dealer, const void *rules)
 static int game_g304six_init(void *st, int nseats, int dealer, const void *rules)
 {
 	return init_304(st, nseats, dealer, rules, G304_SIZE_SIX);
+}
+
+static int game_g304eight_init(void *st, int nseats, int dealer, const void *rules)
+{
+	return init_304(st, nseats, dealer, rules, G304_SIZE_EIGHT);
+}
+
+static int game_g304six24_init(void *st, int nseats, int dealer, const void *rules)
+{
+	return init_304(st, nseats, dealer, rules, G304_SIZE_SIX24);
 }
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
@@ -244,9 +254,9 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 	legal_304_back(gl, &l.acts, &l.bid_min, &l.pcc_ok);
 	l.cards = gl->cards;
 	if (((const g304_view *)view)->size != G304_SIZE_FOUR) {
-		/* Six players' search (docs/AI.md says why it is its own). */
+		/* Every size but four: the general search (docs/AI.md). */
 		g304_action y;
-		if (!g6_ai_action(view, &l, p, st, &y))
+		if (!g304_ai_wide_action(view, &l, p, st, &y))
 			return 0;
 		game_action_from_g304(&y, out);
 		return 1;
@@ -270,23 +280,54 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 	return ok;
 }
 
-const game_def game_def_304 = {
-	"304", 4, 4, CARD_COUNT, sizeof(g304), sizeof(g304_view),
-	game_g304_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
-	g304_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	card_code, card_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options,
-};
+/* 304 at one table size: what differs is its name, seats, pack and words. */
+#define GAME_DEF_304(NAME, SEATS, CARDS, INIT, PHASE_NAME, CODE, PARSE) { \
+	NAME, SEATS, SEATS, CARDS, sizeof(g304), sizeof(g304_view), \
+	INIT, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view, \
+	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot, \
+	PHASE_NAME, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name, \
+	CODE, PARSE, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options, \
+}
+
+const game_def game_def_304 = GAME_DEF_304("304", 4, CARD_COUNT, game_g304_init, g304_phase_name, card_code, card_parse);
 
 /* ---- six-player 304: the same engine at G304_SIZE_SIX ---- */
 
-const game_def game_def_304six = {
-	"304six", 6, 6, 36, sizeof(g304), sizeof(g304_view),
-	game_g304six_init, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view,
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot,
-	g304six_phase_name, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name,
-	g6_code, g6_parse, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options,
+const game_def game_def_304six = GAME_DEF_304("304six", 6, 36, game_g304six_init, g304six_phase_name, g6_code, g6_parse);
+
+/* ---- eight-player 304: the same engine at G304_SIZE_EIGHT (four-player
+ * 304's pack and words) ---- */
+
+const game_def game_def_304eight =
+	GAME_DEF_304("304eight", 8, CARD_COUNT, game_g304eight_init, g304_phase_name, card_code, card_parse);
+
+/* ---- six-player 304 with 24 cards: the same engine at G304_SIZE_SIX24 ---- */
+
+const game_def game_def_304six24 =
+	GAME_DEF_304("304six24", 6, 24, game_g304six24_init, g304_phase_name, g304_24_code, g304_24_parse);
+
+static const game_def *const sizes_304[G304_SIZE_COUNT] = {
+	[G304_SIZE_FOUR] = &game_def_304, [G304_SIZE_SIX] = &game_def_304six, [G304_SIZE_EIGHT] = &game_def_304eight,
+	[G304_SIZE_SIX24] = &game_def_304six24,
 };
+
+int game_304_size(const game_def *def)
+{
+	for (int i = 0; i < G304_SIZE_COUNT; i++)
+		if (def && def == sizes_304[i])
+			return i;
+	return -1;
+}
+
+const game_def *game_304_seats(const game_def *def, int nseats)
+{
+	if (game_304_size(def) < 0 || g304_variants[game_304_size(def)].seats == nseats)
+		return def;
+	for (int i = 0; i < G304_SIZE_COUNT; i++)
+		if (g304_variants[i].seats == nseats)
+			return sizes_304[i];
+	return def;
+}
 
 /* ---- Trump304 ---- */
 
@@ -536,7 +577,8 @@ int game_ai_decide(const game *g, int who, const game_ai_params *p, game_ai_stat
 
 const game_def *game_find(const char *name)
 {
-	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_trump304, &game_def_rook };
+	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_304eight, &game_def_304six24,
+						&game_def_trump304, &game_def_rook };
 	if (!name)
 		return NULL;
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)

@@ -37,7 +37,7 @@
 typedef uint64_t game_cards;      /* bit c: card c of the game's pack */
 #define GAME_NO_SEAT 0xff
 #define GAME_NO_CARD 0xff
-#define GAME_MAX_SEATS 6
+#define GAME_MAX_SEATS 8
 #define GAME_MAX_SIDES 4
 #define GAME_MAX_DECK 64
 #define GAME_ACTION_CARDS 8
@@ -225,9 +225,17 @@ void game_rules_of(const game_def *def, const game_choices *cs, game_rules *r);
 /* The other way: every option of def chosen as it is in r. */
 void game_choices_of(const game_def *def, const game_rules *r, game_choices *cs);
 
-extern const game_def game_def_304, game_def_304six, game_def_trump304, game_def_rook;
+extern const game_def game_def_304, game_def_304six, game_def_304eight, game_def_304six24, game_def_trump304,
+	game_def_rook;
 
-/* The game with this record name ("304", "304six", "trump304", "rook"), or NULL. */
+/* The table size (enum g304_size) of a 304 game_def, or -1 for other games. */
+int game_304_size(const game_def *def);
+/* 304 at the table size with nseats seats when def is 304 at another size
+ * and there is one (the first such row: six seats are "304six"); else def. */
+const game_def *game_304_seats(const game_def *def, int nseats);
+
+/* The game with this record name ("304", "304six", "304eight", "304six24",
+ * "trump304", "rook"), or NULL. */
 const game_def *game_find(const char *name);
 
 typedef struct game {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "g304.h"
 #include "g304_caps.h"
+#include "g304_caps_wide.h"
 #include "g304six.h"
 #include "names.h"
 
@@ -14,8 +15,15 @@ NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
 NAMES_FUNCTION(g304six_phase_name, G304SIX_PHASE_WORDS)
 
 const g304_variant g304_variants[G304_SIZE_COUNT] = {
-	[G304_SIZE_FOUR] = { "304", &g304_pack_32, 4, 4, 8, NULL },
-	[G304_SIZE_SIX] = { "304six", &g304_pack_36, 6, 4, 6, NULL },
+	/* name, pack, seats, first batch, hand, second round, opening duty, phase words */
+	[G304_SIZE_FOUR] = { "304", &g304_pack_32, 4, 4, 8, 1, 0, NULL },
+	[G304_SIZE_SIX] = { "304six", &g304_pack_36, 6, 4, 6, 1, 0, NULL },
+	/* Eight players as the seed's short six-player game (docs/GAMES.md, S15):
+	 * three cards, a bidding the first speaker must open at 200 or more,
+	 * the trump card, the fourth card, play. */
+	[G304_SIZE_EIGHT] = { "304eight", &g304_pack_32, 8, 3, 4, 0, G304_LIMIT_BID, NULL },
+	/* Six players with 24 cards, no 8s or 7s (seed 001; docs/GAMES.md, S19). */
+	[G304_SIZE_SIX24] = { "304six24", &g304_pack_24, 6, 3, 4, 0, G304_LIMIT_BID, NULL },
 };
 NAMES_FUNCTION(g304_act_name, G304_ACT_LIST)
 NAMES_FUNCTION(g304_err_name, G304_ERR_LIST)
@@ -252,10 +260,20 @@ static void bidlog_add(g304 *g, int seat, int asker, int round, int value)
 	l->value = (uint16_t)value;
 }
 
+/* The first speaker's duty to open the bidding (g304_variant.open_min):
+ * its first turn, no bid and no ask before it. */
+static int must_open(const g304 *g, int seat)
+{
+	return g304_variant_of(&g->rules)->open_min && !g->spoke && g->asker == G304_NO_SEAT && g->bidder == G304_NO_SEAT
+	       && seat == seat_after(g->dealer);
+}
+
 /* The lowest bid the four-card rules allow `seat` now, or 0 if none. */
 static int bid4_min(const g304 *g, int seat)
 {
 	int lo = bid_above(&g->rules, g->bid);
+	if (must_open(g, seat) && lo < g304_variant_of(&g->rules)->open_min)
+		lo = g304_variant_of(&g->rules)->open_min;
 	int spoke = (g->spoke >> seat) & 1;
 	int over_partner = partners(g->bidder, seat);
 	if (g->rules.bidding == G304_BIDDING_SINGLE) {
@@ -282,7 +300,7 @@ static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
 	/* Name the lowest bid this seat may really make (not just 160), so a
 	 * player who follows the message is not refused again. */
 	int lowest = bid4_min(g, seat);
-	if (v < G304_MIN_BID && lowest)
+	if ((v < G304_MIN_BID || (must_open(g, seat) && v < lowest)) && lowest)
 		return play_refuse(res, G304_ERR_BID_TOO_LOW, lowest, 0);
 	if (v <= g->bid)
 		return play_refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
@@ -328,6 +346,8 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 {
 	int seat = a->seat;
 	int answering = g->asker != G304_NO_SEAT;
+	if (must_open(g, seat) && a->type != G304_ACT_BID)
+		return play_refuse(res, G304_ERR_MUST_OPEN, bid4_min(g, seat), 0);
 	if (a->type == G304_ACT_REDEAL) {
 		int first = seat_after(g->dealer);
 		if (seat != first)
@@ -422,7 +442,7 @@ static void caps_track(g304 *g, int opened)
 	int cards = g->trick_no * g->seats + t->n;
 	int when = caps_trick_of(g, cards);
 	if (g->rules.size != G304_SIZE_FOUR) {
-		g304six_caps_track(g, when);
+		g304_caps_wide_track(g, when);
 		return;
 	}
 	/* One budget for every question asked after this card. */
@@ -604,7 +624,7 @@ static int apply_caps(g304 *g, const g304_action *a, g304_result *res)
 	int team = g304_team(seat);
 	int judged;
 	int four = g->rules.size == G304_SIZE_FOUR;
-	int certain = four ? g304_caps_check(&v, a->order, a->norder, NULL) : g6_caps_check(&v, a->order, a->norder);
+	int certain = g304_caps_judge(&v, a->order, a->norder);
 	if (four && certain && caps_timely(g, team) && g->tricks_won[!team] == 0) {
 		/* Timely by what the tracking proved; a question it left
 		 * undecided about an earlier trick could make it late. */
@@ -664,6 +684,10 @@ static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
 		const g304_variant *var = g304_variant_of(&g->rules);
 		deal_batch(g, g->seats * var->first, var->hand - var->first);
 		play_emit(res, G304_EV_DEALT_REST, G304_NO_SEAT, 0, CARD_NONE, 0);
+		if (!var->bid2) {
+			start_play(g, res);
+			return G304_ERR_OK;
+		}
 		g->phase = G304_PHASE_BID8;
 		g->turn = g->trumper;
 	} else {
@@ -1095,6 +1119,11 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 		return;
 	switch (g->phase) {
 	case G304_PHASE_BID4:
+		if (must_open(g, seat)) {
+			out->acts |= 1u << G304_ACT_BID;
+			out->bid_min = (uint16_t)bid4_min(g, seat);
+			return;
+		}
 		if (seat == seat_after(g->dealer) && !g->spoke && g->asker == G304_NO_SEAT
 		    && points_of(g, g->hand[seat]) < G304_REJECT_BELOW)
 			out->acts |= 1u << G304_ACT_REDEAL;

@@ -1,5 +1,6 @@
 /* g304.h: the rules of 304 (Jaffna rules, seeds 000 and 001 as settled by RULES.md)
- * at every table size (issue 31): four players with 32 cards, six with 36.
+ * at every table size (issue 31): four players with 32 cards, six with 36,
+ * eight with 32.
  *
  * A game is a plain value (no pointers inside, copy it with =): a match of
  * deals between seats 0..n-1, the even seats forming team 0. The table size
@@ -20,7 +21,7 @@
 
 #define G304_SEATS 4           /* four-player 304 (the search and its caps judge) */
 #define G304_TRICKS 8
-#define G304_SEATS_MAX 6       /* the largest table size */
+#define G304_SEATS_MAX 8       /* the largest table size */
 #define G304_TRICKS_MAX 8
 #define G304_CARDS_MAX 36
 #define G304_START_TOKENS 11   /* tokens each team starts a match with */
@@ -43,18 +44,22 @@ static inline int g304_partner(int seat) { return (seat + 2) & 3; } /* four play
 typedef uint64_t g304_set;
 
 /* The table sizes. */
-enum g304_size { G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_COUNT };
+enum g304_size { G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_EIGHT, G304_SIZE_SIX24, G304_SIZE_COUNT };
 
 /* What a table size changes in the rules; everything else (the bids and
  * their minimums, the token table, caps, pcc, the inspection, spoilt and
  * exhausted trumps) applies alike at every size. */
 typedef struct g304_variant {
-	const char *name;      /* the game's record name: "304", "304six" */
+	const char *name;      /* the game's record name: "304", "304six", "304eight" */
 	const g304_pack *pack;
 	uint8_t seats;         /* in two teams sitting alternately (team = seat & 1) */
 	uint8_t first;         /* cards each in the first batch, before the first bidding */
 	uint8_t hand;          /* cards each in all: the second batch deals the rest after
 	                        * the trump card is laid; also the number of tricks */
+	uint8_t bid2;          /* a second bidding round once the rest is dealt (the
+	                        * eight-card round; six players' six-card one) */
+	uint16_t open_min;     /* the first to speak must open the bidding with at least
+	                        * this (no pass, no asking, no redeal); 0: no such duty */
 	const char *const *phase_words; /* the phases' names ("bid8" or "bid6") */
 } g304_variant;
 extern const g304_variant g304_variants[G304_SIZE_COUNT];
@@ -126,6 +131,7 @@ typedef struct g304_action {
 	X(BID_TOO_HIGH, "bid_too_high")         /* a: G304_MAX_BID */ \
 	X(BID_SECOND_TURN, "bid_second_turn")   /* under 200 on a second turn */ \
 	X(BID_OVER_PARTNER, "bid_over_partner") /* under 200 over partner's highest bid */ \
+	X(MUST_OPEN, "must_open")               /* the first speaker must bid; a: the lowest opening */ \
 	X(SINGLE_ONCE, "single_once")           /* single style: one bid only */ \
 	X(SINGLE_PARTNER, "single_partner")     /* single style: not over partner */ \
 	X(PCC_FOUR, "pcc_four")                 /* pcc only with eight cards */ \

@@ -5,6 +5,7 @@
 
 const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 }, "78QKTA9J" };
 const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 }, "678QKTA9J" };
+const g304_pack g304_pack_24 = { 6, { 2, 3, 10, 11, 20, 30 }, "QKTA9J" };
 
 int g304_pack_set_points(const g304_pack *p, uint64_t s)
 {
@@ -54,3 +55,7 @@ void g6_code(card c, char out[8]) { g304_pack_code(&g304_pack_36, c, out); }
 card g6_parse(const char *s) { return g304_pack_parse(&g304_pack_36, s); }
 int g6_points(card c) { return c < 36 ? g304_pack_points(&g304_pack_36, c) : 0; }
 int g6_set_points(uint64_t s) { return g304_pack_set_points(&g304_pack_36, s); }
+
+/* The short six-player game's names for its pack's codes. */
+void g304_24_code(card c, char out[8]) { g304_pack_code(&g304_pack_24, c, out); }
+card g304_24_parse(const char *s) { return g304_pack_parse(&g304_pack_24, s); }

@@ -19,6 +19,7 @@ typedef struct g304_pack {
 
 extern const g304_pack g304_pack_32; /* four players: 7 8 Q K 10 A 9 J */
 extern const g304_pack g304_pack_36; /* six players: the 32 and a six below each seven */
+extern const g304_pack g304_pack_24; /* six players, short game: the 32 without 8s and 7s */
 
 static inline int g304_pack_suit_of(const g304_pack *p, card c) { return c / p->ranks; }
 static inline int g304_pack_rank(const g304_pack *p, card c) { return c % p->ranks; }
@@ -37,5 +38,9 @@ void g304_pack_code(const g304_pack *p, card c, char out[8]);
 /* The card with this code in the pack: a rank letter or "10", then a suit
  * letter, any case; CARD_NONE for anything else. */
 card g304_pack_parse(const g304_pack *p, const char *s);
+
+/* The 24-card pack's codes as game_def wants them (no pack argument). */
+void g304_24_code(card c, char out[8]);
+card g304_24_parse(const char *s);
 
 #endif

@@ -74,7 +74,7 @@ static inline __attribute__((always_inline)) int choose(const turn_in *t, const 
 	case G304_PHASE_BID4:
 		if ((t->acts & 1u << G304_ACT_REDEAL) && chance(r, 50)) {
 			*o.type = G304_ACT_REDEAL;
-		} else if ((t->acts & 1u << G304_ACT_BID) && chance(r, w->bid_first)) {
+		} else if ((t->acts & 1u << G304_ACT_BID) && (!(t->acts & 1u << G304_ACT_PASS) || chance(r, w->bid_first))) {
 			*o.type = G304_ACT_BID;
 			*o.value = (uint16_t)random_bid(t->rules, r, t->bid_min);
 		} else if ((t->acts & 1u << G304_ACT_PARTNER) && chance(r, 10)) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "g304_simple.h"
 #include "g304_caps.h"
+#include "g304_caps_wide.h"
 #include "g304_pack.h"
 #include "g304six.h"
 
@@ -205,8 +206,14 @@ static int choose(const seen *v, uint8_t *type, uint16_t *value, card *c)
 			*type = G304_ACT_REDEAL;
 			return 1;
 		}
-		if (!(v->acts & 1u << G304_ACT_PASS))
-			return 0;
+		if (!(v->acts & 1u << G304_ACT_PASS)) {
+			/* A duty to open (g304_variant.open_min): the lowest bid. */
+			if (!(v->acts & 1u << G304_ACT_BID) || !v->bid_min)
+				return 0;
+			*type = G304_ACT_BID;
+			*value = v->bid_min;
+			return 1;
+		}
 		*type = G304_ACT_PASS;
 		if (choose_bid(v, v->phase == G304_PHASE_BID8)) {
 			*type = G304_ACT_BID;
@@ -243,18 +250,8 @@ int g304_simple_action(const g304_view *v, const g304_legal *l, g304_action *a)
 	a->seat = v->seat;
 	int four = v->size == G304_SIZE_FOUR;
 	if (v->phase == G304_PHASE_PLAY && (l->acts & 1u << G304_ACT_PLAY)) {
-		if (four && g304_caps_try(v, l, SIMPLE_CAPS_BUDGET, a))
+		if (g304_caps_offer(v, l, four ? SIMPLE_CAPS_BUDGET : G304_CAPS_WIDE_TRACK_BUDGET, a))
 			return 1;
-		if (!four && (l->acts & 1u << G304_ACT_CAPS) && v->caps_seat == G304_NO_SEAT) {
-			card order[G304_TRICKS_MAX];
-			int n;
-			if (g6_caps_find(v, G6_CAPS_TRACK_BUDGET, order, &n)) {
-				a->type = G304_ACT_CAPS;
-				a->norder = (uint8_t)n;
-				memcpy(a->order, order, (size_t)n);
-				return 1;
-			}
-		}
 	}
 	seen s = { g304_variant_of(&(g304_rules){ .size = v->size })->pack, four ? &four_leanings : &six_leanings,
 		   v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,

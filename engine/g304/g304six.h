@@ -6,9 +6,9 @@
  * two more cards each and a six-card bidding once round with the
  * eight-card round's rules, then six tricks of six cards.
  *
- * This header names that size's numbers and its card arithmetic, and
- * declares the parts that are still its own: the caps judge
- * (g304six_caps.c) and the search player (g304six_ai.h).
+ * This header names that size's numbers and its card arithmetic for tests
+ * and tools; the caps judge and the search player of every size other than
+ * four are the general ones (g304_caps_wide.h, g304_ai_wide.h).
  */
 #ifndef CARDBOT_G304SIX_H
 #define CARDBOT_G304SIX_H
@@ -18,6 +18,8 @@
 #include "g304_random.h"
 #include "g304_simple.h"
 #include "rng.h"
+#include "g304_caps.h"
+#include "g304_caps_wide.h"
 
 #define G6_SEATS 6
 #define G6_TRICKS 6
@@ -78,25 +80,13 @@ static inline void g6_init(g6 *g, const g304_rules *rules, int first_dealer)
 	g304_init(g, &r, first_dealer);
 }
 
-/* Caps from the caller's view alone (docs/ENGINE.md, Six-player 304).
- * g6_caps_cards: the cards a claim must order (hand, and the trump card on
- * the table if it is the seat's). g6_caps_check: 1 if order[0..n-1] is
- * certain to win every remaining trick for the seat's team, whatever the
- * unseen cards and the other five do: an exact search from the view
- * (G6_CAPS_JUDGE_BUDGET positions; not refuted by then counts as certain,
- * as with four). g6_caps_find: 1 with an order proved certain (within
- * `budget` positions an order tried), else 0; it tries the orders a player
- * would (trumps from the top, the trump card last), so it may miss an
- * unusual one. */
-#define G6_CAPS_JUDGE_BUDGET 2000000ul
-#define G6_CAPS_TRACK_BUDGET 300ul    /* per order tried by the tracking after a card */
-g6_set g6_caps_cards(const g6_view *v);
-/* The engine's caps tracking at this size, after a change of what players
- * know: records in g->caps_since the trick `when` for a team whose player
- * now has a certain order (G6_CAPS_TRACK_BUDGET per order tried). */
-void g304six_caps_track(g304 *g, int when);
-int g6_caps_check(const g6_view *v, const card *order, int n);
-int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n);
+/* Caps at this size: the general judge (g304_caps_wide.h) under the
+ * size's names, for tests and tools. */
+#define G6_CAPS_JUDGE_BUDGET G304_CAPS_JUDGE_BUDGET
+#define G6_CAPS_TRACK_BUDGET G304_CAPS_WIDE_TRACK_BUDGET
+#define g6_caps_cards g304_caps_wide_cards
+#define g6_caps_check g304_caps_wide_check
+#define g6_caps_find g304_caps_wide_find
 
 /* The timer's move (a random legal action for the seat to move, never
  * spoilt; allow_odd: now and then a random caps or spoilt call), from
@@ -105,6 +95,8 @@ int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n);
 int g6_random_action(const g6 *g, int seat, rng *r, g6_action *out);
 #define g6_random_any g304_random_action
 #define g6_simple_action g304_simple_action
+
+#define g6_ai_action g304_ai_wide_action
 
 static inline int g6_tokens_total(const g6 *g) { return g->tokens[0] + g->tokens[1] + g->bank; }
 

@@ -1,4 +1,8 @@
-"""sixlib.py: shared by irc_six.py and matrix_six.py (six-player 304, "304six").
+"""sixlib.py: shared by irc_six.py and matrix_six.py: 304 at the table sizes
+beyond four, six players ("304six") and eight ("304eight"); SIZES says what
+each changes (seats, the pack, the cards of the first batch and of a hand,
+the first bidding's words, a second round or not). The six-player words
+below say what holds at every size.
 
 What both transports need and irc_game.py does not give as it stands: the
 36-card pack (the sixes: "6♠" in colour, "6S" in ascii), the hand line read
@@ -35,6 +39,30 @@ SYM = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 TO_SYM = {v: k for k, v in SYM.items()}
 RANKS = ("6", "7", "8", "Q", "K", "10", "A", "9", "J")
 ALL36 = [r + s for s in "SHDC" for r in RANKS]
+
+# A whole match at each size beyond six, as irc_six.py and matrix_six.py
+# (and so matrix_synapse_six.py) run it: three humans and computer players.
+# Kept to one match: the sizes share every check, only the numbers differ.
+SIZE_SCENARIOS = [
+    {"num": 3, "title": "eight players: three humans and five computer players (304eight)", "new": "!new 304 8",
+     "size": "eight",
+     "humans": [("ann", 1, False, True), ("bob", 2, False, False), ("cat", 8, True, False)],
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5), ("bob", 6), ("ann", 7)], "asks": ("bob",)},
+    {"num": 4, "title": "six players with 24 cards: three humans and three computer players (304six24)",
+     "new": "!new 304six24", "size": "six24",
+     "humans": [("ann", 1, False, False), ("bob", 2, False, True), ("cat", 6, True, False)],
+     "bots": [("ann", 3), ("ann", 4), ("bob", 5)], "asks": ("ann",)},
+]
+
+# What each table size changes (docs/GAMES.md): the checks read these.
+SIZES = {
+    "six": {"seats": 6, "first": 4, "hand": 6, "pack": ALL36, "bid1": "four-card bidding", "second": True,
+            "name": "304 for six", "open_min": 0},
+    "eight": {"seats": 8, "first": 3, "hand": 4, "pack": [r + s for s in "SHDC" for r in RANKS[1:]],
+              "bid1": "three-card bidding", "second": False, "name": "304 for eight", "open_min": 200},
+    "six24": {"seats": 6, "first": 3, "hand": 4, "pack": [r + s for s in "SHDC" for r in RANKS[3:]],
+              "bid1": "three-card bidding", "second": False, "name": "short 304 for six", "open_min": 200},
+}
 C6 = r"(?:10|[6789JQKA])[\u2660\u2665\u2666\u2663]"
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([\u2660\u2665\u2666\u2663])")
 ASCII_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([SHDC])(?![0-9A-Za-z])")
@@ -138,7 +166,7 @@ def parse_hand(text, ascii=False):
     cm = re.search(r", your trump (spades|hearts|diamonds|clubs) \(closed\)", state)
     if cm:
         h["my_trump"] = SUIT_NAMES[cm.group(1)]
-    h["phase"] = ("bid4" if state.startswith("four-card bidding") else
+    h["phase"] = ("bid4" if state.startswith("four-card bidding") or state.startswith("three-card bidding") else
                   "bid6" if re.match(r"^\S+-card bidding", state) else
                   "trump" if "is choosing a trump card" in state else
                   "play" if state.startswith("trick ") else "other")
@@ -162,7 +190,7 @@ def prompt_fits(h, opts):
     m = re.match(r"^(\d+) or more", opts)
     if not m:
         return True
-    b = re.search(r"four-card bidding, (\d+) by |-card bidding, (\d+) to beat", h["state"])
+    b = re.search(r"(?:four|three)-card bidding, (\d+) by |-card bidding, (\d+) to beat", h["state"])
     beat = int(b.group(1) or b.group(2)) if b else 0
     return int(m.group(1)) > beat
 
@@ -181,9 +209,12 @@ def decide(h, prompt, ask=False):
     opts = prompt or ""
     offered = re.match(r"^(\d+) or more", opts)
     if h["phase"] == "bid4":
+        if offered and not re.search(r"\bpass\b", opts):
+            # the first speaker must open (eight players: 200 or more)
+            return "bid %s" % offered.group(1), "bid", None, False
         if ask and re.search(r"\bpartner\b", opts):
             return "partner", "partner", None, False
-        has_bid = re.search(r"four-card bidding, \d+ by ", h["state"])
+        has_bid = re.search(r"(?:four|three)-card bidding, \d+ by ", h["state"])
         if not has_bid and (prompt is None or (offered and int(offered.group(1)) <= 160)):
             return "bid 60", "bid", None, False
         return "pass", "pass", None, False
@@ -231,8 +262,9 @@ class MatchCheck:
     "standard"."""
 
     def __init__(self, streams, observer, ascii=(), actions=None, scoring="bank", tokens=11, split="channel",
-                 watchers=None):
+                 watchers=None, size="six"):
         self.streams, self.observer = streams, observer
+        self.z = SIZES[size]
         self.watchers = watchers or {}   # name -> [Line]: someone not seated, who asks about the table
         self.split_mode = split
         self.ascii = set(ascii)
@@ -320,11 +352,12 @@ class MatchCheck:
                 x = BOT_SIT_RE.match(s) or SIT_RE.match(s)
                 if x:
                     seats[int(x.group("n"))] = x.group("name")
-        names = [seats.get(k) for k in range(1, 7)]
+        ns = self.z["seats"]
+        names = [seats.get(k) for k in range(1, ns + 1)]
         if None in names:
-            self.fail("seats: not all six were taken: %r" % seats)
-        elif len(set(n.lower() for n in names)) != 6:
-            self.fail("seats: six seats but not six different names: %r" % names)
+            self.fail("seats: not all %d were taken: %r" % (ns, seats))
+        elif len(set(n.lower() for n in names)) != ns:
+            self.fail("seats: %d seats but not %d different names: %r" % (ns, ns, names))
         return names
 
     def team_of(self, name):
@@ -335,6 +368,8 @@ class MatchCheck:
     # -- one deal --
     def check_deal(self, d, priv, chan, complete, tokens):
         tag = "deal %d" % (d + 1)
+        z = self.z
+        ns, first_n, hand_n, pack = z["seats"], z["first"], z["hand"], z["pack"]
         chan_segs = [(m, s) for m in chan for s in segs(m.text)]
         # a channel line ends at a trick's end: the next trick's cards start a line of their own
         for m in chan:
@@ -371,34 +406,34 @@ class MatchCheck:
                 if complete:
                     self.fail("%s: %s was sent no hand" % (tag, n))
                 continue
-            if first[0] != 4 or first[1] != "bid4":
-                self.fail("%s: %s's first hand line is not four cards in the four-card bidding: %r" % (
-                    tag, n, first[2][:160]))
+            if first[0] != first_n or first[1] != "bid4":
+                self.fail("%s: %s's first hand line is not %d cards in the first bidding: %r" % (
+                    tag, n, first_n, first[2][:160]))
             else:
                 self.stats["hands4"] += 1
             b6 = [sz for ph, sz in sizes if ph == "bid6"]
             if b6:
-                if b6[0] != 6:
-                    self.fail("%s: %s's first six-card-bidding hand holds %d cards" % (tag, n, b6[0]))
+                if b6[0] != hand_n or not z["second"]:
+                    self.fail("%s: %s's first second-round hand holds %d cards" % (tag, n, b6[0]))
                 else:
                     self.stats["hands6"] += 1
             elif complete and reached_six and not any(ph == "play" for ph, _ in sizes):
-                self.fail("%s: %s never saw a six-card hand" % (tag, n))
-            if len(s) > 6:
+                self.fail("%s: %s never saw a whole hand" % (tag, n))
+            if len(s) > hand_n:
                 self.fail("%s: %s was shown %d cards as their own: %s" % (tag, n, len(s), sorted(s)))
-            if complete and reached_six and len(s) != 6:
+            if complete and reached_six and len(s) != hand_n:
                 self.fail("%s: %s was shown %d cards in a deal that reached six (%s)" % (tag, n, len(s), sorted(s)))
-            if complete and not reached_six and len(s) != 4:
-                self.fail("%s: %s was shown %d cards in a deal that ended in the four-card bidding" % (
+            if complete and not reached_six and len(s) != first_n:
+                self.fail("%s: %s was shown %d cards in a deal that ended in the first bidding" % (
                     tag, n, len(s)))
             for c in s:
-                if c not in ALL36:
+                if c not in pack:
                     self.fail("%s: %s was shown a card not in the pack: %s" % (tag, n, c))
                 if c in owner:
                     self.fail("%s: %s was shown to both %s and %s as their own" % (tag, c, owner[c], n))
                 owner[c] = n
-        if complete and reached_six and len(self.streams) == 6 and len(owner) != 36:
-            self.fail("%s: six humans were shown %d distinct cards, not 36" % (tag, len(owner)))
+        if complete and reached_six and len(self.streams) == ns and len(owner) != len(pack):
+            self.fail("%s: %d humans were shown %d distinct cards, not %d" % (tag, ns, len(owner), len(pack)))
         trumper = None
         for _, s in chan_segs:
             w = WON_RE.match(s)
@@ -478,9 +513,9 @@ class MatchCheck:
             if x:
                 self.stats["asks"] = self.stats.get("asks", 0) + 1
                 a, b = x.group("a"), x.group("b")
-                if a in self.seats and self.seats[(self.seats.index(a) + 2) % 6] != b:
+                if a in self.seats and self.seats[(self.seats.index(a) + 2) % ns] != b:
                     self.fail("%s: %s (seat %d) asked %s, not the next partner in turn order %s" % (
-                        tag, a, self.seats.index(a) + 1, b, self.seats[(self.seats.index(a) + 2) % 6]))
+                        tag, a, self.seats.index(a) + 1, b, self.seats[(self.seats.index(a) + 2) % ns]))
             if CAPS_RESULT_RE.match(s):
                 verdict = CAPS_RESULT_RE.match(s).group(0)   # caps judged (a late or missed call costs)
             if PCC_OUT_RE.search(s):
@@ -526,10 +561,10 @@ class MatchCheck:
         if any(WON_RE.match(s) and "-card" in s for _, s in chan_segs):
             self.stats["bid6_won"] += 1
         if end is not None:
-            width = 4 if pcc else 6
+            width = ns - (ns // 2 - 1) if pcc else ns
             nums = [n for n, _, _ in tricks]
-            if nums != list(range(1, 7)):
-                self.fail("%s: tricks announced %s, not 1..6" % (tag, nums))
+            if nums != list(range(1, hand_n + 1)):
+                self.fail("%s: tricks announced %s, not 1..%d" % (tag, nums, hand_n))
             total = 0
             for n, plays, all_at_once in tricks:
                 total += len(plays)
@@ -540,11 +575,11 @@ class MatchCheck:
                     self.fail("%s: trick %d had %d cards from %d seats (%s), not %d" % (
                         tag, n, len(plays), len(set(names)), names, width))
                 elif not pcc and set(names) != set(self.seats):
-                    self.fail("%s: trick %d was played by %s, not the six seats" % (tag, n, sorted(names)))
+                    self.fail("%s: trick %d was played by %s, not the %d seats" % (tag, n, sorted(names), ns))
             self.stats["tricks"] += len(tricks)
             self.stats["cards_played"] += total
-            if total != width * 6:
-                self.fail("%s: %d cards played in the deal, not %d" % (tag, total, width * 6))
+            if total != width * hand_n:
+                self.fail("%s: %d cards played in the deal, not %d" % (tag, total, width * hand_n))
             bid, took = end.group("bid"), int(end.group("took"))
             if bid.isdigit():
                 if (took >= int(bid)) != (end.group("res") == "made"):
@@ -609,12 +644,13 @@ class MatchCheck:
         names = [x.strip() for x in re.split(r", | & ", MATCH_WON_RE.match(s).group("team"))]
         team = {self.team_of(x) for x in names}
         want = 0 if tokens[0] > 0 else 1
-        if team != {want} or len(names) != 3:
+        ns = self.z["seats"]
+        if team != {want} or len(names) != ns // 2:
             self.fail("the match-end line names %r; the side with tokens is seats %s" % (
-                names, "1, 3, 5" if want == 0 else "2, 4, 6"))
+                names, ", ".join(str(k) for k in range(1 + want, ns + 1, 2))))
 
 
-def self_test(streams, observer, ascii=(), actions=None, scoring="bank", split="channel"):
+def self_test(streams, observer, ascii=(), actions=None, scoring="bank", split="channel", size="six"):
     """Plants one defect at a time in a clean match's transcripts and
     expects MatchCheck to report each: a card of one human's hand in
     another's private line, a card still in a hand named in the channel,
@@ -639,7 +675,7 @@ def self_test(streams, observer, ascii=(), actions=None, scoring="bank", split="
     card = other[0]
 
     def check(st, ob):
-        return MatchCheck(st, ob, ascii, actions, scoring, split=split).run()
+        return MatchCheck(st, ob, ascii, actions, scoring, split=split, size=size).run()
 
     def expect(what, st, ob, needle):
         got = check(st, ob)

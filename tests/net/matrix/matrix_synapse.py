@@ -46,6 +46,7 @@ import play304lib  # noqa: E402
 import matrix_brief  # noqa: E402
 import matrix_game  # noqa: E402
 import matrix_six  # noqa: E402
+import sixlib  # noqa: E402
 import synapselib  # noqa: E402
 from matrix_game import Scenario, Restart, lines_of, pct  # noqa: E402
 
@@ -223,13 +224,15 @@ class SynapseRush(OnSynapse, Rush):
 
 
 def six_on_synapse():
-    """Scenario 5: matrix_six's first scenario on a real Synapse; its
-    checks count in this test's total."""
+    """Scenario 5: matrix_six's first scenario on a real Synapse, then the
+    same over every other table size (sixlib.SIZE_SCENARIOS: eight
+    players); their checks count in this test's total."""
     six = matrix_six.R
     p0, f0 = six.passed, six.failed
-    sc = dict(matrix_six.SCENARIOS[0], num=5, title="Synapse, limits lifted: six-player 304, " +
-              matrix_six.SCENARIOS[0]["title"] + ", a whole match")
-    matrix_six.run(sc, make_hs=lambda: synapselib.SynapseHomeserver(limits="off").start())
+    for base in [matrix_six.SCENARIOS[0]] + sixlib.SIZE_SCENARIOS:
+        sc = dict(base, num=5, title="Synapse, limits lifted: 304 for %d, " % sixlib.SIZES[base.get("size", "six")]["seats"]
+                  + base["title"] + ", a whole match")
+        matrix_six.run(sc, make_hs=lambda: synapselib.SynapseHomeserver(limits="off").start())
     R.passed += six.passed - p0
     R.failed += six.failed - f0
 

@@ -35,7 +35,7 @@ static const char *const id_names[T_COUNT] = {
  * placeholders ("{1}: {2}") are allowed without being listed. */
 static const int same_ok[] = {
 	T_USAGE_ASCII, T_USAGE_RECORD, T_USAGE_SIT, T_USAGE_BOT, T_USAGE_EXCHANGE, T_USAGE_DISCARD, T_USAGE_LANG, T_BID_PCC_OR_PASS,
-	T_BID_PASS_ONLY, T_COMPUTER_NAMES, T_COMPUTER_NAMES6, T_CAPS_RESULT, /* "caps" is a game word, and may stay */
+	T_BID_PASS_ONLY, T_COMPUTER_NAMES, T_COMPUTER_NAMES6, T_COMPUTER_NAMES8, T_CAPS_RESULT, /* "caps" is a game word, and may stay */
 	T_GAME_T304, T_GAME_ROOK, /* the games' own names */
 };
 

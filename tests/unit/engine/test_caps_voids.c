@@ -72,6 +72,7 @@ static void six_view(g6_view *v, int seat, int dealer, int trumper, const char *
 {
 	VIEW_HEAD(v, seat, dealer, trumper, trump_card ? g6_parse(trump_card) : CARD_NONE, trump_down, trump_public,
 		  SUIT_SPADES);
+	v->size = G304_SIZE_SIX; /* the general judge reads the pack and seats from it */
 	v->hand = hand_of(hand, g6_parse);
 	v->ntricks = (uint8_t)ntricks;
 	for (int i = 0; i < ntricks; i++) {

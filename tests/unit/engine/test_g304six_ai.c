@@ -10,7 +10,7 @@
 #include <string.h>
 #include "check.h"
 #include "g304six.h"
-#include "g304six_ai.h"
+#include "g304_ai_wide.h"
 #include "game.h"
 #include "game_dup.h"
 #include "rng.h"

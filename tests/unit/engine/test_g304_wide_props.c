@@ -1,45 +1,58 @@
-/* test_g304six_props.c: property tests over many seeded random six-player
- * 304 matches, in the style of test_g304_props.c.
+/* test_g304_wide_props.c: property tests over many seeded random 304
+ * matches at every table size but four (which test_g304_props.c covers with
+ * its own fast paths): six players with 36 cards, eight with 32, six with
+ * 24 (the short game). In the
+ * style of test_g304_props.c.
  *
  * The seat to move always has a legal action and random legal play never
  * wedges (every match ends); an action is accepted exactly when
- * g6_legal_of allows it, and a refused one changes nothing; every card is
- * in exactly one place; a scored deal's points total 304 (a pcc's
+ * g304_legal_of allows it, and a refused one changes nothing; every card is
+ * in exactly one place; a scored deal's points total the pack's (a pcc's
  * sitting-out hands counted for the trumper's side) and the tokens are
- * conserved; a deal called spoilt rightly is one where the trumper's three
+ * conserved; a deal called spoilt rightly is one where the trumper's
  * opponents were dealt no trump; no view names a card its seat may not
  * know, modelled here from the deck and the events alone; every caps claim
- * the judge finds certain wins every remaining trick on the true cards,
- * whatever the others play (several random continuations); the simple
- * player and the timer always act legally.
+ * the general judge finds certain wins every remaining trick on the true
+ * cards, whatever the others play (several random continuations); the
+ * simple player and the timer always act legally; at a size whose first
+ * speaker must open the bidding, it always does, at the minimum or more.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
 #include "g304six.h"
 
-#define MATCHES_DEFAULT 2000  /* PROPS_MATCHES overrides (the sanitized run: 200) */
+#define MATCHES_DEFAULT 2000  /* PROPS_MATCHES overrides (the sanitized run: 200); eight players: a quarter */
 
-#define ALL36 (((g6_set)1 << G6_CARDS) - 1)
+/* The size under test. */
+static const g304_variant *W;
+static int size_now;
+#define SEATS (W->seats)
+#define FIRST (W->first)
+#define TRICKS (W->hand)
+#define CARDS (g304_pack_cards(W->pack))
+#define ALL ((((g304_set)1) << CARDS) - 1)
+#define TOTAL (g304_pack_set_points(W->pack, ALL))
 
 typedef struct model {
-	g6_set known[G6_SEATS];
+	g304_set known[G304_SEATS_MAX];
 } model;
 
 static long ev_seen[G304_EV_COUNT], outcomes[8], caps_claims, caps_continuations, caps_judged[8],
-	pcc_deals, down_cards, inspections_seen, simple_actions, deals_total, matches_over;
+	pcc_deals, down_cards, inspections_seen, simple_actions, deals_total, matches_over, openings;
 
-static void model_deal(model *m, const g6 *g, int part)
+static void model_deal(model *m, const g304 *g, int part)
 {
-	/* part 0: the first four each; 1: the last two each. */
-	for (int k = 0; k < G6_SEATS; k++) {
-		int seat = (g->dealer + 1 + k) % G6_SEATS;
+	/* part 0: the first batch each; 1: the rest each. */
+	int rest = TRICKS - FIRST;
+	for (int k = 0; k < SEATS; k++) {
+		int seat = (g->dealer + 1 + k) % SEATS;
 		if (part == 0)
-			for (int i = 0; i < G6_FIRST; i++)
-				m->known[seat] |= g6_bit(g->deck[G6_FIRST * k + i]);
+			for (int i = 0; i < FIRST; i++)
+				m->known[seat] |= ((g304_set)1 << g->deck[FIRST * k + i]);
 		else
-			for (int i = 0; i < 2; i++)
-				m->known[seat] |= g6_bit(g->deck[G6_SEATS * G6_FIRST + 2 * k + i]);
+			for (int i = 0; i < rest; i++)
+				m->known[seat] |= ((g304_set)1 << g->deck[SEATS * FIRST + rest * k + i]);
 	}
 }
 
@@ -47,13 +60,13 @@ static void all_know(model *m, card c)
 {
 	if (c == CARD_NONE)
 		return;
-	for (int s = 0; s < G6_SEATS; s++)
-		m->known[s] |= g6_bit(c);
+	for (int s = 0; s < SEATS; s++)
+		m->known[s] |= ((g304_set)1 << c);
 }
 
 /* What the events of an accepted action tell each seat. `before` is the
  * state before the action (for the trick that the inspection looked at). */
-static void model_events(model *m, const g6 *before, const g6 *after, const play_result *res)
+static void model_events(model *m, const g304 *before, const g304 *after, const play_result *res)
 {
 	for (int i = 0; i < res->nevents; i++) {
 		const play_event *e = &res->events[i];
@@ -73,11 +86,11 @@ static void model_events(model *m, const g6 *before, const g6 *after, const play
 			break;
 		case G304_EV_TRICK: {
 			/* The trumper inspects every card of a finished trick. */
-			const g6_trick *t = &after->tricks[e->value];
+			const g304_trick *t = &after->tricks[e->value];
 			if (t->down)
 				inspections_seen++;
 			for (int k = 0; k < t->n; k++) {
-				m->known[after->trumper] |= g6_bit(t->card[k]);
+				m->known[after->trumper] |= ((g304_set)1 << t->card[k]);
 				if (t->shown >> k & 1)
 					all_know(m, t->card[k]);
 			}
@@ -94,47 +107,47 @@ static void model_events(model *m, const g6 *before, const g6 *after, const play
 	(void)before;
 }
 
-static void check_cards(const g6 *g, const char *when)
+static void check_cards(const g304 *g, const char *when)
 {
 	if (g->phase == G304_PHASE_DEAL || g->phase == G304_PHASE_OVER)
 		return;
-	g6_set seen = 0;
+	g304_set seen = 0;
 	int total = 0, overlap = 0;
-#define PUT(set) do { g6_set s_ = (set); overlap |= (seen & s_) != 0; seen |= s_; total += g6_count(s_); } while (0)
-	for (int s = 0; s < G6_SEATS; s++)
+#define PUT(set) do { g304_set s_ = (set); overlap |= (seen & s_) != 0; seen |= s_; total += __builtin_popcountll(s_); } while (0)
+	for (int s = 0; s < SEATS; s++)
 		PUT(g->hand[s]);
 	if (g->trump_down)
-		PUT(g6_bit(g->trump_card));
+		PUT(((g304_set)1 << g->trump_card));
 	if (g->phase == G304_PHASE_BID4 || g->phase == G304_PHASE_TRUMP4) {
-		for (int i = G6_SEATS * G6_FIRST; i < G6_CARDS; i++)
-			PUT(g6_bit(g->deck[i]));
+		for (int i = SEATS * FIRST; i < CARDS; i++)
+			PUT(((g304_set)1 << g->deck[i]));
 	}
 	if (g->phase == G304_PHASE_PLAY) {
 		PUT(g->won[0]);
 		PUT(g->won[1]);
-		const g6_trick *t = &g->tricks[g->trick_no];
+		const g304_trick *t = &g->tricks[g->trick_no];
 		for (int i = 0; i < t->n; i++)
-			PUT(g6_bit(t->card[i]));
+			PUT(((g304_set)1 << t->card[i]));
 	}
 #undef PUT
-	CHECK(!overlap && total == G6_CARDS && seen == ALL36, "%s: cards misplaced (total %d, overlap %d)",
+	CHECK(!overlap && total == CARDS && seen == ALL, "%s: cards misplaced (total %d, overlap %d)",
 	      when, total, overlap);
 }
 
-static void check_views(const g6 *g, const model *m)
+static void check_views(const g304 *g, const model *m)
 {
-	for (int s = 0; s < G6_SEATS; s++) {
-		g6_view v;
-		g6_view_of(g, s, &v);
-		g6_set named = v.hand;
+	for (int s = 0; s < SEATS; s++) {
+		g304_view v;
+		g304_view_of(g, s, &v);
+		g304_set named = v.hand;
 		if (v.trump_card != CARD_NONE)
-			named |= g6_bit(v.trump_card);
+			named |= ((g304_set)1 << v.trump_card);
 		for (int i = 0; i < v.ntricks; i++)
-			for (int k = 0; k < G6_SEATS; k++)
+			for (int k = 0; k < SEATS; k++)
 				if (v.tricks[i].card[k] != CARD_NONE)
-					named |= g6_bit(v.tricks[i].card[k]);
+					named |= ((g304_set)1 << v.tricks[i].card[k]);
 		for (int k = 0; k < v.caps_norder; k++)
-			named |= g6_bit(v.caps_order[k]);
+			named |= ((g304_set)1 << v.caps_order[k]);
 		CHECK(!(named & ~m->known[s]), "seat %d's view names cards it may not know: %09llx", s,
 		      (unsigned long long)(named & ~m->known[s]));
 		if (g->phase != G304_PHASE_DEAL && g->phase != G304_PHASE_OVER)
@@ -146,13 +159,13 @@ static void check_views(const g6 *g, const model *m)
 	}
 }
 
-/* Does g6_legal_of allow this action? */
-static int legal_says(const g6 *g, const g6_action *a)
+/* Does g304_legal_of allow this action? */
+static int legal_says(const g304 *g, const g304_action *a)
 {
-	g6_legal l;
-	if (a->seat >= G6_SEATS)
+	g304_legal l;
+	if (a->seat >= SEATS)
 		return 0;
-	g6_legal_of(g, a->seat, &l);
+	g304_legal_of(g, a->seat, &l);
 	if (!(l.acts >> a->type & 1))
 		return 0;
 	switch (a->type) {
@@ -163,7 +176,7 @@ static int legal_says(const g6 *g, const g6_action *a)
 			&& g304_bid_step_ok(&g->rules, a->value);
 	case G304_ACT_TRUMP:
 	case G304_ACT_PLAY:
-		return a->card < G6_CARDS && (l.cards >> a->card & 1);
+		return a->card < CARDS && (l.cards >> a->card & 1);
 	case G304_ACT_CAPS:
 	case G304_ACT_SPOILT:
 		return -1; /* judged by the engine: not a plain yes or no */
@@ -172,46 +185,46 @@ static int legal_says(const g6 *g, const g6_action *a)
 	}
 }
 
-static void random_probe(const g6 *g, rng *r, g6_action *a)
+static void random_probe(const g304 *g, rng *r, g304_action *a)
 {
 	memset(a, 0, sizeof *a);
-	a->seat = (uint8_t)(rng_below(r, 6) ? g->turn : rng_below(r, G6_SEATS + 1));
+	a->seat = (uint8_t)(rng_below(r, 6) ? g->turn : rng_below(r, SEATS + 1));
 	if (a->seat == G304_NO_SEAT)
-		a->seat = (uint8_t)rng_below(r, G6_SEATS);
+		a->seat = (uint8_t)rng_below(r, SEATS);
 	do
 		a->type = (uint8_t)rng_below(r, G304_ACT_COUNT);
 	while (a->type == G304_ACT_CAPS || a->type == G304_ACT_SPOILT);
 	a->value = (uint16_t)(150 + 5 * rng_below(r, 34));
 	if (rng_below(r, 20) == 0)
 		a->value = G304_BID_PCC;
-	a->card = (card)rng_below(r, G6_CARDS + 2);
+	a->card = (card)rng_below(r, CARDS + 2);
 }
 
 /* What a failed claim looked like (CAPS_DEBUG=1). */
-static void dump_claim(const g6 *g, const g6 *after, int seat, const card *order, int n)
+static void dump_claim(const g304 *g, const g304 *after, int seat, const card *order, int n)
 {
 	char code[8];
 	fprintf(stderr, "claim by %d (trumper %d, trump %d, open %d, down %d, dealer %d, trick %d):", seat, g->trumper,
 		g->trump_suit, g->trump_open, g->trump_down, g->dealer, g->trick_no);
 	for (int i = 0; i < n; i++) {
-		g6_code(order[i], code);
+		g304_pack_code(W->pack, order[i], code);
 		fprintf(stderr, " %s", code);
 	}
 	fprintf(stderr, "\nhands:");
-	for (int s = 0; s < G6_SEATS; s++) {
+	for (int s = 0; s < SEATS; s++) {
 		fprintf(stderr, " [%d:", s);
-		for (g6_set h = g->hand[s]; h; h &= h - 1) {
-			g6_code(g6_first(h), code);
+		for (g304_set h = g->hand[s]; h; h &= h - 1) {
+			g304_pack_code(W->pack, (card)__builtin_ctzll(h), code);
 			fprintf(stderr, " %s", code);
 		}
 		fprintf(stderr, "]");
 	}
 	fprintf(stderr, "\nplay:");
-	for (int t = 0; t < G6_TRICKS; t++) {
-		const g6_trick *tr = &after->tricks[t];
+	for (int t = 0; t < TRICKS; t++) {
+		const g304_trick *tr = &after->tricks[t];
 		fprintf(stderr, "\n  trick %d:", t);
 		for (int k = 0; k < tr->n; k++) {
-			g6_code(tr->card[k], code);
+			g304_pack_code(W->pack, tr->card[k], code);
 			fprintf(stderr, " %d:%s%s", tr->seat[k], code, tr->down >> k & 1 ? "(down)" : "");
 		}
 		fprintf(stderr, " -> %d", tr->winner);
@@ -223,7 +236,7 @@ static void dump_claim(const g6 *g, const g6 *after, int seat, const card *order
  * lose a trick from here (the caller bound to its order by the engine)?
  * 1 yes, 0 no, -1 the node budget ran out. */
 static long true_nodes;
-static int true_refute(const g6 *g, int team, long *budget)
+static int true_refute(const g304 *g, int team, long *budget)
 {
 	if (g->tricks_won[!team] > 0)
 		return 1;
@@ -232,13 +245,13 @@ static int true_refute(const g6 *g, int team, long *budget)
 	if (--*budget < 0)
 		return -1;
 	true_nodes++;
-	g6_legal l;
-	g6_legal_of(g, g->turn, &l);
+	g304_legal l;
+	g304_legal_of(g, g->turn, &l);
 	int undecided = 0;
-	for (g6_set cs = l.cards; cs; cs &= cs - 1) {
-		g6 c = *g;
-		g6_action a = { .type = G304_ACT_PLAY, .seat = g->turn, .card = g6_first(cs) };
-		if (g6_apply(&c, &a, NULL) != G304_ERR_OK)
+	for (g304_set cs = l.cards; cs; cs &= cs - 1) {
+		g304 c = *g;
+		g304_action a = { .type = G304_ACT_PLAY, .seat = g->turn, .card = (card)__builtin_ctzll(cs) };
+		if (g304_apply(&c, &a, NULL) != G304_ERR_OK)
 			continue;
 		int r = true_refute(&c, team, budget);
 		if (r == 1)
@@ -251,29 +264,29 @@ static int true_refute(const g6 *g, int team, long *budget)
 static long true_checked, true_unfinished;
 
 /* A claim found certain wins every remaining trick on the true cards. */
-static void check_claim(const g6 *g, int seat, rng *r)
+static void check_claim(const g304 *g, int seat, rng *r)
 {
-	g6_view v;
-	card order[G6_TRICKS];
+	g304_view v;
+	card order[G304_TRICKS_MAX];
 	int n;
-	g6_view_of(g, seat, &v);
+	g304_view_of(g, seat, &v);
 	if (!g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n))
 		return;
 	caps_claims++;
 	CHECK(g6_caps_check(&v, order, n), "caps_find's order fails caps_check");
 	for (int rep = 0; rep < 4; rep++) {
-		g6 c = *g;
-		g6_action a = { .type = G304_ACT_CAPS, .seat = (uint8_t)seat, .norder = (uint8_t)n };
+		g304 c = *g;
+		g304_action a = { .type = G304_ACT_CAPS, .seat = (uint8_t)seat, .norder = (uint8_t)n };
 		memcpy(a.order, order, (size_t)n);
 		play_result res;
-		int err = g6_apply(&c, &a, &res);
+		int err = g304_apply(&c, &a, &res);
 		CHECK(err == G304_ERR_OK, "a found caps call refused: %s", g304_err_name(err));
 		if (err)
 			return;
 		CHECK(c.caps_judged == G304_CAPSO_CORRECT || c.caps_judged == G304_CAPSO_LATE,
 		      "a found caps call judged %s", g304_caps_outcome_name(c.caps_judged));
 		caps_judged[c.caps_judged]++;
-		int team = g6_team(seat), broken = 0;
+		int team = g304_team(seat), broken = 0;
 		if (rep == 0) {
 			/* Against every line of play on the true cards, not only
 			 * random ones. */
@@ -286,15 +299,15 @@ static void check_claim(const g6 *g, int seat, rng *r)
 			true_unfinished += lost < 0;
 		}
 		while (c.phase == G304_PHASE_PLAY) {
-			g6_action p;
+			g304_action p;
 			CHECK(g6_random_any(&c, r, 0, &p), "no move after a caps call");
 			if (p.type == G304_ACT_OPEN) {
-				g6_legal l;
-				g6_legal_of(&c, p.seat, &l);
+				g304_legal l;
+				g304_legal_of(&c, p.seat, &l);
 				p.type = G304_ACT_PLAY;
 				p.card = rng_pick(r, l.cards);
 			}
-			err = g6_apply(&c, &p, &res);
+			err = g304_apply(&c, &p, &res);
 			CHECK(err == G304_ERR_OK, "a move after a caps call refused: %s", g304_err_name(err));
 			if (err)
 				return;
@@ -302,7 +315,9 @@ static void check_claim(const g6 *g, int seat, rng *r)
 				broken |= res.events[i].type == G304_EV_CAPS_BROKEN;
 		}
 		caps_continuations++;
-		CHECK(!broken, "a certain caps order could not be played");
+		CHECK(!broken, "%s: a certain caps order could not be played", W->name);
+		if (broken && getenv("CAPS_DEBUG"))
+			dump_claim(g, &c, seat, order, n);
 		CHECK(c.last.caps != G304_CAPSO_FAILED && c.last.caps != G304_CAPSO_EARLY,
 		      "a certain caps claim ended %s (team %d lost a trick)", g304_caps_outcome_name(c.last.caps), team);
 		if (getenv("CAPS_DEBUG") && (c.last.caps == G304_CAPSO_FAILED || c.last.caps == G304_CAPSO_EARLY))
@@ -314,7 +329,7 @@ static void play_match(uint64_t seed, int bank)
 {
 	rng r;
 	rng_seed(&r, seed);
-	g6 g;
+	g304 g;
 	g304_rules rules;
 	g304_rules_default(&rules);
 	rules.fives = seed % 3 == 0;
@@ -323,15 +338,16 @@ static void play_match(uint64_t seed, int bank)
 	rules.caps = seed % 11 == 3 ? G304_CAPS_LENIENT : G304_CAPS_STRICT;
 	if (bank)
 		rules.scoring = G304_SCORING_BANK;
-	g6_init(&g, &rules, (int)(seed % G6_SEATS));
+	rules.size = (uint8_t)size_now;
+	g304_init(&g, &rules, (int)(seed % SEATS));
 	model m;
 	int steps = 0, deals = 0;
 	while (g.phase != G304_PHASE_OVER && steps < 20000) {
 		steps++;
 		if (g.phase == G304_PHASE_DEAL) {
-			uint8_t deck[G6_CARDS];
-			rng_shuffle(&r, deck, G6_CARDS);
-			CHECK(g6_deal(&g, deck) == G304_ERR_OK, "deal refused");
+			uint8_t deck[G304_CARDS_MAX];
+			rng_shuffle(&r, deck, CARDS);
+			CHECK(g304_deal(&g, deck) == G304_ERR_OK, "deal refused");
 			memset(&m, 0, sizeof m);
 			model_deal(&m, &g, 0);
 			deals++;
@@ -341,9 +357,9 @@ static void play_match(uint64_t seed, int bank)
 		}
 		/* Every seat's legal moves: the seat to move has one, the others
 		 * only the out-of-turn calls (redeal, spoilt, caps, the trumper opening). */
-		for (int s = 0; s < G6_SEATS; s++) {
-			g6_legal l;
-			g6_legal_of(&g, s, &l);
+		for (int s = 0; s < SEATS; s++) {
+			g304_legal l;
+			g304_legal_of(&g, s, &l);
 			uint32_t turn_acts = l.acts & ~(1u << G304_ACT_REDEAL | 1u << G304_ACT_SPOILT | 1u << G304_ACT_CAPS
 						  | 1u << G304_ACT_OPEN);
 			if (s == g.turn)
@@ -353,12 +369,12 @@ static void play_match(uint64_t seed, int bank)
 		}
 		/* Probes: accepted exactly when legal; refused ones change nothing. */
 		for (int k = 0; k < 3; k++) {
-			g6_action p;
+			g304_action p;
 			random_probe(&g, &r, &p);
 			int says = legal_says(&g, &p);
-			g6 c = g;
+			g304 c = g;
 			play_result res;
-			int err = g6_apply(&c, &p, &res);
+			int err = g304_apply(&c, &p, &res);
 			if (says >= 0)
 				CHECK((err == G304_ERR_OK) == says, "%s by %d (%d, card %d) in phase %d: legal says %d, engine %s",
 				      g304_act_name(p.type), p.seat, p.value, p.card, g.phase, says, g304_err_name(err));
@@ -367,28 +383,35 @@ static void play_match(uint64_t seed, int bank)
 		}
 		if (g.phase == G304_PHASE_PLAY && g.caps_seat == G304_NO_SEAT && !g.pcc && rules.caps != G304_CAPS_OFF
 		    && steps % 3 == 0) {
-			for (int s = 0; s < G6_SEATS; s++) {
-				g6_legal l;
-				g6_legal_of(&g, s, &l);
+			for (int s = 0; s < SEATS; s++) {
+				g304_legal l;
+				g304_legal_of(&g, s, &l);
 				if (l.acts >> G304_ACT_CAPS & 1)
 					check_claim(&g, s, &r);
 			}
 		}
 		/* The move: the simple player one time in three, else random. */
-		g6_action a;
+		g304_action a;
 		if (rng_below(&r, 3) == 0) {
-			g6_view v;
-			g6_legal l;
-			g6_view_of(&g, g.turn, &v);
-			g6_legal_of(&g, g.turn, &l);
-			CHECK(g6_simple_action(&v, &l, &a), "the simple player has no move");
+			g304_view v;
+			g304_legal l;
+			g304_view_of(&g, g.turn, &v);
+			g304_legal_of(&g, g.turn, &l);
+			CHECK(g304_simple_action(&v, &l, &a), "the simple player has no move");
 			simple_actions++;
 		} else {
 			CHECK(g6_random_any(&g, &r, 1, &a), "no random move");
 		}
-		g6 before = g;
+		g304 before = g;
 		play_result res;
-		int err = g6_apply(&g, &a, &res);
+		int err = g304_apply(&g, &a, &res);
+		if (!err && W->open_min && before.phase == G304_PHASE_BID4 && before.bidder == G304_NO_SEAT
+		    && !before.spoke && before.asker == G304_NO_SEAT) {
+			CHECK(a.type == G304_ACT_BID && a.value >= W->open_min,
+			      "the first speaker did not open at %d or more (%s %d)", W->open_min, g304_act_name(a.type),
+			      a.value);
+			openings++;
+		}
 		CHECK(err == G304_ERR_OK, "%s by %d refused: %s", g304_act_name(a.type), a.seat, g304_err_name(err));
 		if (err)
 			break;
@@ -401,17 +424,17 @@ static void play_match(uint64_t seed, int bank)
 			const g304_deal_end *e = &g.last;
 			outcomes[e->outcome]++;
 			if (e->outcome == G304_OUTCOME_SCORED)
-				CHECK(e->points[0] + e->points[1] == 304, "a scored deal's points total %d",
+				CHECK(e->points[0] + e->points[1] == TOTAL, "a scored deal's points total %d",
 				      e->points[0] + e->points[1]);
 			if (e->outcome == G304_OUTCOME_SPOILT) {
-				g6_set opp = 0;
-				for (int s = 0; s < G6_SEATS; s++)
-					if (g6_team(s) != g6_team(before.trumper))
+				g304_set opp = 0;
+				for (int s = 0; s < SEATS; s++)
+					if (g304_team(s) != g304_team(before.trumper))
 						opp |= before.dealt[s];
-				CHECK(e->spoilt_right == !(opp & g6_suit_mask(before.trump_suit)), "spoilt judged wrongly");
+				CHECK(e->spoilt_right == !(opp & g304_pack_suit(W->pack, before.trump_suit)), "spoilt judged wrongly");
 			}
 			if (!bank)
-				CHECK(g6_tokens_total(&g) == 2 * G304_START_TOKENS, "tokens not conserved: %d", g6_tokens_total(&g));
+				CHECK(g304_tokens_total(&g) == 2 * G304_START_TOKENS, "tokens not conserved: %d", g304_tokens_total(&g));
 		}
 		check_cards(&g, g304_act_name(a.type));
 		check_views(&g, &m);
@@ -424,14 +447,14 @@ static void play_match(uint64_t seed, int bank)
 /* The 36-card pack: codes round-trip, points total 304. */
 static void check_pack(void)
 {
-	g6_set all = 0;
+	g304_set all = 0;
 	int total = 0;
-	for (card c = 0; c < G6_CARDS; c++) {
+	for (card c = 0; c < CARDS; c++) {
 		char code[8];
 		g6_code(c, code);
 		CHECK(g6_parse(code) == c, "card %d: code %s parses to %d", c, code, g6_parse(code));
 		total += g6_points(c);
-		all |= g6_bit(c);
+		all |= ((g304_set)1 << c);
 	}
 	CHECK(total == 304, "the 36-card pack totals %d", total);
 	CHECK(g6_set_points(all) == 304, "set points %d", g6_set_points(all));
@@ -442,21 +465,47 @@ static void check_pack(void)
 	      "point values");
 }
 
+/* Every counter back to zero before the next size. */
+static void counters_clear(void)
+{
+	memset(ev_seen, 0, sizeof ev_seen);
+	memset(outcomes, 0, sizeof outcomes);
+	memset(caps_judged, 0, sizeof caps_judged);
+	caps_claims = caps_continuations = pcc_deals = down_cards = inspections_seen = simple_actions = 0;
+	deals_total = matches_over = openings = true_checked = true_unfinished = 0;
+}
+
+static void run_size(int size, long matches)
+{
+	size_now = size;
+	W = &g304_variants[size];
+	counters_clear();
+	for (long i = 0; i < matches; i++)
+		play_match((uint64_t)i * 7919 + 13, i % 10 == 9);
+	printf("304 for %d (%s): %ld matches (%ld over), %ld deals; outcomes scored %ld, passed out %ld, redeal %ld, "
+	       "spoilt %ld; pcc %ld; %ld face-down cards, %ld tricks inspected with face-down cards; "
+	       "caps claims %ld (%ld continuations; correct %ld, late %ld; %ld proved against every line on the "
+	       "true cards, %ld too long to search); %ld simple-player moves; %ld forced openings\n",
+	       W->seats, W->name, matches, matches_over, deals_total, outcomes[G304_OUTCOME_SCORED],
+	       outcomes[G304_OUTCOME_PASSED_OUT], outcomes[G304_OUTCOME_REDEAL], outcomes[G304_OUTCOME_SPOILT], pcc_deals,
+	       down_cards, inspections_seen, caps_claims, caps_continuations, caps_judged[G304_CAPSO_CORRECT],
+	       caps_judged[G304_CAPSO_LATE], true_checked, true_unfinished, simple_actions, openings);
+	CHECK(caps_claims > 0 && down_cards > 0 && outcomes[G304_OUTCOME_SPOILT] > 0,
+	      "%s: the random matches reach caps, face-down cards and spoilt", W->name);
+	CHECK(!W->bid2 || pcc_deals > 0, "%s: the random matches reach pcc", W->name);
+	CHECK(!W->open_min || openings > 0, "%s: no forced opening seen", W->name);
+	if (W->open_min)
+		CHECK(outcomes[G304_OUTCOME_PASSED_OUT] == 0 && outcomes[G304_OUTCOME_REDEAL] == 0,
+		      "%s: a deal passed out or redealt although the first speaker must open", W->name);
+}
+
 int main(int argc, char **argv)
 {
 	long matches = argc > 1 ? atol(argv[1]) : getenv("PROPS_MATCHES") ? atol(getenv("PROPS_MATCHES")) : MATCHES_DEFAULT;
+	W = &g304_variants[G304_SIZE_SIX];
 	check_pack();
-	for (long i = 0; i < matches; i++)
-		play_match((uint64_t)i * 7919 + 13, i % 10 == 9);
-	printf("six-player 304: %ld matches (%ld over), %ld deals; outcomes scored %ld, passed out %ld, redeal %ld, "
-	       "spoilt %ld; pcc %ld; %ld face-down cards, %ld tricks inspected with face-down cards; "
-	       "caps claims %ld (%ld continuations; correct %ld, late %ld; %ld proved against every line on the "
-	       "true cards, %ld too long to search); %ld simple-player moves\n",
-	       matches, matches_over, deals_total, outcomes[G304_OUTCOME_SCORED], outcomes[G304_OUTCOME_PASSED_OUT],
-	       outcomes[G304_OUTCOME_REDEAL], outcomes[G304_OUTCOME_SPOILT], pcc_deals, down_cards,
-	       inspections_seen, caps_claims, caps_continuations, caps_judged[G304_CAPSO_CORRECT],
-	       caps_judged[G304_CAPSO_LATE], true_checked, true_unfinished, simple_actions);
-	CHECK(caps_claims > 0 && pcc_deals > 0 && down_cards > 0 && outcomes[G304_OUTCOME_SPOILT] > 0,
-	      "the random matches reach caps, pcc, face-down cards and spoilt");
-	return check_report("test_g304six_props");
+	run_size(G304_SIZE_SIX, matches);
+	run_size(G304_SIZE_EIGHT, matches / 4 > 0 ? matches / 4 : 1);
+	run_size(G304_SIZE_SIX24, matches / 4 > 0 ? matches / 4 : 1);
+	return check_report("test_g304_wide_props");
 }

@@ -1,8 +1,13 @@
-/* g304six_caps.c: judging a six-player caps claim from the caller's view.
+/* g304_caps_wide.c: the general caps judge (g304_caps_wide.h), for every
+ * row of g304_variants: any pack (up to 64 cards), any number of seats,
+ * any hand size. Four-player 304 is judged by g304_caps.c's fast path
+ * (32-bit sets, deferred settlement) behind the same interface
+ * (g304_caps_judge and g304_caps_search below); tests/unit/engine/
+ * test_caps_wide.c checks the two against each other on four-player views.
  *
  * The judge never calls a claim certain that is not (a claim it accepts
- * wins every trick however the unseen cards lie and whatever the other
- * five play); it decides from the view alone by a relaxation of the
+ * wins every trick however the unseen cards lie and whatever the others
+ * play); it decides from the view alone. First a relaxation of the
  * unknown: every card the caller has not seen may be in any other hand,
  * partners' included, and any of them may be played to any trick. Under
  * that relaxation a claim is certain when the caller wins every remaining
@@ -11,56 +16,71 @@
  * plays to a trick already begun beats everything there and everything
  * unseen; and every card of the order is legal when its turn comes (the
  * trump card on the table last, trumps first once the exhausted-trumps rule
- * binds, no trump led to a closed first trick by its first leader). A caller
- * who does not know the trump proves nothing. docs/ENGINE.md says what this
- * leaves out next to four-player 304's exact search.
+ * binds, no trump led to a closed first trick by its first leader). Then,
+ * when the relaxation proves nothing, the exact search below. A caller
+ * who does not know the trump proves nothing. docs/ENGINE.md says more.
  */
 #include <string.h>
-#include "g304six.h"
+#include "g304_caps_wide.h"
+#include "g304_caps.h"
+#include "g304_wide.h"
 
-#define ALL36 (((g6_set)1 << G6_CARDS) - 1)
 
-g6_set g6_caps_cards(const g6_view *v)
+g304_set g304_caps_wide_cards(const g304_view *v)
 {
-	g6_set s = v->hand;
+	g304_set s = v->hand;
 	if (v->seat == v->trumper && v->trump_down && v->trump_card != CARD_NONE)
-		s |= g6_bit(v->trump_card);
+		s |= BIT(v->trump_card);
 	return s;
 }
 
+/* The 250 rule: a closed game bid at 250 or more is closed for the first
+ * trick only, and then the trump card goes back to the trumper's hand. */
+static int back_after_first(const g304_view *v)
+{
+	return !v->trump_open && v->trump_down && v->bid >= G304_BID8_MIN && v->bid != G304_BID_PCC && v->ntricks == 1;
+}
+
 typedef struct judge {
-	const g6_view *v;
+	const g304_view *v;
+	shape sh;
 	int ts;           /* the trump suit */
-	g6_set unseen;    /* every card that may still be in another hand */
-	g6_set trumps;
+	g304_set unseen;    /* every card that may still be in another hand */
+	g304_set trumps;
 	int trumper;
 	card table_card;  /* the caller's trump card on the table, or CARD_NONE */
+	int back;         /* it goes back to the caller's hand once the first trick
+	                   * ends (the 250 rule: a closed game of 250 or more is
+	                   * closed for the first trick only) */
 	int barred;       /* the first lead may not be a trump from hand (closed first trick) */
 } judge;
 
 /* No unseen card beats c when c is led (or played as the trick's best). */
 static int unbeatable(const judge *j, card c)
 {
-	g6_set suit = g6_suit_mask(g6_suit(c));
-	g6_set higher = j->unseen & suit & ~((g6_bit(c) << 1) - 1);
+	const shape *sh = &j->sh;
+	g304_set suit = SMASK(SUIT(c));
+	g304_set higher = j->unseen & suit & ~((BIT(c) << 1) - 1);
 	if (higher)
 		return 0;
-	return g6_suit(c) == j->ts || !(j->unseen & j->trumps);
+	return SUIT(c) == j->ts || !(j->unseen & j->trumps);
 }
 
 /* The leads from order[k..n-1], hand = the cards not yet played. */
-static int leads_ok(const judge *j, const card *order, int k, int n, g6_set hand, int exh, int first_trick)
+static int leads_ok(const judge *j, const card *order, int k, int n, g304_set hand, int exh, int first_trick)
 {
+	const shape *sh = &j->sh;
 	for (; k < n; k++) {
 		card c = order[k];
 		if (!unbeatable(j, c))
 			return 0;
-		g6_set in_hand = hand & ~(j->table_card == CARD_NONE ? 0 : g6_bit(j->table_card));
-		if (c == j->table_card) {
+		card table = j->back && !first_trick ? CARD_NONE : j->table_card;
+		g304_set in_hand = hand & ~(table == CARD_NONE ? 0 : BIT(table));
+		if (c == table) {
 			if (in_hand)
 				return 0; /* the trump card is led only as the last card */
 		} else if (j->trumper) {
-			int trump = g6_suit(c) == j->ts;
+			int trump = SUIT(c) == j->ts;
 			if (exh && !trump && (in_hand & j->trumps))
 				return 0;
 			if (first_trick && j->barred && trump && (in_hand & ~j->trumps))
@@ -68,16 +88,17 @@ static int leads_ok(const judge *j, const card *order, int k, int n, g6_set hand
 			if (trump && !(j->unseen & j->trumps) && !j->v->pcc)
 				exh = 1;
 		}
-		hand &= ~g6_bit(c);
+		hand &= ~BIT(c);
 		first_trick = 0;
 	}
 	return 1;
 }
 
 /* The trick in play: who holds it and with what, if every card is seen. */
-static int trick_best(const judge *j, const g6_trick *t, card extra, int extra_seat, int *seat, card *best)
+static int trick_best(const judge *j, const g304_trick *t, card extra, int extra_seat, int *seat, card *best)
 {
-	int led = g6_suit(t->card[0]);
+	const shape *sh = &j->sh;
+	int led = SUIT(t->card[0]);
 	*best = CARD_NONE;
 	for (int i = 0; i <= t->n; i++) {
 		card c = i < t->n ? t->card[i] : extra;
@@ -86,9 +107,9 @@ static int trick_best(const judge *j, const g6_trick *t, card extra, int extra_s
 			break;
 		if (c == CARD_NONE)
 			return 0; /* a face-down card the caller has not seen */
-		int tr = g6_suit(c) == j->ts, btr = *best != CARD_NONE && g6_suit(*best) == j->ts;
+		int tr = SUIT(c) == j->ts, btr = *best != CARD_NONE && SUIT(*best) == j->ts;
 		if (*best == CARD_NONE || (tr && (!btr || c > *best))
-		    || (!tr && !btr && g6_suit(c) == led && c > *best)) {
+		    || (!tr && !btr && SUIT(c) == led && c > *best)) {
 			*best = c;
 			*seat = s;
 		}
@@ -96,34 +117,38 @@ static int trick_best(const judge *j, const g6_trick *t, card extra, int extra_s
 	return 1;
 }
 
-static int judge_init(judge *j, const g6_view *v)
+static int judge_init(judge *j, const g304_view *v)
 {
 	memset(j, 0, sizeof *j);
 	j->v = v;
+	shape_of(&j->sh, v->size);
+	const shape *sh = &j->sh;
 	if (v->phase != G304_PHASE_PLAY || v->trump_suit < 0 || v->ntricks == 0
-	    || v->tricks_won[!g6_team(v->seat)] > 0)
+	    || v->tricks_won[!g304_team(v->seat)] > 0)
 		return 0;
 	j->ts = v->trump_suit;
-	j->trumps = g6_suit_mask(j->ts);
+	j->trumps = SMASK(j->ts);
 	j->trumper = v->seat == v->trumper;
 	j->table_card = j->trumper && v->trump_down ? v->trump_card : CARD_NONE;
-	g6_set seen = g6_caps_cards(v);
+	j->back = j->table_card != CARD_NONE && back_after_first(v);
+	g304_set seen = g304_caps_wide_cards(v);
 	for (int i = 0; i < v->ntricks; i++)
 		for (int k = 0; k < v->tricks[i].n; k++)
 			if (v->tricks[i].card[k] != CARD_NONE)
-				seen |= g6_bit(v->tricks[i].card[k]);
-	j->unseen = ALL36 & ~seen;
-	j->barred = j->trumper && !v->trump_open && v->seat == g6_seat_after(v->dealer);
+				seen |= BIT(v->tricks[i].card[k]);
+	j->unseen = sh->all & ~seen;
+	j->barred = j->trumper && !v->trump_open && v->seat == AFTER(v->dealer);
 	return 1;
 }
 
 /* The order checked against the trick in play; then its leads. */
 static int order_ok(const judge *j, const card *order, int n)
 {
-	const g6_view *v = j->v;
+	const shape *sh = &j->sh;
+	const g304_view *v = j->v;
 	int seat = v->seat;
-	const g6_trick *t = &v->tricks[v->ntricks - 1];
-	g6_set hand = g6_caps_cards(v);
+	const g304_trick *t = &v->tricks[v->ntricks - 1];
+	g304_set hand = g304_caps_wide_cards(v);
 	int k = 0, first_trick = v->ntricks == 1;
 	int played = 0;
 	for (int i = 0; i < t->n; i++)
@@ -136,22 +161,22 @@ static int order_ok(const judge *j, const card *order, int n)
 				return 0;
 		} else {
 			card c = order[0];
-			g6_set in_hand = hand & ~(j->table_card == CARD_NONE ? 0 : g6_bit(j->table_card));
-			int led = g6_suit(t->card[0]);
-			g6_set legal = in_hand & g6_suit_mask(led);
+			g304_set in_hand = hand & ~(j->table_card == CARD_NONE ? 0 : BIT(j->table_card));
+			int led = SUIT(t->card[0]);
+			g304_set legal = in_hand & SMASK(led);
 			if (!legal && j->table_card == CARD_NONE)
 				legal = in_hand;
 			else if (!legal && !in_hand)
-				legal = g6_bit(j->table_card);
+				legal = BIT(j->table_card);
 			else if (!legal && led == j->ts)
 				legal = in_hand;
 			else if (!legal)
-				legal = (in_hand & ~j->trumps) | g6_bit(j->table_card);
-			if (!(legal & g6_bit(c)))
+				legal = (in_hand & ~j->trumps) | BIT(j->table_card);
+			if (!(legal & BIT(c)))
 				return 0;
 			if (!trick_best(j, t, c, seat, &wseat, &best))
 				return 0;
-			hand &= ~g6_bit(c);
+			hand &= ~BIT(c);
 			k = 1;
 		}
 		if (wseat != seat || !unbeatable(j, best))
@@ -163,55 +188,55 @@ static int order_ok(const judge *j, const card *order, int n)
 	return leads_ok(j, order, k, n, hand, v->exhausted, first_trick);
 }
 
-static int relaxed_check(const g6_view *v, const card *order, int n)
+static int relaxed_check(const g304_view *v, const card *order, int n)
 {
 	judge j;
 	if (!judge_init(&j, v))
 		return 0;
-	g6_set cards = g6_caps_cards(v), listed = 0;
-	if (n != g6_count(cards) || n == 0)
+	g304_set cards = g304_caps_wide_cards(v), listed = 0;
+	if (n != CNT(cards) || n == 0)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		if (order[i] >= G6_CARDS || !(cards & g6_bit(order[i])) || (listed & g6_bit(order[i])))
+		if (order[i] >= G304_CARDS_MAX || !(cards & BIT(order[i])) || (listed & BIT(order[i])))
 			return 0;
-		listed |= g6_bit(order[i]);
+		listed |= BIT(order[i]);
 	}
 	return order_ok(&j, order, n);
 }
 
 /* Tries every order of the cards (at most 6! = 720, and only once every
  * lead is unbeatable on its own). */
-static int permute(const judge *j, card *order, int k, int n, g6_set left)
+static int permute(const judge *j, card *order, int k, int n, g304_set left)
 {
 	if (k == n)
 		return order_ok(j, order, n);
-	for (g6_set s = left; s; s &= s - 1) {
-		order[k] = g6_first(s);
-		if (permute(j, order, k + 1, n, left & ~g6_bit(order[k])))
+	for (g304_set s = left; s; s &= s - 1) {
+		order[k] = FIRST(s);
+		if (permute(j, order, k + 1, n, left & ~BIT(order[k])))
 			return 1;
 	}
 	return 0;
 }
 
-static int relaxed_find(const g6_view *v, card *order, int *n)
+static int relaxed_find(const g304_view *v, card *order, int *n)
 {
 	judge j;
 	*n = 0;
 	if (!judge_init(&j, v))
 		return 0;
-	g6_set cards = g6_caps_cards(v);
+	g304_set cards = g304_caps_wide_cards(v);
 	if (!cards)
 		return 0;
 	/* Every card but one (the one played to the trick in progress) must
 	 * win as a lead; most questions end here. */
 	int weak = 0;
-	for (g6_set s = cards; s; s &= s - 1)
-		weak += !unbeatable(&j, g6_first(s));
+	for (g304_set s = cards; s; s &= s - 1)
+		weak += !unbeatable(&j, FIRST(s));
 	if (weak > 1)
 		return 0;
-	if (!permute(&j, order, 0, g6_count(cards), cards))
+	if (!permute(&j, order, 0, CNT(cards), cards))
 		return 0;
-	*n = g6_count(cards);
+	*n = CNT(cards);
 	return 1;
 }
 
@@ -232,13 +257,14 @@ static int relaxed_find(const g6_view *v, card *order, int *n)
  * refuted when the caller's next card is not legal, or a trick goes to the
  * other team. */
 
-#define HOLDERS (G6_SEATS + G6_TRICKS * G6_SEATS)
+#define HOLDERS (G304_SEATS_MAX + G304_TRICKS_MAX * G304_SEATS_MAX)
 
 typedef struct xs {
-	const g6_view *v;
+	const g304_view *v;
+	shape sh;
 	const card *order;
 	int n, me, team, ts;
-	g6_set trumps;
+	g304_set trumps;
 	int nh;                       /* holders: seats first (index = seat), then hidden cards */
 	int cap[HOLDERS];
 	uint8_t allow[HOLDERS];       /* bit x: may hold suit x */
@@ -246,19 +272,20 @@ typedef struct xs {
 	int out;                      /* the budget ran out */
 	int barred;                   /* the caller's first lead may not be a hand trump */
 	/* The trick in play as seen, and its hidden cards' holders. */
-	const g6_trick *cur;
-	int hidden_holder[G6_SEATS];
+	const g304_trick *cur;
+	int hidden_holder[G304_SEATS_MAX];
 	/* The trump card once shown and back in the trumper's hand: everyone
 	 * knows where it is until it is played (CARD_NONE otherwise). */
 	card known;
 	int known_left;               /* it is still in the trumper's hand */
 } xs;
 
-static int hall_ok(const xs *x, g6_set unseen)
+static int hall_ok(const xs *x, g304_set unseen)
 {
+	const shape *sh = &x->sh;
 	int supply[SUIT_COUNT];
 	for (int su = 0; su < SUIT_COUNT; su++)
-		supply[su] = g6_count(unseen & g6_suit_mask(su));
+		supply[su] = CNT(unseen & SMASK(su));
 	for (int m = 1; m < 1 << SUIT_COUNT; m++) {
 		int need = 0, room = 0;
 		for (int su = 0; su < SUIT_COUNT; su++)
@@ -277,17 +304,18 @@ static int hall_ok(const xs *x, g6_set unseen)
 
 typedef struct xtrick {
 	int leader, n;
-	uint8_t seat[G6_SEATS];
-	card card[G6_SEATS];
+	uint8_t seat[G304_SEATS_MAX];
+	card card[G304_SEATS_MAX];
 } xtrick;
 
 static int xt_winner(const xs *x, const xtrick *t)
 {
-	int led = g6_suit(t->card[0]), best = 0;
+	const shape *sh = &x->sh;
+	int led = SUIT(t->card[0]), best = 0;
 	for (int i = 1; i < t->n; i++) {
 		card c = t->card[i], b = t->card[best];
-		int tr = g6_suit(c) == x->ts, btr = g6_suit(b) == x->ts;
-		if ((tr && (!btr || c > b)) || (!tr && !btr && g6_suit(c) == led && c > b))
+		int tr = SUIT(c) == x->ts, btr = SUIT(b) == x->ts;
+		if ((tr && (!btr || c > b)) || (!tr && !btr && SUIT(c) == led && c > b))
 			best = i;
 	}
 	return t->seat[best];
@@ -295,63 +323,66 @@ static int xt_winner(const xs *x, const xtrick *t)
 
 /* The caller's next card legal here (its hand, the table card, the rules
  * it is bound by)? */
-static int caller_legal(const xs *x, const xtrick *t, g6_set hand, card c, int first_trick, int exh)
+static int caller_legal(const xs *x, const xtrick *t, g304_set hand, card c, int first_trick, int exh)
 {
-	const g6_view *v = x->v;
-	card table = x->me == v->trumper && v->trump_down ? v->trump_card : CARD_NONE;
-	g6_set in_hand = hand & ~(table == CARD_NONE ? 0 : g6_bit(table));
-	if (!(hand & g6_bit(c)))
+	const shape *sh = &x->sh;
+	const g304_view *v = x->v;
+	card table = x->me == v->trumper && v->trump_down && !(first_trick == 0 && back_after_first(v)) ? v->trump_card
+										     : CARD_NONE;
+	g304_set in_hand = hand & ~(table == CARD_NONE ? 0 : BIT(table));
+	if (!(hand & BIT(c)))
 		return 0;
 	if (t->n == 0) {
 		if (c == table)
 			return !in_hand;
 		if (x->me != v->trumper)
 			return 1;
-		int trump = g6_suit(c) == x->ts;
+		int trump = SUIT(c) == x->ts;
 		if (exh && !trump && (in_hand & x->trumps))
 			return 0;
 		if (first_trick && x->barred && trump && (in_hand & ~x->trumps))
 			return 0;
 		return 1;
 	}
-	int led = g6_suit(t->card[0]);
-	g6_set legal = in_hand & g6_suit_mask(led);
+	int led = SUIT(t->card[0]);
+	g304_set legal = in_hand & SMASK(led);
 	if (!legal && table == CARD_NONE)
 		legal = in_hand;
 	else if (!legal && !in_hand)
-		legal = g6_bit(table);
+		legal = BIT(table);
 	else if (!legal && led == x->ts)
 		legal = in_hand;
 	else if (!legal)
-		legal = (in_hand & ~x->trumps) | g6_bit(table);
-	return (legal & g6_bit(c)) != 0;
+		legal = (in_hand & ~x->trumps) | BIT(table);
+	return (legal & BIT(c)) != 0;
 }
 
-static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen, int trick_no, int exh);
+static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set unseen, int trick_no, int exh);
 
 /* The adversary's card c by seat s (holder h) to trick t. */
-static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g6_set hand, g6_set unseen, int trick_no,
+static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g304_set hand, g304_set unseen, int trick_no,
 			   int exh)
 {
+	const shape *sh = &x->sh;
 	uint8_t allow = x->allow[s];
 	int from_known = c == x->known && x->known_left;
-	if (t->n > 0 && g6_suit(c) != g6_suit(t->card[0])) {
+	if (t->n > 0 && SUIT(c) != SUIT(t->card[0])) {
 		/* Not following: a trumper still holding the known card holds its suit. */
-		if (s == x->v->trumper && x->known_left && g6_suit(x->known) == g6_suit(t->card[0]))
+		if (s == x->v->trumper && x->known_left && SUIT(x->known) == SUIT(t->card[0]))
 			return 0;
-		x->allow[s] &= (uint8_t)~(1u << g6_suit(t->card[0]));
+		x->allow[s] &= (uint8_t)~(1u << SUIT(t->card[0]));
 	}
 	if (from_known)
 		x->known_left = 0;
 	else
 		x->cap[s]--;
 	int r = 0;
-	if (hall_ok(x, unseen & ~g6_bit(c))) {
+	if (hall_ok(x, unseen & ~BIT(c))) {
 		xtrick t2 = *t;
 		t2.seat[t2.n] = (uint8_t)s;
 		t2.card[t2.n] = c;
 		t2.n++;
-		r = refute(x, &t2, g6_seat_after(s), k, hand, unseen & ~g6_bit(c), trick_no, exh);
+		r = refute(x, &t2, AFTER(s), k, hand, unseen & ~BIT(c), trick_no, exh);
 	}
 	if (from_known)
 		x->known_left = 1;
@@ -362,17 +393,18 @@ static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g6_set hand, 
 }
 
 /* 1 when the adversary can make the claim fail from here (or the budget ran out). */
-static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen, int trick_no, int exh)
+static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set unseen, int trick_no, int exh)
 {
+	const shape *sh = &x->sh;
 	if (++x->nodes > x->budget) {
 		x->out = 1;
 		return 1;
 	}
-	if (t->n == G6_SEATS) {
+	if (t->n == sh->seats) {
 		int w = xt_winner(x, t);
-		if (g6_team(w) != x->team)
+		if (g304_team(w) != x->team)
 			return 1;
-		if (trick_no + 1 == G6_TRICKS)
+		if (trick_no + 1 == sh->hand)
 			return 0;
 		xtrick next = { .leader = w, .n = 0 };
 		return refute(x, &next, w, k, hand, unseen, trick_no + 1, exh);
@@ -387,23 +419,23 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 		 * and no other hand holds one: every unseen card is in a hand now
 		 * (the hidden cards already played are not trumps). */
 		int exh2 = exh;
-		if (t->n == 0 && x->me == x->v->trumper && g6_suit(c) == x->ts && !(unseen & x->trumps)
-		    && !(x->v->trump_down && c == x->v->trump_card))
+		if (t->n == 0 && x->me == x->v->trumper && SUIT(c) == x->ts && !(unseen & x->trumps)
+		    && !(x->v->trump_down && c == x->v->trump_card && !(trick_no > 0 && back_after_first(x->v))))
 			exh2 = 1;
 		xtrick t2 = *t;
 		t2.seat[t2.n] = (uint8_t)turn;
 		t2.card[t2.n] = c;
 		t2.n++;
-		return refute(x, &t2, g6_seat_after(turn), k + 1, hand & ~g6_bit(c), unseen, trick_no, exh2);
+		return refute(x, &t2, AFTER(turn), k + 1, hand & ~BIT(c), unseen, trick_no, exh2);
 	}
 	/* An adversary seat: its candidates, the likeliest refutations first
 	 * (the trick's winners: trumps and the led suit from the top). */
-	g6_set sep = hand;
+	g304_set sep = hand;
 	for (int i = 0; i < t->n; i++)
-		sep |= g6_bit(t->card[i]);
+		sep |= BIT(t->card[i]);
 	if (x->known_left)
-		sep |= g6_bit(x->known);
-	int led = t->n ? g6_suit(t->card[0]) : -1;
+		sep |= BIT(x->known);
+	int led = t->n ? SUIT(t->card[0]) : -1;
 	/* The trumper may play the known card: an opponent tries it first (a
 	 * trump), a partner last (it helps the claim). */
 	int known_now = turn == x->v->trumper && x->known_left;
@@ -417,25 +449,25 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 			suits[ns++] = su;
 	/* A partner helps the claim most with its high cards: it tries the
 	 * other suits first, and the bottom of a run before its top. */
-	int partner = g6_team(turn) == x->team;
+	int partner = g304_team(turn) == x->team;
 	if (known_now && !partner && adversary_plays(x, t, turn, x->known, k, hand, unseen, trick_no, exh))
 		return 1;
 	for (int j = 0; j < ns; j++) {
 		int su = suits[partner ? ns - 1 - j : j];
 		if (!(x->allow[turn] >> su & 1))
 			continue;
-		g6_set in = unseen & g6_suit_mask(su);
+		g304_set in = unseen & SMASK(su);
 		while (in) {
 			/* The run from the top of what is left: up to the next separator. */
-			card top = g6_top(in), bottom = top;
-			for (card c = top; c > g6_make(su, 0); c--) {
+			card top = TOP(in), bottom = top;
+			for (card c = top; c > SUIT_LOW(su); c--) {
 				card below = (card)(c - 1);
-				if (sep & g6_bit(below))
+				if (sep & BIT(below))
 					break;
-				if (in & g6_bit(below))
+				if (in & BIT(below))
 					bottom = below;
 			}
-			g6_set run = in & ((g6_bit(top) << 1) - g6_bit(bottom));
+			g304_set run = in & ((BIT(top) << 1) - BIT(bottom));
 			card first = partner ? bottom : top, second = partner ? top : bottom;
 			if (adversary_plays(x, t, turn, first, k, hand, unseen, trick_no, exh))
 				return 1;
@@ -451,15 +483,15 @@ static int refute(xs *x, xtrick *t, int turn, int k, g6_set hand, g6_set unseen,
 
 /* The runs of `in` (one suit) that `sep` does not separate: calls try(c)
  * for the top and the bottom of each, from the top; stops at a nonzero. */
-static int each_run_end(g6_set in, g6_set sep, int su, int (*try)(void *ctx, card c), void *ctx)
+static int each_run_end(const shape *sh, g304_set in, g304_set sep, int su, int (*try)(void *ctx, card c), void *ctx)
 {
 	while (in) {
-		card top = g6_top(in), bottom = top;
-		for (card c = top; c > g6_make(su, 0); c--) {
+		card top = TOP(in), bottom = top;
+		for (card c = top; c > SUIT_LOW(su); c--) {
 			card below = (card)(c - 1);
-			if (sep & g6_bit(below))
+			if (sep & BIT(below))
 				break;
-			if (in & g6_bit(below))
+			if (in & BIT(below))
 				bottom = below;
 		}
 		int r = try(ctx, top);
@@ -467,7 +499,7 @@ static int each_run_end(g6_set in, g6_set sep, int su, int (*try)(void *ctx, car
 			r = try(ctx, bottom);
 		if (r)
 			return r;
-		in &= ~(in & ((g6_bit(top) << 1) - g6_bit(bottom)));
+		in &= ~(in & ((BIT(top) << 1) - BIT(bottom)));
 	}
 	return 0;
 }
@@ -476,11 +508,11 @@ typedef struct place_ctx {
 	xs *x;
 	xtrick t;
 	int i, nh;
-	g6_set hand, unseen;
+	g304_set hand, unseen;
 	int exh;
 } place_ctx;
 
-static int place(xs *x, xtrick t, int i, int h, g6_set hand, g6_set unseen, int exh);
+static int place(xs *x, xtrick t, int i, int h, g304_set hand, g304_set unseen, int exh);
 
 static int place_try(void *ctx, card c)
 {
@@ -489,12 +521,12 @@ static int place_try(void *ctx, card c)
 	int holder = x->hidden_holder[p->nh];
 	x->cap[holder]--;
 	int r = 0;
-	if (hall_ok(x, p->unseen & ~g6_bit(c))) {
+	if (hall_ok(x, p->unseen & ~BIT(c))) {
 		xtrick t2 = p->t;
 		t2.seat[t2.n] = x->cur->seat[p->i];
 		t2.card[t2.n] = c;
 		t2.n++;
-		r = place(x, t2, p->i + 1, p->nh + 1, p->hand, p->unseen & ~g6_bit(c), p->exh);
+		r = place(x, t2, p->i + 1, p->nh + 1, p->hand, p->unseen & ~BIT(c), p->exh);
 	}
 	x->cap[holder]++;
 	return r;
@@ -502,29 +534,30 @@ static int place_try(void *ctx, card c)
 
 /* Rebuilds the trick in play card by card from i, placing its hidden cards
  * (nh placed so far) in every way that matters; then the search. */
-static int place(xs *x, xtrick t, int i, int nh, g6_set hand, g6_set unseen, int exh)
+static int place(xs *x, xtrick t, int i, int nh, g304_set hand, g304_set unseen, int exh)
 {
-	const g6_trick *cur = x->cur;
+	const shape *sh = &x->sh;
+	const g304_trick *cur = x->cur;
 	for (; i < cur->n && cur->card[i] != CARD_NONE; i++) {
 		t.seat[t.n] = cur->seat[i];
 		t.card[t.n] = cur->card[i];
 		t.n++;
 	}
 	if (i == cur->n) {
-		int turn = cur->n ? g6_seat_after(cur->seat[cur->n - 1]) : cur->leader;
+		int turn = cur->n ? AFTER(cur->seat[cur->n - 1]) : cur->leader;
 		return refute(x, &t, turn, 0, hand, unseen, x->v->ntricks - 1, exh);
 	}
-	g6_set sep = hand;
+	g304_set sep = hand;
 	for (int k = 0; k < cur->n; k++)
 		if (cur->card[k] != CARD_NONE)
-			sep |= g6_bit(cur->card[k]);
+			sep |= BIT(cur->card[k]);
 	if (x->known_left)
-		sep |= g6_bit(x->known);
+		sep |= BIT(x->known);
 	place_ctx p = { x, t, i, nh, hand, unseen, exh };
 	for (int su = 0; su < SUIT_COUNT; su++) {
 		if (!(x->allow[x->hidden_holder[nh]] >> su & 1))
 			continue; /* the suit led, or one its player has shown void in */
-		int r = each_run_end(unseen & g6_suit_mask(su), sep, su, place_try, &p);
+		int r = each_run_end(sh, unseen & SMASK(su), sep, su, place_try, &p);
 		if (r)
 			return r;
 	}
@@ -533,36 +566,38 @@ static int place(xs *x, xtrick t, int i, int nh, g6_set hand, g6_set unseen, int
 
 /* The exact question for one order: 0 refuted, 1 certain, -1 undecided
  * within the budget (budget 0: none). */
-static int exact_check(const g6_view *v, const card *order, int n, unsigned long budget)
+static int exact_check(const g304_view *v, const card *order, int n, unsigned long budget)
 {
 	xs x;
 	memset(&x, 0, sizeof x);
 	x.v = v;
+	shape_of(&x.sh, v->size);
+	const shape *sh = &x.sh;
 	x.order = order;
 	x.n = n;
 	x.me = v->seat;
-	x.team = g6_team(v->seat);
+	x.team = g304_team(v->seat);
 	x.budget = budget ? budget : ~0ul;
 	if (v->phase != G304_PHASE_PLAY || v->pcc || v->trump_suit < 0 || v->ntricks == 0
 	    || v->tricks_won[!x.team] > 0)
 		return 0;
 	x.ts = v->trump_suit;
-	x.trumps = g6_suit_mask(x.ts);
+	x.trumps = SMASK(x.ts);
 	x.cur = &v->tricks[v->ntricks - 1];
 	if (x.cur->winner != G304_NO_SEAT)
 		return 0;
-	x.nh = G6_SEATS;
-	g6_set mine = g6_caps_cards(v), seen = mine;
-	for (int s = 0; s < G6_SEATS; s++) {
-		x.cap[s] = s == x.me ? 0 : G6_HAND;
+	x.nh = sh->seats;
+	g304_set mine = g304_caps_wide_cards(v), seen = mine;
+	for (int s = 0; s < sh->seats; s++) {
+		x.cap[s] = s == x.me ? 0 : sh->hand;
 		x.allow[s] = 0xf;
 	}
 	int nhidden = 0;
 	for (int i = 0; i < v->ntricks; i++) {
-		const g6_trick *tr = &v->tricks[i];
+		const g304_trick *tr = &v->tricks[i];
 		if (tr->n && tr->card[0] == CARD_NONE)
 			return 0; /* a lead is always face up */
-		int led = tr->n ? g6_suit(tr->card[0]) : 0;
+		int led = tr->n ? SUIT(tr->card[0]) : 0;
 		for (int k = 0; k < tr->n; k++) {
 			int s = tr->seat[k];
 			card c = tr->card[k];
@@ -570,10 +605,10 @@ static int exact_check(const g6_view *v, const card *order, int n, unsigned long
 				x.cap[s]--;
 			/* Not following shows a void, except the trumper's on a trump
 			 * lead: its trump card may have lain on the table then. */
-			if (k > 0 && (c == CARD_NONE || g6_suit(c) != led) && !(s == v->trumper && led == x.ts))
+			if (k > 0 && (c == CARD_NONE || SUIT(c) != led) && !(s == v->trumper && led == x.ts))
 				x.allow[s] &= (uint8_t)~(1u << led);
 			if (c != CARD_NONE) {
-				seen |= g6_bit(c);
+				seen |= BIT(c);
 				continue;
 			}
 			if (x.nh >= HOLDERS)
@@ -592,20 +627,20 @@ static int exact_check(const g6_view *v, const card *order, int n, unsigned long
 		}
 	}
 	x.known = CARD_NONE;
-	if (x.me != v->trumper && v->trumper < G6_SEATS && v->trump_card != CARD_NONE && !v->trump_down
-	    && !(seen & g6_bit(v->trump_card))) {
+	if (x.me != v->trumper && v->trumper < sh->seats && v->trump_card != CARD_NONE && !v->trump_down
+	    && !(seen & BIT(v->trump_card))) {
 		x.known = v->trump_card;
 		x.known_left = 1;
-		seen |= g6_bit(x.known);
+		seen |= BIT(x.known);
 		x.cap[v->trumper]--;
 	}
-	g6_set unseen = ALL36 & ~seen;
+	g304_set unseen = sh->all & ~seen;
 	int room = 0;
 	for (int h = 0; h < x.nh; h++)
 		room += x.cap[h];
-	if (room != g6_count(unseen) || !hall_ok(&x, unseen))
+	if (room != CNT(unseen) || !hall_ok(&x, unseen))
 		return 0; /* cannot happen for a view of a real game */
-	x.barred = x.me == v->trumper && !v->trump_open && x.me == g6_seat_after(v->dealer);
+	x.barred = x.me == v->trumper && !v->trump_open && x.me == AFTER(v->dealer);
 	xtrick t = { .leader = x.cur->leader, .n = 0 };
 	int r = place(&x, t, 0, 0, mine, unseen, v->exhausted);
 	if (x.out)
@@ -615,59 +650,67 @@ static int exact_check(const g6_view *v, const card *order, int n, unsigned long
 
 /* ---- the judge and the finder ---- */
 
-int g6_caps_check(const g6_view *v, const card *order, int n)
+int g304_caps_wide_decide(const g304_view *v, const card *order, int n, unsigned long budget)
 {
 	if (relaxed_check(v, order, n))
 		return 1;
-	g6_set cards = g6_caps_cards(v), listed = 0;
-	if (n != g6_count(cards) || n == 0)
+	g304_set cards = g304_caps_wide_cards(v), listed = 0;
+	if (n != CNT(cards) || n == 0)
 		return 0;
 	for (int i = 0; i < n; i++) {
-		if (order[i] >= G6_CARDS || !(cards & g6_bit(order[i])) || (listed & g6_bit(order[i])))
+		if (order[i] >= G304_CARDS_MAX || !(cards & BIT(order[i])) || (listed & BIT(order[i])))
 			return 0;
-		listed |= g6_bit(order[i]);
+		listed |= BIT(order[i]);
 	}
+	return exact_check(v, order, n, budget);
+}
+
+int g304_caps_wide_check(const g304_view *v, const card *order, int n)
+{
 	/* Not refuted within the budget counts as certain (as with four). */
-	return exact_check(v, order, n, G6_CAPS_JUDGE_BUDGET) != 0;
+	return g304_caps_wide_decide(v, order, n, G304_CAPS_JUDGE_BUDGET) != 0;
 }
 
 /* Orders worth trying first: trumps from the top, then the other suits
  * each from the top, longest suit first or last; the trump card on the
  * table last; with the first lead barred, a non-trump first. */
-static int candidate_orders(const g6_view *v, card out[4][G6_TRICKS], int *n)
+static int candidate_orders(const g304_view *v, card out[4][G304_TRICKS_MAX], int *n)
 {
-	g6_set cards = g6_caps_cards(v);
-	int count = g6_count(cards), k = 0;
+	shape shv;
+	shape_of(&shv, v->size);
+	const shape *sh = &shv;
+	g304_set cards = g304_caps_wide_cards(v);
+	int count = CNT(cards), k = 0;
 	card table = v->seat == v->trumper && v->trump_down ? v->trump_card : CARD_NONE;
 	int ts = v->trump_suit;
 	for (int variant = 0; variant < 4; variant++) {
 		card *o = out[k];
 		int m = 0;
-		g6_set rest = cards & ~(table == CARD_NONE ? 0 : g6_bit(table));
+		g304_set rest = cards & ~(table == CARD_NONE ? 0 : BIT(table));
 		if (variant >= 2) {
 			/* A non-trump first (its best), then as below. */
-			g6_set non = rest & ~g6_suit_mask(ts);
+			g304_set non = rest & ~SMASK(ts);
 			if (!non)
 				continue;
 			card best = CARD_NONE;
 			for (int su = 0; su < SUIT_COUNT; su++) {
-				g6_set in = non & g6_suit_mask(su);
-				if (in && (best == CARD_NONE || g6_rank(g6_top(in)) > g6_rank(best)))
-					best = g6_top(in);
+				g304_set in = non & SMASK(su);
+				if (in && (best == CARD_NONE || RANK(TOP(in)) > RANK(best)))
+					best = TOP(in);
 			}
 			o[m++] = best;
-			rest &= ~g6_bit(best);
+			rest &= ~BIT(best);
 		}
-		for (g6_set tr = rest & g6_suit_mask(ts); tr; tr &= ~g6_bit(g6_top(tr)))
-			o[m++] = g6_top(tr);
-		rest &= ~g6_suit_mask(ts);
+		for (g304_set tr = rest & SMASK(ts); tr; tr &= ~BIT(TOP(tr)))
+			o[m++] = TOP(tr);
+		rest &= ~SMASK(ts);
 		int su_order[SUIT_COUNT], ns = 0;
 		for (int su = 0; su < SUIT_COUNT; su++)
-			if (su != ts && (rest & g6_suit_mask(su)))
+			if (su != ts && (rest & SMASK(su)))
 				su_order[ns++] = su;
 		for (int a = 0; a < ns; a++)
 			for (int b = a + 1; b < ns; b++) {
-				int la = g6_count(rest & g6_suit_mask(su_order[a])), lb = g6_count(rest & g6_suit_mask(su_order[b]));
+				int la = CNT(rest & SMASK(su_order[a])), lb = CNT(rest & SMASK(su_order[b]));
 				if ((variant & 1) ? la > lb : la < lb) {
 					int tmp = su_order[a];
 					su_order[a] = su_order[b];
@@ -675,8 +718,8 @@ static int candidate_orders(const g6_view *v, card out[4][G6_TRICKS], int *n)
 				}
 			}
 		for (int a = 0; a < ns; a++)
-			for (g6_set in = rest & g6_suit_mask(su_order[a]); in; in &= ~g6_bit(g6_top(in)))
-				o[m++] = g6_top(in);
+			for (g304_set in = rest & SMASK(su_order[a]); in; in &= ~BIT(TOP(in)))
+				o[m++] = TOP(in);
 		if (table != CARD_NONE)
 			o[m++] = table;
 		if (m == count)
@@ -686,14 +729,14 @@ static int candidate_orders(const g6_view *v, card out[4][G6_TRICKS], int *n)
 	return k;
 }
 
-int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n)
+int g304_caps_wide_find(const g304_view *v, unsigned long budget, card *order, int *n)
 {
 	if (relaxed_find(v, order, n))
 		return 1;
 	*n = 0;
-	if (v->phase != G304_PHASE_PLAY || v->trump_suit < 0 || !g6_caps_cards(v))
+	if (v->phase != G304_PHASE_PLAY || v->trump_suit < 0 || !g304_caps_wide_cards(v))
 		return 0;
-	card cand[4][G6_TRICKS];
+	card cand[4][G304_TRICKS_MAX];
 	int count, k = candidate_orders(v, cand, &count);
 	for (int i = 0; i < k; i++) {
 		if (exact_check(v, cand[i], count, budget) == 1) {
@@ -707,24 +750,60 @@ int g6_caps_find(const g6_view *v, unsigned long budget, card *order, int *n)
 
 /* ---- the engine's caps tracking at this size ---- */
 
-void g304six_caps_track(g304 *g, int when)
+void g304_caps_wide_track(g304 *g, int when)
 {
+	shape shv;
+	shape_of(&shv, g->rules.size);
+	const shape *sh = &shv;
 	for (int team = 0; team < 2; team++) {
 		if (g->caps_since[team] != G304_CAPS_NEVER || g->tricks_won[!team] > 0)
 			continue;
-		for (int seat = team; seat < G6_SEATS; seat += 2) {
+		for (int seat = team; seat < sh->seats; seat += 2) {
 			if (!g304_caps_may_call(g, seat))
 				continue;
-			g6_view v;
-			card order[G6_TRICKS];
+			g304_view v;
+			card order[G304_TRICKS_MAX];
 			int n;
-			g6_view_of(g, seat, &v);
-			if (!g6_caps_cards(&v))
+			g304_view_of(g, seat, &v);
+			if (!g304_caps_wide_cards(&v))
 				continue;
-			if (g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n)) {
+			if (g304_caps_wide_find(&v, G304_CAPS_WIDE_TRACK_BUDGET, order, &n)) {
 				g->caps_since[team] = (int8_t)when;
 				break;
 			}
 		}
 	}
+}
+
+/* ---- one interface: the fast four-player path, or the general one ---- */
+
+int g304_caps_judge(const g304_view *v, const card *order, int n)
+{
+	if (v->size == G304_SIZE_FOUR)
+		return g304_caps_check(v, order, n, NULL);
+	return g304_caps_wide_check(v, order, n);
+}
+
+int g304_caps_search(const g304_view *v, unsigned long budget, card *order, int *n)
+{
+	if (v->size == G304_SIZE_FOUR)
+		return g304_caps_find(v, budget, order, n, NULL) == 1;
+	return g304_caps_wide_find(v, budget, order, n);
+}
+
+int g304_caps_offer(const g304_view *v, const g304_legal *l, unsigned long budget, g304_action *a)
+{
+	if (v->size == G304_SIZE_FOUR)
+		return g304_caps_try(v, l, budget, a);
+	if (!(l->acts & 1u << G304_ACT_CAPS) || v->caps_seat != G304_NO_SEAT)
+		return 0;
+	card order[G304_TRICKS_MAX];
+	int n;
+	if (!g304_caps_wide_find(v, budget, order, &n))
+		return 0;
+	a->type = G304_ACT_CAPS;
+	a->seat = v->seat;
+	a->norder = (uint8_t)n;
+	memcpy(a->order, order, (size_t)n);
+	return 1;
 }

@@ -1,4 +1,5 @@
-/* g304six_ai.c: the search player for six-player 304 (g304six_ai.h).
+/* g304_ai_wide.c: the general search player of 304 (g304_ai_wide.h), over
+ * the view's row of g304_variants.
  *
  * Play: the cards the seat cannot see are dealt at random consistently
  * with its view (see struct info), every legal card (and the opening of
@@ -15,12 +16,13 @@
  * as the rule-based player calls it, and the redeal too.
  */
 #include <string.h>
-#include "g304six_ai.h"
+#include "g304_ai_wide.h"
 #include "g304_ai.h"
+#include "g304_simple.h"
+#include "g304_wide.h"
 
-#define ALL_CARDS ((((g6_set)1) << G6_CARDS) - 1)
-#define MAX_HIDDEN (G6_SEATS * G6_TRICKS)
-#define MAX_MOVES (G6_HAND + 2)
+#define MAX_HIDDEN (G304_SEATS_MAX * G304_TRICKS_MAX)
+#define MAX_MOVES (G304_TRICKS_MAX + 2)
 #define SAMPLE_TRIES 40
 #define SAMPLE_STRICT 30 /* tries with every constraint; then voids are dropped */
 
@@ -41,9 +43,9 @@ typedef struct hidden {
 /* What the view tells about the cards the seat cannot see. */
 typedef struct info {
 	int me, trumper;
-	g6_set pool;               /* cards the seat cannot place */
-	int need[G6_SEATS];        /* unseen cards in each hand (the known trump card apart) */
-	uint8_t voids[G6_SEATS];   /* suits a seat is known to hold none of */
+	g304_set pool;               /* cards the seat cannot place */
+	int need[G304_SEATS_MAX];        /* unseen cards in each hand (the known trump card apart) */
+	uint8_t voids[G304_SEATS_MAX];   /* suits a seat is known to hold none of */
 	int nhid;
 	hidden hid[MAX_HIDDEN];
 	card tc;                   /* the trump card if the seat knows it */
@@ -53,46 +55,49 @@ typedef struct info {
 	int ok;
 } info;
 
-static void info_of(const g6_view *v, info *in)
+static void info_of(const g304_view *v, info *in)
 {
+	shape shv;
+	shape_of(&shv, v->size);
+	const shape *sh = &shv;
 	memset(in, 0, sizeof *in);
 	in->me = v->seat;
 	in->trumper = v->trumper;
 	in->tc = v->trump_card;
 	in->t_trick = in->t_pos = in->t_led = -1;
-	if (v->phase != G304_PHASE_PLAY || v->trumper >= G6_SEATS || v->ntricks == 0)
+	if (v->phase != G304_PHASE_PLAY || v->trumper >= sh->seats || v->ntricks == 0)
 		return;
-	g6_set seen = v->hand;
-	int played[G6_SEATS] = { 0 };
+	g304_set seen = v->hand;
+	int played[G304_SEATS_MAX] = { 0 };
 	int from_table = 0, tc_seen = 0;
 	int last_down = -1; /* the last trick with a card face down */
 	for (int i = 0; i < v->ntricks; i++)
 		if (v->tricks[i].down)
 			last_down = i;
 	for (int i = 0; i < v->ntricks; i++) {
-		const g6_trick *t = &v->tricks[i];
+		const g304_trick *t = &v->tricks[i];
 		if (t->n == 0)
 			continue;
 		if (t->card[0] == CARD_NONE)
 			return;
-		int led = g6_suit(t->card[0]);
+		int led = SUIT(t->card[0]);
 		int done = t->winner != G304_NO_SEAT;
 		for (int k = 0; k < t->n; k++) {
 			int s = t->seat[k];
 			card c = t->card[k];
 			int table = t->tcard >> k & 1;
-			if (s >= G6_SEATS)
+			if (s >= sh->seats)
 				return;
 			if (table)
 				from_table = 1;
 			else
 				played[s]++;
-			if (k > 0 && (c == CARD_NONE || g6_suit(c) != led))
+			if (k > 0 && (c == CARD_NONE || SUIT(c) != led))
 				in->voids[s] |= (uint8_t)(1u << led);
 			if (c != CARD_NONE) {
-				if (c >= G6_CARDS || (seen & g6_bit(c)))
+				if (c >= sh->ncards || (seen & BIT(c)))
 					return;
-				seen |= g6_bit(c);
+				seen |= BIT(c);
 				if (c == in->tc)
 					tc_seen = 1;
 				continue;
@@ -116,22 +121,22 @@ static void info_of(const g6_view *v, info *in)
 		}
 	}
 	if (in->tc != CARD_NONE) {
-		if (!tc_seen && !(v->hand & g6_bit(in->tc))) {
+		if (!tc_seen && !(v->hand & BIT(in->tc))) {
 			if (in->me == v->trumper && !v->trump_down)
 				return;
-			seen |= g6_bit(in->tc);
+			seen |= BIT(in->tc);
 			if (in->t_trick < 0 && !v->trump_down)
 				in->t_in_hand = 1;
 		}
 	} else if (in->t_trick < 0 && !v->trump_down) {
 		return; /* an unknown trump card must lie somewhere */
 	}
-	in->pool = ALL_CARDS & ~seen;
+	in->pool = sh->all & ~seen;
 	int total = in->tc == CARD_NONE ? 1 : 0;
-	for (int s = 0; s < G6_SEATS; s++) {
+	for (int s = 0; s < sh->seats; s++) {
 		if (s == in->me)
 			continue;
-		int n = G6_HAND - played[s];
+		int n = sh->hand - played[s];
 		if (s == v->trumper && (v->trump_down || from_table || in->t_in_hand))
 			n--;
 		if (n < 0)
@@ -140,42 +145,45 @@ static void info_of(const g6_view *v, info *in)
 		total += n;
 	}
 	total += in->nhid;
-	in->ok = total == g6_count(in->pool);
+	in->ok = total == CNT(in->pool);
 }
 
-static card pick(rng *r, g6_set s) { return (card)rng_pick(r, s); }
+static card pick(rng *r, g304_set s) { return (card)rng_pick(r, s); }
 
-static g6_set suits_mask(uint8_t suits)
+static g304_set suits_mask(const shape *sh, uint8_t suits)
 {
-	g6_set m = 0;
+	g304_set m = 0;
 	for (int s = 0; s < SUIT_COUNT; s++)
 		if (suits >> s & 1)
-			m |= g6_suit_mask(s);
+			m |= SMASK(s);
 	return m;
 }
 
 /* A game in play with every card placed, consistent with the view. */
-static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
+static int sample(const g304_view *v, const info *in, rng *r, g304 *g)
 {
-	g6_set hands[G6_SEATS];
+	shape shv;
+	shape_of(&shv, v->size);
+	const shape *sh = &shv;
+	g304_set hands[G304_SEATS_MAX];
 	card fill[MAX_HIDDEN];
 	card tc = in->tc, tfill = CARD_NONE;
 	int ok = 0;
 	for (int attempt = 0; attempt < SAMPLE_TRIES && !ok; attempt++) {
 		int strict = attempt < SAMPLE_STRICT;
-		g6_set pool = in->pool;
+		g304_set pool = in->pool;
 		memset(hands, 0, sizeof hands);
 		tc = in->tc;
 		if (tc == CARD_NONE) {
-			g6_set allowed = pool;
+			g304_set allowed = pool;
 			if (strict && in->t_trick >= 0)
-				allowed &= ~g6_suit_mask(in->t_led);
+				allowed &= ~SMASK(in->t_led);
 			if (!allowed)
 				continue;
 			tc = pick(r, allowed);
-			pool &= ~g6_bit(tc);
+			pool &= ~BIT(tc);
 		}
-		g6_set trumps = g6_suit_mask(g6_suit(tc));
+		g304_set trumps = SMASK(SUIT(tc));
 		/* The face-down cards first, the most constrained first. */
 		uint64_t left = in->nhid >= 64 ? ~0ull : (1ull << in->nhid) - 1;
 		int fail = 0;
@@ -183,10 +191,10 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 			int best = -1, best_n = 99;
 			for (uint64_t l = left; l; l &= l - 1) {
 				int i = __builtin_ctzll(l);
-				g6_set m = pool;
+				g304_set m = pool;
 				if (strict)
-					m &= ~suits_mask(in->hid[i].voids) & (in->hid[i].nottrump ? ~trumps : ALL_CARDS);
-				int n = g6_count(m);
+					m &= ~suits_mask(sh, in->hid[i].voids) & (in->hid[i].nottrump ? ~trumps : sh->all);
+				int n = CNT(m);
 				if (n < best_n) {
 					best_n = n;
 					best = i;
@@ -196,24 +204,24 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 				fail = 1;
 				break;
 			}
-			g6_set m = pool;
+			g304_set m = pool;
 			if (strict)
-				m &= ~suits_mask(in->hid[best].voids) & (in->hid[best].nottrump ? ~trumps : ALL_CARDS);
+				m &= ~suits_mask(sh, in->hid[best].voids) & (in->hid[best].nottrump ? ~trumps : sh->all);
 			fill[best] = pick(r, m);
-			pool &= ~g6_bit(fill[best]);
+			pool &= ~BIT(fill[best]);
 			left &= ~(1ull << best);
 		}
 		if (fail)
 			continue;
 		/* Then the hands, the least slack first. */
 		int done = 1 << in->me;
-		while (done != (1 << G6_SEATS) - 1 && !fail) {
+		while (done != (1 << sh->seats) - 1 && !fail) {
 			int best = -1, best_slack = 99;
-			for (int s = 0; s < G6_SEATS; s++) {
+			for (int s = 0; s < sh->seats; s++) {
 				if (done >> s & 1)
 					continue;
-				g6_set m = strict ? pool & ~suits_mask(in->voids[s]) : pool;
-				int slack = g6_count(m) - in->need[s];
+				g304_set m = strict ? pool & ~suits_mask(sh, in->voids[s]) : pool;
+				int slack = CNT(m) - in->need[s];
 				if (slack < best_slack) {
 					best_slack = slack;
 					best = s;
@@ -223,12 +231,12 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 				fail = 1;
 				break;
 			}
-			g6_set m = strict ? pool & ~suits_mask(in->voids[best]) : pool;
+			g304_set m = strict ? pool & ~suits_mask(sh, in->voids[best]) : pool;
 			for (int k = 0; k < in->need[best]; k++) {
 				card c = pick(r, m);
-				m &= ~g6_bit(c);
-				pool &= ~g6_bit(c);
-				hands[best] |= g6_bit(c);
+				m &= ~BIT(c);
+				pool &= ~BIT(c);
+				hands[best] |= BIT(c);
 			}
 			done |= 1 << best;
 		}
@@ -238,26 +246,26 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 		return 0;
 	if (in->t_trick >= 0)
 		tfill = tc;
-	g6_set trumps = g6_suit_mask(g6_suit(tc));
+	g304_set trumps = SMASK(SUIT(tc));
 	hands[in->me] = v->hand;
 	if (in->t_in_hand)
-		hands[in->trumper] |= g6_bit(tc);
+		hands[in->trumper] |= BIT(tc);
 
-	g304_rules rules = { .caps = G304_CAPS_OFF };
-	g6_init(g, &rules, v->dealer);
+	g304_rules rules = { .caps = G304_CAPS_OFF, .size = v->size };
+	g304_init(g, &rules, v->dealer);
 	g->phase = G304_PHASE_PLAY;
 	g->dealer = v->dealer;
 	g->tokens[0] = g->tokens[1] = 100;
 	g->winner = -1;
 	g->deal_no = v->deal_no;
-	for (int s = 0; s < G6_SEATS; s++)
+	for (int s = 0; s < sh->seats; s++)
 		g->hand[s] = g->dealt[s] = hands[s];
 	g->turn = v->turn;
 	g->asker = G304_NO_SEAT;
 	g->bid = g->bid8 = v->bid;
 	g->bidder = g->bidder8 = v->bidder;
 	g->trumper = v->trumper;
-	g->trump_suit = (uint8_t)g6_suit(tc);
+	g->trump_suit = (uint8_t)SUIT(tc);
 	g->trump_card = tc;
 	g->trump_down = v->trump_down;
 	g->trump_open = v->trump_open;
@@ -265,7 +273,7 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 	g->pcc = v->pcc;
 	g->sitting_out = v->sitting_out;
 	g->trick_no = (uint8_t)(v->ntricks - 1);
-	for (int i = 0; i < G6_TRICKS; i++)
+	for (int i = 0; i < sh->hand; i++)
 		g->tricks[i].winner = G304_NO_SEAT;
 	for (int i = 0; i < v->ntricks; i++)
 		g->tricks[i] = v->tricks[i];
@@ -274,12 +282,12 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 	if (in->t_trick >= 0)
 		g->tricks[in->t_trick].card[in->t_pos] = tfill;
 	for (int i = 0; i < v->ntricks; i++) {
-		const g6_trick *t = &g->tricks[i];
+		const g304_trick *t = &g->tricks[i];
 		if (t->winner == G304_NO_SEAT)
 			continue;
 		for (int k = 0; k < t->n; k++) {
-			g->won[g6_team(t->winner)] |= g6_bit(t->card[k]);
-			g->dealt[t->seat[k]] |= g6_bit(t->card[k]);
+			g->won[g304_team(t->winner)] |= BIT(t->card[k]);
+			g->dealt[t->seat[k]] |= BIT(t->card[k]);
 		}
 	}
 	g->tricks_won[0] = v->tricks_won[0];
@@ -288,14 +296,14 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 		g->exhausted = v->exhausted;
 	} else if (!v->pcc && (hands[v->trumper] & trumps)) {
 		/* The trumper led a trump and nobody else holds one. */
-		g6_set others = 0;
-		for (int s = 0; s < G6_SEATS; s++)
+		g304_set others = 0;
+		for (int s = 0; s < sh->seats; s++)
 			if (s != v->trumper)
 				others |= hands[s];
 		int led_trump = 0;
 		for (int i = 0; i < v->ntricks; i++) {
-			const g6_trick *t = &v->tricks[i];
-			if (t->n && t->seat[0] == v->trumper && t->card[0] != CARD_NONE && (g6_bit(t->card[0]) & trumps))
+			const g304_trick *t = &v->tricks[i];
+			if (t->n && t->seat[0] == v->trumper && t->card[0] != CARD_NONE && (BIT(t->card[0]) & trumps))
 				led_trump = 1;
 		}
 		g->exhausted = (uint8_t)(led_trump && !(others & trumps));
@@ -307,34 +315,34 @@ static int sample(const g6_view *v, const info *in, rng *r, g6 *g)
 }
 
 /* Plays the deal out with the rule-based player at every seat. */
-static void playout(g6 *g)
+static void playout(g304 *g)
 {
 	for (int guard = 0; g->phase == G304_PHASE_PLAY && guard < 64; guard++) {
 		int s = g->turn;
-		g6_view vv;
-		g6_legal l;
-		g6_action a;
-		g6_view_of(g, s, &vv);
-		g6_legal_of(g, s, &l);
-		if (!g6_simple_action(&vv, &l, &a) || g6_apply(g, &a, NULL))
+		g304_view vv;
+		g304_legal l;
+		g304_action a;
+		g304_view_of(g, s, &vv);
+		g304_legal_of(g, s, &l);
+		if (!g304_simple_action(&vv, &l, &a) || g304_apply(g, &a, NULL))
 			break;
 	}
 }
 
 /* Tokens the deal brought the seat's team, card points breaking ties. */
-static double value_of(const g6 *g, int me)
+static double value_of(const g304 *g, int me)
 {
 	const g304_deal_end *e = &g->last;
-	if (g->phase == G304_PHASE_PLAY || e->trumper >= G6_SEATS)
+	if (g->phase == G304_PHASE_PLAY || e->trumper >= g->seats)
 		return 0;
-	int mine = g6_team(me), tt = g6_team(e->trumper);
+	int mine = g304_team(me), tt = g304_team(e->trumper);
 	double tok = e->made ? g304_payoff(e->bid) : -g304_charge(e->bid);
 	if (mine != tt)
 		tok = -tok;
 	return tok + (e->points[mine] - e->points[!mine]) / 1000.0;
 }
 
-static uint64_t view_hash(const g6_view *v)
+static uint64_t view_hash(const g304_view *v)
 {
 	uint64_t h = 1469598103934665603ull;
 	const unsigned char *b = (const unsigned char *)&v->hand;
@@ -348,13 +356,13 @@ static uint64_t view_hash(const g6_view *v)
 	return h;
 }
 
-static int search_play(const g6_view *v, const g6_legal *l, const game_ai_params *prm, game_ai_stats *st,
-		       g6_action *a)
+static int search_play(const g304_view *v, const g304_legal *l, const game_ai_params *prm, game_ai_stats *st,
+		       g304_action *a)
 {
 	card moves[MAX_MOVES];
 	int nm = 0;
-	for (g6_set s = l->cards; s && nm < MAX_MOVES - 1; s &= s - 1)
-		moves[nm++] = g6_first(s);
+	for (g304_set s = l->cards; s && nm < MAX_MOVES - 1; s &= s - 1)
+		moves[nm++] = FIRST(s);
 	if (l->acts >> G304_ACT_OPEN & 1)
 		moves[nm++] = CARD_NONE;
 	if (nm == 0)
@@ -376,17 +384,17 @@ static int search_play(const g6_view *v, const g6_legal *l, const game_ai_params
 	for (unsigned i = 0; i < nsamples; i++) {
 		if (done && prm->stop && prm->stop(prm->stop_ctx))
 			break;
-		g6 base;
+		g304 base;
 		if (!sample(v, &in, &r, &base))
 			break;
 		for (int m = 0; m < nm; m++) {
-			g6 q = base;
-			g6_action x;
+			g304 q = base;
+			g304_action x;
 			memset(&x, 0, sizeof x);
 			x.seat = v->seat;
 			x.type = moves[m] == CARD_NONE ? G304_ACT_OPEN : G304_ACT_PLAY;
 			x.card = moves[m];
-			if (g6_apply(&q, &x, NULL)) {
+			if (g304_apply(&q, &x, NULL)) {
 				sum[m] -= 1000; /* cannot happen: the sample agrees with the view */
 				continue;
 			}
@@ -435,37 +443,37 @@ static int sim_count(const game_ai_params *p)
  * its six dealt at random) with c as its trump card, the seat as trumper
  * at `bid`, and counts the points its side takes (at least 8 deals, then
  * until prm->stop says so). */
-static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rng *r, const game_ai_params *prm,
+static void simulate(const shape *sh, g304_set mine, int me, int dealer, card c, int bid, int n, rng *r, const game_ai_params *prm,
 		     game_ai_stats *st, simres *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int i = 0; i < n; i++) {
 		if (i >= 8 && prm->stop && prm->stop(prm->stop_ctx))
 			break;
-		uint8_t rest[G6_CARDS];
+		uint8_t rest[G304_CARDS_MAX];
 		int nr = 0;
-		for (g6_set u = ALL_CARDS & ~mine; u; u &= u - 1)
-			rest[nr++] = g6_first(u);
+		for (g304_set u = sh->all & ~mine; u; u &= u - 1)
+			rest[nr++] = FIRST(u);
 		for (int j = nr - 1; j > 0; j--) {
 			uint32_t x = rng_below(r, (uint32_t)j + 1);
 			uint8_t t = rest[j];
 			rest[j] = rest[x];
 			rest[x] = t;
 		}
-		g6 g;
-		g304_rules rules = { .caps = G304_CAPS_OFF };
-		g6_init(&g, &rules, dealer);
+		g304 g;
+		g304_rules rules = { .caps = G304_CAPS_OFF, .size = (uint8_t)sh->size };
+		g304_init(&g, &rules, dealer);
 		int k = 0;
 		g.hand[me] = mine;
-		while (g6_count(g.hand[me]) < G6_HAND)
-			g.hand[me] |= g6_bit(rest[k++]);
-		for (int s = 0; s < G6_SEATS; s++) {
+		while (CNT(g.hand[me]) < sh->hand)
+			g.hand[me] |= BIT(rest[k++]);
+		for (int s = 0; s < sh->seats; s++) {
 			if (s != me)
-				for (int j = 0; j < G6_HAND; j++)
-					g.hand[s] |= g6_bit(rest[k++]);
+				for (int j = 0; j < sh->hand; j++)
+					g.hand[s] |= BIT(rest[k++]);
 			g.dealt[s] = g.hand[s];
 		}
-		g.hand[me] &= ~g6_bit(c);
+		g.hand[me] &= ~BIT(c);
 		g.phase = G304_PHASE_PLAY;
 		g.dealer = (uint8_t)dealer;
 		g.tokens[0] = g.tokens[1] = 100;
@@ -473,17 +481,17 @@ static void simulate(g6_set mine, int me, int dealer, card c, int bid, int n, rn
 		g.asker = G304_NO_SEAT;
 		g.bid = g.bid8 = (uint16_t)bid;
 		g.bidder = g.bidder8 = g.trumper = (uint8_t)me;
-		g.trump_suit = (uint8_t)g6_suit(c);
+		g.trump_suit = (uint8_t)SUIT(c);
 		g.trump_card = c;
 		g.trump_down = 1;
-		for (int t = 0; t < G6_TRICKS; t++)
+		for (int t = 0; t < sh->hand; t++)
 			g.tricks[t].winner = G304_NO_SEAT;
-		g.turn = g.tricks[0].leader = (uint8_t)g6_seat_after(dealer);
+		g.turn = g.tricks[0].leader = (uint8_t)AFTER(dealer);
 		g.caps_seat = G304_NO_SEAT;
 		g.caps_since[0] = g.caps_since[1] = G304_CAPS_NEVER;
 		g.last.outcome = G304_OUTCOME_NONE;
 		playout(&g);
-		int pts = g.last.points[g6_team(me)];
+		int pts = g.last.points[g304_team(me)];
 		out->hist[pts / 10 > 31 ? 31 : pts / 10]++;
 		out->sum += pts;
 		out->n++;
@@ -503,21 +511,21 @@ static double needed(int bid)
 
 /* The best trump card from `from`: the lowest card of the suit that scores
  * best in simulation (the same deals for every suit); *res gets its results. */
-static card best_trump(g6_set mine, g6_set from, int me, int dealer, int bid, const game_ai_params *prm,
+static card best_trump(const shape *sh, g304_set mine, g304_set from, int me, int dealer, int bid, const game_ai_params *prm,
 		       game_ai_stats *st, simres *res)
 {
 	card best = CARD_NONE;
 	double best_score = -1;
 	int n = sim_count(prm);
 	for (int x = 0; x < SUIT_COUNT; x++) {
-		g6_set in = from & g6_suit_mask(x);
+		g304_set in = from & SMASK(x);
 		if (!in)
 			continue;
-		card c = g6_first(in);
+		card c = FIRST(in);
 		rng r;
 		rng_seed(&r, prm->seed ^ (uint64_t)mine ^ 0x7f4a7c15u);
 		simres s;
-		simulate(mine, me, dealer, c, bid, n, &r, prm, st, &s);
+		simulate(sh, mine, me, dealer, c, bid, n, &r, prm, st, &s);
 		double score = s.n ? (double)s.sum / s.n : 0;
 		if (score > best_score) {
 			best_score = score;
@@ -529,38 +537,49 @@ static card best_trump(g6_set mine, g6_set from, int me, int dealer, int bid, co
 	return best;
 }
 
-static int partner_spoke4(const g6_view *v)
+static int partners(int a, int b) { return a != b && b != G304_NO_SEAT && a != G304_NO_SEAT && g304_team(a) == g304_team(b); }
+
+static int partner_spoke4(const g304_view *v)
 {
 	for (int i = 0; i < v->nbidlog; i++)
-		if (v->bidlog[i].round == 4 && g6_partners(v->bidlog[i].seat, v->seat))
+		if (v->bidlog[i].round == 4 && partners(v->bidlog[i].seat, v->seat))
 			return 1;
 	return 0;
 }
 
-static int sim_bid(const g6_view *v, const g6_legal *l, const game_ai_params *prm, game_ai_stats *st, g6_action *a)
+static int sim_bid(const g304_view *v, const g304_legal *l, const game_ai_params *prm, game_ai_stats *st, g304_action *a)
 {
+	shape shv;
+	shape_of(&shv, v->size);
+	const shape *sh = &shv;
 	if (v->phase == G304_PHASE_BID4 && (l->acts & 1u << G304_ACT_REDEAL))
-		return g6_simple_action(v, l, a);
-	if (!(l->acts & 1u << G304_ACT_PASS))
-		return 0;
+		return g304_simple_action(v, l, a);
 	memset(a, 0, sizeof *a);
 	a->seat = v->seat;
+	if (!(l->acts & 1u << G304_ACT_PASS)) {
+		/* A duty to open (g304_variant.open_min): the lowest bid. */
+		if (!(l->acts & 1u << G304_ACT_BID) || !l->bid_min)
+			return 0;
+		a->type = G304_ACT_BID;
+		a->value = l->bid_min;
+		return 1;
+	}
 	a->type = G304_ACT_PASS;
 	if (!(l->acts & 1u << G304_ACT_BID) || !l->bid_min)
 		return 1;
 	int b = l->bid_min;
-	g6_set mine = v->hand;
+	g304_set mine = v->hand;
 	if (v->phase == G304_PHASE_BID4) {
-		if (g6_partners(v->bidder, v->seat))
+		if (partners(v->bidder, v->seat))
 			return 1;
 	} else {
 		if (v->seat == v->trumper && v->trump_card != CARD_NONE && v->trump_down)
-			mine |= g6_bit(v->trump_card);
-		if (g6_set_points(mine) < 100)
+			mine |= BIT(v->trump_card);
+		if (g304_pack_set_points(sh->pack, mine) < 100)
 			return 1;
 	}
 	simres s;
-	if (best_trump(mine, mine, v->seat, v->dealer, b, prm, st, &s) == CARD_NONE)
+	if (best_trump(sh, mine, mine, v->seat, v->dealer, b, prm, st, &s) == CARD_NONE)
 		return 1;
 	double pr = chance(&s, b);
 	if (pr >= needed(b)) {
@@ -573,15 +592,18 @@ static int sim_bid(const g6_view *v, const g6_legal *l, const game_ai_params *pr
 	return 1;
 }
 
-static int sim_trump(const g6_view *v, const g6_legal *l, const game_ai_params *prm, game_ai_stats *st,
-		     g6_action *a)
+static int sim_trump(const g304_view *v, const g304_legal *l, const game_ai_params *prm, game_ai_stats *st,
+		     g304_action *a)
 {
+	shape shv;
+	shape_of(&shv, v->size);
+	const shape *sh = &shv;
 	if (!(l->acts & 1u << G304_ACT_TRUMP) || !l->cards)
-		return g6_simple_action(v, l, a);
+		return g304_simple_action(v, l, a);
 	int bid = v->bid >= G304_MIN_BID && v->bid <= G304_MAX_BID ? v->bid : G304_MIN_BID;
-	card c = best_trump(v->hand | l->cards, l->cards, v->seat, v->dealer, bid, prm, st, NULL);
+	card c = best_trump(sh, v->hand | l->cards, l->cards, v->seat, v->dealer, bid, prm, st, NULL);
 	if (c == CARD_NONE)
-		return g6_simple_action(v, l, a);
+		return g304_simple_action(v, l, a);
 	memset(a, 0, sizeof *a);
 	a->seat = v->seat;
 	a->type = G304_ACT_TRUMP;
@@ -589,11 +611,11 @@ static int sim_trump(const g6_view *v, const g6_legal *l, const game_ai_params *
 	return 1;
 }
 
-int g6_ai_action(const g6_view *v, const g6_legal *l, const game_ai_params *p, game_ai_stats *stats,
-		 g6_action *a)
+int g304_ai_wide_action(const g304_view *v, const g304_legal *l, const game_ai_params *p, game_ai_stats *stats,
+		 g304_action *a)
 {
 	if (p->level <= GAME_AI_EASY)
-		return g6_simple_action(v, l, a);
+		return g304_simple_action(v, l, a);
 	switch (v->phase) {
 	case G304_PHASE_BID4:
 	case G304_PHASE_BID8:
@@ -604,18 +626,18 @@ int g6_ai_action(const g6_view *v, const g6_legal *l, const game_ai_params *p, g
 	case G304_PHASE_PLAY:
 		break;
 	default:
-		return g6_simple_action(v, l, a);
+		return g304_simple_action(v, l, a);
 	}
-	if (!g6_simple_action(v, l, a))
+	if (!g304_simple_action(v, l, a))
 		return 0;
 	/* Caps as the rule-based player calls it; while a caps claim is being
 	 * played out the deal is decided. */
 	if (a->type != G304_ACT_PLAY || v->caps_seat != G304_NO_SEAT)
 		return 1;
-	g6_action s;
+	g304_action s;
 	memset(&s, 0, sizeof s);
 	s.seat = v->seat;
-	for (int i = 0; i < G6_TRICKS; i++)
+	for (int i = 0; i < G304_TRICKS_MAX; i++)
 		s.order[i] = CARD_NONE;
 	if (search_play(v, l, p, stats, &s))
 		*a = s;
