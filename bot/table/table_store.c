@@ -203,7 +203,9 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 	json_object *arr;
 	size_t nsaved = 0;
 	if (!bad && (!json_object_object_get_ex(o, "seats", &arr) || !json_object_is_type(arr, json_type_array)
-		     || ((nsaved = json_object_array_length(arr)) != META_SEATS && nsaved != TABLE_SEATS)))
+		     || (nsaved = json_object_array_length(arr)) < META_SEATS || nsaved > TABLE_SEATS))
+		/* (as many seats as the release that saved it had room for: four,
+		 * six before eight-player 304, or eight) */
 		bad = "seats";
 	for (int i = 0; !bad && i < (int)nsaved; i++) {
 		json_object *j = json_object_array_get_idx(arr, (size_t)i);
@@ -225,7 +227,7 @@ int tstore_apply_meta(table *t, const char *meta, char *err, size_t errlen)
 			seats[i].mid_match = mid;
 	}
 	int first = 0, votes = 0, nseats = META_SEATS;
-	if (!bad && (get_int(o, "first_dealer", 0, TABLE_SEATS - 1, &first) < 0 || get_int(o, "stop_votes", 0, 15, &votes) < 0))
+	if (!bad && (get_int(o, "first_dealer", 0, TABLE_SEATS - 1, &first) < 0 || get_int(o, "stop_votes", 0, (1 << TABLE_SEATS) - 1, &votes) < 0))
 		bad = "first_dealer";
 	/* The game (absent in metas from before there were several: the
 	 * registry's first, bot/games/present.c). */
