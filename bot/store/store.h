@@ -89,7 +89,7 @@ typedef void (*store_table_fn)(void *ctx, const char *net, const char *room, con
 int store_tables_each(store *s, store_table_fn fn, void *ctx);
 
 /* Seats a match may have (six-player 304). */
-#define STORE_SEATS 6
+#define STORE_SEATS 8 /* a match's seats at the most (304 for eight); table_store.c checks it holds TABLE_SEATS */
 
 /* ---- matches: the record, piece by piece ---- */
 typedef struct store_seat {

@@ -9,6 +9,9 @@
 #include "table_store.h"
 #include "text_lang.h"
 
+/* Every seat a table has finds room in what the store keeps of a match. */
+_Static_assert(STORE_SEATS >= TABLE_SEATS, "store.h's STORE_SEATS must hold a table's seats");
+
 /* The seats a meta lists when the table has no more: every cardbot before
  * tables of six wrote four, and still does, so that they read it back. */
 #define META_SEATS 4
