@@ -31,6 +31,7 @@ import re
 import sys
 import time
 import traceback
+from collections import deque
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
@@ -67,6 +68,7 @@ class BriefPlayer(Player):
         super().__init__(*a, **k)
         self.hand = set()
         self.refused = []
+        self.trace = deque(maxlen=24)  # what I last saw and how I read it, for a refusal's report
         self.want_hand = False
         self.computers = {}      # name -> seat
         self.deal = 0
@@ -167,10 +169,15 @@ class BriefPlayer(Player):
             elif play304lib.REFUSAL_RE.match(play304lib.strip_colours(line)) and \
                     not play304lib.INSP_RE.match(play304lib.strip_colours(line)):
                 self.refused.append(line)
+                self.refused.append("what %s saw before: %s" % (self.name, " | ".join(self.trace)))
                 self.unplay()
                 self.ask_hand()
 
     def on_bot(self, s):
+        self.on_bot_read(s)
+        self.trace.append("bot: %s -> %r" % (s, self.state()))
+
+    def on_bot_read(self, s):
         m = COMPUTER_RE.match(s)
         if m:
             self.computers[m.group("name")] = int(m.group("k")) - 1
@@ -243,6 +250,10 @@ class BriefPlayer(Player):
             self.phase = "done"
 
     def on_command(self, name, body):
+        self.on_command_read(name, body)
+        self.trace.append("%s: %s -> %r" % (name, body, self.state()))
+
+    def on_command_read(self, name, body):
         w = body.strip().split()
         if not w or not w[0].startswith("!"):
             return
@@ -305,10 +316,12 @@ class BriefPlayer(Player):
 
     def room(self, text):
         self.actions.append((time.time(), text))
+        self.trace.append("I say in the room: %s" % text)
         self.sc.hs.say(self.uid, self.sc.room, text)
 
     def private(self, text):
         self.actions.append((time.time(), text))
+        self.trace.append("I say privately: %s" % text)
         self.sc.hs.say(self.uid, self.dm, text)
 
     def discard(self, card):

@@ -633,8 +633,10 @@ class Table(matrix_game.Scenario):
             self.record_file()
             return
         if self.restarts:
-            ok = self.wait_seg(lambda s: play304lib.TRICK_RE.match(s) and " wins trick 2" in s, 90, self.start_pos)
-            R.check(ok, "%d (c): trick 2 of deal 1 never ended: %s" % (self.num, self.bot.log_tail(6)))
+            ok = self.wait_seg_moving(lambda s: play304lib.TRICK_RE.match(s) and " wins trick 2" in s, STALL_SECONDS,
+                                      self.start_pos)
+            R.check(ok, "%d (c): trick 2 of deal 1 never ended (the bot silent for %.0f s): %s" % (
+                self.num, STALL_SECONDS, self.bot.log_tail(6)))
             if ok:
                 self.restart(signal.SIGTERM, "SIGTERM")
         if self.fifth:
@@ -647,7 +649,7 @@ class Table(matrix_game.Scenario):
         if self.restarts:
             # (in the deal the late player joined in: the bot killed after
             # it has shared the room's key with them)
-            ok = self.wait_seg(lambda s: play304lib.TRICK_RE.match(s), 90, len(hs.events)) \
+            ok = self.wait_seg_moving(lambda s: play304lib.TRICK_RE.match(s), STALL_SECONDS, len(hs.events)) \
                 if not self.match_over() else False
             if ok and not self.match_over():
                 self.restart(signal.SIGKILL, "kill -9")

@@ -208,6 +208,19 @@ class Scenario:
     def wait_seg(self, pred, timeout=15, start=0):
         return self.hs.wait(lambda: any(pred(s) for s in self.room_segments(start)), timeout)
 
+    def wait_seg_moving(self, pred, stall, start=0):
+        """Wait for a line of the bot's in the room while the game moves:
+        False only when the bot says nothing in the room for `stall`
+        seconds (a stall, however slow the machine), not after a fixed
+        time."""
+        while True:
+            seen = len(self.hs.bot_messages(self.botid, self.room, start))
+            if not self.hs.wait(lambda: any(pred(s) for s in self.room_segments(start))
+                                or len(self.hs.bot_messages(self.botid, self.room, start)) > seen, stall):
+                return False
+            if any(pred(s) for s in self.room_segments(start)):
+                return True
+
     def open_table(self):
         hs = self.hs
         n0 = len(hs.events)
