@@ -201,9 +201,11 @@ const present *present_find(const game_def *def);
 const present *present_by_verb(const char *word);
 /* The game of this record name that a table can host, or NULL. */
 const game_def *present_game(const char *name);
-/* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,
- * for a line that lists them (cut to len). */
-void present_names(char *out, size_t len);
+/* The games a table can host, in the registry's order, for a line that
+ * lists them (cut to len): their record names, "\"304\", \"304six\", ...
+ * or \"rook\"", or with titles their English titles, "304, 304 for six,
+ * ... and Rook" (--help). */
+void present_names(char *out, size_t len, int titles);
 /* The option named key of any game a table can host (the first game to
  * declare it), or NULL: what `set`, the configuration and a table's saved
  * settings accept. */
