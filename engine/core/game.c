@@ -53,11 +53,7 @@ static int game_g304six24_init(void *st, int nseats, int dealer, const void *rul
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	GAME_ACTION_TO(a, x);
 	for (int i = 0; i < G304_TRICKS; i++)
 		x->order[i] = CARD_NONE;
 	if (a->type == G304_ACT_CAPS) {

@@ -14,6 +14,17 @@ static inline uint8_t action_card(const game_action *a, int i)
 	return i < a->ncards && i < GAME_ACTION_CARDS ? a->cards[i] : GAME_NO_CARD;
 }
 
+/* Every game's action has a type, a seat, a value and a card: x (a
+ * P_action *) from a, the rest of x zero. */
+#define GAME_ACTION_TO(a, x) \
+	do { \
+		memset((x), 0, sizeof *(x)); \
+		(x)->type = (a)->type; \
+		(x)->seat = (a)->seat; \
+		(x)->value = (a)->value; \
+		(x)->card = action_card((a), 0); \
+	} while (0)
+
 /* An action of this type by seat, with no value and no cards. */
 static inline void action_clear(game_action *a, int type, int seat)
 {
@@ -125,6 +136,31 @@ static inline void game_outcome_head(game_outcome *o, int ended, const char *out
 		game_action_from_##P(&x, out); \
 		return 1; \
 	}
+
+/* A game's legal moves in the common form: its P_legal l has acts, bid_min
+ * and cards; bid_max is an expression in l. */
+#define GAME_LEGAL(P, bid_max_of_l) \
+	static void game_##P##_legal(const void *st, int seat, game_legal *out) \
+	{ \
+		P##_legal l; \
+		P##_legal_of(st, seat, &l); \
+		memset(out, 0, sizeof *out); \
+		out->acts = l.acts; \
+		out->bid_min = l.bid_min; \
+		out->bid_max = (bid_max_of_l); \
+		out->cards = l.cards; \
+	}
+
+/* A game's game_def from the adapters above (game_P_init, _status,
+ * _outcome and _ai written by hand), its words (P_phase_name ...), its
+ * cards' codes and the counts of its actions and events. */
+#define GAME_DEF(P, NAME, MIN_SEATS, MAX_SEATS, CARDS, CODE, PARSE, ACTS, EVS, OPTIONS) { \
+	NAME, MIN_SEATS, MAX_SEATS, CARDS, sizeof(P), sizeof(P##_view), \
+	game_##P##_init, game_##P##_deal, game_##P##_apply, game_##P##_legal, game_##P##_view, \
+	game_##P##_status, game_##P##_outcome, game_##P##_random, game_##P##_bot, \
+	P##_phase_name, P##_act_name, P##_act_parse, P##_err_name, P##_ev_name, \
+	CODE, PARSE, ACTS, EVS, game_##P##_ai, OPTIONS, \
+}
 
 /* The search player of a game whose P_ai_action takes the common
  * parameters: legal_back turns the common legal moves into P_legal. */

@@ -16,11 +16,7 @@ static int game_rook_init(void *st, int nseats, int dealer, const void *rules)
 
 static void game_action_to_rook(const game_action *a, rook_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	GAME_ACTION_TO(a, x);
 }
 
 static void game_action_from_rook(const rook_action *x, game_action *out)
@@ -33,18 +29,9 @@ static void game_action_from_rook(const rook_action *x, game_action *out)
 
 GAME_ADAPTERS(rook, rook_random_action)
 
-static void game_rook_legal(const void *st, int seat, game_legal *out)
-{
-	rook_legal l;
-	rook_legal_of(st, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min;
-	out->bid_max = l.bid_min ? ROOK_MAX_BID : 0;
-	out->cards = l.cards;
-}
+GAME_LEGAL(rook, l.bid_min ? ROOK_MAX_BID : 0)
 
-/* game_rook_legal's inverse, for the search player. */
+/* GAME_LEGAL's inverse, for the search player. */
 static void legal_back(const game_legal *gl, rook_legal *l)
 {
 	l->acts = (uint16_t)gl->acts;
@@ -74,10 +61,5 @@ static void game_rook_outcome(const void *st, game_outcome *o)
 	}
 }
 
-const game_def game_def_rook = {
-	"rook", 4, 4, ROOK_CARDS, sizeof(rook), sizeof(rook_view),
-	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
-	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
-	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai, NULL,
-};
+const game_def game_def_rook =
+	GAME_DEF(rook, "rook", 4, 4, ROOK_CARDS, rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, NULL);

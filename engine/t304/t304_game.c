@@ -13,11 +13,7 @@ static int game_t304_init(void *st, int nseats, int dealer, const void *rules)
 
 static void game_action_to_t304(const game_action *a, t304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	GAME_ACTION_TO(a, x);
 	x->put[0] = x->put[1] = CARD_NONE;
 	if (a->type == T304_ACT_EXCHANGE && a->ncards == 2) {
 		x->put[0] = a->cards[0];
@@ -40,18 +36,9 @@ static void game_action_from_t304(const t304_action *x, game_action *out)
 
 GAME_ADAPTERS(t304, t304_random_action)
 
-static void game_t304_legal(const void *st, int seat, game_legal *out)
-{
-	t304_legal l;
-	t304_legal_of(st, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min;
-	out->bid_max = l.bid_max;
-	out->cards = l.cards;
-}
+GAME_LEGAL(t304, l.bid_max)
 
-/* game_t304_legal's inverse, for the search player. */
+/* GAME_LEGAL's inverse, for the search player. */
 static void legal_back(const game_legal *gl, t304_legal *l)
 {
 	l->acts = (uint16_t)gl->acts;
@@ -84,10 +71,5 @@ static void game_t304_outcome(const void *st, game_outcome *o)
 	}
 }
 
-const game_def game_def_trump304 = {
-	"trump304", 2, 4, CARD_COUNT, sizeof(t304), sizeof(t304_view),
-	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
-	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
-	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai, NULL,
-};
+const game_def game_def_trump304 =
+	GAME_DEF(t304, "trump304", 2, 4, CARD_COUNT, card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, NULL);
