@@ -153,13 +153,17 @@ static inline void game_outcome_head(game_outcome *o, int ended, const char *out
 
 /* A game's game_def from the adapters above (game_P_init, _status,
  * _outcome and _ai written by hand), its words (P_phase_name ...), its
- * cards' codes and the counts of its actions and events. */
+ * cards' codes and the counts of its actions and events; what it does not
+ * name is zero. */
 #define GAME_DEF(P, NAME, MIN_SEATS, MAX_SEATS, CARDS, CODE, PARSE, ACTS, EVS, OPTIONS) { \
-	NAME, MIN_SEATS, MAX_SEATS, CARDS, sizeof(P), sizeof(P##_view), \
-	game_##P##_init, game_##P##_deal, game_##P##_apply, game_##P##_legal, game_##P##_view, \
-	game_##P##_status, game_##P##_outcome, game_##P##_random, game_##P##_bot, \
-	P##_phase_name, P##_act_name, P##_act_parse, P##_err_name, P##_ev_name, \
-	CODE, PARSE, ACTS, EVS, game_##P##_ai, OPTIONS, \
+	.name = NAME, .min_seats = MIN_SEATS, .max_seats = MAX_SEATS, .deck_size = CARDS, \
+	.state_size = sizeof(P), .view_size = sizeof(P##_view), \
+	.init = game_##P##_init, .deal = game_##P##_deal, .apply = game_##P##_apply, .legal = game_##P##_legal, \
+	.view = game_##P##_view, .status = game_##P##_status, .outcome = game_##P##_outcome, \
+	.random_action = game_##P##_random, .bot_action = game_##P##_bot, \
+	.phase_name = P##_phase_name, .act_name = P##_act_name, .act_parse = P##_act_parse, .err_name = P##_err_name, \
+	.ev_name = P##_ev_name, .card_code = CODE, .card_parse = PARSE, .act_count = ACTS, .ev_count = EVS, \
+	.ai_action = game_##P##_ai, .options = OPTIONS, \
 }
 
 /* The search player of a game whose P_ai_action takes the common
