@@ -11,29 +11,18 @@
 #include "g304_ai_internal.h"
 #include "minimax.h"
 
+/* Its table: 2^15 entries of the solver's kind (g304_ai_tt_slot's key,
+ * probed and kept as the solver of today does, the same bounds). */
 #define REF_TT_BITS 15
-typedef struct ref_entry {
-	uint64_t k1, k2;
-	uint32_t k3;
-	int16_t lo, hi;
-} ref_entry;
 
 typedef struct ref_solver {
-	ref_entry *tt;
+	g304_ai_tt_entry *tt;
 	unsigned long nodes;
 	int (*stop)(void *ctx);
 	void *stop_ctx;
 	int (*budget)(void *ctx);  /* the decision's budget, polled once stop is set */
 	int aborted;
 } ref_solver;
-
-static inline uint32_t key3(const g304_ai_pos *p)
-{
-	return (uint32_t)p->turn | (uint32_t)p->open << 2 | (uint32_t)p->tdown << 3
-		| (uint32_t)p->tsuit << 4 | (uint32_t)p->tcard << 6 | (uint32_t)p->trumper << 14
-		| (uint32_t)(p->bid >= G304_BID8_MIN) << 16 | (uint32_t)p->pcc << 17
-		| (uint32_t)(p->trick_no == 0) << 18 | 1u << 19;
-}
 
 /* Orders the moves: high cards first (they decide tricks). */
 static int order_moves(cardset legal, card *out)
@@ -68,33 +57,11 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 		live |= card_bit(p->tcard);
 	for (int i = 0; i < p->n; i++)
 		live |= card_bit(p->card[i]);
-	int rem = cardset_points(live);
-	if (rem <= alpha)
-		return rem;
-	if (beta <= 0)
-		return 0;
-	ref_entry *e = NULL;
-	uint64_t k1 = 0, k2 = 0;
-	uint32_t k3 = 0;
-	if (sv->tt && p->n == 0) {
-		k1 = (uint64_t)p->hand[0] | (uint64_t)p->hand[1] << 32;
-		k2 = (uint64_t)p->hand[2] | (uint64_t)p->hand[3] << 32;
-		k3 = key3(p);
-		uint64_t h = (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full) ^ ((uint64_t)k3 * 0x165667b19e3779f9ull);
-		e = &sv->tt[(h >> 20) & ((1u << REF_TT_BITS) - 1)];
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
-			if (e->lo >= beta)
-				return e->lo;
-			if (e->hi <= alpha)
-				return e->hi;
-			if (e->lo == e->hi)
-				return e->lo;
-			if (e->lo > alpha)
-				alpha = e->lo;
-			if (e->hi < beta)
-				beta = e->hi;
-		}
-	}
+	g304_ai_tt_entry *e;
+	g304_ai_key k;
+	int settled;
+	if (g304_ai_tt_enter(sv->tt, (1u << REF_TT_BITS) - 1, p, cardset_points(live), &alpha, &beta, &e, &k, &settled))
+		return settled;
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
 	cardset legal = g304_ai_pos_legal(p);
@@ -121,24 +88,8 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 	}
 	if (nm == 0)
 		best = 0;
-	if (e && !sv->aborted) {
-		int lo = 0, hi = 304;
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
-			lo = e->lo;
-			hi = e->hi;
-		}
-		if (best <= a0)
-			hi = best < hi ? best : hi;
-		else if (best >= b0)
-			lo = best > lo ? best : lo;
-		else
-			lo = hi = best;
-		e->k1 = k1;
-		e->k2 = k2;
-		e->k3 = k3;
-		e->lo = (int16_t)lo;
-		e->hi = (int16_t)hi;
-	}
+	if (e && !sv->aborted)
+		g304_ai_tt_save(e, &k, best, a0, b0);
 	return best;
 }
 
@@ -156,7 +107,7 @@ static int ref_hook(void *ctx, const g304_ai_pos *p, int alpha, int beta, int ma
 
 int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
 {
-	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, NULL, NULL, 0 };
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, NULL, 0 };
 	int v = ref_solve_rec(&sv, p, -1, 1000);
 	free(sv.tt);
 	if (nodes)
@@ -169,7 +120,7 @@ int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_para
 {
 	/* The engine's player, its card search on the old solver, with
 	 * strong's sample cap of then (200). */
-	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, prm->stop_ctx, prm->stop, 0 };
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, prm->stop_ctx, prm->stop, 0 };
 	g304_ai_params q = *prm;
 	if (!q.samples && q.level >= G304_AI_STRONG)
 		q.samples = 200;
