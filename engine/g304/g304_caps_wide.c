@@ -392,6 +392,21 @@ static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g304_set hand
 	return r;
 }
 
+/* The lowest card of the run at the top of `in` (one suit, su, of the
+ * pack sh): down to the next card of `sep`, which separates runs. */
+static card run_bottom(const shape *sh, g304_set in, g304_set sep, int su)
+{
+	card top = TOP(in), bottom = top;
+	for (card c = top; c > SUIT_LOW(su); c--) {
+		card below = (card)(c - 1);
+		if (sep & BIT(below))
+			break;
+		if (in & BIT(below))
+			bottom = below;
+	}
+	return bottom;
+}
+
 /* 1 when the adversary can make the claim fail from here (or the budget ran out). */
 static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set unseen, int trick_no, int exh)
 {
@@ -459,14 +474,7 @@ static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set uns
 		g304_set in = unseen & SMASK(su);
 		while (in) {
 			/* The run from the top of what is left: up to the next separator. */
-			card top = TOP(in), bottom = top;
-			for (card c = top; c > SUIT_LOW(su); c--) {
-				card below = (card)(c - 1);
-				if (sep & BIT(below))
-					break;
-				if (in & BIT(below))
-					bottom = below;
-			}
+			card top = TOP(in), bottom = run_bottom(sh, in, sep, su);
 			g304_set run = in & ((BIT(top) << 1) - BIT(bottom));
 			card first = partner ? bottom : top, second = partner ? top : bottom;
 			if (adversary_plays(x, t, turn, first, k, hand, unseen, trick_no, exh))
@@ -486,14 +494,7 @@ static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set uns
 static int each_run_end(const shape *sh, g304_set in, g304_set sep, int su, int (*try)(void *ctx, card c), void *ctx)
 {
 	while (in) {
-		card top = TOP(in), bottom = top;
-		for (card c = top; c > SUIT_LOW(su); c--) {
-			card below = (card)(c - 1);
-			if (sep & BIT(below))
-				break;
-			if (in & BIT(below))
-				bottom = below;
-		}
+		card top = TOP(in), bottom = run_bottom(sh, in, sep, su);
 		int r = try(ctx, top);
 		if (!r && bottom != top)
 			r = try(ctx, bottom);
