@@ -188,11 +188,9 @@ static int order_ok(const judge *j, const card *order, int n)
 	return leads_ok(j, order, k, n, hand, v->exhausted, first_trick);
 }
 
-static int relaxed_check(const g304_view *v, const card *order, int n)
+/* Whether order lists each card the claimant may name exactly once. */
+static int order_lists_cards(const g304_view *v, const card *order, int n)
 {
-	judge j;
-	if (!judge_init(&j, v))
-		return 0;
 	g304_set cards = g304_caps_wide_cards(v), listed = 0;
 	if (n != CNT(cards) || n == 0)
 		return 0;
@@ -201,6 +199,14 @@ static int relaxed_check(const g304_view *v, const card *order, int n)
 			return 0;
 		listed |= BIT(order[i]);
 	}
+	return 1;
+}
+
+static int relaxed_check(const g304_view *v, const card *order, int n)
+{
+	judge j;
+	if (!judge_init(&j, v) || !order_lists_cards(v, order, n))
+		return 0;
 	return order_ok(&j, order, n);
 }
 
@@ -655,15 +661,9 @@ int g304_caps_wide_decide(const g304_view *v, const card *order, int n, unsigned
 {
 	if (relaxed_check(v, order, n))
 		return 1;
-	g304_set cards = g304_caps_wide_cards(v), listed = 0;
-	if (n != CNT(cards) || n == 0)
+	if (!order_lists_cards(v, order, n))
 		return 0;
-	for (int i = 0; i < n; i++) {
-		if (order[i] >= G304_CARDS_MAX || !(cards & BIT(order[i])) || (listed & BIT(order[i])))
-			return 0;
-		listed |= BIT(order[i]);
-	}
-	return exact_check(v, order, n, budget);
+	return exact_check(v, order, n, budget); /* -1: undecided within the budget */
 }
 
 int g304_caps_wide_check(const g304_view *v, const card *order, int n)
