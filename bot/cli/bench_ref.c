@@ -3,12 +3,14 @@
  * one, and the strength figure of `--b strong0` (the engine's own player,
  * its card search given this solver through g304_ai_params.solve, and
  * strong's sample cap of then). tests/unit/bot/bot_solve.c checks the new
- * solver against it. Nothing but these calls it.
+ * solver against it. Nothing but these calls it. Also the 304 positions
+ * those figures and that test draw (bench_ref_position).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bench_ref.h"
 #include "g304_ai_internal.h"
+#include "g304_random.h"
 #include "minimax.h"
 
 /* Its table: 2^15 entries of the solver's kind (g304_ai_tt_slot's key,
@@ -131,4 +133,24 @@ int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_para
 		st->nodes += sv.nodes;
 	free(sv.tt);
 	return ok;
+}
+
+int bench_ref_position(rng *r, int trick, int n, g304_ai_pos *p)
+{
+	g304 g;
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = G304_CAPS_OFF;
+	g304_init(&g, &rules, (int)rng_below(r, 4));
+	card deck[CARD_COUNT];
+	rng_shuffle_deck(r, deck);
+	g304_deal(&g, deck);
+	g304_action a;
+	while (g.phase != G304_PHASE_DEAL && g.turn != G304_NO_SEAT) {
+		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == n && !g.pcc)
+			return g304_ai_pos_of(&g, p);
+		if (!g304_random_action(&g, r, 0, &a) || g304_apply(&g, &a, NULL) != G304_ERR_OK)
+			return 0;
+	}
+	return 0;
 }
