@@ -235,13 +235,13 @@ deps:
 
 # The Debian package (debian/), built with debhelper in a copy of the tree
 # under build/deb (dpkg-buildpackage writes beside the tree), then checked
-# by lintian: any error fails. deploy/deps-deb.sh installs debhelper and lintian.
+# by lintian: any error fails. `deploy/deps.sh deb` installs debhelper and lintian.
 DEB_VERSION = $(shell dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
 DEB_ARCH    = $(shell dpkg --print-architecture 2>/dev/null)
 DEB_FILE     = build/deb/cardbot_$(DEB_VERSION)_$(DEB_ARCH).deb
 .PHONY: deb check-deb
 deb:
-	@sh deploy/deps-deb.sh
+	@sh deploy/deps.sh deb
 	rm -rf build/deb && mkdir -p build/deb/cardbot-$(DEB_VERSION)
 	cp -a Makefile adapters bot engine lib web config docs deploy debian build/deb/cardbot-$(DEB_VERSION)/
 	cd build/deb/cardbot-$(DEB_VERSION) && DEB_BUILD_OPTIONS="parallel=$${DEB_JOBS:-2}" \
@@ -257,7 +257,7 @@ check-deb: deb
 # root, about two minutes, not in CI).
 .PHONY: check-image
 check-image:
-	@sh deploy/deps-image.sh
+	@sh deploy/deps.sh image
 	python3 tests/ops/package/check_image.py
 
 # Cross-build for a Raspberry Pi with Debian's cross compiler and run the unit

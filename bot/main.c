@@ -8,6 +8,7 @@
 #include "device.h"
 #include "page.h"
 #include "play.h"
+#include "present.h"
 #include "replay.h"
 #include "verify.h"
 #include "nearest.h"
@@ -26,21 +27,22 @@ struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *summary;   /* one line for `cardbot help` */
+	int games;             /* followed by the games a table can host (the registry's titles) */
 };
 
 /* In the order `cardbot help` lists them. */
 static const struct command commands[] = {
-	{ "bench", bench_main, "run the benchmarks and print the figures" },
-	{ "check-config", config_check_main, "check a configuration file and summarise it" },
-	{ "device", device_main, "print the bot's Matrix encryption device and its fingerprint, to verify it" },
-	{ "export", export_main, "list the matches in the bot's database, or print one's record or page (--html)" },
-	{ "help", help_main, "list the commands; `help COMMAND` explains one" },
-	{ "play", play_main, "play a table in the terminal against computer players (no server needed)" },
-	{ "render", page_render_main, "write a record's match page: one HTML file that replays it card by card" },
-	{ "replay", replay_main, "replay a game record and print what happened, as JSON lines" },
-	{ "run", run_main, "connect to the configured networks and host 304 tables" },
-	{ "verify", verify_main, "check a match record's deck commitments and replay it" },
-	{ "version", version_main, "print the version" },
+	{ "bench", bench_main, "run the benchmarks and print the figures", 0 },
+	{ "check-config", config_check_main, "check a configuration file and summarise it", 0 },
+	{ "device", device_main, "print the bot's Matrix encryption device and its fingerprint, to verify it", 0 },
+	{ "export", export_main, "list the matches in the bot's database, or print one's record or page (--html)", 0 },
+	{ "help", help_main, "list the commands; `help COMMAND` explains one", 0 },
+	{ "play", play_main, "play a table in the terminal against computer players (no server needed)", 0 },
+	{ "render", page_render_main, "write a record's match page: one HTML file that replays it card by card", 0 },
+	{ "replay", replay_main, "replay a game record and print what happened, as JSON lines", 0 },
+	{ "run", run_main, "connect to the configured networks and host tables of", 1 },
+	{ "verify", verify_main, "check a match record's deck commitments and replay it", 0 },
+	{ "version", version_main, "print the version", 0 },
 };
 #define COMMANDS (sizeof commands / sizeof commands[0])
 
@@ -81,8 +83,11 @@ static int unknown(const char *name)
 static void usage(FILE *f)
 {
 	fputs("usage: cardbot COMMAND [ARGS...]\n\ncommands:\n", f);
+	char games[256];
+	present_names(games, sizeof games, 1);
 	for (size_t i = 0; i < COMMANDS; i++)
-		fprintf(f, "  %-14s%s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-14s%s%s%s\n", commands[i].name, commands[i].summary, commands[i].games ? "\n                " : "",
+			commands[i].games ? games : "");
 	fputs("\n`cardbot COMMAND --help` explains a command's options.\n", f);
 }
 

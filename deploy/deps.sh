@@ -7,12 +7,19 @@
 #                             need not fetch a browser and a homeserver)
 #   sh deploy/deps.sh test    that and the test tools (`make test`, CI,
 #                             `make deps`); the default
-#   sh deploy/deps.sh --list run|test   prints the packages, installs nothing
+#   sh deploy/deps.sh deb     what `make deb` needs: the build libraries,
+#                             debhelper, lintian and dpkg-dev's tools
+#   sh deploy/deps.sh image   what `make check-image` needs: mmdebstrap (a
+#                             Debian base from Debian's packages, since no
+#                             container registry is reachable) and buildah
+#                             (builds deploy/Dockerfile on it)
+#   sh deploy/deps.sh --list run|test|deb|image   prints the packages, installs nothing
 set -u
 
-# What building and `make run` need.
-RUN_PACKAGES="build-essential pkg-config libjson-c-dev libconfig-dev
-libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev libolm-dev ngircd"
+# What building needs, and `make run` with ngircd.
+BUILD_PACKAGES="build-essential pkg-config libjson-c-dev libconfig-dev
+libcurl4-openssl-dev libircclient-dev libsqlite3-dev libssl-dev libolm-dev"
+RUN_PACKAGES="$BUILD_PACKAGES ngircd"
 # libolm-dev: end-to-end encryption in Matrix rooms (adapters/matrix/matrix_crypto.c);
 # ngircd: the local IRC server `make run` starts when none listens.
 
@@ -47,6 +54,10 @@ python3-pydantic python3-matrix-nio python3-olm curl chromium fonts-dejavu-core"
 # an npm of its own (NodeSource's nodejs) keeps it.
 command -v npm >/dev/null 2>&1 || TEST_PACKAGES="$TEST_PACKAGES npm"
 
+# What the Debian package's build adds, and what the image's check needs.
+DEB_PACKAGES="debhelper lintian dpkg-dev fakeroot adduser"
+IMAGE_PACKAGES="mmdebstrap buildah ngircd python3"
+
 # Steps of the test list beyond Debian packages (a tool from another
 # registry, say), run in order after the packages are in: each a shell
 # function defined here and named in TEST_STEPS, which does nothing when
@@ -61,8 +72,10 @@ fi
 case "${1:-test}" in
 run) PACKAGES="$RUN_PACKAGES"; STEPS="" ;;
 test) PACKAGES="$RUN_PACKAGES $TEST_PACKAGES"; STEPS="$TEST_STEPS" ;;
+deb) PACKAGES="$BUILD_PACKAGES $DEB_PACKAGES"; STEPS="" ;;
+image) PACKAGES="$IMAGE_PACKAGES"; STEPS="" ;;
 *)
-	echo "usage: deploy/deps.sh [--list] [run|test]" >&2
+	echo "usage: deploy/deps.sh [--list] [run|test|deb|image]" >&2
 	exit 64
 	;;
 esac
@@ -86,7 +99,7 @@ if [ -n "$missing" ]; then
 	echo "deps: installing$missing"
 	SUDO=""
 	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-	$SUDO apt-get update -qq
+	$SUDO apt-get -o DPkg::Lock::Timeout=600 update -qq
 	# ngircd, inspircd and atheme-services are only test and `make run`
 	# peers: keep their packages from starting system-wide daemons
 	# (policy-rc.d exit 101 = "do not start"), and below, from starting at
@@ -97,7 +110,7 @@ if [ -n "$missing" ]; then
 		$SUDO chmod 755 /usr/sbin/policy-rc.d
 		guard=1
 	fi
-	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing
 	status=$?
 	[ -n "$guard" ] && $SUDO rm -f /usr/sbin/policy-rc.d
 	# Only the daemons installed just now, never ones the owner already had.

@@ -258,7 +258,7 @@ static int bench_ai(int argc, char **argv)
 		char *end = NULL;
 		if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
 			char names[128];
-			present_names(names, sizeof names);
+			present_names(names, sizeof names, 0);
 			printf("usage: cardbot bench ai [--game G] [--players N] [--a P] [--b P] [--deals N] [--samples N] [--ms M]\n"
 			       "                        [--samples-b N] [--ms-b M] [--seed S] [--seconds S]\n"
 			       "  G is %s (the first is the default); N its players (default: its most)\n"
@@ -319,7 +319,7 @@ static int bench_ai(int argc, char **argv)
 	const game_def *def = game_find(gname);
 	if (!def) {
 		char names[128];
-		present_names(names, sizeof names);
+		present_names(names, sizeof names, 0);
 		fprintf(stderr, "bench ai: unknown game '%s' (%s)\n", gname, names);
 		return 64;
 	}

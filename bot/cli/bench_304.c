@@ -333,27 +333,6 @@ static int ai_player(const char *name, ai_side *sd, uint64_t seed)
 	return 0;
 }
 
-/* A position at the first card of play, after random bidding. */
-static int ai_play_position(rng *r, int trick, g304_ai_pos *p)
-{
-	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = G304_CAPS_OFF;
-	g304_init(&g, &rules, (int)rng_below(r, 4));
-	card deck[CARD_COUNT];
-	rng_shuffle_deck(r, deck);
-	g304_deal(&g, deck);
-	g304_action a;
-	while (g.phase != G304_PHASE_DEAL && g.turn != G304_NO_SEAT) {
-		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == 0 && !g.pcc)
-			return g304_ai_pos_of(&g, p);
-		if (!g304_random_action(&g, r, 0, &a) || g304_apply(&g, &a, NULL) != G304_ERR_OK)
-			return 0;
-	}
-	return 0;
-}
-
 /* Sorts the n solve times and prints them as `what`; returns their mean. */
 static double solve_figures(const char *what, double *t, int n, unsigned long nodes)
 {
@@ -374,7 +353,7 @@ static void ai_speed(double seconds)
 	g304_ai_pos pos[256];
 	int n = 0;
 	while (n < 256)
-		n += ai_play_position(&r, 0, &pos[n]);
+		n += bench_ref_position(&r, 0, 0, &pos[n]);
 	long playouts = 0;
 	double t0 = now_seconds(), t;
 	long sink = 0;
@@ -396,7 +375,7 @@ static void ai_speed(double seconds)
 	unsigned long nodes = 0, ref_nodes = 0;
 	int differ = 0;
 	for (int i = 0; i < SOLVES; i++)
-		while (!ai_play_position(&r, 3, &solve_pos[i]))
+		while (!bench_ref_position(&r, 3, 0, &solve_pos[i]))
 			;
 	for (int i = 0; i < SOLVES; i++) {
 		double s0 = cpu_seconds();

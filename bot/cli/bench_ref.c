@@ -3,37 +3,28 @@
  * one, and the strength figure of `--b strong0` (the engine's own player,
  * its card search given this solver through g304_ai_params.solve, and
  * strong's sample cap of then). tests/unit/bot/bot_solve.c checks the new
- * solver against it. Nothing but these calls it.
+ * solver against it. Nothing but these calls it. Also the 304 positions
+ * those figures and that test draw (bench_ref_position).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "bench_ref.h"
 #include "g304_ai_internal.h"
+#include "g304_random.h"
 #include "minimax.h"
 
+/* Its table: 2^15 entries of the solver's kind (g304_ai_tt_slot's key,
+ * probed and kept as the solver of today does, the same bounds). */
 #define REF_TT_BITS 15
-typedef struct ref_entry {
-	uint64_t k1, k2;
-	uint32_t k3;
-	int16_t lo, hi;
-} ref_entry;
 
 typedef struct ref_solver {
-	ref_entry *tt;
+	g304_ai_tt_entry *tt;
 	unsigned long nodes;
 	int (*stop)(void *ctx);
 	void *stop_ctx;
 	int (*budget)(void *ctx);  /* the decision's budget, polled once stop is set */
 	int aborted;
 } ref_solver;
-
-static inline uint32_t key3(const g304_ai_pos *p)
-{
-	return (uint32_t)p->turn | (uint32_t)p->open << 2 | (uint32_t)p->tdown << 3
-		| (uint32_t)p->tsuit << 4 | (uint32_t)p->tcard << 6 | (uint32_t)p->trumper << 14
-		| (uint32_t)(p->bid >= G304_BID8_MIN) << 16 | (uint32_t)p->pcc << 17
-		| (uint32_t)(p->trick_no == 0) << 18 | 1u << 19;
-}
 
 /* Orders the moves: high cards first (they decide tricks). */
 static int order_moves(cardset legal, card *out)
@@ -68,33 +59,11 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 		live |= card_bit(p->tcard);
 	for (int i = 0; i < p->n; i++)
 		live |= card_bit(p->card[i]);
-	int rem = cardset_points(live);
-	if (rem <= alpha)
-		return rem;
-	if (beta <= 0)
-		return 0;
-	ref_entry *e = NULL;
-	uint64_t k1 = 0, k2 = 0;
-	uint32_t k3 = 0;
-	if (sv->tt && p->n == 0) {
-		k1 = (uint64_t)p->hand[0] | (uint64_t)p->hand[1] << 32;
-		k2 = (uint64_t)p->hand[2] | (uint64_t)p->hand[3] << 32;
-		k3 = key3(p);
-		uint64_t h = (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full) ^ ((uint64_t)k3 * 0x165667b19e3779f9ull);
-		e = &sv->tt[(h >> 20) & ((1u << REF_TT_BITS) - 1)];
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
-			if (e->lo >= beta)
-				return e->lo;
-			if (e->hi <= alpha)
-				return e->hi;
-			if (e->lo == e->hi)
-				return e->lo;
-			if (e->lo > alpha)
-				alpha = e->lo;
-			if (e->hi < beta)
-				beta = e->hi;
-		}
-	}
+	g304_ai_tt_entry *e;
+	g304_ai_key k;
+	int settled;
+	if (g304_ai_tt_enter(sv->tt, (1u << REF_TT_BITS) - 1, p, cardset_points(live), &alpha, &beta, &e, &k, &settled))
+		return settled;
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
 	cardset legal = g304_ai_pos_legal(p);
@@ -121,24 +90,8 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 	}
 	if (nm == 0)
 		best = 0;
-	if (e && !sv->aborted) {
-		int lo = 0, hi = 304;
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
-			lo = e->lo;
-			hi = e->hi;
-		}
-		if (best <= a0)
-			hi = best < hi ? best : hi;
-		else if (best >= b0)
-			lo = best > lo ? best : lo;
-		else
-			lo = hi = best;
-		e->k1 = k1;
-		e->k2 = k2;
-		e->k3 = k3;
-		e->lo = (int16_t)lo;
-		e->hi = (int16_t)hi;
-	}
+	if (e && !sv->aborted)
+		g304_ai_tt_save(e, &k, best, a0, b0);
 	return best;
 }
 
@@ -156,7 +109,7 @@ static int ref_hook(void *ctx, const g304_ai_pos *p, int alpha, int beta, int ma
 
 int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
 {
-	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, NULL, NULL, 0 };
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, NULL, 0 };
 	int v = ref_solve_rec(&sv, p, -1, 1000);
 	free(sv.tt);
 	if (nodes)
@@ -169,7 +122,7 @@ int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_para
 {
 	/* The engine's player, its card search on the old solver, with
 	 * strong's sample cap of then (200). */
-	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(ref_entry)), 0, NULL, prm->stop_ctx, prm->stop, 0 };
+	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, prm->stop_ctx, prm->stop, 0 };
 	g304_ai_params q = *prm;
 	if (!q.samples && q.level >= G304_AI_STRONG)
 		q.samples = 200;
@@ -180,4 +133,24 @@ int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_para
 		st->nodes += sv.nodes;
 	free(sv.tt);
 	return ok;
+}
+
+int bench_ref_position(rng *r, int trick, int n, g304_ai_pos *p)
+{
+	g304 g;
+	g304_rules rules;
+	g304_rules_default(&rules);
+	rules.caps = G304_CAPS_OFF;
+	g304_init(&g, &rules, (int)rng_below(r, 4));
+	card deck[CARD_COUNT];
+	rng_shuffle_deck(r, deck);
+	g304_deal(&g, deck);
+	g304_action a;
+	while (g.phase != G304_PHASE_DEAL && g.turn != G304_NO_SEAT) {
+		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == n && !g.pcc)
+			return g304_ai_pos_of(&g, p);
+		if (!g304_random_action(&g, r, 0, &a) || g304_apply(&g, &a, NULL) != G304_ERR_OK)
+			return 0;
+	}
+	return 0;
 }

@@ -24,6 +24,11 @@ int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_para
 int bench_ref_t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta);
 int bench_ref_rook_solve(const rook_ai_pos *p, int team, int alpha, int beta, unsigned long *nodes);
 
+/* A 304 position at card n of trick `trick` after random bidding and play
+ * (pcc deals left out), or 0 when this deal did not get there: what 304's
+ * solver figures and `bench ai`'s players start from. */
+int bench_ref_position(rng *r, int trick, int n, g304_ai_pos *p);
+
 /* The positions those figures time: `left` tricks before the end (the one
  * about to start included), after random play from a random deal, seats
  * players (Trump304); 0 when this deal did not get there. */

@@ -15,6 +15,7 @@
 #include "play.h"
 #include "rng.h"
 #include "store.h"
+#include "text_lang.h"
 
 #define PLAY_ROOM "#table"          /* the one table's room, as its lines name it */
 #define PLAY_NETWORK "console"      /* the network's name (kept with games in --data) */
@@ -107,7 +108,7 @@ static void remove_temp(const char *dir)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot play [--game 304|304six|304eight|304six24|trump304|rook] [--players N] [--seed N]\n"
+	fputs("usage: cardbot play [--game GAME] [--players N] [--seed N]\n"
 	      "                    [--name NAME] [--data DIR] [--delay MS] [--json] [-v]\n"
 	      "\n"
 	      "Opens a table in the terminal: you against computer players, no server\n"
@@ -117,12 +118,20 @@ static void usage(FILE *f)
 	      "new GAME [PLAYERS] then opens another, seated and dealt like the first;\n"
 	      "quit, or the end of input, ends it all.\n"
 	      "\n"
-	      "  --game GAME   304 (the default), 304six (304 for six players), 304eight\n"
-	      "                (304 for eight), 304six24 (short 304 for six, 24 cards),\n"
-	      "                trump304 or rook\n"
-	      "  --players N   how many sit at the table, you and computer players: 4,\n"
-	      "                6 or 8 for 304, 2, 3 or 4 for trump304 (default: the\n"
-	      "                game's most)\n"
+	      "  --game GAME   one of these (the first is the default):\n",
+	      f);
+	const present *pr;
+	for (int i = 0; (pr = present_at(i)); i++) {
+		const game_def *d = pr->def;
+		fprintf(f, "                  %-10s %s, %d", d->name, text_line(&text_lang_en, pr->t_name), d->min_seats);
+		if (d->max_seats > d->min_seats)
+			fprintf(f, " to %d", d->max_seats);
+		fputs(" players\n", f);
+	}
+	fputs("  --players N   how many sit at the table, you and computer players\n"
+	      "                (default: the game's most); where a game is played at\n"
+	      "                other sizes by games of their own, N players opens the\n"
+	      "                one of that size (--game 304 --players 6 is 304six)\n"
 	      "  --seed N      every deck comes from this number, the same each run\n"
 	      "                (who deals first, and what computer players choose,\n"
 	      "                do not)\n"
@@ -198,7 +207,9 @@ int play_main(int argc, char **argv)
 	memset(&p, 0, sizeof p);
 	p.def = game_find(gname);
 	if (!p.def) {
-		fprintf(stderr, "play: there is no game '%s': 304, 304six, 304eight, 304six24, trump304 or rook\n", gname);
+		char names[256];
+		present_names(names, sizeof names, 0);
+		fprintf(stderr, "play: there is no game '%s': %s\n", gname, names);
 		return 64;
 	}
 	/* "--game 304 --players 6" is 304 for six, as "!new 304 6" is (8: for eight). */

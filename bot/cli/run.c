@@ -13,6 +13,7 @@
 #include "log.h"
 #include "loop.h"
 #include "matrix.h"
+#include "present.h"
 #include "run.h"
 #include "store.h"
 
@@ -256,12 +257,15 @@ static store *open_store(const config *cfg)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot run [-c FILE | --default]\n"
-	      "\n"
-	      "Connects to every network in the configuration and hosts 304 tables in\n"
-	      "their channels until stopped (SIGTERM or SIGINT say goodbye first).\n"
-	      "\n"
-	      "  -c, --config FILE  the configuration (see config/cardbot.cfg)\n"
+	char games[256];
+	present_names(games, sizeof games, 1);
+	fprintf(f, "usage: cardbot run [-c FILE | --default]\n"
+		"\n"
+		"Connects to every network in the configuration and hosts tables in their\n"
+		"channels until stopped (SIGTERM or SIGINT say goodbye first), of these\n"
+		"games: %s.\n"
+		"\n", games);
+	fputs("  -c, --config FILE  the configuration (see config/cardbot.cfg)\n"
 	      "  --default          the built-in one: IRC at 127.0.0.1:6667, channel #304\n"
 	      "  -h, --help         show this help\n"
 	      "\n"

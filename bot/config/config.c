@@ -204,7 +204,7 @@ static int check_game(struct schema_loader *L, const config_setting_t *s, const 
 	if (present_game(v) && strlen(v) < sizeof ((config_table *)0)->game)
 		return 0;
 	char q[SCHEMA_SHOWN_MAX * 4 + 8], names[128];
-	present_names(names, sizeof names);
+	present_names(names, sizeof names, 0);
 	schema_error(L, s, path, "%s is not a game: use %s", schema_shown(q, v), names);
 	return -1;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <strings.h>
 #include "present.h"
+#include "text_lang.h"
 
 /* The registry: every game a table can host. The first is the one a table
  * opens when nothing names another, and the game of table metas saved
@@ -24,7 +25,7 @@ const present *present_at(int i)
 	return i >= 0 && (size_t)i < sizeof presentations / sizeof presentations[0] ? presentations[i] : NULL;
 }
 
-void present_names(char *out, size_t len)
+void present_names(char *out, size_t len, int titles)
 {
 	int n = 0;
 	while (present_at(n))
@@ -33,8 +34,10 @@ void present_names(char *out, size_t len)
 	if (len)
 		out[0] = '\0';
 	for (int i = 0; i < n && o < len; i++) {
-		int k = snprintf(out + o, len - o, "%s\"%s\"", i == 0 ? "" : i == n - 1 ? " or " : ", ",
-				 present_at(i)->def->name);
+		const present *pr = present_at(i);
+		const char *name = titles ? text_line(&text_lang_en, pr->t_name) : pr->def->name;
+		int k = snprintf(out + o, len - o, titles ? "%s%s" : "%s\"%s\"",
+				 i == 0 ? "" : i < n - 1 ? ", " : titles ? " and " : " or ", name);
 		if (k < 0)
 			break;
 		o += (size_t)k;

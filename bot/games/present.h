@@ -7,14 +7,12 @@
  * computer player or a hint chooses, and how an action is written in a
  * record; its own commands (present.verbs, which the table's command
  * table takes), what replay, the match page, records and statistics show
- * of it. A new game is one engine module (engine/core/game.h's list, with
- * its options declared in game_def.options), its presentation here and
- * one line in present.c's registry; a benchmark entry of its own, if it
- * has figures of its own, is one more in bot/cli/bench_304.c's list. The
- * host reads records, options, pages and texts through this struct and
- * game.h, and names no game anywhere else (six-player 304's card
- * rendering in bot/cli/render.c and the "304" + six seats word in
- * table_game_word wait for the one-engine 304).
+ * of it. A new game is its engine folder, its presentation here (with
+ * its lines) and one line in each registry: docs/ENGINE.md, "Adding a
+ * game", lists them. The host reads records, options, pages and texts
+ * through this struct and game.h, and names no game anywhere else
+ * (six-player 304's card rendering in bot/cli/render.c and the "304" +
+ * six seats word in table_game_word wait for the one-engine 304).
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to
@@ -201,9 +199,11 @@ const present *present_find(const game_def *def);
 const present *present_by_verb(const char *word);
 /* The game of this record name that a table can host, or NULL. */
 const game_def *present_game(const char *name);
-/* "\"304\", \"304six\", \"trump304\" or \"rook\"": the games a table can host,
- * for a line that lists them (cut to len). */
-void present_names(char *out, size_t len);
+/* The games a table can host, in the registry's order, for a line that
+ * lists them (cut to len): their record names, "\"304\", \"304six\", ...
+ * or \"rook\"", or with titles their English titles, "304, 304 for six,
+ * ... and Rook" (--help). */
+void present_names(char *out, size_t len, int titles);
 /* The option named key of any game a table can host (the first game to
  * declare it), or NULL: what `set`, the configuration and a table's saved
  * settings accept. */

@@ -220,12 +220,63 @@ void named_events(table *t, const game_result *res)
 	/* What happened, then the hands it changed. */
 	if ((drew || revealed) && !t->set.brief)
 		table_flush(t);
-	g->hands_changed(t, drew, revealed);
+	int turn = table_turn(t);
+	if (drew)
+		for (int s = 0; s < t->nseats; s++)
+			if (s != turn)
+				table_send_hand(t, s);
+	if (g->hands_changed)
+		g->hands_changed(t, revealed);
+}
+
+void named_trick_cards(named_trick *out, int n, const uint8_t *seats, const uint8_t *cards, size_t size, int winner)
+{
+	out->n = n;
+	memcpy(out->seats, seats, size < sizeof out->seats ? size : sizeof out->seats);
+	memcpy(out->cards, cards, size < sizeof out->cards ? size : sizeof out->cards);
+	out->winner = (uint8_t)winner;
+}
+
+void named_verdict(table *t, const game_outcome *o)
+{
+	const present_named_game *g = t->pr->words;
+	if (o->made < 0 || o->bidder == GAME_NO_SEAT)
+		return;
+	char bid[16], pts[16];
+	snprintf(bid, sizeof bid, "%d", o->bid);
+	snprintf(pts, sizeof pts, "%d", o->points[g->points_by_bidder ? 0 : o->bidder & 1]);
+	table_say(t, o->made ? g->t_made : g->t_set, table_seat_name(t, o->bidder), bid, pts);
+}
+
+void named_state_of(const table *t, int s, named_state *x)
+{
+	const present_named_game *g = t->pr->words;
+	game_status st;
+	game_status_of(t->g, &st);
+	memset(x, 0, sizeof *x);
+	x->your_turn = st.turn == s;
+	if ((int)st.phase < g->nphases) {
+		x->phase = g->phases[st.phase].named;
+		x->t_waiting = g->phases[st.phase].t_waiting;
+	}
+	g->state(t, s, x);
+}
+
+/* A card by its position in seat s's hand as shown, or by its name; -1: neither. */
+static int parse_card(const table *t, int s, const char *w, const present_named_game *g)
+{
+	char *end;
+	long pos = strtol(w, &end, 10);
+	if (*end || end == w)
+		return g->card_word(w);
+	named_state x;
+	named_state_of(t, s, &x);
+	return pos < 1 || pos > 16 ? -1 : g->hand_at(t, s, x.hand, (int)pos);
 }
 
 static int card_arg(table *t, const char *user, int s, const char *w, const present_named_game *g)
 {
-	int c = g->parse_card(t, s, w);
+	int c = parse_card(t, s, w, g);
 	if (c < 0)
 		table_bad_card(t, user, w, g->t_bad_card);
 	return c;
@@ -450,8 +501,9 @@ static void state_text(table *t, strbuf *b, const named_state *x)
 /* The private hand line: where the game is, the hand with positions, what may be done. */
 int named_cards_held(const table *t, int s)
 {
-	const present_named_game *g = t->pr->words;
-	return __builtin_popcountll(g->held(t, s));
+	named_state x;
+	named_state_of(t, s, &x);
+	return __builtin_popcountll(x.hand);
 }
 
 void named_hand(table *t, int s)
@@ -460,13 +512,12 @@ void named_hand(table *t, int s)
 	char line[TABLE_LINE], st[TABLE_LINE], cards[TABLE_LINE], part[TABLE_LINE];
 	strbuf b, sb, cb;
 	named_state x;
-	memset(&x, 0, sizeof x);
-	g->state(t, s, &x);
+	named_state_of(t, s, &x);
 	sb_init(&sb, st, sizeof st);
 	state_text(t, &sb, &x);
 	game_legal l;
 	game_legal_of(t->g, s, &l);
-	uint64_t held = g->held(t, s);
+	uint64_t held = x.hand;
 	sb_init(&cb, cards, sizeof cards);
 	g->cards(t, s, &cb, held, 1);
 	sb_init(&b, line, sizeof line);

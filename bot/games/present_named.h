@@ -32,15 +32,24 @@ typedef struct named_state {
 	char trumps[64];        /* its word */
 	int pile;               /* Trump304: cards in the pile, 0: none */
 	int your_turn;
+	uint64_t hand;          /* the seat's cards */
 } named_state;
+
+/* What a game's phase shows in the hand line: NAMED_*, and for
+ * NAMED_WAITING the line that names the seat waited for. */
+typedef struct named_phase {
+	int named;
+	int t_waiting;
+} named_phase;
 
 typedef struct present_named_game {
 	/* One card, a suit (or colour: in the words of t's reader), in style (RENDER_*). */
 	void (*card)(strbuf *b, int c, int style);
 	void (*suit)(const table *t, strbuf *b, int x, int style);
-	/* A card as a player names it, by its code or its position in seat
-	 * s's hand as shown; -1 when it is neither. */
-	int (*parse_card)(const table *t, int s, const char *w);
+	/* A card as a player names it: the card at position pos (from 1)
+	 * of hand as seat s is shown it, or by its name; -1: none. */
+	int (*hand_at)(const table *t, int s, uint64_t hand, int pos);
+	int (*card_word)(const char *w);
 	int t_bad_card;           /* the line for a card word not understood */
 	int t_bid_usage;          /* "bid N (...)": a text id */
 	int t_bidding_won;        /* the line when the bidding is won (name, bid) */
@@ -50,22 +59,28 @@ typedef struct present_named_game {
 	int (*colour_parse)(const char *w);
 	char (*colour_letter)(int colour);
 	const char *(*colour_name)(int colour);
-	/* Seat s's view of where the deal stands; its hand; the cards of set
+	/* Seat s's view of where the deal stands (named_state_of fills in
+	 * its phase from phases, indexed by the game's phase, nphases of
+	 * them, and whose turn it is): the seat's hand, the bid, the seat
+	 * waited for, in play the trick and trumps; the cards of set
 	 * in its hand's order (numbered: with positions, as `play 3` reads
 	 * them); the parts of its hand line that only this game has, between
 	 * the hand and the cards it may play. */
 	void (*state)(const table *t, int s, named_state *out);
-	uint64_t (*held)(const table *t, int s);
+	const named_phase *phases;
+	int nphases;
 	void (*cards)(const table *t, int s, strbuf *b, uint64_t set, int numbered);
 	void (*hand_extras)(table *t, int s, const game_legal *l, strbuf *b);
 	/* The current trick (last 0) or the last one taken (last 1), as seat
 	 * s (-1: nobody seated) may see it. */
 	void (*trick)(const table *t, int s, int last, named_trick *out);
-	/* The words of a deal's end (the score included). */
+	/* The words of a deal's end after named_verdict's (the score included). */
 	void (*deal_end)(table *t);
-	/* After an action's events: hands that changed without their owner
-	 * acting (revealed: a trump was revealed in it). */
-	void (*hands_changed)(table *t, int drew, int revealed);
+	int t_made, t_set;        /* the verdict's lines: the bidder's side made or missed its bid (name, bid, points) */
+	/* After an action's events: a hand that changed without its owner
+	 * acting besides a draw's (named_events sends every hand but the
+	 * mover's after one); revealed: a trump was revealed. NULL: none. */
+	void (*hands_changed)(table *t, int revealed);
 	/* Trump304's cut: a played card with flags bit 0 cuts (said so). */
 	int cut_flag;
 	int t_terms;              /* the line of the match's terms, after who plays whom */
@@ -77,6 +92,14 @@ typedef struct present_named_game {
 } present_named_game;
 
 int named_can(const table *t, const game_legal *l, const char *name);
+/* The cards of a trick into out (the first n of seats and cards, each of
+ * size bytes), and the winner of a trick taken. */
+void named_trick_cards(named_trick *out, int n, const uint8_t *seats, const uint8_t *cards, size_t size, int winner);
+/* "ann bid 160 and took 170: made", from the deal's end (t_made, t_set):
+ * what every such game says first at the end of a deal. */
+void named_verdict(table *t, const game_outcome *o);
+/* Where the deal stands as seat s may see it (present_named_game.state). */
+void named_state_of(const table *t, int s, named_state *x);
 /* "ann & cat 12, ben & dev -12": each side's score. */
 void named_scores(const table *t, char *buf, size_t len);
 

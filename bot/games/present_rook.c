@@ -126,18 +126,17 @@ static void colour_text(const table *t, strbuf *b, int x, int style)
 	rook_colour_word(b, x, colour_words(table_reader_now(t), x), style);
 }
 
-static int parse_card(const table *t, int s, const char *w)
+/* Trumps come last in a hand once the colour is named (rook_order). */
+static int hand_at(const table *t, int s, uint64_t hand, int pos)
 {
-	char *end;
-	long pos = strtol(w, &end, 10);
 	rook_view v;
 	game_view(t->g, s, &v);
-	if (!*end && end != w) {
-		if (pos < 1 || pos > 16)
-			return -1;
-		return rook_hand_at(v.hand, v.trump, (int)pos);
-	}
-	uint8_t c = t->gdef->card_parse(w);
+	return rook_hand_at(hand, v.trump, pos);
+}
+
+static int card_word(const char *w)
+{
+	uint8_t c = rook_parse(w);
 	return c == GAME_NO_CARD ? -1 : c;
 }
 
@@ -150,28 +149,16 @@ static void trick(const table *t, int s, int last, named_trick *out)
 	out->bid = v.bid;
 	out->bidder = v.bidder;
 	out->trick_no = v.trick_no;
-	if (last) {
-		out->n = v.last_trick.n;
-		memcpy(out->seats, v.last_trick.seat, sizeof v.last_trick.seat);
-		memcpy(out->cards, v.last_trick.card, sizeof v.last_trick.card);
-		out->winner = v.last_trick.winner;
-	} else {
-		out->n = v.phase == ROOK_PHASE_PLAY ? v.trick.n : 0;
-		memcpy(out->seats, v.trick.seat, sizeof v.trick.seat);
-		memcpy(out->cards, v.trick.card, sizeof v.trick.card);
-	}
+	const rook_trick *k = last ? &v.last_trick : &v.trick;
+	named_trick_cards(out, last || v.phase == ROOK_PHASE_PLAY ? k->n : 0, k->seat, k->card, sizeof k->seat,
+			  last ? k->winner : 0);
 }
 
 static void deal_end(table *t)
 {
 	game_outcome o;
 	game_outcome_of(t->g, &o);
-	if (o.made >= 0 && o.bidder != GAME_NO_SEAT) {
-		char bid[16], pts[16];
-		snprintf(bid, sizeof bid, "%d", o.bid);
-		snprintf(pts, sizeof pts, "%d", o.points[o.bidder & 1]);
-		table_say(t, o.made ? T_G_ROOK_MADE : T_G_ROOK_SET, table_seat_name(t, o.bidder), bid, pts);
-	}
+	named_verdict(t, &o);
 	char x[TEAM_TEXT], y[TEAM_TEXT], sc[64];
 	table_side_names(t, 0, x, sizeof x);
 	table_side_names(t, 1, y, sizeof y);
@@ -179,52 +166,28 @@ static void deal_end(table *t)
 	table_say(t, T_G_ROOK_SCORE, x, y, sc);
 }
 
-static void hands_changed(table *t, int drew, int revealed)
-{
-	(void)revealed;
-	int turn = table_turn(t);
-	if (drew)
-		for (int s = 0; s < t->nseats; s++)
-			if (s != turn)
-				table_send_hand(t, s);
-}
+static const named_phase phases[ROOK_PHASE_COUNT] = {
+	[ROOK_PHASE_BID] = { NAMED_BIDDING, 0 },
+	[ROOK_PHASE_DISCARD] = { NAMED_WAITING, T_G_STATE_DISCARD },
+	[ROOK_PHASE_TRUMP] = { NAMED_WAITING, T_G_STATE_TRUMP },
+	[ROOK_PHASE_PLAY] = { NAMED_PLAYING, 0 },
+};
 
+/* The bidder is waited for, and in play names the trump colour. */
 static void state(const table *t, int s, named_state *x)
 {
 	rook_view v;
 	game_view(t->g, s, &v);
-	x->your_turn = v.turn == s;
+	x->hand = v.hand;
 	x->bid = v.bid;
-	x->bidder = v.bidder;
-	switch (v.phase) {
-	case ROOK_PHASE_BID:
-		x->phase = NAMED_BIDDING;
-		break;
-	case ROOK_PHASE_DISCARD:
-	case ROOK_PHASE_TRUMP:
-		x->phase = NAMED_WAITING;
-		x->t_waiting = v.phase == ROOK_PHASE_DISCARD ? T_G_STATE_DISCARD : T_G_STATE_TRUMP;
-		x->waiting = v.bidder;
-		break;
-	case ROOK_PHASE_PLAY: {
-		x->phase = NAMED_PLAYING;
-		x->trick_no = v.trick_no;
+	x->bidder = x->waiting = v.bidder;
+	x->trick_no = v.trick_no;
+	if (x->phase == NAMED_PLAYING) {
 		x->t_trumps = T_STATE_TRUMPS;
 		strbuf cb;
 		sb_init(&cb, x->trumps, sizeof x->trumps);
 		rook_colour_text(&cb, v.trump, table_style_of(t, s));
-		break;
 	}
-	default:
-		x->phase = NAMED_BETWEEN;
-	}
-}
-
-static uint64_t held(const table *t, int s)
-{
-	rook_view v;
-	game_view(t->g, s, &v);
-	return v.hand;
 }
 
 /* A hand shows trumps last once the colour is named. */
@@ -240,9 +203,11 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 {
 	char cs[TABLE_LINE], part[TABLE_LINE];
 	if (named_can(t, l, "discard")) {
+		named_state x;
+		named_state_of(t, s, &x);
 		strbuf cb;
 		sb_init(&cb, cs, sizeof cs);
-		rook_hand_text(&cb, l->cards & held(t, s), -1, table_style_of(t, s), 0);
+		rook_hand_text(&cb, l->cards & x.hand, -1, table_style_of(t, s), 0);
 		sb_add(b, table_txt(t, part, sizeof part, T_G_HAND_DISCARD, cs, NULL, NULL));
 	}
 	if (named_can(t, l, "trump"))
@@ -251,14 +216,14 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 
 static const present_named_game words = {
 	/* the hand line */
-	.state = state, .held = held, .cards = cards, .hand_extras = hand_extras,
+	.state = state, .phases = phases, .nphases = ROOK_PHASE_COUNT, .cards = cards, .hand_extras = hand_extras,
 	/* cards and suits */
-	.card = card_text, .suit = colour_text, .parse_card = parse_card, .t_bad_card = T_G_BAD_ROOK_CARD,
+	.card = card_text, .suit = colour_text, .hand_at = hand_at, .card_word = card_word, .t_bad_card = T_G_BAD_ROOK_CARD,
 	/* bidding and the trump */
 	.t_bid_usage = T_USAGE_BID_ROOK, .t_bidding_won = T_G_NEST, .t_turn_trump = T_G_TURN_COLOUR,
 	.colour_parse = rook_colour_parse, .colour_letter = rook_colour_letter, .colour_name = rook_colour_name,
 	/* tricks and the end of a deal */
-	.trick = trick, .deal_end = deal_end, .hands_changed = hands_changed, .t_terms = T_G_ROOK_TERMS,
+	.trick = trick, .deal_end = deal_end, .t_made = T_G_ROOK_MADE, .t_set = T_G_ROOK_SET, .t_terms = T_G_ROOK_TERMS,
 };
 
 /* 004: "Tricks taken may not be reviewed by any player until the end of

@@ -13,20 +13,17 @@
 static void card_text(strbuf *b, int c, int style) { render_card(b, (card)c, style); }
 static void suit_text(const table *t, strbuf *b, int x, int style) { (void)style; sb_add(b, text_suit(table_reader_now(t), x)); }
 
-static int parse_card(const table *t, int s, const char *w)
+static int hand_at(const table *t, int s, uint64_t hand, int pos)
 {
-	char *end;
-	long pos = strtol(w, &end, 10);
-	t304_view v;
-	game_view(t->g, s, &v);
-	card c;
-	if (!*end && end != w) {
-		if (pos < 1 || pos > 16)
-			return -1;
-		c = render_hand_at((cardset)v.hand, (int)pos);
-	} else {
-		c = render_parse_card(w);
-	}
+	(void)t;
+	(void)s;
+	card c = render_hand_at((cardset)hand, pos);
+	return c == CARD_NONE ? -1 : c;
+}
+
+static int card_word(const char *w)
+{
+	card c = render_parse_card(w);
 	return c == CARD_NONE ? -1 : c;
 }
 
@@ -39,16 +36,9 @@ static void trick(const table *t, int s, int last, named_trick *out)
 	out->bid = v.bid;
 	out->bidder = v.bidder;
 	out->trick_no = v.trick_no;
-	if (last) {
-		out->n = v.last_trick.n;
-		memcpy(out->seats, v.last_trick.seat, sizeof v.last_trick.seat);
-		memcpy(out->cards, v.last_trick.card, sizeof v.last_trick.card);
-		out->winner = v.last_trick.winner;
-	} else {
-		out->n = v.phase == T304_PHASE_PLAY ? v.trick.n : 0;
-		memcpy(out->seats, v.trick.seat, sizeof v.trick.seat);
-		memcpy(out->cards, v.trick.card, sizeof v.trick.card);
-	}
+	const t304_trick *k = last ? &v.last_trick : &v.trick;
+	named_trick_cards(out, last || v.phase == T304_PHASE_PLAY ? k->n : 0, k->seat, k->card, sizeof k->seat,
+			  last ? k->winner : 0);
 }
 
 /* Who paid whom in the last deal, as a scorer says it: "5 tokens from ann
@@ -78,12 +68,7 @@ static void deal_end(table *t)
 {
 	game_outcome o;
 	game_outcome_of(t->g, &o);
-	if (o.made >= 0 && o.bidder != GAME_NO_SEAT) {
-		char bid[16], pts[16];
-		snprintf(bid, sizeof bid, "%d", o.bid);
-		snprintf(pts, sizeof pts, "%d", o.points[0]);
-		table_say(t, o.made ? T_MADE : T_FAILED, table_seat_name(t, o.bidder), bid, pts);
-	}
+	named_verdict(t, &o);
 	/* The losers pay the winners (002, 3.0): who paid whom, then the running totals. */
 	char a[TABLE_LINE], paid[TABLE_LINE];
 	named_scores(t, a, sizeof a);
@@ -94,42 +79,35 @@ static void deal_end(table *t)
 }
 
 /* The trumper's hand changes when the trump card goes back to it. */
-static void hands_changed(table *t, int drew, int revealed)
+static void hands_changed(table *t, int revealed)
 {
-	int turn = table_turn(t);
-	if (drew)
-		for (int s = 0; s < t->nseats; s++)
-			if (s != turn)
-				table_send_hand(t, s);
 	if (revealed && t->g) {
 		t304_view v;
 		game_view(t->g, 0, &v);
-		if (v.trumper != turn)
+		if (v.trumper != table_turn(t))
 			table_send_hand(t, v.trumper);
 	}
 }
 
-/* "trick 3, spades led, trumps hidden, bid 160 by ann" for seat s. */
+static const named_phase phases[T304_PHASE_COUNT] = {
+	[T304_PHASE_BID] = { NAMED_BIDDING, 0 },
+	[T304_PHASE_TRUMP] = { NAMED_WAITING, T_G_STATE_TRUMP },
+	[T304_PHASE_EXCHANGE] = { NAMED_WAITING, T_G_STATE_EXCHANGE },
+	[T304_PHASE_PLAY] = { NAMED_PLAYING, 0 },
+};
+
+/* "trick 3, spades led, trumps hidden, bid 160 by ann" for seat s: the
+ * trumper is waited for and plays the contract. */
 static void state(const table *t, int s, named_state *x)
 {
 	t304_view v;
 	game_view(t->g, s, &v);
-	x->your_turn = v.turn == s;
+	x->hand = v.hand;
 	x->bid = v.bid;
 	x->bidder = v.bidder;
-	switch (v.phase) {
-	case T304_PHASE_BID:
-		x->phase = NAMED_BIDDING;
-		break;
-	case T304_PHASE_TRUMP:
-	case T304_PHASE_EXCHANGE:
-		x->phase = NAMED_WAITING;
-		x->t_waiting = v.phase == T304_PHASE_TRUMP ? T_G_STATE_TRUMP : T_G_STATE_EXCHANGE;
-		x->waiting = v.trumper;
-		break;
-	case T304_PHASE_PLAY:
-		x->phase = NAMED_PLAYING;
-		x->trick_no = v.trick_no;
+	x->waiting = v.trumper;
+	x->trick_no = v.trick_no;
+	if (x->phase == NAMED_PLAYING) {
 		x->bidder = v.trumper;
 		x->led = v.trick.n ? text_suit(table_reader_now(t), card_suit(v.trick.card[0])) : NULL;
 		if (v.revealed || (s == v.trumper && v.trump_suit >= 0)) {
@@ -139,17 +117,7 @@ static void state(const table *t, int s, named_state *x)
 			x->t_trumps = T_STATE_TRUMP_HIDDEN;
 		}
 		x->pile = v.npile;
-		break;
-	default:
-		x->phase = NAMED_BETWEEN;
 	}
-}
-
-static uint64_t held(const table *t, int s)
-{
-	t304_view v;
-	game_view(t->g, s, &v);
-	return v.hand;
 }
 
 static void cards(const table *t, int s, strbuf *b, uint64_t set, int numbered)
@@ -184,13 +152,14 @@ static void hand_extras(table *t, int s, const game_legal *l, strbuf *b)
 
 static const present_named_game words = {
 	/* the hand line */
-	.state = state, .held = held, .cards = cards, .hand_extras = hand_extras,
+	.state = state, .phases = phases, .nphases = T304_PHASE_COUNT, .cards = cards, .hand_extras = hand_extras,
 	/* cards and suits */
-	.card = card_text, .suit = suit_text, .parse_card = parse_card, .t_bad_card = T_BAD_CARD,
+	.card = card_text, .suit = suit_text, .hand_at = hand_at, .card_word = card_word, .t_bad_card = T_BAD_CARD,
 	/* bidding and the trump */
 	.t_bid_usage = T_USAGE_BID_T304, .t_bidding_won = T_BIDDING_WON, .t_turn_trump = T_G_TURN_TRUMP,
 	/* tricks and the end of a deal */
-	.trick = trick, .deal_end = deal_end, .hands_changed = hands_changed, .cut_flag = 1,
+	.trick = trick, .deal_end = deal_end, .t_made = T_MADE, .t_set = T_FAILED,
+	.hands_changed = hands_changed, .cut_flag = 1,
 	.t_terms = T_G_T304_TERMS, .payments = payments_text, .points_by_bidder = 1,
 };
 

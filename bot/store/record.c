@@ -573,7 +573,7 @@ static int parse_top(json_object *top, record *rec, char err[RECORD_ERR_MAX])
 	const game_def *def = strlen(gname) == (size_t)json_object_get_string_len(v) ? present_game(gname) : NULL;
 	if (!def) {
 		char names[128];
-		present_names(names, sizeof names);
+		present_names(names, sizeof names, 0);
 		return fail(err, "game: %s is not a game cardbot knows; expected %s",
 			    quote(q, gname, (size_t)json_object_get_string_len(v)), names);
 	}

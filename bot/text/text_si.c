@@ -361,10 +361,10 @@ const char *const text_si_lines[T_COUNT] = {
 	[T_PRIVATE_ONE_WAY] = "මෙහි මගේ පෞද්ගලික පණිවිඩ ඔබට එන්නේ එක විදියකට විතරයි, ඒ නිසා තෝරන්න දෙයක් නැහැ.",
 	[T_HANDS_AS_MSG] = "{1}: ඔබේ කාඩ් {2} ගෙන් පෞද්ගලික පණිවිඩ ලෙස, තමන්ගේම කවුළුවක එනවා (ඒ වෙනුවට notice ලෙස {3}private notice).",
 	[T_HANDS_AS_NOTICE] = "{1}: ඔබේ කාඩ් {2} ගෙන් notice ලෙස එනවා, irssi සහ weechat ඒවා තත්ත්ව කවුළුවේ පෙන්වනවා (තමන්ගේම කවුළුවකට {3}private msg).",
-	/* Each game's own lines (bot/games/present_<game>_si.inc). */
-#include "present_304_si.inc"
-#include "present_t304_si.inc"
-#include "present_rook_si.inc"
+	/* Each game's own lines (bot/games/present_<game>_si.inc), as the
+	 * registry bot/games/present_texts.h names them. */
+#define PRESENT_TEXTS_IN(game) STR(present_##game##_si.inc)
+#include "present_texts.h"
 };
 
 const text_lang text_lang_si = { "si", "\xe0\xb7\x83\xe0\xb7\x92\xe0\xb6\x82\xe0\xb7\x84\xe0\xb6\xbd",

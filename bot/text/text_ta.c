@@ -375,10 +375,10 @@ const char *const text_ta_lines[T_COUNT] = {
 	[T_PRIVATE_ONE_WAY] = "இங்கே என் தனிச் செய்திகள் உங்களை ஒரே வழியில்தான் அடையும், எனவே தெரிவுசெய்ய எதுவும் இல்லை.",
 	[T_HANDS_AS_MSG] = "{1}: உங்கள் சீட்டுகள் {2}-இடமிருந்து தனிச் செய்திகளாக, தனக்கென ஒரு சாளரத்தில் வரும் (பதிலாக notice-களுக்கு {3}private notice).",
 	[T_HANDS_AS_NOTICE] = "{1}: உங்கள் சீட்டுகள் {2}-இடமிருந்து notice-களாக வரும், irssi, weechat அவற்றை நிலைச் சாளரத்தில் காட்டும் (தனக்கென ஒரு சாளரத்துக்கு {3}private msg).",
-	/* Each game's own lines (bot/games/present_<game>_ta.inc). */
-#include "present_304_ta.inc"
-#include "present_t304_ta.inc"
-#include "present_rook_ta.inc"
+	/* Each game's own lines (bot/games/present_<game>_ta.inc), as the
+	 * registry bot/games/present_texts.h names them. */
+#define PRESENT_TEXTS_IN(game) STR(present_##game##_ta.inc)
+#include "present_texts.h"
 };
 
 const text_lang text_lang_ta = { "ta", "\xe0\xae\xa4\xe0\xae\xae\xe0\xae\xbf\xe0\xae\xb4\xe0\xaf\x8d",

@@ -24,6 +24,19 @@ int card_points(card c) { return rank_points[card_rank(c)]; }
 #define SUIT_PTS64(x) SUIT_PTS16(x), SUIT_PTS16((x) + 16), SUIT_PTS16((x) + 32), SUIT_PTS16((x) + 48)
 const uint8_t card_suit_points[256] = { SUIT_PTS64(0), SUIT_PTS64(64), SUIT_PTS64(128), SUIT_PTS64(192) };
 
+card cardset_cheapest_longest(cardset s, int tsuit, int floor)
+{
+	int len = floor, best = 0;
+	for (int x = 0; x < SUIT_COUNT; x++) {
+		int k = cardset_count(s & suit_mask(x)) - (x == tsuit) * 8;
+		if ((s & suit_mask(x)) && k > len) {
+			len = k;
+			best = x;
+		}
+	}
+	return cardset_cheapest(s & suit_mask(best), tsuit);
+}
+
 card cardset_cheapest(cardset s, int tsuit)
 {
 	card best = CARD_NONE;

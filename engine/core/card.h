@@ -67,6 +67,11 @@ static inline int cardset_points(cardset s)
  * first, then the highest). */
 card cardset_cheapest(cardset s, int tsuit);
 card cardset_dearest(cardset s, int tsuit);
+/* The lead from a hand with no master to lead: the cheapest card of the
+ * longest suit in s (a trump counts eight shorter); a suit counts only
+ * when longer than floor (-100: every held suit; -1: a suit of trumps
+ * alone never does), and suit 0 when none counts. */
+card cardset_cheapest_longest(cardset s, int tsuit, int floor);
 
 /* Writes the two-character code ("JS", "TH") and a NUL into out[3]. */
 void card_code(card c, char out[3]);

@@ -1,7 +1,10 @@
-/* game.c: the common game interface over 304, Trump304 and Rook. */
+/* game.c: the common game interface: the registry of games (game_find),
+ * the generic driver, and 304's adapter at every table size (Trump304's and
+ * Rook's are in their folders: engine/<game>/<game>_game.c). */
 #include <stdlib.h>
 #include <string.h>
 #include "game.h"
+#include "game_adapt.h"
 #include "names.h"
 #include "g304.h"
 #include "g304_ai.h"
@@ -9,95 +12,7 @@
 #include "g304_simple.h"
 #include "g304six.h"
 #include "g304_options.h"
-#include "t304.h"
-#include "t304_ai.h"
 #include "g304_ai_wide.h"
-#include "t304_simple.h"
-#include "rook.h"
-#include "rook_ai.h"
-#include "rook_simple.h"
-
-/* ---- shared helpers ---- */
-
-static uint8_t action_card(const game_action *a, int i)
-{
-	return i < a->ncards && i < GAME_ACTION_CARDS ? a->cards[i] : GAME_NO_CARD;
-}
-
-static void action_clear(game_action *a, int type, int seat)
-{
-	memset(a, 0, sizeof *a);
-	a->type = (uint8_t)type;
-	a->seat = (uint8_t)seat;
-	for (int i = 0; i < GAME_ACTION_CARDS; i++)
-		a->cards[i] = GAME_NO_CARD;
-}
-
-static void action_card_set(game_action *a, uint8_t c)
-{
-	if (c != GAME_NO_CARD) {
-		a->cards[0] = c;
-		a->ncards = 1;
-	}
-}
-
-/* A game's answer in the common form (one event type serves both). */
-_Static_assert(PLAY_EVENTS_MAX <= GAME_EVENTS_MAX, "a game's events fit a game_result");
-static void result_copy(game_result *out, const play_result *in)
-{
-	if (!out)
-		return;
-	out->err = in->err;
-	out->a = in->a;
-	out->b = in->b;
-	out->nevents = in->nevents;
-	memcpy(out->events, in->events, sizeof in->events[0] * (size_t)in->nevents);
-}
-
-/* ---- the adapters every game has alike ----
- *
- * Each game P keeps its own types and functions under one naming scheme:
- * P_action, P_view, P_legal; P_deal, P_apply, P_view_of, P_legal_of and its
- * simple computer player P_simple_action, which decides from the seat's
- * view and legal moves alone. game.c converts P's actions with
- * game_action_to_P and game_action_from_P. GAME_ADAPTERS(P, timer) writes
- * the adapters that differ between games only in those names: deal, apply,
- * view, random_action (timer: the game's random move for a seat, typed) and
- * bot_action.
- */
-#define GAME_ADAPTERS(P, timer) \
-	static int game_##P##_deal(void *st, const uint8_t *deck) { return P##_deal(st, deck); } \
-	static int game_##P##_apply(void *st, const game_action *a, game_result *res) \
-	{ \
-		P##_action x; \
-		play_result r; \
-		game_action_to_##P(a, &x); \
-		int err = P##_apply(st, &x, &r); \
-		result_copy(res, &r); \
-		return err; \
-	} \
-	static void game_##P##_view(const void *st, int seat, void *out) { P##_view_of(st, seat, out); } \
-	static int game_##P##_random(const void *st, int seat, rng *r, game_action *out) \
-	{ \
-		P##_action x; \
-		if (!timer(st, seat, r, &x)) \
-			return 0; \
-		game_action_from_##P(&x, out); \
-		return 1; \
-	} \
-	static int game_##P##_bot(const void *st, int seat, rng *r, game_action *out) \
-	{ \
-		P##_view v; \
-		P##_legal l; \
-		P##_action x; \
-		(void)r; \
-		P##_view_of(st, seat, &v); \
-		P##_legal_of(st, seat, &l); \
-		if (!P##_simple_action(&v, &l, &x)) \
-			return 0; \
-		game_action_from_##P(&x, out); \
-		return 1; \
-	}
 
 /* ---- 304 ---- */
 
@@ -138,11 +53,7 @@ static int game_g304six24_init(void *st, int nseats, int dealer, const void *rul
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	GAME_ACTION_TO(a, x);
 	for (int i = 0; i < G304_TRICKS; i++)
 		x->order[i] = CARD_NONE;
 	if (a->type == G304_ACT_CAPS) {
@@ -194,31 +105,15 @@ static void legal_304_back(const game_legal *gl, uint16_t *acts, uint16_t *bid_m
 static void status_304(int phase, int turn, int dealer, int nseats, int winner, int deal_no, const int8_t tokens[2],
 		       game_status *out)
 {
-	memset(out, 0, sizeof *out);
-	out->phase = phase;
-	out->turn = turn;
-	out->dealer = dealer;
-	out->nseats = nseats;
-	out->needs_deal = phase == G304_PHASE_DEAL;
-	out->over = phase == G304_PHASE_OVER;
-	out->winner = winner;
-	out->nsides = 2;
-	out->deal_no = deal_no;
+	game_status_head(out, phase, G304_PHASE_DEAL, G304_PHASE_OVER, turn, dealer, nseats, winner, deal_no, 2);
 	out->score[0] = tokens[0];
 	out->score[1] = tokens[1];
 }
 
 static void outcome_304(const g304_deal_end *e, int bank, game_outcome *o)
 {
-	memset(o, 0, sizeof *o);
-	o->ended = e->outcome != G304_OUTCOME_NONE;
-	o->outcome = g304_outcome_name(e->outcome);
-	o->bidder = e->trumper;
-	o->bid = e->bid;
-	o->made = e->made;
-	o->points[0] = e->points[0];
-	o->points[1] = e->points[1];
-	o->nsides = 2;
+	game_outcome_head(o, e->outcome != G304_OUTCOME_NONE, g304_outcome_name(e->outcome), e->trumper, e->bid, e->made,
+			  e->points[0], e->points[1], 2);
 	for (int t = 0; t < 2; t++) {
 		o->change[t] = (bank ? 0 : e->paid[!t]) - e->paid[t];
 		o->score[t] = e->tokens[t];
@@ -328,212 +223,6 @@ const game_def *game_304_seats(const game_def *def, int nseats)
 			return sizes_304[i];
 	return def;
 }
-
-/* ---- Trump304 ---- */
-
-static int game_t304_init(void *st, int nseats, int dealer, const void *rules)
-{
-	(void)rules;
-	return t304_init(st, nseats, dealer) == T304_ERR_OK ? 0 : 1;
-}
-
-static void game_action_to_t304(const game_action *a, t304_action *x)
-{
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
-	x->put[0] = x->put[1] = CARD_NONE;
-	if (a->type == T304_ACT_EXCHANGE && a->ncards == 2) {
-		x->put[0] = a->cards[0];
-		x->put[1] = a->cards[1];
-	}
-}
-
-static void game_action_from_t304(const t304_action *x, game_action *out)
-{
-	action_clear(out, x->type, x->seat);
-	out->value = x->value;
-	if (x->type == T304_ACT_EXCHANGE) {
-		out->cards[0] = x->put[0];
-		out->cards[1] = x->put[1];
-		out->ncards = 2;
-	} else {
-		action_card_set(out, x->card);
-	}
-}
-
-GAME_ADAPTERS(t304, t304_random_action)
-
-static void game_t304_legal(const void *st, int seat, game_legal *out)
-{
-	t304_legal l;
-	t304_legal_of(st, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min;
-	out->bid_max = l.bid_max;
-	out->cards = l.cards;
-}
-
-static void game_t304_status(const void *st, game_status *out)
-{
-	const t304 *g = st;
-	memset(out, 0, sizeof *out);
-	out->phase = g->phase;
-	out->turn = g->turn;
-	out->dealer = g->dealer;
-	out->nseats = g->nseats;
-	out->needs_deal = g->phase == T304_PHASE_DEAL;
-	out->winner = -1;
-	out->nsides = (uint8_t)t304_nsides(g);
-	out->deal_no = g->deal_no;
-	for (int s = 0; s < out->nsides; s++)
-		out->score[s] = g->tokens[s];
-}
-
-static void game_t304_outcome(const void *st, game_outcome *o)
-{
-	const t304_deal_end *e = &((const t304 *)st)->last;
-	memset(o, 0, sizeof *o);
-	o->ended = e->outcome != T304_OUTCOME_NONE;
-	o->outcome = t304_outcome_name(e->outcome);
-	o->bidder = e->trumper;
-	o->bid = e->bid;
-	o->made = e->made;
-	o->points[0] = e->points[0];
-	o->points[1] = e->points[1];
-	o->nsides = e->nsides;
-	for (int s = 0; s < e->nsides && s < GAME_MAX_SIDES; s++) {
-		o->change[s] = e->change[s];
-		o->score[s] = e->tokens[s];
-	}
-}
-
-static int game_t304_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
-			game_action *out)
-{
-	t304_legal l;
-	memset(&l, 0, sizeof l);
-	l.acts = (uint16_t)gl->acts;
-	l.bid_min = gl->bid_min;
-	l.bid_max = gl->bid_max;
-	l.can_pass = gl->acts >> T304_ACT_PASS & 1;
-	l.cards = gl->cards;
-	t304_action x;
-	if (!t304_ai_action(view, &l, p, st, &x))
-		return 0;
-	game_action_from_t304(&x, out);
-	return 1;
-}
-
-const game_def game_def_trump304 = {
-	"trump304", 2, 4, CARD_COUNT, sizeof(t304), sizeof(t304_view),
-	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
-	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
-	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai, NULL,
-};
-
-/* ---- Rook ---- */
-
-static int game_rook_init(void *st, int nseats, int dealer, const void *rules)
-{
-	(void)rules;
-	if (nseats != ROOK_SEATS || dealer < 0 || dealer >= ROOK_SEATS)
-		return 1;
-	rook_init(st, dealer);
-	return 0;
-}
-
-static void game_action_to_rook(const game_action *a, rook_action *x)
-{
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
-}
-
-static void game_action_from_rook(const rook_action *x, game_action *out)
-{
-	action_clear(out, x->type, x->seat);
-	out->value = x->value;
-	if (x->type == ROOK_ACT_DISCARD || x->type == ROOK_ACT_PLAY)
-		action_card_set(out, x->card);
-}
-
-GAME_ADAPTERS(rook, rook_random_action)
-
-static void game_rook_legal(const void *st, int seat, game_legal *out)
-{
-	rook_legal l;
-	rook_legal_of(st, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min;
-	out->bid_max = l.bid_min ? ROOK_MAX_BID : 0;
-	out->cards = l.cards;
-}
-
-static void game_rook_status(const void *st, game_status *out)
-{
-	const rook *g = st;
-	memset(out, 0, sizeof *out);
-	out->phase = g->phase;
-	out->turn = g->turn;
-	out->dealer = g->dealer;
-	out->nseats = ROOK_SEATS;
-	out->needs_deal = g->phase == ROOK_PHASE_DEAL;
-	out->over = g->phase == ROOK_PHASE_OVER;
-	out->winner = g->winner;
-	out->nsides = 2;
-	out->deal_no = g->deal_no;
-	out->score[0] = g->score[0];
-	out->score[1] = g->score[1];
-}
-
-static void game_rook_outcome(const void *st, game_outcome *o)
-{
-	const rook_hand_end *e = &((const rook *)st)->last;
-	memset(o, 0, sizeof *o);
-	o->ended = e->scored;
-	o->outcome = e->scored ? "scored" : "none";
-	o->bidder = e->scored ? e->bidder : GAME_NO_SEAT;
-	o->bid = e->bid;
-	o->made = e->scored ? e->made : -1;
-	o->points[0] = e->points[0];
-	o->points[1] = e->points[1];
-	o->nsides = 2;
-	for (int t = 0; t < 2; t++) {
-		o->change[t] = e->delta[t];
-		o->score[t] = e->score[t];
-	}
-}
-
-static int game_rook_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
-			game_action *out)
-{
-	rook_legal l;
-	memset(&l, 0, sizeof l);
-	l.acts = (uint16_t)gl->acts;
-	l.bid_min = gl->bid_min;
-	l.cards = gl->cards;
-	rook_action x;
-	if (!rook_ai_action(view, &l, p, st, &x))
-		return 0;
-	game_action_from_rook(&x, out);
-	return 1;
-}
-
-const game_def game_def_rook = {
-	"rook", 4, 4, ROOK_CARDS, sizeof(rook), sizeof(rook_view),
-	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
-	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
-	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai, NULL,
-};
 
 /* ---- the interface ---- */
 

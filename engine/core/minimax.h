@@ -194,4 +194,29 @@ static inline cardset minimax_runs(cardset legal, cardset own, cardset others, c
 	return keep;
 }
 
+/* The moves a search player weighs in play (304's and Trump304's sampled
+ * search): the cards of `cards` from the lowest, then CARD_NONE for the
+ * one move that is no card (304's open, Trump304's reveal) when `other`;
+ * at most max in all. Returns how many. */
+static inline int minimax_moves(uint64_t cards, int other, card *moves, int max)
+{
+	int n = 0;
+	for (; cards && n < max - 1; cards &= cards - 1)
+		moves[n++] = (card)__builtin_ctzll(cards);
+	if (other)
+		moves[n++] = CARD_NONE;
+	return n;
+}
+
+/* The move whose summed value over the samples is highest: the first of
+ * those within 1e-9 of each other. */
+static inline int minimax_best(const double *sum, int n)
+{
+	int best = 0;
+	for (int m = 1; m < n; m++)
+		if (sum[m] > sum[best] + 1e-9)
+			best = m;
+	return best;
+}
+
 #endif

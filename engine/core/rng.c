@@ -46,16 +46,30 @@ uint32_t rng_below(rng *r, uint32_t n)
 	return (uint32_t)(m >> 32);
 }
 
+void rng_shuffle_in(rng *r, uint8_t *c, int n)
+{
+	for (int i = n - 1; i > 0; i--) {
+		uint32_t j = rng_below(r, (uint32_t)i + 1);
+		uint8_t t = c[i];
+		c[i] = c[j];
+		c[j] = t;
+	}
+}
+
 void rng_shuffle(rng *r, uint8_t *deck, int n)
 {
 	for (int i = 0; i < n; i++)
 		deck[i] = (uint8_t)i;
-	for (int i = n - 1; i > 0; i--) {
-		uint32_t j = rng_below(r, (uint32_t)i + 1);
-		uint8_t t = deck[i];
-		deck[i] = deck[j];
-		deck[j] = t;
-	}
+	rng_shuffle_in(r, deck, n);
+}
+
+int rng_shuffle_set(rng *r, uint64_t set, uint8_t *out)
+{
+	int n = 0;
+	for (; set; set &= set - 1)
+		out[n++] = (uint8_t)__builtin_ctzll(set);
+	rng_shuffle_in(r, out, n);
+	return n;
 }
 
 void rng_shuffle_deck(rng *r, card deck[CARD_COUNT]) { rng_shuffle(r, deck, CARD_COUNT); }

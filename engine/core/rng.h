@@ -16,6 +16,11 @@ uint32_t rng_below(rng *r, uint32_t n);
 /* Fills deck with the numbers 0..n-1 in a uniformly random order
  * (Fisher-Yates, one rng_below a card from the last down). */
 void rng_shuffle(rng *r, uint8_t *deck, int n);
+/* Puts the n values of c in a uniformly random order, as rng_shuffle does. */
+void rng_shuffle_in(rng *r, uint8_t *c, int n);
+/* Writes the members of a set of up to 64 (a cardset, or Rook's rcardset)
+ * to out in a uniformly random order (rng_shuffle_in); returns how many. */
+int rng_shuffle_set(rng *r, uint64_t set, uint8_t *out);
 /* Fills deck with the 32 cards in a uniformly random order. */
 void rng_shuffle_deck(rng *r, card deck[CARD_COUNT]);
 /* A uniformly chosen member of a non-empty set of up to 64 (a cardset, or

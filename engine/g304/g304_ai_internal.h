@@ -17,7 +17,9 @@
 #define CARDBOT_G304_AI_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #include "g304_ai.h"
+#include "minimax.h"
 #include "rng.h"
 
 #define ALL_CARDS 0xffffffffu
@@ -117,6 +119,78 @@ typedef struct g304_ai_tt_entry {
 	uint32_t k3;
 	int16_t lo, hi;
 } g304_ai_tt_entry;
+
+/* A position's key at the start of a trick: the four hands, and in k3
+ * what else decides its value (whose turn, the trump and whether it is
+ * down or open, the trumper, the bid's band, pcc, the first trick). */
+typedef struct g304_ai_key {
+	uint64_t k1, k2;
+	uint32_t k3;
+} g304_ai_key;
+
+/* The entry of the table tt (mask: its entries less one) that keeps p, a
+ * position at the start of a trick, and p's key in *k. */
+static inline g304_ai_tt_entry *g304_ai_tt_slot(g304_ai_tt_entry *tt, uint32_t mask, const g304_ai_pos *p,
+						 g304_ai_key *k)
+{
+	k->k1 = (uint64_t)p->hand[0] | (uint64_t)p->hand[1] << 32;
+	k->k2 = (uint64_t)p->hand[2] | (uint64_t)p->hand[3] << 32;
+	k->k3 = (uint32_t)p->turn | (uint32_t)p->open << 2 | (uint32_t)p->tdown << 3 | (uint32_t)p->tsuit << 4
+		| (uint32_t)p->tcard << 6 | (uint32_t)p->trumper << 14 | (uint32_t)(p->bid >= G304_BID8_MIN) << 16
+		| (uint32_t)p->pcc << 17 | (uint32_t)(p->trick_no == 0) << 18 | 1u << 19;
+	uint64_t h = (k->k1 * 0x9e3779b97f4a7c15ull) ^ (k->k2 * 0xc2b2ae3d27d4eb4full)
+		^ ((uint64_t)k->k3 * 0x165667b19e3779f9ull);
+	return &tt[(h >> 20) & mask];
+}
+
+static inline int g304_ai_tt_holds(const g304_ai_tt_entry *e, const g304_ai_key *k)
+{
+	return e->k1 == k->k1 && e->k2 == k->k2 && e->k3 == k->k3;
+}
+
+/* 1 with the value in *v when e's bounds for k settle the node (window
+ * alpha..beta); else narrows the window to them and returns 0. */
+static inline int g304_ai_tt_probe(const g304_ai_tt_entry *e, const g304_ai_key *k, int *alpha, int *beta, int *v)
+{
+	return g304_ai_tt_holds(e, k) && minimax_probe(e->lo, e->hi, alpha, beta, v);
+}
+
+/* Before a node p is searched (rem: the points still in play): 1 with
+ * its value in *v when the bounds 0..rem or the table tt (NULL: none;
+ * mask: its entries less one) settle it; else narrows alpha..beta, and
+ * *e (NULL: not kept, as within a trick) and *k say where to keep what
+ * the search finds (g304_ai_tt_save). */
+static inline int g304_ai_tt_enter(g304_ai_tt_entry *tt, uint32_t mask, const g304_ai_pos *p, int rem, int *alpha,
+				   int *beta, g304_ai_tt_entry **e, g304_ai_key *k, int *v)
+{
+	*e = NULL;
+	memset(k, 0, sizeof *k);
+	if (rem <= *alpha || *beta <= 0) {
+		*v = rem <= *alpha ? rem : 0;
+		return 1;
+	}
+	if (!tt || p->n)
+		return 0;
+	*e = g304_ai_tt_slot(tt, mask, p, k);
+	return g304_ai_tt_probe(*e, k, alpha, beta, v);
+}
+
+/* Keeps in e, for k, what a search of window a0..b0 that returned best
+ * tells (the bounds e held for k narrowed, or the value). */
+static inline void g304_ai_tt_save(g304_ai_tt_entry *e, const g304_ai_key *k, int best, int a0, int b0)
+{
+	int lo = 0, hi = 304;
+	if (g304_ai_tt_holds(e, k)) {
+		lo = e->lo;
+		hi = e->hi;
+	}
+	minimax_store(&lo, &hi, best, a0, b0);
+	e->k1 = k->k1;
+	e->k2 = k->k2;
+	e->k3 = k->k3;
+	e->lo = (int16_t)lo;
+	e->hi = (int16_t)hi;
+}
 
 typedef struct g304_ai_solver {
 	g304_ai_tt_entry *tt;          /* may be NULL: no table */

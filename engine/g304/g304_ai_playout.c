@@ -43,15 +43,7 @@ card g304_ai_policy(const g304_ai_pos *p, rng *r, int noise)
 		/* Else the cheapest card of the longest side suit (trumps count
 		 * as shorter than any side suit, and a hand of trumps alone leads
 		 * one). */
-		int len = -100, best = 0;
-		for (int x = 0; x < SUIT_COUNT; x++) {
-			int k = cardset_count(legal & suit_mask(x)) - (x == p->tsuit) * 8;
-			if ((legal & suit_mask(x)) && k > len) {
-				len = k;
-				best = x;
-			}
-		}
-		return cardset_cheapest(legal & suit_mask(best), p->tsuit);
+		return cardset_cheapest_longest(legal, p->tsuit, -100);
 	}
 	int w = g304_ai_pos_best(p);
 	int last = p->n == (p->pcc ? 2 : 3);

@@ -129,16 +129,7 @@ static int make_groups(const g304_ai_vinfo *vi, int ts, group *gr)
 
 int g304_ai_sample_cards(cardset s, rng *r, card out[CARD_COUNT])
 {
-	int n = 0;
-	for (; s; s &= s - 1)
-		out[n++] = cardset_first(s);
-	for (int i = n - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint32_t)i + 1);
-		card t = out[i];
-		out[i] = out[j];
-		out[j] = t;
-	}
-	return n;
+	return rng_shuffle_set(r, s, out);
 }
 
 /* Deals the unknown cards into the groups at random, keeping every step

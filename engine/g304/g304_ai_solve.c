@@ -31,14 +31,6 @@
 #define KILLER_BONUS 1000
 static const int8_t rank_pts[RANK_COUNT] = { 0, 0, 2, 3, 10, 11, 20, 30 };
 
-static inline uint32_t key3(const g304_ai_pos *p)
-{
-	return (uint32_t)p->turn | (uint32_t)p->open << 2 | (uint32_t)p->tdown << 3
-		| (uint32_t)p->tsuit << 4 | (uint32_t)p->tcard << 6 | (uint32_t)p->trumper << 14
-		| (uint32_t)(p->bid >= G304_BID8_MIN) << 16 | (uint32_t)p->pcc << 17
-		| (uint32_t)(p->trick_no == 0) << 18 | 1u << 19;
-}
-
 /* Points still to be taken: every card not in a finished trick (a pcc
  * partner's cards never are). */
 static inline int remaining(const g304_ai_pos *p)
@@ -283,25 +275,13 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	}
 	int tm = p->trumper & 1;
 	/* The trumper's side takes between nothing and every point still in
-	 * play: a window outside that range is settled without a search. */
-	int rem = remaining(p);
-	if (rem <= alpha)
-		return rem;
-	if (beta <= 0)
-		return 0;
-	g304_ai_tt_entry *e = NULL;
-	uint64_t k1 = 0, k2 = 0;
-	uint32_t k3 = 0;
-	if (sv->tt && p->n == 0) {
-		k1 = (uint64_t)p->hand[0] | (uint64_t)p->hand[1] << 32;
-		k2 = (uint64_t)p->hand[2] | (uint64_t)p->hand[3] << 32;
-		k3 = key3(p);
-		uint64_t h = (k1 * 0x9e3779b97f4a7c15ull) ^ (k2 * 0xc2b2ae3d27d4eb4full) ^ ((uint64_t)k3 * 0x165667b19e3779f9ull);
-		e = &sv->tt[(h >> 20) & sv->tt_mask];
-		int v;
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3 && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
-			return v;
-	}
+	 * play: a window outside that range is settled without a search, as
+	 * is a position the table settles. */
+	g304_ai_tt_entry *e;
+	g304_ai_key k;
+	int settled;
+	if (g304_ai_tt_enter(sv->tt, sv->tt_mask, p, remaining(p), &alpha, &beta, &e, &k, &settled))
+		return settled;
 	int a0 = alpha, b0 = beta;
 	card moves[G304_TRICKS + 1];
 	card *killer = &sv->killer[p->trick_no & 7][p->turn & 3];
@@ -322,19 +302,8 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	}
 	if (nm == 0)
 		best = 0;
-	if (e && !sv->aborted) {
-		int lo = 0, hi = 304;
-		if (e->k1 == k1 && e->k2 == k2 && e->k3 == k3) {
-			lo = e->lo;
-			hi = e->hi;
-		}
-		minimax_store(&lo, &hi, best, a0, b0);
-		e->k1 = k1;
-		e->k2 = k2;
-		e->k3 = k3;
-		e->lo = (int16_t)lo;
-		e->hi = (int16_t)hi;
-	}
+	if (e && !sv->aborted)
+		g304_ai_tt_save(e, &k, best, a0, b0);
 	return best;
 }
 

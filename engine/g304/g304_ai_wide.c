@@ -20,6 +20,7 @@
 #include "g304_ai.h"
 #include "g304_simple.h"
 #include "g304_wide.h"
+#include "minimax.h"
 
 #define MAX_HIDDEN (G304_SEATS_MAX * G304_TRICKS_MAX)
 #define MAX_MOVES (G304_TRICKS_MAX + 2)
@@ -360,11 +361,7 @@ static int search_play(const g304_view *v, const g304_legal *l, const game_ai_pa
 		       g304_action *a)
 {
 	card moves[MAX_MOVES];
-	int nm = 0;
-	for (g304_set s = l->cards; s && nm < MAX_MOVES - 1; s &= s - 1)
-		moves[nm++] = FIRST(s);
-	if (l->acts >> G304_ACT_OPEN & 1)
-		moves[nm++] = CARD_NONE;
+	int nm = minimax_moves(l->cards, l->acts >> G304_ACT_OPEN & 1, moves, MAX_MOVES);
 	if (nm == 0)
 		return 0;
 	if (nm == 1) {
@@ -409,10 +406,7 @@ static int search_play(const g304_view *v, const g304_legal *l, const game_ai_pa
 	}
 	if (!done)
 		return 0;
-	int best = 0;
-	for (int m = 1; m < nm; m++)
-		if (sum[m] > sum[best] + 1e-9)
-			best = m;
+	int best = minimax_best(sum, nm);
 	a->type = moves[best] == CARD_NONE ? G304_ACT_OPEN : G304_ACT_PLAY;
 	a->card = moves[best];
 	return 1;

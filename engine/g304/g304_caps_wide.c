@@ -188,11 +188,9 @@ static int order_ok(const judge *j, const card *order, int n)
 	return leads_ok(j, order, k, n, hand, v->exhausted, first_trick);
 }
 
-static int relaxed_check(const g304_view *v, const card *order, int n)
+/* Whether order lists each card the claimant may name exactly once. */
+static int order_lists_cards(const g304_view *v, const card *order, int n)
 {
-	judge j;
-	if (!judge_init(&j, v))
-		return 0;
 	g304_set cards = g304_caps_wide_cards(v), listed = 0;
 	if (n != CNT(cards) || n == 0)
 		return 0;
@@ -201,6 +199,14 @@ static int relaxed_check(const g304_view *v, const card *order, int n)
 			return 0;
 		listed |= BIT(order[i]);
 	}
+	return 1;
+}
+
+static int relaxed_check(const g304_view *v, const card *order, int n)
+{
+	judge j;
+	if (!judge_init(&j, v) || !order_lists_cards(v, order, n))
+		return 0;
 	return order_ok(&j, order, n);
 }
 
@@ -392,6 +398,21 @@ static int adversary_plays(xs *x, xtrick *t, int s, card c, int k, g304_set hand
 	return r;
 }
 
+/* The lowest card of the run at the top of `in` (one suit, su, of the
+ * pack sh): down to the next card of `sep`, which separates runs. */
+static card run_bottom(const shape *sh, g304_set in, g304_set sep, int su)
+{
+	card top = TOP(in), bottom = top;
+	for (card c = top; c > SUIT_LOW(su); c--) {
+		card below = (card)(c - 1);
+		if (sep & BIT(below))
+			break;
+		if (in & BIT(below))
+			bottom = below;
+	}
+	return bottom;
+}
+
 /* 1 when the adversary can make the claim fail from here (or the budget ran out). */
 static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set unseen, int trick_no, int exh)
 {
@@ -459,14 +480,7 @@ static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set uns
 		g304_set in = unseen & SMASK(su);
 		while (in) {
 			/* The run from the top of what is left: up to the next separator. */
-			card top = TOP(in), bottom = top;
-			for (card c = top; c > SUIT_LOW(su); c--) {
-				card below = (card)(c - 1);
-				if (sep & BIT(below))
-					break;
-				if (in & BIT(below))
-					bottom = below;
-			}
+			card top = TOP(in), bottom = run_bottom(sh, in, sep, su);
 			g304_set run = in & ((BIT(top) << 1) - BIT(bottom));
 			card first = partner ? bottom : top, second = partner ? top : bottom;
 			if (adversary_plays(x, t, turn, first, k, hand, unseen, trick_no, exh))
@@ -486,14 +500,7 @@ static int refute(xs *x, xtrick *t, int turn, int k, g304_set hand, g304_set uns
 static int each_run_end(const shape *sh, g304_set in, g304_set sep, int su, int (*try)(void *ctx, card c), void *ctx)
 {
 	while (in) {
-		card top = TOP(in), bottom = top;
-		for (card c = top; c > SUIT_LOW(su); c--) {
-			card below = (card)(c - 1);
-			if (sep & BIT(below))
-				break;
-			if (in & BIT(below))
-				bottom = below;
-		}
+		card top = TOP(in), bottom = run_bottom(sh, in, sep, su);
 		int r = try(ctx, top);
 		if (!r && bottom != top)
 			r = try(ctx, bottom);
@@ -654,15 +661,9 @@ int g304_caps_wide_decide(const g304_view *v, const card *order, int n, unsigned
 {
 	if (relaxed_check(v, order, n))
 		return 1;
-	g304_set cards = g304_caps_wide_cards(v), listed = 0;
-	if (n != CNT(cards) || n == 0)
+	if (!order_lists_cards(v, order, n))
 		return 0;
-	for (int i = 0; i < n; i++) {
-		if (order[i] >= G304_CARDS_MAX || !(cards & BIT(order[i])) || (listed & BIT(order[i])))
-			return 0;
-		listed |= BIT(order[i]);
-	}
-	return exact_check(v, order, n, budget);
+	return exact_check(v, order, n, budget); /* -1: undecided within the budget */
 }
 
 int g304_caps_wide_check(const g304_view *v, const card *order, int n)

@@ -110,16 +110,6 @@ static int bid_misfit(const rook_ai_vinfo *vi, const rcardset got[5])
 
 static int deal_once(const rook_ai_vinfo *vi, rng *r, rcardset got[5]);
 
-/* Shuffles the n cards in place (rng_shuffle deals 0..n-1, not these). */
-static void shuffle(rng *r, rcard *c, int n)
-{
-	for (int i = n - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint32_t)i + 1);
-		rcard t = c[i];
-		c[i] = c[j];
-		c[j] = t;
-	}
-}
 
 void rook_ai_sample_deal(const rook_ai_vinfo *vi, rng *r, rcardset hands[ROOK_SEATS], rcard *slot)
 {
@@ -149,7 +139,7 @@ static int deal_once(const rook_ai_vinfo *vi, rng *r, rcardset got[5])
 		cards[n++] = rook_first(s);
 	for (int attempt = 0; attempt < 40; attempt++) {
 		int relax = attempt >= 39; /* the view's voids cannot all hold: deal anyway */
-		shuffle(r, cards, n);
+		rng_shuffle_in(r, cards, n);
 		/* The most constrained cards first. */
 		rcard order[ROOK_CARDS];
 		int k = 0;

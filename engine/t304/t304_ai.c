@@ -6,6 +6,7 @@
 #include <string.h>
 #include "t304_ai_internal.h"
 #include "t304_simple.h"
+#include "minimax.h"
 
 static unsigned samples_of(const game_ai_params *p)
 {
@@ -33,12 +34,8 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 		       t304_action *a)
 {
 	card moves[MAX_MOVES];
-	int nm = 0;
-	for (cardset s = l->cards; s && nm < MAX_MOVES - 1; s &= s - 1)
-		moves[nm++] = cardset_first(s);
 	int reveal = l->acts >> T304_ACT_REVEAL & 1;
-	if (reveal)
-		moves[nm++] = CARD_NONE;
+	int nm = minimax_moves(l->cards, reveal, moves, MAX_MOVES);
 	if (nm == 1) {
 		a->type = moves[0] == CARD_NONE ? T304_ACT_REVEAL : T304_ACT_PLAY;
 		a->card = moves[0];
@@ -110,10 +107,7 @@ static int search_play(const t304_view *v, const t304_legal *l, const game_ai_pa
 	free(sv.tt);
 	if (!done)
 		return 0;
-	int best = 0;
-	for (int m = 1; m < nm; m++)
-		if (sum[m] > sum[best] + 1e-9)
-			best = m;
+	int best = minimax_best(sum, nm);
 	a->type = moves[best] == CARD_NONE ? T304_ACT_REVEAL : T304_ACT_PLAY;
 	a->card = moves[best];
 	return 1;

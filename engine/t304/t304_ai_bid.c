@@ -28,15 +28,7 @@ static void fresh(t3pos *p, int nseats, int me, int dealer, int bid, cardset han
 	p->aside = 1;
 	p->bid = (uint16_t)bid;
 	card cards[CARD_COUNT];
-	int n = 0;
-	for (cardset x = rest; x; x &= x - 1)
-		cards[n++] = cardset_first(x);
-	for (int i = n - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint32_t)i + 1);
-		card t = cards[i];
-		cards[i] = cards[j];
-		cards[j] = t;
-	}
+	int n = rng_shuffle_set(r, rest, cards);
 	int per = nseats == 4 ? 8 : 10, k = 0;
 	p->hand[me] = hand & ~card_bit(tc);
 	for (int s = 0; s < nseats; s++) {

@@ -174,15 +174,7 @@ card t3_policy(t3pos *p, rng *r, int noise)
 			return cardset_first(masters & trumps);
 		if (masters & ~trumps)
 			return opp_trumps ? cardset_top(masters & ~trumps) : cardset_dearest(masters & ~trumps, p->tsuit);
-		int len = -1, best = 0;
-		for (int x = 0; x < SUIT_COUNT; x++) {
-			int k = cardset_count(legal & suit_mask(x)) - (x == p->tsuit) * 8;
-			if ((legal & suit_mask(x)) && k > len) {
-				len = k;
-				best = x;
-			}
-		}
-		return cardset_cheapest(legal & suit_mask(best), p->tsuit);
+		return cardset_cheapest_longest(legal, p->tsuit, -1);
 	}
 	int w = best_of(p);
 	int last = p->n == p->nseats - 1;

@@ -73,15 +73,7 @@ static int deal_once(const t3info *in, rng *r, int use_voids, cardset got[G_COUN
 	cap[G_PILE] = in->npile;
 	cap[G_OUT] = in->nout;
 	card cards[CARD_COUNT];
-	int n = 0, nopt[CARD_COUNT];
-	for (cardset x = in->unknown; x; x &= x - 1)
-		cards[n++] = cardset_first(x);
-	for (int i = n - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint32_t)i + 1);
-		card t = cards[i];
-		cards[i] = cards[j];
-		cards[j] = t;
-	}
+	int n = rng_shuffle_set(r, in->unknown, cards), nopt[CARD_COUNT];
 	/* The most constrained cards first (a stable insertion sort). */
 	for (int i = 0; i < n; i++) {
 		int k = 0, su = card_suit(cards[i]);
@@ -177,12 +169,7 @@ int t3_sample(const t304_view *v, const t3info *in, rng *r, t3pos *p)
 	int k = T304_PILE - in->npile;
 	for (cardset x = got[G_PILE]; x; x &= x - 1)
 		p->pile[k++] = cardset_first(x);
-	for (int i = in->npile - 1; i > 0; i--) {
-		int j = (int)rng_below(r, (uint32_t)i + 1);
-		card t = p->pile[T304_PILE - in->npile + i];
-		p->pile[T304_PILE - in->npile + i] = p->pile[T304_PILE - in->npile + j];
-		p->pile[T304_PILE - in->npile + j] = t;
-	}
+	rng_shuffle_in(r, p->pile + T304_PILE - in->npile, in->npile);
 	p->n = v->trick.n;
 	p->cut = v->trick.cut;
 	for (int i = 0; i < v->trick.n; i++) {

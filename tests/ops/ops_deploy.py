@@ -11,11 +11,13 @@
   other than root; deploy/compose.yaml runs it read-only, as that user,
   without capabilities. `docker build` runs only where a Docker daemon is
   reachable (OPS_DOCKER=1 to insist); otherwise it is reported as skipped;
-- deploy/deps.sh has two lists in one script: `run` (what `make run`
+- deploy/deps.sh has its lists in one script: `run` (what `make run`
   installs) holds the build libraries the Dockerfile's build stage needs and
   ngircd, and none of the test tools (a browser, clang, inspircd, atheme,
   Synapse's Python packages); `test` (what `make test`, `make deps` and CI
-  install) is the run list and the tools.
+  install) is the run list and the tools; `deb` (`make deb`) is the build
+  libraries and debhelper's tools, `image` (`make check-image`) mmdebstrap
+  and buildah.
 """
 import os
 import re
@@ -181,7 +183,7 @@ def docker_files():
 def deps_lists():
     script = os.path.join(ROOT, "deploy", "deps.sh")
     lists = {}
-    for which in ("run", "test"):
+    for which in ("run", "test", "deb", "image"):
         rc, out, err = run(["sh", script, "--list", which])
         T.check(rc == 0 and out.split(), "deps.sh --list %s prints its packages" % which, out + err)
         lists[which] = set(out.split())
@@ -197,6 +199,12 @@ def deps_lists():
     T.check(not (heavy & lists["run"]), "the run list has no test tool", sorted(heavy & lists["run"]))
     T.check(lists["run"] < lists["test"] and heavy <= lists["test"], "the test list is the run list and the tools",
             sorted(lists["run"] - lists["test"]))
+    T.check(lists["run"] - {"ngircd"} < lists["deb"] and {"debhelper", "lintian"} <= lists["deb"],
+            "the deb list is the build libraries and debhelper's tools", sorted(lists["deb"]))
+    T.check({"mmdebstrap", "buildah"} <= lists["image"], "the image list has mmdebstrap and buildah")
+    makefile = open(os.path.join(ROOT, "Makefile"), encoding="utf-8").read()
+    T.check("sh deploy/deps.sh deb" in makefile and "sh deploy/deps.sh image" in makefile,
+            "make deb and make check-image install through deps.sh")
     calls = {
         "deploy/run-local.sh": "sh deploy/deps.sh run",
         "Makefile": "sh deploy/deps.sh test",

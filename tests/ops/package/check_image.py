@@ -77,7 +77,7 @@ def main():
         return 1
     for tool in ("mmdebstrap", "buildah"):
         if not shutil.which(tool):
-            print("check_image: %s is missing (deploy/deps-image.sh installs it)" % tool)
+            print("check_image: %s is missing (`deploy/deps.sh image` installs it)" % tool)
             print("check_image: 0 passed, 1 failed")
             return 1
     t0 = time.time()

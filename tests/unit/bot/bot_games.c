@@ -173,7 +173,10 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 			for (int p = 1; p <= 16 && !pos; p++) {
 				char w[16];
 				snprintf(w, sizeof w, "%d", p);
-				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->parse_card(t, me, w)
+				named_state ns;
+				if (is_rook(t))
+					named_state_of(t, me, &ns);
+				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->hand_at(t, me, ns.hand, p)
 					: is_six(t) ? render_hand_in_at(&g304_pack_36, ((const g6 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])

@@ -26,27 +26,7 @@
 
 /* ---- positions ---- */
 
-/* A position at card `n` of trick `trick` after random bidding and play
- * (as `cardbot bench ai` draws them: pcc deals left out), or 0. */
-static int position(rng *r, int trick, int n, g304_ai_pos *p)
-{
-	g304 g;
-	g304_rules rules;
-	g304_rules_default(&rules);
-	rules.caps = G304_CAPS_OFF;
-	g304_init(&g, &rules, (int)rng_below(r, 4));
-	card deck[CARD_COUNT];
-	rng_shuffle_deck(r, deck);
-	g304_deal(&g, deck);
-	g304_action a;
-	while (g.phase != G304_PHASE_DEAL && g.turn != G304_NO_SEAT) {
-		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == n && !g.pcc)
-			return g304_ai_pos_of(&g, p);
-		if (!g304_random_action(&g, r, 0, &a) || g304_apply(&g, &a, NULL) != G304_ERR_OK)
-			return 0;
-	}
-	return 0;
-}
+/* 304's positions: bench_ref_position (as `cardbot bench ai` draws them). */
 
 /* Trump304: the value from the reference, and the new solver's value and
  * null-window answers (one table for every position, as the player keeps
@@ -121,7 +101,7 @@ int main(void)
 			n = 1 + (i / 30) % 3;
 		}
 		g304_ai_pos p;
-		while (!position(&r, trick, n, &p))
+		while (!bench_ref_position(&r, trick, n, &p))
 			;
 		int want = bench_ref_solve(&p, NULL), got = g304_ai_solve(&p, &nodes);
 		checked++;
