@@ -289,6 +289,10 @@ def run():
         # `make test-long` counted the hand that answered such a claim)
         if r is not None and not (any(r <= c <= h.t for c in sent) and any(r <= t <= h.t for t in back_b)):
             unclaimed += 1
+            print("a hand %.2f s after a restart, unclaimed; claims sent at %s s after it; lines: %s" % (
+                h.t - r, [round(c - r, 2) for c in sent if c >= r - 1][:3],
+                [(round(m.t - r, 2), m.target, strip_colours(m.text)[:80]) for m in obs.lines
+                 if m.src.lower() == "cardbot" and m.target.lower() in (B, "watcher") and r <= m.t <= h.t][-8:]))
     check(unclaimed == 0, "table B: no hand went to the nick after a restart before the key was shown "
           "(%d did)" % unclaimed)
     missing = 0
