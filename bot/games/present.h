@@ -188,7 +188,8 @@ typedef struct present {
 	void (*forget)(struct table *t);
 } present;
 
-extern const present present_304, present_304six, present_304eight, present_304six24, present_trump304,
+extern const present present_304, present_304six, present_304eight, present_304six24, present_504, present_904,
+	present_trump304,
 	present_rook;
 /* 304's refusals and phases in each language (bot/games/present_304_text.c). */
 extern const struct text_game present_304_words;

@@ -116,25 +116,18 @@ static int init_304(void *st, int nseats, int dealer, const void *rules, int siz
 	return 0;
 }
 
-static int game_g304_init(void *st, int nseats, int dealer, const void *rules)
-{
-	return init_304(st, nseats, dealer, rules, G304_SIZE_FOUR);
-}
-
-static int game_g304six_init(void *st, int nseats, int dealer, const void *rules)
-{
-	return init_304(st, nseats, dealer, rules, G304_SIZE_SIX);
-}
-
-static int game_g304eight_init(void *st, int nseats, int dealer, const void *rules)
-{
-	return init_304(st, nseats, dealer, rules, G304_SIZE_EIGHT);
-}
-
-static int game_g304six24_init(void *st, int nseats, int dealer, const void *rules)
-{
-	return init_304(st, nseats, dealer, rules, G304_SIZE_SIX24);
-}
+/* game_def.init of one table size. */
+#define INIT_304(FN, SIZE) \
+	static int FN(void *st, int nseats, int dealer, const void *rules) \
+	{ \
+		return init_304(st, nseats, dealer, rules, SIZE); \
+	}
+INIT_304(game_g304_init, G304_SIZE_FOUR)
+INIT_304(game_g304six_init, G304_SIZE_SIX)
+INIT_304(game_g304eight_init, G304_SIZE_EIGHT)
+INIT_304(game_g304six24_init, G304_SIZE_SIX24)
+INIT_304(game_g504_init, G304_SIZE_504)
+INIT_304(game_g904_init, G304_SIZE_904)
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
@@ -174,12 +167,12 @@ GAME_ADAPTERS(g304, game_g304_timer)
 /* ---- 304 at every table size: what its sizes share in the common shapes ---- */
 
 /* Legal moves: pcc shows as bid_max, and as bid_min when it is the only bid. */
-static void legal_304(uint16_t acts, uint16_t bid_min, int pcc_ok, game_cards cards, game_legal *out)
+static void legal_304(uint16_t acts, uint16_t bid_min, int bid_max, int pcc_ok, game_cards cards, game_legal *out)
 {
 	memset(out, 0, sizeof *out);
 	out->acts = acts;
 	out->bid_min = bid_min ? bid_min : (pcc_ok ? G304_BID_PCC : 0);
-	out->bid_max = pcc_ok ? G304_BID_PCC : bid_min ? G304_MAX_BID : 0;
+	out->bid_max = pcc_ok ? G304_BID_PCC : bid_min ? bid_max : 0;
 	out->cards = cards;
 }
 
@@ -229,7 +222,7 @@ static void game_g304_legal(const void *st, int seat, game_legal *out)
 {
 	g304_legal l;
 	g304_legal_of(st, seat, &l);
-	legal_304(l.acts, l.bid_min, l.pcc_ok, l.cards, out);
+	legal_304(l.acts, l.bid_min, g304_variant_of(&((const g304 *)st)->rules)->bid_max, l.pcc_ok, l.cards, out);
 }
 
 static void game_g304_status(const void *st, game_status *out)
@@ -280,54 +273,42 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 	return ok;
 }
 
-/* 304 at one table size: what differs is its name, seats, pack and words. */
-#define GAME_DEF_304(NAME, SEATS, CARDS, INIT, PHASE_NAME, CODE, PARSE) { \
+/* 304 at one table size: what differs is its name, seats, pack and words;
+ * FAMILY: the word "!new WORD SEATS" reaches it by (NULL: its name only). */
+#define GAME_DEF_304(NAME, SEATS, CARDS, INIT, PHASE_NAME, CODE, PARSE, FAMILY) { \
 	NAME, SEATS, SEATS, CARDS, sizeof(g304), sizeof(g304_view), \
 	INIT, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view, \
 	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot, \
 	PHASE_NAME, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name, \
-	CODE, PARSE, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options, \
+	CODE, PARSE, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options, FAMILY, \
 }
 
-const game_def game_def_304 = GAME_DEF_304("304", 4, CARD_COUNT, game_g304_init, g304_phase_name, card_code, card_parse);
+const game_def game_def_304 =
+	GAME_DEF_304("304", 4, CARD_COUNT, game_g304_init, g304_phase_name, card_code, card_parse, "304");
 
 /* ---- six-player 304: the same engine at G304_SIZE_SIX ---- */
 
-const game_def game_def_304six = GAME_DEF_304("304six", 6, 36, game_g304six_init, g304six_phase_name, g6_code, g6_parse);
+const game_def game_def_304six =
+	GAME_DEF_304("304six", 6, 36, game_g304six_init, g304six_phase_name, g6_code, g6_parse, "304");
 
 /* ---- eight-player 304: the same engine at G304_SIZE_EIGHT (four-player
  * 304's pack and words) ---- */
 
 const game_def game_def_304eight =
-	GAME_DEF_304("304eight", 8, CARD_COUNT, game_g304eight_init, g304_phase_name, card_code, card_parse);
+	GAME_DEF_304("304eight", 8, CARD_COUNT, game_g304eight_init, g304_phase_name, card_code, card_parse, "304");
 
 /* ---- six-player 304 with 24 cards: the same engine at G304_SIZE_SIX24 ---- */
 
 const game_def game_def_304six24 =
-	GAME_DEF_304("304six24", 6, 24, game_g304six24_init, g304_phase_name, g304_24_code, g304_24_parse);
+	GAME_DEF_304("304six24", 6, 24, game_g304six24_init, g304_phase_name, g304_24_code, g304_24_parse, "304");
 
-static const game_def *const sizes_304[G304_SIZE_COUNT] = {
-	[G304_SIZE_FOUR] = &game_def_304, [G304_SIZE_SIX] = &game_def_304six, [G304_SIZE_EIGHT] = &game_def_304eight,
-	[G304_SIZE_SIX24] = &game_def_304six24,
-};
+/* ---- Tamil Nadu's 504 (six players) and 904 (eight): the same engine at
+ * G304_SIZE_504 and G304_SIZE_904, games of their own names ---- */
 
-int game_304_size(const game_def *def)
-{
-	for (int i = 0; i < G304_SIZE_COUNT; i++)
-		if (def && def == sizes_304[i])
-			return i;
-	return -1;
-}
-
-const game_def *game_304_seats(const game_def *def, int nseats)
-{
-	if (game_304_size(def) < 0 || g304_variants[game_304_size(def)].seats == nseats)
-		return def;
-	for (int i = 0; i < G304_SIZE_COUNT; i++)
-		if (g304_variants[i].seats == nseats)
-			return sizes_304[i];
-	return def;
-}
+const game_def game_def_504 =
+	GAME_DEF_304("504", 6, 36, game_g504_init, g304six_phase_name, g304_504_code, g304_504_parse, NULL);
+const game_def game_def_904 =
+	GAME_DEF_304("904", 8, 40, game_g904_init, g304five_phase_name, g304_904_code, g304_904_parse, NULL);
 
 /* ---- Trump304 ---- */
 
@@ -433,7 +414,7 @@ const game_def game_def_trump304 = {
 	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
 	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
 	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai, NULL,
+	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai, NULL, NULL,
 };
 
 /* ---- Rook ---- */
@@ -532,7 +513,7 @@ const game_def game_def_rook = {
 	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
 	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
 	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai, NULL,
+	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai, NULL, NULL,
 };
 
 /* ---- the interface ---- */
@@ -575,16 +556,27 @@ int game_ai_decide(const game *g, int who, const game_ai_params *p, game_ai_stat
 	return ok;
 }
 
+/* Every game, in the order game_at_seats prefers a family's sizes. */
+static const game_def *const all_games[] = { &game_def_304, &game_def_304six, &game_def_304eight, &game_def_304six24,
+					     &game_def_504, &game_def_904, &game_def_trump304, &game_def_rook };
+
 const game_def *game_find(const char *name)
 {
-	static const game_def *const all[] = { &game_def_304, &game_def_304six, &game_def_304eight, &game_def_304six24,
-						&game_def_trump304, &game_def_rook };
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-		if (!strcmp(name, all[i]->name))
-			return all[i];
+	for (size_t i = 0; i < sizeof all_games / sizeof all_games[0]; i++)
+		if (name && !strcmp(name, all_games[i]->name))
+			return all_games[i];
 	return NULL;
+}
+
+const game_def *game_at_seats(const game_def *def, int nseats)
+{
+	if (!def || !def->family || (nseats >= def->min_seats && nseats <= def->max_seats))
+		return def;
+	for (size_t i = 0; i < sizeof all_games / sizeof all_games[0]; i++)
+		if (all_games[i]->family && !strcmp(all_games[i]->family, def->family)
+		    && nseats >= all_games[i]->min_seats && nseats <= all_games[i]->max_seats)
+			return all_games[i];
+	return def;
 }
 
 game *game_new(const game_def *def, int nseats, int first_dealer, const void *rules, int *err)

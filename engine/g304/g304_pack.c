@@ -6,6 +6,8 @@
 const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 }, "78QKTA9J" };
 const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 }, "678QKTA9J" };
 const g304_pack g304_pack_24 = { 6, { 2, 3, 10, 11, 20, 30 }, "QKTA9J" };
+const g304_pack g304_pack_504 = { 9, { 0, 0, 2, 3, 10, 11, 20, 30, 50 }, "78QKTA9J3" };
+const g304_pack g304_pack_904 = { 10, { 0, 0, 2, 3, 10, 11, 20, 30, 50, 100 }, "78QKTA9J32" };
 
 int g304_pack_set_points(const g304_pack *p, uint64_t s)
 {
@@ -59,3 +61,7 @@ int g6_set_points(uint64_t s) { return g304_pack_set_points(&g304_pack_36, s); }
 /* The short six-player game's names for its pack's codes. */
 void g304_24_code(card c, char out[8]) { g304_pack_code(&g304_pack_24, c, out); }
 card g304_24_parse(const char *s) { return g304_pack_parse(&g304_pack_24, s); }
+void g304_504_code(card c, char out[8]) { g304_pack_code(&g304_pack_504, c, out); }
+card g304_504_parse(const char *s) { return g304_pack_parse(&g304_pack_504, s); }
+void g304_904_code(card c, char out[8]) { g304_pack_code(&g304_pack_904, c, out); }
+card g304_904_parse(const char *s) { return g304_pack_parse(&g304_pack_904, s); }

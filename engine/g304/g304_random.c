@@ -32,7 +32,7 @@ typedef struct turn_in {
 static int random_bid(const g304_rules *rules, rng *r, int lo)
 {
 	int v = lo + 10 * (int)rng_below(r, 3);
-	if (v > G304_MAX_BID)
+	if (v > g304_variant_of(rules)->bid_max)
 		v = lo;
 	while (!g304_bid_step_ok(rules, v))
 		v++;
