@@ -107,7 +107,7 @@ static void remove_temp(const char *dir)
 
 static void usage(FILE *f)
 {
-	fputs("usage: cardbot play [--game 304|304six|304eight|304six24|trump304|rook] [--players N] [--seed N]\n"
+	fputs("usage: cardbot play [--game 304|304six|304eight|304six24|504|904|trump304|rook] [--players N] [--seed N]\n"
 	      "                    [--name NAME] [--data DIR] [--delay MS] [--json] [-v]\n"
 	      "\n"
 	      "Opens a table in the terminal: you against computer players, no server\n"
@@ -119,7 +119,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "  --game GAME   304 (the default), 304six (304 for six players), 304eight\n"
 	      "                (304 for eight), 304six24 (short 304 for six, 24 cards),\n"
-	      "                trump304 or rook\n"
+	      "                504 (Tamil Nadu's, six players), 904 (eight), trump304 or rook\n"
 	      "  --players N   how many sit at the table, you and computer players: 4,\n"
 	      "                6 or 8 for 304, 2, 3 or 4 for trump304 (default: the\n"
 	      "                game's most)\n"
@@ -198,7 +198,7 @@ int play_main(int argc, char **argv)
 	memset(&p, 0, sizeof p);
 	p.def = game_find(gname);
 	if (!p.def) {
-		fprintf(stderr, "play: there is no game '%s': 304, 304six, 304eight, 304six24, trump304 or rook\n", gname);
+		fprintf(stderr, "play: there is no game '%s': 304, 304six, 304eight, 304six24, 504, 904, trump304 or rook\n", gname);
 		return 64;
 	}
 	/* "--game 304 --players 6" is 304 for six, as "!new 304 6" is (8: for eight). */

@@ -328,9 +328,9 @@ static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
 			return play_refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, w->bid_limit);
 	} else if (v < w->bid_limit) {
 		if (spoke)
-			return play_refuse(res, G304_ERR_BID_SECOND_TURN, w->bid_limit, 0);
+			return play_refuse(res, G304_ERR_BID_SECOND_TURN, 0, w->bid_limit);
 		if (over_partner)
-			return play_refuse(res, G304_ERR_BID_OVER_PARTNER, w->bid_limit, 0);
+			return play_refuse(res, G304_ERR_BID_OVER_PARTNER, 0, w->bid_limit);
 	}
 	return G304_ERR_OK;
 }

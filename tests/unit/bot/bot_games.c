@@ -1009,7 +1009,7 @@ int main(void)
 	say(b, "#x", "ann", "!new rook 3");
 	say(b, "#x", "ann", "!new trump304 5");
 	say(b, "#x", "ann", "!new 304 5");
-	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304 (for six players: !new 304 6; for eight: !new 304 8; six with 24 cards: !new 304six24), trump304"), "unknown games and counts are refused");
+	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304 (for six players: !new 304 6; for eight: !new 304 8; six with 24 cards: !new 304six24), Tamil Nadu's 504 for six (!new 504) and 904 for eight (!new 904), trump304"), "unknown games and counts are refused");
 	say(b, "#x6", "ann", "!new 304 6");
 	CHECK(b->ntables == 1 && table_in(b, "#x6") && table_in(b, "#x6")->gdef == &game_def_304six,
 	      "!new 304 6 opens a table of 304 for six");
