@@ -1,7 +1,7 @@
 /* test_g304_wide_props.c: property tests over many seeded random 304
  * matches at every table size but four (which test_g304_props.c covers with
  * its own fast paths): six players with 36 cards, eight with 32, six with
- * 24 (the short game). In the
+ * 24 (the short game), 504 and 904. In the
  * style of test_g304_props.c.
  *
  * The seat to move always has a legal action and random legal play never
@@ -172,7 +172,7 @@ static int legal_says(const g304 *g, const g304_action *a)
 	case G304_ACT_BID:
 		if (a->value == G304_BID_PCC)
 			return l.pcc_ok;
-		return l.bid_min && a->value >= l.bid_min && a->value <= G304_MAX_BID
+		return l.bid_min && a->value >= l.bid_min && a->value <= W->bid_max
 			&& g304_bid_step_ok(&g->rules, a->value);
 	case G304_ACT_TRUMP:
 	case G304_ACT_PLAY:
@@ -194,7 +194,9 @@ static void random_probe(const g304 *g, rng *r, g304_action *a)
 	do
 		a->type = (uint8_t)rng_below(r, G304_ACT_COUNT);
 	while (a->type == G304_ACT_CAPS || a->type == G304_ACT_SPOILT);
-	a->value = (uint16_t)(150 + 5 * rng_below(r, 34));
+	/* From just under the size's lowest bid to just over its highest
+	 * (304: 150 to 315). */
+	a->value = (uint16_t)(W->bid_min - 10 + 5 * rng_below(r, (uint32_t)(W->bid_max - W->bid_min) / 5 + 6));
 	if (rng_below(r, 20) == 0)
 		a->value = G304_BID_PCC;
 	a->card = (card)rng_below(r, CARDS + 2);
@@ -507,5 +509,9 @@ int main(int argc, char **argv)
 	run_size(G304_SIZE_SIX, matches);
 	run_size(G304_SIZE_EIGHT, matches / 4 > 0 ? matches / 4 : 1);
 	run_size(G304_SIZE_SIX24, matches / 4 > 0 ? matches / 4 : 1);
+	run_size(G304_SIZE_504, matches / 4 > 0 ? matches / 4 : 1);
+	run_size(G304_SIZE_904, matches / 4 > 0 ? matches / 4 : 1);
+	CHECK(g304_pack_set_points(&g304_pack_504, ~(g304_set)0 >> 28) == 504
+	      && g304_pack_set_points(&g304_pack_904, ~(g304_set)0 >> 24) == 904, "the 504 and 904 packs' points");
 	return check_report("test_g304_wide_props");
 }
