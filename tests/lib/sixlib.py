@@ -76,6 +76,12 @@ SIZES = {
             "bid1": "four-card bidding", "second": True, "name": "904", "open_min": 0, "bids": (460, 590, 740)},
 }
 BIDS_304 = (160, 200, 250)   # the lowest bid, the limit, the second round's lowest
+POINTS = {"2": 100, "3": 50, "J": 30, "9": 20, "A": 11, "10": 10, "K": 3, "Q": 2}
+
+
+def pack_points(pack):
+    """The points of a pack's cards ('JS', '10H'): 304, or 504 and 904."""
+    return sum(POINTS.get(c[:-1], 0) for c in pack)
 C6 = r"(?:10|[2-9JQKA])[\u2660\u2665\u2666\u2663]"
 CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
 ASCII_RE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([SHDC])(?![0-9A-Za-z])")
@@ -596,7 +602,7 @@ class MatchCheck:
             if bid.isdigit():
                 if (took >= int(bid)) != (end.group("res") == "made"):
                     self.fail("%s: bid %s, took %d, said %s" % (tag, bid, took, end.group("res")))
-            if not 0 <= took <= 304:
+            if not 0 <= took <= pack_points(self.z["pack"]):
                 self.fail("%s: took %d points" % (tag, took))
         # tokens
         prev = tokens or (self.start_tokens, self.start_tokens)
