@@ -7,7 +7,6 @@
 #include "g304_ai.h"
 #include "g304_random.h"
 #include "g304_simple.h"
-#include "g304six.h"
 #include "g304_options.h"
 #include "t304.h"
 #include "t304_ai.h"
@@ -289,7 +288,7 @@ const game_def game_def_304 =
 /* ---- six-player 304: the same engine at G304_SIZE_SIX ---- */
 
 const game_def game_def_304six =
-	GAME_DEF_304("304six", 6, 36, game_g304six_init, g304six_phase_name, g6_code, g6_parse, "304");
+	GAME_DEF_304("304six", 6, 36, game_g304six_init, g304six_phase_name, g304_36_code, g304_36_parse, "304");
 
 /* ---- eight-player 304: the same engine at G304_SIZE_EIGHT (four-player
  * 304's pack and words) ---- */

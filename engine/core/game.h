@@ -20,7 +20,7 @@
  *       game_outcome_of(g, &o) says how it ended. (304 only: spoilt, caps
  *       and open may come from a seat other than st.turn.)
  *     game_view(g, seat, buf) fills the game's own view struct (g304_view,
- *       g6_view, t304_view, rook_view: def->view_size bytes) with what seat may know.
+ *       t304_view, rook_view: def->view_size bytes) with what seat may know.
  *     A timer or an absent player: game_random_action (the timer's move) or
  *       game_bot_action (the simple computer player, which decides from the
  *       seat's view only).

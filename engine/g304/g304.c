@@ -1,11 +1,11 @@
 /* g304.c: the rules of 304 at every table size: dealing, both biddings, the
  * trump card, closed and open play, caps, scoring. A table size is data
  * (g304_variant); the card arithmetic below reads the pack from the game. */
+#include <stddef.h>
 #include <string.h>
 #include "g304.h"
 #include "g304_caps.h"
 #include "g304_caps_wide.h"
-#include "g304six.h"
 #include "names.h"
 
 NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
@@ -1196,7 +1196,11 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 
 void g304_view_of(const g304 *g, int seat, g304_view *v)
 {
-	memset(v, 0, sizeof *v);
+	/* Everything but the bidding log's unused entries (904's log is long,
+	 * and the caps tracking takes a view after every card): the first
+	 * nbidlog are copied below and no one reads past them. */
+	memset(v, 0, offsetof(g304_view, bidlog));
+	memset(&v->ntricks, 0, sizeof *v - offsetof(g304_view, ntricks));
 	v->seat = (uint8_t)seat;
 	v->size = g->rules.size;
 	v->phase = g->phase;

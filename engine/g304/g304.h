@@ -442,7 +442,7 @@ typedef struct g304_view {
 	uint8_t sitting_out;      /* bit s: seat s sits out */
 	uint8_t asker;            /* four-card round: seat whose partner is answering */
 	uint16_t nbidlog;
-	g304_bidlog bidlog[G304_BIDLOG_MAX];
+	g304_bidlog bidlog[G304_BIDLOG_MAX]; /* the first nbidlog are set; ntricks must follow */
 	uint8_t ntricks;          /* tricks started, the one in progress included */
 	g304_trick tricks[G304_TRICKS_MAX]; /* hidden cards as CARD_NONE */
 	uint8_t tricks_won[2];

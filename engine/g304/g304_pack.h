@@ -2,7 +2,7 @@
  * ranks each suit holds, weakest first, and their points. A card is
  * suit * ranks + rank and a set of cards a 64-bit mask, so one piece of code
  * reads four-player 304's 32 cards (card.h's numbering) and six-player 304's
- * 36 (g304six.h's) alike. Tables are constant; no state. */
+ * 36 and 40 alike. Tables are constant; no state. */
 #ifndef CARDBOT_G304_PACK_H
 #define CARDBOT_G304_PACK_H
 
@@ -41,8 +41,10 @@ void g304_pack_code(const g304_pack *p, card c, char out[8]);
  * letter, any case; CARD_NONE for anything else. */
 card g304_pack_parse(const g304_pack *p, const char *s);
 
-/* The 24-, 504- and 904-card packs' codes as game_def wants them (no pack
+/* The 36-, 24-, 504- and 904-card packs' codes as game_def wants them (no pack
  * argument). */
+void g304_36_code(card c, char out[8]);
+card g304_36_parse(const char *s);
 void g304_24_code(card c, char out[8]);
 card g304_24_parse(const char *s);
 void g304_504_code(card c, char out[8]);

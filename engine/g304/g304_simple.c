@@ -13,7 +13,6 @@
 #include "g304_caps.h"
 #include "g304_caps_wide.h"
 #include "g304_pack.h"
-#include "g304six.h"
 
 #define SIMPLE_CAPS_BUDGET 20000ul  /* positions: a few milliseconds at most */
 

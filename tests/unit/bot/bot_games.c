@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "g304six.h"
+#include "g304.h"
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
 #include "rook.h"
 #include "t304.h"
 #include "bot.h"
@@ -174,7 +178,7 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 				char w[16];
 				snprintf(w, sizeof w, "%d", p);
 				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->parse_card(t, me, w)
-					: is_six(t) ? render_hand_in_at(&g304_pack_36, ((const g6 *)t->g->state)->hand[me], p)
+					: is_six(t) ? render_hand_in_at(&g304_pack_36, ((const g304 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
 					pos = p;
@@ -182,7 +186,7 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 		}
 		/* 304 for six: a card may go face down, so plays go privately
 		 * ("play trump" for the trump card on the table). */
-		const g6 *g = is_six(t) ? t->g->state : NULL;
+		const g304 *g = is_six(t) ? t->g->state : NULL;
 		if (g && g->trump_down && g->trumper == me && a.cards[0] == g->trump_card) {
 			snprintf(cmd, sizeof cmd, "play trump");
 			private = 1;
@@ -922,13 +926,13 @@ static void six_match(bot *b, loop *ev, store *db, rng *r)
 		}
 		p0 = net.npriv;
 		if (!saw_tricks6 && t->g) {
-			const g6 *g = t->g->state;
+			const g304 *g = t->g->state;
 			saw_tricks6 = g->phase == G304_PHASE_PLAY && g->trick_no == 5 && !g->pcc;
 		}
 		check_lines(t);
 		/* Mid-match, a second bot on the same database rebuilds the game. */
-		if (!ended_in && t->g && ((const g6 *)t->g->state)->deal_no >= 2
-		    && ((const g6 *)t->g->state)->phase == G304_PHASE_PLAY && ((const g6 *)t->g->state)->trick_no == 2) {
+		if (!ended_in && t->g && ((const g304 *)t->g->state)->deal_no >= 2
+		    && ((const g304 *)t->g->state)->phase == G304_PHASE_PLAY && ((const g304 *)t->g->state)->trick_no == 2) {
 			ended_in = 1;
 			bot *b2 = new_bot(ev, db);
 			bot_add_network(b2, net.a);
@@ -938,7 +942,7 @@ static void six_match(bot *b, loop *ev, store *db, rng *r)
 			int same = t2 && t2->gdef == &game_def_304six && t2->g && t2->nseats == 6 && t2->seq == t->seq
 				   && !strcmp(t2->commitment, t->commitment);
 			for (int s = 0; same && s < 6; s++) {
-				g6_view v1, v2;
+				g304_view v1, v2;
 				memset(&v1, 0, sizeof v1);
 				memset(&v2, 0, sizeof v2);
 				game_view(t->g, s, &v1);

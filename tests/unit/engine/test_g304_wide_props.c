@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "g304six.h"
+#include "g304.h"
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
 
 #define MATCHES_DEFAULT 2000  /* PROPS_MATCHES overrides (the sanitized run: 200); eight players: a quarter */
 
@@ -272,10 +276,10 @@ static void check_claim(const g304 *g, int seat, rng *r)
 	card order[G304_TRICKS_MAX];
 	int n;
 	g304_view_of(g, seat, &v);
-	if (!g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n))
+	if (!g304_caps_wide_find(&v, G304_CAPS_WIDE_TRACK_BUDGET, order, &n))
 		return;
 	caps_claims++;
-	CHECK(g6_caps_check(&v, order, n), "caps_find's order fails caps_check");
+	CHECK(g304_caps_wide_check(&v, order, n), "caps_find's order fails caps_check");
 	for (int rep = 0; rep < 4; rep++) {
 		g304 c = *g;
 		g304_action a = { .type = G304_ACT_CAPS, .seat = (uint8_t)seat, .norder = (uint8_t)n };
@@ -302,7 +306,7 @@ static void check_claim(const g304 *g, int seat, rng *r)
 		}
 		while (c.phase == G304_PHASE_PLAY) {
 			g304_action p;
-			CHECK(g6_random_any(&c, r, 0, &p), "no move after a caps call");
+			CHECK(g304_random_action(&c, r, 0, &p), "no move after a caps call");
 			if (p.type == G304_ACT_OPEN) {
 				g304_legal l;
 				g304_legal_of(&c, p.seat, &l);
@@ -402,7 +406,7 @@ static void play_match(uint64_t seed, int bank)
 			CHECK(g304_simple_action(&v, &l, &a), "the simple player has no move");
 			simple_actions++;
 		} else {
-			CHECK(g6_random_any(&g, &r, 1, &a), "no random move");
+			CHECK(g304_random_action(&g, &r, 1, &a), "no random move");
 		}
 		g304 before = g;
 		play_result res;
@@ -453,17 +457,17 @@ static void check_pack(void)
 	int total = 0;
 	for (card c = 0; c < CARDS; c++) {
 		char code[8];
-		g6_code(c, code);
-		CHECK(g6_parse(code) == c, "card %d: code %s parses to %d", c, code, g6_parse(code));
-		total += g6_points(c);
+		g304_36_code(c, code);
+		CHECK(g304_36_parse(code) == c, "card %d: code %s parses to %d", c, code, g304_36_parse(code));
+		total += g304_pack_points(&g304_pack_36, c);
 		all |= ((g304_set)1 << c);
 	}
 	CHECK(total == 304, "the 36-card pack totals %d", total);
-	CHECK(g6_set_points(all) == 304, "set points %d", g6_set_points(all));
-	CHECK(g6_parse("6S") == g6_make(SUIT_SPADES, 0) && g6_parse("10h") == g6_make(SUIT_HEARTS, 5)
-	      && g6_parse("6") == CARD_NONE && g6_parse("6SS") == CARD_NONE && g6_parse("5S") == CARD_NONE,
+	CHECK(g304_pack_set_points(&g304_pack_36, all) == 304, "set points %d", g304_pack_set_points(&g304_pack_36, all));
+	CHECK(g304_36_parse("6S") == g304_pack_card(&g304_pack_36, SUIT_SPADES, 0) && g304_36_parse("10h") == g304_pack_card(&g304_pack_36, SUIT_HEARTS, 5)
+	      && g304_36_parse("6") == CARD_NONE && g304_36_parse("6SS") == CARD_NONE && g304_36_parse("5S") == CARD_NONE,
 	      "parsing sixes and tens");
-	CHECK(g6_points(g6_parse("JD")) == 30 && g6_points(g6_parse("9C")) == 20 && g6_points(g6_parse("6H")) == 0,
+	CHECK(g304_pack_points(&g304_pack_36, g304_36_parse("JD")) == 30 && g304_pack_points(&g304_pack_36, g304_36_parse("9C")) == 20 && g304_pack_points(&g304_pack_36, g304_36_parse("6H")) == 0,
 	      "point values");
 }
 
