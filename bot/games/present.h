@@ -12,9 +12,9 @@
  * one line in present.c's registry; a benchmark entry of its own, if it
  * has figures of its own, is one more in bot/cli/bench_304.c's list. The
  * host reads records, options, pages and texts through this struct and
- * game.h, and names no game anywhere else (six-player 304's card
- * rendering in bot/cli/render.c and the "304" + six seats word in
- * table_game_word wait for the one-engine 304).
+ * game.h, and names no game anywhere else: a game's cards are drawn
+ * through its game_def (render_card_of), and "!new 304 6" finds 304six
+ * through game_def.family (game_at_seats).
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to

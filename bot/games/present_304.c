@@ -72,7 +72,9 @@ static const size_words *words_of(const table *t)
 	return &size_words_of[G304_SIZE_FOUR];
 }
 
-static void fcard(const table *t, strbuf *b, card c, int style) { render_card_in(b, pack_of(t), c, style); }
+/* Cards in the match's pack (its game_def: after `!new` the table's game
+ * may already be another size's). */
+static void fcard(const table *t, strbuf *b, card c, int style) { render_card_of(b, t->g->def, c, style); }
 
 /* A hand as table_sb_hand shows it, in the game's pack. */
 static void fhand(const table *t, strbuf *b, uint64_t set, int style, int numbered)
@@ -80,10 +82,10 @@ static void fhand(const table *t, strbuf *b, uint64_t set, int style, int number
 	if (!set)
 		table_sb_txt(t, b, T_NONE, NULL, NULL, NULL);
 	else
-		render_hand_in(b, pack_of(t), set, style, numbered);
+		render_hand_of(b, t->g->def, set, style, numbered);
 }
 
-static card fparse(const table *t, const char *word) { return render_parse_card_in(pack_of(t), word); }
+static card fparse(const table *t, const char *word) { return render_parse_card_of(t->g->def, word); }
 
 /* The partner a seat asks in the four-card bidding: the next of its team. */
 static int asked_partner(const table *t, int s) { return (s + 2) % nseats_of(t); }
@@ -768,7 +770,7 @@ static card parse_played(const table *t, int s, const char *word)
 	long pos = strtol(word, &end, 10);
 	/* "6" is a position, not the six: a six is named with its suit ("6s"). */
 	if (!*end && end != word && pos >= 1 && pos <= f.ntricks)
-		return render_hand_in_at(pack_of(t), f.hand[s], (int)pos);
+		return render_hand_of_at(t->g->def, f.hand[s], (int)pos);
 	return fparse(t, word);
 }
 

@@ -1196,11 +1196,7 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 
 void g304_view_of(const g304 *g, int seat, g304_view *v)
 {
-	/* Everything but the bidding log's unused entries (904's log is long,
-	 * and the caps tracking takes a view after every card): the first
-	 * nbidlog are copied below and no one reads past them. */
-	memset(v, 0, offsetof(g304_view, bidlog));
-	memset(&v->ntricks, 0, sizeof *v - offsetof(g304_view, ntricks));
+	memset(v, 0, sizeof *v); /* whole: views are compared as bytes */
 	v->seat = (uint8_t)seat;
 	v->size = g->rules.size;
 	v->phase = g->phase;

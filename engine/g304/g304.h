@@ -250,9 +250,10 @@ typedef struct g304_deal_end {
 typedef struct g304_bidlog {
 	uint8_t seat;     /* who spoke */
 	uint8_t asker;    /* the seat that asked this one to speak, or G304_NO_SEAT */
-	uint8_t round;    /* 4 or 8 */
-	uint16_t value;   /* the bid, 0 for a pass */
-} g304_bidlog;
+	uint16_t round : 4;   /* 4 or 8 */
+	uint16_t value : 12;  /* the bid (G304_BID_PCC fits), 0 for a pass */
+} g304_bidlog;               /* four bytes: 904's log is long, and views copy it */
+_Static_assert(sizeof(g304_bidlog) == 4, "a bidding log entry is four bytes");
 
 typedef struct g304_trick {
 	uint8_t leader, n, winner; /* winner is G304_NO_SEAT until the trick is done */
@@ -442,7 +443,7 @@ typedef struct g304_view {
 	uint8_t sitting_out;      /* bit s: seat s sits out */
 	uint8_t asker;            /* four-card round: seat whose partner is answering */
 	uint16_t nbidlog;
-	g304_bidlog bidlog[G304_BIDLOG_MAX]; /* the first nbidlog are set; ntricks must follow */
+	g304_bidlog bidlog[G304_BIDLOG_MAX];
 	uint8_t ntricks;          /* tricks started, the one in progress included */
 	g304_trick tricks[G304_TRICKS_MAX]; /* hidden cards as CARD_NONE */
 	uint8_t tricks_won[2];
