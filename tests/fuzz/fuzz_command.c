@@ -119,7 +119,7 @@ static uint64_t cards_in(const table *t, const char *line)
 		strbuf sb;
 		sb_init(&sb, buf, sizeof buf);
 		if (six)
-			render_card_in(&sb, &g304_pack_36, (card)c, RENDER_COLOUR);
+			render_card_of(&sb, &game_def_304six, (card)c, RENDER_COLOUR);
 		else
 			render_card(&sb, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))

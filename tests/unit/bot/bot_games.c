@@ -41,7 +41,7 @@ static uint64_t cards_in(const table *t, const char *line)
 		if (is_rook(t))
 			((const present_named_game *)t->pr->words)->card(&b, c, RENDER_COLOUR);
 		else if (is_six(t))
-			render_card_in(&b, &g304_pack_36, (card)c, RENDER_COLOUR);
+			render_card_of(&b, &game_def_304six, (card)c, RENDER_COLOUR);
 		else
 			render_card(&b, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))
@@ -178,7 +178,7 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 				char w[16];
 				snprintf(w, sizeof w, "%d", p);
 				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->parse_card(t, me, w)
-					: is_six(t) ? render_hand_in_at(&g304_pack_36, ((const g304 *)t->g->state)->hand[me], p)
+					: is_six(t) ? render_hand_of_at(&game_def_304six, ((const g304 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
 					pos = p;
@@ -791,7 +791,7 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	strbuf sb;
 	sb_init(&sb, shown, sizeof shown);
 	if (is_six(t))
-		render_card_in(&sb, &g304_pack_36, (card)c, RENDER_COLOUR);
+		render_card_of(&sb, &game_def_304six, (card)c, RENDER_COLOUR);
 	else
 		render_card(&sb, (card)c, RENDER_COLOUR);
 	t->gdef->card_code((uint8_t)c, code);
@@ -806,7 +806,7 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	say(b, NULL, "ann", cmd);
 	sb_init(&sb, shown, sizeof shown);
 	if (is_six(t))
-		render_card_in(&sb, &g304_pack_36, (card)c, RENDER_ASCII);
+		render_card_of(&sb, &game_def_304six, (card)c, RENDER_ASCII);
 	else
 		render_card(&sb, (card)c, RENDER_ASCII);
 	snprintf(want, sizeof want, "you do not hold %s", shown);
