@@ -90,4 +90,16 @@ static inline void result_copy(game_result *out, const play_result *in)
 		return 1; \
 	}
 
+/* A game_def over GAME_ADAPTERS(P)'s functions and the game's own
+ * game_P_legal, _status, _outcome and _ai: what differs between games is
+ * in the arguments. */
+#define GAME_DEF_OF(P, NAME, MIN_SEATS, MAX_SEATS, CARDS, STATE, VIEW, INIT, PHASE_NAME, CODE, PARSE, NACTS, NEVS, \
+		    OPTIONS, FAMILY) { \
+	NAME, MIN_SEATS, MAX_SEATS, CARDS, sizeof(STATE), sizeof(VIEW), \
+	INIT, game_##P##_deal, game_##P##_apply, game_##P##_legal, game_##P##_view, \
+	game_##P##_status, game_##P##_outcome, game_##P##_random, game_##P##_bot, \
+	PHASE_NAME, P##_act_name, P##_act_parse, P##_err_name, P##_ev_name, \
+	CODE, PARSE, NACTS, NEVS, game_##P##_ai, OPTIONS, FAMILY, \
+}
+
 #endif

@@ -185,13 +185,9 @@ static int game_g304_ai(const void *view, const game_legal *gl, const game_ai_pa
 
 /* 304 at one table size: what differs is its name, seats, pack and words;
  * FAMILY: the word "!new WORD SEATS" reaches it by (NULL: its name only). */
-#define GAME_DEF_304(NAME, SEATS, CARDS, INIT, PHASE_NAME, CODE, PARSE, FAMILY) { \
-	NAME, SEATS, SEATS, CARDS, sizeof(g304), sizeof(g304_view), \
-	INIT, game_g304_deal, game_g304_apply, game_g304_legal, game_g304_view, \
-	game_g304_status, game_g304_outcome, game_g304_random, game_g304_bot, \
-	PHASE_NAME, g304_act_name, g304_act_parse, g304_err_name, g304_ev_name, \
-	CODE, PARSE, G304_ACT_COUNT, G304_EV_COUNT, game_g304_ai, g304_options, FAMILY, \
-}
+#define GAME_DEF_304(NAME, SEATS, CARDS, INIT, PHASE_NAME, CODE, PARSE, FAMILY) \
+	GAME_DEF_OF(g304, NAME, SEATS, SEATS, CARDS, g304, g304_view, INIT, PHASE_NAME, CODE, PARSE, G304_ACT_COUNT, \
+		    G304_EV_COUNT, g304_options, FAMILY)
 
 const game_def game_def_304 =
 	GAME_DEF_304("304", 4, CARD_COUNT, game_g304_init, g304_phase_name, card_code, card_parse, "304");

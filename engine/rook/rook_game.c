@@ -96,10 +96,5 @@ static int game_rook_ai(const void *view, const game_legal *gl, const game_ai_pa
 	return 1;
 }
 
-const game_def game_def_rook = {
-	"rook", 4, 4, ROOK_CARDS, sizeof(rook), sizeof(rook_view),
-	game_rook_init, game_rook_deal, game_rook_apply, game_rook_legal, game_rook_view,
-	game_rook_status, game_rook_outcome, game_rook_random, game_rook_bot,
-	rook_phase_name, rook_act_name, rook_act_parse, rook_err_name, rook_ev_name,
-	rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, game_rook_ai, NULL, NULL,
-};
+const game_def game_def_rook = GAME_DEF_OF(rook, "rook", 4, 4, ROOK_CARDS, rook, rook_view, game_rook_init, rook_phase_name,
+					  rook_code, rook_parse, ROOK_ACT_COUNT, ROOK_EV_COUNT, NULL, NULL);

@@ -104,10 +104,5 @@ static int game_t304_ai(const void *view, const game_legal *gl, const game_ai_pa
 	return 1;
 }
 
-const game_def game_def_trump304 = {
-	"trump304", 2, 4, CARD_COUNT, sizeof(t304), sizeof(t304_view),
-	game_t304_init, game_t304_deal, game_t304_apply, game_t304_legal, game_t304_view,
-	game_t304_status, game_t304_outcome, game_t304_random, game_t304_bot,
-	t304_phase_name, t304_act_name, t304_act_parse, t304_err_name, t304_ev_name,
-	card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, game_t304_ai, NULL, NULL,
-};
+const game_def game_def_trump304 = GAME_DEF_OF(t304, "trump304", 2, 4, CARD_COUNT, t304, t304_view, game_t304_init,
+					      t304_phase_name, card_code, card_parse, T304_ACT_COUNT, T304_EV_COUNT, NULL, NULL);
