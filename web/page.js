@@ -9,7 +9,7 @@
 	/* What the game shows, from its presentation in the bot: each card's
 	 * [face, words read aloud, class], the trumps' words, the bid's player. */
 	var FACES = story.faces || {}, TRUMPS = story.trumps || {}, TRUMPER = story.trumper || "trumper";
-	var MAX_SEATS = 6;  /* the page's seat sections: 304 for six has the most */
+	var MAX_SEATS = 8;  /* the page's seat sections: 304 for eight and 904 have the most */
 	var at = 0;
 
 	function $(id) { return document.getElementById(id); }

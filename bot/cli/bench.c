@@ -324,7 +324,7 @@ static int bench_ai(int argc, char **argv)
 		return 64;
 	}
 	/* "--game 304 --players 8" is 304 for eight, as at a table. */
-	def = game_304_seats(def, players);
+	def = game_at_seats(def, players);
 	if (!players)
 		players = def->max_seats;
 	if (players < def->min_seats || players > def->max_seats) {

@@ -30,7 +30,6 @@ static void suited(strbuf *b, const char *rank, int suit, int style)
 		sb_add(b, IRC_COLOUR);
 }
 
-void render_card(strbuf *b, card c, int style) { render_card_in(b, &g304_pack_32, c, style); }
 
 void render_hand_gap(strbuf *b, int i, int numbered)
 {
@@ -45,9 +44,6 @@ static card order_at(const card *order, int n, int pos)
 	return pos >= 1 && pos <= n ? order[pos - 1] : CARD_NONE;
 }
 
-void render_hand(strbuf *b, cardset hand, int style, int numbered) { render_hand_in(b, &g304_pack_32, hand, style, numbered); }
-
-card render_hand_at(cardset hand, int pos) { return render_hand_in_at(&g304_pack_32, hand, pos); }
 
 size_t render_plain(char *s)
 {
@@ -111,49 +107,84 @@ card render_parse_card(const char *text)
 	return typed_code(text, buf) ? card_parse(buf) : CARD_NONE;
 }
 
-/* ---- 304's packs at every table size (g304_pack.h numbering) ---- */
+/* ---- a game's pack through its game_def (render.h) ---- */
 
-void render_card_in(strbuf *b, const g304_pack *p, card c, int style)
+/* A card from its code ("JS", "TH", "3D"): the rank as written ("10" for
+ * T), the suit as a symbol or letter; "??" for anything else. */
+static void card_from_code(strbuf *b, const char *code, int style)
 {
-	if (c >= g304_pack_cards(p)) {
+	size_t n = strlen(code);
+	const char *at = n == 2 ? strchr("SHDC", code[1]) : NULL;
+	if (!at || !*at) {
 		sb_add(b, "??");
 		return;
 	}
-	char rank[3] = { p->codes[g304_pack_rank(p, c)], '\0', '\0' };
-	suited(b, rank[0] == 'T' ? "10" : rank, g304_pack_suit_of(p, c), style);
+	char rank[3] = { code[0], '\0', '\0' };
+	suited(b, rank[0] == 'T' ? "10" : rank, (int)(at - "SHDC"), style);
 }
 
-/* Display order: S H D C, strongest first. */
-static int pack_order(const g304_pack *p, uint64_t hand, card out[64])
+typedef void (*code_fn)(uint8_t c, char out[8]);
+
+static void card_with(strbuf *b, code_fn code, int ncards, card c, int style)
+{
+	char buf[8] = "??";
+	if (c < ncards)
+		code(c, buf);
+	card_from_code(b, buf, style);
+}
+
+/* Display order: S H D C, strongest first (card = suit * ranks + rank,
+ * weakest rank first). */
+static int pack_order(int ranks, uint64_t hand, card out[64])
 {
 	int n = 0;
 	for (int s = 0; s < SUIT_COUNT; s++)
-		for (int r = p->ranks - 1; r >= 0; r--)
-			if (hand & g304_pack_bit(g304_pack_card(p, s, r)))
-				out[n++] = g304_pack_card(p, s, r);
+		for (int r = ranks - 1; r >= 0; r--)
+			if (hand >> (s * ranks + r) & 1)
+				out[n++] = (card)(s * ranks + r);
 	return n;
 }
 
-void render_hand_in(strbuf *b, const g304_pack *p, uint64_t hand, int style, int numbered)
+static void hand_with(strbuf *b, code_fn code, int ranks, uint64_t hand, int style, int numbered)
 {
 	card order[64];
-	int n = pack_order(p, hand, order);
+	int n = pack_order(ranks, hand, order);
 	for (int i = 0; i < n; i++) {
 		render_hand_gap(b, i, numbered);
-		render_card_in(b, p, order[i], style);
+		card_with(b, code, ranks * SUIT_COUNT, order[i], style);
 	}
 	if (!n)
 		sb_add(b, "(none)");
 }
 
-card render_hand_in_at(const g304_pack *p, uint64_t hand, int pos)
+static void code_32(uint8_t c, char out[8]) { card_code(c, out); }
+
+void render_card(strbuf *b, card c, int style) { card_with(b, code_32, CARD_COUNT, c, style); }
+void render_hand(strbuf *b, cardset hand, int style, int numbered) { hand_with(b, code_32, RANK_COUNT, hand, style, numbered); }
+card render_hand_at(cardset hand, int pos)
 {
 	card order[64];
-	return order_at(order, pack_order(p, hand, order), pos);
+	return order_at(order, pack_order(RANK_COUNT, hand, order), pos);
 }
 
-card render_parse_card_in(const g304_pack *p, const char *text)
+void render_card_of(strbuf *b, const game_def *def, card c, int style)
+{
+	card_with(b, def->card_code, def->deck_size, c, style);
+}
+
+void render_hand_of(strbuf *b, const game_def *def, uint64_t hand, int style, int numbered)
+{
+	hand_with(b, def->card_code, def->deck_size / SUIT_COUNT, hand, style, numbered);
+}
+
+card render_hand_of_at(const game_def *def, uint64_t hand, int pos)
+{
+	card order[64];
+	return order_at(order, pack_order(def->deck_size / SUIT_COUNT, hand, order), pos);
+}
+
+card render_parse_card_of(const game_def *def, const char *text)
 {
 	char buf[8];
-	return typed_code(text, buf) ? g304_pack_parse(p, buf) : CARD_NONE;
+	return typed_code(text, buf) ? def->card_parse(buf) : CARD_NONE;
 }

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "card.h"
-#include "g304_pack.h"
+#include "game.h"
 #include "strbuf.h"
 
 enum render_style { RENDER_COLOUR, RENDER_ASCII };
@@ -30,13 +30,14 @@ size_t render_plain(char *s);
  * "j s", "J of spades" is not accepted. Returns CARD_NONE if unreadable. */
 card render_parse_card(const char *text);
 
-/* ---- 304 at every table size: a card of pack p (engine/g304/g304_pack.h:
- * suit * ranks + rank; 32 cards as above, 36 with the six written "6") ----
- * The same as above, in that pack. */
-void render_card_in(strbuf *b, const g304_pack *p, card c, int style);
-void render_hand_in(strbuf *b, const g304_pack *p, uint64_t hand, int style, int numbered);
-card render_hand_in_at(const g304_pack *p, uint64_t hand, int pos);
-card render_parse_card_in(const g304_pack *p, const char *text);
+/* ---- a game's own pack, through its game_def: card c is suit * ranks +
+ * rank, weakest rank first (ranks: deck_size / 4), and def->card_code and
+ * card_parse name it ("6S", "3D"; 32 cards as above). The same as above,
+ * in that pack. */
+void render_card_of(strbuf *b, const game_def *def, card c, int style);
+void render_hand_of(strbuf *b, const game_def *def, uint64_t hand, int style, int numbered);
+card render_hand_of_at(const game_def *def, uint64_t hand, int pos);
+card render_parse_card_of(const game_def *def, const char *text);
 
 /* For a game's own cards (its presentation, bot/present_*.c): the mIRC
  * colour code that starts and ends a coloured run; what goes before the

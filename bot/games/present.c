@@ -9,7 +9,7 @@
  * opens when nothing names another, and the game of table metas saved
  * before there were several (bot/table/table_store.c): keep it first. */
 static const present *const presentations[] = { &present_304, &present_304six, &present_304eight, &present_304six24,
-						     &present_trump304,
+						     &present_504, &present_904, &present_trump304,
 						     &present_rook };
 
 const present *present_find(const game_def *def)

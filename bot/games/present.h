@@ -10,9 +10,9 @@
  * of it. A new game is its engine folder, its presentation here (with
  * its lines) and one line in each registry: docs/ENGINE.md, "Adding a
  * game", lists them. The host reads records, options, pages and texts
- * through this struct and game.h, and names no game anywhere else
- * (six-player 304's card rendering in bot/cli/render.c and the "304" +
- * six seats word in table_game_word wait for the one-engine 304).
+ * through this struct and game.h, and names no game anywhere else: a
+ * game's cards are drawn through its game_def (render_card_of), and
+ * "!new 304 6" finds 304six through game_def.family (game_at_seats).
  *
  * Every function may assume t->g is the running match of def's game, unless
  * it says otherwise. Nothing here may show a card to anyone not entitled to
@@ -186,7 +186,8 @@ typedef struct present {
 	void (*forget)(struct table *t);
 } present;
 
-extern const present present_304, present_304six, present_304eight, present_304six24, present_trump304,
+extern const present present_304, present_304six, present_304eight, present_304six24, present_504, present_904,
+	present_trump304,
 	present_rook;
 /* 304's refusals and phases in each language (bot/games/present_304_text.c). */
 extern const struct text_game present_304_words;

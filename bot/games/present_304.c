@@ -56,6 +56,11 @@ static const size_words size_words_of[G304_SIZE_COUNT] = {
 	/* The 24-card six-player game: as eight players deal and bid. */
 	[G304_SIZE_SIX24] = { T_STATE_BID8, T_MATCH_STARTS6S, T_DEALT_REST8, T_BID8_WON, T_RULES6S, T_STATE_BID3,
 			      T_STATE_BID3_HIGH },
+	/* 504 deals and bids as six players do; 904 has a five-card second round. */
+	[G304_SIZE_504] = { T_STATE_BID6, T_MATCH_STARTS504, T_DEALT_REST6, T_BID6_WON, T_RULES504, T_STATE_BID4,
+			    T_STATE_BID4_HIGH },
+	[G304_SIZE_904] = { T_STATE_BID5, T_MATCH_STARTS904, T_DEALT_REST5, T_BID5_WON, T_RULES904, T_STATE_BID4,
+			    T_STATE_BID4_HIGH },
 };
 /* By the table's game, not its match: before the first deal there is none,
  * and after `!new 304 6` the last match is still the four-player one. */
@@ -67,7 +72,9 @@ static const size_words *words_of(const table *t)
 	return &size_words_of[G304_SIZE_FOUR];
 }
 
-static void fcard(const table *t, strbuf *b, card c, int style) { render_card_in(b, pack_of(t), c, style); }
+/* Cards in the match's pack (its game_def: after `!new` the table's game
+ * may already be another size's). */
+static void fcard(const table *t, strbuf *b, card c, int style) { render_card_of(b, t->g->def, c, style); }
 
 /* A hand as table_sb_hand shows it, in the game's pack. */
 static void fhand(const table *t, strbuf *b, uint64_t set, int style, int numbered)
@@ -75,10 +82,10 @@ static void fhand(const table *t, strbuf *b, uint64_t set, int style, int number
 	if (!set)
 		table_sb_txt(t, b, T_NONE, NULL, NULL, NULL);
 	else
-		render_hand_in(b, pack_of(t), set, style, numbered);
+		render_hand_of(b, t->g->def, set, style, numbered);
 }
 
-static card fparse(const table *t, const char *word) { return render_parse_card_in(pack_of(t), word); }
+static card fparse(const table *t, const char *word) { return render_parse_card_of(t->g->def, word); }
 
 /* The partner a seat asks in the four-card bidding: the next of its team. */
 static int asked_partner(const table *t, int s) { return (s + 2) % nseats_of(t); }
@@ -412,7 +419,8 @@ static void events(table *t, const game_result *res)
 			table_say(t, T_TRUMP_SET, who, NULL, NULL);
 			break;
 		case G304_EV_DEALT_REST:
-			table_say(t, words_of(t)->dealt_rest, table_seat_name(t, g->trumper), NULL, NULL);
+			snprintf(n, sizeof n, "%d", g304_variant_of(&g->rules)->bid_second);
+			table_say(t, words_of(t)->dealt_rest, table_seat_name(t, g->trumper), n, NULL);
 			/* The room hears of the last cards before anyone reads them.
 			 * Every seat has its turn in this bidding round, and its turn
 			 * prompt sends its hand: sent now as well, the same hand would
@@ -735,8 +743,9 @@ static void hint_text(table *t, int s, const game_action *a, char *what, size_t 
 
 /* ---- commands ---- */
 
-/* Turns "60" into 160 and "pcc" into G304_BID_PCC; -1 if not a bid. */
-static int parse_bid(const char *s)
+/* Turns "60" into 160 (304's shorthand, at the sizes that bid from 160)
+ * and "pcc" into G304_BID_PCC; -1 if not a bid. */
+static int parse_bid(const table *t, const char *s)
 {
 	if (!strcasecmp(s, "pcc"))
 		return G304_BID_PCC;
@@ -744,7 +753,7 @@ static int parse_bid(const char *s)
 	long v = strtol(s, &end, 10);
 	if (*end || end == s || v < 0 || v > 999)
 		return -1;
-	if (v >= 60 && v <= 99)
+	if (v >= 60 && v <= 99 && g304_variant_of(&G(t)->rules)->bid_min == G304_MIN_BID)
 		v += 100;
 	return (int)v;
 }
@@ -761,7 +770,7 @@ static card parse_played(const table *t, int s, const char *word)
 	long pos = strtol(word, &end, 10);
 	/* "6" is a position, not the six: a six is named with its suit ("6s"). */
 	if (!*end && end != word && pos >= 1 && pos <= f.ntricks)
-		return render_hand_in_at(pack_of(t), f.hand[s], (int)pos);
+		return render_hand_of_at(t->g->def, f.hand[s], (int)pos);
 	return fparse(t, word);
 }
 
@@ -791,7 +800,7 @@ static void act(table *t, const char *user, int s, int type, int value, card c, 
 
 static void cmd_bid(table *t, const char *user, int s, int in_room, char **argv)
 {
-	int v = parse_bid(argv[1]);
+	int v = parse_bid(t, argv[1]);
 	if (v < 0) {
 		char u[128];
 		table_tell(t, user, T_USAGE, table_txt(t, u, sizeof u, T_USAGE_BID_304, NULL, NULL, NULL), NULL, NULL);
@@ -1117,8 +1126,8 @@ static json_object *j_legal(const game_def *def, const g304 *g, const g304_view 
 	json_object *o = json_object_new_object();
 	json_object_object_add(o, "actions", j_acts(def, l.acts));
 	/* null when no numeric bid is possible (only pcc, or no bid at all). */
-	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= G304_MIN_BID &&
-		      l.bid_min <= G304_MAX_BID;
+	const g304_variant *w = g304_variant_of(&g->rules);
+	int numeric = (l.acts >> G304_ACT_BID & 1) && l.bid_min >= w->bid_min && l.bid_min <= w->bid_max;
 	json_object_object_add(o, "bid_min", numeric ? json_object_new_int(l.bid_min) : NULL);
 	json_object_object_add(o, "pcc", j_bool(l.pcc_ok));
 	game_cards known = v->hand;
@@ -1185,8 +1194,9 @@ static void refusal_304(char *buf, size_t len, const game *g, const game_result 
 			const char *const names[GAME_MAX_SEATS])
 {
 	const g304 *st = g->state;
-	if (st->ntricks != G304_TRICKS) {
-		const char *round = "six"; /* the only other size today */
+	static const char *const card_words[G304_TRICKS_MAX + 1] = { [5] = "five", [6] = "six" };
+	if (st->ntricks != G304_TRICKS && card_words[st->ntricks]) {
+		const char *round = card_words[st->ntricks]; /* the second round's cards */
 		if (res->err == G304_ERR_PCC_FOUR) {
 			snprintf(buf, len, "pcc may be bid only in the %s-card bidding", round);
 			return;
@@ -1203,10 +1213,9 @@ static void refusal_304(char *buf, size_t len, const game *g, const game_result 
 	text_refusal_game_in(NULL, &present_304_words, g->def, buf, len, res, names, NULL);
 }
 
-static const replay_game replay_304 = { &game_def_304, "deal_end", "tokens", view_304, end_304, refusal_304 };
-static const replay_game replay_six = { &game_def_304six, "deal_end", "tokens", view_304, end_304, refusal_304 };
-static const replay_game replay_eight = { &game_def_304eight, "deal_end", "tokens", view_304, end_304, refusal_304 };
-static const replay_game replay_six24 = { &game_def_304six24, "deal_end", "tokens", view_304, end_304, refusal_304 };
+/* One table size's replay view (cardbot replay, the match page). */
+#define REPLAY_304(DEF) { &DEF, "deal_end", "tokens", view_304, end_304, refusal_304 }
+static const replay_game replay_304 = REPLAY_304(game_def_304);
 
 static const present_verb verbs[] = {
 	PRESENT_VERB_BID,
@@ -1222,15 +1231,17 @@ static const present_verb verbs[] = {
 	PRESENT_VERB_END,
 };
 
+/* !stats's bands of bids: 304's thresholds, and 504's and 904's (S21). */
 static const present_bands bands = {
 	{ 0, 200, 250, 1000 },
 	{ "under 200", "200-249", "250 and over", "pcc" },
 	{ T_BAND_UNDER_200, 0, T_BAND_250_OVER, 0 },
 };
+static const present_bands bands_504 = { { 0, 330, 410, 1000 }, { "under 330", "330-409", "410 and over", "pcc" }, { 0 } };
+static const present_bands bands_904 = { { 0, 590, 740, 1000 }, { "under 590", "590-739", "740 and over", "pcc" }, { 0 } };
 
 #define PRESENT_304_FAMILY                                     \
 	.verbs = verbs,                                        \
-	.bands = &bands,                                       \
 	.stats_matches = 1,                                    \
 	.stats_caps = 1,                                       \
 	.record_bid_limit = G304_BID_PCC,                      \
@@ -1269,44 +1280,21 @@ const present present_304 = {
 	.t_name = T_GAME_304,
 	.page_first_batch = 4, /* cards each before the first bidding */
 	.replay = &replay_304,
+	.bands = &bands,
 	PRESENT_304_FAMILY,
 };
 
-const present present_304six = {
-	.def = &game_def_304six,
-	.t_ready = T_G_READY,
-	.t_need_seats = T_G_NEED_SEATS,
-	.name_in_table_line = 1,
-	.t_about = T_ABOUT_304SIX,
-	.t_brief = T_BRIEF_304SIX,
-	.t_name = T_GAME_304SIX,
-	.page_first_batch = 4, /* cards each before the first bidding */
-	.replay = &replay_six,
-	PRESENT_304_FAMILY,
-};
+/* Every other table size: a row of its game, its words, the cards each
+ * before the first bidding (g304_variant.first) and its bands of bids. */
+#define PRESENT_304_SIZE(NAME, DEF, ABOUT, BRIEF, TNAME, FIRST, BANDS)                                  \
+	static const replay_game replay_##NAME = REPLAY_304(DEF);                                      \
+	const present NAME = { .def = &DEF, .t_ready = T_G_READY, .t_need_seats = T_G_NEED_SEATS,        \
+			       .name_in_table_line = 1, .t_about = ABOUT, .t_brief = BRIEF, .t_name = TNAME, \
+			       .page_first_batch = FIRST, .replay = &replay_##NAME, .bands = BANDS,          \
+			       PRESENT_304_FAMILY }
 
-const present present_304eight = {
-	.def = &game_def_304eight,
-	.t_ready = T_G_READY,
-	.t_need_seats = T_G_NEED_SEATS,
-	.name_in_table_line = 1,
-	.t_about = T_ABOUT_304EIGHT,
-	.t_brief = T_BRIEF_304EIGHT,
-	.t_name = T_GAME_304EIGHT,
-	.page_first_batch = 3, /* cards each before the first bidding */
-	.replay = &replay_eight,
-	PRESENT_304_FAMILY,
-};
-
-const present present_304six24 = {
-	.def = &game_def_304six24,
-	.t_ready = T_G_READY,
-	.t_need_seats = T_G_NEED_SEATS,
-	.name_in_table_line = 1,
-	.t_about = T_ABOUT_304SIX24,
-	.t_brief = T_BRIEF_304SIX24,
-	.t_name = T_GAME_304SIX24,
-	.page_first_batch = 3, /* cards each before the first bidding */
-	.replay = &replay_six24,
-	PRESENT_304_FAMILY,
-};
+PRESENT_304_SIZE(present_304six, game_def_304six, T_ABOUT_304SIX, T_BRIEF_304SIX, T_GAME_304SIX, 4, &bands);
+PRESENT_304_SIZE(present_304eight, game_def_304eight, T_ABOUT_304EIGHT, T_BRIEF_304EIGHT, T_GAME_304EIGHT, 3, &bands);
+PRESENT_304_SIZE(present_304six24, game_def_304six24, T_ABOUT_304SIX24, T_BRIEF_304SIX24, T_GAME_304SIX24, 3, &bands);
+PRESENT_304_SIZE(present_504, game_def_504, T_ABOUT_504, T_BRIEF_504, T_GAME_504, 4, &bands_504);
+PRESENT_304_SIZE(present_904, game_def_904, T_ABOUT_904, T_BRIEF_904, T_GAME_904, 4, &bands_904);

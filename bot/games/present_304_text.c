@@ -7,15 +7,14 @@
 #include "text_lang.h"
 #include "present.h"
 
-#define STR_(x) #x
-#define STR(x) STR_(x)
-
 /*
  * One template per refusal code. A template may hold one of these
  * placeholders, each standing for parameter a of the g304_result:
  *   {seat}   the name of seat a        {n}      a as a number
  *   {suit}   the suit a, in words      {card}   the card code of a
  *   {phase}  what the table is doing in phase a ("during play")
+ * and {m}, parameter b as a number (a table size's bid limit or throw-in
+ * threshold: 200 and 15 in 304, docs/GAMES.md S21 for 504 and 904).
  * Templates are not printf formats, so a name or a stray '%' can never be
  * read as one. The table below is generated from G304_ERR_LIST: a code the
  * engine adds without a REFUSAL_ line here stops the build.
@@ -32,24 +31,24 @@
 #define REFUSAL_REJECT_TOO_LATE \
 	"a redeal may be asked for only before your first bid or pass"
 #define REFUSAL_REJECT_POINTS \
-	"your four cards are worth {n} points; a redeal needs fewer than " STR(G304_REJECT_BELOW)
+	"your four cards are worth {n} points; a redeal needs fewer than {m}"
 #define REFUSAL_BID_NOT_MULTIPLE \
-	"you cannot bid {n}: bids go up in tens (in fives from " STR(G304_LIMIT_BID) \
+	"you cannot bid {n}: bids go up in tens (in fives from {m}" \
 	" where the table allows fives)"
 #define REFUSAL_BID_TOO_LOW "the lowest bid allowed here is {n}"
 #define REFUSAL_BID_NOT_HIGHER "a bid must be higher than {n}"
 #define REFUSAL_BID_TOO_HIGH \
 	"no bid may be over {n}; above that there is only pcc, with eight cards"
 #define REFUSAL_BID_SECOND_TURN \
-	"on your second turn a bid must be " STR(G304_LIMIT_BID) " or more"
+	"on your second turn a bid must be {m} or more"
 #define REFUSAL_BID_OVER_PARTNER \
-	"a bid under " STR(G304_LIMIT_BID) " is not allowed while your partner holds the highest bid"
+	"a bid under {m} is not allowed while your partner holds the highest bid"
 #define REFUSAL_SINGLE_ONCE \
 	"at this table you may bid only once, unless you make the first bid of " \
-	STR(G304_LIMIT_BID) " or more"
+	"{m} or more"
 #define REFUSAL_SINGLE_PARTNER \
 	"at this table you may not bid over your partner, unless you make the first bid of " \
-	STR(G304_LIMIT_BID) " or more"
+	"{m} or more"
 #define REFUSAL_PCC_FOUR "pcc may be bid only in the eight-card bidding"
 #define REFUSAL_BID8_PARTNER \
 	"your partner holds the highest eight-card bid: you must pass"
@@ -119,15 +118,15 @@ static const char *const text_ta_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_WRONG_PHASE] = "{phase} அதைச் செய்ய முடியாது",
 	[G304_ERR_REJECT_NOT_FIRST] = "முதலில் ஏலம் கேட்கும் {seat} மட்டுமே சீட்டுகளைத் திருப்பிக் கொடுத்து மீண்டும் போடச் சொல்லலாம்",
 	[G304_ERR_REJECT_TOO_LATE] = "உங்கள் முதல் ஏலம் அல்லது பாஸுக்கு முன் மட்டுமே மீண்டும் போடச் சொல்லலாம்",
-	[G304_ERR_REJECT_POINTS] = "உங்கள் நான்கு சீட்டுகளின் மதிப்பு {n} புள்ளி; மீண்டும் போட " STR(G304_REJECT_BELOW) " புள்ளிக்குக் குறைவாக இருக்க வேண்டும்",
-	[G304_ERR_BID_NOT_MULTIPLE] = "{n} கேட்க முடியாது: ஏலம் பத்துப் பத்தாக ஏறும் (ஐந்துகளை அனுமதிக்கும் மேசையில் " STR(G304_LIMIT_BID) "-இலிருந்து ஐந்து ஐந்தாக)",
+	[G304_ERR_REJECT_POINTS] = "உங்கள் நான்கு சீட்டுகளின் மதிப்பு {n} புள்ளி; மீண்டும் போட {m}" " புள்ளிக்குக் குறைவாக இருக்க வேண்டும்",
+	[G304_ERR_BID_NOT_MULTIPLE] = "{n} கேட்க முடியாது: ஏலம் பத்துப் பத்தாக ஏறும் (ஐந்துகளை அனுமதிக்கும் மேசையில் {m}-இலிருந்து ஐந்து ஐந்தாக)",
 	[G304_ERR_BID_TOO_LOW] = "இங்கே குறைந்த ஏலம் {n}",
 	[G304_ERR_BID_NOT_HIGHER] = "ஏலம் {n}-ஐ விட அதிகமாக இருக்க வேண்டும்",
 	[G304_ERR_BID_TOO_HIGH] = "எந்த ஏலமும் {n}-ஐத் தாண்டக்கூடாது; அதற்கு மேல் எட்டுச் சீட்டுடன் pcc மட்டுமே",
-	[G304_ERR_BID_SECOND_TURN] = "இரண்டாம் முறையில் ஏலம் " STR(G304_LIMIT_BID) " அல்லது அதற்கு மேல் இருக்க வேண்டும்",
-	[G304_ERR_BID_OVER_PARTNER] = "கூட்டாளியிடம் அதிக ஏலம் இருக்கும்போது " STR(G304_LIMIT_BID) "-க்குக் கீழ் கேட்க முடியாது",
-	[G304_ERR_SINGLE_ONCE] = "இந்த மேசையில் ஒருமுறை மட்டுமே கேட்கலாம், " STR(G304_LIMIT_BID) " அல்லது மேல் முதல் ஏலமாகக் கேட்டால் தவிர",
-	[G304_ERR_SINGLE_PARTNER] = "இந்த மேசையில் கூட்டாளிக்கு மேல் கேட்க முடியாது, " STR(G304_LIMIT_BID) " அல்லது மேல் முதல் ஏலமாகக் கேட்டால் தவிர",
+	[G304_ERR_BID_SECOND_TURN] = "இரண்டாம் முறையில் ஏலம் {m} அல்லது அதற்கு மேல் இருக்க வேண்டும்",
+	[G304_ERR_BID_OVER_PARTNER] = "கூட்டாளியிடம் அதிக ஏலம் இருக்கும்போது {m}-க்குக் கீழ் கேட்க முடியாது",
+	[G304_ERR_SINGLE_ONCE] = "இந்த மேசையில் ஒருமுறை மட்டுமே கேட்கலாம், {m} அல்லது மேல் முதல் ஏலமாகக் கேட்டால் தவிர",
+	[G304_ERR_SINGLE_PARTNER] = "இந்த மேசையில் கூட்டாளிக்கு மேல் கேட்க முடியாது, {m} அல்லது மேல் முதல் ஏலமாகக் கேட்டால் தவிர",
 	[G304_ERR_PCC_FOUR] = "pcc எட்டுச் சீட்டு ஏலத்தில் மட்டுமே கேட்கலாம்",
 	[G304_ERR_BID8_PARTNER] = "எட்டுச் சீட்டு ஏலத்தில் அதிக ஏலம் உங்கள் கூட்டாளியிடம்: நீங்கள் பாஸ் செய்ய வேண்டும்",
 	[G304_ERR_ASK_EIGHT] = "எட்டுச் சீட்டு ஏலத்தில் கூட்டாளியைக் கேட்கச் சொல்ல முடியாது",
@@ -174,15 +173,15 @@ static const char *const text_si_refusals[G304_ERR_COUNT] = {
 	[G304_ERR_WRONG_PHASE] = "{phase} ඒක කරන්න බැහැ",
 	[G304_ERR_REJECT_NOT_FIRST] = "නැවත බෙදීමට කාඩ් ආපසු දාන්න පුළුවන් මුලින්ම ලංසු තබන {seat} ට පමණයි",
 	[G304_ERR_REJECT_TOO_LATE] = "නැවත බෙදීම ඉල්ලන්න පුළුවන් ඔබේ පළමු ලංසුවට හෝ පාස් එකට කලින් පමණයි",
-	[G304_ERR_REJECT_POINTS] = "ඔබේ කාඩ් හතරේ වටිනාකම ලකුණු {n}; නැවත බෙදීමට " STR(G304_REJECT_BELOW) " ට අඩු වෙන්න ඕනේ",
-	[G304_ERR_BID_NOT_MULTIPLE] = "{n} ලංසු තබන්න බැහැ: ලංසු දහයෙන් දහයට (මේසය fives ඉඩ දෙනවා නම් " STR(G304_LIMIT_BID) " සිට පහෙන් පහට)",
+	[G304_ERR_REJECT_POINTS] = "ඔබේ කාඩ් හතරේ වටිනාකම ලකුණු {n}; නැවත බෙදීමට {m}" " ට අඩු වෙන්න ඕනේ",
+	[G304_ERR_BID_NOT_MULTIPLE] = "{n} ලංසු තබන්න බැහැ: ලංසු දහයෙන් දහයට (මේසය fives ඉඩ දෙනවා නම් {m} සිට පහෙන් පහට)",
 	[G304_ERR_BID_TOO_LOW] = "මෙහි අඩුම ලංසුව {n}",
 	[G304_ERR_BID_NOT_HIGHER] = "ලංසුව {n} ට වඩා වැඩි වෙන්න ඕනේ",
 	[G304_ERR_BID_TOO_HIGH] = "කිසිම ලංසුවක් {n} ට වැඩි වෙන්න බැහැ; ඊට උඩින් තියෙන්නේ කාඩ් අටෙන් pcc පමණයි",
-	[G304_ERR_BID_SECOND_TURN] = "ඔබේ දෙවෙනි වාරයේ ලංසුව " STR(G304_LIMIT_BID) " හෝ වැඩි වෙන්න ඕනේ",
-	[G304_ERR_BID_OVER_PARTNER] = "ඔබේ සහකරු ළඟ ඉහළම ලංසුව තියෙද්දී " STR(G304_LIMIT_BID) " ට අඩු ලංසු තබන්න බැහැ",
-	[G304_ERR_SINGLE_ONCE] = "මේ මේසයේ ලංසු තබන්න පුළුවන් එක පාරයි, " STR(G304_LIMIT_BID) " හෝ වැඩි පළමු ලංසුව ඔබ තබනවා නම් මිසක්",
-	[G304_ERR_SINGLE_PARTNER] = "මේ මේසයේ ඔබේ සහකරුට උඩින් ලංසු තබන්න බැහැ, " STR(G304_LIMIT_BID) " හෝ වැඩි පළමු ලංසුව ඔබ තබනවා නම් මිසක්",
+	[G304_ERR_BID_SECOND_TURN] = "ඔබේ දෙවෙනි වාරයේ ලංසුව {m} හෝ වැඩි වෙන්න ඕනේ",
+	[G304_ERR_BID_OVER_PARTNER] = "ඔබේ සහකරු ළඟ ඉහළම ලංසුව තියෙද්දී {m} ට අඩු ලංසු තබන්න බැහැ",
+	[G304_ERR_SINGLE_ONCE] = "මේ මේසයේ ලංසු තබන්න පුළුවන් එක පාරයි, {m} හෝ වැඩි පළමු ලංසුව ඔබ තබනවා නම් මිසක්",
+	[G304_ERR_SINGLE_PARTNER] = "මේ මේසයේ ඔබේ සහකරුට උඩින් ලංසු තබන්න බැහැ, {m} හෝ වැඩි පළමු ලංසුව ඔබ තබනවා නම් මිසක්",
 	[G304_ERR_PCC_FOUR] = "pcc කියන්න පුළුවන් කාඩ් අටේ ලංසුවල පමණයි",
 	[G304_ERR_BID8_PARTNER] = "කාඩ් අටේ ඉහළම ලංසුව ඔබේ සහකරු ළඟ: ඔබ පාස් කරන්න ඕනේ",
 	[G304_ERR_ASK_EIGHT] = "කාඩ් අටේ ලංසුවල සහකරුට ලංසු භාර දෙන්න බැහැ",

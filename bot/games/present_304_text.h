@@ -16,11 +16,11 @@
 	X(T_BID_FOR_PARTNER, "{1} answers for their partner: {2}") \
 	X(T_PASS_FOR_PARTNER, "{1} answers for their partner: pass") \
 	X(T_ASK, "{1} asks {2} to bid") \
-	X(T_DEALT_REST, "the last four cards are dealt; eight-card bidding, {1} first (250 or more, pcc, or pass)") \
+	X(T_DEALT_REST, "the last four cards are dealt; eight-card bidding, {1} first ({2} or more, pcc, or pass)") \
 	X(T_TRUMP_BACK, "{1} takes the old trump card back") \
 	X(T_BID8_WON, "{1} wins the eight-card bidding at {2}") \
 	X(T_PCC_SITS_OUT, "{1} sits out this deal: {2} plays alone and must win every trick") \
-	X(T_DEALT_REST6, "two more cards each are dealt; six-card bidding, {1} first (250 or more, pcc, or pass)") \
+	X(T_DEALT_REST6, "two more cards each are dealt; six-card bidding, {1} first ({2} or more, pcc, or pass)") \
 	X(T_BID6_WON, "{1} wins the six-card bidding at {2}") \
 	X(T_PCC_SIT_OUT6, "{1} sit out this deal: {2} plays alone and must win every trick") \
 	X(T_PCC_LOST, "{1} has lost a trick, so the pcc is lost: I play out the rest of the deal for everyone at once") \
@@ -95,6 +95,19 @@
 	X(T_BRIEF_304SIX24, "short 304 for six: two teams of three with 24 cards, three cards then a fourth, and the first bid is 200 or more ({1}new 304six24)") \
 	X(T_MATCH_STARTS6S, "a match of short 304 for six begins: {1} against {2}; 11 tokens each") \
 	X(T_MATCH_STARTS8, "a match of 304 for eight begins: {1} against {2}; 11 tokens each") \
+	X(T_ABOUT_504, "{1}: 504 (Tamil Nadu's game for six) is played by two teams of three, sitting alternately, with 36 cards: 7 to jack and a three above each jack. The points are in the cards, 504 in all: 3 50, J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (260 to 500) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. Two more cards each, a second bidding from 410, then six tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_ABOUT_904, "{1}: 904 (Tamil Nadu's game for eight) is played by two teams of four, sitting alternately, with 40 cards: 7 to jack, then a three and a two above each jack. The points are in the cards, 904 in all: 2 100, 3 50, J 30, 9 20, A 11, 10 10, K 3, Q 2. With four cards each, bid the points your side will take in tricks (460 to 900) or pass. The highest bidder lays a trump card face down: its suit stays secret until someone cuts. One more card each, a second bidding from 740, then five tricks; follow suit if you can. Make the bid and the other side pays you tokens; fail and your side pays. Each side starts with 11 tokens; a side left with none loses. {prefix}rules more: this table's options.") \
+	X(T_GAME_504, "504") \
+	X(T_GAME_904, "904") \
+	X(T_BRIEF_504, "504: six players in two teams of three, the threes added above the jacks (50 each), bids from 260 ({1}new 504)") \
+	X(T_BRIEF_904, "904: eight players in two teams of four, the threes (50) and twos (100) added, bids from 460 ({1}new 904)") \
+	X(T_MATCH_STARTS504, "a match of 504 begins: {1} against {2}; 11 tokens each") \
+	X(T_MATCH_STARTS904, "a match of 904 begins: {1} against {2}; 11 tokens each") \
+	X(T_RULES504, "{1}: 504 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_RULES904, "{1}: 904 | bidding {2} | fives {3} | scoring {4} | caps {5} | external_caps {6} | pace {7} | lastcard {8} | change with {prefix}set OPTION VALUE before {prefix}start") \
+	X(T_DEALT_REST5, "one more card each is dealt; five-card bidding, {1} first ({2} or more, pcc, or pass)") \
+	X(T_STATE_BID5, "five-card bidding, {1} to beat") \
+	X(T_BID5_WON, "{1} wins the five-card bidding at {2}") \
 	X(T_CAPS_FAILED, "failed") \
 	/* end */
 

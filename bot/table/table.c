@@ -1615,13 +1615,10 @@ static void cmd_private(table *t, const char *user, const char *name, int in_roo
 
 const char *table_game_word(const char *word, int nseats)
 {
-	/* 304 for six or eight players: the same rules at another table size,
-	 * a game name of its own in records. */
-	if (!strcasecmp(word, "304") && nseats == 6)
-		return "304six";
-	if (!strcasecmp(word, "304") && nseats == 8)
-		return "304eight";
-	return word;
+	/* A game at another table size of its family ("304" for six players is
+	 * "304six"): the game's own word for it, from its game_def. */
+	const game_def *d = game_find(word);
+	return d ? game_at_seats(d, nseats)->name : word;
 }
 
 int table_set_game(table *t, const char *gname, int nseats)

@@ -253,7 +253,8 @@ void table_recall_settings(table *t);
  * table is left open with nobody seated. */
 int table_restore(table *t, const char *meta, int64_t match_id, char *err, size_t errlen);
 /* The game a player names with `new WORD [N]`: the game of that record
- * name, except "304" with 6 seats, which is 304 for six (304six). */
+ * name, or the game of its family (game_def.family) that seats N when it
+ * does not ("304" with 6 seats is 304six: game_at_seats). */
 const char *table_game_word(const char *word, int nseats);
 /* Makes an open table host a game: "304", "304six" (6 seats), "trump304"
  * (2-4 seats) or "rook"; nseats 0 means the game's usual count. -1 when the game or the

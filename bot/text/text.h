@@ -231,7 +231,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TABLE_TIME_LEFT, " | {1} s left for this turn") \
 	X(T_TABLE_IDLE, " | no match in progress; {prefix}start when every seat is taken") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
-	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6; for eight: {2}new 304 8; six with 24 cards: {2}new 304six24), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
+	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6; for eight: {2}new 304 8; six with 24 cards: {2}new 304six24), Tamil Nadu's 504 for six ({2}new 504) and 904 for eight ({2}new 904), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
 	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
@@ -274,7 +274,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_STATE_TRUMP, "{1} is choosing the trump") \
 	X(T_G_STATE_PILE, ", {1} in the pile") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
-	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6, or 8: {1}new 304 8; six with 24 cards: {1}new 304six24), trump304 (2, 3 or 4 players; 4 by default) or rook") \
+	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6, or 8: {1}new 304 8; six with 24 cards: {1}new 304six24), 504 (6 players: {1}new 504), 904 (8 players: {1}new 904), trump304 (2, 3 or 4 players; 4 by default) or rook") \
 	X(T_NOBODY, "nobody") \
 	X(T_SEAT_N, "seat {1}") \
 	X(T_ANOTHER_PLAYER, "another player") \

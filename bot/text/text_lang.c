@@ -95,7 +95,7 @@ const char *text_suit(const text_lang *lang, int suit)
 static const char *game_pick(const char *const *const tables[TEXT_LANGS], const text_lang *lang, int i);
 
 static void expand(const text_lang *lang, const text_game *tg, const game_def *def, struct out *o, const char *name,
-		   size_t nlen, int a, const char *const *names, const char *card_text)
+		   size_t nlen, int a, int b, const char *const *names, const char *card_text)
 {
 	char tmp[32];
 	if (nlen == 4 && !memcmp(name, "seat", 4)) {
@@ -112,8 +112,8 @@ static void expand(const text_lang *lang, const text_game *tg, const game_def *d
 				puts_(o, line);
 			}
 		}
-	} else if (nlen == 1 && name[0] == 'n') {
-		int k = snprintf(tmp, sizeof tmp, "%d", a);
+	} else if (nlen == 1 && (name[0] == 'n' || name[0] == 'm')) {
+		int k = snprintf(tmp, sizeof tmp, "%d", name[0] == 'n' ? a : b);
 		if (k > 0 && (size_t)k < sizeof tmp)
 			puts_(o, tmp);
 	} else if (nlen == 4 && !memcmp(name, "suit", 4)) {
@@ -157,7 +157,7 @@ size_t text_refusal_game_in(const text_lang *lang, const text_game *tg, const ga
 	const char *t = text_line(lang, T_NOT_ALLOWED);
 	if (tg && res && res->err >= 0 && res->err < tg->nrefusals)
 		t = game_pick(tg->refusals, lang, res->err);
-	int a = res ? res->a : 0;
+	int a = res ? res->a : 0, b = res ? res->b : 0;
 	while (*t) {
 		const char *open = strchr(t, '{');
 		const char *close = open ? strchr(open, '}') : NULL;
@@ -166,7 +166,7 @@ size_t text_refusal_game_in(const text_lang *lang, const text_game *tg, const ga
 			break;
 		}
 		put(&o, t, (size_t)(open - t));
-		expand(lang, tg, def, &o, open + 1, (size_t)(close - open - 1), a, names, card_text);
+		expand(lang, tg, def, &o, open + 1, (size_t)(close - open - 1), a, b, names, card_text);
 		t = close + 1;
 	}
 	return finish(&o);

@@ -20,7 +20,7 @@
  *       game_outcome_of(g, &o) says how it ended. (304 only: spoilt, caps
  *       and open may come from a seat other than st.turn.)
  *     game_view(g, seat, buf) fills the game's own view struct (g304_view,
- *       g6_view, t304_view, rook_view: def->view_size bytes) with what seat may know.
+ *       t304_view, rook_view: def->view_size bytes) with what seat may know.
  *     A timer or an absent player: game_random_action (the timer's move) or
  *       game_bot_action (the simple computer player, which decides from the
  *       seat's view only).
@@ -193,6 +193,10 @@ typedef struct game_def {
 	/* Its options, ended by one with a NULL key; NULL: the game has none
 	 * (init is given NULL rules). */
 	const game_option *options;
+	/* The word that names the game at every table size it shares with
+	 * other games ("304" for 304, 304six, 304eight and 304six24: "!new 304
+	 * 8" is 304eight); NULL: only its name names it. */
+	const char *family;
 } game_def;
 
 /* The option of def named key (exactly, or ignoring case when nocase), or NULL. */
@@ -225,17 +229,15 @@ void game_rules_of(const game_def *def, const game_choices *cs, game_rules *r);
 /* The other way: every option of def chosen as it is in r. */
 void game_choices_of(const game_def *def, const game_rules *r, game_choices *cs);
 
-extern const game_def game_def_304, game_def_304six, game_def_304eight, game_def_304six24, game_def_trump304,
-	game_def_rook;
+extern const game_def game_def_304, game_def_304six, game_def_304eight, game_def_304six24, game_def_504,
+	game_def_904, game_def_trump304, game_def_rook;
 
-/* The table size (enum g304_size) of a 304 game_def, or -1 for other games. */
-int game_304_size(const game_def *def);
-/* 304 at the table size with nseats seats when def is 304 at another size
- * and there is one (the first such row: six seats are "304six"); else def. */
-const game_def *game_304_seats(const game_def *def, int nseats);
+/* The game of def's family that seats nseats, when def does not (the first
+ * such game: six seats of 304 are "304six"); else def. */
+const game_def *game_at_seats(const game_def *def, int nseats);
 
 /* The game with this record name ("304", "304six", "304eight", "304six24",
- * "trump304", "rook"), or NULL. */
+ * "504", "904", "trump304", "rook"), or NULL. */
 const game_def *game_find(const char *name);
 
 typedef struct game {

@@ -1,31 +1,20 @@
-/* game_adapt.h: what a game's adapter to the common interface (its game_def,
- * in engine/<game>/<game>_game.c) is built from: converting actions, answers,
- * status and a deal's end into game.h's shapes, and the adapters that every
- * game writes alike (GAME_ADAPTERS, GAME_AI). For engine/ only. */
+/* game_adapt.h: what every game's game_def file (engine/<game>/<game>_game.c)
+ * shares to adapt its typed engine to game.h's common shapes. Private to
+ * those files. */
 #ifndef CARDBOT_GAME_ADAPT_H
 #define CARDBOT_GAME_ADAPT_H
 
 #include <string.h>
 #include "game.h"
+#include "answer.h"
 
-/* The i-th card of an action, or GAME_NO_CARD. */
+/* ---- shared helpers ---- */
+
 static inline uint8_t action_card(const game_action *a, int i)
 {
 	return i < a->ncards && i < GAME_ACTION_CARDS ? a->cards[i] : GAME_NO_CARD;
 }
 
-/* Every game's action has a type, a seat, a value and a card: x (a
- * P_action *) from a, the rest of x zero. */
-#define GAME_ACTION_TO(a, x) \
-	do { \
-		memset((x), 0, sizeof *(x)); \
-		(x)->type = (a)->type; \
-		(x)->seat = (a)->seat; \
-		(x)->value = (a)->value; \
-		(x)->card = action_card((a), 0); \
-	} while (0)
-
-/* An action of this type by seat, with no value and no cards. */
 static inline void action_clear(game_action *a, int type, int seat)
 {
 	memset(a, 0, sizeof *a);
@@ -35,7 +24,6 @@ static inline void action_clear(game_action *a, int type, int seat)
 		a->cards[i] = GAME_NO_CARD;
 }
 
-/* The action's one card, unless c is GAME_NO_CARD. */
 static inline void action_card_set(game_action *a, uint8_t c)
 {
 	if (c != GAME_NO_CARD) {
@@ -57,47 +45,12 @@ static inline void result_copy(game_result *out, const play_result *in)
 	memcpy(out->events, in->events, sizeof in->events[0] * (size_t)in->nevents);
 }
 
-/* A game's status in the common form: its phase (deal_phase: the phase that
- * waits for a deal; over_phase: the match is over, or -1 for a game whose
- * match never ends), whose turn, the dealer, the seats, the winner (-1:
- * none yet) and the deal's number; the caller adds nsides scores. */
-static inline void game_status_head(game_status *out, int phase, int deal_phase, int over_phase, int turn, int dealer,
-				    int nseats, int winner, int deal_no, int nsides)
-{
-	memset(out, 0, sizeof *out);
-	out->phase = phase;
-	out->turn = turn;
-	out->dealer = dealer;
-	out->nseats = nseats;
-	out->needs_deal = phase == deal_phase;
-	out->over = over_phase >= 0 && phase == over_phase;
-	out->winner = winner;
-	out->nsides = (uint8_t)nsides;
-	out->deal_no = deal_no;
-}
-
-/* A deal's end in the common form: whether it ended, its outcome word, the
- * bidder, the bid and whether it was made (-1: not played out), each side's
- * card points; the caller adds each side's change and score. */
-static inline void game_outcome_head(game_outcome *o, int ended, const char *outcome, int bidder, int bid, int made,
-				     int points0, int points1, int nsides)
-{
-	memset(o, 0, sizeof *o);
-	o->ended = ended;
-	o->outcome = outcome;
-	o->bidder = bidder;
-	o->bid = bid;
-	o->made = made;
-	o->points[0] = points0;
-	o->points[1] = points1;
-	o->nsides = nsides;
-}
-
-/*
+/* ---- the adapters every game has alike ----
+ *
  * Each game P keeps its own types and functions under one naming scheme:
  * P_action, P_view, P_legal; P_deal, P_apply, P_view_of, P_legal_of and its
  * simple computer player P_simple_action, which decides from the seat's
- * view and legal moves alone. Its adapter converts P's actions with
+ * view and legal moves alone. Its P_game.c converts P's actions with
  * game_action_to_P and game_action_from_P. GAME_ADAPTERS(P, timer) writes
  * the adapters that differ between games only in those names: deal, apply,
  * view, random_action (timer: the game's random move for a seat, typed) and
@@ -137,49 +90,16 @@ static inline void game_outcome_head(game_outcome *o, int ended, const char *out
 		return 1; \
 	}
 
-/* A game's legal moves in the common form: its P_legal l has acts, bid_min
- * and cards; bid_max is an expression in l. */
-#define GAME_LEGAL(P, bid_max_of_l) \
-	static void game_##P##_legal(const void *st, int seat, game_legal *out) \
-	{ \
-		P##_legal l; \
-		P##_legal_of(st, seat, &l); \
-		memset(out, 0, sizeof *out); \
-		out->acts = l.acts; \
-		out->bid_min = l.bid_min; \
-		out->bid_max = (bid_max_of_l); \
-		out->cards = l.cards; \
-	}
-
-/* A game's game_def from the adapters above (game_P_init, _status,
- * _outcome and _ai written by hand), its words (P_phase_name ...), its
- * cards' codes and the counts of its actions and events; what it does not
- * name is zero. */
-#define GAME_DEF(P, NAME, MIN_SEATS, MAX_SEATS, CARDS, CODE, PARSE, ACTS, EVS, OPTIONS) { \
-	.name = NAME, .min_seats = MIN_SEATS, .max_seats = MAX_SEATS, .deck_size = CARDS, \
-	.state_size = sizeof(P), .view_size = sizeof(P##_view), \
-	.init = game_##P##_init, .deal = game_##P##_deal, .apply = game_##P##_apply, .legal = game_##P##_legal, \
-	.view = game_##P##_view, .status = game_##P##_status, .outcome = game_##P##_outcome, \
-	.random_action = game_##P##_random, .bot_action = game_##P##_bot, \
-	.phase_name = P##_phase_name, .act_name = P##_act_name, .act_parse = P##_act_parse, .err_name = P##_err_name, \
-	.ev_name = P##_ev_name, .card_code = CODE, .card_parse = PARSE, .act_count = ACTS, .ev_count = EVS, \
-	.ai_action = game_##P##_ai, .options = OPTIONS, \
+/* A game_def over GAME_ADAPTERS(P)'s functions and the game's own
+ * game_P_legal, _status, _outcome and _ai: what differs between games is
+ * in the arguments. */
+#define GAME_DEF_OF(P, NAME, MIN_SEATS, MAX_SEATS, CARDS, STATE, VIEW, INIT, PHASE_NAME, CODE, PARSE, NACTS, NEVS, \
+		    OPTIONS, FAMILY) { \
+	NAME, MIN_SEATS, MAX_SEATS, CARDS, sizeof(STATE), sizeof(VIEW), \
+	INIT, game_##P##_deal, game_##P##_apply, game_##P##_legal, game_##P##_view, \
+	game_##P##_status, game_##P##_outcome, game_##P##_random, game_##P##_bot, \
+	PHASE_NAME, P##_act_name, P##_act_parse, P##_err_name, P##_ev_name, \
+	CODE, PARSE, NACTS, NEVS, game_##P##_ai, OPTIONS, FAMILY, \
 }
-
-/* The search player of a game whose P_ai_action takes the common
- * parameters: legal_back turns the common legal moves into P_legal. */
-#define GAME_AI(P, legal_back) \
-	static int game_##P##_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st, \
-				 game_action *out) \
-	{ \
-		P##_legal l; \
-		P##_action x; \
-		memset(&l, 0, sizeof l); \
-		legal_back(gl, &l); \
-		if (!P##_ai_action(view, &l, p, st, &x)) \
-			return 0; \
-		game_action_from_##P(&x, out); \
-		return 1; \
-	}
 
 #endif

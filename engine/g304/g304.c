@@ -1,11 +1,11 @@
 /* g304.c: the rules of 304 at every table size: dealing, both biddings, the
  * trump card, closed and open play, caps, scoring. A table size is data
  * (g304_variant); the card arithmetic below reads the pack from the game. */
+#include <stddef.h>
 #include <string.h>
 #include "g304.h"
 #include "g304_caps.h"
 #include "g304_caps_wide.h"
-#include "g304six.h"
 #include "names.h"
 
 NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
@@ -13,17 +13,31 @@ NAMES_FUNCTION(g304_phase_name, G304_PHASE_LIST)
 	X(DEAL, "deal") X(BID4, "bid4") X(TRUMP4, "trump4") X(BID8, "bid6") \
 	X(TRUMP8, "trump6") X(PLAY, "play") X(OVER, "over")
 NAMES_FUNCTION(g304six_phase_name, G304SIX_PHASE_WORDS)
+#define G304FIVE_PHASE_WORDS(X) \
+	X(DEAL, "deal") X(BID4, "bid4") X(TRUMP4, "trump4") X(BID8, "bid5") \
+	X(TRUMP8, "trump5") X(PLAY, "play") X(OVER, "over")
+NAMES_FUNCTION(g304five_phase_name, G304FIVE_PHASE_WORDS)
+
+/* 304's bid thresholds: lowest, limit, second round, highest, throw-in. */
+#define BIDS_304 G304_MIN_BID, G304_LIMIT_BID, G304_BID8_MIN, G304_MAX_BID, G304_REJECT_BELOW
 
 const g304_variant g304_variants[G304_SIZE_COUNT] = {
-	/* name, pack, seats, first batch, hand, second round, opening duty, phase words */
-	[G304_SIZE_FOUR] = { "304", &g304_pack_32, 4, 4, 8, 1, 0, NULL },
-	[G304_SIZE_SIX] = { "304six", &g304_pack_36, 6, 4, 6, 1, 0, NULL },
+	/* name, pack, seats, first batch, hand, second round, opening duty, the
+	 * bid thresholds, the phases' words */
+	[G304_SIZE_FOUR] = { "304", &g304_pack_32, 4, 4, 8, 1, 0, BIDS_304, g304_phase_name },
+	[G304_SIZE_SIX] = { "304six", &g304_pack_36, 6, 4, 6, 1, 0, BIDS_304, g304six_phase_name },
 	/* Eight players as the seed's short six-player game (docs/GAMES.md, S15):
 	 * three cards, a bidding the first speaker must open at 200 or more,
 	 * the trump card, the fourth card, play. */
-	[G304_SIZE_EIGHT] = { "304eight", &g304_pack_32, 8, 3, 4, 0, G304_LIMIT_BID, NULL },
+	[G304_SIZE_EIGHT] = { "304eight", &g304_pack_32, 8, 3, 4, 0, G304_LIMIT_BID, BIDS_304, g304_phase_name },
 	/* Six players with 24 cards, no 8s or 7s (seed 001; docs/GAMES.md, S19). */
-	[G304_SIZE_SIX24] = { "304six24", &g304_pack_24, 6, 3, 4, 0, G304_LIMIT_BID, NULL },
+	[G304_SIZE_SIX24] = { "304six24", &g304_pack_24, 6, 3, 4, 0, G304_LIMIT_BID, BIDS_304, g304_phase_name },
+	/* Tamil Nadu's 504 and 904 (seed 001; docs/GAMES.md S20-S21): six with
+	 * the threes added, eight with the threes and twos; four cards, a
+	 * bidding, the trump card, the rest, a second round; 304's thresholds
+	 * as fractions of the pack. */
+	[G304_SIZE_504] = { "504", &g304_pack_504, 6, 4, 6, 1, 0, 260, 330, 410, 500, 25, g304six_phase_name },
+	[G304_SIZE_904] = { "904", &g304_pack_904, 8, 4, 5, 1, 0, 460, 590, 740, 900, 45, g304five_phase_name },
 };
 NAMES_FUNCTION(g304_act_name, G304_ACT_LIST)
 NAMES_FUNCTION(g304_err_name, G304_ERR_LIST)
@@ -34,28 +48,29 @@ int g304_act_parse(const char *name) { return names_find(g304_act_name, G304_ACT
 
 void g304_rules_default(g304_rules *r) { memset(r, 0, sizeof *r); }
 
-int g304_payoff(int bid)
+int g304_payoff(const g304_variant *w, int bid)
 {
 	if (bid >= G304_BID_PCC)
 		return 4;
-	return bid >= G304_BID8_MIN ? 3 : bid >= G304_LIMIT_BID ? 2 : 1;
+	return bid >= w->bid_second ? 3 : bid >= w->bid_limit ? 2 : 1;
 }
 
-int g304_charge(int bid) { return g304_payoff(bid) + 1; }
+int g304_charge(const g304_variant *w, int bid) { return g304_payoff(w, bid) + 1; }
 
 int g304_bid_step_ok(const g304_rules *r, int value)
 {
 	if (value % 10 == 0)
 		return 1;
-	return r->fives && value >= G304_LIMIT_BID && value % 5 == 0;
+	return r->fives && value >= g304_variant_of(r)->bid_limit && value % 5 == 0;
 }
 
 /* The lowest well-formed bid above b. */
 static int bid_above(const g304_rules *r, int b)
 {
-	if (b < G304_MIN_BID)
-		return G304_MIN_BID;
-	if (r->fives && b + 5 >= G304_LIMIT_BID)
+	const g304_variant *w = g304_variant_of(r);
+	if (b < w->bid_min)
+		return w->bid_min;
+	if (r->fives && b + 5 >= w->bid_limit)
 		return b + 5;
 	return b + 10;
 }
@@ -276,44 +291,46 @@ static int bid4_min(const g304 *g, int seat)
 		lo = g304_variant_of(&g->rules)->open_min;
 	int spoke = (g->spoke >> seat) & 1;
 	int over_partner = partners(g->bidder, seat);
+	const g304_variant *w = g304_variant_of(&g->rules);
 	if (g->rules.bidding == G304_BIDDING_SINGLE) {
 		if (spoke || over_partner) {
 			if (g->any200)
 				return 0;
-			if (lo < G304_LIMIT_BID)
-				lo = G304_LIMIT_BID;
+			if (lo < w->bid_limit)
+				lo = w->bid_limit;
 		}
-	} else if ((spoke || over_partner) && lo < G304_LIMIT_BID) {
-		lo = G304_LIMIT_BID;
+	} else if ((spoke || over_partner) && lo < w->bid_limit) {
+		lo = w->bid_limit;
 	}
-	return lo <= G304_MAX_BID ? lo : 0;
+	return lo <= w->bid_max ? lo : 0;
 }
 
 static int bid4_check(const g304 *g, int seat, int v, g304_result *res)
 {
+	const g304_variant *w = g304_variant_of(&g->rules);
 	if (v == G304_BID_PCC)
 		return play_refuse(res, G304_ERR_PCC_FOUR, 0, 0);
-	if (v > G304_MAX_BID)
-		return play_refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
+	if (v > w->bid_max)
+		return play_refuse(res, G304_ERR_BID_TOO_HIGH, w->bid_max, 0);
 	if (!g304_bid_step_ok(&g->rules, v))
-		return play_refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
+		return play_refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, w->bid_limit);
 	/* Name the lowest bid this seat may really make (not just 160), so a
 	 * player who follows the message is not refused again. */
 	int lowest = bid4_min(g, seat);
-	if ((v < G304_MIN_BID || (must_open(g, seat) && v < lowest)) && lowest)
+	if ((v < w->bid_min || (must_open(g, seat) && v < lowest)) && lowest)
 		return play_refuse(res, G304_ERR_BID_TOO_LOW, lowest, 0);
 	if (v <= g->bid)
 		return play_refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
 	int spoke = (g->spoke >> seat) & 1;
 	int over_partner = partners(g->bidder, seat);
 	if (g->rules.bidding == G304_BIDDING_SINGLE) {
-		if ((spoke || over_partner) && (g->any200 || v < G304_LIMIT_BID))
-			return play_refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, 0);
-	} else if (v < G304_LIMIT_BID) {
+		if ((spoke || over_partner) && (g->any200 || v < w->bid_limit))
+			return play_refuse(res, spoke ? G304_ERR_SINGLE_ONCE : G304_ERR_SINGLE_PARTNER, g->any200, w->bid_limit);
+	} else if (v < w->bid_limit) {
 		if (spoke)
-			return play_refuse(res, G304_ERR_BID_SECOND_TURN, 0, 0);
+			return play_refuse(res, G304_ERR_BID_SECOND_TURN, 0, w->bid_limit);
 		if (over_partner)
-			return play_refuse(res, G304_ERR_BID_OVER_PARTNER, 0, 0);
+			return play_refuse(res, G304_ERR_BID_OVER_PARTNER, 0, w->bid_limit);
 	}
 	return G304_ERR_OK;
 }
@@ -355,8 +372,8 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 		if (g->spoke || answering)
 			return play_refuse(res, G304_ERR_REJECT_TOO_LATE, 0, 0);
 		int pts = points_of(g, g->hand[seat]);
-		if (pts >= G304_REJECT_BELOW)
-			return play_refuse(res, G304_ERR_REJECT_POINTS, pts, 0);
+		if (pts >= g304_variant_of(&g->rules)->reject_below)
+			return play_refuse(res, G304_ERR_REJECT_POINTS, pts, g304_variant_of(&g->rules)->reject_below);
 		g304_deal_end end;
 		end_init(g, &end, G304_OUTCOME_REDEAL);
 		play_emit(res, G304_EV_REJECTED, seat, pts, CARD_NONE, 0);
@@ -384,7 +401,7 @@ static int apply_bid4(g304 *g, const g304_action *a, g304_result *res)
 			return err;
 		g->bid = a->value;
 		g->bidder = (uint8_t)seat;
-		if (a->value >= G304_LIMIT_BID)
+		if (a->value >= g304_variant_of(&g->rules)->bid_limit)
 			g->any200 = 1;
 		g->passes = 0;
 		bidlog_add(g, seat, answering ? g->asker : G304_NO_SEAT, 4, a->value);
@@ -698,10 +715,11 @@ static int apply_trump(g304 *g, const g304_action *a, g304_result *res)
 
 static int bid8_min(const g304 *g)
 {
+	const g304_variant *w = g304_variant_of(&g->rules);
 	int lo = bid_above(&g->rules, g->bid);
-	if (lo < G304_BID8_MIN)
-		lo = G304_BID8_MIN;
-	return lo <= G304_MAX_BID ? lo : 0;
+	if (lo < w->bid_second)
+		lo = w->bid_second;
+	return lo <= w->bid_max ? lo : 0;
 }
 
 static void bid8_end(g304 *g, g304_result *res)
@@ -746,12 +764,13 @@ static int apply_bid8(g304 *g, const g304_action *a, g304_result *res)
 		int v = a->value;
 		if (partners(g->bidder8, seat))
 			return play_refuse(res, G304_ERR_BID8_PARTNER, g->bidder8, 0);
+		const g304_variant *w = g304_variant_of(&g->rules);
 		if (v != G304_BID_PCC) {
-			if (v > G304_MAX_BID)
-				return play_refuse(res, G304_ERR_BID_TOO_HIGH, G304_MAX_BID, 0);
+			if (v > w->bid_max)
+				return play_refuse(res, G304_ERR_BID_TOO_HIGH, w->bid_max, 0);
 			if (!g304_bid_step_ok(&g->rules, v))
-				return play_refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, g->rules.fives);
-			if (v < G304_BID8_MIN && bid8_min(g))
+				return play_refuse(res, G304_ERR_BID_NOT_MULTIPLE, v, w->bid_limit);
+			if (v < w->bid_second && bid8_min(g))
 				return play_refuse(res, G304_ERR_BID_TOO_LOW, bid8_min(g), 0);
 			if (v <= g->bid)
 				return play_refuse(res, G304_ERR_BID_NOT_HIGHER, g->bid, 0);
@@ -883,9 +902,9 @@ static void score_deal(g304 *g, g304_result *res)
 		else if (judged == G304_CAPSO_EARLY || (judged == G304_CAPSO_LATE && strict))
 			pay(g, ct, G304_WRONG_CAPS_PAYS, &end);
 		else if (judged == G304_CAPSO_CORRECT && ct == tt)
-			pay(g, !tt, g304_payoff(g->bid) + g->caps_bonus, &end);
+			pay(g, !tt, g304_payoff(g304_variant_of(&g->rules), g->bid) + g->caps_bonus, &end);
 		else if (judged == G304_CAPSO_CORRECT)
-			pay(g, tt, g304_charge(g->bid) + 1, &end); /* external caps: the charge and 1 more */
+			pay(g, tt, g304_charge(g304_variant_of(&g->rules), g->bid) + 1, &end); /* external caps: the charge and 1 more */
 		else
 			goto by_bid; /* lenient: a late call costs nothing and earns nothing */
 		end_deal(g, &end, 0, res);
@@ -902,9 +921,9 @@ static void score_deal(g304 *g, g304_result *res)
 	}
 by_bid:
 	if (end.made)
-		pay(g, !tt, g304_payoff(g->bid), &end);
+		pay(g, !tt, g304_payoff(g304_variant_of(&g->rules), g->bid), &end);
 	else
-		pay(g, tt, g304_charge(g->bid), &end);
+		pay(g, tt, g304_charge(g304_variant_of(&g->rules), g->bid), &end);
 	end_deal(g, &end, 0, res);
 }
 
@@ -940,7 +959,7 @@ static void finish_trick(g304 *g, g304_result *res)
 			play_emit(res, G304_EV_NO_TRUMP, g->trumper, g->trick_no, CARD_NONE, 0);
 		}
 	}
-	if (g->trick_no == 0 && !g->trump_open && g->bid >= G304_BID8_MIN)
+	if (g->trick_no == 0 && !g->trump_open && g->bid >= g304_variant_of(&g->rules)->bid_second)
 		reveal_trump(g, res); /* 250 and over: closed for the first trick only */
 
 	t->winner = (uint8_t)winner;
@@ -1065,7 +1084,8 @@ static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 	/* A wrong call is a rule violation: the other team gets the deal's
 	 * winnings as if it had won it, and 2 tokens more. */
 	int caller = g304_team(a->seat);
-	int amount = (caller == tt ? g304_charge(g->bid) : g304_payoff(g->bid)) + 2;
+	const g304_variant *w = g304_variant_of(&g->rules);
+	int amount = (caller == tt ? g304_charge(w, g->bid) : g304_payoff(w, g->bid)) + 2;
 	end.made = caller == tt ? 0 : 1;
 	pay(g, caller, amount, &end);
 	end_deal(g, &end, 0, res);
@@ -1125,7 +1145,7 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 			return;
 		}
 		if (seat == seat_after(g->dealer) && !g->spoke && g->asker == G304_NO_SEAT
-		    && points_of(g, g->hand[seat]) < G304_REJECT_BELOW)
+		    && points_of(g, g->hand[seat]) < g304_variant_of(&g->rules)->reject_below)
 			out->acts |= 1u << G304_ACT_REDEAL;
 		if (seat != g->turn)
 			return;
@@ -1176,7 +1196,7 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 
 void g304_view_of(const g304 *g, int seat, g304_view *v)
 {
-	memset(v, 0, sizeof *v);
+	memset(v, 0, sizeof *v); /* whole: views are compared as bytes */
 	v->seat = (uint8_t)seat;
 	v->size = g->rules.size;
 	v->phase = g->phase;

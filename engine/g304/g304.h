@@ -23,16 +23,20 @@
 #define G304_TRICKS 8
 #define G304_SEATS_MAX 8       /* the largest table size */
 #define G304_TRICKS_MAX 8
-#define G304_CARDS_MAX 36
+#define G304_CARDS_MAX 40       /* 904's pack */
 #define G304_START_TOKENS 11   /* tokens each team starts a match with */
+/* 304's bid thresholds (the rows of g304_variants give each size its own:
+ * 504 and 904 scale them to their packs, docs/GAMES.md S21). */
 #define G304_MIN_BID 160       /* more than half the 304 points */
 #define G304_LIMIT_BID 200     /* the under-200 limits end here */
 #define G304_BID8_MIN 250      /* lowest eight-card bid; also where "250+" rules start */
 #define G304_MAX_BID 300       /* highest numeric bid: 304 rounded down to the step */
-#define G304_BID_PCC 400       /* Partner Close Caps: above every numeric bid */
 #define G304_REJECT_BELOW 15   /* a first hand worth less than this may be rejected */
-#define G304_BIDLOG_MAX 192    /* bids strictly rise: up to 26 rising bids, passes or an ask
-                                * between, and the second round (six players) */
+#define G304_BID_PCC 1000      /* Partner Close Caps: above every numeric bid of every size
+                                * (records write "pcc", never the number) */
+#define G304_BIDLOG_MAX 640    /* bids strictly rise: in 904 up to 76 rising bids (460-580 by
+                                * tens, 590-900 by fives), at most seats - 2 passes between
+                                * two of them, and the second round: 76 * 7 + 16 < 640 */
 #define G304_NO_SEAT 0xff
 #define G304_WRONG_CAPS_PAYS 2 /* a call too early or too late, or none when due */
 #define G304_CAPS_FAILED_PAYS 5 /* a trick lost after calling caps */
@@ -44,13 +48,16 @@ static inline int g304_partner(int seat) { return (seat + 2) & 3; } /* four play
 typedef uint64_t g304_set;
 
 /* The table sizes. */
-enum g304_size { G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_EIGHT, G304_SIZE_SIX24, G304_SIZE_COUNT };
+enum g304_size {
+	G304_SIZE_FOUR, G304_SIZE_SIX, G304_SIZE_EIGHT, G304_SIZE_SIX24, G304_SIZE_504, G304_SIZE_904,
+	G304_SIZE_COUNT
+};
 
-/* What a table size changes in the rules; everything else (the bids and
- * their minimums, the token table, caps, pcc, the inspection, spoilt and
- * exhausted trumps) applies alike at every size. */
+/* What a table size changes in the rules; everything else (the token
+ * table's bands, caps, pcc, the inspection, spoilt and exhausted trumps)
+ * applies alike at every size, at the row's thresholds. */
 typedef struct g304_variant {
-	const char *name;      /* the game's record name: "304", "304six", "304eight" */
+	const char *name;      /* the game's record name: "304", "304six", "304eight", "504" */
 	const g304_pack *pack;
 	uint8_t seats;         /* in two teams sitting alternately (team = seat & 1) */
 	uint8_t first;         /* cards each in the first batch, before the first bidding */
@@ -60,7 +67,16 @@ typedef struct g304_variant {
 	                        * eight-card round; six players' six-card one) */
 	uint16_t open_min;     /* the first to speak must open the bidding with at least
 	                        * this (no pass, no asking, no redeal); 0: no such duty */
-	const char *const *phase_words; /* the phases' names ("bid8" or "bid6") */
+	/* The bid thresholds (304's: 160, 200, 250, 300 and 15; docs/GAMES.md S21
+	 * scales them to 504's and 904's packs). */
+	uint16_t bid_min;      /* the lowest bid */
+	uint16_t bid_limit;    /* under it: no second turn, no bid over a partner; fives from it;
+	                        * the token table's second band starts here */
+	uint16_t bid_second;   /* the second round's lowest bid; the 250 rule (closed for the
+	                        * first trick only) and the token table's third band start here */
+	uint16_t bid_max;      /* the highest numeric bid */
+	uint8_t reject_below;  /* a first batch worth less than this may be thrown in */
+	const char *(*phase_name)(int phase); /* the phases' names ("bid8", "bid6", "bid5") */
 } g304_variant;
 extern const g304_variant g304_variants[G304_SIZE_COUNT];
 
@@ -93,6 +109,7 @@ static inline const g304_variant *g304_variant_of(const g304_rules *r)
 enum g304_phase { G304_PHASE_LIST(G304_PHASE_) G304_PHASE_COUNT };
 const char *g304_phase_name(int phase);     /* four players' words */
 const char *g304six_phase_name(int phase);  /* six players': "bid6", "trump6" */
+const char *g304five_phase_name(int phase); /* 904's: "bid5", "trump5" */
 
 #define G304_ACT_LIST(X) \
 	X(REDEAL, "redeal") X(BID, "bid") X(PASS, "pass") X(PARTNER, "partner") \
@@ -233,9 +250,10 @@ typedef struct g304_deal_end {
 typedef struct g304_bidlog {
 	uint8_t seat;     /* who spoke */
 	uint8_t asker;    /* the seat that asked this one to speak, or G304_NO_SEAT */
-	uint8_t round;    /* 4 or 8 */
-	uint16_t value;   /* the bid, 0 for a pass */
-} g304_bidlog;
+	uint16_t round : 4;   /* 4 or 8 */
+	uint16_t value : 12;  /* the bid (G304_BID_PCC fits), 0 for a pass */
+} g304_bidlog;               /* four bytes: 904's log is long, and views copy it */
+_Static_assert(sizeof(g304_bidlog) == 4, "a bidding log entry is four bytes");
 
 typedef struct g304_trick {
 	uint8_t leader, n, winner; /* winner is G304_NO_SEAT until the trick is done */
@@ -273,7 +291,7 @@ typedef struct g304 {
 	uint8_t bidder;
 	uint16_t bid8;            /* highest eight-card bid (0: none) */
 	uint8_t bidder8;
-	uint8_t nbidlog;
+	uint16_t nbidlog;
 	g304_bidlog bidlog[G304_BIDLOG_MAX];
 
 	uint8_t trumper;
@@ -363,9 +381,10 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out);
  * from 200 with fives). */
 int g304_bid_step_ok(const g304_rules *r, int value);
 
-/* Tokens a team wins for making a bid, and pays for failing it. */
-int g304_payoff(int bid);
-int g304_charge(int bid);
+/* Tokens a team wins for making a bid, and pays for failing it, at the
+ * thresholds of a table size (w). */
+int g304_payoff(const g304_variant *w, int bid);
+int g304_charge(const g304_variant *w, int bid);
 
 /* The first seat of a sitting-out mask (four players: the one pcc partner),
  * or G304_NO_SEAT. */
@@ -423,7 +442,7 @@ typedef struct g304_view {
 	uint8_t pcc;
 	uint8_t sitting_out;      /* bit s: seat s sits out */
 	uint8_t asker;            /* four-card round: seat whose partner is answering */
-	uint8_t nbidlog;
+	uint16_t nbidlog;
 	g304_bidlog bidlog[G304_BIDLOG_MAX];
 	uint8_t ntricks;          /* tricks started, the one in progress included */
 	g304_trick tricks[G304_TRICKS_MAX]; /* hidden cards as CARD_NONE */

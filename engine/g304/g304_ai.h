@@ -96,8 +96,9 @@ int g304_ai_solve_reaches(const g304_ai_pos *p, int need, unsigned long *nodes);
 long g304_ai_playouts(const g304_ai_pos *p, unsigned long n, uint64_t seed);
 
 /* The share of simulated deals in which the trumper's side took at least
- * `bid` points: hist[i] deals took 10i..10i+9 points (i = 0..30), n in all.
- * Every table size's bidding reads its simulations with it. */
-double g304_ai_chance(const int *hist, int n, int bid);
+ * `bid` points: hist[i] deals took 10i..10i+9 points (i = 0..nbins - 1; 31
+ * for 304's points, more for 504's and 904's), n in all. Every table size's
+ * bidding reads its simulations with it. */
+double g304_ai_chance(const int *hist, int nbins, int n, int bid);
 
 #endif

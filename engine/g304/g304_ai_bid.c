@@ -61,12 +61,12 @@ static void simulate(cardset mine, int me, int dealer, card c, int bid, int pcc,
 	}
 }
 
-double g304_ai_chance(const int *hist, int n, int bid)
+double g304_ai_chance(const int *hist, int nbins, int n, int bid)
 {
-	if (!n)
+	if (!n || bid / 10 >= nbins)
 		return 0;
 	int k = 0;
-	for (int i = bid / 10; i <= 30; i++)
+	for (int i = bid / 10; i < nbins; i++)
 		k += hist[i];
 	/* Bids are multiples of 5: count half of the straddling ten. */
 	if (bid % 10)
@@ -75,12 +75,12 @@ double g304_ai_chance(const int *hist, int n, int bid)
 }
 
 /* Chance of taking at least `bid` points. */
-static double chance(const g304_ai_simres *s, int bid) { return g304_ai_chance(s->hist, s->n, bid); }
+static double chance(const g304_ai_simres *s, int bid) { return g304_ai_chance(s->hist, 31, s->n, bid); }
 
 /* The chance needed to make a bid worth taking on: just above break-even. */
 static double needed(int bid)
 {
-	int pay = g304_payoff(bid), charge = g304_charge(bid);
+	int pay = g304_payoff(FOUR, bid), charge = g304_charge(FOUR, bid);
 	double bold = bid < G304_LIMIT_BID ? BID_BOLDNESS : BID_BOLDNESS / 2; /* (a smaller margin for bigger bids) */
 	return (double)charge / (pay + charge) - bold;
 }

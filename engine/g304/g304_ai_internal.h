@@ -24,6 +24,7 @@
 
 #define ALL_CARDS 0xffffffffu
 #define NONE8 0xff
+#define FOUR (&g304_variants[G304_SIZE_FOUR]) /* the four-player search's table size */
 
 /* Card points of a card. */
 static inline int g304_ai_pts(card c)

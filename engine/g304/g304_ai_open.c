@@ -13,7 +13,7 @@ static double tokens_for(const g304_ai_pos *q, int team)
 	int bid = q->pcc ? G304_BID_PCC : q->bid;
 	int tp = q->pts[tt] + (q->pcc ? cardset_points(q->hand[q->sitting_out]) : 0);
 	int made = q->pcc ? q->tricks[tt] == G304_TRICKS : tp >= bid;
-	double u = made ? g304_payoff(bid) : -g304_charge(bid);
+	double u = made ? g304_payoff(FOUR, bid) : -g304_charge(FOUR, bid);
 	return team == tt ? u : -u;
 }
 

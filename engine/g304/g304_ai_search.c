@@ -11,7 +11,7 @@ static double outcome(const g304_ai_pos *p, int team, int tpoints, int ttricks)
 	int tt = p->trumper & 1;
 	int bid = p->pcc ? G304_BID_PCC : p->bid;
 	int made = p->pcc ? ttricks == G304_TRICKS : tpoints >= bid;
-	double u = made ? g304_payoff(bid) : -g304_charge(bid);
+	double u = made ? g304_payoff(FOUR, bid) : -g304_charge(FOUR, bid);
 	double pts = tpoints;
 	if (team != tt) {
 		u = -u;

@@ -337,7 +337,8 @@ static double value_of(const g304 *g, int me)
 	if (g->phase == G304_PHASE_PLAY || e->trumper >= g->seats)
 		return 0;
 	int mine = g304_team(me), tt = g304_team(e->trumper);
-	double tok = e->made ? g304_payoff(e->bid) : -g304_charge(e->bid);
+	const g304_variant *w = g304_variant_of(&g->rules);
+	double tok = e->made ? g304_payoff(w, e->bid) : -g304_charge(w, e->bid);
 	if (mine != tt)
 		tok = -tok;
 	return tok + (e->points[mine] - e->points[!mine]) / 1000.0;
@@ -419,10 +420,11 @@ static int search_play(const g304_view *v, const g304_legal *l, const game_ai_pa
  * +45 tokens per 100 deals, 0.08 +102, 0 +132, -0.10 +135 (but hardly
  * ever bidding); break-even it is. */
 #define BID_BOLDNESS 0.0
+#define G304_AI_HIST_WIDE 91 /* tens of points: 0..900 (904's pack) */
 
 typedef struct simres {
 	int n;
-	int hist[32];      /* the trumper's side's points, by tens */
+	int hist[G304_AI_HIST_WIDE]; /* the trumper's side's points, by tens (904: up to 900) */
 	long sum;
 } simres;
 
@@ -486,7 +488,7 @@ static void simulate(const shape *sh, g304_set mine, int me, int dealer, card c,
 		g.last.outcome = G304_OUTCOME_NONE;
 		playout(&g);
 		int pts = g.last.points[g304_team(me)];
-		out->hist[pts / 10 > 31 ? 31 : pts / 10]++;
+		out->hist[pts / 10 >= G304_AI_HIST_WIDE ? G304_AI_HIST_WIDE - 1 : pts / 10]++;
 		out->sum += pts;
 		out->n++;
 		if (st)
@@ -495,11 +497,11 @@ static void simulate(const shape *sh, g304_set mine, int me, int dealer, card c,
 }
 
 /* Chance of taking at least `bid` points. */
-static double chance(const simres *s, int bid) { return g304_ai_chance(s->hist, s->n, bid); }
+static double chance(const simres *s, int bid) { return g304_ai_chance(s->hist, G304_AI_HIST_WIDE, s->n, bid); }
 
-static double needed(int bid)
+static double needed(const g304_variant *w, int bid)
 {
-	int pay = g304_payoff(bid), charge = g304_charge(bid);
+	int pay = g304_payoff(w, bid), charge = g304_charge(w, bid);
 	return (double)charge / (pay + charge) - BID_BOLDNESS;
 }
 
@@ -576,11 +578,12 @@ static int sim_bid(const g304_view *v, const g304_legal *l, const game_ai_params
 	if (best_trump(sh, mine, mine, v->seat, v->dealer, b, prm, st, &s) == CARD_NONE)
 		return 1;
 	double pr = chance(&s, b);
-	if (pr >= needed(b)) {
+	const g304_variant *w = g304_variant_of(&(g304_rules){ .size = v->size });
+	if (pr >= needed(w, b)) {
 		a->type = G304_ACT_BID;
 		a->value = (uint16_t)b;
 	} else if (v->phase == G304_PHASE_BID4 && (l->acts & 1u << G304_ACT_PARTNER) && !partner_spoke4(v)
-		   && pr >= needed(b) - 0.12 && v->asker == G304_NO_SEAT) {
+		   && pr >= needed(w, b) - 0.12 && v->asker == G304_NO_SEAT) {
 		a->type = G304_ACT_PARTNER;
 	}
 	return 1;
@@ -594,7 +597,8 @@ static int sim_trump(const g304_view *v, const g304_legal *l, const game_ai_para
 	const shape *sh = &shv;
 	if (!(l->acts & 1u << G304_ACT_TRUMP) || !l->cards)
 		return g304_simple_action(v, l, a);
-	int bid = v->bid >= G304_MIN_BID && v->bid <= G304_MAX_BID ? v->bid : G304_MIN_BID;
+	const g304_variant *w = g304_variant_of(&(g304_rules){ .size = v->size });
+	int bid = v->bid >= w->bid_min && v->bid <= w->bid_max ? v->bid : w->bid_min;
 	card c = best_trump(sh, v->hand | l->cards, l->cards, v->seat, v->dealer, bid, prm, st, NULL);
 	if (c == CARD_NONE)
 		return g304_simple_action(v, l, a);

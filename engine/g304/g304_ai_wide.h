@@ -1,7 +1,7 @@
 /* g304_ai_wide.h: the general search player of 304, for every row of
  * g304_variants (any pack, seats and hand size). Four-player 304 has its
  * own faster search (g304_ai.h: exact endgame solving over 32-bit sets);
- * game.c's one game_def entry sends each view to its path, and the unit
+ * g304_game.c's one game_def entry sends each view to its path, and the unit
  * tests play this one at four seats too, so both paths are held to the
  * same legality.
  *

@@ -38,7 +38,8 @@ g304_set g304_caps_wide_cards(const g304_view *v)
  * trick only, and then the trump card goes back to the trumper's hand. */
 static int back_after_first(const g304_view *v)
 {
-	return !v->trump_open && v->trump_down && v->bid >= G304_BID8_MIN && v->bid != G304_BID_PCC && v->ntricks == 1;
+	return !v->trump_open && v->trump_down && v->bid >= g304_variant_of(&(g304_rules){ .size = v->size })->bid_second
+	       && v->bid != G304_BID_PCC && v->ntricks == 1;
 }
 
 typedef struct judge {

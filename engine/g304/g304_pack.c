@@ -1,11 +1,12 @@
 /* g304_pack.c: the packs of 304's table sizes (g304_pack.h). */
 #include <string.h>
 #include "g304_pack.h"
-#include "g304six.h"
 
 const g304_pack g304_pack_32 = { 8, { 0, 0, 2, 3, 10, 11, 20, 30 }, "78QKTA9J" };
 const g304_pack g304_pack_36 = { 9, { 0, 0, 0, 2, 3, 10, 11, 20, 30 }, "678QKTA9J" };
 const g304_pack g304_pack_24 = { 6, { 2, 3, 10, 11, 20, 30 }, "QKTA9J" };
+const g304_pack g304_pack_504 = { 9, { 0, 0, 2, 3, 10, 11, 20, 30, 50 }, "78QKTA9J3" };
+const g304_pack g304_pack_904 = { 10, { 0, 0, 2, 3, 10, 11, 20, 30, 50, 100 }, "78QKTA9J32" };
 
 int g304_pack_set_points(const g304_pack *p, uint64_t s)
 {
@@ -50,12 +51,14 @@ card g304_pack_parse(const g304_pack *p, const char *s)
 	return CARD_NONE;
 }
 
-/* Six-player 304's names for its pack's codes (the game's code functions). */
-void g6_code(card c, char out[8]) { g304_pack_code(&g304_pack_36, c, out); }
-card g6_parse(const char *s) { return g304_pack_parse(&g304_pack_36, s); }
-int g6_points(card c) { return c < 36 ? g304_pack_points(&g304_pack_36, c) : 0; }
-int g6_set_points(uint64_t s) { return g304_pack_set_points(&g304_pack_36, s); }
+/* Six-player 304's pack's codes (the game's code functions). */
+void g304_36_code(card c, char out[8]) { g304_pack_code(&g304_pack_36, c, out); }
+card g304_36_parse(const char *s) { return g304_pack_parse(&g304_pack_36, s); }
 
 /* The short six-player game's names for its pack's codes. */
 void g304_24_code(card c, char out[8]) { g304_pack_code(&g304_pack_24, c, out); }
 card g304_24_parse(const char *s) { return g304_pack_parse(&g304_pack_24, s); }
+void g304_504_code(card c, char out[8]) { g304_pack_code(&g304_pack_504, c, out); }
+card g304_504_parse(const char *s) { return g304_pack_parse(&g304_pack_504, s); }
+void g304_904_code(card c, char out[8]) { g304_pack_code(&g304_pack_904, c, out); }
+card g304_904_parse(const char *s) { return g304_pack_parse(&g304_pack_904, s); }

@@ -2,14 +2,14 @@
  * ranks each suit holds, weakest first, and their points. A card is
  * suit * ranks + rank and a set of cards a 64-bit mask, so one piece of code
  * reads four-player 304's 32 cards (card.h's numbering) and six-player 304's
- * 36 (g304six.h's) alike. Tables are constant; no state. */
+ * 36 and 40 alike. Tables are constant; no state. */
 #ifndef CARDBOT_G304_PACK_H
 #define CARDBOT_G304_PACK_H
 
 #include <stdint.h>
 #include "card.h"
 
-#define G304_PACK_RANKS_MAX 11 /* 6 7 8 Q K 10 A 9 J, and the 3 and 2 of 504 and 904 */
+#define G304_PACK_RANKS_MAX 10 /* 904's 7 8 Q K 10 A 9 J 3 2 */
 
 typedef struct g304_pack {
 	uint8_t ranks;                       /* in each suit */
@@ -20,6 +20,8 @@ typedef struct g304_pack {
 extern const g304_pack g304_pack_32; /* four players: 7 8 Q K 10 A 9 J */
 extern const g304_pack g304_pack_36; /* six players: the 32 and a six below each seven */
 extern const g304_pack g304_pack_24; /* six players, short game: the 32 without 8s and 7s */
+extern const g304_pack g304_pack_504; /* 504: the 32 and a three above each jack (50) */
+extern const g304_pack g304_pack_904; /* 904: the 504 pack and a two above each three (100) */
 
 static inline int g304_pack_suit_of(const g304_pack *p, card c) { return c / p->ranks; }
 static inline int g304_pack_rank(const g304_pack *p, card c) { return c % p->ranks; }
@@ -39,8 +41,15 @@ void g304_pack_code(const g304_pack *p, card c, char out[8]);
  * letter, any case; CARD_NONE for anything else. */
 card g304_pack_parse(const g304_pack *p, const char *s);
 
-/* The 24-card pack's codes as game_def wants them (no pack argument). */
+/* The 36-, 24-, 504- and 904-card packs' codes as game_def wants them (no pack
+ * argument). */
+void g304_36_code(card c, char out[8]);
+card g304_36_parse(const char *s);
 void g304_24_code(card c, char out[8]);
 card g304_24_parse(const char *s);
+void g304_504_code(card c, char out[8]);
+card g304_504_parse(const char *s);
+void g304_904_code(card c, char out[8]);
+card g304_904_parse(const char *s);
 
 #endif

@@ -3,7 +3,6 @@
  * size; each size only says what its seat may do and how often it bids. */
 #include <string.h>
 #include "g304_random.h"
-#include "g304six.h"
 
 static int chance(rng *r, unsigned percent) { return rng_below(r, 100) < percent; }
 
@@ -32,7 +31,7 @@ typedef struct turn_in {
 static int random_bid(const g304_rules *rules, rng *r, int lo)
 {
 	int v = lo + 10 * (int)rng_below(r, 3);
-	if (v > G304_MAX_BID)
+	if (v > g304_variant_of(rules)->bid_max)
 		v = lo;
 	while (!g304_bid_step_ok(rules, v))
 		v++;
@@ -127,9 +126,4 @@ int g304_random_action(const g304 *g, rng *r, int allow_odd, g304_action *out)
 	memset(out, 0, sizeof *out);
 	turn_out o = { &out->type, &out->seat, &out->value, &out->card, &out->norder, out->order };
 	return choose(&t, g->rules.size == G304_SIZE_FOUR ? &four_leanings : &six_leanings, r, allow_odd, o);
-}
-
-int g6_random_action(const g6 *g, int seat, rng *r, g6_action *out)
-{
-	return seat == g->turn && g304_random_action(g, r, 0, out) && out->seat == seat;
 }

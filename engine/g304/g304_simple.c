@@ -13,7 +13,6 @@
 #include "g304_caps.h"
 #include "g304_caps_wide.h"
 #include "g304_pack.h"
-#include "g304six.h"
 
 #define SIMPLE_CAPS_BUDGET 20000ul  /* positions: a few milliseconds at most */
 
@@ -31,6 +30,7 @@ static const leanings six_leanings = { 125, 110, 140 };
 
 /* What the player reads of a view, whatever the size. */
 typedef struct seen {
+	const g304_variant *w;  /* the table size: its bid thresholds */
 	const g304_pack *p;
 	const leanings *lean;
 	int seat, phase, trumper, trump_suit, trump_down;
@@ -102,9 +102,11 @@ static int choose_bid(const seen *v, int second)
 	if (!(v->acts & 1u << G304_ACT_BID) || !v->bid_min)
 		return 0;
 	int strength = hand_strength(v->p, v->hand, NULL);
-	int reach = (second ? v->lean->reach_second : v->lean->reach_first) + strength;
+	/* The leanings are in 304's points; 504 and 904 scale them to their packs. */
+	int pack = g304_pack_set_points(v->p, ~(uint64_t)0 >> (64 - g304_pack_cards(v->p)));
+	int reach = (second ? v->lean->reach_second : v->lean->reach_first) * pack / 304 + strength;
 	return v->bid_min <= reach
-	       && (second ? v->bid_min >= G304_BID8_MIN && strength >= v->lean->strength_second : 1);
+	       && (second ? v->bid_min >= v->w->bid_second && strength >= v->lean->strength_second * pack / 304 : 1);
 }
 
 /* The card winning the trick so far, as this seat can see it. */
@@ -253,7 +255,8 @@ int g304_simple_action(const g304_view *v, const g304_legal *l, g304_action *a)
 		if (g304_caps_offer(v, l, four ? SIMPLE_CAPS_BUDGET : G304_CAPS_WIDE_TRACK_BUDGET, a))
 			return 1;
 	}
-	seen s = { g304_variant_of(&(g304_rules){ .size = v->size })->pack, four ? &four_leanings : &six_leanings,
+	const g304_variant *w = g304_variant_of(&(g304_rules){ .size = v->size });
+	seen s = { w, w->pack, four ? &four_leanings : &six_leanings,
 		   v->seat, v->phase, v->trumper, v->trump_suit, v->trump_down,
 		   v->trump_card, v->hand, 0, 0, NULL, NULL, l->acts, l->bid_min, l->cards };
 	for (int i = 0; i < v->ntricks; i++)

@@ -18,8 +18,16 @@
 #include <time.h>
 #include "g304.h"
 #include "g304_random.h"
-#include "g304six.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
 #include "rng.h"
+
+/* Six-player 304's numbers (g304_variants[G304_SIZE_SIX]: 36 cards, six
+ * seats, six tricks), as constants for arrays. */
+#define SIX_CARDS 36
+#define SIX_SEATS 6
+#define SIX_TRICKS 6
 static double cpu(void) { struct timespec t; clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t); return t.tv_sec + t.tv_nsec / 1e9; }
 static double four(long n, int caps)
 {
@@ -36,14 +44,14 @@ static double four(long n, int caps)
 }
 static double six(long n, int caps)
 {
-	g6 g; rng r; g304_rules rules; g304_rules_default(&rules); rules.caps = (uint8_t)caps; g6_init(&g, &rules, 0); rng_seed(&r, 306);
+	g304 g; rng r; g304_rules rules; g304_rules_default(&rules); rules.size = G304_SIZE_SIX; rules.caps = (uint8_t)caps; g304_init(&g, &rules, 0); rng_seed(&r, 306);
 	double t0 = cpu();
 	for (long i = 0; i < n; i++) {
-		uint8_t deck[G6_CARDS];
-		if (g.phase == G304_PHASE_OVER) g6_init(&g, &rules, 0);
-		rng_shuffle(&r, deck, G6_CARDS); g6_deal(&g, deck);
-		g6_action a;
-		while (g6_random_action(&g, g.turn, &r, &a)) if (g6_apply(&g, &a, NULL)) exit(1);
+		uint8_t deck[SIX_CARDS];
+		if (g.phase == G304_PHASE_OVER) g304_init(&g, &rules, 0);
+		rng_shuffle(&r, deck, SIX_CARDS); g304_deal(&g, deck);
+		g304_action a;
+		while (g304_random_action(&g, &r, 0, &a)) if (g304_apply(&g, &a, NULL)) exit(1);
 	}
 	return n / (cpu() - t0);
 }

@@ -300,7 +300,7 @@ def words():
         p.send("quit\n")
         check(p.finish() == 0, "words: quit ends with status 0")
         for game, n, want in (("trump304", "2", "Trump304"), ("304", "6", "304 for six"), ("304", "8", "304 for eight"),
-                              ("304six24", "6", "short 304 for six")):
+                              ("304six24", "6", "short 304 for six"), ("504", "6", "504"), ("904", "8", "904")):
             p = Proc(["play", "--game", game, "--players", n, "--name", "ann", "--delay", "0"], tmp)
             first = p.wait_for(lambda line: "table is open" in line)
             check(first is not None and want in first, "words: --game %s --players %s opens it" % (game, n), first)

@@ -31,7 +31,11 @@
 #include <strings.h>
 #include <sys/types.h>
 
-#include "g304six.h" /* before bot.h: its inline functions name a parameter "seat" */
+#include "g304.h" /* before bot.h: its inline functions name a parameter "seat" */
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
 #include "adapter.h"
 #include "bot.h"
 #include "card.h"
@@ -42,11 +46,17 @@
 #include "utf8.h"
 #include "../unit/bot/testnet.h"
 
-/* The 304 match of a table (its game state is a g304, or a g6 for six
+/* Six-player 304's numbers (g304_variants[G304_SIZE_SIX]: 36 cards, six
+ * seats, six tricks), as constants for arrays. */
+#define SIX_CARDS 36
+#define SIX_SEATS 6
+#define SIX_TRICKS 6
+
+/* The 304 match of a table (its game state is a g304, or a g304 for six
  * players); other games and a table with no match yet hide nothing this
  * check knows of. */
 #define G304(t) ((g304 *)(t)->g->state)
-#define G6(t) ((g6 *)(t)->g->state)
+#define G6(t) ((g304 *)(t)->g->state)
 static int is304(const table *t) { return t->g && t->gdef == &game_def_304; }
 static int is_six(const table *t) { return t->g && t->gdef == &game_def_304six; }
 static int deal_of(const table *t) { return is304(t) ? G304(t)->deal_no : is_six(t) ? G6(t)->deal_no : -1; }
@@ -104,12 +114,12 @@ static uint64_t cards_in(const table *t, const char *line)
 {
 	uint64_t found = 0;
 	int six = is_six(t);
-	for (int c = 0; c < (six ? G6_CARDS : CARD_COUNT); c++) {
+	for (int c = 0; c < (six ? SIX_CARDS : CARD_COUNT); c++) {
 		char buf[32];
 		strbuf sb;
 		sb_init(&sb, buf, sizeof buf);
 		if (six)
-			render_card_in(&sb, &g304_pack_36, (card)c, RENDER_COLOUR);
+			render_card_of(&sb, &game_def_304six, (card)c, RENDER_COLOUR);
 		else
 			render_card(&sb, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))
@@ -141,7 +151,7 @@ static uint64_t hidden_now(const table *t)
 {
 	uint64_t h = 0;
 	if (is_six(t))
-		HIDDEN_OF(G6(t), G6_SEATS, G6_TRICKS, h);
+		HIDDEN_OF(G6(t), SIX_SEATS, SIX_TRICKS, h);
 	else if (is304(t))
 		HIDDEN_OF(G304(t), G304_SEATS, G304_TRICKS, h);
 	return h;

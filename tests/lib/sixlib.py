@@ -39,6 +39,7 @@ SYM = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 TO_SYM = {v: k for k, v in SYM.items()}
 RANKS = ("6", "7", "8", "Q", "K", "10", "A", "9", "J")
 ALL36 = [r + s for s in "SHDC" for r in RANKS]
+TN_RANKS = ("7", "8", "Q", "K", "10", "A", "9", "J", "3", "2")   # 504's (no 2) and 904's
 
 # A whole match at each size beyond six, as irc_six.py and matrix_six.py
 # (and so matrix_synapse_six.py) run it: three humans and computer players.
@@ -52,6 +53,12 @@ SIZE_SCENARIOS = [
      "new": "!new 304six24", "size": "six24",
      "humans": [("ann", 1, False, False), ("bob", 2, False, True), ("cat", 6, True, False)],
      "bots": [("ann", 3), ("ann", 4), ("bob", 5)], "asks": ("ann",)},
+    {"num": 5, "title": "504: three humans and three computer players", "new": "!new 504", "size": "504",
+     "humans": [("ann", 1, False, False), ("bob", 2, True, True), ("cat", 5, False, False)],
+     "bots": [("ann", 3), ("bob", 4), ("cat", 6)], "asks": ("bob",)},
+    {"num": 6, "title": "904: three humans and five computer players", "new": "!new 904", "size": "904",
+     "humans": [("ann", 1, False, True), ("bob", 4, False, False), ("cat", 7, True, False)],
+     "bots": [("ann", 2), ("ann", 3), ("bob", 5), ("bob", 6), ("cat", 8)], "asks": ("ann",)},
 ]
 
 # What each table size changes (docs/GAMES.md): the checks read these.
@@ -62,10 +69,22 @@ SIZES = {
               "bid1": "three-card bidding", "second": False, "name": "304 for eight", "open_min": 200},
     "six24": {"seats": 6, "first": 3, "hand": 4, "pack": [r + s for s in "SHDC" for r in RANKS[3:]],
               "bid1": "three-card bidding", "second": False, "name": "short 304 for six", "open_min": 200},
+    # Tamil Nadu's games (docs/GAMES.md S20-S21): their own bid thresholds.
+    "504": {"seats": 6, "first": 4, "hand": 6, "pack": [r + s for s in "SHDC" for r in TN_RANKS[:-1]],
+            "bid1": "four-card bidding", "second": True, "name": "504", "open_min": 0, "bids": (260, 330, 410)},
+    "904": {"seats": 8, "first": 4, "hand": 5, "pack": [r + s for s in "SHDC" for r in TN_RANKS],
+            "bid1": "four-card bidding", "second": True, "name": "904", "open_min": 0, "bids": (460, 590, 740)},
 }
-C6 = r"(?:10|[6789JQKA])[\u2660\u2665\u2666\u2663]"
-CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([\u2660\u2665\u2666\u2663])")
-ASCII_RE = re.compile(r"(?<![0-9A-Za-z])(10|[6789JQKA])([SHDC])(?![0-9A-Za-z])")
+BIDS_304 = (160, 200, 250)   # the lowest bid, the limit, the second round's lowest
+POINTS = {"2": 100, "3": 50, "J": 30, "9": 20, "A": 11, "10": 10, "K": 3, "Q": 2}
+
+
+def pack_points(pack):
+    """The points of a pack's cards ('JS', '10H'): 304, or 504 and 904."""
+    return sum(POINTS.get(c[:-1], 0) for c in pack)
+C6 = r"(?:10|[2-9JQKA])[\u2660\u2665\u2666\u2663]"
+CARD_RE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([\u2660\u2665\u2666\u2663])")
+ASCII_RE = re.compile(r"(?<![0-9A-Za-z])(10|[2-9JQKA])([SHDC])(?![0-9A-Za-z])")
 
 HAND_RE = play304lib.HAND_RE
 INSP_RE = play304lib.INSP_RE
@@ -195,7 +214,7 @@ def prompt_fits(h, opts):
     return int(m.group(1)) > beat
 
 
-def decide(h, prompt, ask=False):
+def decide(h, prompt, ask=False, z=None):
     """A scripted player's move for a hand line that says "your turn":
     (text to send, kind, card, face down?). prompt is the options of the
     player's last turn prompt ("250 or more, or pass"), or None.
@@ -203,7 +222,10 @@ def decide(h, prompt, ask=False):
     160 when nobody has bid and the bot offers a bid, else pass. Six-card
     bidding: 250 when the bot offers 250 or less, else
     pass. The trump card: the first card. Play: the first card of "you may
-    play" (or the trump card when it is the only one)."""
+    play" (or the trump card when it is the only one). z: the table size
+    (SIZES), whose "bids" replace 304's 160 and 250 (504 and 904 have no
+    "60 means 160" shorthand)."""
+    low, _, second = (z or {}).get("bids", BIDS_304)
     if h["phase"] in ("bid4", "bid6") and not prompt_fits(h, prompt):
         prompt = None
     opts = prompt or ""
@@ -215,12 +237,12 @@ def decide(h, prompt, ask=False):
         if ask and re.search(r"\bpartner\b", opts):
             return "partner", "partner", None, False
         has_bid = re.search(r"(?:four|three)-card bidding, \d+ by ", h["state"])
-        if not has_bid and (prompt is None or (offered and int(offered.group(1)) <= 160)):
-            return "bid 60", "bid", None, False
+        if not has_bid and (prompt is None or (offered and int(offered.group(1)) <= low)):
+            return ("bid 60" if low == 160 else "bid %d" % low), "bid", None, False
         return "pass", "pass", None, False
     if h["phase"] == "bid6":
-        if offered and int(offered.group(1)) <= 250:
-            return "bid 250", "bid", None, False
+        if offered and int(offered.group(1)) <= second:
+            return "bid %d" % second, "bid", None, False
         return "pass", "pass", None, False
     if h["phase"] == "trump":
         c = h["hand"][0] if h["hand"] else None
@@ -240,17 +262,13 @@ def decide(h, prompt, ask=False):
 
 # ---------------------------------------------------------------- the checks
 
-PAY = ((200, 1, 2), (250, 2, 3), (304, 3, 4))   # bid below: (win, lose) tokens
-
-
-def payoff(bid):
+def payoff(bid, bids=BIDS_304):
+    """(win, lose) tokens for a bid: bands at the size's limit and second
+    round's lowest (bids as SIZES give them)."""
     if bid == "pcc":
         return 4, 5
     b = int(bid)
-    for top, w, lose in PAY:
-        if b < top:
-            return w, lose
-    return 3, 4
+    return (1, 2) if b < bids[1] else (2, 3) if b < bids[2] else (3, 4)
 
 
 class MatchCheck:
@@ -584,7 +602,7 @@ class MatchCheck:
             if bid.isdigit():
                 if (took >= int(bid)) != (end.group("res") == "made"):
                     self.fail("%s: bid %s, took %d, said %s" % (tag, bid, took, end.group("res")))
-            if not 0 <= took <= 304:
+            if not 0 <= took <= pack_points(self.z["pack"]):
                 self.fail("%s: took %d points" % (tag, took))
         # tokens
         prev = tokens or (self.start_tokens, self.start_tokens)
@@ -602,7 +620,7 @@ class MatchCheck:
                 self.fail("%s: tokens went from %s to %s under bank scoring" % (tag, prev, now))
             elif end is not None and not caps and verdict is None:
                 side = self.team_of(end.group("name"))
-                win, lose = payoff(end.group("bid"))
+                win, lose = payoff(end.group("bid"), self.z.get("bids", BIDS_304))
                 if side is not None:
                     payer = 1 - side if end.group("res") == "made" else side
                     amount = win if end.group("res") == "made" else lose

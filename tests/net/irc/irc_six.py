@@ -173,7 +173,7 @@ class Player(threading.Thread):
     def act(self, h):
         self.nacts += 1
         ask = self.asks and self.asked != self.deal
-        text, kind, card, down = sixlib.decide(h, self.prompt, ask)
+        text, kind, card, down = sixlib.decide(h, self.prompt, ask, getattr(self, "z", None))
         if kind == "partner":
             self.asked = self.deal
         self.prompt = None
@@ -271,6 +271,8 @@ def play(ctx, sc):
     first = sc["humans"][0][0]
     size = sc.get("size", "six")
     z = sixlib.SIZES[size]
+    for p in players:   # the size's bid thresholds for the scripted choices
+        p.z = z
     steps = [
         (first, "!304", lambda s: s.startswith("%s sits in seat 1" % first), "!304 opens a table, %s in seat 1" % first),
         (first, sc["new"], lambda s: s.startswith("This table now plays %s (%d seats)" % (z["name"], z["seats"])),

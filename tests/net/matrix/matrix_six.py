@@ -139,7 +139,7 @@ class Player(threading.Thread):
     def act(self, h):
         self.nacts += 1
         ask = self.asks and self.asked != self.deal
-        text, kind, card, down = sixlib.decide(h, self.prompt, ask)
+        text, kind, card, down = sixlib.decide(h, self.prompt, ask, getattr(self, "z", None))
         if kind == "partner":
             self.asked = self.deal
         self.prompt_used, self.prompt = self.prompt, None
@@ -221,6 +221,8 @@ def run(sc, make_hs=None):
         first = names[0]
         size = sc.get("size", "six")
         z = sixlib.SIZES[size]
+        for p in players:   # the size's bid thresholds for the scripted choices
+            p.z = z
         steps = [
             (first, "!304", lambda s: s.startswith("%s sits in seat 1" % first), "!304 opens a table"),
             (first, sc["new"], lambda s: s.startswith("This table now plays %s (%d seats)" % (z["name"], z["seats"])),

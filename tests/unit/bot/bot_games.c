@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "g304six.h"
+#include "g304.h"
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
 #include "rook.h"
 #include "t304.h"
 #include "bot.h"
@@ -37,7 +41,7 @@ static uint64_t cards_in(const table *t, const char *line)
 		if (is_rook(t))
 			((const present_named_game *)t->pr->words)->card(&b, c, RENDER_COLOUR);
 		else if (is_six(t))
-			render_card_in(&b, &g304_pack_36, (card)c, RENDER_COLOUR);
+			render_card_of(&b, &game_def_304six, (card)c, RENDER_COLOUR);
 		else
 			render_card(&b, (card)c, RENDER_COLOUR);
 		if (strstr(line, buf))
@@ -177,7 +181,7 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 				if (is_rook(t))
 					named_state_of(t, me, &ns);
 				int c = is_rook(t) ? ((const present_named_game *)t->pr->words)->hand_at(t, me, ns.hand, p)
-					: is_six(t) ? render_hand_in_at(&g304_pack_36, ((const g6 *)t->g->state)->hand[me], p)
+					: is_six(t) ? render_hand_of_at(&game_def_304six, ((const g304 *)t->g->state)->hand[me], p)
 						    : render_hand_at((cardset)hand_of(t, me), p);
 				if (c == a.cards[0])
 					pos = p;
@@ -185,7 +189,7 @@ static void ann_moves(bot *b, table *t, const char *room, int me, rng *r)
 		}
 		/* 304 for six: a card may go face down, so plays go privately
 		 * ("play trump" for the trump card on the table). */
-		const g6 *g = is_six(t) ? t->g->state : NULL;
+		const g304 *g = is_six(t) ? t->g->state : NULL;
 		if (g && g->trump_down && g->trumper == me && a.cards[0] == g->trump_card) {
 			snprintf(cmd, sizeof cmd, "play trump");
 			private = 1;
@@ -790,7 +794,7 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	strbuf sb;
 	sb_init(&sb, shown, sizeof shown);
 	if (is_six(t))
-		render_card_in(&sb, &g304_pack_36, (card)c, RENDER_COLOUR);
+		render_card_of(&sb, &game_def_304six, (card)c, RENDER_COLOUR);
 	else
 		render_card(&sb, (card)c, RENDER_COLOUR);
 	t->gdef->card_code((uint8_t)c, code);
@@ -805,7 +809,7 @@ static void refused_card_at_table(bot *b, loop *ev, const char *gname, int n, rn
 	say(b, NULL, "ann", cmd);
 	sb_init(&sb, shown, sizeof shown);
 	if (is_six(t))
-		render_card_in(&sb, &g304_pack_36, (card)c, RENDER_ASCII);
+		render_card_of(&sb, &game_def_304six, (card)c, RENDER_ASCII);
 	else
 		render_card(&sb, (card)c, RENDER_ASCII);
 	snprintf(want, sizeof want, "you do not hold %s", shown);
@@ -925,13 +929,13 @@ static void six_match(bot *b, loop *ev, store *db, rng *r)
 		}
 		p0 = net.npriv;
 		if (!saw_tricks6 && t->g) {
-			const g6 *g = t->g->state;
+			const g304 *g = t->g->state;
 			saw_tricks6 = g->phase == G304_PHASE_PLAY && g->trick_no == 5 && !g->pcc;
 		}
 		check_lines(t);
 		/* Mid-match, a second bot on the same database rebuilds the game. */
-		if (!ended_in && t->g && ((const g6 *)t->g->state)->deal_no >= 2
-		    && ((const g6 *)t->g->state)->phase == G304_PHASE_PLAY && ((const g6 *)t->g->state)->trick_no == 2) {
+		if (!ended_in && t->g && ((const g304 *)t->g->state)->deal_no >= 2
+		    && ((const g304 *)t->g->state)->phase == G304_PHASE_PLAY && ((const g304 *)t->g->state)->trick_no == 2) {
 			ended_in = 1;
 			bot *b2 = new_bot(ev, db);
 			bot_add_network(b2, net.a);
@@ -941,7 +945,7 @@ static void six_match(bot *b, loop *ev, store *db, rng *r)
 			int same = t2 && t2->gdef == &game_def_304six && t2->g && t2->nseats == 6 && t2->seq == t->seq
 				   && !strcmp(t2->commitment, t->commitment);
 			for (int s = 0; same && s < 6; s++) {
-				g6_view v1, v2;
+				g304_view v1, v2;
 				memset(&v1, 0, sizeof v1);
 				memset(&v2, 0, sizeof v2);
 				game_view(t->g, s, &v1);
@@ -1012,7 +1016,7 @@ int main(void)
 	say(b, "#x", "ann", "!new rook 3");
 	say(b, "#x", "ann", "!new trump304 5");
 	say(b, "#x", "ann", "!new 304 5");
-	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304 (for six players: !new 304 6; for eight: !new 304 8; six with 24 cards: !new 304six24), trump304"), "unknown games and counts are refused");
+	CHECK(b->ntables == 0 && priv_has(p0, "ann", "the games: 304 (for six players: !new 304 6; for eight: !new 304 8; six with 24 cards: !new 304six24), Tamil Nadu's 504 for six (!new 504) and 904 for eight (!new 904), trump304"), "unknown games and counts are refused");
 	say(b, "#x6", "ann", "!new 304 6");
 	CHECK(b->ntables == 1 && table_in(b, "#x6") && table_in(b, "#x6")->gdef == &game_def_304six,
 	      "!new 304 6 opens a table of 304 for six");

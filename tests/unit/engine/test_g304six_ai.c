@@ -9,11 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "g304six.h"
+#include "g304.h"
+#include "g304_random.h"
+#include "g304_simple.h"
+#include "g304_caps_wide.h"
 #include "g304_ai_wide.h"
 #include "game.h"
 #include "game_dup.h"
 #include "rng.h"
+
+/* Six-player 304's numbers (g304_variants[G304_SIZE_SIX]: 36 cards, six
+ * seats, six tricks), as constants for arrays. */
+#define SIX_CARDS 36
+#define SIX_SEATS 6
+#define SIX_TRICKS 6
 
 static int env_int(const char *name, int dflt)
 {
@@ -21,32 +30,32 @@ static int env_int(const char *name, int dflt)
 	return s && *s ? atoi(s) : dflt;
 }
 
-static void new_deal(g6 *g, rng *r)
+static void new_deal(g304 *g, rng *r)
 {
-	uint8_t deck[G6_CARDS];
-	for (int i = 0; i < G6_CARDS; i++)
+	uint8_t deck[SIX_CARDS];
+	for (int i = 0; i < SIX_CARDS; i++)
 		deck[i] = (uint8_t)i;
-	rng_shuffle(r, deck, G6_CARDS);
-	g6_deal(g, deck);
+	rng_shuffle(r, deck, SIX_CARDS);
+	g304_deal(g, deck);
 }
 
-static int decide(const g6 *g, int seat, int level, uint64_t seed, unsigned samples, g6_action *a)
+static int decide(const g304 *g, int seat, int level, uint64_t seed, unsigned samples, g304_action *a)
 {
-	g6_view v;
-	g6_legal l;
-	g6_view_of(g, seat, &v);
-	g6_legal_of(g, seat, &l);
+	g304_view v;
+	g304_legal l;
+	g304_view_of(g, seat, &v);
+	g304_legal_of(g, seat, &l);
 	game_ai_params p;
 	game_ai_params_default(&p, level, seed);
 	p.samples = samples;
-	return g6_ai_action(&v, &l, &p, NULL, a);
+	return g304_ai_wide_action(&v, &l, &p, NULL, a);
 }
 
-static int applies(const g6 *g, const g6_action *a)
+static int applies(const g304 *g, const g304_action *a)
 {
-	g6 h = *g;
+	g304 h = *g;
 	play_result res;
-	return g6_apply(&h, a, &res) == G304_ERR_OK;
+	return g304_apply(&h, a, &res) == G304_ERR_OK;
 }
 
 /* Legal at every level in every phase, the same for the same seed, and
@@ -61,20 +70,21 @@ static void test_decisions(void)
 	for (int m = 0; m < matches; m++) {
 		g304_rules rules;
 		g304_rules_default(&rules);
+	rules.size = G304_SIZE_SIX;
 		if (m % 3 == 1)
 			rules.caps = G304_CAPS_OFF;
-		g6 g;
-		g6_init(&g, &rules, m % G6_SEATS);
+		g304 g;
+		g304_init(&g, &rules, m % SIX_SEATS);
 		for (int deals = 0; deals < 12 && g.phase != G304_PHASE_OVER; deals++) {
 			new_deal(&g, &r);
 			for (int steps = 0; steps < 300 && g.phase != G304_PHASE_DEAL && g.phase != G304_PHASE_OVER; steps++) {
 				int seat = g.turn;
-				if (seat >= G6_SEATS)
+				if (seat >= SIX_SEATS)
 					break;
-				g6_action pick;
+				g304_action pick;
 				int have = 0;
 				for (int level = GAME_AI_EASY; level <= GAME_AI_STRONG; level++) {
-					g6_action a, b;
+					g304_action a, b;
 					uint64_t seed = rng_next(&r);
 					if (!decide(&g, seat, level, seed, level == GAME_AI_EASY ? 0 : 12, &a)) {
 						undecided++;
@@ -88,11 +98,11 @@ static void test_decisions(void)
 					    || memcmp(&a, &b, sizeof a))
 						nondet++;
 					if (level == GAME_AI_EASY) {
-						g6_view v;
-						g6_legal l;
-						g6_view_of(&g, seat, &v);
-						g6_legal_of(&g, seat, &l);
-						g6_simple_action(&v, &l, &b);
+						g304_view v;
+						g304_legal l;
+						g304_view_of(&g, seat, &v);
+						g304_legal_of(&g, seat, &l);
+						g304_simple_action(&v, &l, &b);
 						if (memcmp(&a, &b, sizeof a))
 							noteasy++;
 					}
@@ -106,11 +116,11 @@ static void test_decisions(void)
 				/* Now and then a random move, for positions the players
 				 * would not reach. */
 				if (!have || rng_below(&r, 4) == 0)
-					have = g6_random_any(&g, &r, 0, &pick);
+					have = g304_random_action(&g, &r, 0, &pick);
 				if (!have)
 					break;
 				play_result res;
-				if (g6_apply(&g, &pick, &res))
+				if (g304_apply(&g, &pick, &res))
 					break;
 			}
 		}
@@ -120,7 +130,7 @@ static void test_decisions(void)
 	CHECK(nondet == 0, "%d decisions changed with the same seed", nondet);
 	CHECK(noteasy == 0, "%d easy decisions differ from the rule-based player", noteasy);
 	for (int ph = G304_PHASE_BID4; ph <= G304_PHASE_PLAY; ph++)
-		CHECK(phases[ph] > 0, "decisions in phase %s: %ld", g6_phase_name(ph), phases[ph]);
+		CHECK(phases[ph] > 0, "decisions in phase %s: %ld", g304six_phase_name(ph), phases[ph]);
 	printf("%ld decisions (bid4 %ld, trump4 %ld, bid6 %ld, trump6 %ld, play %ld), %d openings\n", decided,
 	       phases[G304_PHASE_BID4], phases[G304_PHASE_TRUMP4], phases[G304_PHASE_BID8], phases[G304_PHASE_TRUMP8],
 	       phases[G304_PHASE_PLAY], searched_open);
@@ -129,11 +139,11 @@ static void test_decisions(void)
 /* Another game the seat cannot tell from g: a card swapped between two
  * other hands, or (when the seat does not know it) the trump card lying
  * face down swapped with a card of another hand. */
-static int disguise(const g6 *g, int seat, rng *r, g6 *h)
+static int disguise(const g304 *g, int seat, rng *r, g304 *h)
 {
 	*h = *g;
-	int others[G6_SEATS], n = 0;
-	for (int s = 0; s < G6_SEATS; s++)
+	int others[SIX_SEATS], n = 0;
+	for (int s = 0; s < SIX_SEATS; s++)
 		if (s != seat && h->hand[s])
 			others[n++] = s;
 	if (n < 2)
@@ -143,9 +153,9 @@ static int disguise(const g6 *g, int seat, rng *r, g6 *h)
 		if (s == h->trumper)
 			return 0;
 		card c = (card)rng_pick(r, h->hand[s]);
-		h->hand[s] = (h->hand[s] & ~g6_bit(c)) | g6_bit(h->trump_card);
+		h->hand[s] = (h->hand[s] & ~g304_pack_bit(c)) | g304_pack_bit(h->trump_card);
 		h->trump_card = c;
-		h->trump_suit = (uint8_t)g6_suit(c);
+		h->trump_suit = (uint8_t)g304_pack_suit_of(&g304_pack_36, c);
 		return 1;
 	}
 	int i = (int)rng_below(r, (uint32_t)n), j = (int)rng_below(r, (uint32_t)(n - 1));
@@ -153,8 +163,8 @@ static int disguise(const g6 *g, int seat, rng *r, g6 *h)
 		j++;
 	int a = others[i], b = others[j];
 	card ca = (card)rng_pick(r, h->hand[a]), cb = (card)rng_pick(r, h->hand[b]);
-	h->hand[a] = (h->hand[a] & ~g6_bit(ca)) | g6_bit(cb);
-	h->hand[b] = (h->hand[b] & ~g6_bit(cb)) | g6_bit(ca);
+	h->hand[a] = (h->hand[a] & ~g304_pack_bit(ca)) | g304_pack_bit(cb);
+	h->hand[b] = (h->hand[b] & ~g304_pack_bit(cb)) | g304_pack_bit(ca);
 	return 1;
 }
 
@@ -167,22 +177,23 @@ static void test_no_hidden_cards(void)
 	int checked = 0, sameview = 0, differ = 0, trumpswaps = 0;
 	g304_rules rules;
 	g304_rules_default(&rules);
+	rules.size = G304_SIZE_SIX;
 	rules.caps = G304_CAPS_OFF;
 	for (int d = 0; d < 60; d++) {
-		g6 g;
-		g6_init(&g, &rules, d % G6_SEATS);
+		g304 g;
+		g304_init(&g, &rules, d % SIX_SEATS);
 		new_deal(&g, &r);
 		while (g.phase != G304_PHASE_DEAL && g.phase != G304_PHASE_OVER) {
 			int seat = g.turn;
-			g6_action a;
+			g304_action a;
 			if (g.phase == G304_PHASE_PLAY) {
-				g6 h;
+				g304 h;
 				if (disguise(&g, seat, &r, &h)) {
-					g6_view v1, v2;
-					g6_view_of(&g, seat, &v1);
-					g6_view_of(&h, seat, &v2);
+					g304_view v1, v2;
+					g304_view_of(&g, seat, &v1);
+					g304_view_of(&h, seat, &v2);
 					if (!memcmp(&v1, &v2, sizeof v1)) {
-						g6_action x, y;
+						g304_action x, y;
 						uint64_t seed = rng_next(&r);
 						sameview++;
 						trumpswaps += h.trump_card != g.trump_card;
@@ -198,7 +209,7 @@ static void test_no_hidden_cards(void)
 			if (!decide(&g, seat, GAME_AI_NORMAL, rng_next(&r), 8, &a))
 				break;
 			play_result res;
-			if (g6_apply(&g, &a, &res))
+			if (g304_apply(&g, &a, &res))
 				break;
 		}
 	}
