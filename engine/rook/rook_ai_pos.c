@@ -62,13 +62,20 @@ void rook_ai_final_points(const rook_ai_pos *p, int pts[2])
 	pts[p->tricks[bt] * 2 >= ROOK_TRICKS ? bt : !bt] += ROOK_CARDS_BONUS;
 }
 
-int rook_ai_value(const rook_ai_pos *p, int team)
+/* rook_ai_value from the final points (the 20 for cards included). */
+static inline int value_of(const rook_ai_pos *p, const int pts[2], int team)
 {
-	int pts[2], d[2], bt = p->bidder & 1;
-	rook_ai_final_points(p, pts);
+	int d[2], bt = p->bidder & 1;
 	d[bt] = pts[bt] >= p->bid ? pts[bt] : -(int)p->bid;
 	d[!bt] = pts[!bt];
 	return d[team] - d[!team];
+}
+
+int rook_ai_value(const rook_ai_pos *p, int team)
+{
+	int pts[2];
+	rook_ai_final_points(p, pts);
+	return value_of(p, pts, team);
 }
 
 /* ---- the playout policy: every hand known (as on a sampled deal) ---- */
@@ -290,6 +297,96 @@ static int gen_moves(const rook_ai_pos *p, rcard killer, rcard *out)
 	return n;
 }
 
+/* The last two tricks on bit masks alone: no ordering, table or copies
+ * of the position. */
+typedef struct rook_end {
+	const rook_ai_pos *p;
+	rcardset h[ROOK_SEATS];
+	rcardset all;               /* every card in a hand */
+	uint8_t owner[ROOK_CARDS];  /* the seat holding each card in a hand */
+	uint8_t order[ROOK_SEATS];
+	int trump, led, team;
+} rook_end;
+
+/* The trick is done (won by wseat, pts on it): the forced last trick,
+ * then the value. */
+static int rook_end_last(const rook_end *e, int wseat, int pts)
+{
+	const rook_ai_pos *p = e->p;
+	int fin[2] = { p->pts[0], p->pts[1] }, tricks[2] = { p->tricks[0], p->tricks[1] };
+	fin[wseat & 1] += pts;
+	tricks[wseat & 1]++;
+	rcardset t = e->all & rook_ai_suit_mask(e->trump, e->trump);
+	rcardset w = t ? t : e->all & rook_ai_suit_mask(e->trump, rook_ai_suit(e->trump, rook_first(e->h[wseat])));
+	rcard top = rook_first(w);
+	for (w &= w - 1; w; w &= w - 1)
+		if (rook_strength(rook_first(w)) > rook_strength(top))
+			top = rook_first(w);
+	int last = e->owner[top] & 1, bt = p->bidder & 1;
+	fin[last] += rook_set_points(e->all) + p->extra;
+	tricks[last]++;
+	fin[tricks[bt] * 2 >= ROOK_TRICKS ? bt : !bt] += ROOK_CARDS_BONUS;
+	return value_of(p, fin, e->team);
+}
+
+/* Card k of the trick: best holds it so far (ROOK_NONE at the lead), for
+ * seat bseat; pts the points on it. */
+static int rook_end_rec(rook_end *e, int k, rcard best, int bseat, int pts, int alpha, int beta)
+{
+	int s = e->order[k];
+	rcardset h = e->h[s], legal = h;
+	if (best != ROOK_NONE && (h & rook_ai_suit_mask(e->trump, e->led)))
+		legal = h & rook_ai_suit_mask(e->trump, e->led);
+	int maxi = (s & 1) == e->team, val = maxi ? -100000 : 100000;
+	for (; legal; legal &= legal - 1) {
+		rcard c = rook_first(legal), nb = best;
+		int ns = bseat;
+		if (best == ROOK_NONE) {
+			e->led = rook_ai_suit(e->trump, c);
+			nb = c;
+			ns = s;
+		} else if (beats(e->trump, e->led, c, best)) {
+			nb = c;
+			ns = s;
+		}
+		e->h[s] = h & ~rook_bit(c);
+		e->all &= ~rook_bit(c);
+		int v = k + 1 == ROOK_SEATS ? rook_end_last(e, ns, pts + rook_points(c))
+			: rook_end_rec(e, k + 1, nb, ns, pts + rook_points(c), alpha, beta);
+		e->all |= rook_bit(c);
+		if (minimax_fold(maxi, v, &val, &alpha, &beta))
+			break;
+	}
+	e->h[s] = h;
+	return val;
+}
+
+/* rook_ai_value for team from p, two tricks before the end. */
+static int rook_end_solve(const rook_ai_pos *p, int team, int alpha, int beta)
+{
+	rook_end e;
+	e.p = p;
+	e.trump = p->trump;
+	e.team = team;
+	e.all = 0;
+	for (int s = 0; s < ROOK_SEATS; s++) {
+		e.h[s] = p->hand[s];
+		e.all |= e.h[s];
+		for (rcardset m = e.h[s]; m; m &= m - 1)
+			e.owner[rook_first(m)] = (uint8_t)s;
+	}
+	int s = p->n ? p->seat[0] : p->turn;
+	for (int k = 0; k < ROOK_SEATS; k++)
+		e.order[k] = (uint8_t)((s + k) & 3);
+	if (!p->n)
+		return rook_end_rec(&e, 0, ROOK_NONE, 0, 0, alpha, beta);
+	int w = trick_best(p), pts = 0;
+	for (int i = 0; i < p->n; i++)
+		pts += rook_points(p->card[i]);
+	e.led = rook_ai_suit(p->trump, p->card[0]);
+	return rook_end_rec(&e, p->n, p->card[w], p->seat[w], pts, alpha, beta);
+}
+
 static inline int tt_same(const rook_ai_tt *e, const rook_ai_pos *p, int team)
 {
 	return e->used && e->turn == p->turn && e->team == team && e->pts[0] == p->pts[0] && e->pts[1] == p->pts[1]
@@ -318,6 +415,8 @@ int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alp
 	sv->nodes++;
 	if (p->trick_no >= ROOK_TRICKS)
 		return rook_ai_value(p, team);
+	if (p->trick_no == ROOK_TRICKS - 2)
+		return rook_end_solve(p, team, alpha, beta);
 	if (p->trick_no == ROOK_TRICKS - 1) {
 		/* The last trick: every card is forced. */
 		rook_ai_pos q = *p;

@@ -332,6 +332,90 @@ static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
 	return n;
 }
 
+/* The last two tricks on bit masks alone, once the trump is shown (so a
+ * trump played to another suit always cuts) and nobody must cut: no
+ * ordering, table or copies of the position. */
+typedef struct t3end {
+	cardset h[T304_MAX_SEATS];
+	cardset all;               /* every card in a hand */
+	uint8_t owner[CARD_COUNT]; /* the seat holding each card in a hand */
+	uint8_t order[T304_MAX_SEATS];
+	int nseats, tsuit, led;
+	unsigned mine;             /* bit s: seat s is on the trumper's side */
+} t3end;
+
+/* The trick is done: its points to its winner, then the forced last trick
+ * (the highest trump in it, or of the suit the winner leads). */
+static inline int t3end_last(const t3end *e, int wseat, int pts)
+{
+	int v = e->mine >> wseat & 1 ? pts : 0;
+	if (!e->all)
+		return v;
+	cardset t = e->all & suit_mask(e->tsuit);
+	card w = cardset_top(t ? t : e->all & suit_mask(card_suit(cardset_first(e->h[wseat]))));
+	return e->mine >> e->owner[w] & 1 ? v + cardset_points(e->all) : v;
+}
+
+/* Card k of the trick: best holds it so far (CARD_NONE at the lead), cut
+ * when as a cut, for seat bseat; pts the points on it. */
+static int t3end_rec(t3end *e, int k, card best, int cut, int bseat, int pts, int alpha, int beta)
+{
+	int s = e->order[k];
+	cardset h = e->h[s], legal = h;
+	if (best != CARD_NONE && (h & suit_mask(e->led)))
+		legal = h & suit_mask(e->led);
+	int maxi = e->mine >> s & 1, val = maxi ? -1 : 1000;
+	for (; legal; legal &= legal - 1) {
+		card c = cardset_first(legal);
+		int x = card_suit(c), ncut = cut, ns = bseat;
+		card nb = best;
+		if (best == CARD_NONE) {
+			e->led = x;
+			nb = c;
+			ns = s;
+		} else if (x == e->tsuit && e->led != e->tsuit ? !cut || c > best : !cut && x == e->led && c > best) {
+			nb = c;
+			ns = s;
+			ncut = x != e->led;
+		}
+		e->h[s] = h & ~card_bit(c);
+		e->all &= ~card_bit(c);
+		int v = k + 1 == e->nseats ? t3end_last(e, ns, pts + pts_of(c))
+			: t3end_rec(e, k + 1, nb, ncut, ns, pts + pts_of(c), alpha, beta);
+		e->all |= card_bit(c);
+		if (minimax_fold(maxi, v, &val, &alpha, &beta))
+			break;
+	}
+	e->h[s] = h;
+	return val == -1 || val == 1000 ? 0 : val;
+}
+
+/* Points the trumper's side takes from p, two tricks before the end with
+ * the trump shown and no seat bound to cut. */
+static int t3end_solve(const t3pos *p, int alpha, int beta)
+{
+	t3end e;
+	e.nseats = p->nseats;
+	e.tsuit = p->tsuit;
+	e.all = 0;
+	e.mine = 0;
+	for (int s = 0; s < p->nseats; s++) {
+		e.h[s] = p->hand[s];
+		e.all |= e.h[s];
+		for (cardset m = e.h[s]; m; m &= m - 1)
+			e.owner[cardset_first(m)] = (uint8_t)s;
+		e.mine |= (unsigned)(t3_side(p, s) == 0) << s;
+	}
+	int s = p->n ? p->seat[0] : p->turn;
+	for (int k = 0; k < p->nseats; k++, s = (s + 1) % p->nseats)
+		e.order[k] = (uint8_t)s;
+	if (!p->n)
+		return t3end_rec(&e, 0, CARD_NONE, 0, 0, 0, alpha, beta);
+	int w = best_of(p);
+	e.led = card_suit(p->card[0]);
+	return t3end_rec(&e, p->n, p->card[w], p->cut >> w & 1, p->seat[w], trick_pts(p), alpha, beta);
+}
+
 static inline int tt_same(const t3tt *e, const t3pos *p)
 {
 	return e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
@@ -346,6 +430,8 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		sv->aborted = 1;
 	if (sv->aborted)
 		return 0;
+	if (p->trick_no == p->ntricks - 2 && !p->aside && p->must_cut == T3_NONE && !p->npile)
+		return t3end_solve(p, alpha, beta);
 	if (p->trick_no == p->ntricks - 1 && !t3_may_reveal(p)) {
 		/* The last trick: every card is forced. */
 		t3pos q = *p;
