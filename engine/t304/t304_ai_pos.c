@@ -397,8 +397,18 @@ static int t3end_rec(t3end *e, int lead, int k, card best, int cut, int bseat, i
 	/* The 7 and the 8 of a suit in one hand are the same card. */
 	legal &= ~((legal & 0x01010101u) << 1 & legal);
 	int maxi = e->mine >> s & 1, val = maxi ? -1 : 1000, led = e->led;
-	for (; legal; legal &= legal - 1) {
-		card c = cardset_first(legal);
+	/* Against the other side's card, the cheapest cards that take the trick first. */
+	cardset first = 0;
+	if (best != CARD_NONE && (e->mine >> bseat & 1) != (unsigned)maxi) {
+		if (!cut)
+			first = legal & card_above(best);
+		if (!e->aside && e->led != e->tsuit)
+			first |= legal & suit_mask(e->tsuit) & (cut ? card_above(best) : suit_mask(e->tsuit));
+	}
+	for (cardset rest = legal; rest; ) {
+		card c = cardset_first(first ? first : rest);
+		first &= ~card_bit(c);
+		rest &= ~card_bit(c);
 		int x = card_suit(c), ncut = cut, ns = bseat, v;
 		card nb = best;
 		if (best == CARD_NONE) {
