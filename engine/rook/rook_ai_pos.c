@@ -312,16 +312,6 @@ typedef struct rook_end {
 static int rook_end_rec(rook_end *e, int lead, int k, rcard best, int bseat, int pts, int fin[2], int tricks[2],
 			int alpha, int beta);
 
-/* The strongest card of a set within one suit. */
-static inline rcard strongest(rcardset s)
-{
-	rcard best = rook_first(s);
-	for (s &= s - 1; s; s &= s - 1)
-		if (rook_strength(rook_first(s)) > rook_strength(best))
-			best = rook_first(s);
-	return best;
-}
-
 /* A trick starts, led by seat lead; fin and tricks what each team has
  * taken. The last is forced, then the value. */
 static int rook_end_trick(rook_end *e, int lead, int fin[2], int tricks[2], int alpha, int beta)
@@ -332,8 +322,8 @@ static int rook_end_trick(rook_end *e, int lead, int fin[2], int tricks[2], int 
 	int f[2] = { fin[0], fin[1] }, t[2] = { tricks[0], tricks[1] }, bt = p->bidder & 1;
 	if (e->all) {
 		rcardset tr = e->all & rook_ai_suit_mask(e->trump, e->trump);
-		rcard top = strongest(tr ? tr : e->all & rook_ai_suit_mask(e->trump, rook_ai_suit(e->trump, rook_first(e->h[lead]))));
-		int last = e->owner[top] & 1;
+		rcard w = top(tr ? tr : e->all & rook_ai_suit_mask(e->trump, rook_ai_suit(e->trump, rook_first(e->h[lead]))));
+		int last = e->owner[w] & 1;
 		f[last] += e->all_pts + p->extra;
 		t[last]++;
 	}
