@@ -62,13 +62,20 @@ void rook_ai_final_points(const rook_ai_pos *p, int pts[2])
 	pts[p->tricks[bt] * 2 >= ROOK_TRICKS ? bt : !bt] += ROOK_CARDS_BONUS;
 }
 
-int rook_ai_value(const rook_ai_pos *p, int team)
+/* rook_ai_value from the final points (the 20 for cards included). */
+static inline int value_of(const rook_ai_pos *p, const int pts[2], int team)
 {
-	int pts[2], d[2], bt = p->bidder & 1;
-	rook_ai_final_points(p, pts);
+	int d[2], bt = p->bidder & 1;
 	d[bt] = pts[bt] >= p->bid ? pts[bt] : -(int)p->bid;
 	d[!bt] = pts[!bt];
 	return d[team] - d[!team];
+}
+
+int rook_ai_value(const rook_ai_pos *p, int team)
+{
+	int pts[2];
+	rook_ai_final_points(p, pts);
+	return value_of(p, pts, team);
 }
 
 /* ---- the playout policy: every hand known (as on a sampled deal) ---- */
@@ -290,6 +297,108 @@ static int gen_moves(const rook_ai_pos *p, rcard killer, rcard *out)
 	return n;
 }
 
+/* The last tricks (ROOK_END_TRICKS) on bit masks alone: no ordering,
+ * table or copies of the position. */
+#define ROOK_END_TRICKS 3
+typedef struct rook_end {
+	const rook_ai_pos *p;
+	rcardset h[ROOK_SEATS];
+	rcardset all;               /* every card in a hand */
+	uint8_t owner[ROOK_CARDS];  /* the seat holding each card in a hand */
+	int trump, led, team;
+	int all_pts;                /* the points of all */
+} rook_end;
+
+static int rook_end_rec(rook_end *e, int lead, int k, rcard best, int bseat, int pts, int fin[2], int tricks[2],
+			int alpha, int beta);
+
+/* A trick starts, led by seat lead; fin and tricks what each team has
+ * taken. The last is forced, then the value. */
+static int rook_end_trick(rook_end *e, int lead, int fin[2], int tricks[2], int alpha, int beta)
+{
+	const rook_ai_pos *p = e->p;
+	if (e->h[lead] & (e->h[lead] - 1))
+		return rook_end_rec(e, lead, 0, ROOK_NONE, 0, 0, fin, tricks, alpha, beta);
+	int f[2] = { fin[0], fin[1] }, t[2] = { tricks[0], tricks[1] }, bt = p->bidder & 1;
+	if (e->all) {
+		rcardset tr = e->all & rook_ai_suit_mask(e->trump, e->trump);
+		rcard w = top(tr ? tr : e->all & rook_ai_suit_mask(e->trump, rook_ai_suit(e->trump, rook_first(e->h[lead]))));
+		int last = e->owner[w] & 1;
+		f[last] += e->all_pts + p->extra;
+		t[last]++;
+	}
+	f[t[bt] * 2 >= ROOK_TRICKS ? bt : !bt] += ROOK_CARDS_BONUS;
+	return value_of(p, f, e->team);
+}
+
+/* Card k of the trick led by lead: best holds it so far (ROOK_NONE at
+ * the lead), for seat bseat; pts the points on it. */
+static int rook_end_rec(rook_end *e, int lead, int k, rcard best, int bseat, int pts, int fin[2], int tricks[2],
+			int alpha, int beta)
+{
+	int s = (lead + k) & 3, led = e->led;
+	rcardset h = e->h[s], legal = h;
+	if (best != ROOK_NONE && (h & rook_ai_suit_mask(e->trump, led)))
+		legal = h & rook_ai_suit_mask(e->trump, led);
+	int maxi = (s & 1) == e->team, val = maxi ? -100000 : 100000;
+	for (; legal; legal &= legal - 1) {
+		rcard c = rook_first(legal), nb = best;
+		int ns = bseat, v;
+		if (best == ROOK_NONE) {
+			e->led = rook_ai_suit(e->trump, c);
+			nb = c;
+			ns = s;
+		} else if (beats(e->trump, led, c, best)) {
+			nb = c;
+			ns = s;
+		}
+		e->h[s] = h & ~rook_bit(c);
+		e->all &= ~rook_bit(c);
+		e->all_pts -= rook_points(c);
+		if (k + 1 == ROOK_SEATS) {
+			int f[2] = { fin[0], fin[1] }, t[2] = { tricks[0], tricks[1] };
+			f[ns & 1] += pts + rook_points(c);
+			t[ns & 1]++;
+			v = rook_end_trick(e, ns, f, t, alpha, beta);
+		} else {
+			v = rook_end_rec(e, lead, k + 1, nb, ns, pts + rook_points(c), fin, tricks, alpha, beta);
+		}
+		e->all |= rook_bit(c);
+		e->all_pts += rook_points(c);
+		e->h[s] = h;
+		e->led = led;
+		if (minimax_fold(maxi, v, &val, &alpha, &beta))
+			break;
+	}
+	return val;
+}
+
+/* rook_ai_value for team from p, ROOK_END_TRICKS before the end. */
+static int rook_end_solve(const rook_ai_pos *p, int team, int alpha, int beta)
+{
+	rook_end e;
+	e.p = p;
+	e.trump = p->trump;
+	e.team = team;
+	e.all = 0;
+	e.led = -1;
+	for (int s = 0; s < ROOK_SEATS; s++) {
+		e.h[s] = p->hand[s];
+		e.all |= e.h[s];
+		for (rcardset m = e.h[s]; m; m &= m - 1)
+			e.owner[rook_first(m)] = (uint8_t)s;
+	}
+	e.all_pts = rook_set_points(e.all);
+	int fin[2] = { p->pts[0], p->pts[1] }, tricks[2] = { p->tricks[0], p->tricks[1] };
+	if (!p->n)
+		return rook_end_rec(&e, p->turn, 0, ROOK_NONE, 0, 0, fin, tricks, alpha, beta);
+	int w = trick_best(p), pts = 0;
+	for (int i = 0; i < p->n; i++)
+		pts += rook_points(p->card[i]);
+	e.led = rook_ai_suit(p->trump, p->card[0]);
+	return rook_end_rec(&e, p->seat[0], p->n, p->card[w], p->seat[w], pts, fin, tricks, alpha, beta);
+}
+
 static inline int tt_same(const rook_ai_tt *e, const rook_ai_pos *p, int team)
 {
 	return e->used && e->turn == p->turn && e->team == team && e->pts[0] == p->pts[0] && e->pts[1] == p->pts[1]
@@ -318,13 +427,9 @@ int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alp
 	sv->nodes++;
 	if (p->trick_no >= ROOK_TRICKS)
 		return rook_ai_value(p, team);
-	if (p->trick_no == ROOK_TRICKS - 1) {
-		/* The last trick: every card is forced. */
-		rook_ai_pos q = *p;
-		while (q.trick_no < ROOK_TRICKS)
-			rook_ai_play(&q, rook_first(rook_ai_legal(&q)));
-		return rook_ai_value(&q, team);
-	}
+	int end = p->trick_no >= ROOK_TRICKS - ROOK_END_TRICKS;
+	if (end && p->n)
+		return rook_end_solve(p, team, alpha, beta);
 	/* The window against what is still to be taken. */
 	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
 	int rest = rook_set_points(live) + p->extra;
@@ -352,8 +457,8 @@ int rook_ai_solve_in(rook_ai_solver *sv, const rook_ai_pos *p, int team, int alp
 	int maxi = (p->turn & 1) == team;
 	rcard moves[ROOK_TRICKS + 2];
 	rcard *killer = &sv->killer[p->trick_no][p->turn & 3];
-	int nm = gen_moves(p, *killer, moves);
-	int best = maxi ? -100000 : 100000;
+	int nm = end ? 0 : gen_moves(p, *killer, moves);
+	int best = end ? rook_end_solve(p, team, alpha, beta) : maxi ? -100000 : 100000;
 	for (int i = 0; i < nm; i++) {
 		rook_ai_pos q = *p;
 		rook_ai_play(&q, moves[i]);

@@ -324,6 +324,154 @@ static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
 	return n;
 }
 
+/* The last tricks (T3_END_TRICKS) on bit masks alone: no ordering, table
+ * or copies of the position. While the trump card lies aside, a seat that
+ * cannot follow may have it revealed (a move like a card: the card joins
+ * the trumper's hand and the seat must cut if it can), and it comes back
+ * to the trumper's hand for the last trick; only a trump played once it is
+ * shown cuts. Values are the points the trumper's side takes from where
+ * the search on bit masks began. */
+#define T3_END_TRICKS 3
+typedef struct t3end {
+	cardset h[T304_MAX_SEATS];
+	cardset all;               /* every card in a hand */
+	uint8_t owner[CARD_COUNT]; /* the seat holding each card in a hand (and the trump card) */
+	int nseats, tsuit, led, aside, trumper;
+	card tcard;
+	unsigned mine;             /* bit s: seat s is on the trumper's side */
+} t3end;
+
+static int t3end_rec(t3end *e, int lead, int k, card best, int cut, int bseat, int pts, int must, int acc,
+		     int left, int alpha, int beta);
+
+/* A trick starts, led by seat lead, with `left` tricks to go; acc the
+ * points taken so far. The last is forced (the trump card back in hand:
+ * the highest trump in it, or of the suit led wins). */
+static int t3end_trick(t3end *e, int lead, int acc, int left, int alpha, int beta)
+{
+	cardset all = e->all, h = e->h[lead];
+	if (left == 1 || !all) {
+		if (e->aside) {
+			all |= card_bit(e->tcard);
+			if (lead == e->trumper)
+				h |= card_bit(e->tcard);
+		}
+		if (!all)
+			return acc;
+		cardset t = all & suit_mask(e->tsuit);
+		card w = cardset_top(t ? t : all & suit_mask(card_suit(cardset_first(h))));
+		return e->mine >> e->owner[w] & 1 ? acc + cardset_points(all) : acc;
+	}
+	int rem = cardset_points(e->aside ? all | card_bit(e->tcard) : all);
+	if (acc + rem <= alpha)
+		return acc + rem;
+	if (acc >= beta)
+		return acc;
+	return t3end_rec(e, lead, 0, CARD_NONE, 0, 0, 0, 0, acc, left, alpha, beta);
+}
+
+/* Card k of the trick led by lead: best holds it so far (CARD_NONE at the
+ * lead), cut when as a cut, for seat bseat; pts the points on it; must:
+ * the seat has just had the trump revealed and cuts if it can. */
+static int t3end_rec(t3end *e, int lead, int k, card best, int cut, int bseat, int pts, int must, int acc,
+		     int left, int alpha, int beta)
+{
+	int s = lead + k;
+	if (s >= e->nseats)
+		s -= e->nseats;
+	cardset h = e->h[s], legal = h;
+	if (must) {
+		if (h & suit_mask(e->tsuit))
+			legal = h & suit_mask(e->tsuit);
+	} else if (best != CARD_NONE && (h & suit_mask(e->led))) {
+		legal = h & suit_mask(e->led);
+	}
+	/* The 7 and the 8 of a suit in one hand are the same card. */
+	legal &= ~((legal & 0x01010101u) << 1 & legal);
+	int maxi = e->mine >> s & 1, val = maxi ? -1 : 1000, led = e->led;
+	/* Against the other side's card, the cheapest cards that take the trick first. */
+	cardset first = 0;
+	if (best != CARD_NONE && (e->mine >> bseat & 1) != (unsigned)maxi) {
+		if (!cut)
+			first = legal & card_above(best);
+		if (!e->aside && e->led != e->tsuit)
+			first |= legal & suit_mask(e->tsuit) & (cut ? card_above(best) : suit_mask(e->tsuit));
+	}
+	for (cardset rest = legal; rest; ) {
+		card c = cardset_first(first ? first : rest);
+		first &= ~card_bit(c);
+		rest &= ~card_bit(c);
+		int x = card_suit(c), ncut = cut, ns = bseat, v;
+		card nb = best;
+		if (best == CARD_NONE) {
+			e->led = x;
+			nb = c;
+			ns = s;
+		} else if (!e->aside && x == e->tsuit && e->led != e->tsuit ? !cut || c > best
+			   : !cut && x == e->led && c > best) {
+			nb = c;
+			ns = s;
+			ncut = x != e->led;
+		}
+		e->h[s] = h & ~card_bit(c);
+		e->all &= ~card_bit(c);
+		if (k + 1 == e->nseats)
+			v = t3end_trick(e, ns, acc + (e->mine >> ns & 1 ? pts + pts_of(c) : 0), left - 1, alpha, beta);
+		else
+			v = t3end_rec(e, lead, k + 1, nb, ncut, ns, pts + pts_of(c), 0, acc, left, alpha, beta);
+		e->all |= card_bit(c);
+		e->h[s] = h;
+		e->led = led;
+		if (best == CARD_NONE)
+			e->led = -1;
+		if (minimax_fold(maxi, v, &val, &alpha, &beta))
+			return val;
+	}
+	if (e->aside && best != CARD_NONE && !must && !(h & suit_mask(e->led))) {
+		/* The reveal. */
+		cardset th = e->h[e->trumper];
+		e->aside = 0;
+		e->h[e->trumper] = th | card_bit(e->tcard);
+		e->all |= card_bit(e->tcard);
+		int v = t3end_rec(e, lead, k, best, cut, bseat, pts, 1, acc, left, alpha, beta);
+		e->aside = 1;
+		e->h[e->trumper] = th;
+		e->all &= ~card_bit(e->tcard);
+		minimax_fold(maxi, v, &val, &alpha, &beta);
+	}
+	return val == -1 || val == 1000 ? 0 : val;
+}
+
+/* Points the trumper's side takes from p, T3_END_TRICKS before the end. */
+static int t3end_solve(const t3pos *p, int alpha, int beta)
+{
+	t3end e;
+	e.nseats = p->nseats;
+	e.tsuit = p->tsuit;
+	e.aside = p->aside;
+	e.trumper = p->trumper;
+	e.tcard = p->tcard;
+	e.all = 0;
+	e.mine = 0;
+	e.led = -1;
+	for (int s = 0; s < p->nseats; s++) {
+		e.h[s] = p->hand[s];
+		e.all |= e.h[s];
+		for (cardset m = e.h[s]; m; m &= m - 1)
+			e.owner[cardset_first(m)] = (uint8_t)s;
+		e.mine |= (unsigned)(t3_side(p, s) == 0) << s;
+	}
+	if (e.aside)
+		e.owner[e.tcard] = (uint8_t)e.trumper;
+	int must = p->must_cut == p->turn, left = p->ntricks - p->trick_no;
+	if (!p->n)
+		return t3end_rec(&e, p->turn, 0, CARD_NONE, 0, 0, 0, must, 0, left, alpha, beta);
+	int w = best_of(p);
+	e.led = card_suit(p->card[0]);
+	return t3end_rec(&e, p->seat[0], p->n, p->card[w], p->cut >> w & 1, p->seat[w], trick_pts(p), must, 0, left,
+			 alpha, beta);
+}
+
 static inline int tt_same(const t3tt *e, const t3pos *p)
 {
 	return e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
@@ -338,6 +486,9 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		sv->aborted = 1;
 	if (sv->aborted)
 		return 0;
+	int end = p->trick_no >= p->ntricks - T3_END_TRICKS && !p->npile;
+	if (end && p->n)
+		return t3end_solve(p, alpha, beta);
 	if (p->trick_no == p->ntricks - 1 && !t3_may_reveal(p)) {
 		/* The last trick: every card is forced. */
 		t3pos q = *p;
@@ -368,7 +519,9 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 	int best = maxi ? -1 : 1000;
 	uint8_t moves[T304_MAX_SEATS * 8 + 2];
 	uint8_t *killer = &sv->killer[p->trick_no & 15][p->turn & 3];
-	int nm = gen_moves(p, *killer, moves);
+	int nm = end ? 0 : gen_moves(p, *killer, moves);
+	if (end)
+		best = t3end_solve(p, alpha, beta);
 	for (int m = 0; m < nm; m++) {
 		t3pos q = *p;
 		int v;
@@ -387,7 +540,7 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 			break;
 		}
 	}
-	if (nm == 0)
+	if (nm == 0 && !end)
 		best = 0;
 	if (e) {
 		/* The slot may hold another position by now (the search below
