@@ -4,7 +4,6 @@
 
 #include <stdint.h>
 #include "adapter.h"
-#include "g304.h"
 #include "game.h"
 #include "loop.h"
 #include "rng.h"

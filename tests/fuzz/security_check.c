@@ -19,6 +19,9 @@
 #include <string.h>
 
 #include "../unit/check.h"
+/* (304's header before the host's: its parameters named seat come
+ * before the table's seat type) */
+#include "g304.h"
 #include "adapter.h"
 #include "bot.h"
 #include "loop.h"

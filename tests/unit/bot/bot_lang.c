@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+/* (304's header before the host's: its parameters named seat come
+ * before the table's seat type) */
+#include "g304.h"
 #include "bot.h"
 #include "check.h"
 #include "config.h"

@@ -7,10 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+/* (304's header before the host's: its parameters named seat come
+ * before the table's seat type) */
+#include "g304_simple.h"
 #include "bot.h"
 #include "check.h"
 #include "fair.h"
-#include "g304_simple.h"
 #include "loop.h"
 #include "record.h"
 #include "present.h"

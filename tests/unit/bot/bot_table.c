@@ -4,10 +4,12 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+/* (304's header before the host's: its parameters named seat come
+ * before the table's seat type) */
+#include "g304_simple.h"
 #include "bot.h"
 #include "check.h"
 #include "fair.h"
-#include "g304_simple.h"
 #include "loop.h"
 #include "present.h"
 #include "render.h"
