@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
-#include "bench_ref.h"
+#include "g304_ai_ref.h"
+#include "rook_ai_ref.h"
+#include "t304_ai_ref.h"
 #include "g304.h"
 #include "g304_caps.h"
 #include "g304_random.h"
@@ -276,7 +278,7 @@ static void bench_caps(int deals)
 
 typedef struct ai_side {
 	int simple;                 /* the rule-based player */
-	int ref;                    /* strong0: the card search before issue 33 (bench_ref.c) */
+	int ref;                    /* strong0: the card search before issue 33 (engine/g304/g304_ai_ref.c) */
 	double ms;                  /* time budget per decision, 0: none */
 	g304_ai_params params;
 	timings times;              /* seconds per decision */
@@ -309,7 +311,7 @@ static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_
 		p.stop = ai_stop;
 		p.stop_ctx = b;
 		b->deadline = sd->ms > 0 ? t0 + sd->ms / 1000.0 : 0;
-		ok = sd->ref ? bench_ref_action(v, l, &p, &sd->stats, a) : g304_ai_action(v, l, &p, &sd->stats, a);
+		ok = sd->ref ? g304_ai_ref_action(v, l, &p, &sd->stats, a) : g304_ai_action(v, l, &p, &sd->stats, a);
 	}
 	timings_add(&sd->times, now_seconds() - t0);
 	return ok;
@@ -353,7 +355,7 @@ static void ai_speed(double seconds)
 	g304_ai_pos pos[256];
 	int n = 0;
 	while (n < 256)
-		n += bench_ref_position(&r, 0, 0, &pos[n]);
+		n += g304_ai_ref_position(&r, 0, 0, &pos[n]);
 	long playouts = 0;
 	double t0 = now_seconds(), t;
 	long sink = 0;
@@ -375,7 +377,7 @@ static void ai_speed(double seconds)
 	unsigned long nodes = 0, ref_nodes = 0;
 	int differ = 0;
 	for (int i = 0; i < SOLVES; i++)
-		while (!bench_ref_position(&r, 3, 0, &solve_pos[i]))
+		while (!g304_ai_ref_position(&r, 3, 0, &solve_pos[i]))
 			;
 	for (int i = 0; i < SOLVES; i++) {
 		double s0 = cpu_seconds();
@@ -385,7 +387,7 @@ static void ai_speed(double seconds)
 	}
 	for (int i = 0; i < SOLVES; i++) {
 		double s0 = cpu_seconds();
-		int w = bench_ref_solve(&solve_pos[i], &ref_nodes);
+		int w = g304_ai_ref_solve(&solve_pos[i], &ref_nodes);
 		ref_times[i] = cpu_seconds() - s0;
 		differ += w != value[i];
 	}
@@ -485,7 +487,7 @@ static int bench_304_ai(const bench_ai_args *args)
 
 /* The exact solver of Trump304 (seats players) or Rook from five tricks
  * before the end, and the solver of before issue 33 on the same positions
- * (bench_ref_games.c), as ai_speed times 304's: every position in turn, in
+ * (t304_ai_ref.c, rook_ai_ref.c), as ai_speed times 304's: every position in turn, in
  * CPU time, Trump304's solvers each from an empty table (cleared outside
  * the clock: the player clears one a decision, for all its samples). */
 static void game_solver_figures(const game_def *def, int players)
@@ -499,7 +501,7 @@ static void game_solver_figures(const game_def *def, int players)
 	rng r;
 	rng_seed(&r, 33);
 	for (int i = 0; i < SOLVES; i++)
-		while (rook_game ? !bench_ref_rook_position(&r, 5, &rk[i]) : !bench_ref_t3_position(&r, players, 5, &t3[i]))
+		while (rook_game ? !rook_ai_ref_position(&r, 5, &rk[i]) : !t304_ai_ref_position(&r, players, 5, &t3[i]))
 			;
 	double times[2][SOLVES];
 	unsigned long nodes[2] = { 0, 0 };
@@ -514,10 +516,10 @@ static void game_solver_figures(const game_def *def, int players)
 			double s0 = cpu_seconds();
 			int v;
 			if (rook_game)
-				v = k ? bench_ref_rook_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k])
+				v = k ? rook_ai_ref_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k])
 				      : rook_ai_solve(&rk[i], rk[i].bidder & 1, -100000, 100000, &nodes[k]);
 			else
-				v = k ? bench_ref_t3_solve(&sv, &t3[i], -1, 1000) : t3_solve(&sv, &t3[i], -1, 1000);
+				v = k ? t304_ai_ref_solve(&sv, &t3[i], -1, 1000) : t3_solve(&sv, &t3[i], -1, 1000);
 			times[k][i] = cpu_seconds() - s0;
 			if (k == 0)
 				value[i] = v;
@@ -540,15 +542,29 @@ static void t304_solver(int players) { game_solver_figures(&game_def_trump304, p
 static void rook_solver(int players) { game_solver_figures(&game_def_rook, players); }
 
 /* strong0 in the common match: the engine's player on the solver of
- * before issue 33 (bench_ref_games.c), one decision at a time. */
+ * before issue 33 (t304_ai_ref.c, rook_ai_ref.c), one decision at a time;
+ * ref_end gives the nodes it searched. */
+typedef struct bench_ref {
+	t304_ai_ref t3;            /* Trump304's solver, its table and stop */
+	unsigned long rook_nodes;  /* Rook's solver counts here */
+	int rook;
+} bench_ref;
+
 static void *ref_begin(game_ai_params *p, int (*stop)(void *), void *stop_ctx, int is_rook)
 {
-	bench_ref_game *ref = bench_alloc(sizeof *ref);
+	bench_ref *ref = bench_alloc(sizeof *ref);
 	if (!ref)
 		exit(1);
-	bench_ref_game_start(ref, is_rook, stop, stop_ctx);
-	p->solve = bench_ref_game_solve;
-	p->solve_ctx = ref;
+	memset(ref, 0, sizeof *ref);
+	ref->rook = is_rook;
+	if (is_rook) {
+		p->solve = rook_ai_ref_hook;
+		p->solve_ctx = &ref->rook_nodes;
+	} else {
+		t304_ai_ref_start(&ref->t3, stop, stop_ctx);
+		p->solve = t304_ai_ref_hook;
+		p->solve_ctx = &ref->t3;
+	}
 	return ref;
 }
 
@@ -564,9 +580,10 @@ static void *rook_ref_begin(game_ai_params *p, int (*stop)(void *), void *stop_c
 
 static unsigned long ref_end(void *r)
 {
-	bench_ref_game *ref = r;
-	unsigned long nodes = ref->sv.nodes;
-	bench_ref_game_end(ref);
+	bench_ref *ref = r;
+	unsigned long nodes = ref->rook ? ref->rook_nodes : ref->t3.sv.nodes;
+	if (!ref->rook)
+		t304_ai_ref_end(&ref->t3);
 	free(ref);
 	return nodes;
 }

@@ -37,7 +37,7 @@ typedef struct g304_ai_params {
 	void *stop_ctx;
 	/* The card search's exact solver when it is not the engine's own
 	 * (NULL): `cardbot bench ai`'s player of before issue 33
-	 * (bot/cli/bench_ref.c). Points the trumper's side takes from p,
+	 * (g304_ai_ref.c). Points the trumper's side takes from p,
 	 * fail-soft in (alpha, beta), as g304_ai_solve_rec answers; may_stop:
 	 * the budget may cut this solve short, which sets *aborted. */
 	int (*solve)(void *ctx, const struct g304_ai_pos *p, int alpha, int beta, int may_stop, int *aborted);

@@ -1,12 +1,12 @@
 /* bot_solve.c: the exact solvers of 304, Trump304 and Rook give the same
  * values as the solvers they replaced. 304: the exact solver against the
  * reference solver it replaced (the plain alpha-beta of before issue 33,
- * kept once, in bot/cli/bench_ref.c, for `cardbot bench ai`'s ratio and
+ * kept once, in engine/g304/g304_ai_ref.c, for `cardbot bench ai`'s ratio and
  * its strong0 player; this test links it from there) on the positions `cardbot bench ai` times (five
  * tricks before the end, after random bidding and play), and on positions
  * within a trick; both the points and the null-window question.
  * Trump304 and Rook: t3_solve and rook_ai_solve against their versions of
- * before issue 33 (kept in bot/cli/bench_ref_games.c), on the positions
+ * before issue 33 (kept in engine/t304/t304_ai_ref.c and engine/rook/rook_ai_ref.c), on the positions
  * `cardbot bench ai --game trump304|rook` times (five tricks before the
  * end after random play; Trump304 by four players, one in ten by three and
  * one in ten by two), the value and the null-window answers around it.
@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "bench_ref.h"
+#include "g304_ai_ref.h"
+#include "rook_ai_ref.h"
+#include "t304_ai_ref.h"
 #include "check.h"
 #include "g304.h"
 #include "g304_ai.h"
@@ -26,7 +28,7 @@
 
 /* ---- positions ---- */
 
-/* 304's positions: bench_ref_position (as `cardbot bench ai` draws them). */
+/* 304's positions: g304_ai_ref_position (as `cardbot bench ai` draws them). */
 
 /* Trump304: the value from the reference, and the new solver's value and
  * null-window answers (one table for every position, as the player keeps
@@ -41,9 +43,9 @@ static void t304_positions(int count)
 	for (int i = 0; i < count; i++) {
 		int nseats = i % 10 == 8 ? 3 : i % 10 == 9 ? 2 : 4;
 		t3pos p;
-		while (!bench_ref_t3_position(&r, nseats, nseats == 2 ? 4 : 5, &p))
+		while (!t304_ai_ref_position(&r, nseats, nseats == 2 ? 4 : 5, &p))
 			;
-		int want = bench_ref_t3_solve(&ref, &p, -1, 1000), got = t3_solve(&sv, &p, -1, 1000);
+		int want = t304_ai_ref_solve(&ref, &p, -1, 1000), got = t3_solve(&sv, &p, -1, 1000);
 		if (want != got && differ++ < 5)
 			CHECK(0, "trump304 position %d (%d players): solver %d, reference %d", i, nseats, got, want);
 		for (int need = want; need <= want + 1; need++)
@@ -67,10 +69,10 @@ static void rook_positions(int count)
 	unsigned long nodes = 0, ref_nodes = 0;
 	for (int i = 0; i < count; i++) {
 		rook_ai_pos p;
-		while (!bench_ref_rook_position(&r, 5, &p))
+		while (!rook_ai_ref_position(&r, 5, &p))
 			;
 		int team = (p.bidder + i) & 1;
-		int want = bench_ref_rook_solve(&p, team, -100000, 100000, &ref_nodes);
+		int want = rook_ai_ref_solve(&p, team, -100000, 100000, &ref_nodes);
 		int got = rook_ai_solve(&p, team, -100000, 100000, &nodes);
 		if (want != got && differ++ < 5)
 			CHECK(0, "rook position %d: solver %d, reference %d", i, got, want);
@@ -101,9 +103,9 @@ int main(void)
 			n = 1 + (i / 30) % 3;
 		}
 		g304_ai_pos p;
-		while (!bench_ref_position(&r, trick, n, &p))
+		while (!g304_ai_ref_position(&r, trick, n, &p))
 			;
-		int want = bench_ref_solve(&p, NULL), got = g304_ai_solve(&p, &nodes);
+		int want = g304_ai_ref_solve(&p, NULL), got = g304_ai_solve(&p, &nodes);
 		checked++;
 		if (want != got && differ++ < 5)
 			CHECK(0, "position %d: solver %d, reference %d", i, got, want);

@@ -1,14 +1,14 @@
-/* bench_ref.c: the 304 exact solver as it was before issue 33 (session
+/* g304_ai_ref.c: the 304 exact solver as it was before issue 33 (session
  * 9), kept once, for `cardbot bench ai`: the solver's ratio beside the new
  * one, and the strength figure of `--b strong0` (the engine's own player,
  * its card search given this solver through g304_ai_params.solve, and
  * strong's sample cap of then). tests/unit/bot/bot_solve.c checks the new
  * solver against it. Nothing but these calls it. Also the 304 positions
- * those figures and that test draw (bench_ref_position).
+ * those figures and that test draw (g304_ai_ref_position).
  */
 #include <stdlib.h>
 #include <string.h>
-#include "bench_ref.h"
+#include "g304_ai_ref.h"
 #include "g304_ai_internal.h"
 #include "g304_random.h"
 #include "minimax.h"
@@ -107,7 +107,7 @@ static int ref_hook(void *ctx, const g304_ai_pos *p, int alpha, int beta, int ma
 	return v;
 }
 
-int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
+int g304_ai_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
 {
 	ref_solver sv = { calloc((size_t)1 << REF_TT_BITS, sizeof(g304_ai_tt_entry)), 0, NULL, NULL, NULL, 0 };
 	int v = ref_solve_rec(&sv, p, -1, 1000);
@@ -117,7 +117,7 @@ int bench_ref_solve(const g304_ai_pos *p, unsigned long *nodes)
 	return v;
 }
 
-int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_params *prm, g304_ai_stats *st,
+int g304_ai_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_params *prm, g304_ai_stats *st,
 		     g304_action *a)
 {
 	/* The engine's player, its card search on the old solver, with
@@ -135,7 +135,7 @@ int bench_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_para
 	return ok;
 }
 
-int bench_ref_position(rng *r, int trick, int n, g304_ai_pos *p)
+int g304_ai_ref_position(rng *r, int trick, int n, g304_ai_pos *p)
 {
 	g304 g;
 	g304_rules rules;
