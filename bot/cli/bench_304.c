@@ -328,7 +328,7 @@ static int ai_player(const char *name, ai_side *sd, uint64_t seed)
 		sd->ref = 1;
 		name = "strong";
 	}
-	int level = g304_ai_level_parse(name);
+	int level = game_ai_level_parse(name);
 	if (level < 0)
 		return -1;
 	g304_ai_params_default(&sd->params, level, seed);

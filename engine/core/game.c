@@ -5,20 +5,23 @@
 #include <string.h>
 #include "game.h"
 #include "names.h"
-#include "g304_ai.h" /* the levels' names (easy, normal, strong) */
 
 /* ---- the interface ---- */
 
-_Static_assert((int)GAME_AI_EASY == (int)G304_AI_EASY && (int)GAME_AI_STRONG == (int)G304_AI_STRONG, "one set of levels");
+/* The computer players' levels, the same words in every game. */
+static const char *const level_names[GAME_AI_LEVELS] = { "easy", "normal", "strong" };
 
 const char *game_ai_level_name(int level)
 {
-	return g304_ai_level_name(level);
+	return level >= 0 && level < GAME_AI_LEVELS ? level_names[level] : "?";
 }
 
 int game_ai_level_parse(const char *name)
 {
-	return g304_ai_level_parse(name);
+	for (int i = 0; i < GAME_AI_LEVELS; i++)
+		if (name && strcmp(name, level_names[i]) == 0)
+			return i;
+	return -1;
 }
 
 void game_ai_params_default(game_ai_params *p, int level, uint64_t seed)

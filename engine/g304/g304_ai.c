@@ -6,25 +6,15 @@
 #include "g304_caps.h"
 #include "g304_simple.h"
 #include "g304_ai_internal.h"
+#include "game.h"
 
 /* Tokens a deal must gain by going open before the trumper opens it (the
  * estimate is noisy; closed is the default and keeps the trump hidden). */
 #define G304_AI_OPEN_MARGIN 0.02
 
-static const char *const level_names[G304_AI_LEVELS] = { "easy", "normal", "strong" };
-
-const char *g304_ai_level_name(int level)
-{
-	return level >= 0 && level < G304_AI_LEVELS ? level_names[level] : "?";
-}
-
-int g304_ai_level_parse(const char *name)
-{
-	for (int i = 0; i < G304_AI_LEVELS; i++)
-		if (name && strcmp(name, level_names[i]) == 0)
-			return i;
-	return -1;
-}
+/* (the levels' words are game.h's: game_ai_level_name and _parse) */
+_Static_assert((int)GAME_AI_EASY == (int)G304_AI_EASY && (int)GAME_AI_STRONG == (int)G304_AI_STRONG
+	       && (int)GAME_AI_LEVELS == (int)G304_AI_LEVELS, "one set of levels");
 
 void g304_ai_params_default(g304_ai_params *p, int level, uint64_t seed)
 {

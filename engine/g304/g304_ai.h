@@ -19,10 +19,8 @@
 #include <stdint.h>
 #include "g304.h"
 
+/* The levels, as game.h's (whose game_ai_level_name and _parse give their words). */
 enum g304_ai_level { G304_AI_EASY, G304_AI_NORMAL, G304_AI_STRONG, G304_AI_LEVELS };
-/* "easy", "normal", "strong"; and back (-1 if unknown). */
-const char *g304_ai_level_name(int level);
-int g304_ai_level_parse(const char *name);
 
 struct g304_ai_pos;
 
