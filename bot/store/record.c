@@ -365,8 +365,9 @@ static int parse_rules(json_object *top, const game_def *def, game_rules *rules,
 
 /* A bid's value: a number below the game's limit (its presentation's
  * record_bid_limit), or the word it gives for the bid at that limit (304:
- * "pcc", 400). Numbers from 0 go to the engine, which says why a bid is too
- * low or too high. */
+ * "pcc", 1000, above every size's highest bid). Numbers from 0 go to the
+ * engine, which says why a bid is too low or too high (310 at a table of
+ * four, 910 at 904's). */
 static int parse_bid_value(json_object *o, const char *apath, const present *pr, game_action *a,
 			   char err[RECORD_ERR_MAX])
 {
