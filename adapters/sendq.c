@@ -405,8 +405,8 @@ const char *sendq_peek(sendq *q, int64_t now)
 		 * flooders, whose use is only beginning, already have a backlog
 		 * (ten of them went ahead of a player who had opened a table). */
 		double u = decayed(f->usage, f->usage_at, now) + (double)(f->caused + f->whole);
-		if (best_person < 0 || u < best_usage
-		    || (u == best_usage && f->served < q->flows[best_person].served)) {
+		if (best_person < 0 || u < best_usage - SENDQ_TIE
+		    || (u < best_usage + SENDQ_TIE && f->served < q->flows[best_person].served)) {
 			best_person = (long)i;
 			best_usage = u;
 		}

@@ -277,6 +277,37 @@ int main(void)
 	CHECK(!strcmp(next(q, now, buf, sizeof buf), "mine"), "the player's answer before newcomers' backlog, got %s", buf);
 	sendq_free(q);
 
+	/* People who ask alike take turns: three askers, each a line every
+	 * 1.05 s (answers alike), a busy room, one line a second sent. Each
+	 * gets a third of the people's lines or near it; before SENDQ_TIE the
+	 * one just served (a line fewer waiting) went again, 109 of 120. */
+	q = sendq_new(eq, NULL);
+	{
+		const char *who[3] = { "lang1", "lang2", "seat" };
+		int served[3] = { 0, 0, 0 }, people = 0;
+		for (int64_t t = 0; t < 240000; t += 50) {
+			for (int k = 0; k < 3; k++)
+				if ((t + k * 50) % 1050 == 0) {
+					sendq_tag tag = { .cause = who[k], .answer = 1, .batch = (uint64_t)t * 4 + (uint64_t)k };
+					sendq_push(q, who[k], 0, &tag, who[k], t);
+				}
+			if (t % 700 == 0)
+				sendq_push(q, "#chan", 1, NULL, "story", t);
+			if (t % 1000 == 0) {
+				next(q, t, buf, sizeof buf);
+				for (int k = 0; k < 3; k++)
+					if (!strcmp(buf, who[k])) {
+						served[k]++;
+						people++;
+					}
+			}
+		}
+		for (int k = 0; k < 3; k++)
+			CHECK(served[k] * 4 >= people, "%s got %d of the %d lines people got (%d, %d, %d)", who[k],
+			      served[k], people, served[0], served[1], served[2]);
+	}
+	sendq_free(q);
+
 	/* A full queue: whoever lost a line is told once a spell, first in
 	 * their flow; notes and reserved answers use the room past the cap. */
 	q = sendq_new(eq, NULL);
