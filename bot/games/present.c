@@ -1,9 +1,11 @@
 /* present.c: the list of games a table can host, each with its presentation. */
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
 #include "present.h"
 #include "text_lang.h"
+#include "utf8.h"
 
 /* The registry: every game a table can host. The first is the one a table
  * opens when nothing names another, and the game of table metas saved
@@ -41,6 +43,48 @@ void present_names(char *out, size_t len, int titles)
 		if (k < 0)
 			break;
 		o += (size_t)k;
+	}
+}
+
+/* Appends s to out[0..len) at *o, cut on a whole character. */
+static void add_cut(char *out, size_t len, size_t *o, const char *s)
+{
+	size_t n = strlen(s), room = *o + 1 < len ? len - 1 - *o : 0;
+	if (n > room) {
+		n = room ? utf8_prefix(s, n, room) : 0;
+		if (n > room)
+			n = 0;
+	}
+	memcpy(out + *o, s, n);
+	*o += n;
+	out[*o] = '\0';
+}
+
+void present_parts(const text_lang *lang, int part, const char *prefix, char *out, size_t len)
+{
+	if (!len)
+		return;
+	out[0] = '\0';
+	if (part <= PRESENT_PART_NONE || part > PRESENT_PART_CAPS)
+		return;
+	/* How each sentence joins its games: the last with "or" in `help new`. */
+	const char *sep = part == PRESENT_PART_STATS || part == PRESENT_PART_CUT ? "; " : ", ";
+	const char *last = part == PRESENT_PART_NEW ? text_line(lang, T_LIST_OR) : sep;
+	int from = part == PRESENT_PART_CAPS ? PRESENT_PART_STATS : part;
+	const present *shown[sizeof presentations / sizeof presentations[0]];
+	size_t n = 0, o = 0;
+	for (size_t i = 0; i < sizeof presentations / sizeof presentations[0]; i++)
+		if (presentations[i]->t_parts[from] && (part != PRESENT_PART_CAPS || presentations[i]->stats_caps))
+			shown[n++] = presentations[i];
+	for (size_t i = 0; i < n; i++) {
+		char piece[1024];
+		const char *args[1] = { prefix };
+		if (part == PRESENT_PART_CAPS)
+			snprintf(piece, sizeof piece, "%s", shown[i]->def->name);
+		else
+			text_fmt_in(lang, piece, sizeof piece, shown[i]->t_parts[part], 1, args);
+		add_cut(out, len, &o, i == 0 ? "" : i + 1 < n ? sep : last);
+		add_cut(out, len, &o, piece);
 	}
 }
 

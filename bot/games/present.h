@@ -29,6 +29,7 @@
 
 struct table;
 struct record;
+struct text_lang;
 
 /* Why a computer chooses a move (present.choose). */
 enum present_why {
@@ -64,6 +65,23 @@ typedef struct present_bands {
 	const char *names[STORE_BANDS];
 	int lines[STORE_BANDS];
 } present_bands;
+
+/* The host's sentences that list the games (bot/text/text.h): `help new`
+ * (T_HELP_NEW), `new`'s refusal of an unknown game (T_G_NEW_USAGE), `help
+ * stats`'s bands of bids (T_HELP_STATS) and `help cut`'s cut per game
+ * (T_HELP_CUT). The host's line is the frame; each game gives its part of
+ * it (present.t_parts), and present_parts joins them. PRESENT_PART_CAPS,
+ * `help stats`'s games with caps, is no game's line: it is the names of
+ * the games with stats_caps that have a stats part. */
+enum present_part {
+	PRESENT_PART_NONE,
+	PRESENT_PART_NEW,
+	PRESENT_PART_NEW_REFUSED,
+	PRESENT_PART_STATS,
+	PRESENT_PART_CUT,
+	PRESENT_PARTS,
+	PRESENT_PART_CAPS = PRESENT_PARTS,
+};
 
 typedef struct present {
 	const game_def *def;
@@ -126,6 +144,10 @@ typedef struct present {
 	int t_name;
 	/* !table, !stats and !top name the game (tables of other games than 304). */
 	int name_in_table_line;
+	/* Line ids: its part of each sentence that lists the games, by
+	 * enum present_part ({1}: the command prefix); 0: none, where another
+	 * game of its file speaks for it (304's parts name its other sizes). */
+	int t_parts[PRESENT_PARTS];
 	/* !stats and !top: the game's matches end with a winner (not
 	 * Trump304's, which run until stopped: only deals are counted); the
 	 * game has caps (304). */
@@ -205,6 +227,10 @@ const game_def *present_game(const char *name);
  * or \"rook\"", or with titles their English titles, "304, 304 for six,
  * ... and Rook" (--help). */
 void present_names(char *out, size_t len, int titles);
+/* The games' parts of a sentence that lists them (enum present_part), in
+ * lang, joined as that sentence joins them, with prefix for {1}; "" for
+ * PRESENT_PART_NONE. Cut to len, on a whole character. */
+void present_parts(const struct text_lang *lang, int part, const char *prefix, char *out, size_t len);
 /* The option named key of any game a table can host (the first game to
  * declare it), or NULL: what `set`, the configuration and a table's saved
  * settings accept. */

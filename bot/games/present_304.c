@@ -1278,6 +1278,9 @@ const present present_304 = {
 	.t_about = T_ABOUT_304,
 	.t_brief = T_BRIEF_304,
 	.t_name = T_GAME_304,
+	/* 304's parts name its other sizes, 504 and 904 too */
+	.t_parts = { [PRESENT_PART_NEW] = T_PART_NEW_304, [PRESENT_PART_NEW_REFUSED] = T_PART_NEW_REFUSED_304,
+		     [PRESENT_PART_STATS] = T_PART_STATS_304, [PRESENT_PART_CUT] = T_PART_CUT_304 },
 	.page_first_batch = 4, /* cards each before the first bidding */
 	.replay = &replay_304,
 	.bands = &bands,

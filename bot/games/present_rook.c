@@ -373,6 +373,8 @@ const present present_rook = {
 	.t_about = T_ABOUT_ROOK,
 	.t_brief = T_BRIEF_ROOK,
 	.t_name = T_GAME_ROOK,
+	.t_parts = { [PRESENT_PART_NEW] = T_PART_ROOK, [PRESENT_PART_NEW_REFUSED] = T_PART_ROOK,
+		     [PRESENT_PART_STATS] = T_PART_STATS_ROOK, [PRESENT_PART_CUT] = T_PART_CUT_ROOK },
 	PRESENT_NAMED_FUNCS,
 	.rules = rules,
 	.last = last,

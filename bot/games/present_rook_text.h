@@ -27,6 +27,9 @@
 	X(T_ROOK_YELLOW, "yellow") \
 	X(T_ROOK_BLACK, "black") \
 	X(T_BRIEF_ROOK, "Rook: four players in two teams, coloured cards 1 to 14 and the Rook bird; the highest bidder names the trump colour, and the first team to 500 wins ({1}new rook)") \
+	X(T_PART_ROOK, "rook") \
+	X(T_PART_STATS_ROOK, "rook: 70-119, 120-149, 150-200") \
+	X(T_PART_CUT_ROOK, "Rook: before the dealer, 1 to 56") \
 	/* end */
 
 #endif

@@ -260,6 +260,8 @@ const present present_trump304 = {
 	.t_about = T_ABOUT_T304,
 	.t_brief = T_BRIEF_T304,
 	.t_name = T_GAME_T304,
+	.t_parts = { [PRESENT_PART_NEW] = T_PART_NEW_T304, [PRESENT_PART_NEW_REFUSED] = T_PART_NEW_REFUSED_T304,
+		     [PRESENT_PART_STATS] = T_PART_STATS_T304, [PRESENT_PART_CUT] = T_PART_CUT_T304 },
 	.timeout_random = 1,
 	.live_turn_seconds = 30,
 	.t_timed_out = T_G_TIMED_OUT,

@@ -25,6 +25,10 @@
 	X(T_HELP_KEEP, "{1}keep: Trump304 with three players: keep your hand (no exchange)") \
 	X(T_HELP_REVEAL, "{1}reveal: Trump304: when you cannot follow suit, have the trump shown (the trumper reveals before cutting)") \
 	X(T_BRIEF_T304, "Trump304: two, three or four players; the trumper lays the trump card face down, the losers pay tokens after each deal, and play goes on until the table stops ({1}new trump304 3)") \
+	X(T_PART_NEW_T304, "trump304 (2, 3 or 4 players; 4 by default)") \
+	X(T_PART_NEW_REFUSED_T304, "trump304 with 2, 3 or 4 players (e.g. {1}new trump304 3)") \
+	X(T_PART_STATS_T304, "trump304: 150-199, 200-249, 250-300, 304") \
+	X(T_PART_CUT_T304, "Trump304: after the dealer, 1 to 31") \
 	/* end */
 
 #endif

@@ -559,9 +559,11 @@ static int open_table(bot *b, adapter *net, const char *room, const char *user, 
 	}
 	const game_def *def = game_find(table_game_word(gname, nseats));
 	if (!def || argc > 3 || nseats < 0 || (nseats && (nseats < def->min_seats || nseats > def->max_seats))) {
-		char buf[1024];
-		const char *args[3] = { room, b->prefix, "" };
-		text_fmt_in(bot_lang_private(b, net, user), buf, sizeof buf, T_G_NEW_USAGE, 3, args);
+		char buf[1024], games[1024];
+		const text_lang *l = bot_lang_private(b, net, user);
+		present_parts(l, PRESENT_PART_NEW_REFUSED, b->prefix, games, sizeof games);
+		const char *args[2] = { room, games };
+		text_fmt_in(l, buf, sizeof buf, T_G_NEW_USAGE, 2, args);
 		bot_say_private(b, net, user, buf, ADAPTER_NOTICE);
 		return -1;
 	}

@@ -1675,7 +1675,9 @@ static void cmd_new(table *t, const char *user, const char *name, int in_room, i
 		return;
 	}
 	if (r < 0) {
-		table_tell(t, user, T_G_NEW_USAGE, table_room_shown(t), t->host->prefix, NULL);
+		char games[TABLE_LINE];
+		present_parts(table_lang_of(t, user), PRESENT_PART_NEW_REFUSED, t->host->prefix, games, sizeof games);
+		table_tell(t, user, T_G_NEW_USAGE, table_room_shown(t), games, NULL);
 		return;
 	}
 	char c[16];
@@ -1790,6 +1792,25 @@ static void unknown_command(const text_lang *l, char *buf, size_t len, const cha
 	text_fmt_in(l, buf, len, near ? T_UNKNOWN_COMMAND_NEAR : T_UNKNOWN_COMMAND, 3, args);
 }
 
+/* Command c's help line in l: {1} the prefix; {2} and {3} the games' parts
+ * of it, for the help lines that list the games (present_parts). */
+static void help_line(const text_lang *l, char *buf, size_t len, const command *c, const char *prefix)
+{
+	static const struct {
+		int help, parts[2];
+	} listing[] = {
+		{ T_HELP_CUT, { PRESENT_PART_CUT, PRESENT_PART_NONE } },
+		{ T_HELP_NEW, { PRESENT_PART_NEW, PRESENT_PART_NONE } },
+		{ T_HELP_STATS, { PRESENT_PART_STATS, PRESENT_PART_CAPS } },
+	};
+	char parts[2][TABLE_LINE] = { "", "" };
+	for (size_t i = 0; i < sizeof listing / sizeof listing[0]; i++)
+		for (int k = 0; k < 2 && listing[i].help == c->help; k++)
+			present_parts(l, listing[i].parts[k], prefix, parts[k], sizeof parts[k]);
+	const char *args[3] = { prefix, parts[0], parts[1] };
+	text_fmt_in(l, buf, len, c->help, 3, args);
+}
+
 void table_help(const table_host *h, adapter *net, const char *user, int argc, char **argv)
 {
 	char buf[TABLE_LINE];
@@ -1803,8 +1824,7 @@ void table_help(const table_host *h, adapter *net, const char *user, int argc, c
 			unknown_command(l, buf, sizeof buf, argv[1][0] == h->prefix[0] ? argv[1] + 1 : argv[1],
 					h->prefix);
 		} else {
-			const char *args[3] = { h->prefix, "", "" };
-			text_fmt_in(l, buf, sizeof buf, c->help, 3, args);
+			help_line(l, buf, sizeof buf, c, h->prefix);
 		}
 		h->say_private(h->ctx, net, user, buf, ADAPTER_NOTICE);
 		return;
@@ -1845,8 +1865,7 @@ void table_command(table *t, const char *user, const char *name, int in_room, in
 	snprintf(usage, sizeof usage, "%s%s", t->host->prefix, c->name);
 	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
 		char buf[TABLE_LINE];
-		const char *args[3] = { t->host->prefix, "", "" };
-		text_fmt_in(table_lang_of(t, user), buf, sizeof buf, c->help, 3, args);
+		help_line(table_lang_of(t, user), buf, sizeof buf, c, t->host->prefix);
 		table_tell(t, user, T_USAGE, buf, NULL, NULL);
 		return;
 	}

@@ -170,7 +170,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_SAME_WORDS, "{1}lang en|si|ta: I write in English, தமிழ் or සිංහල; the commands are the same words in every language.") \
 	X(T_HELP_ASCII, "{1}ascii [on|off]: write cards with letters instead of suit symbols") \
 	X(T_HELP_CLAIM, "{1}claim KEY: privately, take back your seat with the seat key you were given when you sat, when I have lost sight of you (a quit, a restart), under any nick") \
-	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal (304: you sit before the dealer, 1 to 31; Trump304: after the dealer, 1 to 31; Rook: before the dealer, 1 to 56); otherwise the deal starts after a short wait") \
+	X(T_HELP_CUT, "{1}cut N: when offered, cut the deck N cards from the top before the deal ({2}); otherwise the deal starts after a short wait") \
 	X(T_HELP_BID, "{1}bid N: bid N points (60 means 160); {1}bid pcc in the second round for partner close caps (your partner sits out, with six players both partners, and you must win every trick)") \
 	X(T_HELP_BOT, "{1}bot [SEAT|all]: seat a computer player (in the first free seat, or SEAT 1-4, 1-6 at a table of six; {1}bot all fills every free seat; a player who left keeps their seat for its grace)") \
 	X(T_HELP_HAND, "{1}hand: send me my hand again, privately") \
@@ -194,7 +194,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_HELP_TABLE, "{1}table: who sits where, whose turn it is, the trick so far, bids and tokens") \
 	X(T_HELP_TRUMP, "{1}trump CARD: privately, choose your trump card") \
 	X(T_HELP_UNBOT, "{1}unbot SEAT: remove a computer player between matches") \
-	X(T_HELP_STATS, "{1}stats [name]: in the table's game, deals and matches played and won, bids made by band (304: under 200, 200-249, 250 and over, pcc; trump304: 150-199, 200-249, 250-300, 304; rook: 70-119, 120-149, 150-200), caps (304), average points as trumper") \
+	X(T_HELP_STATS, "{1}stats [name]: in the table's game, deals and matches played and won, bids made by band ({2}), caps ({3}), average points as trumper") \
 	X(T_HELP_TOP, "{1}top: this channel's leaderboard in the table's game (matches won, then deals won)") \
 	X(T_HELP_HISTORY, "{1}history: the last matches finished at this table, of every game, with their numbers") \
 	X(T_HELP_RECORD, "{1}record [number]: the record of a finished match (the last one by default), sent to you") \
@@ -231,7 +231,7 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_TABLE_TIME_LEFT, " | {1} s left for this turn") \
 	X(T_TABLE_IDLE, " | no match in progress; {prefix}start when every seat is taken") \
 	X(T_LAST_TRICK, "{1}: last trick ({2}):{3} | won by {4}") \
-	X(T_G_NEW_USAGE, "[{1}] the games: 304 (for six players: {2}new 304 6; for eight: {2}new 304 8; six with 24 cards: {2}new 304six24), Tamil Nadu's 504 for six ({2}new 504) and 904 for eight ({2}new 904), trump304 with 2, 3 or 4 players (e.g. {2}new trump304 3), rook. Nothing changed.") \
+	X(T_G_NEW_USAGE, "[{1}] the games: {2}. Nothing changed.") \
 	X(T_G_NEW_CROWDED, "[{1}] more people are seated than that game has seats: someone must {prefix}leave first.") \
 	X(T_G_TABLE_GAME, "This table now plays {1} ({2} seats). Seat people with {prefix}sit or computer players with {prefix}bot, then {prefix}start.") \
 	X(T_G_NEED_SEATS, "[{1}] {2} players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \
@@ -274,7 +274,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_G_STATE_TRUMP, "{1} is choosing the trump") \
 	X(T_G_STATE_PILE, ", {1} in the pile") \
 	X(T_G_SCORE_LINE, "{1}: {2}") \
-	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: 304 (4 players, or 6: {1}new 304 6, or 8: {1}new 304 8; six with 24 cards: {1}new 304six24), 504 (6 players: {1}new 504), 904 (8 players: {1}new 904), trump304 (2, 3 or 4 players; 4 by default) or rook") \
+	X(T_HELP_NEW, "{1}new GAME [PLAYERS]: between matches, choose the game: {2}") \
+	X(T_LIST_OR, " or ") \
 	X(T_NOBODY, "nobody") \
 	X(T_SEAT_N, "seat {1}") \
 	X(T_ANOTHER_PLAYER, "another player") \

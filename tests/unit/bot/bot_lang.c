@@ -40,6 +40,7 @@ static const int same_ok[] = {
 	T_USAGE_ASCII, T_USAGE_RECORD, T_USAGE_SIT, T_USAGE_BOT, T_USAGE_EXCHANGE, T_USAGE_DISCARD, T_USAGE_LANG, T_BID_PCC_OR_PASS,
 	T_BID_PASS_ONLY, T_COMPUTER_NAMES, T_COMPUTER_NAMES6, T_COMPUTER_NAMES8, T_CAPS_RESULT, /* "caps" is a game word, and may stay */
 	T_GAME_T304, T_GAME_ROOK, /* the games' own names */
+	T_PART_ROOK, T_PART_STATS_T304, T_PART_STATS_ROOK, /* a game's name, and its bands of bids in figures */
 };
 
 static int in(const int *list, size_t n, int id)
@@ -141,6 +142,53 @@ static void test_tables(void)
 	}
 	CHECK(text_lang_find("TA") == &text_lang_ta, "codes are found whatever their case");
 	CHECK(!text_lang_find("fr") && !text_lang_find("") && !text_lang_find(NULL), "unknown codes are not");
+}
+
+/* The host's sentences that list the games are composed in each language
+ * from every game's part (present_parts): each part is in them, in the
+ * registry's order, and the frame's words around them. */
+static void test_parts(void)
+{
+	static const int frame[PRESENT_PARTS] = { [PRESENT_PART_NEW] = T_HELP_NEW, [PRESENT_PART_NEW_REFUSED] = T_G_NEW_USAGE,
+						   [PRESENT_PART_STATS] = T_HELP_STATS, [PRESENT_PART_CUT] = T_HELP_CUT };
+	for (int k = 0; k < TEXT_LANGS; k++) {
+		const text_lang *l = text_langs[k];
+		for (int part = PRESENT_PART_NEW; part < PRESENT_PARTS; part++) {
+			char all[2048], piece[1024];
+			present_parts(l, part, "!", all, sizeof all);
+			const char *at = all;
+			int n = 0;
+			const present *pr;
+			for (int i = 0; (pr = present_at(i)); i++) {
+				if (!pr->t_parts[part])
+					continue;
+				const char *args[1] = { "!" };
+				text_fmt_in(l, piece, sizeof piece, pr->t_parts[part], 1, args);
+				const char *found = strstr(at, piece);
+				CHECK(found, "%s: part %d holds %s's in its place: %s", l->code, part, pr->def->name, all);
+				at = found ? found + strlen(piece) : at;
+				n++;
+			}
+			CHECK(n >= 3 && !strstr(all, "{"), "%s: part %d lists the games: %s", l->code, part, all);
+			const char *args[3] = { "!", all, "304" };
+			text_fmt_in(l, piece, sizeof piece, frame[part], 3, args);
+			CHECK(strstr(piece, all) && strlen(piece) > strlen(all) + 10, "%s: the frame holds them: %s", l->code, piece);
+		}
+		char caps[64];
+		present_parts(l, PRESENT_PART_CAPS, "!", caps, sizeof caps);
+		CHECK(!strcmp(caps, "304"), "%s: the games with caps: %s", l->code, caps);
+		present_parts(l, PRESENT_PART_NONE, "!", caps, sizeof caps);
+		CHECK(!*caps, "%s: no part is empty", l->code);
+	}
+	/* Cut short, a list ends on a whole letter. */
+	for (size_t len = 1; len < 80; len++) {
+		char small[80];
+		present_parts(&text_lang_ta, PRESENT_PART_NEW, "!", small, len);
+		CHECK(strlen(small) < len && utf8_valid(small, strlen(small)), "a Tamil list cut at %zu bytes is whole letters", len);
+	}
+	char en[1024];
+	present_parts(&text_lang_en, PRESENT_PART_NEW, "!", en, sizeof en);
+	CHECK(strstr(en, ", trump304 (2, 3 or 4 players; 4 by default) or rook"), "English joins the last with or: %s", en);
 }
 
 /* A language with nothing in it reads as English, never "(null)". */
@@ -565,6 +613,7 @@ int main(void)
 {
 	log_set_level(LOG_ERROR);
 	test_tables();
+	test_parts();
 	test_fallback();
 	test_person();
 	test_room();
