@@ -40,7 +40,13 @@
  * used. Allocated only once a search grows past CAPS_MEMO_AFTER nodes. */
 #define CAPS_MEMO_BITS 18
 #define CAPS_MEMO_AFTER 2000
-typedef struct memo_entry { uint64_t h1, h2; uint8_t used, refuted, depth; } memo_entry;
+typedef struct memo_entry { uint64_t h1; uint32_t chk; uint8_t used, refuted, depth; } memo_entry;
+/* memo_key's sixteen mixing steps over the face-down cards played earlier
+ * (the same for every position of one trump hypothesis) from the chain's
+ * value before them: remembered, as the same positions come back with
+ * other orders to play. trump is the hypothesis plus one (0: empty). */
+#define CAPS_SINK_BITS 12
+typedef struct sink_step { uint64_t in, out; uint8_t trump; } sink_step;
 
 typedef struct ctx {
 	const g304_view *v;
@@ -53,6 +59,7 @@ typedef struct ctx {
 	memo_entry *memo;          /* NULL until needed; freed by the caller (memo_free) */
 	uint64_t *memo_set;        /* which entries of memo were written (memo is not
 	                            * cleared: 6 MB, where this is 32 kB) */
+	struct sink_step *sink_steps; /* memo_key's steps over s->sink, remembered */
 	int memo_failed;           /* allocation failed: search on without */
 	unsigned long limit;       /* stop looking after this many nodes (0: never) */
 	unsigned long budget;      /* the finder's whole budget (0: none) */
@@ -658,12 +665,18 @@ static uint64_t mix(uint64_t h, uint64_t x)
  * suit is written as the owners of its live cards from the top (cards seen
  * played are gone and left out), and the order as (suit, place among the
  * suit's live cards). Positions that differ only in which card of a run of
- * unseen cards went where share one entry. */
-static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
+ * unseen cards went where share one entry.
+ *
+ * The slot is the low bits of a chain of mixing steps over the key's words
+ * (*h1); which positions share a slot decides which entries a search
+ * overwrites, and so the positions it visits within a budget: the chain is
+ * kept as it was. The entry is told apart by all of *h1 and by *chk, a
+ * cheaper hash of the same words (the key's words packed, not mixed in a
+ * chain). */
+static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 {
-	uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
+	uint64_t a = 0x243f6a8885a308d3ull;
 	uint64_t pat[2] = { 0, 0 };
-	uint8_t place[CARD_COUNT];
 	/* Each live card's label (1 unseen, 2 in hand, 3 the claimer's trump
 	 * card, 4 + seat known in that seat's hand) as three bit masks, the
 	 * sets taken in that order of precedence. */
@@ -685,7 +698,6 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 			m &= ~card_bit(x);
 			unsigned l = (unsigned)(lab[0] >> x & 1) | (unsigned)(lab[1] >> x & 1) << 1
 				| (unsigned)(lab[2] >> x & 1) << 2;
-			place[x] = (uint8_t)(suit << 3 | i);
 			p |= (uint64_t)l << (3 * i);
 		}
 		pat[suit >> 1] |= p << (32 * (suit & 1));
@@ -699,26 +711,45 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 			| (uint64_t)s->trick_no << 32 | (uint64_t)s->leader << 40 | (uint64_t)(c->horizon - s->k) << 48
 			| (uint64_t)(c->fixed < c->horizon) << 56,
 	};
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		a = mix(a, f[i]);
-		b = mix(b ^ 0x5bd1e995u, f[i] * 0xc2b2ae3d27d4eb4full);
+	/* The face-down cards played earlier are the same for every position
+	 * of one trump hypothesis (and the trump is in f[3]): in the chain,
+	 * not in the check. */
+	sink_step *st = &c->sink_steps[(a >> 7) & (((uint64_t)1 << CAPS_SINK_BITS) - 1)];
+	if (st->trump == s->trump + 1 && st->in == a) {
+		a = st->out;
+	} else {
+		st->in = a;
+		st->trump = (uint8_t)(s->trump + 1);
+		for (int i = 0; i < 16; i++)
+			a = mix(a, s->sink[i]);
+		st->out = a;
 	}
-	for (int i = 0; i < 16; i++) {
-		a = mix(a, s->sink[i]);
-		b = mix(b, (uint64_t)s->sink[i] << i);
+	/* The order still to play: each card's place (suit, live cards of
+	 * its suit above it), 5 bits a card, with where it starts. */
+	uint64_t ord = 0;
+	int end = c->horizon < c->fixed ? c->horizon : c->fixed, len = 0;
+	for (int k = s->k; k < end; k++, len++) {
+		card x = c->order[k];
+		uint64_t place = (uint64_t)card_suit(x) << 3 | (uint64_t)pop8[(live & card_above(x)) >> (8 * card_suit(x)) & 0xff];
+		a = mix(a, place);
+		ord |= place << (5 * len);
 	}
-	for (int k = s->k; k < c->horizon && k < c->fixed; k++) {
-		a = mix(a, place[c->order[k]]);
-		b = mix(b, (uint64_t)place[c->order[k]] << 5 | (uint64_t)k);
-	}
+	if (len)
+		ord |= (uint64_t)len << 40 | (uint64_t)s->k << 48;
+	uint64_t x = f[0] * 0x9e3779b97f4a7c15ull ^ f[1] * 0xc2b2ae3d27d4eb4full ^ f[2] * 0x165667b19e3779f9ull
+		^ f[3] * 0xd6e8feb86659fd93ull ^ ord * 0xff51afd7ed558ccdull;
 	*h1 = a;
-	*h2 = b;
+	*chk = (uint32_t)(x >> 32 ^ x);
 }
 
 static void memo_free(ctx *c)
 {
 	free(c->memo);
 	free(c->memo_set);
+	free(c->sink_steps);
+	c->sink_steps = NULL;
 	c->memo = NULL;
 	c->memo_set = NULL;
 }
@@ -736,18 +767,20 @@ static int refute(const ctx *c, const cs *s)
 		return 0;
 	}
 	memo_entry *e = NULL;
-	uint64_t h1 = 0, h2 = 0;
+	uint64_t h1 = 0;
+	uint32_t chk = 0;
 	if (s->n == 0) {
 		ctx *mc = (ctx *)c; /* the memo is the one mutable part of the context */
 		if (!mc->memo && !mc->memo_failed && c->stats->nodes > CAPS_MEMO_AFTER) {
 			mc->memo = malloc(((size_t)1 << CAPS_MEMO_BITS) * sizeof *mc->memo);
 			mc->memo_set = calloc((size_t)1 << (CAPS_MEMO_BITS - 6), sizeof *mc->memo_set);
-			if (!mc->memo || !mc->memo_set)
+			mc->sink_steps = calloc((size_t)1 << CAPS_SINK_BITS, sizeof *mc->sink_steps);
+			if (!mc->memo || !mc->memo_set || !mc->sink_steps)
 				memo_free(mc);
 			mc->memo_failed = !mc->memo;
 		}
 		if (mc->memo) {
-			memo_key(c, s, &h1, &h2);
+			memo_key(c, s, &h1, &chk);
 			size_t i = (size_t)(h1 & (((uint64_t)1 << CAPS_MEMO_BITS) - 1));
 			e = &mc->memo[i];
 			uint64_t *w = &mc->memo_set[i >> 6], bit = (uint64_t)1 << (i & 63);
@@ -755,7 +788,7 @@ static int refute(const ctx *c, const cs *s)
 				*w |= bit;
 				memset(e, 0, sizeof *e);
 			}
-			if (e->used && e->h1 == h1 && e->h2 == h2) {
+			if (e->used && e->h1 == h1 && e->chk == chk) {
 				if (e->refuted)
 					mc->ref_depth = s->k + e->depth;
 				return e->refuted;
@@ -766,7 +799,7 @@ static int refute(const ctx *c, const cs *s)
 	if (e && (r || !c->gave_up)) {
 		e->used = 1;
 		e->h1 = h1;
-		e->h2 = h2;
+		e->chk = chk;
 		e->refuted = (uint8_t)r;
 		e->depth = (uint8_t)(r ? c->ref_depth - s->k : 0);
 	}
@@ -1034,6 +1067,7 @@ static void ctx_init(ctx *c, const g304_view *v, const card *order, int n, g304_
 	c->stats = stats;
 	c->memo = NULL;
 	c->memo_set = NULL;
+	c->sink_steps = NULL;
 	c->memo_failed = 0;
 	c->limit = 0;
 	c->start = 0;
