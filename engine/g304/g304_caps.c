@@ -47,6 +47,10 @@ typedef struct memo_entry { uint64_t h1; uint32_t chk; uint8_t used, refuted, de
  * other orders to play. trump is the hypothesis plus one (0: empty). */
 #define CAPS_SINK_BITS 12
 typedef struct sink_step { uint64_t in, out; uint8_t trump; } sink_step;
+/* memo_key's whole chain, by the key's words (the order's with its top bit
+ * set, so that an empty entry matches nothing). */
+#define CAPS_KEYS_BITS 12
+typedef struct key_step { uint64_t w[5], h1; } key_step;
 
 typedef struct ctx {
 	const g304_view *v;
@@ -60,6 +64,7 @@ typedef struct ctx {
 	uint64_t *memo_set;        /* which entries of memo were written (memo is not
 	                            * cleared: 6 MB, where this is 32 kB) */
 	struct sink_step *sink_steps; /* memo_key's steps over s->sink, remembered */
+	struct key_step *key_steps;   /* and its whole chain */
 	int memo_failed;           /* allocation failed: search on without */
 	unsigned long limit;       /* stop looking after this many nodes (0: never) */
 	unsigned long budget;      /* the finder's whole budget (0: none) */
@@ -711,11 +716,32 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 			| (uint64_t)s->trick_no << 32 | (uint64_t)s->leader << 40 | (uint64_t)(c->horizon - s->k) << 48
 			| (uint64_t)(c->fixed < c->horizon) << 56,
 	};
+	/* The order still to play: each card's place (suit, live cards of
+	 * its suit above it), 5 bits a card, with where it starts. */
+	uint64_t ord = 0;
+	int end = c->horizon < c->fixed ? c->horizon : c->fixed, len = 0;
+	for (int k = s->k; k < end; k++, len++) {
+		card x = c->order[k];
+		uint64_t place = (uint64_t)card_suit(x) << 3 | (uint64_t)pop8[(live & card_above(x)) >> (8 * card_suit(x)) & 0xff];
+		ord |= place << (5 * len);
+	}
+	if (len)
+		ord |= (uint64_t)len << 40 | (uint64_t)s->k << 48;
+	ord |= (uint64_t)1 << 63; /* (so no entry of key_steps is all zeros) */
+	uint64_t x = f[0] * 0x9e3779b97f4a7c15ull ^ f[1] * 0xc2b2ae3d27d4eb4full ^ f[2] * 0x165667b19e3779f9ull
+		^ f[3] * 0xd6e8feb86659fd93ull ^ ord * 0xff51afd7ed558ccdull;
+	*chk = (uint32_t)(x >> 32 ^ x);
+	/* The same key asked again (another order with the same rest, the
+	 * same position reached again): its chain as it came out before. */
+	key_step *ks = &c->key_steps[x >> (64 - CAPS_KEYS_BITS)];
+	if (ks->w[0] == f[0] && ks->w[1] == f[1] && ks->w[2] == f[2] && ks->w[3] == f[3] && ks->w[4] == ord) {
+		*h1 = ks->h1;
+		return;
+	}
 	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		a = mix(a, f[i]);
 	/* The face-down cards played earlier are the same for every position
-	 * of one trump hypothesis (and the trump is in f[3]): in the chain,
-	 * not in the check. */
+	 * of one trump hypothesis (and the trump is in f[3]). */
 	sink_step *st = &c->sink_steps[(a >> 7) & (((uint64_t)1 << CAPS_SINK_BITS) - 1)];
 	if (st->trump == s->trump + 1 && st->in == a) {
 		a = st->out;
@@ -726,20 +752,12 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 			a = mix(a, s->sink[i]);
 		st->out = a;
 	}
-	/* The order still to play: each card's place (suit, live cards of
-	 * its suit above it), 5 bits a card, with where it starts. */
-	uint64_t ord = 0;
-	int end = c->horizon < c->fixed ? c->horizon : c->fixed, len = 0;
-	for (int k = s->k; k < end; k++, len++) {
-		card x = c->order[k];
-		uint64_t place = (uint64_t)card_suit(x) << 3 | (uint64_t)pop8[(live & card_above(x)) >> (8 * card_suit(x)) & 0xff];
-		a = mix(a, place);
-		ord |= place << (5 * len);
-	}
-	if (len)
-		ord |= (uint64_t)len << 40 | (uint64_t)s->k << 48;
-	uint64_t x = f[0] * 0x9e3779b97f4a7c15ull ^ f[1] * 0xc2b2ae3d27d4eb4full ^ f[2] * 0x165667b19e3779f9ull
-		^ f[3] * 0xd6e8feb86659fd93ull ^ ord * 0xff51afd7ed558ccdull;
+	for (int i = 0; i < len; i++)
+		a = mix(a, ord >> (5 * i) & 31);
+	*h1 = a;
+	memcpy(ks->w, f, sizeof f);
+	ks->w[4] = ord;
+	ks->h1 = a;
 	*h1 = a;
 	*chk = (uint32_t)(x >> 32 ^ x);
 }
@@ -749,7 +767,9 @@ static void memo_free(ctx *c)
 	free(c->memo);
 	free(c->memo_set);
 	free(c->sink_steps);
+	free(c->key_steps);
 	c->sink_steps = NULL;
+	c->key_steps = NULL;
 	c->memo = NULL;
 	c->memo_set = NULL;
 }
@@ -775,7 +795,8 @@ static int refute(const ctx *c, const cs *s)
 			mc->memo = malloc(((size_t)1 << CAPS_MEMO_BITS) * sizeof *mc->memo);
 			mc->memo_set = calloc((size_t)1 << (CAPS_MEMO_BITS - 6), sizeof *mc->memo_set);
 			mc->sink_steps = calloc((size_t)1 << CAPS_SINK_BITS, sizeof *mc->sink_steps);
-			if (!mc->memo || !mc->memo_set || !mc->sink_steps)
+			mc->key_steps = calloc((size_t)1 << CAPS_KEYS_BITS, sizeof *mc->key_steps);
+			if (!mc->memo || !mc->memo_set || !mc->sink_steps || !mc->key_steps)
 				memo_free(mc);
 			mc->memo_failed = !mc->memo;
 		}
@@ -1068,6 +1089,7 @@ static void ctx_init(ctx *c, const g304_view *v, const card *order, int n, g304_
 	c->memo = NULL;
 	c->memo_set = NULL;
 	c->sink_steps = NULL;
+	c->key_steps = NULL;
 	c->memo_failed = 0;
 	c->limit = 0;
 	c->start = 0;
