@@ -72,7 +72,9 @@ typedef struct ctx {
 	unsigned long start;       /* stats->nodes when this search began */
 	int gave_up;               /* the limit was reached: "no refutation" means nothing */
 	int ref_depth;             /* the refutation found last: how many cards of the order it used */
-	int sink_within[16];       /* s->sink's share of feasible's sums (sink_sum) */
+	uint8_t sink[16];          /* face-down cards played earlier, by allowed suits
+	                            * (the trump hypothesis being searched, build) */
+	int sink_within[16];       /* sink's share of feasible's sums (sink_sum) */
 	int sink_total;
 } ctx;
 
@@ -82,21 +84,21 @@ typedef struct ctx {
 #define CAPS_RELAX_NODES 400ul     /* for each trump suit, for the relaxed search */
 
 typedef struct cs {
+	uint64_t slack[2];         /* Hall's condition's slack for each set of suits S,
+	                            * plus SLACK_BIAS, in byte S (feasible); first, so
+	                            * that a copy of the whole writes it in one piece */
 	cardset unk;               /* cards the claimer has not seen placed */
 	cardset known[G304_SEATS]; /* cards known to be in another seat's hand */
 	cardset hand;              /* the claimer's hand */
 	card ptc;                  /* the claimer's own trump card on the table */
 	uint8_t cap[G304_SEATS];   /* unseen cards in each other seat's hand */
 	uint8_t voids[G304_SEATS]; /* suits a seat is known not to hold (unseen part) */
-	uint8_t sink[16];          /* face-down cards played earlier, by allowed suits */
 	uint8_t tslot;             /* the trump card lies on the table, unseen by the claimer */
 	uint8_t trump, open, exhausted, trick_no, k, turn;
 	uint8_t leader, n, down, tcard;
 	uint8_t seat[G304_SEATS];
 	card card[G304_SEATS];
 	uint8_t pmask[G304_SEATS]; /* a face-down card in this trick not yet placed: allowed suits */
-	uint64_t slack[2];         /* Hall's condition's slack for each set of suits S,
-	                            * plus SLACK_BIAS, in byte S (feasible) */
 } cs;
 
 static int refute(const ctx *c, const cs *s);
@@ -132,7 +134,7 @@ static inline void within_add(int within[16], unsigned mask, int k)
  * that can use the group, and the cards by one for the sets with `suit`, so
  * the slack falls by one exactly for the sets that meet mask but lack
  * suit. (The hottest functions of the search: written for speed. The
- * face-down cards played earlier, s->sink, never change during a search:
+ * face-down cards played earlier, c->sink, never change during a search:
  * their share is summed once per trump hypothesis, in c->sink_within.) */
 #define SLACK_BIAS 0x4040404040404040ull
 #define SLACK_SIGN 0x8080808080808080ull
@@ -226,15 +228,15 @@ static int feasible_less(const ctx *c, cs *s, int suit, unsigned mask)
 
 /* The face-down cards played earlier, for feasible: their share of within
  * and of the room. */
-static void sink_sum(ctx *c, const cs *s)
+static void sink_sum(ctx *c)
 {
 	memset(c->sink_within, 0, sizeof c->sink_within);
 	c->sink_total = 0;
 	for (unsigned m = 0; m < 16; m++)
-		if (s->sink[m]) {
+		if (c->sink[m]) {
 			if (m != ALL_SUITS)
-				within_add(c->sink_within, m, s->sink[m]);
-			c->sink_total += s->sink[m];
+				within_add(c->sink_within, m, c->sink[m]);
+			c->sink_total += c->sink[m];
 		}
 }
 
@@ -787,7 +789,7 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 		st->in = a;
 		st->trump = (uint8_t)(s->trump + 1);
 		for (int i = 0; i < 16; i++)
-			a = mix(a, s->sink[i]);
+			a = mix(a, c->sink[i]);
 		st->out = a;
 	}
 	for (int i = 0; i < len; i++)
@@ -871,6 +873,7 @@ static int build(const ctx *c, int trump, cs *s)
 {
 	const g304_view *v = c->v;
 	memset(s, 0, sizeof *s);
+	memset(((ctx *)c)->sink, 0, sizeof c->sink);
 	s->trump = (uint8_t)trump;
 	s->open = v->trump_open;
 	s->hand = v->hand;
@@ -907,7 +910,7 @@ static int build(const ctx *c, int trump, cs *s)
 			if (!mask)
 				return 0; /* no card fits: not this trump hypothesis */
 			if (i < cur)
-				s->sink[mask]++;
+				((ctx *)c)->sink[mask]++;
 			else
 				s->pmask[k] = mask;
 		}
@@ -942,7 +945,7 @@ static int build(const ctx *c, int trump, cs *s)
 	memcpy(s->seat, t->seat, sizeof s->seat);
 	memcpy(s->card, t->card, sizeof s->card);
 	s->turn = v->turn;
-	sink_sum((ctx *)c, s);
+	sink_sum((ctx *)c);
 	return feasible(c, s);
 }
 
