@@ -725,15 +725,20 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 	 * card, 4 + seat known in that seat's hand) as three bit masks, the
 	 * sets taken in that order of precedence. */
 	cardset ptc = s->ptc != CARD_NONE ? card_bit(s->ptc) : 0;
-	cardset sets[7] = { s->unk, s->hand, ptc, s->known[0], s->known[1], s->known[2], s->known[3] };
-	cardset live = 0, lab[3] = { 0, 0, 0 };
-	for (int l = 0; l < 7; l++) {
-		cardset m = sets[l] & ~live;
-		live |= m;
-		for (int bit = 0; bit < 3; bit++)
-			if ((l + 1) >> bit & 1)
-				lab[bit] |= m;
-	}
+	cardset m1 = s->unk, live = m1;
+	cardset m2 = s->hand & ~live;
+	live |= m2;
+	cardset m3 = ptc & ~live;
+	live |= m3;
+	cardset m4 = s->known[0] & ~live;
+	live |= m4;
+	cardset m5 = s->known[1] & ~live;
+	live |= m5;
+	cardset m6 = s->known[2] & ~live;
+	live |= m6;
+	cardset m7 = s->known[3] & ~live;
+	live |= m7;
+	const cardset lab[3] = { m1 | m3 | m5 | m7, m2 | m3 | m6 | m7, m4 | m5 | m6 | m7 };
 	for (int suit = 0; suit < SUIT_COUNT; suit++) {
 		/* The labels three bits a rank from the top, then the places of
 		 * the cards gone taken out, the lowest first. */
