@@ -529,47 +529,50 @@ static int adv_try(const ctx *c, const cs *s, int seat, card y, int from, int ne
 	return after_place(c, &t);
 }
 
-/* The card of a set most likely to win a trick: trumps first, then by rank. */
+/* The ranks present in a set, one bit a rank, over every suit. */
+static inline unsigned ranks_of(cardset set)
+{
+	return (set | set >> 8 | set >> 16 | set >> 24) & 0xffu;
+}
+
+/* The card of a set most likely to win a trick: trumps first, then by rank
+ * (of equal ranks, the card of the highest suit if it is that suit's top,
+ * else of the lowest suit: the order of the walk this replaced). */
 static card by_strength(cardset set, int trump)
 {
 	cardset tr = set & suit_mask(trump);
 	if (tr)
 		return cardset_top(tr);
-	card best = cardset_top(set);
-	for (cardset rest = set; rest; rest &= rest - 1)
-		if (card_rank(cardset_first(rest)) > card_rank(best))
-			best = cardset_first(rest);
-	return best;
+	card top = cardset_top(set);
+	cardset best = set & (cardset)0x01010101u << (31 - __builtin_clz(ranks_of(set)));
+	return best & card_bit(top) ? top : cardset_first(best);
 }
 
-/* The card of a set least likely to win a trick: side cards first, then by rank. */
+/* The card of a set least likely to win a trick: side cards first, then by
+ * rank (of equal ranks, the lowest suit). */
 static card by_weakness(cardset set, int trump)
 {
 	cardset side = set & ~suit_mask(trump);
 	cardset from = side ? side : set;
-	card worst = cardset_first(from);
-	for (cardset rest = from; rest; rest &= rest - 1)
-		if (card_rank(cardset_first(rest)) < card_rank(worst))
-			worst = cardset_first(rest);
-	return worst;
+	return cardset_first(from & (cardset)0x01010101u << __builtin_ctz(ranks_of(from)));
 }
 
-/* The cards of a set that would beat every card on the trick so far
- * (face-down cards not yet placed are left out: this only orders moves). */
-static cardset beaters(const cs *s, cardset set)
+/* The cards that would beat every card on the trick so far (face-down
+ * cards not yet placed are left out: this only orders moves). */
+static cardset beaters(const cs *s)
 {
 	if (s->n == 0 || s->card[0] == CARD_NONE)
-		return set;
+		return ALL_CARDS;
 	cardset cards = 0;
 	for (int i = 0; i < s->n; i++)
 		if (s->card[i] != CARD_NONE)
 			cards |= card_bit(s->card[i]);
 	cardset tr = cards & suit_mask(s->trump);
 	if (tr)
-		return set & card_above(cardset_top(tr));
+		return card_above(cardset_top(tr));
 	int led = card_suit(s->card[0]);
 	card top = cardset_top(cards & suit_mask(led));
-	return set & (card_above(top) | suit_mask(s->trump));
+	return card_above(top) | suit_mask(s->trump);
 }
 
 /* Every move of one adversary seat, over its known and unseen cards. A
@@ -605,10 +608,11 @@ static int adv_each(const ctx *c, const cs *s, int seat, cardset allowed, int ne
 		}
 		return 0;
 	}
+	cardset beat = partner ? 0 : beaters(s);
 	for (int pass = partner; pass < 2; pass++) {
 		cardset kp = known, rp = reps;
 		if (!partner) {
-			cardset kb = beaters(s, known), rb = beaters(s, reps);
+			cardset kb = known & beat, rb = reps & beat;
 			kp = pass == 0 ? kb : known & ~kb;
 			rp = pass == 0 ? rb : reps & ~rb;
 		}
