@@ -259,17 +259,24 @@ static cardset unk_reps(const cs *s)
 	 * the places whose nearest live card above is unseen, filled down
 	 * through the cards gone, one suit at a time (bit 8 * suit + rank);
 	 * above_unk likewise upwards. */
-	const cardset no_top = 0x7f7f7f7fu, no_bottom = 0xfefefefeu;
 	cardset gone = ~(s->unk | other);
-	cardset below_unk = s->unk >> 1 & no_top, above_unk = s->unk << 1 & no_bottom, prev;
-	do {
-		prev = below_unk;
-		below_unk |= (below_unk & gone) >> 1 & no_top;
-	} while (below_unk != prev);
-	do {
-		prev = above_unk;
-		above_unk |= (above_unk & gone) << 1 & no_bottom;
-	} while (above_unk != prev);
+	/* Place p is below an unseen card u across cards gone when u is 1 to 8
+	 * places above and every place between is gone: filled in three
+	 * doubling steps (t: the places whose next 1, 2, 4 above are gone),
+	 * never across a suit's edge. */
+	cardset below_unk = s->unk >> 1 & 0x7f7f7f7fu, t = gone >> 1 & 0x7f7f7f7fu;
+	below_unk |= t & (below_unk >> 1 & 0x7f7f7f7fu);
+	t &= t >> 1 & 0x7f7f7f7fu;
+	below_unk |= t & (below_unk >> 2 & 0x3f3f3f3fu);
+	t &= t >> 2 & 0x3f3f3f3fu;
+	below_unk |= t & (below_unk >> 4 & 0x0f0f0f0fu);
+	cardset above_unk = s->unk << 1 & 0xfefefefeu;
+	t = gone << 1 & 0xfefefefeu;
+	above_unk |= t & (above_unk << 1 & 0xfefefefeu);
+	t &= t << 1 & 0xfefefefeu;
+	above_unk |= t & (above_unk << 2 & 0xfcfcfcfcu);
+	t &= t << 2 & 0xfcfcfcfcu;
+	above_unk |= t & (above_unk << 4 & 0xf0f0f0f0u);
 	return s->unk & ~(below_unk & above_unk);
 }
 
