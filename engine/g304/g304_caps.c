@@ -314,44 +314,46 @@ static void place(cs *t, int seat, card y, int from_table)
 }
 
 /* After the trick: the claimer's team must have won it; then the inspection
- * and the reveals, and on to the next trick. */
-static int next_trick(const ctx *c, const cs *s)
+ * and the reveals, and on to the next trick. s is the caller's own copy of
+ * the position, and is changed (copying it again stalls on the stores that
+ * just made it). */
+static int next_trick(const ctx *c, cs *s)
 {
 	int w = trick_winner(s);
 	if (g304_team(w) != c->team) {
 		((ctx *)c)->ref_depth = s->k;
 		return 1;
 	}
-	cs t = *s;
+	cs *t = s; /* the caller's copy, changed in place */
 	int reveal = 0;
-	if (!t.open) {
-		for (int i = 0; i < t.n; i++)
-			if ((t.down >> i & 1) && card_suit(t.card[i]) == t.trump)
+	if (!t->open) {
+		for (int i = 0; i < t->n; i++)
+			if ((t->down >> i & 1) && card_suit(t->card[i]) == t->trump)
 				reveal = 1;
-		if (t.trick_no == 0 && c->bid >= G304_BID8_MIN)
+		if (t->trick_no == 0 && c->bid >= G304_BID8_MIN)
 			reveal = 1;
 	}
-	t.trick_no++;
-	t.leader = t.turn = (uint8_t)w;
-	t.n = t.down = t.tcard = 0;
-	memset(t.pmask, 0, sizeof t.pmask);
-	if (t.exhausted && !(t.hand & suit_mask(t.trump)))
-		t.exhausted = 0;
-	if (t.trick_no >= G304_TRICKS)
+	t->trick_no++;
+	t->leader = t->turn = (uint8_t)w;
+	t->n = t->down = t->tcard = 0;
+	memset(t->pmask, 0, sizeof t->pmask);
+	if (t->exhausted && !(t->hand & suit_mask(t->trump)))
+		t->exhausted = 0;
+	if (t->trick_no >= G304_TRICKS)
 		return 0; /* every trick won: the claim held on this line */
 	if (reveal) {
-		t.open = 1;
-		if (t.ptc != CARD_NONE) {
-			t.hand |= card_bit(t.ptc);
-			t.ptc = CARD_NONE;
+		t->open = 1;
+		if (t->ptc != CARD_NONE) {
+			t->hand |= card_bit(t->ptc);
+			t->ptc = CARD_NONE;
 		}
-		if (t.tslot) {
+		if (t->tslot) {
 			/* The trump card is shown and goes back to the trumper's hand. */
-			t.tslot = 0;
-			cardset reps = unk_reps(&t) & suit_mask(t.trump);
+			t->tslot = 0;
+			cardset reps = unk_reps(t) & suit_mask(t->trump);
 			for (; reps; reps &= reps - 1) {
 				card y = cardset_first(reps);
-				cs u = t;
+				cs u = *t;
 				u.unk &= ~card_bit(y);
 				u.known[c->trumper] |= card_bit(y);
 				if (feasible(c, &u) && refute(c, &u))
@@ -360,11 +362,11 @@ static int next_trick(const ctx *c, const cs *s)
 			return 0;
 		}
 	}
-	return refute(c, &t);
+	return refute(c, t);
 }
 
 /* Places the face-down cards of this trick that the claimer has not seen. */
-static int end_trick(const ctx *c, const cs *s)
+static int end_trick(const ctx *c, cs *s)
 {
 	for (int i = 0; i < s->n; i++) {
 		if (!s->pmask[i])
@@ -386,7 +388,7 @@ static int end_trick(const ctx *c, const cs *s)
 	return next_trick(c, s);
 }
 
-static int after_place(const ctx *c, const cs *t)
+static int after_place(const ctx *c, cs *t)
 {
 	return t->n == G304_SEATS ? end_trick(c, t) : refute(c, t);
 }
