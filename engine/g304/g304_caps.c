@@ -45,11 +45,11 @@ typedef struct memo_entry { uint64_t h1; uint32_t chk; uint8_t used, refuted, de
  * (the same for every position of one trump hypothesis) from the chain's
  * value before them: remembered, as the same positions come back with
  * other orders to play. trump is the hypothesis plus one (0: empty). */
-#define CAPS_SINK_BITS 12
+#define CAPS_SINK_BITS 10
 typedef struct sink_step { uint64_t in, out; uint8_t trump; } sink_step;
 /* memo_key's whole chain, by the key's words (the order's with its top bit
  * set, so that an empty entry matches nothing). */
-#define CAPS_KEYS_BITS 12
+#define CAPS_KEYS_BITS 10
 typedef struct key_step { uint64_t w[5], h1; } key_step;
 
 typedef struct ctx {
