@@ -717,6 +717,23 @@ static const uint32_t spread_down[256] = {
 	0x001249, 0x201249, 0x041249, 0x241249, 0x009249, 0x209249, 0x049249, 0x249249,
 };
 
+/* One suit of memo_key's pattern: the labels of its live cards (lab, three
+ * bit masks), three bits a card from the top: the labels three bits a rank
+ * from the top, then the places of the cards gone taken out, the lowest
+ * first. */
+static inline uint32_t suit_pattern(const cardset lab[3], cardset live, int suit)
+{
+	int sh = 8 * suit;
+	uint32_t p = spread_down[lab[0] >> sh & 0xff] | spread_down[lab[1] >> sh & 0xff] << 1
+		| spread_down[lab[2] >> sh & 0xff] << 2;
+	unsigned in = live >> sh & 0xff, gone = ~in & 0xff & ~((in & -in) - 1); /* above the lowest live card */
+	for (; gone; gone &= gone - 1) {
+		uint32_t low = ((uint32_t)1 << (3 * (7 - __builtin_ctz(gone)))) - 1;
+		p = (p & low) | (p >> 3 & ~low);
+	}
+	return p;
+}
+
 /* Hashes a position at a trick boundary with the order still to play, up
  * to renaming ranks: only the rank order of the live cards matters, so each
  * suit is written as the owners of its live cards from the top (cards seen
@@ -733,7 +750,6 @@ static const uint32_t spread_down[256] = {
 static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 {
 	uint64_t a = 0x243f6a8885a308d3ull;
-	uint64_t pat[2] = { 0, 0 };
 	/* Each live card's label (1 unseen, 2 in hand, 3 the claimer's trump
 	 * card, 4 + seat known in that seat's hand) as three bit masks, the
 	 * sets taken in that order of precedence. */
@@ -752,19 +768,8 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 	cardset m7 = s->known[3] & ~live;
 	live |= m7;
 	const cardset lab[3] = { m1 | m3 | m5 | m7, m2 | m3 | m6 | m7, m4 | m5 | m6 | m7 };
-	for (int suit = 0; suit < SUIT_COUNT; suit++) {
-		/* The labels three bits a rank from the top, then the places of
-		 * the cards gone taken out, the lowest first. */
-		int sh = 8 * suit;
-		uint32_t p = spread_down[lab[0] >> sh & 0xff] | spread_down[lab[1] >> sh & 0xff] << 1
-			| spread_down[lab[2] >> sh & 0xff] << 2;
-		unsigned in = live >> sh & 0xff, gone = ~in & 0xff & ~((in & -in) - 1); /* above the lowest live card */
-		for (; gone; gone &= gone - 1) {
-			uint32_t low = ((uint32_t)1 << (3 * (7 - __builtin_ctz(gone)))) - 1;
-			p = (p & low) | (p >> 3 & ~low);
-		}
-		pat[suit >> 1] |= (uint64_t)p << (32 * (suit & 1));
-	}
+	uint64_t pat[2] = { suit_pattern(lab, live, 0) | (uint64_t)suit_pattern(lab, live, 1) << 32,
+		            suit_pattern(lab, live, 2) | (uint64_t)suit_pattern(lab, live, 3) << 32 };
 	uint64_t f[] = {
 		pat[0], pat[1],
 		(uint64_t)s->cap[0] | (uint64_t)s->cap[1] << 8 | (uint64_t)s->cap[2] << 16 | (uint64_t)s->cap[3] << 24
