@@ -72,7 +72,7 @@ typedef struct ctx {
 	memo_entry *memo;          /* NULL until needed; freed by the caller (memo_free) */
 	uint64_t *memo_set;        /* which entries of memo were written (memo is not
 	                            * cleared: 2 MB, where this is 32 kB) */
-	struct sink_step *sink_steps; /* memo_key's steps over s->sink, remembered */
+	struct sink_step *sink_steps; /* memo_key's steps over sink, remembered */
 	struct key_step *key_steps;   /* and its whole chain */
 	int memo_failed;           /* allocation failed: search on without */
 	unsigned long limit;       /* stop looking after this many nodes (0: never) */
@@ -753,9 +753,10 @@ static inline uint32_t suit_pattern(const cardset lab[3], cardset live, int suit
  * The slot is the low bits of a chain of mixing steps over the key's words
  * (*h1); which positions share a slot decides which entries a search
  * overwrites, and so the positions it visits within a budget: the chain is
- * kept as it was. The entry is told apart by all of *h1 and by *chk, a
- * cheaper hash of the same words (the key's words packed, not mixed in a
- * chain). */
+ * kept as it was, and remembered (key_steps, sink_steps) rather than
+ * worked out again. The entry is told apart by *h1's bits above the slot's
+ * and 12 bits of *chk, a cheaper hash of the same words (packed, not mixed
+ * in a chain): 58 bits in all. */
 static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 {
 	uint64_t a = 0x243f6a8885a308d3ull;
