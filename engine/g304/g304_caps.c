@@ -40,7 +40,26 @@
  * used. Allocated only once a search grows past CAPS_MEMO_AFTER nodes. */
 #define CAPS_MEMO_BITS 18
 #define CAPS_MEMO_AFTER 2000
-typedef struct memo_entry { uint64_t h1, h2; uint8_t used, refuted, depth; } memo_entry;
+/* An entry is one word: the bits of memo_key's h1 above the slot's, then
+ * in the slot's place 12 bits of its check, the refutation's depth (at
+ * most G304_TRICKS), whether refuted, and whether used (bit 0). 2 MB in
+ * all, so that fewer of a search's probes miss the caches. */
+typedef uint64_t memo_entry;
+#define MEMO_SLOT_MASK (((uint64_t)1 << CAPS_MEMO_BITS) - 1)
+static inline uint64_t memo_tag(uint64_t h1, uint32_t chk)
+{
+	return (h1 & ~MEMO_SLOT_MASK) | (uint64_t)(chk & 0xfffu) << 6;
+}
+/* memo_key's sixteen mixing steps over the face-down cards played earlier
+ * (the same for every position of one trump hypothesis) from the chain's
+ * value before them: remembered, as the same positions come back with
+ * other orders to play. trump is the hypothesis plus one (0: empty). */
+#define CAPS_SINK_BITS 10
+typedef struct sink_step { uint64_t in, out; uint8_t trump; } sink_step;
+/* memo_key's whole chain, by the key's words (the order's with its top bit
+ * set, so that an empty entry matches nothing). */
+#define CAPS_KEYS_BITS 10
+typedef struct key_step { uint64_t w[5], h1; } key_step;
 
 typedef struct ctx {
 	const g304_view *v;
@@ -52,7 +71,9 @@ typedef struct ctx {
 	g304_caps_stats *stats;
 	memo_entry *memo;          /* NULL until needed; freed by the caller (memo_free) */
 	uint64_t *memo_set;        /* which entries of memo were written (memo is not
-	                            * cleared: 6 MB, where this is 32 kB) */
+	                            * cleared: 2 MB, where this is 32 kB) */
+	struct sink_step *sink_steps; /* memo_key's steps over sink, remembered */
+	struct key_step *key_steps;   /* and its whole chain */
 	int memo_failed;           /* allocation failed: search on without */
 	unsigned long limit;       /* stop looking after this many nodes (0: never) */
 	unsigned long budget;      /* the finder's whole budget (0: none) */
@@ -60,7 +81,9 @@ typedef struct ctx {
 	unsigned long start;       /* stats->nodes when this search began */
 	int gave_up;               /* the limit was reached: "no refutation" means nothing */
 	int ref_depth;             /* the refutation found last: how many cards of the order it used */
-	int sink_within[16];       /* s->sink's share of feasible's sums (sink_sum) */
+	uint8_t sink[16];          /* face-down cards played earlier, by allowed suits
+	                            * (the trump hypothesis being searched, build) */
+	int sink_within[16];       /* sink's share of feasible's sums (sink_sum) */
 	int sink_total;
 } ctx;
 
@@ -70,21 +93,21 @@ typedef struct ctx {
 #define CAPS_RELAX_NODES 400ul     /* for each trump suit, for the relaxed search */
 
 typedef struct cs {
+	uint64_t slack[2];         /* Hall's condition's slack for each set of suits S,
+	                            * plus SLACK_BIAS, in byte S (feasible); first, so
+	                            * that a copy of the whole writes it in one piece */
 	cardset unk;               /* cards the claimer has not seen placed */
 	cardset known[G304_SEATS]; /* cards known to be in another seat's hand */
 	cardset hand;              /* the claimer's hand */
 	card ptc;                  /* the claimer's own trump card on the table */
 	uint8_t cap[G304_SEATS];   /* unseen cards in each other seat's hand */
 	uint8_t voids[G304_SEATS]; /* suits a seat is known not to hold (unseen part) */
-	uint8_t sink[16];          /* face-down cards played earlier, by allowed suits */
 	uint8_t tslot;             /* the trump card lies on the table, unseen by the claimer */
 	uint8_t trump, open, exhausted, trick_no, k, turn;
 	uint8_t leader, n, down, tcard;
 	uint8_t seat[G304_SEATS];
 	card card[G304_SEATS];
 	uint8_t pmask[G304_SEATS]; /* a face-down card in this trick not yet placed: allowed suits */
-	uint64_t slack[2];         /* Hall's condition's slack for each set of suits S,
-	                            * plus SLACK_BIAS, in byte S (feasible) */
 } cs;
 
 static int refute(const ctx *c, const cs *s);
@@ -120,7 +143,7 @@ static inline void within_add(int within[16], unsigned mask, int k)
  * that can use the group, and the cards by one for the sets with `suit`, so
  * the slack falls by one exactly for the sets that meet mask but lack
  * suit. (The hottest functions of the search: written for speed. The
- * face-down cards played earlier, s->sink, never change during a search:
+ * face-down cards played earlier, c->sink, never change during a search:
  * their share is summed once per trump hypothesis, in c->sink_within.) */
 #define SLACK_BIAS 0x4040404040404040ull
 #define SLACK_SIGN 0x8080808080808080ull
@@ -214,15 +237,15 @@ static int feasible_less(const ctx *c, cs *s, int suit, unsigned mask)
 
 /* The face-down cards played earlier, for feasible: their share of within
  * and of the room. */
-static void sink_sum(ctx *c, const cs *s)
+static void sink_sum(ctx *c)
 {
 	memset(c->sink_within, 0, sizeof c->sink_within);
 	c->sink_total = 0;
 	for (unsigned m = 0; m < 16; m++)
-		if (s->sink[m]) {
+		if (c->sink[m]) {
 			if (m != ALL_SUITS)
-				within_add(c->sink_within, m, s->sink[m]);
-			c->sink_total += s->sink[m];
+				within_add(c->sink_within, m, c->sink[m]);
+			c->sink_total += c->sink[m];
 		}
 }
 
@@ -245,17 +268,24 @@ static cardset unk_reps(const cs *s)
 	 * the places whose nearest live card above is unseen, filled down
 	 * through the cards gone, one suit at a time (bit 8 * suit + rank);
 	 * above_unk likewise upwards. */
-	const cardset no_top = 0x7f7f7f7fu, no_bottom = 0xfefefefeu;
 	cardset gone = ~(s->unk | other);
-	cardset below_unk = s->unk >> 1 & no_top, above_unk = s->unk << 1 & no_bottom, prev;
-	do {
-		prev = below_unk;
-		below_unk |= (below_unk & gone) >> 1 & no_top;
-	} while (below_unk != prev);
-	do {
-		prev = above_unk;
-		above_unk |= (above_unk & gone) << 1 & no_bottom;
-	} while (above_unk != prev);
+	/* Place p is below an unseen card u across cards gone when u is 1 to 8
+	 * places above and every place between is gone: filled in three
+	 * doubling steps (t: the places whose next 1, 2, 4 above are gone),
+	 * never across a suit's edge. */
+	cardset below_unk = s->unk >> 1 & 0x7f7f7f7fu, t = gone >> 1 & 0x7f7f7f7fu;
+	below_unk |= t & (below_unk >> 1 & 0x7f7f7f7fu);
+	t &= t >> 1 & 0x7f7f7f7fu;
+	below_unk |= t & (below_unk >> 2 & 0x3f3f3f3fu);
+	t &= t >> 2 & 0x3f3f3f3fu;
+	below_unk |= t & (below_unk >> 4 & 0x0f0f0f0fu);
+	cardset above_unk = s->unk << 1 & 0xfefefefeu;
+	t = gone << 1 & 0xfefefefeu;
+	above_unk |= t & (above_unk << 1 & 0xfefefefeu);
+	t &= t << 1 & 0xfefefefeu;
+	above_unk |= t & (above_unk << 2 & 0xfcfcfcfcu);
+	t &= t << 2 & 0xfcfcfcfcu;
+	above_unk |= t & (above_unk << 4 & 0xf0f0f0f0u);
 	return s->unk & ~(below_unk & above_unk);
 }
 
@@ -293,44 +323,46 @@ static void place(cs *t, int seat, card y, int from_table)
 }
 
 /* After the trick: the claimer's team must have won it; then the inspection
- * and the reveals, and on to the next trick. */
-static int next_trick(const ctx *c, const cs *s)
+ * and the reveals, and on to the next trick. s is the caller's own copy of
+ * the position, and is changed (copying it again stalls on the stores that
+ * just made it). */
+static int next_trick(const ctx *c, cs *s)
 {
 	int w = trick_winner(s);
 	if (g304_team(w) != c->team) {
 		((ctx *)c)->ref_depth = s->k;
 		return 1;
 	}
-	cs t = *s;
+	cs *t = s; /* the caller's copy, changed in place */
 	int reveal = 0;
-	if (!t.open) {
-		for (int i = 0; i < t.n; i++)
-			if ((t.down >> i & 1) && card_suit(t.card[i]) == t.trump)
+	if (!t->open) {
+		for (int i = 0; i < t->n; i++)
+			if ((t->down >> i & 1) && card_suit(t->card[i]) == t->trump)
 				reveal = 1;
-		if (t.trick_no == 0 && c->bid >= G304_BID8_MIN)
+		if (t->trick_no == 0 && c->bid >= G304_BID8_MIN)
 			reveal = 1;
 	}
-	t.trick_no++;
-	t.leader = t.turn = (uint8_t)w;
-	t.n = t.down = t.tcard = 0;
-	memset(t.pmask, 0, sizeof t.pmask);
-	if (t.exhausted && !(t.hand & suit_mask(t.trump)))
-		t.exhausted = 0;
-	if (t.trick_no >= G304_TRICKS)
+	t->trick_no++;
+	t->leader = t->turn = (uint8_t)w;
+	t->n = t->down = t->tcard = 0;
+	memset(t->pmask, 0, sizeof t->pmask);
+	if (t->exhausted && !(t->hand & suit_mask(t->trump)))
+		t->exhausted = 0;
+	if (t->trick_no >= G304_TRICKS)
 		return 0; /* every trick won: the claim held on this line */
 	if (reveal) {
-		t.open = 1;
-		if (t.ptc != CARD_NONE) {
-			t.hand |= card_bit(t.ptc);
-			t.ptc = CARD_NONE;
+		t->open = 1;
+		if (t->ptc != CARD_NONE) {
+			t->hand |= card_bit(t->ptc);
+			t->ptc = CARD_NONE;
 		}
-		if (t.tslot) {
+		if (t->tslot) {
 			/* The trump card is shown and goes back to the trumper's hand. */
-			t.tslot = 0;
-			cardset reps = unk_reps(&t) & suit_mask(t.trump);
+			t->tslot = 0;
+			cardset reps = unk_reps(t) & suit_mask(t->trump);
 			for (; reps; reps &= reps - 1) {
 				card y = cardset_first(reps);
-				cs u = t;
+				cs u = *t;
 				u.unk &= ~card_bit(y);
 				u.known[c->trumper] |= card_bit(y);
 				if (feasible(c, &u) && refute(c, &u))
@@ -339,11 +371,11 @@ static int next_trick(const ctx *c, const cs *s)
 			return 0;
 		}
 	}
-	return refute(c, &t);
+	return refute(c, t);
 }
 
 /* Places the face-down cards of this trick that the claimer has not seen. */
-static int end_trick(const ctx *c, const cs *s)
+static int end_trick(const ctx *c, cs *s)
 {
 	for (int i = 0; i < s->n; i++) {
 		if (!s->pmask[i])
@@ -365,7 +397,7 @@ static int end_trick(const ctx *c, const cs *s)
 	return next_trick(c, s);
 }
 
-static int after_place(const ctx *c, const cs *t)
+static int after_place(const ctx *c, cs *t)
 {
 	return t->n == G304_SEATS ? end_trick(c, t) : refute(c, t);
 }
@@ -515,47 +547,50 @@ static int adv_try(const ctx *c, const cs *s, int seat, card y, int from, int ne
 	return after_place(c, &t);
 }
 
-/* The card of a set most likely to win a trick: trumps first, then by rank. */
+/* The ranks present in a set, one bit a rank, over every suit. */
+static inline unsigned ranks_of(cardset set)
+{
+	return (set | set >> 8 | set >> 16 | set >> 24) & 0xffu;
+}
+
+/* The card of a set most likely to win a trick: trumps first, then by rank
+ * (of equal ranks, the card of the highest suit if it is that suit's top,
+ * else of the lowest suit: the order of the walk this replaced). */
 static card by_strength(cardset set, int trump)
 {
 	cardset tr = set & suit_mask(trump);
 	if (tr)
 		return cardset_top(tr);
-	card best = cardset_top(set);
-	for (cardset rest = set; rest; rest &= rest - 1)
-		if (card_rank(cardset_first(rest)) > card_rank(best))
-			best = cardset_first(rest);
-	return best;
+	card top = cardset_top(set);
+	cardset best = set & (cardset)0x01010101u << (31 - __builtin_clz(ranks_of(set)));
+	return best & card_bit(top) ? top : cardset_first(best);
 }
 
-/* The card of a set least likely to win a trick: side cards first, then by rank. */
+/* The card of a set least likely to win a trick: side cards first, then by
+ * rank (of equal ranks, the lowest suit). */
 static card by_weakness(cardset set, int trump)
 {
 	cardset side = set & ~suit_mask(trump);
 	cardset from = side ? side : set;
-	card worst = cardset_first(from);
-	for (cardset rest = from; rest; rest &= rest - 1)
-		if (card_rank(cardset_first(rest)) < card_rank(worst))
-			worst = cardset_first(rest);
-	return worst;
+	return cardset_first(from & (cardset)0x01010101u << __builtin_ctz(ranks_of(from)));
 }
 
-/* The cards of a set that would beat every card on the trick so far
- * (face-down cards not yet placed are left out: this only orders moves). */
-static cardset beaters(const cs *s, cardset set)
+/* The cards that would beat every card on the trick so far (face-down
+ * cards not yet placed are left out: this only orders moves). */
+static cardset beaters(const cs *s)
 {
 	if (s->n == 0 || s->card[0] == CARD_NONE)
-		return set;
+		return ALL_CARDS;
 	cardset cards = 0;
 	for (int i = 0; i < s->n; i++)
 		if (s->card[i] != CARD_NONE)
 			cards |= card_bit(s->card[i]);
 	cardset tr = cards & suit_mask(s->trump);
 	if (tr)
-		return set & card_above(cardset_top(tr));
+		return card_above(cardset_top(tr));
 	int led = card_suit(s->card[0]);
 	card top = cardset_top(cards & suit_mask(led));
-	return set & (card_above(top) | suit_mask(s->trump));
+	return card_above(top) | suit_mask(s->trump);
 }
 
 /* Every move of one adversary seat, over its known and unseen cards. A
@@ -591,10 +626,11 @@ static int adv_each(const ctx *c, const cs *s, int seat, cardset allowed, int ne
 		}
 		return 0;
 	}
+	cardset beat = partner ? 0 : beaters(s);
 	for (int pass = partner; pass < 2; pass++) {
 		cardset kp = known, rp = reps;
 		if (!partner) {
-			cardset kb = beaters(s, known), rb = beaters(s, reps);
+			cardset kb = known & beat, rb = reps & beat;
 			kp = pass == 0 ? kb : known & ~kb;
 			rp = pass == 0 ? rb : reps & ~rb;
 		}
@@ -653,43 +689,97 @@ static uint64_t mix(uint64_t h, uint64_t x)
 	return h * 0xff51afd7ed558ccdull;
 }
 
+/* Rank r's bit of a suit's eight moved to bit 3 * (7 - r): the ranks from
+ * the top, three bits each (memo_key). */
+static const uint32_t spread_down[256] = {
+	0x000000, 0x200000, 0x040000, 0x240000, 0x008000, 0x208000, 0x048000, 0x248000,
+	0x001000, 0x201000, 0x041000, 0x241000, 0x009000, 0x209000, 0x049000, 0x249000,
+	0x000200, 0x200200, 0x040200, 0x240200, 0x008200, 0x208200, 0x048200, 0x248200,
+	0x001200, 0x201200, 0x041200, 0x241200, 0x009200, 0x209200, 0x049200, 0x249200,
+	0x000040, 0x200040, 0x040040, 0x240040, 0x008040, 0x208040, 0x048040, 0x248040,
+	0x001040, 0x201040, 0x041040, 0x241040, 0x009040, 0x209040, 0x049040, 0x249040,
+	0x000240, 0x200240, 0x040240, 0x240240, 0x008240, 0x208240, 0x048240, 0x248240,
+	0x001240, 0x201240, 0x041240, 0x241240, 0x009240, 0x209240, 0x049240, 0x249240,
+	0x000008, 0x200008, 0x040008, 0x240008, 0x008008, 0x208008, 0x048008, 0x248008,
+	0x001008, 0x201008, 0x041008, 0x241008, 0x009008, 0x209008, 0x049008, 0x249008,
+	0x000208, 0x200208, 0x040208, 0x240208, 0x008208, 0x208208, 0x048208, 0x248208,
+	0x001208, 0x201208, 0x041208, 0x241208, 0x009208, 0x209208, 0x049208, 0x249208,
+	0x000048, 0x200048, 0x040048, 0x240048, 0x008048, 0x208048, 0x048048, 0x248048,
+	0x001048, 0x201048, 0x041048, 0x241048, 0x009048, 0x209048, 0x049048, 0x249048,
+	0x000248, 0x200248, 0x040248, 0x240248, 0x008248, 0x208248, 0x048248, 0x248248,
+	0x001248, 0x201248, 0x041248, 0x241248, 0x009248, 0x209248, 0x049248, 0x249248,
+	0x000001, 0x200001, 0x040001, 0x240001, 0x008001, 0x208001, 0x048001, 0x248001,
+	0x001001, 0x201001, 0x041001, 0x241001, 0x009001, 0x209001, 0x049001, 0x249001,
+	0x000201, 0x200201, 0x040201, 0x240201, 0x008201, 0x208201, 0x048201, 0x248201,
+	0x001201, 0x201201, 0x041201, 0x241201, 0x009201, 0x209201, 0x049201, 0x249201,
+	0x000041, 0x200041, 0x040041, 0x240041, 0x008041, 0x208041, 0x048041, 0x248041,
+	0x001041, 0x201041, 0x041041, 0x241041, 0x009041, 0x209041, 0x049041, 0x249041,
+	0x000241, 0x200241, 0x040241, 0x240241, 0x008241, 0x208241, 0x048241, 0x248241,
+	0x001241, 0x201241, 0x041241, 0x241241, 0x009241, 0x209241, 0x049241, 0x249241,
+	0x000009, 0x200009, 0x040009, 0x240009, 0x008009, 0x208009, 0x048009, 0x248009,
+	0x001009, 0x201009, 0x041009, 0x241009, 0x009009, 0x209009, 0x049009, 0x249009,
+	0x000209, 0x200209, 0x040209, 0x240209, 0x008209, 0x208209, 0x048209, 0x248209,
+	0x001209, 0x201209, 0x041209, 0x241209, 0x009209, 0x209209, 0x049209, 0x249209,
+	0x000049, 0x200049, 0x040049, 0x240049, 0x008049, 0x208049, 0x048049, 0x248049,
+	0x001049, 0x201049, 0x041049, 0x241049, 0x009049, 0x209049, 0x049049, 0x249049,
+	0x000249, 0x200249, 0x040249, 0x240249, 0x008249, 0x208249, 0x048249, 0x248249,
+	0x001249, 0x201249, 0x041249, 0x241249, 0x009249, 0x209249, 0x049249, 0x249249,
+};
+
+/* One suit of memo_key's pattern: the labels of its live cards (lab, three
+ * bit masks), three bits a card from the top: the labels three bits a rank
+ * from the top, then the places of the cards gone taken out, the lowest
+ * first. */
+static inline uint32_t suit_pattern(const cardset lab[3], cardset live, int suit)
+{
+	int sh = 8 * suit;
+	uint32_t p = spread_down[lab[0] >> sh & 0xff] | spread_down[lab[1] >> sh & 0xff] << 1
+		| spread_down[lab[2] >> sh & 0xff] << 2;
+	unsigned in = live >> sh & 0xff, gone = ~in & 0xff & ~((in & -in) - 1); /* above the lowest live card */
+	for (; gone; gone &= gone - 1) {
+		uint32_t low = ((uint32_t)1 << (3 * (7 - __builtin_ctz(gone)))) - 1;
+		p = (p & low) | (p >> 3 & ~low);
+	}
+	return p;
+}
+
 /* Hashes a position at a trick boundary with the order still to play, up
  * to renaming ranks: only the rank order of the live cards matters, so each
  * suit is written as the owners of its live cards from the top (cards seen
  * played are gone and left out), and the order as (suit, place among the
  * suit's live cards). Positions that differ only in which card of a run of
- * unseen cards went where share one entry. */
-static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
+ * unseen cards went where share one entry.
+ *
+ * The slot is the low bits of a chain of mixing steps over the key's words
+ * (*h1); which positions share a slot decides which entries a search
+ * overwrites, and so the positions it visits within a budget: the chain is
+ * kept as it was, and remembered (key_steps, sink_steps) rather than
+ * worked out again. The entry is told apart by *h1's bits above the slot's
+ * and 12 bits of *chk, a cheaper hash of the same words (packed, not mixed
+ * in a chain): 58 bits in all. */
+static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint32_t *chk)
 {
-	uint64_t a = 0x243f6a8885a308d3ull, b = 0x13198a2e03707344ull;
-	uint64_t pat[2] = { 0, 0 };
-	uint8_t place[CARD_COUNT];
+	uint64_t a = 0x243f6a8885a308d3ull;
 	/* Each live card's label (1 unseen, 2 in hand, 3 the claimer's trump
 	 * card, 4 + seat known in that seat's hand) as three bit masks, the
 	 * sets taken in that order of precedence. */
 	cardset ptc = s->ptc != CARD_NONE ? card_bit(s->ptc) : 0;
-	cardset sets[7] = { s->unk, s->hand, ptc, s->known[0], s->known[1], s->known[2], s->known[3] };
-	cardset live = 0, lab[3] = { 0, 0, 0 };
-	for (int l = 0; l < 7; l++) {
-		cardset m = sets[l] & ~live;
-		live |= m;
-		for (int bit = 0; bit < 3; bit++)
-			if ((l + 1) >> bit & 1)
-				lab[bit] |= m;
-	}
-	for (int suit = 0; suit < SUIT_COUNT; suit++) {
-		uint64_t p = 0;
-		int i = 0;
-		for (cardset m = live & suit_mask(suit); m; i++) {
-			card x = cardset_top(m);
-			m &= ~card_bit(x);
-			unsigned l = (unsigned)(lab[0] >> x & 1) | (unsigned)(lab[1] >> x & 1) << 1
-				| (unsigned)(lab[2] >> x & 1) << 2;
-			place[x] = (uint8_t)(suit << 3 | i);
-			p |= (uint64_t)l << (3 * i);
-		}
-		pat[suit >> 1] |= p << (32 * (suit & 1));
-	}
+	cardset m1 = s->unk, live = m1;
+	cardset m2 = s->hand & ~live;
+	live |= m2;
+	cardset m3 = ptc & ~live;
+	live |= m3;
+	cardset m4 = s->known[0] & ~live;
+	live |= m4;
+	cardset m5 = s->known[1] & ~live;
+	live |= m5;
+	cardset m6 = s->known[2] & ~live;
+	live |= m6;
+	cardset m7 = s->known[3] & ~live;
+	live |= m7;
+	const cardset lab[3] = { m1 | m3 | m5 | m7, m2 | m3 | m6 | m7, m4 | m5 | m6 | m7 };
+	uint64_t pat[2] = { suit_pattern(lab, live, 0) | (uint64_t)suit_pattern(lab, live, 1) << 32,
+		            suit_pattern(lab, live, 2) | (uint64_t)suit_pattern(lab, live, 3) << 32 };
 	uint64_t f[] = {
 		pat[0], pat[1],
 		(uint64_t)s->cap[0] | (uint64_t)s->cap[1] << 8 | (uint64_t)s->cap[2] << 16 | (uint64_t)s->cap[3] << 24
@@ -699,26 +789,60 @@ static void memo_key(const ctx *c, const cs *s, uint64_t *h1, uint64_t *h2)
 			| (uint64_t)s->trick_no << 32 | (uint64_t)s->leader << 40 | (uint64_t)(c->horizon - s->k) << 48
 			| (uint64_t)(c->fixed < c->horizon) << 56,
 	};
-	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+	/* The order still to play: each card's place (suit, live cards of
+	 * its suit above it), 5 bits a card, with where it starts. */
+	uint64_t ord = 0;
+	int end = c->horizon < c->fixed ? c->horizon : c->fixed, len = 0;
+	for (int k = s->k; k < end; k++, len++) {
+		card x = c->order[k];
+		uint64_t place = (uint64_t)card_suit(x) << 3 | (uint64_t)pop8[(live & card_above(x)) >> (8 * card_suit(x)) & 0xff];
+		ord |= place << (5 * len);
+	}
+	if (len)
+		ord |= (uint64_t)len << 40 | (uint64_t)s->k << 48;
+	ord |= (uint64_t)1 << 63; /* (so no entry of key_steps is all zeros) */
+	uint64_t x = f[0] * 0x9e3779b97f4a7c15ull ^ f[1] * 0xc2b2ae3d27d4eb4full ^ f[2] * 0x165667b19e3779f9ull
+		^ f[3] * 0xd6e8feb86659fd93ull ^ ord * 0xff51afd7ed558ccdull;
+	*chk = (uint32_t)(x >> 32 ^ x);
+	/* The same key asked again (another order with the same rest, the
+	 * same position reached again): its chain as it came out before. */
+	key_step *ks = &c->key_steps[x >> (64 - CAPS_KEYS_BITS)];
+	if (ks->w[0] == f[0] && ks->w[1] == f[1] && ks->w[2] == f[2] && ks->w[3] == f[3] && ks->w[4] == ord) {
+		*h1 = ks->h1;
+		return;
+	}
+	for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
 		a = mix(a, f[i]);
-		b = mix(b ^ 0x5bd1e995u, f[i] * 0xc2b2ae3d27d4eb4full);
+	/* The face-down cards played earlier are the same for every position
+	 * of one trump hypothesis (and the trump is in f[3]). */
+	sink_step *st = &c->sink_steps[(a >> 7) & (((uint64_t)1 << CAPS_SINK_BITS) - 1)];
+	if (st->trump == s->trump + 1 && st->in == a) {
+		a = st->out;
+	} else {
+		st->in = a;
+		st->trump = (uint8_t)(s->trump + 1);
+		for (int i = 0; i < 16; i++)
+			a = mix(a, c->sink[i]);
+		st->out = a;
 	}
-	for (int i = 0; i < 16; i++) {
-		a = mix(a, s->sink[i]);
-		b = mix(b, (uint64_t)s->sink[i] << i);
-	}
-	for (int k = s->k; k < c->horizon && k < c->fixed; k++) {
-		a = mix(a, place[c->order[k]]);
-		b = mix(b, (uint64_t)place[c->order[k]] << 5 | (uint64_t)k);
-	}
+	for (int i = 0; i < len; i++)
+		a = mix(a, ord >> (5 * i) & 31);
 	*h1 = a;
-	*h2 = b;
+	memcpy(ks->w, f, sizeof f);
+	ks->w[4] = ord;
+	ks->h1 = a;
+	*h1 = a;
+	*chk = (uint32_t)(x >> 32 ^ x);
 }
 
 static void memo_free(ctx *c)
 {
 	free(c->memo);
 	free(c->memo_set);
+	free(c->sink_steps);
+	free(c->key_steps);
+	c->sink_steps = NULL;
+	c->key_steps = NULL;
 	c->memo = NULL;
 	c->memo_set = NULL;
 }
@@ -736,39 +860,42 @@ static int refute(const ctx *c, const cs *s)
 		return 0;
 	}
 	memo_entry *e = NULL;
-	uint64_t h1 = 0, h2 = 0;
+	uint64_t tag = 0;
 	if (s->n == 0) {
 		ctx *mc = (ctx *)c; /* the memo is the one mutable part of the context */
 		if (!mc->memo && !mc->memo_failed && c->stats->nodes > CAPS_MEMO_AFTER) {
 			mc->memo = malloc(((size_t)1 << CAPS_MEMO_BITS) * sizeof *mc->memo);
 			mc->memo_set = calloc((size_t)1 << (CAPS_MEMO_BITS - 6), sizeof *mc->memo_set);
-			if (!mc->memo || !mc->memo_set)
+			mc->sink_steps = calloc((size_t)1 << CAPS_SINK_BITS, sizeof *mc->sink_steps);
+			mc->key_steps = calloc((size_t)1 << CAPS_KEYS_BITS, sizeof *mc->key_steps);
+			if (!mc->memo || !mc->memo_set || !mc->sink_steps || !mc->key_steps)
 				memo_free(mc);
 			mc->memo_failed = !mc->memo;
 		}
 		if (mc->memo) {
-			memo_key(c, s, &h1, &h2);
-			size_t i = (size_t)(h1 & (((uint64_t)1 << CAPS_MEMO_BITS) - 1));
+			uint64_t h1;
+			uint32_t chk;
+			memo_key(c, s, &h1, &chk);
+			size_t i = (size_t)(h1 & MEMO_SLOT_MASK);
+			tag = memo_tag(h1, chk);
 			e = &mc->memo[i];
 			uint64_t *w = &mc->memo_set[i >> 6], bit = (uint64_t)1 << (i & 63);
 			if (!(*w & bit)) {
 				*w |= bit;
-				memset(e, 0, sizeof *e);
+				*e = 0;
 			}
-			if (e->used && e->h1 == h1 && e->h2 == h2) {
-				if (e->refuted)
-					mc->ref_depth = s->k + e->depth;
-				return e->refuted;
+			if ((*e & 1) && (*e & ~(uint64_t)0x3f) == tag) {
+				int refuted = (int)(*e >> 1 & 1);
+				if (refuted)
+					mc->ref_depth = s->k + (int)(*e >> 2 & 0xf);
+				return refuted;
 			}
 		}
 	}
 	int r = s->turn == c->me ? me_play(c, s) : adv_play(c, s, s->turn);
 	if (e && (r || !c->gave_up)) {
-		e->used = 1;
-		e->h1 = h1;
-		e->h2 = h2;
-		e->refuted = (uint8_t)r;
-		e->depth = (uint8_t)(r ? c->ref_depth - s->k : 0);
+		uint64_t depth = r ? (uint64_t)(c->ref_depth - s->k) : 0;
+		*e = tag | (depth & 0xf) << 2 | (uint64_t)(r != 0) << 1 | 1;
 	}
 	return r;
 }
@@ -779,6 +906,7 @@ static int build(const ctx *c, int trump, cs *s)
 {
 	const g304_view *v = c->v;
 	memset(s, 0, sizeof *s);
+	memset(((ctx *)c)->sink, 0, sizeof c->sink);
 	s->trump = (uint8_t)trump;
 	s->open = v->trump_open;
 	s->hand = v->hand;
@@ -815,7 +943,7 @@ static int build(const ctx *c, int trump, cs *s)
 			if (!mask)
 				return 0; /* no card fits: not this trump hypothesis */
 			if (i < cur)
-				s->sink[mask]++;
+				((ctx *)c)->sink[mask]++;
 			else
 				s->pmask[k] = mask;
 		}
@@ -850,7 +978,7 @@ static int build(const ctx *c, int trump, cs *s)
 	memcpy(s->seat, t->seat, sizeof s->seat);
 	memcpy(s->card, t->card, sizeof s->card);
 	s->turn = v->turn;
-	sink_sum((ctx *)c, s);
+	sink_sum((ctx *)c);
 	return feasible(c, s);
 }
 
@@ -1034,6 +1162,8 @@ static void ctx_init(ctx *c, const g304_view *v, const card *order, int n, g304_
 	c->stats = stats;
 	c->memo = NULL;
 	c->memo_set = NULL;
+	c->sink_steps = NULL;
+	c->key_steps = NULL;
 	c->memo_failed = 0;
 	c->limit = 0;
 	c->start = 0;
