@@ -531,16 +531,20 @@ class Run:
         dan = [(t, h) for t, h in dan if h and h["room"] == "#ta" and len(h["hand"]) >= 2]
         if not check(len(dan) >= 2, "no hand lines of dan to plant a leak with"):
             return
-        pairs = [(a, b) for i, a in enumerate(dan) for b in dan[i + 1:]
-                 if b[0] - a[0] > 1.0 and set(b[1]["hand"]) <= set(a[1]["hand"]) and b[1]["hand"]]
-        if not check(pairs, "no two hand lines of dan a second apart in one deal"):
+        # (two hand lines a second apart that follow each other, so of one
+        # deal: a later deal's last cards may be a subset of an earlier
+        # hand, and a card named between two deals is nobody's)
+        held = langlib.Hands()
+        for t, h in dan:
+            held.add(t, h["hand"])
+        pairs = [(a, b) for a, b in zip(dan, dan[1:]) if b[0] - a[0] > 1.0
+                 and set(b[1]["hand"]) <= set(a[1]["hand"]) and b[1]["hand"]]
+        plants = [(c, (a[0] + b[0]) / 2) for a, b in pairs for c in sorted(set(a[1]["hand"]) & set(b[1]["hand"]))
+                  if held.held_around((a[0] + b[0]) / 2, c, 0.3)]
+        if not check(plants, "no two hand lines of dan a second apart in one deal, with a card kept between"):
             return
-        (t, h), (t2, h2) = pairs[0]
-        card = sorted(set(h["hand"]) & set(h2["hand"]))
-        if not check(card, "no card dan kept between two hand lines"):
-            return
+        card, tm = [plants[0][0]], plants[0][1]
         sym = card[0][:-1] + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[card[0][-1]]
-        tm = (t + t2) / 2
         got = self.privacy(plant_private=("ann", lambda hands, priv: (tm, "[#ta] psst " + sym)))
         check(any("private line to ann names %s" % card[0] in x for x in got), "a planted private leak was not caught")
         got = self.privacy(plant_room=lambda hands: (tm, "eve: " + sym))
