@@ -1046,17 +1046,28 @@ static int read_user(mx_crypto *c, const char *user, json_object *listed)
 	return rc;
 }
 
-int mx_crypto_query_done(mx_crypto *c, json_object *reply)
+/* Each user's entry of the object `key` of a keys reply, through each
+ * (which says how many it took in); -1 when the reply has no such object. */
+static int reply_users(mx_crypto *c, json_object *reply, const char *key,
+		       int (*each)(mx_crypto *c, const char *user, json_object *entry))
 {
-	json_object *dk = get_obj(reply, "device_keys");
-	if (!dk)
+	json_object *users = get_obj(reply, key);
+	if (!users)
 		return -1;
 	int n = 0;
-	json_object_object_foreach(dk, user, listed) {
-		if (read_user(c, user, listed) == 0)
-			n++;
-	}
+	json_object_object_foreach(users, user, entry)
+		n += each(c, user, entry);
 	return n;
+}
+
+static int query_user(mx_crypto *c, const char *user, json_object *listed)
+{
+	return read_user(c, user, listed) == 0;
+}
+
+int mx_crypto_query_done(mx_crypto *c, json_object *reply)
+{
+	return reply_users(c, reply, "device_keys", query_user);
 }
 
 int mx_crypto_devices(mx_crypto *c, const char *user, char ids[][256], int max)
@@ -1317,21 +1328,21 @@ static int session_from_claim(mx_crypto *c, const char *user, const char *dev, j
 	return made;
 }
 
-int mx_crypto_claim_done(mx_crypto *c, json_object *reply)
+static int claim_user(mx_crypto *c, const char *user, json_object *devs)
 {
-	json_object *otks = get_obj(reply, "one_time_keys");
-	if (!otks)
-		return -1;
+	if (strlen(user) > MXC_ID_MAX || !json_object_is_type(devs, json_type_object))
+		return 0;
 	int n = 0;
-	json_object_object_foreach(otks, user, devs) {
-		if (strlen(user) > MXC_ID_MAX || !json_object_is_type(devs, json_type_object))
-			continue;
-		json_object_object_foreach(devs, dev, keys) {
-			if (strlen(dev) <= MXC_ID_MAX)
-				n += session_from_claim(c, user, dev, keys);
-		}
+	json_object_object_foreach(devs, dev, keys) {
+		if (strlen(dev) <= MXC_ID_MAX)
+			n += session_from_claim(c, user, dev, keys);
 	}
 	return n;
+}
+
+int mx_crypto_claim_done(mx_crypto *c, json_object *reply)
+{
+	return reply_users(c, reply, "one_time_keys", claim_user);
 }
 
 /* ---- rooms: outbound Megolm sessions ----
