@@ -1814,17 +1814,30 @@ static int in_key(char *key, const char *room, const char *sender_key, const cha
 	return key_of(key, "e2ee.in.", room, sender_key, sid);
 }
 
-/* The plaintext of a Megolm message (caller wipes and frees) and its index, or NULL. */
-static char *group_decrypt(OlmInboundGroupSession *s, const char *cipher, uint32_t *index)
+/* One way to decrypt (a Megolm session, or an Olm session with a message
+ * type): how long the plaintext may be, and the decryption; both destroy
+ * the message they are given. */
+typedef struct decrypter {
+	size_t (*max)(const struct decrypter *d, char *msg, size_t len);
+	size_t (*run)(const struct decrypter *d, char *msg, size_t len, char *plain, size_t max);
+	OlmInboundGroupSession *group;
+	uint32_t *index;      /* group: the message's index */
+	OlmSession *olm;
+	size_t type;          /* olm: the message's type */
+} decrypter;
+
+/* The plaintext of cipher by d (caller wipes and frees), or NULL. Each of
+ * d's calls reads its own copy of cipher. */
+static char *decrypt_by(const decrypter *d, const char *cipher)
 {
-	size_t len = strlen(cipher), max;
+	size_t len = strlen(cipher);
 	char *copy = dup_n(cipher, len), *plain = NULL;
 	if (!copy)
 		return NULL;
-	max = olm_group_decrypt_max_plaintext_length(s, (uint8_t *)copy, len);
+	size_t max = d->max(d, copy, len);
 	if (max != olm_error() && max < MXC_CIPHER_MAX && (plain = malloc(max + 1))) {
 		memcpy(copy, cipher, len);
-		size_t n = olm_group_decrypt(s, (uint8_t *)copy, len, (uint8_t *)plain, max, index);
+		size_t n = d->run(d, copy, len, plain, max);
 		if (n == olm_error()) {
 			free_wiped(plain, max + 1);
 			plain = NULL;
@@ -1833,6 +1846,23 @@ static char *group_decrypt(OlmInboundGroupSession *s, const char *cipher, uint32
 	}
 	free(copy);
 	return plain;
+}
+
+static size_t group_max(const decrypter *d, char *msg, size_t len)
+{
+	return olm_group_decrypt_max_plaintext_length(d->group, (uint8_t *)msg, len);
+}
+
+static size_t group_run(const decrypter *d, char *msg, size_t len, char *plain, size_t max)
+{
+	return olm_group_decrypt(d->group, (uint8_t *)msg, len, (uint8_t *)plain, max, d->index);
+}
+
+/* The plaintext of a Megolm message (caller wipes and frees) and its index, or NULL. */
+static char *group_decrypt(OlmInboundGroupSession *s, const char *cipher, uint32_t *index)
+{
+	decrypter d = { .max = group_max, .run = group_run, .group = s, .index = index };
+	return decrypt_by(&d, cipher);
 }
 
 /* Checks the event id against the indexes seen (and records it): MXC_OK or MXC_REPLAY. */
@@ -1919,25 +1949,21 @@ int mx_crypto_decrypt(mx_crypto *c, const char *room, json_object *event, json_o
 
 /* ---- to-device: Olm messages and room keys ---- */
 
+static size_t olm_max(const decrypter *d, char *msg, size_t len)
+{
+	return olm_decrypt_max_plaintext_length(d->olm, d->type, msg, len);
+}
+
+static size_t olm_run(const decrypter *d, char *msg, size_t len, char *plain, size_t max)
+{
+	return olm_decrypt(d->olm, d->type, msg, len, plain, max);
+}
+
 /* Decrypts with one session: the plaintext (caller wipes and frees), or NULL. */
 static char *olm_try(OlmSession *s, size_t type, const char *body)
 {
-	size_t len = strlen(body);
-	char *copy = dup_n(body, len), *plain = NULL;
-	if (!copy)
-		return NULL;
-	size_t max = olm_decrypt_max_plaintext_length(s, type, copy, len);
-	if (max != olm_error() && max < MXC_CIPHER_MAX && (plain = malloc(max + 1))) {
-		memcpy(copy, body, len);
-		size_t n = olm_decrypt(s, type, copy, len, plain, max);
-		if (n == olm_error()) {
-			free_wiped(plain, max + 1);
-			plain = NULL;
-		} else
-			plain[n] = '\0';
-	}
-	free(copy);
-	return plain;
+	decrypter d = { .max = olm_max, .run = olm_run, .olm = s, .type = type };
+	return decrypt_by(&d, body);
 }
 
 /* Whether a pre-key message was made for session s. */
