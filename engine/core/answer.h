@@ -27,4 +27,19 @@ int play_refuse(play_result *res, int err, int a, int b);
 /* Adds an event (dropped once PLAY_EVENTS_MAX are there). */
 void play_emit(play_result *res, int type, int seat, int value, uint8_t card, int flags);
 
+
+/* What a seat's view of every game begins with (v: the game's view, g: its
+ * state, which name these fields alike): the whole view cleared (views are
+ * compared as bytes), the seat, and the state's phase, dealer, turn and
+ * deal number. */
+#define PLAY_VIEW_HEAD(v, g, seat_) \
+	do { \
+		memset((v), 0, sizeof *(v)); \
+		(v)->seat = (uint8_t)(seat_); \
+		(v)->phase = (g)->phase; \
+		(v)->dealer = (g)->dealer; \
+		(v)->turn = (g)->turn; \
+		(v)->deal_no = (g)->deal_no; \
+	} while (0)
+
 #endif

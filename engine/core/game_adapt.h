@@ -32,6 +32,18 @@ static inline void action_card_set(game_action *a, uint8_t c)
 	}
 }
 
+/* What every game's typed action takes from a game_action alike (x: a
+ * P_action, which names these fields as game_action does): all cleared,
+ * then the type, seat, value and first card. */
+#define ACTION_TO_HEAD(a, x) \
+	do { \
+		memset((x), 0, sizeof *(x)); \
+		(x)->type = (a)->type; \
+		(x)->seat = (a)->seat; \
+		(x)->value = (a)->value; \
+		(x)->card = action_card((a), 0); \
+	} while (0)
+
 /* A game's answer in the common form (one event type serves both). */
 _Static_assert(PLAY_EVENTS_MAX <= GAME_EVENTS_MAX, "a game's events fit a game_result");
 static inline void result_copy(game_result *out, const play_result *in)

@@ -1196,17 +1196,12 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 
 void g304_view_of(const g304 *g, int seat, g304_view *v)
 {
-	memset(v, 0, sizeof *v); /* whole: views are compared as bytes */
-	v->seat = (uint8_t)seat;
+	PLAY_VIEW_HEAD(v, g, seat);
 	v->size = g->rules.size;
-	v->phase = g->phase;
-	v->dealer = g->dealer;
-	v->turn = g->turn;
 	v->tokens[0] = g->tokens[0];
 	v->tokens[1] = g->tokens[1];
 	v->bank = g->bank;
 	v->winner = g->winner;
-	v->deal_no = g->deal_no;
 	v->last = g->last;
 	v->asker = g->asker;
 	v->sitting_out = g->sitting_out;

@@ -41,11 +41,7 @@ INIT_304(game_g904_init, G304_SIZE_904)
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	ACTION_TO_HEAD(a, x);
 	for (int i = 0; i < G304_TRICKS; i++)
 		x->order[i] = CARD_NONE;
 	if (a->type == G304_ACT_CAPS) {

@@ -392,13 +392,8 @@ void rook_legal_of(const rook *g, int seat, rook_legal *out)
 
 void rook_view_of(const rook *g, int seat, rook_view *v)
 {
-	memset(v, 0, sizeof *v);
-	v->seat = (uint8_t)seat;
-	v->phase = g->phase;
-	v->dealer = g->dealer;
-	v->turn = g->turn;
+	PLAY_VIEW_HEAD(v, g, seat);
 	v->winner = g->winner;
-	v->deal_no = g->deal_no;
 	v->discard = ROOK_NONE;
 	v->trump = -1;
 	v->bidder = ROOK_NO_SEAT;

@@ -18,11 +18,7 @@ static int game_rook_init(void *st, int nseats, int dealer, const void *rules)
 
 static void game_action_to_rook(const game_action *a, rook_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	ACTION_TO_HEAD(a, x);
 }
 
 static void game_action_from_rook(const rook_action *x, game_action *out)

@@ -514,13 +514,8 @@ void t304_legal_of(const t304 *g, int seat, t304_legal *out)
 
 void t304_view_of(const t304 *g, int seat, t304_view *v)
 {
-	memset(v, 0, sizeof *v);
-	v->seat = (uint8_t)seat;
+	PLAY_VIEW_HEAD(v, g, seat);
 	v->nseats = g->nseats;
-	v->phase = g->phase;
-	v->dealer = g->dealer;
-	v->turn = g->turn;
-	v->deal_no = g->deal_no;
 	v->trumper = v->bidder = T304_NO_SEAT;
 	v->trump_card = CARD_NONE;
 	v->trump_suit = -1;

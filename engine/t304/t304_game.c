@@ -15,11 +15,7 @@ static int game_t304_init(void *st, int nseats, int dealer, const void *rules)
 
 static void game_action_to_t304(const game_action *a, t304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	ACTION_TO_HEAD(a, x);
 	x->put[0] = x->put[1] = CARD_NONE;
 	if (a->type == T304_ACT_EXCHANGE && a->ncards == 2) {
 		x->put[0] = a->cards[0];
