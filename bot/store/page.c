@@ -942,11 +942,9 @@ int page_render_main(int argc, char **argv)
 	char err[RECORD_ERR_MAX];
 	char *text;
 	size_t len;
-	int st = record_read_file(in, &text, &len, err);
-	if (st != RECORD_READ_OK) {
-		fprintf(stderr, "cardbot render: %s\n", err);
+	int st = record_read_say("render", in, &text, &len);
+	if (st != RECORD_READ_OK)
 		return st == RECORD_READ_TOO_BIG ? 2 : 1;
-	}
 	record *rec = record_parse_game(text, len, err);
 	if (!rec) {
 		free(text);

@@ -266,6 +266,21 @@ out:
 	return NULL;
 }
 
+store *store_open_existing(const char *path, const char *cmd)
+{
+	FILE *probe = fopen(path, "rb");
+	if (!probe) {
+		fprintf(stderr, "cardbot %s: %s: cannot open the database\n", cmd, path);
+		return NULL;
+	}
+	fclose(probe);
+	char err[STORE_ERR_MAX];
+	store *db = store_open(path, err, sizeof err);
+	if (!db)
+		fprintf(stderr, "cardbot %s: %s\n", cmd, err);
+	return db;
+}
+
 void store_close(store *s)
 {
 	if (!s)
