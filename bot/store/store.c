@@ -530,6 +530,21 @@ static void copy_col(sqlite3_stmt *st, int col, char *out, size_t len)
 	snprintf(out, len, "%s", t ? (const char *)t : "");
 }
 
+/* The first column of st's first row into out (len bytes), and st
+ * finalized: 1 found, 0 no row, -1 st NULL (prep failed). */
+static int one_text(sqlite3_stmt *st, char *out, size_t len)
+{
+	if (!st)
+		return -1;
+	int found = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		copy_col(st, 0, out, len);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
 /* ---- adapter state ---- */
 
 int store_state_get(store *s, const char *net, const char *key, char *out, size_t len)
@@ -602,16 +617,8 @@ int store_user_set(store *s, const char *net, const char *user, const store_user
 
 int store_lang_get(store *s, const char *net, const char *user, char *code, size_t len)
 {
-	sqlite3_stmt *st = prep(s, "SELECT lang FROM user_languages WHERE network=?1 AND user=?2", "tt", net, user);
-	if (!st)
-		return -1;
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_col(st, 0, code, len);
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return one_text(prep(s, "SELECT lang FROM user_languages WHERE network=?1 AND user=?2", "tt", net, user), code,
+			len);
 }
 
 int store_lang_set(store *s, const char *net, const char *user, const char *code)
@@ -676,17 +683,9 @@ int store_notify_each(store *s, const char *net, const char *room, void (*fn)(vo
 
 int store_option_get(store *s, const char *net, const char *user, const char *option, char *out, size_t len)
 {
-	sqlite3_stmt *st = prep(s, "SELECT value FROM user_options WHERE network=?1 AND user=?2 AND option=?3", "ttt", net,
-				user, option);
-	if (!st)
-		return -1;
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_col(st, 0, out, len);
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return one_text(prep(s, "SELECT value FROM user_options WHERE network=?1 AND user=?2 AND option=?3", "ttt", net,
+				 user, option),
+			out, len);
 }
 
 int store_option_set(store *s, const char *net, const char *user, const char *option, const char *value)
@@ -1070,17 +1069,9 @@ int store_stats_get(store *s, const char *net, const char *game, const int from[
 
 int store_user_by_name(store *s, const char *net, const char *name, char *user, size_t len)
 {
-	sqlite3_stmt *st = prep(s, "SELECT user FROM deal_results WHERE network=?1 AND name=?2 COLLATE NOCASE AND computer=0"
-				   " ORDER BY match_id DESC LIMIT 1", "tt", net, name);
-	if (!st)
-		return -1;
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_col(st, 0, user, len);
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return one_text(prep(s, "SELECT user FROM deal_results WHERE network=?1 AND name=?2 COLLATE NOCASE AND computer=0"
+			     " ORDER BY match_id DESC LIMIT 1", "tt", net, name),
+			user, len);
 }
 
 int store_top(store *s, const char *net, const char *room, const char *game, store_top_row *out, int n)
