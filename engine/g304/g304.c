@@ -148,12 +148,7 @@ void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
 /* No trick played yet, none won. */
 static void tricks_clear(g304 *g)
 {
-	g->trick_no = 0;
-	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < G304_TRICKS_MAX; t++)
-		g->tricks[t].winner = G304_NO_SEAT;
-	g->won[0] = g->won[1] = 0;
-	g->tricks_won[0] = g->tricks_won[1] = 0;
+	PLAY_TRICKS_CLEAR(g, G304_TRICKS_MAX, G304_NO_SEAT);
 }
 
 /* Deals `each` cards to every seat from deck[base], dealer+1 first. */
@@ -1094,11 +1089,9 @@ static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 
 int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 {
-	play_clear(res);
-	if (a->seat >= g->seats)
-		return play_refuse(res, G304_ERR_BAD_SEAT, a->seat, 0);
-	if (a->type >= G304_ACT_COUNT)
-		return play_refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
+	int err = play_start(res, a->seat, g->seats, a->type, G304_ACT_COUNT, G304_ERR_BAD_SEAT, G304_ERR_BAD_ACTION);
+	if (err)
+		return err;
 	if (g->phase == G304_PHASE_OVER)
 		return play_refuse(res, G304_ERR_MATCH_OVER, g->winner, 0);
 	if (g->phase == G304_PHASE_DEAL)

@@ -114,12 +114,7 @@ int rook_deal(rook *g, const rcard deck[ROOK_CARDS])
 	g->bidder = ROOK_NO_SEAT;
 	g->nbidlog = 0;
 	g->trump = -1;
-	g->trick_no = 0;
-	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < ROOK_TRICKS; t++)
-		g->tricks[t].winner = ROOK_NO_SEAT;
-	g->won[0] = g->won[1] = 0;
-	g->tricks_won[0] = g->tricks_won[1] = 0;
+	PLAY_TRICKS_CLEAR(g, ROOK_TRICKS, ROOK_NO_SEAT);
 	return ROOK_ERR_OK;
 }
 
@@ -297,11 +292,9 @@ static void finish_trick(rook *g, rook_result *res)
 
 int rook_apply(rook *g, const rook_action *a, rook_result *res)
 {
-	play_clear(res);
-	if (a->seat >= ROOK_SEATS)
-		return play_refuse(res, ROOK_ERR_BAD_SEAT, a->seat, 0);
-	if (a->type >= ROOK_ACT_COUNT)
-		return play_refuse(res, ROOK_ERR_BAD_ACTION, a->type, 0);
+	int err = play_start(res, a->seat, ROOK_SEATS, a->type, ROOK_ACT_COUNT, ROOK_ERR_BAD_SEAT, ROOK_ERR_BAD_ACTION);
+	if (err)
+		return err;
 	switch (g->phase) {
 	case ROOK_PHASE_OVER:
 		return play_refuse(res, ROOK_ERR_MATCH_OVER, 0, 0);

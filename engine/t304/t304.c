@@ -419,11 +419,9 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 
 int t304_apply(t304 *g, const t304_action *a, t304_result *res)
 {
-	play_clear(res);
-	if (a->seat >= g->nseats)
-		return play_refuse(res, T304_ERR_BAD_SEAT, a->seat, 0);
-	if (a->type >= T304_ACT_COUNT)
-		return play_refuse(res, T304_ERR_BAD_ACTION, a->type, 0);
+	int err = play_start(res, a->seat, g->nseats, a->type, T304_ACT_COUNT, T304_ERR_BAD_SEAT, T304_ERR_BAD_ACTION);
+	if (err)
+		return err;
 	switch (g->phase) {
 	case T304_PHASE_DEAL:
 		return play_refuse(res, T304_ERR_NO_DEAL, 0, 0);
