@@ -114,39 +114,37 @@ static int pragma_int(store *s, const char *sql, int *out)
 static void open_advice(store *s, int rc, char *err, size_t errlen)
 {
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+	const char *what = "cannot use the database", *todo = ".";
 	switch (rc & 0xff) {
 	case SQLITE_NOTADB:
 	case SQLITE_CORRUPT:
-		snprintf(err, errlen,
-			 "%s: the database is damaged or is not a database (%s). Stop the bot, move the file "
-			 "aside (with its -wal and -shm files) and start again for a new one, or restore a backup.",
-			 s->path, msg);
+		what = "the database is damaged or is not a database";
+		todo = ". Stop the bot, move the file aside (with its -wal and -shm files) and start again for a new one, "
+		       "or restore a backup.";
 		break;
 	case SQLITE_READONLY:
-		snprintf(err, errlen,
-			 "%s: the database is read-only (%s). Give the user running cardbot write permission on "
-			 "the file and its directory, or set bot.data_dir to a writable place.", s->path, msg);
+		what = "the database is read-only";
+		todo = ". Give the user running cardbot write permission on the file and its directory, or set "
+		       "bot.data_dir to a writable place.";
 		break;
 	case SQLITE_CANTOPEN:
 	case SQLITE_PERM:
 	case SQLITE_AUTH:
-		snprintf(err, errlen,
-			 "%s: cannot open the database (%s). Check that the directory exists and that the user "
-			 "running cardbot may read and write there (bot.data_dir).", s->path, msg);
+		what = "cannot open the database";
+		todo = ". Check that the directory exists and that the user running cardbot may read and write there "
+		       "(bot.data_dir).";
 		break;
 	case SQLITE_FULL:
-		snprintf(err, errlen, "%s: the disk is full (%s). Free some space and start again.", s->path, msg);
+		what = "the disk is full";
+		todo = ". Free some space and start again.";
 		break;
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		snprintf(err, errlen,
-			 "%s: the database is locked (%s): is another cardbot running on the same data_dir?",
-			 s->path, msg);
-		break;
-	default:
-		snprintf(err, errlen, "%s: cannot use the database (%s).", s->path, msg);
+		what = "the database is locked";
+		todo = ": is another cardbot running on the same data_dir?";
 		break;
 	}
+	snprintf(err, errlen, "%s: %s (%s)%s", s->path, what, msg, todo);
 }
 
 store *store_open(const char *path, char *err, size_t errlen)
