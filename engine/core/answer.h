@@ -60,4 +60,13 @@ void play_emit(play_result *res, int type, int seat, int value, uint8_t card, in
 		(g)->tricks_won[0] = (g)->tricks_won[1] = 0; \
 	} while (0)
 
+/* Puts card c of seat in trick t (a game's trick with seat[], card[] and
+ * n): the next place, then one more card in the trick. */
+#define PLAY_TRICK_ADD(t, seat_, c_) \
+	do { \
+		(t)->seat[(t)->n] = (uint8_t)(seat_); \
+		(t)->card[(t)->n] = (c_); \
+		(t)->n++; \
+	} while (0)
+
 #endif

@@ -1048,11 +1048,9 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 			g->trump_public = 1; /* the trumper's last card, played to a trump lead */
 	} else
 		g->hand[seat] &= ~bit_of(c);
-	t->seat[t->n] = (uint8_t)seat;
-	t->card[t->n] = c;
 	if (down)
 		t->down |= (uint8_t)(1u << t->n);
-	t->n++;
+	PLAY_TRICK_ADD(t, seat, c);
 	play_emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down | from_table << 1);
 	if (t->n == trick_size(g))
 		finish_trick(g, res);

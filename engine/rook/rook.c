@@ -341,9 +341,7 @@ int rook_apply(rook *g, const rook_action *a, rook_result *res)
 		if (!(legal_cards(g, a->seat) & rook_bit(c)))
 			return play_refuse(res, ROOK_ERR_FOLLOW_SUIT, suit_of(g, t->card[0]), 0);
 		g->hand[a->seat] &= ~rook_bit(c);
-		t->seat[t->n] = a->seat;
-		t->card[t->n] = c;
-		t->n++;
+		PLAY_TRICK_ADD(t, a->seat, c);
 		play_emit(res, ROOK_EV_PLAYED, a->seat, 0, c, 0);
 		if (t->n == ROOK_SEATS)
 			finish_trick(g, res);

@@ -403,11 +403,9 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 		g->voids[seat] |= (uint8_t)(1u << g->trump_suit);
 	g->played[seat] |= card_bit(c);
 	g->hand[seat] &= ~card_bit(c);
-	t->seat[t->n] = (uint8_t)seat;
-	t->card[t->n] = c;
 	if (cut)
 		t->cut |= (uint8_t)(1u << t->n);
-	t->n++;
+	PLAY_TRICK_ADD(t, seat, c);
 	g->must_cut = T304_NO_SEAT;
 	play_emit(res, T304_EV_PLAYED, seat, 0, c, cut);
 	if (t->n == g->nseats)
