@@ -97,24 +97,20 @@ all: $(CARDBOT)
 help:
 	@sed -n '2,/^$$/p' Makefile | sed 's/^# \{0,1\}//'
 
-$(BUILD)/engine/%.o: engine/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ENGINE_CFLAGS) -c $< -o $@
-
-$(BUILD)/bot/%.o: bot/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(BOT_CFLAGS) -c $< -o $@
-
-# Adapters see lib/ (the loop, the log, text helpers) but nothing of bot/ or
-# the engine: they know no card games and cannot reach a table.
-$(BUILD)/adapters/%.o: adapters/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(ADAPTER_CFLAGS) -c $< -o $@
-
-# lib/ is the shared services below both sides; it sees only itself.
-$(BUILD)/lib/%.o: lib/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(LIB_CFLAGS) -c $< -o $@
+# One compile rule per layer, each with its own include paths: the engine
+# (ENGINE_CFLAGS), the host (BOT_CFLAGS); adapters see lib/ (the loop, the
+# log, text helpers) but nothing of bot/ or the engine: they know no card
+# games and cannot reach a table (ADAPTER_CFLAGS); lib/ is the shared
+# services below both sides and sees only itself (LIB_CFLAGS).
+define layer_rule
+$$(BUILD)/$(1)/%.o: $(1)/%.c
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$($(2)_CFLAGS) -c $$< -o $$@
+endef
+$(eval $(call layer_rule,engine,ENGINE))
+$(eval $(call layer_rule,bot,BOT))
+$(eval $(call layer_rule,adapters,ADAPTER))
+$(eval $(call layer_rule,lib,LIB))
 
 # The generator runs on the build machine: no sanitizer, no fuzzer flags.
 $(BUILD)/gen/embed: web/embed.c

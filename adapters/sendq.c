@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "sendq.h"
+#include "grow.h"
 
 typedef struct sq_line {
 	struct sq_line *next;
@@ -163,14 +164,10 @@ static long flow_get(sendq *q, const char *name, int room, int64_t now)
 		}
 	}
 	if (slot < 0 && q->nflows < SENDQ_FLOWS_MAX) {
-		if (q->nflows == q->capflows) {
-			size_t cap = q->capflows ? q->capflows * 2 : 16;
-			sq_flow *v = realloc(q->flows, cap * sizeof *v);
-			if (!v)
-				return -1;
-			q->flows = v;
-			q->capflows = cap;
-		}
+		sq_flow *v = grow_room(q->flows, sizeof *v, q->nflows, &q->capflows, 16);
+		if (!v)
+			return -1;
+		q->flows = v;
 		slot = (long)q->nflows++;
 		memset(&q->flows[slot], 0, sizeof q->flows[slot]);
 	}

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "loop.h"
+#include "grow.h"
 
 #define LOOP_SOURCES_MAX 64   /* adapters and helpers: a handful per network */
 #define LOOP_SIGNALS_MAX 8
@@ -113,14 +114,10 @@ void loop_remove_source(loop *l, int id)
 
 uint64_t loop_timer(loop *l, long ms, loop_timer_fn fn, void *ctx)
 {
-	if (l->ntimers == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		timer *t = realloc(l->timers, cap * sizeof *t);
-		if (!t)
-			return 0;
-		l->timers = t;
-		l->cap = cap;
-	}
+	timer *grown = grow_room(l->timers, sizeof *grown, l->ntimers, &l->cap, 16);
+	if (!grown)
+		return 0;
+	l->timers = grown;
 	timer *t = &l->timers[l->ntimers++];
 	t->id = l->next_id++;
 	t->due = loop_time(l) + (ms < 0 ? 0 : ms);

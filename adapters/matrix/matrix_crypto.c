@@ -1046,17 +1046,28 @@ static int read_user(mx_crypto *c, const char *user, json_object *listed)
 	return rc;
 }
 
-int mx_crypto_query_done(mx_crypto *c, json_object *reply)
+/* Each user's entry of the object `key` of a keys reply, through each
+ * (which says how many it took in); -1 when the reply has no such object. */
+static int reply_users(mx_crypto *c, json_object *reply, const char *key,
+		       int (*each)(mx_crypto *c, const char *user, json_object *entry))
 {
-	json_object *dk = get_obj(reply, "device_keys");
-	if (!dk)
+	json_object *users = get_obj(reply, key);
+	if (!users)
 		return -1;
 	int n = 0;
-	json_object_object_foreach(dk, user, listed) {
-		if (read_user(c, user, listed) == 0)
-			n++;
-	}
+	json_object_object_foreach(users, user, entry)
+		n += each(c, user, entry);
 	return n;
+}
+
+static int query_user(mx_crypto *c, const char *user, json_object *listed)
+{
+	return read_user(c, user, listed) == 0;
+}
+
+int mx_crypto_query_done(mx_crypto *c, json_object *reply)
+{
+	return reply_users(c, reply, "device_keys", query_user);
 }
 
 int mx_crypto_devices(mx_crypto *c, const char *user, char ids[][256], int max)
@@ -1317,21 +1328,21 @@ static int session_from_claim(mx_crypto *c, const char *user, const char *dev, j
 	return made;
 }
 
-int mx_crypto_claim_done(mx_crypto *c, json_object *reply)
+static int claim_user(mx_crypto *c, const char *user, json_object *devs)
 {
-	json_object *otks = get_obj(reply, "one_time_keys");
-	if (!otks)
-		return -1;
+	if (strlen(user) > MXC_ID_MAX || !json_object_is_type(devs, json_type_object))
+		return 0;
 	int n = 0;
-	json_object_object_foreach(otks, user, devs) {
-		if (strlen(user) > MXC_ID_MAX || !json_object_is_type(devs, json_type_object))
-			continue;
-		json_object_object_foreach(devs, dev, keys) {
-			if (strlen(dev) <= MXC_ID_MAX)
-				n += session_from_claim(c, user, dev, keys);
-		}
+	json_object_object_foreach(devs, dev, keys) {
+		if (strlen(dev) <= MXC_ID_MAX)
+			n += session_from_claim(c, user, dev, keys);
 	}
 	return n;
+}
+
+int mx_crypto_claim_done(mx_crypto *c, json_object *reply)
+{
+	return reply_users(c, reply, "one_time_keys", claim_user);
 }
 
 /* ---- rooms: outbound Megolm sessions ----
@@ -1803,17 +1814,30 @@ static int in_key(char *key, const char *room, const char *sender_key, const cha
 	return key_of(key, "e2ee.in.", room, sender_key, sid);
 }
 
-/* The plaintext of a Megolm message (caller wipes and frees) and its index, or NULL. */
-static char *group_decrypt(OlmInboundGroupSession *s, const char *cipher, uint32_t *index)
+/* One way to decrypt (a Megolm session, or an Olm session with a message
+ * type): how long the plaintext may be, and the decryption; both destroy
+ * the message they are given. */
+typedef struct decrypter {
+	size_t (*max)(const struct decrypter *d, char *msg, size_t len);
+	size_t (*run)(const struct decrypter *d, char *msg, size_t len, char *plain, size_t max);
+	OlmInboundGroupSession *group;
+	uint32_t *index;      /* group: the message's index */
+	OlmSession *olm;
+	size_t type;          /* olm: the message's type */
+} decrypter;
+
+/* The plaintext of cipher by d (caller wipes and frees), or NULL. Each of
+ * d's calls reads its own copy of cipher. */
+static char *decrypt_by(const decrypter *d, const char *cipher)
 {
-	size_t len = strlen(cipher), max;
+	size_t len = strlen(cipher);
 	char *copy = dup_n(cipher, len), *plain = NULL;
 	if (!copy)
 		return NULL;
-	max = olm_group_decrypt_max_plaintext_length(s, (uint8_t *)copy, len);
+	size_t max = d->max(d, copy, len);
 	if (max != olm_error() && max < MXC_CIPHER_MAX && (plain = malloc(max + 1))) {
 		memcpy(copy, cipher, len);
-		size_t n = olm_group_decrypt(s, (uint8_t *)copy, len, (uint8_t *)plain, max, index);
+		size_t n = d->run(d, copy, len, plain, max);
 		if (n == olm_error()) {
 			free_wiped(plain, max + 1);
 			plain = NULL;
@@ -1822,6 +1846,23 @@ static char *group_decrypt(OlmInboundGroupSession *s, const char *cipher, uint32
 	}
 	free(copy);
 	return plain;
+}
+
+static size_t group_max(const decrypter *d, char *msg, size_t len)
+{
+	return olm_group_decrypt_max_plaintext_length(d->group, (uint8_t *)msg, len);
+}
+
+static size_t group_run(const decrypter *d, char *msg, size_t len, char *plain, size_t max)
+{
+	return olm_group_decrypt(d->group, (uint8_t *)msg, len, (uint8_t *)plain, max, d->index);
+}
+
+/* The plaintext of a Megolm message (caller wipes and frees) and its index, or NULL. */
+static char *group_decrypt(OlmInboundGroupSession *s, const char *cipher, uint32_t *index)
+{
+	decrypter d = { .max = group_max, .run = group_run, .group = s, .index = index };
+	return decrypt_by(&d, cipher);
 }
 
 /* Checks the event id against the indexes seen (and records it): MXC_OK or MXC_REPLAY. */
@@ -1908,25 +1949,21 @@ int mx_crypto_decrypt(mx_crypto *c, const char *room, json_object *event, json_o
 
 /* ---- to-device: Olm messages and room keys ---- */
 
+static size_t olm_max(const decrypter *d, char *msg, size_t len)
+{
+	return olm_decrypt_max_plaintext_length(d->olm, d->type, msg, len);
+}
+
+static size_t olm_run(const decrypter *d, char *msg, size_t len, char *plain, size_t max)
+{
+	return olm_decrypt(d->olm, d->type, msg, len, plain, max);
+}
+
 /* Decrypts with one session: the plaintext (caller wipes and frees), or NULL. */
 static char *olm_try(OlmSession *s, size_t type, const char *body)
 {
-	size_t len = strlen(body);
-	char *copy = dup_n(body, len), *plain = NULL;
-	if (!copy)
-		return NULL;
-	size_t max = olm_decrypt_max_plaintext_length(s, type, copy, len);
-	if (max != olm_error() && max < MXC_CIPHER_MAX && (plain = malloc(max + 1))) {
-		memcpy(copy, body, len);
-		size_t n = olm_decrypt(s, type, copy, len, plain, max);
-		if (n == olm_error()) {
-			free_wiped(plain, max + 1);
-			plain = NULL;
-		} else
-			plain[n] = '\0';
-	}
-	free(copy);
-	return plain;
+	decrypter d = { .max = olm_max, .run = olm_run, .olm = s, .type = type };
+	return decrypt_by(&d, body);
 }
 
 /* Whether a pre-key message was made for session s. */

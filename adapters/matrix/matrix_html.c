@@ -39,22 +39,26 @@ static const char *const mirc_colours[16] = {
 	"#ffff00", "#00fc00", "#009393", "#00ffff", "#0000fc", "#ff00ff", "#7f7f7f", "#d2d2d2",
 };
 
+/* mIRC's style codes (bold, italic, underline) and their tags, outermost first. */
+#define STYLES 3
+static const struct {
+	unsigned char code;
+	const char *open, *close;
+} styles[STYLES] = { { 0x02, "<b>", "</b>" }, { 0x1d, "<i>", "</i>" }, { 0x1f, "<u>", "</u>" } };
+
 struct fmt_state {
-	int colour; /* -1 none */
-	int bold, italic, underline;
-	int open;   /* tags currently written */
+	int colour;      /* -1 none */
+	int on[STYLES];  /* styles[i] is on */
+	int open;        /* tags currently written */
 };
 
 static void fmt_close(strbuf *h, struct fmt_state *st)
 {
 	if (!st->open)
 		return;
-	if (st->underline)
-		mx_ob_str(h, "</u>");
-	if (st->italic)
-		mx_ob_str(h, "</i>");
-	if (st->bold)
-		mx_ob_str(h, "</b>");
+	for (int i = STYLES - 1; i >= 0; i--)
+		if (st->on[i])
+			mx_ob_str(h, styles[i].close);
 	if (st->colour >= 0)
 		mx_ob_str(h, "</font>");
 	st->open = 0;
@@ -70,19 +74,16 @@ static void fmt_open(strbuf *h, struct fmt_state *st)
 			 mirc_colours[st->colour]);
 		mx_ob_str(h, tag);
 	}
-	if (st->bold)
-		mx_ob_str(h, "<b>");
-	if (st->italic)
-		mx_ob_str(h, "<i>");
-	if (st->underline)
-		mx_ob_str(h, "<u>");
+	for (int i = 0; i < STYLES; i++)
+		if (st->on[i])
+			mx_ob_str(h, styles[i].open);
 	st->open = 1;
 }
 
 /* Renders n bytes of text; html gets room for its closing tags kept back. */
 void mx_render_into(const char *text, size_t n, strbuf *body, strbuf *html)
 {
-	struct fmt_state st = { -1, 0, 0, 0, 0 };
+	struct fmt_state st = { -1, { 0 }, 0 };
 	size_t hcap = html->cap;
 	html->cap = hcap > 40 ? hcap - 40 : 0; /* room for the closing tags */
 	const unsigned char *s = (const unsigned char *)text;
@@ -108,14 +109,14 @@ void mx_render_into(const char *text, size_t n, strbuf *body, strbuf *html)
 		}
 		if (c == 0x02 || c == 0x1d || c == 0x1f || c == 0x0f) {
 			fmt_close(html, &st);
-			if (c == 0x02)
-				st.bold = !st.bold;
-			else if (c == 0x1d)
-				st.italic = !st.italic;
-			else if (c == 0x1f)
-				st.underline = !st.underline;
-			else
-				st.colour = -1, st.bold = st.italic = st.underline = 0;
+			for (int k = 0; k < STYLES; k++) {
+				if (c == 0x0f)
+					st.on[k] = 0;
+				else if (c == styles[k].code)
+					st.on[k] = !st.on[k];
+			}
+			if (c == 0x0f)
+				st.colour = -1;
 			i++;
 			continue;
 		}

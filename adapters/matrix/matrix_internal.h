@@ -153,7 +153,8 @@ typedef struct mx_room {
 	void (*retry_fn)(void *);       /* what retry_timer calls (send_retry_fire or create_dm_retry) */
 	uint64_t ask_timer;            /* asking the player to accept the direct room */
 	mx_member *members;
-	int nmembers, capmembers;
+	int nmembers;
+	size_t capmembers;
 } mx_room;
 
 struct matrix {

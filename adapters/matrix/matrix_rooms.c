@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "matrix_internal.h"
+#include "grow.h"
 
 /* ---- rooms ---- */
 
@@ -90,14 +91,10 @@ void mx_member_set(mx_room *r, const char *user, const char *name)
 	if (!mb) {
 		if (r->nmembers >= MX_MEMBERS_MAX)
 			return;
-		if (r->nmembers == r->capmembers) {
-			int cap = r->capmembers ? r->capmembers * 2 : 8;
-			mx_member *n = realloc(r->members, (size_t)cap * sizeof *n);
-			if (!n)
-				return;
-			r->members = n;
-			r->capmembers = cap;
-		}
+		mx_member *n = grow_room(r->members, sizeof *n, (size_t)r->nmembers, &r->capmembers, 8);
+		if (!n)
+			return;
+		r->members = n;
 		mb = &r->members[r->nmembers++];
 		snprintf(mb->user, sizeof mb->user, "%s", user);
 	}

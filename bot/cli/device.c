@@ -116,18 +116,9 @@ int device_main(int argc, char **argv)
 		fputs(device_help, stderr);
 		return 64;
 	}
-	FILE *probe = fopen(argv[1], "rb");
-	if (!probe) {
-		fprintf(stderr, "cardbot device: %s: cannot open the database\n", argv[1]);
+	store *db = store_open_existing(argv[1], "device");
+	if (!db)
 		return 1;
-	}
-	fclose(probe);
-	char err[STORE_ERR_MAX];
-	store *db = store_open(argv[1], err, sizeof err);
-	if (!db) {
-		fprintf(stderr, "cardbot device: %s\n", err);
-		return 1;
-	}
 	if (argc == 4) {
 		struct answer a = { .txn = argv[3] };
 		int n = store_state_each(db, "e2ee.sas.waiting", find_waiting, &a);

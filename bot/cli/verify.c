@@ -66,10 +66,8 @@ int verify_main(int argc, char **argv)
 	char err[RECORD_ERR_MAX];
 	char *text;
 	size_t len;
-	if (record_read_file(argv[1], &text, &len, err) != RECORD_READ_OK) {
-		fprintf(stderr, "cardbot verify: %s\n", err);
+	if (record_read_say("verify", argv[1], &text, &len) != RECORD_READ_OK)
 		return 1;
-	}
 	record *r = record_parse_game(text, len, err);
 	if (!r) {
 		fprintf(stderr, "cardbot verify: %s: %s\n", argv[1], err);
@@ -146,18 +144,9 @@ static int export_html(const char *dbpath, const char *match, const char *out)
 		fprintf(stderr, "cardbot export: MATCH must be a match number\n");
 		return 2;
 	}
-	FILE *probe = fopen(dbpath, "rb");
-	if (!probe) {
-		fprintf(stderr, "cardbot export: %s: cannot open the database\n", dbpath);
+	store *db = store_open_existing(dbpath, "export");
+	if (!db)
 		return 1;
-	}
-	fclose(probe);
-	char err[STORE_ERR_MAX];
-	store *db = store_open(dbpath, err, sizeof err);
-	if (!db) {
-		fprintf(stderr, "cardbot export: %s\n", err);
-		return 1;
-	}
 	store_match_info m;
 	int found = store_match_info_get(db, id, &m);
 	if (found != 1 || !m.ended) {
@@ -223,18 +212,9 @@ int export_main(int argc, char **argv)
 	int rc = words_check(argc, argv, 2, 3, export_help);
 	if (rc >= 0)
 		return rc;
-	FILE *probe = fopen(argv[1], "rb");
-	if (!probe) {
-		fprintf(stderr, "cardbot export: %s: cannot open the database\n", argv[1]);
+	store *db = store_open_existing(argv[1], "export");
+	if (!db)
 		return 1;
-	}
-	fclose(probe);
-	char err[STORE_ERR_MAX];
-	store *db = store_open(argv[1], err, sizeof err);
-	if (!db) {
-		fprintf(stderr, "cardbot export: %s\n", err);
-		return 1;
-	}
 	rc = 0;
 	if (argc == 3) {
 		char *end;

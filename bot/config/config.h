@@ -141,7 +141,8 @@ typedef struct config_message {
  * (config_errors e = {0};) and release it with config_errors_free. */
 typedef struct config_errors {
 	config_message *items;         /* owned; n of them (at most CONFIG_MESSAGES_MAX) */
-	int n, cap;
+	int n;
+	size_t cap;
 	int nerrors, nwarnings;        /* all found, kept or not */
 	int unreadable;                /* the file itself could not be read (EX_NOINPUT) */
 } config_errors;

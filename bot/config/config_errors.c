@@ -5,6 +5,7 @@
 
 #include "config.h"
 #include "schema.h"
+#include "grow.h"
 
 void config_errors_free(config_errors *e)
 {
@@ -26,14 +27,10 @@ void config_errors_add(config_errors *e, int warning, const char *file, int line
 		e->nerrors++;
 	if (e->n >= CONFIG_MESSAGES_MAX)
 		return;
-	if (e->n == e->cap) {
-		int cap = e->cap ? e->cap * 2 : 16;
-		config_message *items = realloc(e->items, (size_t)cap * sizeof *items);
-		if (!items)
-			return; /* counted, not kept: the count still fails the load */
-		e->items = items;
-		e->cap = cap;
-	}
+	config_message *items = grow_room(e->items, sizeof *items, (size_t)e->n, &e->cap, 16);
+	if (!items)
+		return; /* counted, not kept: the count still fails the load */
+	e->items = items;
 	config_message *m = &e->items[e->n];
 	m->warning = warning;
 	m->line = line;

@@ -44,23 +44,22 @@ static uint64_t fbit(card c) { return (uint64_t)1 << c; }
 typedef struct size_words {
 	int state_bid2, match_starts, dealt_rest, bid2_won, rules, state_bid1, state_bid1_high;
 } size_words;
+/* A size's row: its second round's number (the state and the won bid
+ * share it), its match, dealt-rest and rules words, and its first round's
+ * number (the state and its "high" line share it). */
+#define SIZE_WORDS(N2, STARTS, REST, RULES, N1) \
+	{ T_STATE_BID##N2, STARTS, REST, T_BID##N2##_WON, RULES, T_STATE_BID##N1, T_STATE_BID##N1##_HIGH }
 static const size_words size_words_of[G304_SIZE_COUNT] = {
-	[G304_SIZE_FOUR] = { T_STATE_BID8, T_MATCH_STARTS, T_DEALT_REST, T_BID8_WON, T_RULES, T_STATE_BID4,
-			     T_STATE_BID4_HIGH },
-	[G304_SIZE_SIX] = { T_STATE_BID6, T_MATCH_STARTS6, T_DEALT_REST6, T_BID6_WON, T_RULES6, T_STATE_BID4,
-			    T_STATE_BID4_HIGH },
+	[G304_SIZE_FOUR] = SIZE_WORDS(8, T_MATCH_STARTS, T_DEALT_REST, T_RULES, 4),
+	[G304_SIZE_SIX] = SIZE_WORDS(6, T_MATCH_STARTS6, T_DEALT_REST6, T_RULES6, 4),
 	/* Eight players bid on three cards and have no second round
 	 * (state_bid2, bid2_won unused). */
-	[G304_SIZE_EIGHT] = { T_STATE_BID8, T_MATCH_STARTS8, T_DEALT_REST8, T_BID8_WON, T_RULES8, T_STATE_BID3,
-			      T_STATE_BID3_HIGH },
+	[G304_SIZE_EIGHT] = SIZE_WORDS(8, T_MATCH_STARTS8, T_DEALT_REST8, T_RULES8, 3),
 	/* The 24-card six-player game: as eight players deal and bid. */
-	[G304_SIZE_SIX24] = { T_STATE_BID8, T_MATCH_STARTS6S, T_DEALT_REST8, T_BID8_WON, T_RULES6S, T_STATE_BID3,
-			      T_STATE_BID3_HIGH },
+	[G304_SIZE_SIX24] = SIZE_WORDS(8, T_MATCH_STARTS6S, T_DEALT_REST8, T_RULES6S, 3),
 	/* 504 deals and bids as six players do; 904 has a five-card second round. */
-	[G304_SIZE_504] = { T_STATE_BID6, T_MATCH_STARTS504, T_DEALT_REST6, T_BID6_WON, T_RULES504, T_STATE_BID4,
-			    T_STATE_BID4_HIGH },
-	[G304_SIZE_904] = { T_STATE_BID5, T_MATCH_STARTS904, T_DEALT_REST5, T_BID5_WON, T_RULES904, T_STATE_BID4,
-			    T_STATE_BID4_HIGH },
+	[G304_SIZE_504] = SIZE_WORDS(6, T_MATCH_STARTS504, T_DEALT_REST6, T_RULES504, 4),
+	[G304_SIZE_904] = SIZE_WORDS(5, T_MATCH_STARTS904, T_DEALT_REST5, T_RULES904, 4),
 };
 /* By the table's game, not its match: before the first deal there is none,
  * and after `!new 304 6` the last match is still the four-player one. */

@@ -252,6 +252,31 @@ static void add_state(page_walk *w, const game *g, json_object *o)
 		json_object_put(views[s]);
 }
 
+/* The words after the player's name of the actions that need no more
+ * (an action's word as the games name it). */
+static const struct {
+	const char *act, *words;
+} plain_acts[] = {
+	{ "pass", "passes" },
+	{ "trump", "lays the trump card face down" },
+	{ "discard", "takes the nest card and discards a card face down" },
+	{ "exchange", "puts two cards down and takes the centre" },
+	{ "keep", "keeps the hand (no exchange)" },
+	{ "reveal", "asks for the trump to be revealed" },
+	{ "redeal", "throws the hand in" },
+	{ "partner", "asks partner to bid" },
+	{ "open", "opens the game" },
+	{ "spoilt", "calls spoilt trumps" },
+};
+
+static const char *plain_words(const char *act)
+{
+	for (size_t i = 0; i < sizeof plain_acts / sizeof plain_acts[0]; i++)
+		if (!strcmp(plain_acts[i].act, act))
+			return plain_acts[i].words;
+	return NULL;
+}
+
 /* The state after the action that ended a deal, added to o. The engine's
  * views have moved on to the next deal by then, so this is the previous
  * step's state with the action's own mark on it: the card out of the hand
@@ -340,8 +365,6 @@ static void action_words(const record *rec, const game_action *a, int down, char
 			snprintf(buf, len, "%s bids %s", who, page_pr(def)->page_bid_word);
 		else
 			snprintf(buf, len, "%s bids %u", who, a->value);
-	} else if (!strcmp(act, "pass")) {
-		snprintf(buf, len, "%s passes", who);
 	} else if (!strcmp(act, "play")) {
 		if (down)
 			snprintf(buf, len, "%s plays a card face down", who);
@@ -353,24 +376,6 @@ static void action_words(const record *rec, const game_action *a, int down, char
 		while (trumps[n])
 			n++;
 		snprintf(buf, len, "%s names %s trumps", who, a->value < n ? trumps[a->value] : "?");
-	} else if (!strcmp(act, "trump")) {
-		snprintf(buf, len, "%s lays the trump card face down", who);
-	} else if (!strcmp(act, "discard")) {
-		snprintf(buf, len, "%s takes the nest card and discards a card face down", who);
-	} else if (!strcmp(act, "exchange")) {
-		snprintf(buf, len, "%s puts two cards down and takes the centre", who);
-	} else if (!strcmp(act, "keep")) {
-		snprintf(buf, len, "%s keeps the hand (no exchange)", who);
-	} else if (!strcmp(act, "reveal")) {
-		snprintf(buf, len, "%s asks for the trump to be revealed", who);
-	} else if (!strcmp(act, "redeal")) {
-		snprintf(buf, len, "%s throws the hand in", who);
-	} else if (!strcmp(act, "partner")) {
-		snprintf(buf, len, "%s asks partner to bid", who);
-	} else if (!strcmp(act, "open")) {
-		snprintf(buf, len, "%s opens the game", who);
-	} else if (!strcmp(act, "spoilt")) {
-		snprintf(buf, len, "%s calls spoilt trumps", who);
 	} else if (!strcmp(act, "caps")) {
 		size_t o = (size_t)snprintf(buf, len, "%s calls caps:", who);
 		for (int i = 0; i < a->ncards && o < len; i++) {
@@ -379,7 +384,11 @@ static void action_words(const record *rec, const game_action *a, int down, char
 			o += (size_t)snprintf(buf + o, len - o, " %s", c);
 		}
 	} else {
-		snprintf(buf, len, "%s: %s", who, act);
+		const char *words = plain_words(act);
+		if (words)
+			snprintf(buf, len, "%s %s", who, words);
+		else
+			snprintf(buf, len, "%s: %s", who, act);
 	}
 }
 
@@ -942,11 +951,9 @@ int page_render_main(int argc, char **argv)
 	char err[RECORD_ERR_MAX];
 	char *text;
 	size_t len;
-	int st = record_read_file(in, &text, &len, err);
-	if (st != RECORD_READ_OK) {
-		fprintf(stderr, "cardbot render: %s\n", err);
+	int st = record_read_say("render", in, &text, &len);
+	if (st != RECORD_READ_OK)
 		return st == RECORD_READ_TOO_BIG ? 2 : 1;
-	}
 	record *rec = record_parse_game(text, len, err);
 	if (!rec) {
 		free(text);

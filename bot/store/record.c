@@ -757,3 +757,12 @@ int record_read_file(const char *path, char **text, size_t *len, char err[RECORD
 	*len = n;
 	return RECORD_READ_OK;
 }
+
+int record_read_say(const char *cmd, const char *path, char **text, size_t *len)
+{
+	char err[RECORD_ERR_MAX];
+	int st = record_read_file(path, text, len, err);
+	if (st != RECORD_READ_OK)
+		fprintf(stderr, "cardbot %s: %s\n", cmd, err);
+	return st;
+}

@@ -63,6 +63,9 @@ enum record_read_status {
  * malloc'd buffer the caller frees (NUL-terminated, *len bytes before it);
  * otherwise err holds a one-line reason naming the file. */
 int record_read_file(const char *path, char **text, size_t *len, char err[RECORD_ERR_MAX]);
+/* record_read_file for the command-line tool `cardbot CMD`, which says why
+ * it failed on stderr ("cardbot CMD: ..."); returns its RECORD_READ_ status. */
+int record_read_say(const char *cmd, const char *path, char **text, size_t *len);
 
 /* A new match of the record's game, seats, first dealer and options, before
  * any deal (game_new's result and *err). */

@@ -464,11 +464,9 @@ int replay_main(int argc, char **argv)
 	char err[RECORD_ERR_MAX];
 	char *text;
 	size_t len;
-	int st = record_read_file(path, &text, &len, err);
-	if (st != RECORD_READ_OK) {
-		fprintf(stderr, "cardbot replay: %s\n", err);
+	int st = record_read_say("replay", path, &text, &len);
+	if (st != RECORD_READ_OK)
 		return st == RECORD_READ_TOO_BIG ? REPLAY_EXIT_MALFORMED : REPLAY_EXIT_IO;
-	}
 	record *rec = record_parse_game(text, len, err);
 	free(text);
 	if (!rec) {

@@ -114,39 +114,37 @@ static int pragma_int(store *s, const char *sql, int *out)
 static void open_advice(store *s, int rc, char *err, size_t errlen)
 {
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
+	const char *what = "cannot use the database", *todo = ".";
 	switch (rc & 0xff) {
 	case SQLITE_NOTADB:
 	case SQLITE_CORRUPT:
-		snprintf(err, errlen,
-			 "%s: the database is damaged or is not a database (%s). Stop the bot, move the file "
-			 "aside (with its -wal and -shm files) and start again for a new one, or restore a backup.",
-			 s->path, msg);
+		what = "the database is damaged or is not a database";
+		todo = ". Stop the bot, move the file aside (with its -wal and -shm files) and start again for a new one, "
+		       "or restore a backup.";
 		break;
 	case SQLITE_READONLY:
-		snprintf(err, errlen,
-			 "%s: the database is read-only (%s). Give the user running cardbot write permission on "
-			 "the file and its directory, or set bot.data_dir to a writable place.", s->path, msg);
+		what = "the database is read-only";
+		todo = ". Give the user running cardbot write permission on the file and its directory, or set "
+		       "bot.data_dir to a writable place.";
 		break;
 	case SQLITE_CANTOPEN:
 	case SQLITE_PERM:
 	case SQLITE_AUTH:
-		snprintf(err, errlen,
-			 "%s: cannot open the database (%s). Check that the directory exists and that the user "
-			 "running cardbot may read and write there (bot.data_dir).", s->path, msg);
+		what = "cannot open the database";
+		todo = ". Check that the directory exists and that the user running cardbot may read and write there "
+		       "(bot.data_dir).";
 		break;
 	case SQLITE_FULL:
-		snprintf(err, errlen, "%s: the disk is full (%s). Free some space and start again.", s->path, msg);
+		what = "the disk is full";
+		todo = ". Free some space and start again.";
 		break;
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
-		snprintf(err, errlen,
-			 "%s: the database is locked (%s): is another cardbot running on the same data_dir?",
-			 s->path, msg);
-		break;
-	default:
-		snprintf(err, errlen, "%s: cannot use the database (%s).", s->path, msg);
+		what = "the database is locked";
+		todo = ": is another cardbot running on the same data_dir?";
 		break;
 	}
+	snprintf(err, errlen, "%s: %s (%s)%s", s->path, what, msg, todo);
 }
 
 store *store_open(const char *path, char *err, size_t errlen)
@@ -264,6 +262,21 @@ bad:
 out:
 	store_close(s);
 	return NULL;
+}
+
+store *store_open_existing(const char *path, const char *cmd)
+{
+	FILE *probe = fopen(path, "rb");
+	if (!probe) {
+		fprintf(stderr, "cardbot %s: %s: cannot open the database\n", cmd, path);
+		return NULL;
+	}
+	fclose(probe);
+	char err[STORE_ERR_MAX];
+	store *db = store_open(path, err, sizeof err);
+	if (!db)
+		fprintf(stderr, "cardbot %s: %s\n", cmd, err);
+	return db;
 }
 
 void store_close(store *s)
@@ -515,6 +528,21 @@ static void copy_col(sqlite3_stmt *st, int col, char *out, size_t len)
 	snprintf(out, len, "%s", t ? (const char *)t : "");
 }
 
+/* The first column of st's first row into out (len bytes), and st
+ * finalized: 1 found, 0 no row, -1 st NULL (prep failed). */
+static int one_text(sqlite3_stmt *st, char *out, size_t len)
+{
+	if (!st)
+		return -1;
+	int found = 0;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		copy_col(st, 0, out, len);
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
 /* ---- adapter state ---- */
 
 int store_state_get(store *s, const char *net, const char *key, char *out, size_t len)
@@ -587,16 +615,8 @@ int store_user_set(store *s, const char *net, const char *user, const store_user
 
 int store_lang_get(store *s, const char *net, const char *user, char *code, size_t len)
 {
-	sqlite3_stmt *st = prep(s, "SELECT lang FROM user_languages WHERE network=?1 AND user=?2", "tt", net, user);
-	if (!st)
-		return -1;
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_col(st, 0, code, len);
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return one_text(prep(s, "SELECT lang FROM user_languages WHERE network=?1 AND user=?2", "tt", net, user), code,
+			len);
 }
 
 int store_lang_set(store *s, const char *net, const char *user, const char *code)
@@ -661,17 +681,9 @@ int store_notify_each(store *s, const char *net, const char *room, void (*fn)(vo
 
 int store_option_get(store *s, const char *net, const char *user, const char *option, char *out, size_t len)
 {
-	sqlite3_stmt *st = prep(s, "SELECT value FROM user_options WHERE network=?1 AND user=?2 AND option=?3", "ttt", net,
-				user, option);
-	if (!st)
-		return -1;
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_col(st, 0, out, len);
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return one_text(prep(s, "SELECT value FROM user_options WHERE network=?1 AND user=?2 AND option=?3", "ttt", net,
+				 user, option),
+			out, len);
 }
 
 int store_option_set(store *s, const char *net, const char *user, const char *option, const char *value)
@@ -1055,17 +1067,9 @@ int store_stats_get(store *s, const char *net, const char *game, const int from[
 
 int store_user_by_name(store *s, const char *net, const char *name, char *user, size_t len)
 {
-	sqlite3_stmt *st = prep(s, "SELECT user FROM deal_results WHERE network=?1 AND name=?2 COLLATE NOCASE AND computer=0"
-				   " ORDER BY match_id DESC LIMIT 1", "tt", net, name);
-	if (!st)
-		return -1;
-	int found = 0;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		copy_col(st, 0, user, len);
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
+	return one_text(prep(s, "SELECT user FROM deal_results WHERE network=?1 AND name=?2 COLLATE NOCASE AND computer=0"
+			     " ORDER BY match_id DESC LIMIT 1", "tt", net, name),
+			user, len);
 }
 
 int store_top(store *s, const char *net, const char *room, const char *game, store_top_row *out, int n)

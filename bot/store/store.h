@@ -24,6 +24,10 @@ typedef struct store store;
  * to do in err (a database from a newer cardbot, a damaged file, a file
  * that is not a cardbot database, no permission, a read-only file). */
 store *store_open(const char *path, char *err, size_t errlen);
+/* For a command-line tool (`cardbot CMD`): opens the database at path, which
+ * must exist already (a tool never creates one); NULL after saying why on
+ * stderr as "cardbot CMD: ...". */
+store *store_open_existing(const char *path, const char *cmd);
 void store_close(store *s);
 const char *store_path(const store *s);
 /* The reason the last failing call failed. */

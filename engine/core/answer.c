@@ -10,6 +10,16 @@ void play_clear(play_result *res)
 	}
 }
 
+int play_start(play_result *res, int seat, int nseats, int type, int ntypes, int err_seat, int err_action)
+{
+	play_clear(res);
+	if (seat >= nseats)
+		return play_refuse(res, err_seat, seat, 0);
+	if (type >= ntypes)
+		return play_refuse(res, err_action, type, 0);
+	return 0;
+}
+
 int play_refuse(play_result *res, int err, int a, int b)
 {
 	if (res) {

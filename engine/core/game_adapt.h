@@ -32,6 +32,18 @@ static inline void action_card_set(game_action *a, uint8_t c)
 	}
 }
 
+/* What every game's typed action takes from a game_action alike (x: a
+ * P_action, which names these fields as game_action does): all cleared,
+ * then the type, seat, value and first card. */
+#define ACTION_TO_HEAD(a, x) \
+	do { \
+		memset((x), 0, sizeof *(x)); \
+		(x)->type = (a)->type; \
+		(x)->seat = (a)->seat; \
+		(x)->value = (a)->value; \
+		(x)->card = action_card((a), 0); \
+	} while (0)
+
 /* A game's answer in the common form (one event type serves both). */
 _Static_assert(PLAY_EVENTS_MAX <= GAME_EVENTS_MAX, "a game's events fit a game_result");
 static inline void result_copy(game_result *out, const play_result *in)
@@ -43,6 +55,42 @@ static inline void result_copy(game_result *out, const play_result *in)
 	out->b = in->b;
 	out->nevents = in->nevents;
 	memcpy(out->events, in->events, sizeof in->events[0] * (size_t)in->nevents);
+}
+
+/* The common head of a game's status: its phase (deal_phase: the phase that
+ * waits for a deal; over_phase: the match is over, or -1 for a game whose
+ * match never ends), whose turn, the dealer, the seats, the winner (-1:
+ * none yet) and the deal's number; the caller adds nsides scores. */
+static inline void game_status_head(game_status *out, int phase, int deal_phase, int over_phase, int turn, int dealer,
+				    int nseats, int winner, int deal_no, int nsides)
+{
+	memset(out, 0, sizeof *out);
+	out->phase = phase;
+	out->turn = turn;
+	out->dealer = dealer;
+	out->nseats = nseats;
+	out->needs_deal = phase == deal_phase;
+	out->over = over_phase >= 0 && phase == over_phase;
+	out->winner = winner;
+	out->nsides = (uint8_t)nsides;
+	out->deal_no = deal_no;
+}
+
+/* A deal's end in the common form: whether it ended, its outcome word, the
+ * bidder, the bid and whether it was made (-1: not played out), each side's
+ * card points; the caller adds each side's change and score. */
+static inline void game_outcome_head(game_outcome *o, int ended, const char *outcome, int bidder, int bid, int made,
+				     int points0, int points1, int nsides)
+{
+	memset(o, 0, sizeof *o);
+	o->ended = ended;
+	o->outcome = outcome;
+	o->bidder = bidder;
+	o->bid = bid;
+	o->made = made;
+	o->points[0] = points0;
+	o->points[1] = points1;
+	o->nsides = nsides;
 }
 
 /* ---- the adapters every game has alike ----
@@ -85,6 +133,36 @@ static inline void result_copy(game_result *out, const play_result *in)
 		P##_view_of(st, seat, &v); \
 		P##_legal_of(st, seat, &l); \
 		if (!P##_simple_action(&v, &l, &x)) \
+			return 0; \
+		game_action_from_##P(&x, out); \
+		return 1; \
+	}
+
+/* game_P_legal for a game whose P_legal has acts, bid_min and cards as
+ * game_legal has them; bid_max_of_l: the highest bid, from l. */
+#define GAME_LEGAL(P, bid_max_of_l) \
+	static void game_##P##_legal(const void *st, int seat, game_legal *out) \
+	{ \
+		P##_legal l; \
+		P##_legal_of(st, seat, &l); \
+		memset(out, 0, sizeof *out); \
+		out->acts = l.acts; \
+		out->bid_min = l.bid_min; \
+		out->bid_max = (bid_max_of_l); \
+		out->cards = l.cards; \
+	}
+
+/* The search player of a game whose P_ai_action takes the common
+ * parameters: legal_back turns the common legal moves into P_legal. */
+#define GAME_AI(P, legal_back) \
+	static int game_##P##_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st, \
+				 game_action *out) \
+	{ \
+		P##_legal l; \
+		P##_action x; \
+		memset(&l, 0, sizeof l); \
+		legal_back(gl, &l); \
+		if (!P##_ai_action(view, &l, p, st, &x)) \
 			return 0; \
 		game_action_from_##P(&x, out); \
 		return 1; \

@@ -15,6 +15,15 @@
 		return names_get(words, sizeof words / sizeof words[0], i); \
 	}
 
+/* The words every game P gives its phases, actions, refusals and events
+ * (game.h's game_def names them), and the action a word names (-1: none). */
+#define NAMES_DECLARE(P) \
+	const char *P##_phase_name(int phase); \
+	const char *P##_act_name(int act); \
+	int P##_act_parse(const char *name); \
+	const char *P##_err_name(int err); \
+	const char *P##_ev_name(int ev)
+
 /* words[i], or "?" unless 0 <= i < n. */
 const char *names_get(const char *const *words, size_t n, int i);
 /* The value i in [0, count) whose name(i) is word, or -1. */

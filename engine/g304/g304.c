@@ -148,12 +148,7 @@ void g304_init(g304 *g, const g304_rules *rules, int first_dealer)
 /* No trick played yet, none won. */
 static void tricks_clear(g304 *g)
 {
-	g->trick_no = 0;
-	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < G304_TRICKS_MAX; t++)
-		g->tricks[t].winner = G304_NO_SEAT;
-	g->won[0] = g->won[1] = 0;
-	g->tricks_won[0] = g->tricks_won[1] = 0;
+	PLAY_TRICKS_CLEAR(g, G304_TRICKS_MAX, G304_NO_SEAT);
 }
 
 /* Deals `each` cards to every seat from deck[base], dealer+1 first. */
@@ -1053,11 +1048,9 @@ static int apply_play(g304 *g, const g304_action *a, g304_result *res)
 			g->trump_public = 1; /* the trumper's last card, played to a trump lead */
 	} else
 		g->hand[seat] &= ~bit_of(c);
-	t->seat[t->n] = (uint8_t)seat;
-	t->card[t->n] = c;
 	if (down)
 		t->down |= (uint8_t)(1u << t->n);
-	t->n++;
+	PLAY_TRICK_ADD(t, seat, c);
 	play_emit(res, G304_EV_PLAYED, seat, 0, down ? CARD_NONE : c, down | from_table << 1);
 	if (t->n == trick_size(g))
 		finish_trick(g, res);
@@ -1094,11 +1087,9 @@ static int apply_spoilt(g304 *g, const g304_action *a, g304_result *res)
 
 int g304_apply(g304 *g, const g304_action *a, g304_result *res)
 {
-	play_clear(res);
-	if (a->seat >= g->seats)
-		return play_refuse(res, G304_ERR_BAD_SEAT, a->seat, 0);
-	if (a->type >= G304_ACT_COUNT)
-		return play_refuse(res, G304_ERR_BAD_ACTION, a->type, 0);
+	int err = play_start(res, a->seat, g->seats, a->type, G304_ACT_COUNT, G304_ERR_BAD_SEAT, G304_ERR_BAD_ACTION);
+	if (err)
+		return err;
 	if (g->phase == G304_PHASE_OVER)
 		return play_refuse(res, G304_ERR_MATCH_OVER, g->winner, 0);
 	if (g->phase == G304_PHASE_DEAL)
@@ -1196,17 +1187,12 @@ void g304_legal_of(const g304 *g, int seat, g304_legal *out)
 
 void g304_view_of(const g304 *g, int seat, g304_view *v)
 {
-	memset(v, 0, sizeof *v); /* whole: views are compared as bytes */
-	v->seat = (uint8_t)seat;
+	PLAY_VIEW_HEAD(v, g, seat);
 	v->size = g->rules.size;
-	v->phase = g->phase;
-	v->dealer = g->dealer;
-	v->turn = g->turn;
 	v->tokens[0] = g->tokens[0];
 	v->tokens[1] = g->tokens[1];
 	v->bank = g->bank;
 	v->winner = g->winner;
-	v->deal_no = g->deal_no;
 	v->last = g->last;
 	v->asker = g->asker;
 	v->sitting_out = g->sitting_out;

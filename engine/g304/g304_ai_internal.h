@@ -237,6 +237,13 @@ int g304_ai_sample_cards(cardset s, rng *r, card out[CARD_COUNT]);
 /* Reads the view into *vi (vi->ok: it makes sense). */
 void g304_ai_sample_view(const g304_view *v, g304_ai_vinfo *vi);
 /* Builds a full position consistent with the view. Returns 0 on failure. */
+/* A position's contract, from the state or from a view and a sampled deal:
+ * the bid, the trumper, the trump suit and card as the caller knows them,
+ * whether the trump card lies down and the trump is open, the seat barred
+ * from leading a trump to a closed first trick (the dealer's left), and
+ * under pcc the first seat sitting out. */
+void g304_ai_pos_contract(g304_ai_pos *p, uint16_t bid, uint8_t trumper, uint8_t tsuit, card tcard, uint8_t tdown,
+			  uint8_t open, int dealer, uint8_t pcc, uint8_t sitting_out);
 int g304_ai_sample_deal(const g304_view *v, const g304_ai_vinfo *vi, rng *r, g304_ai_pos *p);
 
 /* ---- bidding and the trump card by simulation (g304_ai_bid.c) ---- */

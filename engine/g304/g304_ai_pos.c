@@ -28,6 +28,20 @@ void g304_ai_pos_play(g304_ai_pos *p, card c)
 	g304_ai_pos_step(p, c);
 }
 
+void g304_ai_pos_contract(g304_ai_pos *p, uint16_t bid, uint8_t trumper, uint8_t tsuit, card tcard, uint8_t tdown,
+			  uint8_t open, int dealer, uint8_t pcc, uint8_t sitting_out)
+{
+	p->bid = bid;
+	p->trumper = trumper;
+	p->tsuit = tsuit;
+	p->tcard = tcard;
+	p->tdown = tdown;
+	p->open = open;
+	p->barred = (uint8_t)((dealer + 1) & 3);
+	p->pcc = pcc;
+	p->sitting_out = pcc ? (uint8_t)g304_first_out(sitting_out) : NONE8;
+}
+
 int g304_ai_pos_of(const g304 *g, g304_ai_pos *p)
 {
 	memset(p, 0, sizeof *p);
@@ -35,15 +49,8 @@ int g304_ai_pos_of(const g304 *g, g304_ai_pos *p)
 		return 0;
 	for (int s = 0; s < G304_SEATS; s++)
 		p->hand[s] = g->hand[s];
-	p->bid = g->bid;
-	p->trumper = g->trumper;
-	p->tsuit = g->trump_suit;
-	p->tcard = g->trump_card;
-	p->tdown = g->trump_down;
-	p->open = g->trump_open;
-	p->barred = (uint8_t)((g->dealer + 1) & 3);
-	p->pcc = g->pcc;
-	p->sitting_out = g->pcc ? (uint8_t)g304_first_out(g->sitting_out) : NONE8;
+	g304_ai_pos_contract(p, g->bid, g->trumper, g->trump_suit, g->trump_card, g->trump_down, g->trump_open, g->dealer,
+			     g->pcc, g->sitting_out);
 	p->trick_no = g->trick_no;
 	for (int team = 0; team < 2; team++) {
 		p->pts[team] = (int16_t)cardset_points(g->won[team]);

@@ -292,15 +292,8 @@ int g304_ai_sample_deal(const g304_view *v, const g304_ai_vinfo *vi, rng *r, g30
 		else
 			tcard = cardset_first(gr[g].got);
 	}
-	p->bid = v->bid;
-	p->trumper = v->trumper;
-	p->tsuit = (uint8_t)(ts >= 0 ? ts : tcard != CARD_NONE ? card_suit(tcard) : 0);
-	p->tcard = tcard;
-	p->tdown = v->trump_down;
-	p->open = v->trump_open;
-	p->barred = (uint8_t)((v->dealer + 1) & 3);
-	p->pcc = v->pcc;
-	p->sitting_out = v->pcc ? (uint8_t)g304_first_out(v->sitting_out) : NONE8;
+	g304_ai_pos_contract(p, v->bid, v->trumper, (uint8_t)(ts >= 0 ? ts : tcard != CARD_NONE ? card_suit(tcard) : 0), tcard,
+			     v->trump_down, v->trump_open, v->dealer, v->pcc, v->sitting_out);
 	for (int i = 0; i < v->ntricks; i++) {
 		const g304_trick *t = &v->tricks[i];
 		if (t->winner < G304_SEATS) {

@@ -41,11 +41,7 @@ INIT_304(game_g904_init, G304_SIZE_904)
 
 void game_action_to_g304(const game_action *a, struct g304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	ACTION_TO_HEAD(a, x);
 	for (int i = 0; i < G304_TRICKS; i++)
 		x->order[i] = CARD_NONE;
 	if (a->type == G304_ACT_CAPS) {
@@ -97,31 +93,15 @@ static void legal_304_back(const game_legal *gl, uint16_t *acts, uint16_t *bid_m
 static void status_304(int phase, int turn, int dealer, int nseats, int winner, int deal_no, const int8_t tokens[2],
 		       game_status *out)
 {
-	memset(out, 0, sizeof *out);
-	out->phase = phase;
-	out->turn = turn;
-	out->dealer = dealer;
-	out->nseats = nseats;
-	out->needs_deal = phase == G304_PHASE_DEAL;
-	out->over = phase == G304_PHASE_OVER;
-	out->winner = winner;
-	out->nsides = 2;
-	out->deal_no = deal_no;
+	game_status_head(out, phase, G304_PHASE_DEAL, G304_PHASE_OVER, turn, dealer, nseats, winner, deal_no, 2);
 	out->score[0] = tokens[0];
 	out->score[1] = tokens[1];
 }
 
 static void outcome_304(const g304_deal_end *e, int bank, game_outcome *o)
 {
-	memset(o, 0, sizeof *o);
-	o->ended = e->outcome != G304_OUTCOME_NONE;
-	o->outcome = g304_outcome_name(e->outcome);
-	o->bidder = e->trumper;
-	o->bid = e->bid;
-	o->made = e->made;
-	o->points[0] = e->points[0];
-	o->points[1] = e->points[1];
-	o->nsides = 2;
+	game_outcome_head(o, e->outcome != G304_OUTCOME_NONE, g304_outcome_name(e->outcome), e->trumper, e->bid, e->made,
+			  e->points[0], e->points[1], 2);
 	for (int t = 0; t < 2; t++) {
 		o->change[t] = (bank ? 0 : e->paid[!t]) - e->paid[t];
 		o->score[t] = e->tokens[t];

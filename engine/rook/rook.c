@@ -114,12 +114,7 @@ int rook_deal(rook *g, const rcard deck[ROOK_CARDS])
 	g->bidder = ROOK_NO_SEAT;
 	g->nbidlog = 0;
 	g->trump = -1;
-	g->trick_no = 0;
-	memset(g->tricks, 0, sizeof g->tricks);
-	for (int t = 0; t < ROOK_TRICKS; t++)
-		g->tricks[t].winner = ROOK_NO_SEAT;
-	g->won[0] = g->won[1] = 0;
-	g->tricks_won[0] = g->tricks_won[1] = 0;
+	PLAY_TRICKS_CLEAR(g, ROOK_TRICKS, ROOK_NO_SEAT);
 	return ROOK_ERR_OK;
 }
 
@@ -297,11 +292,9 @@ static void finish_trick(rook *g, rook_result *res)
 
 int rook_apply(rook *g, const rook_action *a, rook_result *res)
 {
-	play_clear(res);
-	if (a->seat >= ROOK_SEATS)
-		return play_refuse(res, ROOK_ERR_BAD_SEAT, a->seat, 0);
-	if (a->type >= ROOK_ACT_COUNT)
-		return play_refuse(res, ROOK_ERR_BAD_ACTION, a->type, 0);
+	int err = play_start(res, a->seat, ROOK_SEATS, a->type, ROOK_ACT_COUNT, ROOK_ERR_BAD_SEAT, ROOK_ERR_BAD_ACTION);
+	if (err)
+		return err;
 	switch (g->phase) {
 	case ROOK_PHASE_OVER:
 		return play_refuse(res, ROOK_ERR_MATCH_OVER, 0, 0);
@@ -348,9 +341,7 @@ int rook_apply(rook *g, const rook_action *a, rook_result *res)
 		if (!(legal_cards(g, a->seat) & rook_bit(c)))
 			return play_refuse(res, ROOK_ERR_FOLLOW_SUIT, suit_of(g, t->card[0]), 0);
 		g->hand[a->seat] &= ~rook_bit(c);
-		t->seat[t->n] = a->seat;
-		t->card[t->n] = c;
-		t->n++;
+		PLAY_TRICK_ADD(t, a->seat, c);
 		play_emit(res, ROOK_EV_PLAYED, a->seat, 0, c, 0);
 		if (t->n == ROOK_SEATS)
 			finish_trick(g, res);
@@ -392,13 +383,8 @@ void rook_legal_of(const rook *g, int seat, rook_legal *out)
 
 void rook_view_of(const rook *g, int seat, rook_view *v)
 {
-	memset(v, 0, sizeof *v);
-	v->seat = (uint8_t)seat;
-	v->phase = g->phase;
-	v->dealer = g->dealer;
-	v->turn = g->turn;
+	PLAY_VIEW_HEAD(v, g, seat);
 	v->winner = g->winner;
-	v->deal_no = g->deal_no;
 	v->discard = ROOK_NONE;
 	v->trump = -1;
 	v->bidder = ROOK_NO_SEAT;

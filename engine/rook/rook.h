@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "rng.h"
 #include "answer.h"
+#include "names.h"
 
 /* A Rook card: colour * 14 + (number - 1) for 0..55; ROOK_BIRD is the Rook. */
 typedef uint8_t rcard;
@@ -173,11 +174,7 @@ typedef struct rook {
 	rook_hand_end last;
 } rook;
 
-const char *rook_phase_name(int phase);
-const char *rook_act_name(int act);
-int rook_act_parse(const char *name);
-const char *rook_err_name(int err);
-const char *rook_ev_name(int ev);
+NAMES_DECLARE(rook);
 
 void rook_init(rook *g, int first_dealer);
 /* Deals deck (57 distinct cards, top first) one at a time from the seat

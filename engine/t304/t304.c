@@ -403,11 +403,9 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 		g->voids[seat] |= (uint8_t)(1u << g->trump_suit);
 	g->played[seat] |= card_bit(c);
 	g->hand[seat] &= ~card_bit(c);
-	t->seat[t->n] = (uint8_t)seat;
-	t->card[t->n] = c;
 	if (cut)
 		t->cut |= (uint8_t)(1u << t->n);
-	t->n++;
+	PLAY_TRICK_ADD(t, seat, c);
 	g->must_cut = T304_NO_SEAT;
 	play_emit(res, T304_EV_PLAYED, seat, 0, c, cut);
 	if (t->n == g->nseats)
@@ -419,11 +417,9 @@ static int apply_play(t304 *g, const t304_action *a, t304_result *res)
 
 int t304_apply(t304 *g, const t304_action *a, t304_result *res)
 {
-	play_clear(res);
-	if (a->seat >= g->nseats)
-		return play_refuse(res, T304_ERR_BAD_SEAT, a->seat, 0);
-	if (a->type >= T304_ACT_COUNT)
-		return play_refuse(res, T304_ERR_BAD_ACTION, a->type, 0);
+	int err = play_start(res, a->seat, g->nseats, a->type, T304_ACT_COUNT, T304_ERR_BAD_SEAT, T304_ERR_BAD_ACTION);
+	if (err)
+		return err;
 	switch (g->phase) {
 	case T304_PHASE_DEAL:
 		return play_refuse(res, T304_ERR_NO_DEAL, 0, 0);
@@ -514,13 +510,8 @@ void t304_legal_of(const t304 *g, int seat, t304_legal *out)
 
 void t304_view_of(const t304 *g, int seat, t304_view *v)
 {
-	memset(v, 0, sizeof *v);
-	v->seat = (uint8_t)seat;
+	PLAY_VIEW_HEAD(v, g, seat);
 	v->nseats = g->nseats;
-	v->phase = g->phase;
-	v->dealer = g->dealer;
-	v->turn = g->turn;
-	v->deal_no = g->deal_no;
 	v->trumper = v->bidder = T304_NO_SEAT;
 	v->trump_card = CARD_NONE;
 	v->trump_suit = -1;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "card.h"
 #include "answer.h"
+#include "names.h"
 
 #define T304_MAX_SEATS 4
 #define T304_MIN_BID 150
@@ -157,11 +158,7 @@ typedef struct t304 {
 	                                 * (cleared for a seat when it draws, two players) */
 } t304;
 
-const char *t304_phase_name(int phase);
-const char *t304_act_name(int act);
-int t304_act_parse(const char *name);
-const char *t304_err_name(int err);
-const char *t304_ev_name(int ev);
+NAMES_DECLARE(t304);
 const char *t304_outcome_name(int outcome);
 
 /* Starts a match of nseats (2-4) players; first_dealer deals first. Returns

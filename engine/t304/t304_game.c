@@ -15,11 +15,7 @@ static int game_t304_init(void *st, int nseats, int dealer, const void *rules)
 
 static void game_action_to_t304(const game_action *a, t304_action *x)
 {
-	memset(x, 0, sizeof *x);
-	x->type = a->type;
-	x->seat = a->seat;
-	x->value = a->value;
-	x->card = action_card(a, 0);
+	ACTION_TO_HEAD(a, x);
 	x->put[0] = x->put[1] = CARD_NONE;
 	if (a->type == T304_ACT_EXCHANGE && a->ncards == 2) {
 		x->put[0] = a->cards[0];
@@ -42,29 +38,26 @@ static void game_action_from_t304(const t304_action *x, game_action *out)
 
 GAME_ADAPTERS(t304, t304_random_action)
 
-static void game_t304_legal(const void *st, int seat, game_legal *out)
+GAME_LEGAL(t304, l.bid_max)
+
+/* GAME_LEGAL's inverse, for the search player. */
+static void legal_back(const game_legal *gl, t304_legal *l)
 {
-	t304_legal l;
-	t304_legal_of(st, seat, &l);
-	memset(out, 0, sizeof *out);
-	out->acts = l.acts;
-	out->bid_min = l.bid_min;
-	out->bid_max = l.bid_max;
-	out->cards = l.cards;
+	l->acts = (uint16_t)gl->acts;
+	l->bid_min = gl->bid_min;
+	l->bid_max = gl->bid_max;
+	l->can_pass = gl->acts >> T304_ACT_PASS & 1;
+	l->cards = gl->cards;
 }
 
+GAME_AI(t304, legal_back)
+
+/* A match of Trump304 runs until the table stops it: it is never over. */
 static void game_t304_status(const void *st, game_status *out)
 {
 	const t304 *g = st;
-	memset(out, 0, sizeof *out);
-	out->phase = g->phase;
-	out->turn = g->turn;
-	out->dealer = g->dealer;
-	out->nseats = g->nseats;
-	out->needs_deal = g->phase == T304_PHASE_DEAL;
-	out->winner = -1;
-	out->nsides = (uint8_t)t304_nsides(g);
-	out->deal_no = g->deal_no;
+	game_status_head(out, g->phase, T304_PHASE_DEAL, -1, g->turn, g->dealer, g->nseats, -1, g->deal_no,
+			 t304_nsides(g));
 	for (int s = 0; s < out->nsides; s++)
 		out->score[s] = g->tokens[s];
 }
@@ -72,36 +65,12 @@ static void game_t304_status(const void *st, game_status *out)
 static void game_t304_outcome(const void *st, game_outcome *o)
 {
 	const t304_deal_end *e = &((const t304 *)st)->last;
-	memset(o, 0, sizeof *o);
-	o->ended = e->outcome != T304_OUTCOME_NONE;
-	o->outcome = t304_outcome_name(e->outcome);
-	o->bidder = e->trumper;
-	o->bid = e->bid;
-	o->made = e->made;
-	o->points[0] = e->points[0];
-	o->points[1] = e->points[1];
-	o->nsides = e->nsides;
+	game_outcome_head(o, e->outcome != T304_OUTCOME_NONE, t304_outcome_name(e->outcome), e->trumper, e->bid, e->made,
+			  e->points[0], e->points[1], e->nsides);
 	for (int s = 0; s < e->nsides && s < GAME_MAX_SIDES; s++) {
 		o->change[s] = e->change[s];
 		o->score[s] = e->tokens[s];
 	}
-}
-
-static int game_t304_ai(const void *view, const game_legal *gl, const game_ai_params *p, game_ai_stats *st,
-			game_action *out)
-{
-	t304_legal l;
-	memset(&l, 0, sizeof l);
-	l.acts = (uint16_t)gl->acts;
-	l.bid_min = gl->bid_min;
-	l.bid_max = gl->bid_max;
-	l.can_pass = gl->acts >> T304_ACT_PASS & 1;
-	l.cards = gl->cards;
-	t304_action x;
-	if (!t304_ai_action(view, &l, p, st, &x))
-		return 0;
-	game_action_from_t304(&x, out);
-	return 1;
 }
 
 const game_def game_def_trump304 = GAME_DEF_OF(t304, "trump304", 2, 4, CARD_COUNT, t304, t304_view, game_t304_init,
