@@ -33,6 +33,14 @@ static inline rcardset rook_ai_suit_mask(int trump, int suit)
 {
 	return rook_colour_mask(suit) | (suit == trump ? rook_bit(ROOK_BIRD) : 0);
 }
+/* The cards still in play: every hand and the trick on the table. */
+static inline rcardset rook_ai_live(const rook_ai_pos *p)
+{
+	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
+	for (int i = 0; i < p->n; i++)
+		live |= rook_bit(p->card[i]);
+	return live;
+}
 rcardset rook_ai_legal(const rook_ai_pos *p);
 void rook_ai_play(rook_ai_pos *p, rcard c);
 /* Points at the end: counters, the discard and the 20 for cards. */

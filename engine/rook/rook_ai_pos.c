@@ -213,9 +213,7 @@ rcardset rook_ai_distinct(const rook_ai_pos *p, rcardset L)
 {
 	/* The points of each place of by_strength. */
 	static const int8_t place_pts[15] = { 20, 0, 0, 0, 5, 0, 0, 0, 0, 10, 0, 0, 0, 10, 15 };
-	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
-	for (int i = 0; i < p->n; i++)
-		live |= rook_bit(p->card[i]);
+	rcardset live = rook_ai_live(p);
 	rcardset out = 0;
 	for (int suit = 0; suit < ROOK_COLOURS; suit++) {
 		if (!(L & rook_ai_suit_mask(p->trump, suit)))

@@ -11,9 +11,7 @@
  * before issue 33 (a walk up each suit; now rook_ai_distinct, by bits). */
 static rcardset ref_distinct(const rook_ai_pos *p, rcardset L)
 {
-	rcardset live = p->hand[0] | p->hand[1] | p->hand[2] | p->hand[3];
-	for (int i = 0; i < p->n; i++)
-		live |= rook_bit(p->card[i]);
+	rcardset live = rook_ai_live(p);
 	rcardset out = 0;
 	for (int suit = 0; suit < ROOK_COLOURS; suit++) {
 		if (!(L & rook_ai_suit_mask(p->trump, suit)))

@@ -88,6 +88,24 @@ typedef struct t3solver {
  * pile empty. */
 int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta);
 
+/* The reveal among the solver's moves. */
+#define T3_REVEAL 0xfe
+/* One move's value for a solver (t3_solve, or the one of before issue 33
+ * in t304_ai_ref.c): the position after it, searched; a card's points
+ * taken by the move count from here. */
+static inline int t3_child(t3solver *sv, const t3pos *p, uint8_t move, int alpha, int beta,
+			   int (*solve)(t3solver *, const t3pos *, int, int))
+{
+	t3pos q = *p;
+	if (move == T3_REVEAL) {
+		t3_reveal(&q);
+		return solve(sv, &q, alpha, beta);
+	}
+	t3_play(&q, move);
+	int g = q.pts - p->pts;
+	return g + solve(sv, &q, alpha - g, beta - g);
+}
+
 /* ---- the hidden cards (t304_ai_sample.c) ---- */
 typedef struct t3info {
 	int me, nseats, trumper, tsuit; /* tsuit -1 if the seat does not know it */

@@ -227,7 +227,6 @@ void t3_playout(t3pos *p, rng *r)
 
 /* ---- the exact solver ---- */
 
-#define T3_REVEAL 0xfe      /* the reveal, among the solver's moves */
 #define T3_KILLER_BONUS 1000
 
 /* Points still to be taken: every card in a hand, on the trick, and the
@@ -523,16 +522,7 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 	if (end)
 		best = t3end_solve(p, alpha, beta);
 	for (int m = 0; m < nm; m++) {
-		t3pos q = *p;
-		int v;
-		if (moves[m] == T3_REVEAL) {
-			t3_reveal(&q);
-			v = t3_solve(sv, &q, alpha, beta);
-		} else {
-			t3_play(&q, moves[m]);
-			int g = q.pts - p->pts;
-			v = g + t3_solve(sv, &q, alpha - g, beta - g);
-		}
+		int v = t3_child(sv, p, moves[m], alpha, beta, t3_solve);
 		if (sv->aborted)
 			return 0;
 		if (minimax_fold(maxi, v, &best, &alpha, &beta)) {

@@ -56,16 +56,7 @@ int t304_ai_ref_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 	}
 	int can_reveal = t3_may_reveal(p);
 	for (int m = nm - 1; m >= -can_reveal; m--) {
-		t3pos q = *p;
-		int v;
-		if (m < 0) {
-			t3_reveal(&q);
-			v = t304_ai_ref_solve(sv, &q, alpha, beta);
-		} else {
-			t3_play(&q, moves[m]);
-			int g = q.pts - p->pts;
-			v = g + t304_ai_ref_solve(sv, &q, alpha - g, beta - g);
-		}
+		int v = t3_child(sv, p, m < 0 ? T3_REVEAL : moves[m], alpha, beta, t304_ai_ref_solve);
 		if (sv->aborted)
 			return 0;
 		if (minimax_fold(maxi, v, &best, &alpha, &beta))
