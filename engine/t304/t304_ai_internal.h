@@ -13,6 +13,7 @@
 #define CARDBOT_T304_AI_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 #include "t304_ai.h"
 #include "rng.h"
 
@@ -87,6 +88,31 @@ typedef struct t3solver {
  * (alpha-beta, fail-soft, the reveal a move like any card). Only with the
  * pile empty. */
 int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta);
+
+/* A node of a solver's search (t3_solve's, or the one of before issue 33):
+ * counted, the stop polled now and then; nonzero when the search is over. */
+static inline int t3_node(t3solver *sv)
+{
+	if ((++sv->nodes & 4095) == 0 && sv->stop && sv->stop(sv->stop_ctx))
+		sv->aborted = 1;
+	return sv->aborted;
+}
+
+/* The table's slot for a position at a trick's start, and whether the slot
+ * holds that position. */
+static inline t3tt *t3_tt_slot(const t3solver *sv, const t3pos *p)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+	for (int i = 0; i < p->nseats; i++)
+		h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
+	h = (h ^ (uint64_t)(p->turn | p->aside << 4 | p->tcard << 8)) * 0xc4ceb9fe1a85ec53ull;
+	return &sv->tt[h >> (64 - T3_TT_BITS)];
+}
+static inline int t3_tt_same(const t3tt *e, const t3pos *p)
+{
+	return e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
+	       !memcmp(e->hand, p->hand, sizeof e->hand);
+}
 
 /* The reveal among the solver's moves. */
 #define T3_REVEAL 0xfe

@@ -471,19 +471,9 @@ static int t3end_solve(const t3pos *p, int alpha, int beta)
 			 alpha, beta);
 }
 
-static inline int tt_same(const t3tt *e, const t3pos *p)
-{
-	return e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
-	       !memcmp(e->hand, p->hand, sizeof e->hand);
-}
-
 int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 {
-	if (p->over)
-		return 0;
-	if ((++sv->nodes & 4095) == 0 && sv->stop && sv->stop(sv->stop_ctx))
-		sv->aborted = 1;
-	if (sv->aborted)
+	if (p->over || t3_node(sv))
 		return 0;
 	int end = p->trick_no >= p->ntricks - T3_END_TRICKS && !p->npile;
 	if (end && p->n)
@@ -504,13 +494,9 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		return 0;
 	t3tt *e = NULL;
 	if (sv->tt && p->n == 0) {
-		uint64_t h = 0x9e3779b97f4a7c15ull;
-		for (int i = 0; i < p->nseats; i++)
-			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
-		h = (h ^ (uint64_t)(p->turn | p->aside << 4 | p->tcard << 8)) * 0xc4ceb9fe1a85ec53ull;
-		e = &sv->tt[h >> (64 - T3_TT_BITS)];
+		e = t3_tt_slot(sv, p);
 		int v;
-		if (tt_same(e, p) && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
+		if (t3_tt_same(e, p) && minimax_probe(e->lo, e->hi, &alpha, &beta, &v))
 			return v;
 	}
 	int alpha0 = alpha, beta0 = beta;
@@ -536,7 +522,7 @@ int t3_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 		/* The slot may hold another position by now (the search below
 		 * shares the table): take it over. */
 		int lo = 0, hi = 304;
-		if (tt_same(e, p)) {
+		if (t3_tt_same(e, p)) {
 			lo = e->lo;
 			hi = e->hi;
 		}

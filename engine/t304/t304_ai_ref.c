@@ -12,22 +12,13 @@
 
 int t304_ai_ref_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 {
-	if (p->over)
-		return 0;
-	if ((++sv->nodes & 4095) == 0 && sv->stop && sv->stop(sv->stop_ctx))
-		sv->aborted = 1;
-	if (sv->aborted)
+	if (p->over || t3_node(sv))
 		return 0;
 	t3tt *e = NULL;
 	int alpha0 = alpha, beta0 = beta;
 	if (sv->tt && p->n == 0) {
-		uint64_t h = 0x9e3779b97f4a7c15ull;
-		for (int i = 0; i < p->nseats; i++)
-			h = (h ^ p->hand[i]) * 0xff51afd7ed558ccdull;
-		h = (h ^ (uint64_t)(p->turn | p->aside << 4 | p->tcard << 8)) * 0xc4ceb9fe1a85ec53ull;
-		e = &sv->tt[h >> (64 - T3_TT_BITS)];
-		if (e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
-		    !memcmp(e->hand, p->hand, sizeof e->hand)) {
+		e = t3_tt_slot(sv, p);
+		if (t3_tt_same(e, p)) {
 			if (e->lo >= beta)
 				return e->lo;
 			if (e->hi <= alpha)
@@ -63,8 +54,7 @@ int t304_ai_ref_solve(t3solver *sv, const t3pos *p, int alpha, int beta)
 			break;
 	}
 	if (e) {
-		if (!(e->used && e->turn == p->turn && e->aside == p->aside && e->tcard == p->tcard &&
-		      !memcmp(e->hand, p->hand, sizeof e->hand))) {
+		if (!t3_tt_same(e, p)) {
 			memcpy(e->hand, p->hand, sizeof e->hand);
 			e->turn = p->turn;
 			e->aside = p->aside;
