@@ -81,6 +81,18 @@ static inline void g304_ai_pos_step(g304_ai_pos *p, card c)
 		p->turn = (uint8_t)s;
 		return;
 	}
+
+/* A move's value for an exact solver (g304_ai_solve's, or the one of
+ * before issue 33 in g304_ai_ref.c; SOLVE(sv, pos, alpha, beta) gives the
+ * points the trumper's side tm takes from a position): into v, the points
+ * the move itself takes counted. */
+#define G304_AI_CHILD(v, SOLVE, sv, p, c, tm, alpha, beta)                           \
+	do {                                                                          \
+		g304_ai_pos child_ = *(p);                                            \
+		g304_ai_pos_step(&child_, (c));                                       \
+		int gain_ = child_.pts[tm] - (p)->pts[tm];                            \
+		(v) = gain_ + SOLVE((sv), &child_, (alpha) - gain_, (beta) - gain_); \
+	} while (0)
 	int w = g304_ai_pos_best(p);
 	int led = card_suit(p->card[0]);
 	int points = 0, down_trump = 0;

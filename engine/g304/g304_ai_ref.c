@@ -81,10 +81,8 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 	int maxing = (p->turn & 1) == tt;
 	int best = maxing ? -1 : 1000;
 	for (int i = 0; i < nm; i++) {
-		g304_ai_pos q = *p;
-		g304_ai_pos_play(&q, moves[i]);
-		int gain = q.pts[tt] - p->pts[tt];
-		int v = gain + ref_solve_rec(sv, &q, alpha - gain, beta - gain);
+		int v;
+		G304_AI_CHILD(v, ref_solve_rec, sv, p, moves[i], tt, alpha, beta);
 		if (minimax_fold(maxing, v, &best, &alpha, &beta))
 			break;
 	}

@@ -291,10 +291,8 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	int maxing = (p->turn & 1) == tm;
 	int best = maxing ? -1 : 1000;
 	for (int i = 0; i < nm; i++) {
-		g304_ai_pos q = *p;
-		g304_ai_pos_step(&q, moves[i]);
-		int gain = q.pts[tm] - p->pts[tm];
-		int v = gain + g304_ai_solve_rec(sv, &q, alpha - gain, beta - gain);
+		int v;
+		G304_AI_CHILD(v, g304_ai_solve_rec, sv, p, moves[i], tm, alpha, beta);
 		if (minimax_fold(maxing, v, &best, &alpha, &beta)) {
 			*killer = moves[i];
 			break;
