@@ -205,6 +205,18 @@ static inline void g304_ai_tt_save(g304_ai_tt_entry *e, const g304_ai_key *k, in
 	e->hi = (int16_t)hi;
 }
 
+/* A node's end: its value (0 when no move was left), kept in e unless the
+ * search was stopped (an aborted value proves nothing). */
+static inline int g304_ai_tt_leave(g304_ai_tt_entry *e, const g304_ai_key *k, int best, int nm, int aborted, int a0,
+				   int b0)
+{
+	if (nm == 0)
+		best = 0;
+	if (e && !aborted)
+		g304_ai_tt_save(e, k, best, a0, b0);
+	return best;
+}
+
 typedef struct g304_ai_solver {
 	g304_ai_tt_entry *tt;          /* may be NULL: no table */
 	uint32_t tt_mask;              /* entries in tt, less one */

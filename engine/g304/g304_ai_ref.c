@@ -86,11 +86,7 @@ static int ref_solve_rec(ref_solver *sv, const g304_ai_pos *p, int alpha, int be
 		if (minimax_fold(maxing, v, &best, &alpha, &beta))
 			break;
 	}
-	if (nm == 0)
-		best = 0;
-	if (e && !sv->aborted)
-		g304_ai_tt_save(e, &k, best, a0, b0);
-	return best;
+	return g304_ai_tt_leave(e, &k, best, nm, sv->aborted, a0, b0);
 }
 
 /* The engine's card search calls this in place of its own solver

@@ -298,11 +298,7 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 			break;
 		}
 	}
-	if (nm == 0)
-		best = 0;
-	if (e && !sv->aborted)
-		g304_ai_tt_save(e, &k, best, a0, b0);
-	return best;
+	return g304_ai_tt_leave(e, &k, best, nm, sv->aborted, a0, b0);
 }
 
 int g304_ai_solver_init(g304_ai_solver *sv, int bits)
