@@ -131,6 +131,13 @@ static inline int minimax_add(uint8_t *moves, int *score, int n, uint8_t m, int 
 	return n + 1;
 }
 
+/* minimax_add with a killer move's bonus: m's score sc, plus bonus when m
+ * is the killer (the move that cut off a sibling). */
+static inline int minimax_add_killer(uint8_t *moves, int *score, int n, uint8_t m, int sc, int killer, int bonus)
+{
+	return minimax_add(moves, score, n, m, m == killer ? sc + bonus : sc);
+}
+
 /* The cards of `legal` worth trying in a trick-taking game of the 32-card
  * pack (304, Trump304), where cards of one hand that no other live card
  * separates are one card for the rest of the deal. Of such a run, the

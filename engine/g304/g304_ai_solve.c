@@ -250,10 +250,7 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 			else /* nobody left can beat the partner's card */
 				mc.safe = last || (!(rest & card_above(wb)) && (card_suit(wb) == p->tsuit || !(rest & trumps)));
 		}
-		int sc = minimax_card_score(&mc);
-		if (c == killer)
-			sc += KILLER_BONUS;
-		n = minimax_add(out, score, n, c, sc);
+		n = minimax_add_killer(out, score, n, c, minimax_card_score(&mc), killer, KILLER_BONUS);
 	}
 	return n;
 }

@@ -287,10 +287,7 @@ static int gen_moves(const rook_ai_pos *p, rcard killer, rcard *out)
 					mc.safe = 0;
 			}
 		}
-		int sc = minimax_card_score(&mc);
-		if (c == killer)
-			sc += ROOK_KILLER_BONUS;
-		n = minimax_add(out, score, n, c, sc);
+		n = minimax_add_killer(out, score, n, c, minimax_card_score(&mc), killer, ROOK_KILLER_BONUS);
 	}
 	return n;
 }

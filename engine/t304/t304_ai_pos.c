@@ -308,17 +308,11 @@ static int gen_moves(const t3pos *p, uint8_t killer, uint8_t *out)
 			mc.safe = last || (!(rest & card_above(top)) && (top_cut || card_suit(top) == p->tsuit
 									 || p->aside || !(rest & trumps)));
 		}
-		int sc = minimax_card_score(&mc);
-		if (c == killer)
-			sc += T3_KILLER_BONUS;
-		n = minimax_add(out, score, n, c, sc);
+		n = minimax_add_killer(out, score, n, c, minimax_card_score(&mc), killer, T3_KILLER_BONUS);
 	}
 	if (can_reveal) {
 		/* Revealing to cut: worth it against a trick the other side holds. */
-		int sc = partner ? 0 : 130 + on_trick;
-		if (killer == T3_REVEAL)
-			sc += T3_KILLER_BONUS;
-		n = minimax_add(out, score, n, T3_REVEAL, sc);
+		n = minimax_add_killer(out, score, n, T3_REVEAL, partner ? 0 : 130 + on_trick, killer, T3_KILLER_BONUS);
 	}
 	return n;
 }
