@@ -46,7 +46,7 @@
 	X(T_PART_NEW_304, "304 (4 players, or 6: {1}new 304 6, or 8: {1}new 304 8; six with 24 cards: {1}new 304six24), 504 (6 players: {1}new 504), 904 (8 players: {1}new 904)") \
 	X(T_PART_NEW_REFUSED_304, "304 (for six players: {1}new 304 6; for eight: {1}new 304 8; six with 24 cards: {1}new 304six24), Tamil Nadu's 504 for six ({1}new 504) and 904 for eight ({1}new 904)") \
 	X(T_PART_STATS_304, "304: under 200, 200-249, 250 and over, pcc") \
-	X(T_PART_CUT_304, "304: you sit before the dealer, 1 to 31") \
+	X(T_PART_CUT_304, "304: you sit before the dealer, 1 to 31, or to 35, 23 or 39 with 36, 24 or 40 cards") \
 	X(T_USAGE_BID_304, "bid N (60 means 160), or bid pcc") \
 	X(T_READY, "four are seated: {prefix}start to deal") \
 	X(T_NEED_FOUR, "[{1}] four players are needed: seat people with {prefix}sit or computer players with {prefix}bot.") \

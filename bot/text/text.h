@@ -50,10 +50,8 @@ size_t text_deal_refused(char *buf, size_t len, int over);
 	X(T_MATCH_WON, "the match is over: {1} win!") \
 	X(T_MATCH_OVER_HINT, "{start} for another match with the same seats.") \
 	X(T_REFUSED, "[{1}] {2}") \
-	X(T_CUT_OFFER, "{1}: you may cut the deck before the next deal: {prefix}cut N (1 to 31), within {2} s.") \
 	X(T_CUT_DONE, "{1} cuts the deck at {2}") \
 	X(T_CUT_NOT_NOW, "[{1}] the cut is offered to {2} before a deal, and only then") \
-	X(T_CUT_USAGE, "[{1}] cut N: N from 1 to 31 cards go from the top to the bottom of the deck") \
 	X(T_REFUSED_ROOM, "{1}: not accepted (I told you why privately).") \
 	X(T_STOOD_IN, "{1} is away: a computer player moves for them") \
 	X(T_WARN, "{1}: still your turn; {2} seconds left before a computer player moves for you.") \
