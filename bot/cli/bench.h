@@ -20,6 +20,7 @@ typedef struct bench_ai_args {
 	double ms[2];            /* time budget per decision (0: samples only) */
 	uint64_t seed;
 	double seconds;          /* for a speed figure */
+	int on_cpu;              /* --clock cpu: budgets in this thread's CPU time (bench_budget_now) */
 } bench_ai_args;
 
 typedef struct bench_game {
@@ -49,6 +50,8 @@ const bench_game *bench_game_at(int i);
  * a square root without libm. */
 double bench_now(void);
 double bench_cpu(void);
+/* What `bench ai` measures budgets by (bench_now, or bench_cpu with --clock cpu). */
+double bench_budget_now(void);
 int bench_cmp_double(const void *a, const void *b);
 void *bench_alloc(size_t size);
 double bench_root(double v);

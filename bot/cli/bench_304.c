@@ -293,14 +293,14 @@ typedef struct ai_bench {
 static int ai_stop(void *ctx)
 {
 	const ai_bench *b = ctx;
-	return b->deadline > 0 && now_seconds() >= b->deadline;
+	return b->deadline > 0 && bench_budget_now() >= b->deadline;
 }
 
 static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_legal *l, g304_action *a)
 {
 	ai_bench *b = ctx;
 	ai_side *sd = &b->side[which];
-	double t0 = now_seconds();
+	double t0 = bench_budget_now();
 	int ok;
 	if (sd->simple) {
 		ok = g304_simple_action(v, l, a);
@@ -313,7 +313,7 @@ static int ai_bench_decide(void *ctx, int which, const g304_view *v, const g304_
 		b->deadline = sd->ms > 0 ? t0 + sd->ms / 1000.0 : 0;
 		ok = sd->ref ? g304_ai_ref_action(v, l, &p, &sd->stats, a) : g304_ai_action(v, l, &p, &sd->stats, a);
 	}
-	timings_add(&sd->times, now_seconds() - t0);
+	timings_add(&sd->times, bench_budget_now() - t0);
 	return ok;
 }
 
@@ -432,8 +432,9 @@ static int bench_304_ai(const bench_ai_args *args)
 		b.side[k].params.samples = (unsigned)(k ? samples_b : samples);
 		b.side[k].ms = k ? ms_b : ms;
 	}
-	printf("# cardbot bench ai --a %s --b %s --deals %d --samples %d --ms %.0f --samples-b %d --ms-b %.0f --seed %llu:"
-	       " one core\n", name[0], name[1], deals, samples, ms, samples_b, ms_b, (unsigned long long)seed);
+	printf("# cardbot bench ai --a %s --b %s --deals %d --samples %d --ms %.0f --samples-b %d --ms-b %.0f --seed %llu"
+	       " --clock %s: one core\n", name[0], name[1], deals, samples, ms, samples_b, ms_b, (unsigned long long)seed,
+	       args->on_cpu ? "cpu" : "wall");
 	ai_speed(seconds);
 	g304_rules rules;
 	g304_rules_default(&rules);
