@@ -41,34 +41,6 @@ static inline int remaining(const g304_ai_pos *p)
 	return r;
 }
 
-/* The last trick, where every card is forced: the winner takes the
- * points of every card still in play. */
-static int last_trick(const g304_ai_pos *p)
-{
-	cardset all = 0, hands[G304_SEATS];
-	for (int s = 0; s < G304_SEATS; s++) {
-		hands[s] = p->pcc && s == p->sitting_out ? 0 : p->hand[s];
-		if (p->tdown && s == p->trumper)
-			hands[s] |= card_bit(p->tcard);
-		all |= hands[s];
-	}
-	for (int i = 0; i < p->n; i++)
-		all |= card_bit(p->card[i]);
-	card lead = p->n ? p->card[0] : (hands[p->turn] ? cardset_first(hands[p->turn]) : CARD_NONE);
-	if (lead == CARD_NONE)
-		return 0;
-	cardset t = all & suit_mask(p->tsuit);
-	card w = cardset_top(t ? t : all & suit_mask(card_suit(lead)));
-	int seat = -1;
-	for (int i = 0; i < p->n; i++)
-		if (p->card[i] == w)
-			seat = p->seat[i];
-	for (int s = 0; s < G304_SEATS && seat < 0; s++)
-		if (hands[s] & card_bit(w))
-			seat = s;
-	return (seat & 1) == (p->trumper & 1) ? cardset_points(all) : 0;
-}
-
 /* Does card c beat card b (the trick's best so far, led suit led)? */
 static inline int beats(card c, card b, int tsuit)
 {
@@ -78,68 +50,118 @@ static inline int beats(card c, card b, int tsuit)
 	return cs == tsuit;
 }
 
-/* The last two tricks on bit masks alone: at most two cards a hand, so
- * no ordering, no table, no copies of the position. */
+/* The last tricks (END_TRICKS) on bit masks alone: no ordering beyond
+ * the cheapest cards that take the other side's trick first, no table,
+ * no copies of the position. The trump card still face down on the table
+ * is in the trumper's hand here, and plays as the compact position plays
+ * it: never led while the trumper holds another card, and to a trick led
+ * in another suit only as a cut (g304_follow_cards); a trick cut with a
+ * trump while the game is closed opens it, and the card becomes a card
+ * like any other. The last trick is forced. Values are the points the
+ * trumper's side takes from where the search on bit masks began. */
+#define END_TRICKS 3
 typedef struct endgame {
 	cardset h[G304_SEATS];     /* hands, the trump card on the table included */
 	cardset all;               /* every card in a hand */
 	uint8_t owner[CARD_COUNT]; /* the seat holding each card in a hand */
-	uint8_t order[G304_SEATS]; /* the seats in the order they play this trick */
-	int nseats, tsuit, tm;
-	int trumper, led;
-	card tcard;                /* the trump card while it lies on the table, else CARD_NONE */
+	uint8_t next[G304_SEATS];  /* the seat that plays after each */
+	int nseats, tsuit, tm, trumper, led;
+	int tdown, open;           /* the trump card lies on the table; the trump is open */
+	card tcard;
 } endgame;
 
-/* The trick is done: its points to its winner, then the forced last trick. */
-static inline int endgame_last(const endgame *e, int wseat, int trick_pts)
+static int endgame_rec(endgame *e, int s, int k, card best, int bseat, int pts, int cut, int acc, int left,
+		       int alpha, int beta);
+
+/* A trick starts, led by seat lead, with `left` tricks to go; acc the
+ * points the trumper's side has taken so far. */
+static int endgame_trick(endgame *e, int lead, int acc, int left, int alpha, int beta)
 {
-	int v = (wseat & 1) == e->tm ? trick_pts : 0;
 	cardset all = e->all;
 	if (!all)
-		return v;
-	card lead = cardset_first(e->h[wseat]);
-	cardset t = all & suit_mask(e->tsuit);
-	card w = cardset_top(t ? t : all & suit_mask(card_suit(lead)));
-	return (e->owner[w] & 1) == e->tm ? v + cardset_points(all) : v;
+		return acc;
+	if (left == 1) {
+		/* Every card is forced: the highest trump, or of the suit led, wins. */
+		cardset t = all & suit_mask(e->tsuit);
+		card w = cardset_top(t ? t : all & suit_mask(card_suit(cardset_first(e->h[lead]))));
+		return (e->owner[w] & 1) == e->tm ? acc + cardset_points(all) : acc;
+	}
+	int rem = cardset_points(all);
+	if (acc + rem <= alpha)
+		return acc + rem;
+	if (acc >= beta)
+		return acc;
+	return endgame_rec(e, lead, 0, CARD_NONE, 0, 0, 0, acc, left, alpha, beta);
 }
 
-/* Card k of the trick; best is the card winning it so far (CARD_NONE at
- * the lead), bseat its seat. */
-static int endgame_rec(endgame *e, int k, card best, int bseat, int trick_pts, int alpha, int beta)
+/* Card k of the trick, seat s to play: best holds it so far (CARD_NONE at
+ * the lead), for seat bseat; pts the points on it; cut: a trump has been
+ * played to it in another suit led. */
+static int endgame_rec(endgame *e, int s, int k, card best, int bseat, int pts, int cut, int acc, int left,
+		       int alpha, int beta)
 {
-	int s = e->order[k];
 	cardset h = e->h[s];
-	cardset tbit = s == e->trumper && e->tcard != CARD_NONE ? card_bit(e->tcard) : 0;
+	cardset tbit = e->tdown && s == e->trumper ? h & card_bit(e->tcard) : 0;
 	cardset legal;
 	if (best == CARD_NONE)
 		legal = h & ~tbit ? h & ~tbit : h;
 	else
 		legal = g304_follow_cards(h & ~tbit, e->led, tbit ? e->tcard : CARD_NONE, e->tsuit);
-	int maxing = (s & 1) == e->tm;
-	int val = maxing ? -1 : 1000;
-	for (; legal; legal &= legal - 1) {
-		card c = cardset_first(legal);
-		e->h[s] = h & ~card_bit(c);
-		e->all &= ~card_bit(c);
+	/* The 7 and the 8 of a suit in one hand are the same card (not the
+	 * trump card on the table, which plays by other rules). */
+	cardset own = legal & ~tbit;
+	legal &= ~((own & 0x01010101u) << 1 & own);
+	int maxi = (s & 1) == e->tm, val = maxi ? -1 : 1000, led = e->led;
+	/* Against the other side's card, the cheapest cards that take the trick first. */
+	cardset first = 0;
+	if (best != CARD_NONE && (bseat & 1) != maxi) {
+		first = legal & card_above(best);
+		if (card_suit(best) != e->tsuit)
+			first |= legal & suit_mask(e->tsuit);
+	}
+	for (cardset rest = legal; rest;) {
+		card c = cardset_first(first ? first : rest);
+		first &= ~card_bit(c);
+		rest &= ~card_bit(c);
 		card nb = best;
-		int ns = bseat;
-		if (best == CARD_NONE || beats(c, best, e->tsuit)) {
+		int ns = bseat, ncut = cut, v;
+		if (best == CARD_NONE) {
+			e->led = card_suit(c);
 			nb = c;
 			ns = s;
+		} else {
+			if (beats(c, best, e->tsuit)) {
+				nb = c;
+				ns = s;
+			}
+			ncut |= card_suit(c) == e->tsuit && e->led != e->tsuit;
 		}
-		if (best == CARD_NONE)
-			e->led = card_suit(c);
-		int v = k + 1 == e->nseats ? endgame_last(e, ns, trick_pts + rank_pts[card_rank(c)])
-			: endgame_rec(e, k + 1, nb, ns, trick_pts + rank_pts[card_rank(c)], alpha, beta);
+		e->h[s] = h & ~card_bit(c);
+		e->all &= ~card_bit(c);
+		int npts = pts + rank_pts[card_rank(c)];
+		if (k + 1 < e->nseats) {
+			v = endgame_rec(e, e->next[s], k + 1, nb, ns, npts, ncut, acc, left, alpha, beta);
+		} else if (ncut && !e->open) {
+			/* The cut opens the game: the trump card joins the hand. */
+			e->open = 1;
+			int td = e->tdown;
+			e->tdown = 0;
+			v = endgame_trick(e, ns, (ns & 1) == e->tm ? acc + npts : acc, left - 1, alpha, beta);
+			e->open = 0;
+			e->tdown = td;
+		} else {
+			v = endgame_trick(e, ns, (ns & 1) == e->tm ? acc + npts : acc, left - 1, alpha, beta);
+		}
 		e->all |= card_bit(c);
-		if (minimax_fold(maxing, v, &val, &alpha, &beta))
+		e->h[s] = h;
+		e->led = led;
+		if (minimax_fold(maxi, v, &val, &alpha, &beta))
 			break;
 	}
-	e->h[s] = h;
 	return val == -1 || val == 1000 ? 0 : val;
 }
 
-/* Points the trumper's team takes from p, two tricks before the end. */
+/* Points the trumper's team takes from p, END_TRICKS or fewer before the end. */
 static int endgame_solve(const g304_ai_pos *p, int alpha, int beta)
 {
 	endgame e;
@@ -147,30 +169,32 @@ static int endgame_solve(const g304_ai_pos *p, int alpha, int beta)
 	e.tsuit = p->tsuit;
 	e.tm = p->trumper & 1;
 	e.trumper = p->trumper;
-	e.tcard = p->tdown ? p->tcard : CARD_NONE;
+	e.tcard = p->tcard;
+	e.tdown = p->tdown;
+	e.open = p->open;
 	e.all = 0;
+	e.led = -1;
 	for (int s = 0; s < G304_SEATS; s++) {
 		e.h[s] = p->pcc && s == p->sitting_out ? 0
 			: p->hand[s] | (s == p->trumper && p->tdown ? card_bit(p->tcard) : 0);
 		e.all |= e.h[s];
 		for (cardset m = e.h[s]; m; m &= m - 1)
 			e.owner[cardset_first(m)] = (uint8_t)s;
+		int t = (s + 1) & 3;
+		if (p->pcc && t == p->sitting_out)
+			t = (t + 1) & 3;
+		e.next[s] = (uint8_t)t;
 	}
-	/* The seats in playing order from the trick's leader. */
-	int s = p->n ? p->seat[0] : p->turn;
-	for (int k = 0; k < e.nseats; k++) {
-		e.order[k] = (uint8_t)s;
-		s = (s + 1) & 3;
-		if (p->pcc && s == p->sitting_out)
-			s = (s + 1) & 3;
-	}
+	int left = G304_TRICKS - p->trick_no;
 	if (!p->n)
-		return endgame_rec(&e, 0, CARD_NONE, 0, 0, alpha, beta);
-	int w = g304_ai_pos_best(p), pts = 0;
-	for (int i = 0; i < p->n; i++)
-		pts += rank_pts[card_rank(p->card[i])];
+		return endgame_trick(&e, p->turn, 0, left, alpha, beta);
+	int w = g304_ai_pos_best(p), pts = 0, cut = 0;
 	e.led = card_suit(p->card[0]);
-	return endgame_rec(&e, p->n, p->card[w], p->seat[w], pts, alpha, beta);
+	for (int i = 0; i < p->n; i++) {
+		pts += rank_pts[card_rank(p->card[i])];
+		cut |= i && card_suit(p->card[i]) != e.led && card_suit(p->card[i]) == p->tsuit;
+	}
+	return endgame_rec(&e, p->turn, p->n, p->card[w], p->seat[w], pts, cut, 0, left, alpha, beta);
 }
 
 /* The moves worth trying from p, best guesses first; returns how many. */
@@ -258,11 +282,13 @@ static int gen_moves(const g304_ai_pos *p, card killer, card *out)
 /* Points the trumper's team takes from here; alpha-beta, fail-soft. */
 int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int beta)
 {
-	if (p->trick_no >= G304_TRICKS - 1)
-		return p->trick_no >= G304_TRICKS ? 0 : last_trick(p);
 	if (sv->aborted)
 		return 0;
-	if (p->trick_no == G304_TRICKS - 2) {
+	/* The last tricks on bit masks; the position where that search
+	 * begins, at a trick's start, through the table first (orders of the
+	 * tricks before it that lead to the same hands are searched once). */
+	int end = p->trick_no >= G304_TRICKS - END_TRICKS;
+	if (end && (p->n || p->trick_no > G304_TRICKS - END_TRICKS)) {
 		sv->nodes++;
 		return endgame_solve(p, alpha, beta);
 	}
@@ -280,6 +306,8 @@ int g304_ai_solve_rec(g304_ai_solver *sv, const g304_ai_pos *p, int alpha, int b
 	if (g304_ai_tt_enter(sv->tt, sv->tt_mask, p, remaining(p), &alpha, &beta, &e, &k, &settled))
 		return settled;
 	int a0 = alpha, b0 = beta;
+	if (end)
+		return g304_ai_tt_leave(e, &k, endgame_solve(p, alpha, beta), 1, sv->aborted, a0, b0);
 	card moves[G304_TRICKS + 1];
 	card *killer = &sv->killer[p->trick_no & 7][p->turn & 3];
 	/* The killer helps a wide window (the points) and costs a null one
