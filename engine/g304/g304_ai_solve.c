@@ -73,20 +73,26 @@ typedef struct endgame {
 static int endgame_rec(endgame *e, int s, int k, card best, int bseat, int pts, int cut, int acc, int left,
 		       int alpha, int beta);
 
-/* A trick starts, led by seat lead, with `left` tricks to go; acc the
- * points the trumper's side has taken so far. */
-static int endgame_trick(endgame *e, int lead, int acc, int left, int alpha, int beta)
+/* The last trick, led by seat lead: every card is forced, and the
+ * highest trump, or of the suit led, wins; acc the points the trumper's
+ * side has taken before it. */
+static inline int endgame_last(const endgame *e, int lead, int acc)
 {
 	cardset all = e->all;
 	if (!all)
 		return acc;
-	if (left == 1) {
-		/* Every card is forced: the highest trump, or of the suit led, wins. */
-		cardset t = all & suit_mask(e->tsuit);
-		card w = cardset_top(t ? t : all & suit_mask(card_suit(cardset_first(e->h[lead]))));
-		return (e->owner[w] & 1) == e->tm ? acc + cardset_points(all) : acc;
-	}
-	int rem = cardset_points(all);
+	cardset t = all & suit_mask(e->tsuit);
+	card w = cardset_top(t ? t : all & suit_mask(card_suit(cardset_first(e->h[lead]))));
+	return (e->owner[w] & 1) == e->tm ? acc + cardset_points(all) : acc;
+}
+
+/* A trick starts, led by seat lead, with `left` tricks to go; acc the
+ * points the trumper's side has taken so far. */
+static inline int endgame_trick(endgame *e, int lead, int acc, int left, int alpha, int beta)
+{
+	if (left == 1 || !e->all)
+		return endgame_last(e, lead, acc);
+	int rem = cardset_points(e->all);
 	if (acc + rem <= alpha)
 		return acc + rem;
 	if (acc >= beta)
@@ -107,10 +113,9 @@ static int endgame_rec(endgame *e, int s, int k, card best, int bseat, int pts, 
 		legal = h & ~tbit ? h & ~tbit : h;
 	else
 		legal = g304_follow_cards(h & ~tbit, e->led, tbit ? e->tcard : CARD_NONE, e->tsuit);
-	/* The 7 and the 8 of a suit in one hand are the same card (not the
-	 * trump card on the table, which plays by other rules). */
-	cardset own = legal & ~tbit;
-	legal &= ~((own & 0x01010101u) << 1 & own);
+	/* The 7 and the 8 of a suit in one hand are the same card (the trump
+	 * card on the table is never playable beside another trump). */
+	legal &= ~((legal & 0x01010101u) << 1 & legal);
 	int maxi = (s & 1) == e->tm, val = maxi ? -1 : 1000, led = e->led;
 	/* Against the other side's card, the cheapest cards that take the trick first. */
 	cardset first = 0;
