@@ -2,9 +2,11 @@
  * position with a transposition table, for points or a null window.
  *
  * What makes it fast (issue 33), each exact:
- * - the last trick is played out, not searched (every card is forced),
- *   and the one before it is searched on bit masks alone, without
- *   ordering, table or copies of the position;
+ * - the last three tricks are searched on bit masks alone, without
+ *   ordering (beyond the cards that take the other side's trick,
+ *   lowest first), table or copies of the position, and the last trick is
+ *   played out, not searched (every card is forced); the position where
+ *   that search begins goes through the table first;
  * - one solve uses a small table (it stores a hundred positions or so),
  *   so clearing it costs little;
  * - the points still in play bound the value, from the scores alone;
@@ -51,11 +53,11 @@ static inline int beats(card c, card b, int tsuit)
 }
 
 /* The last tricks (END_TRICKS) on bit masks alone: no ordering beyond
- * the cheapest cards that take the other side's trick first, no table,
+ * the cards that take the other side's trick first (lowest first), no table,
  * no copies of the position. The trump card still face down on the table
  * is in the trumper's hand here, and plays as the compact position plays
- * it: never led while the trumper holds another card, and to a trick led
- * in another suit only as a cut (g304_follow_cards); a trick cut with a
+ * it (g304_follow_cards): not while the trumper holds another card, save
+ * as a cut to a trick led in another suit; a trick cut with a
  * trump while the game is closed opens it, and the card becomes a card
  * like any other. The last trick is forced. Values are the points the
  * trumper's side takes from where the search on bit masks began. */
@@ -117,7 +119,7 @@ static int endgame_rec(endgame *e, int s, int k, card best, int bseat, int pts, 
 	 * card on the table is never playable beside another trump). */
 	legal &= ~((legal & 0x01010101u) << 1 & legal);
 	int maxi = (s & 1) == e->tm, val = maxi ? -1 : 1000, led = e->led;
-	/* Against the other side's card, the cheapest cards that take the trick first. */
+	/* Against the other side's card, the cards that take the trick first, lowest first. */
 	cardset first = 0;
 	if (best != CARD_NONE && (bseat & 1) != maxi) {
 		first = legal & card_above(best);
