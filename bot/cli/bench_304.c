@@ -355,7 +355,7 @@ static void ai_speed(double seconds)
 	g304_ai_pos pos[256];
 	int n = 0;
 	while (n < 256)
-		n += g304_ai_ref_position(&r, 0, 0, &pos[n]);
+		n += g304_ai_ref_position(&r, 0, 0, 0, &pos[n]);
 	long playouts = 0;
 	double t0 = now_seconds(), t;
 	long sink = 0;
@@ -377,7 +377,7 @@ static void ai_speed(double seconds)
 	unsigned long nodes = 0, ref_nodes = 0;
 	int differ = 0;
 	for (int i = 0; i < SOLVES; i++)
-		while (!g304_ai_ref_position(&r, 3, 0, &solve_pos[i]))
+		while (!g304_ai_ref_position(&r, 3, 0, 0, &solve_pos[i]))
 			;
 	for (int i = 0; i < SOLVES; i++) {
 		double s0 = cpu_seconds();

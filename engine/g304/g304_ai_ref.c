@@ -129,7 +129,7 @@ int g304_ai_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_pa
 	return ok;
 }
 
-int g304_ai_ref_position(rng *r, int trick, int n, g304_ai_pos *p)
+int g304_ai_ref_position(rng *r, int trick, int n, int pcc, g304_ai_pos *p)
 {
 	g304 g;
 	g304_rules rules;
@@ -141,7 +141,7 @@ int g304_ai_ref_position(rng *r, int trick, int n, g304_ai_pos *p)
 	g304_deal(&g, deck);
 	g304_action a;
 	while (g.phase != G304_PHASE_DEAL && g.turn != G304_NO_SEAT) {
-		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == n && !g.pcc)
+		if (g.phase == G304_PHASE_PLAY && g.trick_no == trick && g.tricks[trick].n == n && !g.pcc == !pcc)
 			return g304_ai_pos_of(&g, p);
 		if (!g304_random_action(&g, r, 0, &a) || g304_apply(&g, &a, NULL) != G304_ERR_OK)
 			return 0;

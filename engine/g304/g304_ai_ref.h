@@ -20,8 +20,9 @@ int g304_ai_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_pa
 		       g304_action *a);
 
 /* A 304 position at card n of trick `trick` after random bidding and play
- * (pcc deals left out), or 0 when this deal did not get there: what 304's
- * solver figures and `bench ai`'s players start from. */
-int g304_ai_ref_position(rng *r, int trick, int n, g304_ai_pos *p);
+ * (pcc deals left out, or with pcc only those), or 0 when this deal did
+ * not get there: what 304's solver figures and `bench ai`'s players start
+ * from (without pcc). */
+int g304_ai_ref_position(rng *r, int trick, int n, int pcc, g304_ai_pos *p);
 
 #endif

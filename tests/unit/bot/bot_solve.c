@@ -3,8 +3,9 @@
  * reference solver it replaced (the plain alpha-beta of before issue 33,
  * kept once, in engine/g304/g304_ai_ref.c, for `cardbot bench ai`'s ratio and
  * its strong0 player; this test links it from there) on the positions `cardbot bench ai` times (five
- * tricks before the end, after random bidding and play), and on positions
- * within a trick; both the points and the null-window question.
+ * tricks before the end, after random bidding and play), on positions
+ * within a trick, and on pcc deals (one in ten as many, which the
+ * benchmark leaves out); both the points and the null-window question.
  * Trump304 and Rook: t3_solve and rook_ai_solve against their versions of
  * before issue 33 (kept in engine/t304/t304_ai_ref.c and engine/rook/rook_ai_ref.c), on the positions
  * `cardbot bench ai --game trump304|rook` times (five tricks before the
@@ -27,8 +28,6 @@
 #include "rng.h"
 
 /* ---- positions ---- */
-
-/* 304's positions: g304_ai_ref_position (as `cardbot bench ai` draws them). */
 
 /* Trump304: the value from the reference, and the new solver's value and
  * null-window answers (one table for every position, as the player keeps
@@ -86,36 +85,52 @@ static void rook_positions(int count)
 	       nodes / (unsigned long)(3 * count), ref_nodes / (unsigned long)count);
 }
 
-int main(void)
+/* 304: the solver against the reference on count positions drawn from
+ * the seeded stream: without pcc, nine in ten at a trick's start five
+ * tricks before the end, as the benchmark, the rest within a trick, four
+ * to six left; with pcc (the trumper alone against two, its partner out:
+ * the benchmark leaves these out), at a trick's start or within it, two
+ * to six tricks before the end. */
+static void g304_positions(int count, int pcc, uint64_t seed)
 {
-	int count = getenv("SOLVE_TEST_POSITIONS") ? atoi(getenv("SOLVE_TEST_POSITIONS"))
-		: getenv("PROPS_MATCHES") ? 1000 : 10000;
 	rng r;
-	rng_seed(&r, 33);
+	rng_seed(&r, seed);
 	int differ = 0, wrong_reach = 0, checked = 0;
 	unsigned long nodes = 0;
+	const char *what = pcc ? "pcc " : "";
 	for (int i = 0; i < count; i++) {
-		/* Nine in ten at a trick's start five tricks before the end, as
-		 * the benchmark; the rest within a trick, four to six left. */
 		int trick = 3, n = 0;
-		if (i % 10 == 9) {
+		if (pcc) {
+			trick = 2 + i % 5;
+			n = (i / 5) % 3;
+		} else if (i % 10 == 9) {
 			trick = 2 + (i / 10) % 3;
 			n = 1 + (i / 30) % 3;
 		}
 		g304_ai_pos p;
-		while (!g304_ai_ref_position(&r, trick, n, &p))
+		while (!g304_ai_ref_position(&r, trick, n, pcc, &p))
 			;
 		int want = g304_ai_ref_solve(&p, NULL), got = g304_ai_solve(&p, &nodes);
 		checked++;
 		if (want != got && differ++ < 5)
-			CHECK(0, "position %d: solver %d, reference %d", i, got, want);
+			CHECK(0, "%sposition %d: solver %d, reference %d", what, i, got, want);
 		for (int need = want; need <= want + 1; need++)
 			if (g304_ai_solve_reaches(&p, need, NULL) != (want >= need) && wrong_reach++ < 5)
-				CHECK(0, "position %d: can the trumper's side take %d? (it takes %d)", i, need, want);
+				CHECK(0, "%sposition %d: can the trumper's side take %d? (it takes %d)", what, i, need,
+				      want);
 	}
-	CHECK(differ == 0, "%d of %d values differ from the reference", differ, checked);
-	CHECK(wrong_reach == 0, "%d null-window answers wrong", wrong_reach);
-	printf("bot_solve: %d positions, %lu nodes a solve\n", checked, checked ? nodes / (unsigned long)checked : 0);
+	CHECK(differ == 0, "%s%d of %d values differ from the reference", what, differ, checked);
+	CHECK(wrong_reach == 0, "%s%d null-window answers wrong", what, wrong_reach);
+	printf("bot_solve: %d %spositions, %lu nodes a solve\n", checked, what,
+	       checked ? nodes / (unsigned long)checked : 0);
+}
+
+int main(void)
+{
+	int count = getenv("SOLVE_TEST_POSITIONS") ? atoi(getenv("SOLVE_TEST_POSITIONS"))
+		: getenv("PROPS_MATCHES") ? 1000 : 10000;
+	g304_positions(count, 0, 33);
+	g304_positions(count / 10, 1, 34);
 	t304_positions(count);
 	rook_positions(count);
 	return check_report("bot_solve");
