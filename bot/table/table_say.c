@@ -275,10 +275,15 @@ void table_bad_card(table *t, const char *user, const char *word, int id)
 
 void table_answer(table *t, const char *user, int in_room, const char *line)
 {
-	if (in_room)
+	/* The room hears the computers' moves gathered for one line before
+	 * a status line that shows them (irc_six saw `!table` name two cards
+	 * of a trick whose line came after it). */
+	if (in_room) {
+		table_flush(t);
 		t->host->say_room(t->host->ctx, t->net, t->room, line, ADAPTER_NOTICE);
-	else
+	} else {
 		table_say_private(t, user, line, ADAPTER_NOTICE);
+	}
 }
 
 int table_style_of(const table *t, int s)

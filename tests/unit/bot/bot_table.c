@@ -65,6 +65,60 @@ static cardset hidden_now(const table *t)
 	return h;
 }
 
+/* ann types her turn's action as a person would, the simple player
+ * choosing it; returns how many refusals she was told. */
+static int ann_moves(bot *b, table *t, const char *room)
+{
+	int refused = 0;
+	g304_view v;
+	g304_legal l;
+	g304_action a;
+	char cmd[64];
+	g304_view_of(G304(t), 0, &v);
+	g304_legal_of(G304(t), 0, &l);
+	/* The simple player chooses; we type it as a person would. */
+	g304_simple_action(&v, &l, &a);
+	const char *in = room;
+	switch (a.type) {
+	case G304_ACT_BID:
+		snprintf(cmd, sizeof cmd, "!bid %d", a.value >= G304_BID_PCC ? 0 : a.value);
+		if (a.value >= G304_BID_PCC)
+			snprintf(cmd, sizeof cmd, "!bid pcc");
+		break;
+	case G304_ACT_PASS: snprintf(cmd, sizeof cmd, "!pass"); break;
+	case G304_ACT_REDEAL: snprintf(cmd, sizeof cmd, "!redeal"); break;
+	case G304_ACT_TRUMP: {
+		char code[3];
+		card_code(a.card, code);
+		snprintf(cmd, sizeof cmd, "trump %s", code);
+		in = NULL; /* privately */
+		break;
+	}
+	case G304_ACT_PLAY: {
+		char code[3];
+		card_code(a.card, code);
+		int tablecard = a.card == G304(t)->trump_card && G304(t)->trump_down;
+		snprintf(cmd, sizeof cmd, "play %s", tablecard ? "trump" : code);
+		in = NULL; /* plays go privately: they may be face down */
+		const g304_trick *tr = &G304(t)->tricks[G304(t)->trick_no];
+		if (t->set.brief && !tablecard
+		    && (tr->n == 0 || G304(t)->trump_open || card_suit(a.card) == card_suit(tr->card[0]))) {
+			snprintf(cmd, sizeof cmd, "!play %s", code);
+			in = room; /* face up: typed in the room */
+		}
+		break;
+	}
+	default: snprintf(cmd, sizeof cmd, "!pass"); break;
+	}
+	int priv_before = net.npriv;
+	say(b, in, "ann", cmd);
+	for (int i = priv_before; i < net.npriv; i++)
+		refused += net.priv_lines[i][0] == '[' && !strncmp(net.priv_lines[i] + 1, room, strlen(room))
+			&& net.priv_lines[i][1 + strlen(room)] == ']' 
+			&& !strstr(net.priv_lines[i], "face down:");
+	return refused;
+}
+
 /* ann plays a whole match through the command text (the computers move
  * on timers); after every action, nothing said in the room names a card
  * hidden before and after it. In a brief room ann types face-up cards in
@@ -80,52 +134,7 @@ static int play_match(bot *b, loop *ev, table *t, const char *room, int *steps_o
 		int deal_before = G304(t)->deal_no;
 		cardset hidden_before = hidden_now(t);
 		if (G304(t)->turn == 0) {
-			g304_view v;
-			g304_legal l;
-			g304_action a;
-			char cmd[64];
-			g304_view_of(G304(t), 0, &v);
-			g304_legal_of(G304(t), 0, &l);
-			/* The simple player chooses; we type it as a person would. */
-			g304_simple_action(&v, &l, &a);
-			const char *in = room;
-			switch (a.type) {
-			case G304_ACT_BID:
-				snprintf(cmd, sizeof cmd, "!bid %d", a.value >= G304_BID_PCC ? 0 : a.value);
-				if (a.value >= G304_BID_PCC)
-					snprintf(cmd, sizeof cmd, "!bid pcc");
-				break;
-			case G304_ACT_PASS: snprintf(cmd, sizeof cmd, "!pass"); break;
-			case G304_ACT_REDEAL: snprintf(cmd, sizeof cmd, "!redeal"); break;
-			case G304_ACT_TRUMP: {
-				char code[3];
-				card_code(a.card, code);
-				snprintf(cmd, sizeof cmd, "trump %s", code);
-				in = NULL; /* privately */
-				break;
-			}
-			case G304_ACT_PLAY: {
-				char code[3];
-				card_code(a.card, code);
-				int tablecard = a.card == G304(t)->trump_card && G304(t)->trump_down;
-				snprintf(cmd, sizeof cmd, "play %s", tablecard ? "trump" : code);
-				in = NULL; /* plays go privately: they may be face down */
-				const g304_trick *tr = &G304(t)->tricks[G304(t)->trick_no];
-				if (t->set.brief && !tablecard
-				    && (tr->n == 0 || G304(t)->trump_open || card_suit(a.card) == card_suit(tr->card[0]))) {
-					snprintf(cmd, sizeof cmd, "!play %s", code);
-					in = room; /* face up: typed in the room */
-				}
-				break;
-			}
-			default: snprintf(cmd, sizeof cmd, "!pass"); break;
-			}
-			int priv_before = net.npriv;
-			say(b, in, "ann", cmd);
-			for (int i = priv_before; i < net.npriv; i++)
-				refusals_before += net.priv_lines[i][0] == '[' && !strncmp(net.priv_lines[i] + 1, room, strlen(room))
-					&& net.priv_lines[i][1 + strlen(room)] == ']' 
-					&& !strstr(net.priv_lines[i], "face down:");
+			refusals_before += ann_moves(b, t, room);
 		} else {
 			loop_once(ev, 2); /* one step, so each action is checked on its own */
 		}
@@ -309,6 +318,37 @@ int main(void)
 		CHECK(echoed == 0, "brief: ann's typed bids and passes were repeated %d times", echoed);
 		CHECK(tricks >= 8 && whole == tricks, "brief: %d trick lines, %d of them with four cards", tricks, whole);
 		say(b, "#brief", "ann", "!stop");
+		run_for(ev, 20);
+	}
+
+	/* A status line asked for in the room never runs ahead of the room's
+	 * own account: the computers' moves gathered for one line go out
+	 * before it (irc_six saw `!table` name two cards of a trick whose
+	 * line came after it). */
+	{
+		say(b, "#order", "ann", "!304");
+		table *ot = b->tables[b->ntables - 1];
+		say(b, "#order", "ann", "!bot all");
+		say(b, "#order", "ann", "!start");
+		for (int i = 0; i < 20000 && ot->state == TABLE_PLAYING; i++) {
+			if (G304(ot)->phase == G304_PHASE_PLAY && G304(ot)->tricks[G304(ot)->trick_no].n > 0 && ot->nout > 0)
+				break;
+			if (G304(ot)->turn == 0)
+				ann_moves(b, ot, "#order");
+			else
+				loop_once(ev, 2);
+		}
+		int gathered = ot->nout;
+		CHECK(gathered > 0, "a computer's card waits for the next ones, to be told in one line");
+		int r0 = net.nroom;
+		say(b, "#order", "eve", "!table");
+		int status = -1;
+		for (int i = r0; i < net.nroom; i++)
+			if (!strncmp(net.room_lines[i], "#order: ", 8))
+				status = i;
+		CHECK(status > r0 && ot->nout == 0, "!table in the room comes after the gathered moves (%d lines before"
+		      " it, %d parts still waiting)", status - r0, ot->nout);
+		say(b, "#order", "ann", "!stop");
 		run_for(ev, 20);
 	}
 
