@@ -99,8 +99,8 @@ typedef struct game_ai_params {
 	int (*solve)(void *ctx, const void *pos, int side, int alpha, int beta, int may_stop, int *aborted);
 	void *solve_ctx;
 	/* The strong player as it was before issue 33 (the benchmark's
-	 * strong0): Rook's sample counts; Trump304's sample counts, solve
-	 * depths and bidding on playouts alone. */
+	 * strong0): Rook's sample counts; Trump304's bidding, trump choice
+	 * and exchange on fewer simulated deals played out by its policy. */
 	int counts_before;
 } game_ai_params;
 

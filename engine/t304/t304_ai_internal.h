@@ -152,16 +152,15 @@ int t3_sample(const t304_view *v, const t3info *in, rng *r, t3pos *p);
 
 /* ---- the levels (t304_ai.c, t304_ai_bid.c) ---- */
 /* The strong player as it is now, not as it was before issue 33 (the
- * benchmark's strong0, game_ai_params.counts_before). Since the faster
+ * benchmark's strong0, game_ai_params.counts_before): since the faster
  * solver it bids, chooses the trump and exchanges on 400 simulated deals
- * solved exactly over the last T3_BID_EXACT tricks (160 deals played out
- * by the policy before), and plays a card on up to 1,000 samples solved
- * exactly from one trick more than before (400 samples before). */
+ * with the last T3_BID_EXACT tricks of each solved exactly (strong0: 160
+ * deals played out by the policy to the end), and the budget may end those
+ * decisions after the first deal. Its card search is strong0's. */
 static inline int t3_strong_now(const game_ai_params *p)
 {
 	return p->level >= GAME_AI_STRONG && !p->counts_before;
 }
-#define T3_STRONG_SAMPLES 1000
 #define T3_STRONG_SIMS 400
 #define T3_BID_EXACT 4
 
