@@ -601,8 +601,8 @@ static void bench_304_engine(double seconds)
 
 static const bench_game games[] = {
 	{ "304", bench_304_engine, bench_caps, bench_304_ai,
-	  "in 304, trump304 and rook also strong0, the strong player with the card search and solver of before\n"
-	  "    issue 33", NULL, NULL, NULL },
+	  "in 304, trump304 and rook also strong0, the strong player of before issue 33 (its card search and\n"
+	  "    solver; in rook also its sample counts, in trump304 its bidding)", NULL, NULL, NULL },
 	{ "trump304", NULL, NULL, NULL, NULL, t304_solver, t304_ref_begin, ref_end },
 	{ "rook", NULL, NULL, NULL, NULL, rook_solver, rook_ref_begin, ref_end },
 };

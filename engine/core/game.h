@@ -98,8 +98,9 @@ typedef struct game_ai_params {
 	 * this solve short, which sets *aborted. */
 	int (*solve)(void *ctx, const void *pos, int side, int alpha, int beta, int may_stop, int *aborted);
 	void *solve_ctx;
-	/* Strong's sample counts as they were before issue 33 (the
-	 * benchmark's strong0; Rook's alone changed). */
+	/* The strong player as it was before issue 33 (the benchmark's
+	 * strong0): Rook's sample counts; Trump304's bidding, trump choice
+	 * and exchange on fewer simulated deals played out by its policy. */
 	int counts_before;
 } game_ai_params;
 

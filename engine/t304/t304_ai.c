@@ -20,7 +20,9 @@ static int solve_from(const game_ai_params *p, int nseats)
 {
 	/* Two players: eight tricks, the pile gone; three: five; four: four.
 	 * Normal solves fewer. Deeper was not clearly stronger in three and four
-	 * players and took several times longer at the 99th percentile. */
+	 * players and took several times longer at the 99th percentile (with
+	 * the faster solver of issue 33, five tricks and 1,000 samples in four
+	 * players: +17.9 tokens per 100 deals over strong0, -6.8 to +42.6). */
 	static const int strong[5] = { 0, 0, 8, 5, 4 }, normal[5] = { 0, 0, 6, 4, 3 };
 	int n = nseats >= 2 && nseats <= 4 ? nseats : 4;
 	return p->level >= GAME_AI_STRONG ? strong[n] : normal[n];

@@ -1,8 +1,11 @@
 /* t304_ai_bid.c: bidding, the trump card and the three-player exchange by
  * simulation: the seat deals the cards it cannot see at random many times,
  * plays each deal out with the playout policy as the trumper, and reads
- * from the points it took how often each bid would be made.
+ * from the points it took how often each bid would be made. The strong
+ * player of now (t3_strong_now) solves each deal's last T3_BID_EXACT tricks
+ * exactly instead, and may be stopped by its budget after one deal.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "t304_ai_internal.h"
 
@@ -10,6 +13,8 @@ static unsigned sims_of(const game_ai_params *p)
 {
 	if (p->samples)
 		return p->samples;
+	if (t3_strong_now(p))
+		return T3_STRONG_SIMS;
 	return p->level >= GAME_AI_STRONG ? 160 : 40;
 }
 
@@ -52,8 +57,10 @@ static void fresh(t3pos *p, int nseats, int me, int dealer, int bid, cardset han
 	t3_start(p, bid >= T304_BID_ALL ? me : (dealer + 1) % nseats);
 }
 
-/* Plays p out; the trumper's points, or -1 when the deal was spoilt. */
-static int play_out(t3pos *p, rng *r, game_ai_stats *st)
+/* Plays p out; the trumper's points, or -1 when the deal was spoilt. With
+ * sv, the last `exact` tricks (the pile gone) are solved exactly: -2 when
+ * the budget cut the solve short. */
+static int play_out(t3pos *p, rng *r, game_ai_stats *st, t3solver *sv, int exact)
 {
 	cardset suit = suit_mask(p->tsuit);
 	if (p->nseats != 2) {
@@ -63,6 +70,25 @@ static int play_out(t3pos *p, rng *r, game_ai_stats *st)
 				side |= p->hand[s];
 		if ((side & suit) == suit)
 			return -1;
+	}
+	if (sv && exact > 0) {
+		while (!p->over && (p->npile || p->ntricks - p->trick_no > exact)) {
+			card c = t3_policy(p, r, 1);
+			if (c == CARD_NONE)
+				break;
+			t3_play(p, c);
+		}
+		if (!p->over) {
+			int got = t3_solve(sv, p, -1, 1000);
+			if (sv->aborted)
+				return -2;
+			p->pts = (int16_t)(p->pts + got);
+			p->over = 1;
+			if (st)
+				st->solves++;
+			return p->pts;
+		}
+		return p->spoilt ? -1 : p->pts;
 	}
 	t3_playout(p, r);
 	if (st)
@@ -83,6 +109,24 @@ static card trump_card_of(cardset hand, int su)
 	return best;
 }
 
+/* The solver for a decision's simulated deals: the number of tricks to
+ * solve exactly at the end of each (0: play them out, sv unused). */
+static int exact_start(const game_ai_params *prm, t3solver *sv)
+{
+	memset(sv, 0, sizeof *sv);
+	if (!t3_strong_now(prm))
+		return 0;
+	sv->tt = calloc((size_t)1 << T3_TT_BITS, sizeof *sv->tt);
+	return sv->tt ? T3_BID_EXACT : 0;
+}
+
+/* From the second simulated deal on, the budget may cut a solve short. */
+static void exact_may_stop(t3solver *sv, const game_ai_params *prm)
+{
+	sv->stop = prm->stop;
+	sv->stop_ctx = prm->stop_ctx;
+}
+
 /* Expected tokens to the trumper of bidding `bid` given simulated points. */
 static double ev_of(const int *pts, int n, int bid, int nseats)
 {
@@ -97,28 +141,44 @@ static double ev_of(const int *pts, int n, int bid, int nseats)
 #define MAX_SIMS 1024
 
 /* Simulated points for each suit the hand holds (n sims each; the same
- * deals for every suit). */
-static int simulate(const t304_view *v, cardset hand, int me, int bid, unsigned n, uint64_t seed,
-		    int pts[SUIT_COUNT][MAX_SIMS], game_ai_stats *st)
+ * deals for every suit). Returns the sims done (the stop may end them
+ * early, after the first, for the strong player of now). */
+static unsigned simulate(const t304_view *v, cardset hand, int me, int bid, unsigned n, uint64_t seed,
+			 int pts[SUIT_COUNT][MAX_SIMS], const game_ai_params *prm, game_ai_stats *st)
 {
-	int done = 0;
+	rng r[SUIT_COUNT];
+	card tc[SUIT_COUNT];
+	int nsuits = 0;
 	for (int su = 0; su < SUIT_COUNT; su++) {
-		card tc = trump_card_of(hand, su);
-		if (tc == CARD_NONE)
-			continue;
-		rng r;
-		rng_seed(&r, seed);
-		for (unsigned i = 0; i < n; i++) {
+		tc[su] = trump_card_of(hand, su);
+		rng_seed(&r[su], seed);
+		nsuits += tc[su] != CARD_NONE;
+	}
+	t3solver sv;
+	int now = t3_strong_now(prm), exact = exact_start(prm, &sv);
+	unsigned i;
+	for (i = 0; i < n; i++) {
+		if (now && i && prm->stop && prm->stop(prm->stop_ctx))
+			break;
+		if (i == 1)
+			exact_may_stop(&sv, prm);
+		int aborted = 0;
+		for (int su = 0; su < SUIT_COUNT; su++) {
+			if (tc[su] == CARD_NONE)
+				continue;
 			t3pos p;
 			cardset centre;
-			fresh(&p, v->nseats, me, v->dealer, bid, hand, tc, ~hand, &r, &centre);
-			pts[su][i] = play_out(&p, &r, st);
+			fresh(&p, v->nseats, me, v->dealer, bid, hand, tc[su], ~hand, &r[su], &centre);
+			pts[su][i] = play_out(&p, &r[su], st, exact ? &sv : NULL, exact);
+			aborted |= pts[su][i] == -2;
 		}
-		done = 1;
+		if (aborted)
+			break;
 	}
-	if (st)
-		st->samples += n;
-	return done;
+	free(sv.tt);
+	if (st && nsuits)
+		st->samples += i;
+	return i;
 }
 
 int t3_bid(const t304_view *v, const t304_legal *l, const game_ai_params *prm, game_ai_stats *st, t304_action *a)
@@ -138,7 +198,7 @@ int t3_bid(const t304_view *v, const t304_legal *l, const game_ai_params *prm, g
 	int pts[SUIT_COUNT][MAX_SIMS];
 	uint64_t seed = prm->seed ^ 0xb1d5eedull ^ ((uint64_t)v->deal_no << 24) ^ v->nbidlog;
 	/* Points hardly depend on the bid (only who leads at 304). */
-	simulate(v, v->hand, v->seat, l->bid_min, n, seed, pts, st);
+	n = simulate(v, v->hand, v->seat, l->bid_min, n, seed, pts, prm, st);
 	/* Passing is worth about nothing: bid only for a clear gain. Over a
 	 * partner's bid, passing leaves the partner a contract this hand
 	 * helps: overbid only for a large gain. */
@@ -173,7 +233,7 @@ int t3_trump(const t304_view *v, const t304_legal *l, const game_ai_params *prm,
 		n = MAX_SIMS;
 	int pts[SUIT_COUNT][MAX_SIMS];
 	uint64_t seed = prm->seed ^ 0x7e3bull ^ ((uint64_t)v->deal_no << 24);
-	simulate(v, l->cards, v->seat, v->bid, n, seed, pts, st);
+	n = simulate(v, l->cards, v->seat, v->bid, n, seed, pts, prm, st);
 	double best = -1e9;
 	a->type = T304_ACT_TRUMP;
 	a->card = CARD_NONE;
@@ -232,9 +292,15 @@ int t3_exchange(const t304_view *v, const t304_legal *l, const game_ai_params *p
 	rng r;
 	rng_seed(&r, prm->seed ^ 0xec5aull ^ ((uint64_t)v->deal_no << 24));
 	cardset full = hand | card_bit(v->trump_card);
+	t3solver sv;
+	int exact = exact_start(prm, &sv);
 	for (unsigned i = 0; i < n; i++) {
 		if (i && prm->stop && prm->stop(prm->stop_ctx))
 			break;
+		if (i == 1)
+			exact_may_stop(&sv, prm);
+		double val[11];
+		int aborted = 0;
 		t3pos base;
 		cardset centre;
 		fresh(&base, 3, v->seat, v->dealer, v->bid, full, v->trump_card, ~full, &r, &centre);
@@ -246,14 +312,18 @@ int t3_exchange(const t304_view *v, const t304_legal *l, const game_ai_params *p
 			}
 			rng pr;
 			rng_seed(&pr, sub);
-			int pts = play_out(&p, &pr, st);
-			if (pts < 0)
-				continue;
-			sum[k] += t3_value(&p, v->seat);
+			int pts = play_out(&p, &pr, st, exact ? &sv : NULL, exact);
+			aborted |= pts == -2;
+			val[k] = pts < 0 ? 0 : t3_value(&p, v->seat);
 		}
+		if (aborted)
+			break;
+		for (int k = 0; k < nopt; k++)
+			sum[k] += val[k];
 		if (st)
 			st->samples++;
 	}
+	free(sv.tt);
 	int best = 0;
 	for (int k = 1; k < nopt; k++)
 		if (sum[k] > sum[best] + 1e-9)

@@ -150,6 +150,20 @@ void t3_info(const t304_view *v, t3info *in);
 /* A position consistent with the view (phase PLAY). 0 on failure. */
 int t3_sample(const t304_view *v, const t3info *in, rng *r, t3pos *p);
 
+/* ---- the levels (t304_ai.c, t304_ai_bid.c) ---- */
+/* The strong player as it is now, not as it was before issue 33 (the
+ * benchmark's strong0, game_ai_params.counts_before): since the faster
+ * solver it bids, chooses the trump and exchanges on 400 simulated deals
+ * with the last T3_BID_EXACT tricks of each solved exactly (strong0: 160
+ * deals played out by the policy to the end), and the budget may end those
+ * decisions after the first deal. Its card search is strong0's. */
+static inline int t3_strong_now(const game_ai_params *p)
+{
+	return p->level >= GAME_AI_STRONG && !p->counts_before;
+}
+#define T3_STRONG_SIMS 400
+#define T3_BID_EXACT 4
+
 /* ---- bidding, trump, exchange (t304_ai_bid.c) ---- */
 int t3_bid(const t304_view *v, const t304_legal *l, const game_ai_params *prm, game_ai_stats *st, t304_action *a);
 int t3_trump(const t304_view *v, const t304_legal *l, const game_ai_params *prm, game_ai_stats *st, t304_action *a);

@@ -1,6 +1,7 @@
 /* test_t304_ai.c: the Trump304 search player: its position model against
  * the rules, legal decisions at every level in every phase, determinism,
- * views that carry no hidden card, and strength against the simple player.
+ * views that carry no hidden card, the budget's stop ending every strong
+ * decision after one sample, and strength against the simple player.
  *
  * Env knobs: T304_AI_DEALS (deals per player count for legality, default
  * 30), T304_AI_DUP (duplicate deals per player count for strength, 24). */
@@ -408,6 +409,60 @@ static void test_view_bytes(void)
 	CHECK(checked > 5000, "checked %d views", checked);
 }
 
+/* ---- the budget: a stop that is always due ends every search ---- */
+
+static int stop_now(void *ctx)
+{
+	(*(long *)ctx)++;
+	return 1;
+}
+
+/* The strong player with a spent budget decides every phase legally after
+ * one sampled (or simulated) deal: the bidding, the trump choice and the
+ * exchange poll the stop as the card search does. */
+static void test_stop(void)
+{
+	rng r;
+	rng_seed(&r, 33);
+	int phases[T304_PHASE_COUNT] = { 0 }, refused = 0, over = 0, unpolled = 0;
+	for (int n = 2; n <= 4; n++)
+		for (int d = 0; d < 12; d++) {
+			t304 g;
+			t304_init(&g, n, d % n);
+			new_deal(&g, &r);
+			while (g.phase != T304_PHASE_DEAL) {
+				t304_view v;
+				t304_legal l;
+				t304_view_of(&g, g.turn, &v);
+				t304_legal_of(&g, g.turn, &l);
+				game_ai_params prm;
+				game_ai_params_default(&prm, GAME_AI_STRONG, rng_next(&r));
+				long polls = 0;
+				prm.stop = stop_now;
+				prm.stop_ctx = &polls;
+				game_ai_stats st;
+				memset(&st, 0, sizeof st);
+				t304_action a;
+				t304_result res;
+				int phase = g.phase;
+				if (!t304_ai_action(&v, &l, &prm, &st, &a) || t304_apply(&g, &a, &res) != T304_ERR_OK) {
+					refused++;
+					break;
+				}
+				phases[phase]++;
+				if (st.samples > 1)
+					over++;
+				if (st.samples == 1 && !polls)
+					unpolled++;
+			}
+		}
+	CHECK(refused == 0, "%d strong decisions with a spent budget refused", refused);
+	CHECK(over == 0, "%d strong decisions went on past the budget", over);
+	CHECK(unpolled == 0, "%d strong decisions never asked the budget", unpolled);
+	for (int ph = T304_PHASE_BID; ph < T304_PHASE_COUNT; ph++)
+		CHECK(phases[ph] > 0, "no decision in phase %s", t304_phase_name(ph));
+}
+
 /* ---- strength: a short duplicate match against the simple player ---- */
 
 static int decide(void *ctx, int player, const game *g, int seat, game_action *a)
@@ -443,6 +498,7 @@ int main(void)
 	test_solver();
 	test_view_bytes();
 	test_decisions();
+	test_stop();
 	test_strength();
 	return check_report("test_t304_ai");
 }
