@@ -28,7 +28,7 @@ typedef struct g304_ai_params {
 	int level;              /* enum g304_ai_level; easy is the rule-based player */
 	uint64_t seed;          /* the search's random stream */
 	unsigned samples;       /* sampled deals per card decision (0: the level's default) */
-	int solve_tricks;       /* exact solver from this many tricks left (0: 6 strong, 4 normal) */
+	int solve_tricks;       /* exact solver from this many tricks left (0: 7 strong, 4 normal) */
 	/* Polled between samples: nonzero ends the search with what it has
 	 * (a time budget; at least one sample is always searched). May be NULL. */
 	int (*stop)(void *ctx);

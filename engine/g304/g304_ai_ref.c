@@ -121,6 +121,8 @@ int g304_ai_ref_action(const g304_view *v, const g304_legal *l, const g304_ai_pa
 	if (!q.samples && q.level >= G304_AI_STRONG)
 		q.samples = 200;
 	q.solve = ref_hook;
+	if (!q.solve_tricks && q.level >= G304_AI_STRONG)
+		q.solve_tricks = 6; /* strong's of then, whatever strong's is now */
 	q.solve_ctx = &sv;
 	int ok = g304_ai_action(v, l, &q, st, a);
 	if (st)

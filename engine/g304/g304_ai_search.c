@@ -27,6 +27,15 @@ static double outcome(const g304_ai_pos *p, int team, int tpoints, int ttricks)
 #define G304_AI_STRONG_SAMPLES 1000
 #define G304_AI_NORMAL_SAMPLES 16
 
+/* Exact from this many tricks before the end (earlier, one playout per
+ * card and sample). Strong solved from 6 before issue 33 (strong0 still
+ * does, g304_ai_ref.c); the faster solver answers the null window from 7
+ * in about 0.3 ms, so strong now solves every card from the second trick
+ * on, with fewer samples in its budget: measured at least as good
+ * (docs/AI.md, "Session 13"). */
+#define G304_AI_STRONG_SOLVE_TRICKS 7
+#define G304_AI_NORMAL_SOLVE_TRICKS 4
+
 static int samples_of(const g304_ai_params *p)
 {
 	if (p->samples)
@@ -48,9 +57,9 @@ card g304_ai_search_play(const g304_view *v, const g304_legal *l, const g304_ai_
 	if (!vi.ok)
 		return CARD_NONE;
 	double sum[G304_TRICKS + 1] = { 0 };
-	int solve_from = prm->solve_tricks > 0 ? prm->solve_tricks : 6;
-	if (prm->level < G304_AI_STRONG && !prm->solve_tricks)
-		solve_from = 4;
+	int solve_from = prm->solve_tricks;
+	if (solve_from <= 0)
+		solve_from = prm->level >= G304_AI_STRONG ? G304_AI_STRONG_SOLVE_TRICKS : G304_AI_NORMAL_SOLVE_TRICKS;
 	int nsamples = samples_of(prm), done = 0;
 	int team = v->seat & 1;
 	rng r;

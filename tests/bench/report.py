@@ -18,7 +18,7 @@ The steps, each a command that can be run alone from the repository root:
                player in Trump304 (ai_trump304_2, _3, _4) and Rook (ai_rook)
   ai_strong0   cardbot bench ai --b strong0: 304's strong player against
                itself as it was before the faster solver (issue 33), both
-               at the bot's budget
+               at the bot's budget in CPU time (--clock cpu)
   ai_10x       cardbot bench ai: 304's strong player with ten times the
                time and samples against itself at the bot's budget
   ai_GAME_strong0, ai_GAME_10x  the same two matches in Trump304 (four
@@ -298,11 +298,11 @@ def steps():
         for key, game, n in (("trump304_4", "trump304", 400), ("rook", "rook", 400))
     ] + [
         Step("ai_strong0", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong0", "--deals", AI_DEALS,
-                            "--ms", AI_MS, "--seconds", SECONDS],
+                            "--ms", AI_MS, "--clock", "cpu", "--seconds", SECONDS],
              ["ai.strength.strong_vs_strong0"], parse_ai_strength("strong_vs_strong0"), needs=("cardbot",)),
         Step("ai_10x", [CARDBOT, "bench", "ai", "--a", "strong", "--b", "strong", "--deals", AI_DEALS,
                         "--ms", "%g" % (10 * float(AI_MS)), "--samples", "10000", "--ms-b", AI_MS, "--samples-b", "0",
-                        "--seconds", SECONDS],
+                        "--clock", "cpu", "--seconds", SECONDS],
              ["ai.strength.strong10x_vs_strong"], parse_ai_strength("strong10x_vs_strong"), needs=("cardbot",)),
     ] + [
         Step("irc", ["python3", "tests/bench/irc.py"], irc_expect, lambda out: parse_named(out, "irc."),
