@@ -160,9 +160,17 @@ def main():
                   % (got_t - sent_t, len(ahead)))
         # A spectator's !set lang during the match: refused, with a reason.
         lang1 = floods[1]
-        check(lang1.wait(lambda: any(m.src.lower() == BOTNICK and "only its players" in strip_colours(m.text)
-                                     for m in lang1.lines), 60),
-              "a spectator's !set lang during a match is refused with a reason")
+        refused = lang1.wait(lambda: any(m.src.lower() == BOTNICK and "only its players" in strip_colours(m.text)
+                                         for m in lang1.lines), 60)
+        why = ""
+        if not refused:
+            # What lang1 did hear, and what the bot's log says of it.
+            with open(bot.log, "rb") as f:
+                said_of = [x for x in f.read().decode("utf-8", "replace").splitlines() if "lang1" in x]
+            why = "lang1 heard: %s; the log on lang1 (%d lines): %s" % (
+                " | ".join("%s>%s" % (m.target, strip_colours(m.text)[:70]) for m in lang1.from_bot(BOTNICK)[-8:]),
+                len(said_of), " | ".join(x[:120] for x in said_of[-8:]))
+        check(refused, "a spectator's !set lang during a match is refused with a reason", why)
         check(not any("reads me" in t or TAMIL.search(t) for _, t in chan_lines(quiet, start)),
               "no spectator changed the room's language during the match")
         stop.set()
