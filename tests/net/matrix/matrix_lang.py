@@ -49,6 +49,10 @@ R = Results("matrix_lang")
 # without one is a stall), since a busy machine stretches it.
 MATCH_TIMEOUT = float(os.environ.get("MX_LANG_SECONDS", "1800"))
 PEOPLE = ("ann", "bob", "cat", "dan")
+# Room and direct-room events are sent from separate queues, so a hand is
+# compared with the room only this many events away (privacy, below).
+PRIVACY_MARGIN = 20
+
 LANG = {"ann": "ta", "bob": "si", "cat": "en", "dan": "ta"}
 NAMES = list(PEOPLE) + ["Robo-North", "Robo-East", "Robo-South", "Robo-West", "cardbot", "eve"]
 TAGS = {"b", "i", "u", "em", "strong", "font", "span", "code", "pre", "br", "a", "p", "blockquote", "del", "s"}
@@ -292,15 +296,16 @@ class Run:
         R.check(langlib.check_line("ann wins trick 3", "ta", NAMES) is not None, "a planted English line was missed")
 
         # a card of dan's, said to ann and in the room while dan held it
-        # by the checker's own reading (two snapshots of dan's far apart
-        # may lie in two deals, and the card be ann's in between)
+        # by the checker's own reading, with its margin (two snapshots of
+        # dan's far apart may lie in two deals, and the card be ann's in
+        # between; read without the margin, a plant in ci28 was nobody's)
         def plant(hands, private, chan):
             seq = hands["dan"].seq
             pairs = [(a, b) for i, a in enumerate(seq) for b in seq[i + 1:]]
             for (t1, h1), (t2, h2) in pairs:
                 mid = (t1 + t2) / 2
-                keep = set(c for c in h1 & h2
-                           if hands["dan"].held_around(mid, c) and not hands["ann"].held_around(mid, c))
+                keep = set(c for c in h1 & h2 if hands["dan"].held_around(mid, c, PRIVACY_MARGIN)
+                           and not hands["ann"].held_around(mid, c, PRIVACY_MARGIN))
                 if keep and t2 - t1 > 44 and h2 <= h1:
                     c = sorted(keep)[0]
                     sym = c[:-1] + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[c[-1]]
@@ -341,7 +346,7 @@ class Run:
         # while they wait), so their order on the homeserver is not the
         # order of play: a hand is compared with the room only 20 events
         # away, where it is surely of the same moment of the deal.
-        return langlib.privacy(hands, private, chan, {n: [n] for n in PEOPLE}, "304", margin=20)
+        return langlib.privacy(hands, private, chan, {n: [n] for n in PEOPLE}, "304", margin=PRIVACY_MARGIN)
 
     def teardown(self):
         self.stop.set()
