@@ -87,6 +87,8 @@ FUZZ_C       = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES   = $(FUZZ_C:tests/fuzz/fuzz_%.c=%)
 FUZZ_REPLAY  = $(FUZZ_NAMES:%=$(BUILD)/fuzz/replay_%) $(BUILD)/fuzz/security_check
 FUZZ_SECONDS ?= 60
+# How many harnesses run at once, each on its own core (make fuzz: one).
+FUZZ_JOBS   ?= 1
 FUZZ_CC     ?= clang
 
 
@@ -188,12 +190,13 @@ check-unit: $(CARDBOT) $(TEST_BIN) $(FUZZ_REPLAY)
 
 # What is long by nature (tests/README.md): a thousand kill -9s, three deals
 # at Synapse's default limit, the brief rooms at a human pace, and an hour
-# of each fuzzer (LONG_FUZZ_SECONDS).
+# of each fuzzer (LONG_FUZZ_SECONDS), LONG_FUZZ_JOBS at once (every core).
 LONG_FUZZ_SECONDS ?= 3600
+LONG_FUZZ_JOBS    ?= $(shell nproc 2>/dev/null || echo 1)
 test-long: $(CARDBOT) $(TOOLS_BIN)
 	@sh deploy/deps.sh test
 	@CARDBOT=$(CARDBOT) BUILD=$(BUILD) sh tests/long.sh
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(LONG_FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(LONG_FUZZ_SECONDS) FUZZ_JOBS=$(LONG_FUZZ_JOBS)
 
 # A harness with a main() that replays its corpus (tests/fuzz/replay_main.c),
 # and the libFuzzer build of it (for `make fuzz`, in build/fuzz with clang).
@@ -217,7 +220,7 @@ fuzz:
 	@$(MAKE) --no-print-directory fuzz-build BUILD=build/fuzz CC=$(FUZZ_CC) \
 		OPT='-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined' \
 		LDSAN='-fsanitize=fuzzer,address,undefined'
-	@for n in $(FUZZ_NAMES); do sh tests/fuzz/run.sh $$n $(FUZZ_SECONDS) || exit 1; done
+	@printf '%s\n' $(FUZZ_NAMES) | xargs -P $(FUZZ_JOBS) -I NAME sh tests/fuzz/run.sh NAME $(FUZZ_SECONDS)
 
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 
