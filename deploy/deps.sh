@@ -85,9 +85,13 @@ if [ -n "$list" ]; then
 fi
 
 # One dpkg-query for every package (one a package took some 40 s on a busy
-# machine, in silence), and a line saying what this step is doing.
+# machine, in silence), and a line saying what this step is doing. A
+# package whose triggers wait (another dpkg run, an unattended upgrade, is
+# processing man-db's) is installed: taken for missing, it sent apt-get
+# after the lock that run holds.
 echo "deps: checking that the packages cardbot needs are installed"
-installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PACKAGES 2>/dev/null | awk '/ ok installed$/ { print $1 }')
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' $PACKAGES 2>/dev/null |
+	awk '/ ok (installed|triggers-pending|triggers-awaited)$/ { print $1 }')
 installed=" $(echo $installed) "
 missing=""
 for p in $PACKAGES; do

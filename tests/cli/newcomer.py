@@ -28,7 +28,8 @@ waits for the bot's answer to a command, never for a fixed time.
             Trump304 players "each on their own"; !score before a match
             says there is none (not the tokens of empty seats).
   bot_all   `bot all` fills every free seat in one command.
-  deps      deploy/deps.sh (make test's first step) says what it is doing.
+  deps      deploy/deps.sh (make test's first step) says what it is doing;
+            a package whose triggers wait (another dpkg run) is installed.
   page_words  the match page says "End of the deal: passed out." and a
             scored deal by its bid, not the record's codes.
   hint_style  `hint` writes its card in the person's style (Q♣, or QC
@@ -514,6 +515,34 @@ def deps():
     check(p.returncode == 0 and p.stdout.startswith("deps: checking"), "deps: the step says what it does",
           (p.returncode, p.stdout[:200], p.stderr[:200]))
     check("installing" not in p.stdout, "deps: nothing is missing on this machine", p.stdout[:200])
+    # While another dpkg run processes triggers (an unattended upgrade, a
+    # package being installed), man-db reads "install ok triggers-pending":
+    # still installed. Taken for missing, deps.sh sent apt-get after the
+    # lock that run held (two CI runs on one machine: ci33 and ci34).
+    # Stand-ins for dpkg-query and the tools that would install print
+    # what they were asked, so nothing real is installed.
+    tmp = tempfile.mkdtemp(prefix="newcomer.deps.")
+    try:
+        pkgs = subprocess.run(["sh", "deploy/deps.sh", "--list", "run"], capture_output=True, text=True).stdout.split()
+        states = {"man-db": "triggers-pending", "ngircd": "triggers-awaited", pkgs[0]: "half-configured"}
+        with open(os.path.join(tmp, "dpkg-query"), "w") as f:
+            f.write("#!/bin/sh\nshift 2\nfor p in \"$@\"; do case $p in\n")
+            for name, state in states.items():
+                f.write("%s) echo \"$p install ok %s\" ;;\n" % (name, state))
+            f.write("*) echo \"$p install ok installed\" ;;\nesac; done\n")
+        for tool in ("apt-get", "sudo", "tee", "chmod", "systemctl"):
+            with open(os.path.join(tmp, tool), "w") as f:
+                f.write("#!/bin/sh\necho \"%s was run\" >&2\n" % tool)
+        for name in os.listdir(tmp):
+            os.chmod(os.path.join(tmp, name), 0o755)
+        env = dict(os.environ, PATH=tmp + ":" + os.environ.get("PATH", "/usr/bin:/bin"))
+        p = subprocess.run(["sh", "deploy/deps.sh", "run"], capture_output=True, text=True, env=env)
+        check("man-db" not in p.stdout and "ngircd" not in p.stdout,
+              "deps: a package whose triggers wait for another dpkg run counts as installed", p.stdout + p.stderr)
+        check(("installing " + pkgs[0]) in p.stdout and "apt-get was run" in p.stderr,
+              "deps: a package dpkg left half-configured is installed again", p.stdout + p.stderr)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def page_words():
