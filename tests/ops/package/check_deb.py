@@ -22,7 +22,11 @@ not part of `make test`, since it installs a package system-wide).
 - dpkg --purge: binary, configuration, state and the permission override are
   gone (the user stays, as Debian's practice is).
 A cardbot package installed before the test is left alone: the test stops.
+Two checks on one machine (two CI runs at once) take turns, on a lock of
+their own: the second found the first one's package installed, or its dpkg
+found the first one's holding dpkg's lock.
 """
+import fcntl
 import glob
 import grp
 import hashlib
@@ -270,6 +274,13 @@ def main():
         print("check_deb: installs a package: run it as root")
         print("check_deb: 0 passed, 1 failed")
         return 1
+    turn = open("/run/lock/cardbot-check-deb.lock", "w")
+    try:
+        fcntl.flock(turn, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        print("check_deb: another check of the package runs on this machine; waiting for it to end")
+        sys.stdout.flush()
+        fcntl.flock(turn, fcntl.LOCK_EX)
     if installed():
         print("check_deb: a cardbot package is installed here already; it is left alone")
         print("check_deb: 0 passed, 1 failed")
