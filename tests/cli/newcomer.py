@@ -530,9 +530,11 @@ def deps():
             for name, state in states.items():
                 f.write("%s) echo \"$p install ok %s\" ;;\n" % (name, state))
             f.write("*) echo \"$p install ok installed\" ;;\nesac; done\n")
-        for tool in ("apt-get", "sudo", "tee", "chmod", "systemctl"):
+        for tool in ("apt-get", "tee", "chmod", "systemctl"):
             with open(os.path.join(tmp, tool), "w") as f:
                 f.write("#!/bin/sh\necho \"%s was run\" >&2\n" % tool)
+        with open(os.path.join(tmp, "sudo"), "w") as f:  # not root: the stand-ins after it
+            f.write("#!/bin/sh\nexec \"$@\"\n")
         for name in os.listdir(tmp):
             os.chmod(os.path.join(tmp, name), 0o755)
         env = dict(os.environ, PATH=tmp + ":" + os.environ.get("PATH", "/usr/bin:/bin"))
